@@ -1,0 +1,55 @@
+// ⑥ Addon entry: registers NativeEngine, the error class hook, and stops
+// every engine when the environment shuts down.
+#include <napi.h>
+#include <pcap/pcap.h>
+
+#include "binding/convert.h"
+#include "binding/engine_wrap.h"
+#include "flow/flow.h"
+#include "flow/host.h"
+
+namespace fg {
+namespace {
+
+Napi::Value SetErrorClass(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() != 1 || !info[0].IsFunction()) throw Napi::TypeError::New(env, "setErrorClass(cls)");
+  env.GetInstanceData<AddonData>()->error_class = Napi::Persistent(info[0].As<Napi::Function>());
+  return env.Undefined();
+}
+
+Napi::Value Info(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("libpcap", pcap_lib_version());
+  o.Set("flowEntryBytes", double(sizeof(Flow)));
+  o.Set("hostEntryBytes", double(sizeof(Host)));
+  o.Set("expiredFlow", expired_layout(env));
+  Napi::Array errs = Napi::Array::New(env, kDecodeErrorCount);
+  for (size_t i = 0; i < kDecodeErrorCount; i++) errs.Set(uint32_t(i), decode_error_name(DecodeError(i)));
+  o.Set("decodeErrors", errs);
+  return o;
+}
+
+void Cleanup(void* arg) {
+  auto* d = static_cast<AddonData*>(arg);
+  auto live = d->live;
+  for (EngineWrap* w : live) w->shutdown();
+}
+
+Napi::Object Init(Napi::Env env, Napi::Object exports) {
+  auto* data = new AddonData();
+  env.SetInstanceData<AddonData>(data);
+  data->engine_ctor = Napi::Persistent(EngineWrap::Init(env));
+  exports.Set("NativeEngine", data->engine_ctor.Value());
+  exports.Set("setErrorClass", Napi::Function::New(env, SetErrorClass));
+  exports.Set("info", Napi::Function::New(env, Info));
+  napi_add_env_cleanup_hook(env, Cleanup, data);
+  return exports;
+}
+
+}  // namespace
+}  // namespace fg
+
+static Napi::Object InitAddon(Napi::Env env, Napi::Object exports) { return fg::Init(env, exports); }
+NODE_API_MODULE(flowgate, InitAddon)

@@ -1,0 +1,298 @@
+#include "binding/convert.h"
+
+#include <cstdio>
+
+namespace fg {
+namespace {
+
+constexpr double kNsPerSec = 1e9;
+
+std::string mac_text(const uint8_t* m) {
+  char buf[18];
+  std::snprintf(buf, sizeof(buf), "%02X:%02X:%02X:%02X:%02X:%02X", m[0], m[1], m[2], m[3], m[4], m[5]);
+  return buf;
+}
+
+double secs(uint64_t ns) { return double(ns / 1000000000ULL); }
+
+// ntopng's ValueTrend: 1 up, 2 down, 3 stable.
+int trend(float now, float before) {
+  if (now > before) return 1;
+  if (now < before) return 2;
+  return 3;
+}
+
+Napi::Object traffic(Napi::Env env, uint64_t bs, uint64_t br, uint64_t ps, uint64_t pr) {
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("bytes_sent", double(bs));
+  o.Set("bytes_rcvd", double(br));
+  o.Set("packets_sent", double(ps));
+  o.Set("packets_rcvd", double(pr));
+  return o;
+}
+
+Napi::Object pkt_stats(Napi::Env env, const Host& h, int d) {
+  static const char* const kBins[kSizeBins] = {"upTo64", "upTo128", "upTo256", "upTo512", "upTo1024",
+                                               "upTo1518", "upTo2500", "upTo6500", "upTo9000", "above9000"};
+  Napi::Object o = Napi::Object::New(env);
+  Napi::Object size = Napi::Object::New(env);
+  for (int i = 0; i < kSizeBins; i++) size.Set(kBins[i], double(h.size_bins[d][i]));
+  Napi::Object fl = Napi::Object::New(env);
+  fl.Set("syn", double(h.syn[d]));
+  fl.Set("synack", double(h.synack[d]));
+  fl.Set("finack", double(h.finack[d]));
+  fl.Set("rst", double(h.rst[d]));
+  o.Set("size", size);
+  o.Set("tcp_flags", fl);
+  return o;
+}
+
+Napi::Object tcp_stats(Napi::Env env, const Host& h, int d) {
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("retransmissions", double(h.retr[d]));
+  o.Set("keep_alive", double(h.keepalive[d]));
+  o.Set("lost", double(h.lost[d]));
+  o.Set("out_of_order", double(h.ooo[d]));
+  return o;
+}
+
+const char* name_source(uint8_t s) {
+  static const char* const kNames[] = {"", "dns", "dhcp", "mdns", "netbios", "tls", "http", "quic"};
+  return s < sizeof(kNames) / sizeof(kNames[0]) ? kNames[s] : "";
+}
+
+}  // namespace
+
+const char* tunnel_name(uint8_t t) {
+  static const char* const kNames[] = {"", "GRE", "ERSPAN", "VXLAN", "GTP-U", "IP-in-IP", "CAPWAP"};
+  return t < sizeof(kNames) / sizeof(kNames[0]) ? kNames[t] : "";
+}
+
+Napi::Object host_to_js(Napi::Env env, const HostRow& r) {
+  const Host& h = r.h;
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("ip", format_ip(h.key.ip));
+  o.Set("vlan", double(h.key.vlan));
+  o.Set("ip_version", h.key.ip.is_v4() ? 4 : 6);
+  o.Set("serial", double(h.serial));
+  o.Set("mac", (h.flags & kHostHasMac) ? Napi::Value(Napi::String::New(env, mac_text(h.mac))) : env.Null());
+  o.Set("name", r.name.empty() ? env.Null() : Napi::Value(Napi::String::New(env, r.name)));
+  o.Set("name_source", name_source(h.name_source));
+  o.Set("localhost", bool(h.flags & kHostLocal));
+  o.Set("privatehost", bool(h.flags & kHostPrivate));
+  o.Set("is_broadcast", bool(h.flags & kHostBroadcast));
+  o.Set("is_multicast", bool(h.flags & kHostMulticast));
+  o.Set("broadcast_domain_host", bool(h.flags & kHostBroadcastDomain));
+  o.Set("first_seen", secs(h.first_ns));
+  o.Set("last_seen", secs(h.last_ns));
+  o.Set("duration", secs(h.last_ns - h.first_ns) + 1);
+  o.Set("bytes_sent", double(h.bytes[0]));
+  o.Set("bytes_rcvd", double(h.bytes[1]));
+  o.Set("packets_sent", double(h.pkts[0]));
+  o.Set("packets_rcvd", double(h.pkts[1]));
+  static const char* const kFam[kFamCount] = {"tcp", "udp", "icmp", "other_ip"};
+  for (int f = 0; f < kFamCount; f++)
+    o.Set(kFam[f], traffic(env, h.fam_bytes[f][0], h.fam_bytes[f][1], h.fam_pkts[f][0], h.fam_pkts[f][1]));
+  o.Set("active_flows_as_client", double(h.active_as_client));
+  o.Set("active_flows_as_server", double(h.active_as_server));
+  o.Set("total_flows_as_client", double(h.total_as_client));
+  o.Set("total_flows_as_server", double(h.total_as_server));
+  o.Set("throughput_bps", double(h.bps));
+  o.Set("throughput_pps", double(h.pps));
+  o.Set("throughput_trend_bps", trend(h.bps, h.prev_bps));
+  o.Set("throughput_trend_pps", trend(h.pps, h.prev_pps));
+  Napi::Object ps = Napi::Object::New(env);
+  ps.Set("sent", pkt_stats(env, h, 0));
+  ps.Set("recv", pkt_stats(env, h, 1));
+  o.Set("pktStats", ps);
+  Napi::Object ts = Napi::Object::New(env);
+  ts.Set("sent", tcp_stats(env, h, 0));
+  ts.Set("rcvd", tcp_stats(env, h, 1));
+  o.Set("tcpPacketStats", ts);
+  Napi::Object udp = Napi::Object::New(env);
+  udp.Set("unicast", double(h.udp_sent_unicast));
+  udp.Set("non_unicast", double(h.udp_sent_noncast));
+  o.Set("udpBytesSent", udp);
+  return o;
+}
+
+Napi::Object flow_to_js(Napi::Env env, const FlowRow& r) {
+  const Flow& f = r.f;
+  Napi::Object o = Napi::Object::New(env);
+  const IpAddr& cip = f.cli_is_hi ? f.key.hi : f.key.lo;
+  const IpAddr& sip = f.cli_is_hi ? f.key.lo : f.key.hi;
+  uint16_t cport = f.cli_is_hi ? f.key.port_hi : f.key.port_lo;
+  uint16_t sport = f.cli_is_hi ? f.key.port_lo : f.key.port_hi;
+  char key[24];
+  std::snprintf(key, sizeof(key), "%u", uint32_t(f.hash));
+  o.Set("key", key);
+  o.Set("hash_id", double(f.serial));
+  o.Set("vlan", double(f.key.vlan));
+  o.Set("proto", double(f.key.proto));
+  o.Set("ip_version", double(f.ip_version));
+  o.Set("tunnel", tunnel_name(f.tunnel));
+  Napi::Object c = Napi::Object::New(env);
+  c.Set("ip", format_ip(cip));
+  c.Set("port", double(cport));
+  c.Set("name", r.cli_name);
+  c.Set("localhost", bool(r.cli_flags & kHostLocal));
+  c.Set("is_broadcast", bool(r.cli_flags & kHostBroadcast));
+  c.Set("is_multicast", bool(r.cli_flags & kHostMulticast));
+  Napi::Object s = Napi::Object::New(env);
+  s.Set("ip", format_ip(sip));
+  s.Set("port", double(sport));
+  s.Set("name", r.srv_name);
+  s.Set("localhost", bool(r.srv_flags & kHostLocal));
+  s.Set("is_broadcast", bool(r.srv_flags & kHostBroadcast));
+  s.Set("is_multicast", bool(r.srv_flags & kHostMulticast));
+  o.Set("client", c);
+  o.Set("server", s);
+  o.Set("first_seen", secs(f.first_ns));
+  o.Set("last_seen", secs(f.last_ns));
+  o.Set("first_seen_ns", double(f.first_ns));
+  o.Set("last_seen_ns", double(f.last_ns));
+  o.Set("duration", double(f.last_ns - f.first_ns) / kNsPerSec);
+  o.Set("cli2srv_packets", double(f.pkts[0]));
+  o.Set("srv2cli_packets", double(f.pkts[1]));
+  o.Set("cli2srv_bytes", double(f.bytes[0]));
+  o.Set("srv2cli_bytes", double(f.bytes[1]));
+  o.Set("packets", double(f.pkts[0]) + double(f.pkts[1]));
+  o.Set("bytes", double(f.bytes[0] + f.bytes[1]));
+  o.Set("thpt_bps", double(f.bps));
+  o.Set("thpt_pps", double(f.pps));
+  o.Set("cli2srv_tcp_flags", double(f.tcp_flags[0]));
+  o.Set("srv2cli_tcp_flags", double(f.tcp_flags[1]));
+  o.Set("cli2srv_dscp", double(f.dscp[0]));
+  o.Set("srv2cli_dscp", double(f.dscp[1]));
+  Napi::Object tcp = Napi::Object::New(env);
+  auto pair = [&](uint32_t a, uint32_t b) {
+    Napi::Object p = Napi::Object::New(env);
+    p.Set("cli2srv", double(a));
+    p.Set("srv2cli", double(b));
+    return p;
+  };
+  tcp.Set("retransmissions", pair(f.retr[0], f.retr[1]));
+  tcp.Set("out_of_order", pair(f.ooo[0], f.ooo[1]));
+  tcp.Set("lost", pair(f.lost[0], f.lost[1]));
+  o.Set("tcp", tcp);
+  o.Set("icmp_type", double(f.icmp_type));
+  o.Set("icmp_code", double(f.icmp_code));
+  o.Set("l7_master", double(f.l7_master));
+  o.Set("l7_app", double(f.l7_app));
+  o.Set("l7_category", double(f.l7_category));
+  return o;
+}
+
+Napi::Object stats_to_js(Napi::Env env, const Engine& e, const Pipeline& pl) {
+  const IfaceStats& s = pl.stats();
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("packets", double(s.packets));
+  o.Set("bytes", double(s.bytes));
+  o.Set("ip_packets", double(s.ip_packets));
+  o.Set("ip_bytes", double(s.ip_bytes));
+  o.Set("ipv4_packets", double(s.ipv4_packets));
+  o.Set("ipv6_packets", double(s.ipv6_packets));
+  o.Set("packets_upload", double(s.packets_upload));
+  o.Set("bytes_upload", double(s.bytes_upload));
+  o.Set("packets_download", double(s.packets_download));
+  o.Set("bytes_download", double(s.bytes_download));
+  o.Set("local2remote", double(s.local2remote));
+  o.Set("remote2local", double(s.remote2local));
+  o.Set("local2local", double(s.local2local));
+  o.Set("remote2remote", double(s.remote2remote));
+  o.Set("broadcast_packets", double(s.broadcast_packets));
+  o.Set("multicast_packets", double(s.multicast_packets));
+  Napi::Object tcp = Napi::Object::New(env);
+  tcp.Set("retransmissions", double(s.retransmissions));
+  tcp.Set("out_of_order", double(s.out_of_order));
+  tcp.Set("lost", double(s.lost));
+  tcp.Set("keep_alive", double(s.keepalive));
+  o.Set("tcpPacketStats", tcp);
+  Napi::Array l4 = Napi::Array::New(env);
+  uint32_t n = 0;
+  for (int p = 0; p < 256; p++) {
+    if (!s.l4_packets[p]) continue;
+    Napi::Object x = Napi::Object::New(env);
+    x.Set("proto", p);
+    x.Set("packets", double(s.l4_packets[p]));
+    x.Set("bytes", double(s.l4_bytes[p]));
+    l4.Set(n++, x);
+  }
+  o.Set("l4", l4);
+  Napi::Array dscp = Napi::Array::New(env);
+  n = 0;
+  for (int d = 0; d < 64; d++) {
+    if (!s.dscp_packets[d]) continue;
+    Napi::Object x = Napi::Object::New(env);
+    x.Set("dscp", d);
+    x.Set("packets", double(s.dscp_packets[d]));
+    x.Set("bytes", double(s.dscp_bytes[d]));
+    dscp.Set(n++, x);
+  }
+  o.Set("dscp", dscp);
+  o.Set("num_flows", double(pl.flows().size()));
+  o.Set("num_hosts", double(pl.hosts().size()));
+  uint32_t local = 0;
+  const HostTable& ht = pl.hosts();
+  for (uint32_t i = 0; i < ht.max(); i++)
+    if (ht.used(i) && (ht[i].flags & kHostLocal)) local++;
+  o.Set("num_local_hosts", double(local));
+  o.Set("num_devices", double(pl.macs()));
+  o.Set("max_flows", double(pl.flows().max()));
+  o.Set("max_hosts", double(pl.hosts().max()));
+  o.Set("flows_created", double(s.flows_created));
+  o.Set("flows_expired", double(s.flows_expired));
+  o.Set("flow_table_full", double(s.flow_table_full));
+  o.Set("hosts_created", double(s.hosts_created));
+  o.Set("hosts_expired", double(s.hosts_expired));
+  o.Set("host_table_full", double(s.host_table_full));
+  o.Set("mac_table_full", double(s.mac_table_full));
+  o.Set("orphan_fragments", double(s.orphan_fragments));
+  o.Set("expired_ring_drops", double(s.expired_ring_drops));
+  o.Set("drops", double(e.kernel_drops()));
+  o.Set("first_seen_ns", double(s.first_ns));
+  o.Set("last_seen_ns", double(s.last_ns));
+  o.Set("now_ns", double(pl.now_ns()));
+  o.Set("throughput_bps", s.bps);
+  o.Set("throughput_pps", s.pps);
+  o.Set("memory_bytes", double(pl.memory_bytes()));
+  o.Set("flow_memory_bytes", double(pl.flows().memory_bytes()));
+  o.Set("host_memory_bytes", double(pl.hosts().memory_bytes() + pl.names().memory_bytes()));
+  Napi::Object dec = Napi::Object::New(env);
+  for (size_t i = 0; i < kDecodeErrorCount; i++) dec.Set(decode_error_name(DecodeError(i)), double(s.decode.errors[i]));
+  dec.Set("decode.non_ip", double(s.decode.non_ip));
+  dec.Set("decode.ip.fragments", double(s.decode.fragments));
+  dec.Set("decode.tunnel.packets", double(s.decode.tunneled));
+  o.Set("decode", dec);
+  o.Set("malformed", double(s.decode.total_errors()));
+  o.Set("read_only_packets", double(e.read_only_packets()));
+  o.Set("read_only_bytes", double(e.read_only_bytes()));
+  return o;
+}
+
+Napi::Object expired_layout(Napi::Env env) {
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("size", double(sizeof(ExpiredFlow)));
+  Napi::Object f = Napi::Object::New(env);
+  auto field = [&](const char* name, size_t off, const char* type) {
+    Napi::Array a = Napi::Array::New(env, 2);
+    a.Set(0u, double(off));
+    a.Set(1u, type);
+    f.Set(name, a);
+  };
+#define FG_F(m, t) field(#m, offsetof(ExpiredFlow, m), t)
+  FG_F(cli_ip, "ip16"); FG_F(srv_ip, "ip16");
+  FG_F(first_ns, "u64"); FG_F(last_ns, "u64");
+  FG_F(cli2srv_bytes, "u64"); FG_F(srv2cli_bytes, "u64");
+  FG_F(cli2srv_pkts, "u32"); FG_F(srv2cli_pkts, "u32");
+  FG_F(serial, "u32"); FG_F(retr, "u32"); FG_F(ooo, "u32"); FG_F(lost, "u32");
+  FG_F(cli_port, "u16"); FG_F(srv_port, "u16"); FG_F(vlan, "u16");
+  FG_F(l7_master, "u16"); FG_F(l7_app, "u16"); FG_F(l7_category, "u16");
+  FG_F(proto, "u8"); FG_F(ip_version, "u8"); FG_F(cli_flags, "u8"); FG_F(srv_flags, "u8");
+  FG_F(tunnel, "u8"); FG_F(reason, "u8"); FG_F(dscp_cli, "u8"); FG_F(dscp_srv, "u8");
+#undef FG_F
+  o.Set("fields", f);
+  return o;
+}
+
+}  // namespace fg

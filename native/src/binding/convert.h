@@ -1,0 +1,17 @@
+// ⑥ C++ snapshot rows → JS objects. Field names are the wire names the REST
+// layer serves (ntopng's), declared once here and typed in ts/bindings/native.ts.
+#pragma once
+#include <napi.h>
+
+#include "engine/engine.h"
+#include "engine/query.h"
+
+namespace fg {
+
+Napi::Object host_to_js(Napi::Env env, const HostRow& r);
+Napi::Object flow_to_js(Napi::Env env, const FlowRow& r);
+Napi::Object stats_to_js(Napi::Env env, const Engine& e, const Pipeline& pl);
+Napi::Object expired_layout(Napi::Env env);
+const char* tunnel_name(uint8_t t);
+
+}  // namespace fg

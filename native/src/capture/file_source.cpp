@@ -1,0 +1,329 @@
+#include "capture/file_source.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+
+#include "util/bytes.h"
+
+namespace fg {
+namespace {
+
+constexpr uint32_t kPcapMagicUs = 0xa1b2c3d4;
+constexpr uint32_t kPcapMagicNs = 0xa1b23c4d;
+constexpr uint32_t kPcapMagicKuz = 0xa1b2cd34;  // Kuznetzov's patched libpcap: 8 extra bytes per record
+constexpr uint32_t kNgShb = 0x0a0d0d0a;
+constexpr uint32_t kNgByteOrder = 0x1a2b3c4d;
+constexpr uint32_t kNgIdb = 1, kNgOpb = 2, kNgSpb = 3, kNgEpb = 6;
+// Larger than any real frame (jumbo + headers); a bigger caplen means corruption.
+constexpr uint32_t kMaxCaplen = 262144;
+
+uint32_t bswap32(uint32_t v) { return __builtin_bswap32(v); }
+
+struct Mapped { const uint8_t* p; size_t n; };
+
+Mapped map_file(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw std::runtime_error(path + ": " + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    throw std::runtime_error(path + ": not a regular file");
+  }
+  size_t n = size_t(st.st_size);
+  const uint8_t* p = nullptr;
+  if (n > 0) {
+    void* m = ::mmap(nullptr, n, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (m == MAP_FAILED) {
+      int e = errno;
+      ::close(fd);
+      throw std::runtime_error(path + ": mmap: " + std::strerror(e));
+    }
+    ::madvise(m, n, MADV_SEQUENTIAL | MADV_WILLNEED);
+    p = static_cast<const uint8_t*>(m);
+  }
+  ::close(fd);
+  return {p, n};
+}
+
+void check_header(const std::string& path, const uint8_t* p, size_t n) {
+  if (n < 4) throw std::runtime_error(path + ": not a capture file (only " + std::to_string(n) + " bytes)");
+  uint32_t m = load_le32(p);
+  if (m == kNgShb) {
+    if (n < 28) throw std::runtime_error(path + ": pcapng section header truncated at byte offset 0");
+    uint32_t bo = load_le32(p + 8);
+    if (bo != kNgByteOrder && bo != bswap32(kNgByteOrder))
+      throw std::runtime_error(path + ": pcapng section header has a bad byte-order magic at byte offset 8");
+    return;
+  }
+  for (uint32_t k : {kPcapMagicUs, kPcapMagicNs, kPcapMagicKuz}) {
+    if (m == k || m == bswap32(k)) {
+      if (n < 24) throw std::runtime_error(path + ": pcap file header truncated (" + std::to_string(n) + " of 24 bytes)");
+      return;
+    }
+  }
+  throw std::runtime_error(path + ": not a pcap or pcapng file (unknown magic at byte offset 0)");
+}
+
+}  // namespace
+
+void FileSource::probe(const std::string& path) {
+  Mapped m = map_file(path);
+  try {
+    check_header(path, m.p, m.n);
+  } catch (...) {
+    if (m.p) ::munmap(const_cast<uint8_t*>(m.p), m.n);
+    throw;
+  }
+  if (m.p) ::munmap(const_cast<uint8_t*>(m.p), m.n);
+}
+
+FileSource::FileSource(std::vector<std::string> paths) : paths_(std::move(paths)) {
+  ifaces_.reserve(64);
+  for (const auto& p : paths_) {
+    probe(p);
+    struct stat st {};
+    if (::stat(p.c_str(), &st) == 0) total_ += uint64_t(st.st_size);
+  }
+  if (!open_next()) done_ = true;
+}
+
+FileSource::~FileSource() { close_file(); }
+
+void FileSource::close_file() noexcept {
+  if (map_) ::munmap(const_cast<uint8_t*>(map_), size_);
+  base_done_ += size_;
+  map_ = nullptr, size_ = 0, pos_ = 0;
+}
+
+uint16_t FileSource::u16(const uint8_t* p) const noexcept {
+  uint16_t v = load_le16(p);
+  return swapped_ ? __builtin_bswap16(v) : v;
+}
+uint32_t FileSource::u32(const uint8_t* p) const noexcept {
+  uint32_t v = load_le32(p);
+  return swapped_ ? bswap32(v) : v;
+}
+
+void FileSource::fail(const char* what, size_t offset) noexcept {
+  if (error_.empty()) {
+    error_ = paths_[next_path_ - 1] + ": " + what + " at byte offset " + std::to_string(offset);
+  }
+}
+
+// Opens files until one yields a valid header; the header was probed already,
+// but the file may have changed since, so errors are still handled here.
+bool FileSource::open_next() noexcept {
+  while (next_path_ < paths_.size()) {
+    const std::string& path = paths_[next_path_++];
+    Mapped m{};
+    try {
+      m = map_file(path);
+      check_header(path, m.p, m.n);
+    } catch (const std::exception& e) {
+      if (m.p) ::munmap(const_cast<uint8_t*>(m.p), m.n);
+      if (error_.empty()) error_ = e.what();
+      continue;
+    }
+    map_ = m.p, size_ = m.n, pos_ = 0;
+    ifaces_.clear();
+    uint32_t magic = load_le32(map_);
+    if (magic == kNgShb) {
+      fmt_ = Format::Pcapng;
+      return true;  // SHB parsed as the first block by read_pcapng
+    }
+    fmt_ = Format::Pcap;
+    swapped_ = !(magic == kPcapMagicUs || magic == kPcapMagicNs || magic == kPcapMagicKuz);
+    uint32_t host_magic = swapped_ ? bswap32(magic) : magic;
+    nsec_ = host_magic == kPcapMagicNs;
+    kuznetzov_ = host_magic == kPcapMagicKuz;
+    // Upper bits of the link-type word carry FCS information (pcap spec §LinkType).
+    linktype_ = uint16_t(u32(map_ + 20) & 0xffff);
+    pos_ = 24;
+    return true;
+  }
+  return false;
+}
+
+bool FileSource::read_pcap(RawPacket& p) noexcept {
+  const size_t rec = kuznetzov_ ? 24 : 16;
+  if (pos_ == size_) return false;
+  if (size_ - pos_ < rec) {
+    fail("truncated packet record header", pos_);
+    return false;
+  }
+  const uint8_t* h = map_ + pos_;
+  uint32_t sec = u32(h), frac = u32(h + 4), caplen = u32(h + 8), wirelen = u32(h + 12);
+  if (caplen > kMaxCaplen) {
+    fail(("corrupt packet record (captured length " + std::to_string(caplen) + ")").c_str(), pos_);
+    return false;
+  }
+  if (size_ - pos_ - rec < caplen) {
+    fail(("truncated packet record (needs " + std::to_string(caplen) + " bytes, " +
+          std::to_string(size_ - pos_ - rec) + " left)").c_str(), pos_);
+    return false;
+  }
+  p.data = h + rec;
+  p.caplen = caplen;
+  p.wirelen = wirelen < caplen ? caplen : wirelen;
+  p.ts_ns = uint64_t(sec) * 1000000000ULL + (nsec_ ? frac : uint64_t(frac) * 1000);
+  p.linktype = linktype_;
+  pos_ += rec + caplen;
+  return true;
+}
+
+bool FileSource::parse_shb(size_t at, uint32_t blen) noexcept {
+  (void)blen;
+  uint32_t bo = load_le32(map_ + at + 8);
+  swapped_ = bo != kNgByteOrder;
+  ifaces_.clear();  // interface ids restart with every section
+  return true;
+}
+
+bool FileSource::parse_idb(size_t at, uint32_t blen) noexcept {
+  if (blen < 20) return false;
+  Iface ifc{};
+  ifc.linktype = u16(map_ + at + 8);
+  ifc.pow2 = false;
+  ifc.res = 6;  // default resolution: microseconds
+  size_t o = at + 16, end = at + blen - 4;
+  while (o + 4 <= end) {
+    uint16_t code = u16(map_ + o), len = u16(map_ + o + 2);
+    if (code == 0) break;
+    if (o + 4 + len > end) break;
+    const uint8_t* v = map_ + o + 4;
+    if (code == 9 && len >= 1) {  // if_tsresol
+      ifc.pow2 = (v[0] & 0x80) != 0;
+      ifc.res = v[0] & 0x7f;
+    } else if (code == 14 && len >= 8) {  // if_tsoffset, seconds
+      uint64_t off = load_le64(v);
+      if (swapped_) off = __builtin_bswap64(off);
+      ifc.ts_offset_s = int64_t(off);
+    }
+    o += 4 + ((len + 3u) & ~3u);
+  }
+  if (ifaces_.size() < 4096) ifaces_.push_back(ifc);
+  return true;
+}
+
+uint64_t FileSource::ng_ts(const Iface& ifc, uint64_t raw) const noexcept {
+  uint64_t ns;
+  if (ifc.pow2) {
+    uint8_t r = ifc.res > 63 ? 63 : ifc.res;
+    uint64_t whole = raw >> r, part = raw & ((uint64_t(1) << r) - 1);
+    ns = whole * 1000000000ULL + (r ? uint64_t((__uint128_t(part) * 1000000000ULL) >> r) : 0);
+  } else if (ifc.res <= 9) {
+    uint64_t mul = 1;
+    for (int i = ifc.res; i < 9; i++) mul *= 10;
+    ns = raw * mul;
+  } else {
+    uint64_t div = 1;
+    for (int i = 9; i < ifc.res && i < 28; i++) div *= 10;
+    ns = raw / div;
+  }
+  return ns + uint64_t(ifc.ts_offset_s) * 1000000000ULL;
+}
+
+bool FileSource::read_pcapng(RawPacket& p) noexcept {
+  while (pos_ < size_) {
+    if (size_ - pos_ < 12) {
+      fail("truncated pcapng block header", pos_);
+      return false;
+    }
+    const uint8_t* b = map_ + pos_;
+    uint32_t type = load_le32(b);
+    if (type == kNgShb) {
+      uint32_t bo = load_le32(b + 8);
+      if (bo != kNgByteOrder && bo != bswap32(kNgByteOrder)) {
+        fail("bad pcapng byte-order magic", pos_ + 8);
+        return false;
+      }
+      swapped_ = bo != kNgByteOrder;
+    } else {
+      type = u32(b);
+    }
+    uint32_t blen = u32(b + 4);
+    if (blen < 12 || (blen & 3) != 0 || blen > kMaxCaplen + 4096) {
+      fail(("corrupt pcapng block (length " + std::to_string(blen) + ")").c_str(), pos_);
+      return false;
+    }
+    if (size_ - pos_ < blen) {
+      fail(("truncated pcapng block (needs " + std::to_string(blen) + " bytes, " +
+            std::to_string(size_ - pos_) + " left)").c_str(), pos_);
+      return false;
+    }
+    if (u32(b + blen - 4) != blen) {
+      fail("corrupt pcapng block (trailing length differs)", pos_);
+      return false;
+    }
+    size_t at = pos_;
+    pos_ += blen;
+    switch (type) {
+      case kNgShb:
+        parse_shb(at, blen);
+        break;
+      case kNgIdb:
+        parse_idb(at, blen);
+        break;
+      case kNgEpb:
+      case kNgOpb: {
+        if (blen < 32) { fail("corrupt pcapng packet block (too short)", at); return false; }
+        uint32_t ifid = type == kNgEpb ? u32(b + 8) : u16(b + 8);
+        uint32_t caplen = u32(b + 20), wirelen = u32(b + 24);
+        if (ifid >= ifaces_.size()) { fail("pcapng packet block names an undeclared interface", at); return false; }
+        if (caplen > blen - 32) { fail("corrupt pcapng packet block (captured length exceeds block)", at); return false; }
+        const Iface& ifc = ifaces_[ifid];
+        p.data = b + 28;
+        p.caplen = caplen;
+        p.wirelen = wirelen < caplen ? caplen : wirelen;
+        p.ts_ns = last_ts_ = ng_ts(ifc, uint64_t(u32(b + 12)) << 32 | u32(b + 16));
+        p.linktype = ifc.linktype;
+        return true;
+      }
+      case kNgSpb: {
+        if (ifaces_.empty()) { fail("pcapng simple packet block before any interface", at); return false; }
+        uint32_t wirelen = u32(b + 8);
+        uint32_t caplen = wirelen < blen - 16 ? wirelen : blen - 16;
+        p.data = b + 12;
+        p.caplen = caplen;
+        p.wirelen = wirelen < caplen ? caplen : wirelen;
+        p.ts_ns = last_ts_;  // SPBs carry no timestamp
+        p.linktype = ifaces_[0].linktype;
+        return true;
+      }
+      default:
+        break;  // name resolution, statistics, custom blocks: not needed
+    }
+  }
+  return false;
+}
+
+size_t FileSource::next_batch(RawPacket* out, size_t max) noexcept {
+  size_t n = 0;
+  while (n < max && !done_) {
+    if (at_eof_) {
+      // Only now, with no packet of the batch pointing into it, unmap the file.
+      // An error stops the playlist: what follows can't be trusted to be meant.
+      at_eof_ = false;
+      bool had_error = !error_.empty();
+      close_file();
+      if (had_error || !open_next()) done_ = true;
+      continue;
+    }
+    bool ok = fmt_ == Format::Pcap ? read_pcap(out[n]) : read_pcapng(out[n]);
+    if (ok) {
+      n++;
+    } else {
+      at_eof_ = true;
+      if (n) break;
+    }
+  }
+  return n;
+}
+
+}  // namespace fg

@@ -1,0 +1,103 @@
+#include "capture/live_source.h"
+
+#include <cstring>
+#include <stdexcept>
+
+namespace fg {
+namespace {
+
+std::string pcap_problem(pcap_t* p, int rc) {
+  switch (rc) {
+    case PCAP_ERROR_NO_SUCH_DEVICE: return std::string("no such interface (") + pcap_geterr(p) + ")";
+    case PCAP_ERROR_PERM_DENIED: return std::string("permission denied: capturing needs root or CAP_NET_RAW (") + pcap_geterr(p) + ")";
+    case PCAP_ERROR_PROMISC_PERM_DENIED: return "permission denied for promiscuous mode";
+    case PCAP_ERROR_IFACE_NOT_UP: return "interface is down";
+    default: return pcap_geterr(p);
+  }
+}
+
+}  // namespace
+
+LiveSource::LiveSource(const LiveOptions& o) {
+  char err[PCAP_ERRBUF_SIZE] = {0};
+  pcap_ = pcap_create(o.iface.c_str(), err);
+  if (!pcap_) throw std::runtime_error(o.iface + ": " + err);
+  pcap_set_snaplen(pcap_, o.snaplen);
+  pcap_set_promisc(pcap_, o.promisc ? 1 : 0);
+  // Short timeout: stop() and idle queries must not wait on a quiet link.
+  pcap_set_timeout(pcap_, 50);
+  pcap_set_buffer_size(pcap_, o.buffer_mb << 20);
+  pcap_set_tstamp_precision(pcap_, PCAP_TSTAMP_PRECISION_NANO);
+  int rc = pcap_activate(pcap_);
+  if (rc < 0) {
+    std::string why = pcap_problem(pcap_, rc);
+    pcap_close(pcap_);
+    throw std::runtime_error(o.iface + ": " + why);
+  }
+  if (!o.bpf.empty()) {
+    struct bpf_program prog;
+    if (pcap_compile(pcap_, &prog, o.bpf.c_str(), 1, PCAP_NETMASK_UNKNOWN) != 0) {
+      std::string why = pcap_geterr(pcap_);
+      pcap_close(pcap_);
+      throw std::runtime_error(o.iface + ": bad BPF filter '" + o.bpf + "': " + why);
+    }
+    int src = pcap_setfilter(pcap_, &prog);
+    pcap_freecode(&prog);
+    if (src != 0) {
+      std::string why = pcap_geterr(pcap_);
+      pcap_close(pcap_);
+      throw std::runtime_error(o.iface + ": cannot set BPF filter: " + why);
+    }
+  }
+  linktype_ = uint16_t(pcap_datalink(pcap_));
+  arena_size_ = size_t(4) << 20;
+  arena_.reset(new uint8_t[arena_size_]);
+}
+
+LiveSource::~LiveSource() {
+  if (pcap_) pcap_close(pcap_);
+}
+
+void LiveSource::on_packet(u_char* user, const struct pcap_pkthdr* h, const u_char* bytes) {
+  auto* self = reinterpret_cast<LiveSource*>(user);
+  if (self->batch_n_ >= self->batch_max_) return;
+  uint32_t cap = h->caplen;
+  if (self->arena_used_ + cap > self->arena_size_) {
+    pcap_breakloop(self->pcap_);
+    return;
+  }
+  uint8_t* dst = self->arena_.get() + self->arena_used_;
+  std::memcpy(dst, bytes, cap);
+  self->arena_used_ += (cap + 7) & ~size_t(7);
+  RawPacket& p = self->batch_[self->batch_n_++];
+  p.data = dst;
+  p.caplen = cap;
+  p.wirelen = h->len < cap ? cap : h->len;
+  // Nanosecond precision was requested at activation, so tv_usec holds ns.
+  p.ts_ns = uint64_t(h->ts.tv_sec) * 1000000000ULL + uint64_t(h->ts.tv_usec);
+  p.linktype = self->linktype_;
+}
+
+size_t LiveSource::next_batch(RawPacket* out, size_t max) noexcept {
+  if (done_) return 0;
+  batch_ = out, batch_n_ = 0, batch_max_ = max, arena_used_ = 0;
+  // The arena bounds a batch too: max packets of full snaplen may not fit.
+  int rc = pcap_dispatch(pcap_, int(max), on_packet, reinterpret_cast<u_char*>(this));
+  if (rc == PCAP_ERROR) {
+    error_ = pcap_geterr(pcap_);
+    done_ = true;
+  }
+  return batch_n_;
+}
+
+void LiveSource::interrupt() noexcept {
+  if (pcap_) pcap_breakloop(pcap_);
+}
+
+uint64_t LiveSource::kernel_drops() noexcept {
+  struct pcap_stat st {};
+  if (pcap_ && pcap_stats(pcap_, &st) == 0) return uint64_t(st.ps_drop) + st.ps_ifdrop;
+  return 0;
+}
+
+}  // namespace fg

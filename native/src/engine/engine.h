@@ -1,0 +1,98 @@
+// One engine per monitored interface (its ifid): a capture source, a worker
+// thread running the Pipeline, and the lock-protected tables JS queries.
+//
+// Locking: the worker holds `mu_` while it processes a batch (≤ 256 packets)
+// and releases it between batches; JS takes it to copy out a consistent view.
+// That is one uncontended lock per batch, not per packet; a JS waiter raises
+// `waiters_` so the worker yields instead of re-taking the lock at once.
+#pragma once
+#include <atomic>
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "capture/file_source.h"
+#include "capture/live_source.h"
+#include "engine/pipeline.h"
+
+namespace fg {
+
+struct EngineConfig {
+  std::vector<std::string> files;  // a playlist; empty for live capture
+  LiveOptions live;
+  PipelineLimits limits;
+  Mode mode = Mode::Full;
+  double replay_speed = 0;         // 0: as fast as possible; 1: original timing; 2: twice as fast …
+  bool loop = false;               // replay the playlist forever (time keeps moving forward)
+  bool flush_at_end = false;       // expire every flow when a file playlist ends
+  uint32_t ring_records = 1 << 16;
+};
+
+enum class EngineState : uint8_t { Idle = 0, Running = 1, Done = 2, Stopped = 3, Failed = 4 };
+
+class Engine {
+ public:
+  explicit Engine(EngineConfig cfg);  // opens the source; throws std::runtime_error
+  ~Engine();
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  // `on_event` is called from the worker thread: "done" once when a file
+  // playlist ends (or the source fails), "expired" when the ring was empty and
+  // got records (a doorbell: drain to get them).
+  void start(std::function<void(const char*)> on_event);
+  void stop();  // idempotent: joins the worker
+
+  EngineState state() const { return state_.load(); }
+  std::string error() const;
+  bool is_live() const { return is_live_; }
+  double progress() const;  // 0..1 for files
+  uint64_t read_only_packets() const { return ro_packets_.load(); }
+  uint64_t read_only_bytes() const { return ro_bytes_.load(); }
+  uint64_t kernel_drops() const { return kernel_drops_.load(); }
+
+  void set_nets(std::shared_ptr<const NetConfig> n) { std::atomic_store(&nets_, std::move(n)); }
+  std::shared_ptr<const NetConfig> nets() const { return std::atomic_load(&nets_); }
+
+  // Runs f(pipeline) under the batch lock: a consistent view of every table.
+  template <class F>
+  auto with_view(F&& f) const {
+    waiters_.fetch_add(1);
+    std::lock_guard<std::mutex> g(mu_);
+    waiters_.fetch_sub(1);
+    return f(*pipeline_);
+  }
+
+  size_t drain_expired(ExpiredFlow* out, size_t max) { return ring_.drain(out, max); }
+  uint64_t expired_pending() const { return ring_.size(); }
+
+ private:
+  void run() noexcept;
+  void run_loop();
+  void reopen();
+  void unlock_and_yield(std::unique_lock<std::mutex>& lk);
+
+  EngineConfig cfg_;
+  bool is_live_;
+  std::unique_ptr<PacketSource> source_;
+  SpscRing<ExpiredFlow> ring_;
+  std::unique_ptr<Pipeline> pipeline_;
+  std::shared_ptr<const NetConfig> nets_;
+  mutable std::mutex mu_;
+  mutable std::atomic<int> waiters_{0};
+  std::atomic<bool> stop_{false};
+  std::atomic<EngineState> state_{EngineState::Idle};
+  mutable std::mutex err_mu_;
+  std::string error_;
+  std::thread thread_;
+  std::function<void(const char*)> on_event_;
+  std::atomic<uint64_t> ro_packets_{0}, ro_bytes_{0}, ro_sink_{0}, kernel_drops_{0};
+  // Replay-loop time shift: each pass starts after the previous one ended.
+  uint64_t loop_shift_ns_ = 0, pass_first_ns_ = 0, pass_last_ns_ = 0;
+};
+
+}  // namespace fg

@@ -1,0 +1,357 @@
+#include "engine/pipeline.h"
+
+namespace fg {
+namespace {
+
+constexpr uint64_t kSecond = 1000000000ULL;
+
+int family_of(uint8_t proto) {
+  switch (proto) {
+    case kProtoTcp: return kFamTcp;
+    case kProtoUdp: return kFamUdp;
+    case kProtoIcmp:
+    case kProtoIcmpv6: return kFamIcmp;
+    default: return kFamOther;
+  }
+}
+
+bool mac_is_group(const uint8_t* m) { return m[0] & 0x01; }  // broadcast or multicast
+
+}  // namespace
+
+Pipeline::Pipeline(const PipelineLimits& lim, SpscRing<ExpiredFlow>* expired)
+    : lim_(lim),
+      flows_(lim.max_flows),
+      hosts_(lim.max_hosts),
+      names_(lim.max_hosts / 2 + 1),
+      mac_index_(lim.max_macs),
+      mac_pool_(lim.max_macs),
+      expired_(expired),
+      frags_(new FragEntry[kFragSlots]()) {}
+
+size_t Pipeline::memory_bytes() const {
+  return flows_.memory_bytes() + hosts_.memory_bytes() + names_.memory_bytes() + mac_index_.memory_bytes() +
+         mac_pool_.memory_bytes() + kFragSlots * sizeof(FragEntry) + sizeof(*this);
+}
+
+void Pipeline::count_mac(const uint8_t* mac, uint32_t bytes, bool sent) noexcept {
+  if (mac_is_group(mac)) return;
+  uint64_t v = 0;
+  std::memcpy(&v, mac, 6);
+  uint64_t h = mix64(v ^ 0x2545f4914f6cdd1dULL);
+  uint32_t i = mac_index_.find(h, [&](uint32_t j) { return std::memcmp(mac_pool_[j].addr, mac, 6) == 0; });
+  if (i == HashIndex::kNone) {
+    if (!sent) return;  // a device is something that sent a frame
+    i = mac_pool_.alloc();
+    if (i == HashIndex::kNone) {
+      stats_.mac_table_full++;
+      return;
+    }
+    Mac& m = mac_pool_[i];
+    std::memset(&m, 0, sizeof(m));
+    std::memcpy(m.addr, mac, 6);
+    m.hash = h;
+    m.first_ns = now_ns_;
+    mac_index_.insert(h, i);
+    stats_.macs_created++;
+  }
+  Mac& m = mac_pool_[i];
+  m.last_ns = now_ns_;
+  if (sent) m.bytes_sent += bytes, m.pkts_sent++;
+  else m.bytes_rcvd += bytes, m.pkts_rcvd++;
+}
+
+uint32_t Pipeline::host_for(const IpAddr& ip, uint16_t vlan, const uint8_t* mac, const NetConfig& nets) noexcept {
+  HostKey k{ip, vlan};
+  uint64_t h = hash_host_key(k);
+  uint32_t i = hosts_.find(k, h);
+  if (i != HashIndex::kNone) return i;
+  i = hosts_.create(k, h);
+  if (i == HashIndex::kNone) {
+    stats_.host_table_full++;
+    return i;
+  }
+  Host& e = hosts_[i];
+  e.serial = next_host_serial_++;
+  e.first_ns = e.last_ns = now_ns_;
+  e.thpt_ts = now_ns_;
+  uint8_t fl = 0;
+  if (nets.is_local(ip)) fl |= kHostLocal;
+  if (is_multicast(ip)) fl |= kHostMulticast;
+  if (is_limited_broadcast(ip) || nets.is_subnet_broadcast(ip)) fl |= kHostBroadcast;
+  if (is_private(ip)) fl |= kHostPrivate;
+  // Only local hosts get a MAC: a remote host's frames carry the router's.
+  if (mac && (fl & kHostLocal) && !mac_is_group(mac)) {
+    std::memcpy(e.mac, mac, 6);
+    fl |= kHostHasMac;
+  }
+  e.flags = fl;
+  stats_.hosts_created++;
+  return i;
+}
+
+bool Pipeline::frag_ports(const Packet& p, uint16_t& sport, uint16_t& dport) noexcept {
+  uint64_t h = mix64(hash_host_key(HostKey{p.src, 0}) ^ hash_host_key(HostKey{p.dst, 1}) ^ p.frag_id ^
+                     (uint64_t(p.l4_proto) << 40));
+  FragEntry& e = frags_[h & (kFragSlots - 1)];
+  if (p.first_fragment) {
+    e.src = p.src, e.dst = p.dst, e.id = p.frag_id, e.proto = p.l4_proto, e.used = 1;
+    e.sport = p.sport, e.dport = p.dport, e.ts = now_ns_;
+    return true;
+  }
+  if (e.used && e.id == p.frag_id && e.proto == p.l4_proto && e.src == p.src && e.dst == p.dst) {
+    sport = e.sport, dport = e.dport;
+    return true;
+  }
+  return false;
+}
+
+void Pipeline::process(const RawPacket& raw, const NetConfig& nets) noexcept {
+  Packet& p = pkt_;
+  p.reset(raw.ts_ns, raw.wirelen, raw.caplen);
+  p.frame = raw.data;
+  if (raw.ts_ns > now_ns_) now_ns_ = raw.ts_ns;
+  if (stats_.first_ns == 0) stats_.first_ns = raw.ts_ns;
+  stats_.last_ns = now_ns_;
+  stats_.packets++;
+  stats_.bytes += raw.wirelen;
+
+  DecodeResult r = decode_frame(raw.linktype, Bytes(raw.data, raw.caplen), p, stats_.decode);
+  if (p.has_mac) count_mac(p.src_mac, raw.wirelen, true), count_mac(p.dst_mac, raw.wirelen, false);
+  if (r != DecodeResult::Ip) return;
+
+  const uint32_t len = raw.wirelen;
+  stats_.ip_packets++;
+  stats_.ip_bytes += len;
+  (p.ip_version == 4 ? stats_.ipv4_packets : stats_.ipv6_packets)++;
+  stats_.l4_packets[p.l4_proto]++;
+  stats_.l4_bytes[p.l4_proto] += len;
+  stats_.dscp_packets[p.dscp]++;
+  stats_.dscp_bytes[p.dscp] += len;
+
+  uint16_t sport = p.sport, dport = p.dport;
+  if (p.is_fragment && !frag_ports(p, sport, dport)) stats_.orphan_fragments++;
+
+  bool swapped;
+  FlowKey k = make_flow_key(p, sport, dport, swapped);
+  uint64_t h = hash_flow_key(k);
+  uint32_t fi = flows_.find(k, h);
+  if (fi == HashIndex::kNone) {
+    fi = flows_.create(k, h);
+    if (fi == HashIndex::kNone) {
+      stats_.flow_table_full++;
+      return;
+    }
+    Flow& f = flows_[fi];
+    f.serial = next_flow_serial_++;
+    f.first_ns = now_ns_;
+    f.thpt_ts = now_ns_;
+    f.ip_version = p.ip_version;
+    f.tunnel = uint8_t(p.tunnel);
+    f.icmp_type = p.icmp_type, f.icmp_code = p.icmp_code;
+    // The client sent the first SYN; a SYN-ACK seen first came from the server.
+    bool src_is_client = !(p.l4_proto == kProtoTcp && (p.tcp_flags & (kSyn | kAck)) == (kSyn | kAck));
+    f.cli_is_hi = src_is_client ? swapped : !swapped;
+    const IpAddr& cli = src_is_client ? p.src : p.dst;
+    const IpAddr& srv = src_is_client ? p.dst : p.src;
+    const uint8_t* cli_mac = p.has_mac ? (src_is_client ? p.src_mac : p.dst_mac) : nullptr;
+    const uint8_t* srv_mac = p.has_mac ? (src_is_client ? p.dst_mac : p.src_mac) : nullptr;
+    f.cli_host = host_for(cli, p.vlan_id, cli_mac, nets);
+    f.srv_host = host_for(srv, p.vlan_id, srv_mac, nets);
+    if (f.cli_host != HashIndex::kNone) hosts_[f.cli_host].active_as_client++, hosts_[f.cli_host].total_as_client++;
+    if (f.srv_host != HashIndex::kNone) hosts_[f.srv_host].active_as_server++, hosts_[f.srv_host].total_as_server++;
+    stats_.flows_created++;
+  }
+  Flow& f = flows_[fi];
+  const int dir = swapped == f.cli_is_hi ? 0 : 1;  // 0: client → server
+  f.last_ns = now_ns_;
+  f.pkts[dir]++;
+  f.bytes[dir] += len;
+  f.dscp[dir] = p.dscp;
+
+  Host* src = nullptr;
+  Host* dst = nullptr;
+  uint32_t si = dir == 0 ? f.cli_host : f.srv_host, di = dir == 0 ? f.srv_host : f.cli_host;
+  if (si != HashIndex::kNone) src = &hosts_[si];
+  if (di != HashIndex::kNone) dst = &hosts_[di];
+
+  uint32_t retr = 0, ooo = 0, lost = 0, ka = 0;
+  if (p.l4_proto == kProtoTcp && p.has_l4) {
+    f.tcp_flags[dir] |= p.tcp_flags;
+    if (p.tcp_flags & kSyn) f.saw_syn = 1;
+    tcp_seq_update(f, dir, p.tcp_seq, p.tcp_flags, p.l4_payload_wire, retr, ooo, lost, ka);
+    stats_.retransmissions += retr, stats_.out_of_order += ooo, stats_.lost += lost, stats_.keepalive += ka;
+  }
+
+  const int fam = family_of(p.l4_proto);
+  const int bin = size_bin(len);
+  if (src) {
+    Host& s = *src;
+    s.last_ns = now_ns_;
+    s.bytes[0] += len, s.pkts[0]++;
+    s.fam_bytes[fam][0] += len, s.fam_pkts[fam][0]++;
+    s.size_bins[0][bin]++;
+    if (p.l4_proto == kProtoTcp && p.has_l4) {
+      uint8_t fl = p.tcp_flags;
+      if ((fl & (kSyn | kAck)) == kSyn) s.syn[0]++;
+      if ((fl & (kSyn | kAck)) == (kSyn | kAck)) s.synack[0]++;
+      if ((fl & (kFin | kAck)) == (kFin | kAck)) s.finack[0]++;
+      if (fl & kRst) s.rst[0]++;
+      s.retr[0] += retr, s.ooo[0] += ooo, s.lost[0] += lost, s.keepalive[0] += ka;
+    }
+    if (p.l4_proto == kProtoUdp) {
+      bool noncast = is_multicast(p.dst) || is_limited_broadcast(p.dst) || (dst && (dst->flags & kHostBroadcast));
+      (noncast ? s.udp_sent_noncast : s.udp_sent_unicast) += len;
+    }
+  }
+  if (dst) {
+    Host& d = *dst;
+    d.last_ns = now_ns_;
+    d.bytes[1] += len, d.pkts[1]++;
+    d.fam_bytes[fam][1] += len, d.fam_pkts[fam][1]++;
+    d.size_bins[1][bin]++;
+    if (p.l4_proto == kProtoTcp && p.has_l4) {
+      uint8_t fl = p.tcp_flags;
+      if ((fl & (kSyn | kAck)) == kSyn) d.syn[1]++;
+      if ((fl & (kSyn | kAck)) == (kSyn | kAck)) d.synack[1]++;
+      if ((fl & (kFin | kAck)) == (kFin | kAck)) d.finack[1]++;
+      if (fl & kRst) d.rst[1]++;
+      d.retr[1] += retr, d.ooo[1] += ooo, d.lost[1] += lost, d.keepalive[1] += ka;
+    }
+  }
+
+  bool src_local = src && (src->flags & kHostLocal);
+  bool dst_local = dst && (dst->flags & kHostLocal);
+  if (src_local && !dst_local) {
+    stats_.local2remote += len, stats_.bytes_upload += len, stats_.packets_upload++;
+  } else if (!src_local && dst_local) {
+    stats_.remote2local += len, stats_.bytes_download += len, stats_.packets_download++;
+  } else if (src_local) {
+    stats_.local2local += len;
+  } else {
+    stats_.remote2remote += len;
+  }
+  if (is_multicast(p.dst)) stats_.multicast_packets++;
+  else if (dst && (dst->flags & kHostBroadcast)) stats_.broadcast_packets++;
+}
+
+void Pipeline::decode_only(const RawPacket& raw) noexcept {
+  pkt_.reset(raw.ts_ns, raw.wirelen, raw.caplen);
+  pkt_.frame = raw.data;
+  if (raw.ts_ns > now_ns_) now_ns_ = raw.ts_ns;
+  stats_.packets++;
+  stats_.bytes += raw.wirelen;
+  if (decode_frame(raw.linktype, Bytes(raw.data, raw.caplen), pkt_, stats_.decode) == DecodeResult::Ip) stats_.ip_packets++;
+}
+
+void Pipeline::expire_flow(uint32_t i, FlowEnd why) noexcept {
+  Flow& f = flows_[i];
+  if (expired_) {
+    ExpiredFlow r;
+    std::memset(&r, 0, sizeof(r));
+    const IpAddr& cli = f.cli_is_hi ? f.key.hi : f.key.lo;
+    const IpAddr& srv = f.cli_is_hi ? f.key.lo : f.key.hi;
+    std::memcpy(r.cli_ip, cli.b, 16);
+    std::memcpy(r.srv_ip, srv.b, 16);
+    r.cli_port = f.cli_is_hi ? f.key.port_hi : f.key.port_lo;
+    r.srv_port = f.cli_is_hi ? f.key.port_lo : f.key.port_hi;
+    r.first_ns = f.first_ns, r.last_ns = f.last_ns;
+    r.cli2srv_bytes = f.bytes[0], r.srv2cli_bytes = f.bytes[1];
+    r.cli2srv_pkts = f.pkts[0], r.srv2cli_pkts = f.pkts[1];
+    r.serial = f.serial;
+    r.retr = f.retr[0] + f.retr[1], r.ooo = f.ooo[0] + f.ooo[1], r.lost = f.lost[0] + f.lost[1];
+    r.vlan = f.key.vlan, r.proto = f.key.proto, r.ip_version = f.ip_version;
+    r.l7_master = f.l7_master, r.l7_app = f.l7_app, r.l7_category = f.l7_category;
+    r.cli_flags = f.tcp_flags[0], r.srv_flags = f.tcp_flags[1];
+    r.tunnel = f.tunnel, r.reason = uint8_t(why);
+    r.dscp_cli = f.dscp[0], r.dscp_srv = f.dscp[1];
+    if (!expired_->push(r)) stats_.expired_ring_drops++;
+  }
+  if (f.cli_host != HashIndex::kNone) hosts_[f.cli_host].active_as_client--;
+  if (f.srv_host != HashIndex::kNone) hosts_[f.srv_host].active_as_server--;
+  flows_.erase(i);
+  stats_.flows_expired++;
+}
+
+void Pipeline::sweep(uint32_t n) noexcept {
+  const uint32_t fmax = flows_.max(), hmax = hosts_.max();
+  uint32_t nf = n < fmax ? n : fmax;
+  for (uint32_t k = 0; k < nf; k++) {
+    uint32_t i = flow_cursor_;
+    flow_cursor_ = flow_cursor_ + 1 == fmax ? 0 : flow_cursor_ + 1;
+    if (!flows_.used(i)) continue;
+    Flow& f = flows_[i];
+    if (now_ns_ - f.last_ns > lim_.flow_idle_ns) {
+      expire_flow(i, FlowEnd::Idle);
+      continue;
+    }
+    if (lim_.flow_lifetime_ns && now_ns_ - f.first_ns > lim_.flow_lifetime_ns) {
+      expire_flow(i, FlowEnd::Lifetime);
+      continue;
+    }
+    uint64_t dt = now_ns_ - f.thpt_ts;
+    if (dt >= kSecond) {
+      uint64_t b = f.bytes[0] + f.bytes[1], pk = uint64_t(f.pkts[0]) + f.pkts[1];
+      double secs = double(dt) / 1e9;
+      f.bps = float(double(b - f.thpt_bytes) * 8 / secs);
+      f.pps = float(double(pk - f.thpt_pkts) / secs);
+      f.thpt_bytes = b, f.thpt_pkts = uint32_t(pk), f.thpt_ts = now_ns_;
+    }
+  }
+  // Hosts are scanned at the same pace relative to their own table size.
+  uint64_t nh64 = fmax ? uint64_t(n) * hmax / fmax : n;
+  uint32_t nh = uint32_t(nh64 < hmax ? nh64 : hmax);
+  for (uint32_t k = 0; k < nh; k++) {
+    uint32_t i = host_cursor_;
+    host_cursor_ = host_cursor_ + 1 == hmax ? 0 : host_cursor_ + 1;
+    if (!hosts_.used(i)) continue;
+    Host& e = hosts_[i];
+    uint64_t idle = (e.flags & kHostLocal) ? lim_.local_host_idle_ns : lim_.remote_host_idle_ns;
+    if (e.active_as_client == 0 && e.active_as_server == 0 && now_ns_ - e.last_ns > idle) {
+      names_.release(e.name);
+      hosts_.erase(i);
+      stats_.hosts_expired++;
+      continue;
+    }
+    uint64_t dt = now_ns_ - e.thpt_ts;
+    if (dt >= kSecond) {
+      uint64_t b = e.bytes[0] + e.bytes[1], pk = e.pkts[0] + e.pkts[1];
+      double secs = double(dt) / 1e9;
+      e.prev_bps = e.bps, e.prev_pps = e.pps;
+      e.bps = float(double(b - e.thpt_bytes) * 8 / secs);
+      e.pps = float(double(pk - e.thpt_pkts) / secs);
+      e.thpt_bytes = b, e.thpt_pkts = uint32_t(pk), e.thpt_ts = now_ns_;
+    }
+  }
+}
+
+void Pipeline::advance(uint64_t now_ns) noexcept {
+  if (now_ns > now_ns_) now_ns_ = now_ns;
+  if (last_sweep_ns_ == 0) {
+    last_sweep_ns_ = now_ns_;
+    stats_.thpt_ts = now_ns_;
+    return;
+  }
+  uint64_t dt = now_ns_ - last_sweep_ns_;
+  if (dt == 0) return;
+  last_sweep_ns_ = now_ns_;
+  // A full pass over the flow table per second of engine time.
+  sweep_debt_ += (dt > 10 * kSecond ? 10 * kSecond : dt) * flows_.max();
+  uint64_t n = sweep_debt_ / kSecond;
+  sweep_debt_ -= n * kSecond;
+  if (n) sweep(uint32_t(n < flows_.max() ? n : flows_.max()));
+  uint64_t idt = now_ns_ - stats_.thpt_ts;
+  if (idt >= kSecond) {
+    double secs = double(idt) / 1e9;
+    stats_.bps = double(stats_.bytes - stats_.thpt_bytes) * 8 / secs;
+    stats_.pps = double(stats_.packets - stats_.thpt_pkts) / secs;
+    stats_.thpt_bytes = stats_.bytes, stats_.thpt_pkts = stats_.packets, stats_.thpt_ts = now_ns_;
+  }
+}
+
+void Pipeline::flush_all() noexcept {
+  for (uint32_t i = 0; i < flows_.max(); i++)
+    if (flows_.used(i)) expire_flow(i, FlowEnd::Flushed);
+}
+
+}  // namespace fg

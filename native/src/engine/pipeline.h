@@ -1,0 +1,90 @@
+// ③ The packet path of one worker: decode → flow → hosts → interface
+// counters, plus the time-driven sweep (expiry, throughput). Everything is
+// preallocated; process() allocates nothing, takes no lock and never throws.
+#pragma once
+#include <cstdint>
+#include <memory>
+
+#include "capture/source.h"
+#include "decode/decode.h"
+#include "engine/iface_stats.h"
+#include "engine/records.h"
+#include "engine/ring.h"
+#include "flow/flow_table.h"
+#include "flow/hash_index.h"
+#include "flow/host_table.h"
+#include "flow/local_nets.h"
+
+namespace fg {
+
+struct PipelineLimits {
+  uint32_t max_flows = 131072;   // ntopng's default
+  uint32_t max_hosts = 131072;
+  uint32_t max_macs = 16384;
+  uint64_t flow_idle_ns = 60ULL * 1000000000;        // ntopng: 60 s
+  uint64_t flow_lifetime_ns = 0;                     // 0: no lifetime split (ntopng)
+  uint64_t local_host_idle_ns = 300ULL * 1000000000;  // ntopng: local 300 s
+  uint64_t remote_host_idle_ns = 60ULL * 1000000000;  //         remote 60 s
+};
+
+struct Mac {
+  uint8_t addr[6];
+  uint16_t pad;
+  uint64_t hash;
+  uint64_t first_ns, last_ns;
+  uint64_t bytes_sent, bytes_rcvd, pkts_sent, pkts_rcvd;
+};
+
+enum class Mode : uint8_t { Full = 0, ReadOnly = 1, DecodeOnly = 2 };
+
+class Pipeline {
+ public:
+  Pipeline(const PipelineLimits& lim, SpscRing<ExpiredFlow>* expired);
+
+  void process(const RawPacket& raw, const NetConfig& nets) noexcept;
+  // Benchmark stage: decode only, counting packets and decode errors.
+  void decode_only(const RawPacket& raw) noexcept;
+  // Advances the clock (also when no packets arrive) and runs a slice of the
+  // sweep proportional to the time passed.
+  void advance(uint64_t now_ns) noexcept;
+  // Expires every flow now (end of capture when asked, or shutdown).
+  void flush_all() noexcept;
+
+  const FlowTable& flows() const { return flows_; }
+  const HostTable& hosts() const { return hosts_; }
+  const NamePool& names() const { return names_; }
+  const IfaceStats& stats() const { return stats_; }
+  uint32_t macs() const { return mac_pool_.size(); }
+  uint64_t now_ns() const { return now_ns_; }
+  size_t memory_bytes() const;
+  const PipelineLimits& limits() const { return lim_; }
+
+ private:
+  uint32_t host_for(const IpAddr& ip, uint16_t vlan, const uint8_t* mac, const NetConfig& nets) noexcept;
+  void count_mac(const uint8_t* mac, uint32_t bytes, bool sent) noexcept;
+  void expire_flow(uint32_t i, FlowEnd why) noexcept;
+  void sweep(uint32_t n) noexcept;
+  bool frag_ports(const Packet& p, uint16_t& sport, uint16_t& dport) noexcept;
+
+  PipelineLimits lim_;
+  FlowTable flows_;
+  HostTable hosts_;
+  NamePool names_;
+  HashIndex mac_index_;
+  EntryPool<Mac> mac_pool_;
+  IfaceStats stats_;
+  SpscRing<ExpiredFlow>* expired_;
+  Packet pkt_;
+  uint64_t now_ns_ = 0;
+  uint64_t last_sweep_ns_ = 0;
+  uint64_t sweep_debt_ = 0;   // entries owed to the sweep (scaled by 1e9)
+  uint32_t flow_cursor_ = 0, host_cursor_ = 0;
+  uint32_t next_flow_serial_ = 1, next_host_serial_ = 1;
+
+  // First fragments remember their ports so later fragments join the flow.
+  struct FragEntry { IpAddr src, dst; uint32_t id; uint8_t proto; uint8_t used; uint16_t sport, dport; uint64_t ts; };
+  static constexpr uint32_t kFragSlots = 4096;
+  std::unique_ptr<FragEntry[]> frags_;
+};
+
+}  // namespace fg

@@ -1,0 +1,210 @@
+#include "engine/query.h"
+
+#include <algorithm>
+#include <map>
+
+namespace fg {
+namespace {
+
+bool allowed_ip(const std::vector<Cidr>& allowed, const IpAddr& a) {
+  if (allowed.empty()) return true;
+  for (const auto& c : allowed)
+    if (c.contains(a)) return true;
+  return false;
+}
+
+bool host_matches(const Host& h, const HostQuery& q) {
+  if (q.vlan >= 0 && h.key.vlan != q.vlan) return false;
+  switch (q.mode) {
+    case HostMode::All: break;
+    case HostMode::Local: if (!(h.flags & kHostLocal)) return false; break;
+    case HostMode::Remote: if (h.flags & kHostLocal) return false; break;
+    case HostMode::BroadcastDomain: if (!(h.flags & kHostBroadcastDomain)) return false; break;
+    case HostMode::Broadcast: if (!(h.flags & kHostBroadcast)) return false; break;
+    case HostMode::Multicast: if (!(h.flags & kHostMulticast)) return false; break;
+    // No blacklist or DHCP knowledge yet: these modes select nothing rather than everything.
+    case HostMode::Filtered:
+    case HostMode::Blacklisted:
+    case HostMode::Dhcp: return false;
+  }
+  return allowed_ip(q.allowed, h.key.ip);
+}
+
+// Compares by the key first, then (ip, vlan) so pages are stable.
+int cmp_host_tiebreak(const Host& a, const Host& b) {
+  int c = std::memcmp(a.key.ip.b, b.key.ip.b, 16);
+  if (c) return c;
+  return int(a.key.vlan) - int(b.key.vlan);
+}
+
+template <class T>
+int cmp3(T a, T b) { return a < b ? -1 : (a > b ? 1 : 0); }
+
+}  // namespace
+
+HostPage query_hosts(const Pipeline& pl, const HostQuery& q) {
+  const HostTable& ht = pl.hosts();
+  const NamePool& names = pl.names();
+  std::vector<uint32_t> sel;
+  sel.reserve(ht.size());
+  for (uint32_t i = 0; i < ht.max(); i++)
+    if (ht.used(i) && host_matches(ht[i], q)) sel.push_back(i);
+  HostPage page;
+  page.total = uint32_t(sel.size());
+  auto name_of = [&](const Host& h) -> const char* {
+    const char* n = names.get(h.name);
+    return n ? n : "";
+  };
+  auto key_cmp = [&](uint32_t ia, uint32_t ib) -> int {
+    const Host& a = ht[ia];
+    const Host& b = ht[ib];
+    switch (q.sort) {
+      case HostSort::Ip: case HostSort::Alerts: case HostSort::Country: return 0;
+      case HostSort::Name: {
+        // Hosts without a name sort by their address text, as a UI shows them.
+        const char* na = name_of(a);
+        const char* nb = name_of(b);
+        if (*na && *nb) return std::strcmp(na, nb);
+        if (*na || *nb) return *na ? -1 : 1;
+        return 0;
+      }
+      case HostSort::Since: return cmp3(a.first_ns, b.first_ns);
+      case HostSort::Last: return cmp3(a.last_ns, b.last_ns);
+      case HostSort::Vlan: return cmp3(a.key.vlan, b.key.vlan);
+      case HostSort::NumFlows:
+        return cmp3(a.active_as_client + a.active_as_server, b.active_as_client + b.active_as_server);
+      case HostSort::Traffic: return cmp3(a.bytes[0] + a.bytes[1], b.bytes[0] + b.bytes[1]);
+      case HostSort::Thpt: return cmp3(a.bps, b.bps);
+      case HostSort::Sent: return cmp3(a.bytes[0], b.bytes[0]);
+      case HostSort::Rcvd: return cmp3(a.bytes[1], b.bytes[1]);
+    }
+    return 0;
+  };
+  auto less = [&](uint32_t ia, uint32_t ib) {
+    int c = key_cmp(ia, ib);
+    if (c == 0) c = cmp_host_tiebreak(ht[ia], ht[ib]);
+    return q.desc ? c > 0 : c < 0;
+  };
+  size_t from = std::min<size_t>(q.offset, sel.size());
+  size_t to = std::min<size_t>(size_t(q.offset) + q.limit, sel.size());
+  if (from < to) {
+    // Only the rows up to the page end need ordering.
+    std::partial_sort(sel.begin(), sel.begin() + to, sel.end(), less);
+    page.rows.reserve(to - from);
+    for (size_t k = from; k < to; k++) {
+      const Host& h = ht[sel[k]];
+      page.rows.push_back(HostRow{h, name_of(h)});
+    }
+  }
+  return page;
+}
+
+bool find_host(const Pipeline& pl, const IpAddr& ip, int vlan, HostRow& out) {
+  const HostTable& ht = pl.hosts();
+  uint32_t i = HashIndex::kNone;
+  if (vlan >= 0) {
+    HostKey k{ip, uint16_t(vlan)};
+    i = ht.find(k, hash_host_key(k));
+  } else {
+    HostKey k{ip, 0};
+    i = ht.find(k, hash_host_key(k));
+    for (uint32_t j = 0; i == HashIndex::kNone && j < ht.max(); j++)
+      if (ht.used(j) && ht[j].key.ip == ip) i = j;
+  }
+  if (i == HashIndex::kNone) return false;
+  out.h = ht[i];
+  const char* n = pl.names().get(out.h.name);
+  out.name = n ? n : "";
+  return true;
+}
+
+FlowPage query_flows(const Pipeline& pl, const FlowQuery& q) {
+  const FlowTable& ft = pl.flows();
+  const HostTable& ht = pl.hosts();
+  std::vector<uint32_t> sel;
+  sel.reserve(ft.size());
+  for (uint32_t i = 0; i < ft.max(); i++) {
+    if (!ft.used(i)) continue;
+    const Flow& f = ft[i];
+    if (q.vlan >= 0 && f.key.vlan != q.vlan) continue;
+    if (q.l4proto >= 0 && f.key.proto != q.l4proto) continue;
+    if (q.l7 >= 0 && f.l7_master != q.l7 && f.l7_app != q.l7) continue;
+    if (q.has_host) {
+      if (!(f.key.lo == q.host || f.key.hi == q.host)) continue;
+      if (q.host_vlan >= 0 && f.key.vlan != q.host_vlan) continue;
+    }
+    if (!q.allowed.empty() && !allowed_ip(q.allowed, f.key.lo) && !allowed_ip(q.allowed, f.key.hi)) continue;
+    sel.push_back(i);
+  }
+  FlowPage page;
+  page.total = uint32_t(sel.size());
+  auto cli = [](const Flow& f) -> const IpAddr& { return f.cli_is_hi ? f.key.hi : f.key.lo; };
+  auto srv = [](const Flow& f) -> const IpAddr& { return f.cli_is_hi ? f.key.lo : f.key.hi; };
+  auto key_cmp = [&](const Flow& a, const Flow& b) -> int {
+    switch (q.sort) {
+      case FlowSort::Bytes: return cmp3(a.bytes[0] + a.bytes[1], b.bytes[0] + b.bytes[1]);
+      case FlowSort::Packets: return cmp3(uint64_t(a.pkts[0]) + a.pkts[1], uint64_t(b.pkts[0]) + b.pkts[1]);
+      case FlowSort::Thpt: return cmp3(a.bps, b.bps);
+      case FlowSort::Duration: return cmp3(a.last_ns - a.first_ns, b.last_ns - b.first_ns);
+      case FlowSort::FirstSeen: return cmp3(a.first_ns, b.first_ns);
+      case FlowSort::LastSeen: return cmp3(a.last_ns, b.last_ns);
+      case FlowSort::Client: return std::memcmp(cli(a).b, cli(b).b, 16);
+      case FlowSort::Server: return std::memcmp(srv(a).b, srv(b).b, 16);
+      case FlowSort::Vlan: return cmp3(a.key.vlan, b.key.vlan);
+      case FlowSort::Proto: return cmp3(a.key.proto, b.key.proto);
+      case FlowSort::L7: return cmp3(uint32_t(a.l7_master) << 16 | a.l7_app, uint32_t(b.l7_master) << 16 | b.l7_app);
+      case FlowSort::Serial: return cmp3(a.serial, b.serial);
+    }
+    return 0;
+  };
+  auto less = [&](uint32_t ia, uint32_t ib) {
+    int c = key_cmp(ft[ia], ft[ib]);
+    if (c == 0) c = cmp3(ft[ia].serial, ft[ib].serial);
+    return q.desc ? c > 0 : c < 0;
+  };
+  size_t from = std::min<size_t>(q.offset, sel.size());
+  size_t to = std::min<size_t>(size_t(q.offset) + q.limit, sel.size());
+  if (from < to) {
+    std::partial_sort(sel.begin(), sel.begin() + to, sel.end(), less);
+    page.rows.reserve(to - from);
+    for (size_t k = from; k < to; k++) {
+      const Flow& f = ft[sel[k]];
+      FlowRow r;
+      r.f = f;
+      if (f.cli_host != HashIndex::kNone) {
+        const Host& h = ht[f.cli_host];
+        const char* n = pl.names().get(h.name);
+        r.cli_name = n ? n : "";
+        r.cli_flags = h.flags;
+      }
+      if (f.srv_host != HashIndex::kNone) {
+        const Host& h = ht[f.srv_host];
+        const char* n = pl.names().get(h.name);
+        r.srv_name = n ? n : "";
+        r.srv_flags = h.flags;
+      }
+      page.rows.push_back(std::move(r));
+    }
+  }
+  return page;
+}
+
+FlowCounts count_flows(const Pipeline& pl, const std::vector<Cidr>& allowed) {
+  const FlowTable& ft = pl.flows();
+  uint32_t l4[256] = {};
+  std::map<uint32_t, uint32_t> l7;
+  for (uint32_t i = 0; i < ft.max(); i++) {
+    if (!ft.used(i)) continue;
+    const Flow& f = ft[i];
+    if (!allowed.empty() && !allowed_ip(allowed, f.key.lo) && !allowed_ip(allowed, f.key.hi)) continue;
+    l4[f.key.proto]++;
+    l7[uint32_t(f.l7_master) << 16 | f.l7_app]++;
+  }
+  FlowCounts c;
+  for (int p = 0; p < 256; p++)
+    if (l4[p]) c.l4.emplace_back(uint8_t(p), l4[p]);
+  for (auto& [k, v] : l7) c.l7.emplace_back(k, v);
+  return c;
+}
+
+}  // namespace fg

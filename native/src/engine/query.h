@@ -1,0 +1,73 @@
+// Host and flow lists: filtering, sorting and paging happen here, under the
+// engine's batch lock, so only the page asked for crosses to JS.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "engine/pipeline.h"
+#include "flow/local_nets.h"
+
+namespace fg {
+
+enum class HostSort : uint8_t { Ip, Name, Since, Last, Alerts, Country, Vlan, NumFlows, Traffic, Thpt, Sent, Rcvd };
+enum class HostMode : uint8_t { All, Local, Remote, BroadcastDomain, Filtered, Blacklisted, Dhcp, Broadcast, Multicast };
+
+struct HostQuery {
+  HostSort sort = HostSort::Ip;
+  bool desc = false;
+  uint32_t offset = 0, limit = 10;
+  HostMode mode = HostMode::All;
+  int vlan = -1;
+  std::vector<Cidr> allowed;  // empty: every host
+};
+
+struct HostRow {
+  Host h;
+  std::string name;
+};
+
+struct HostPage {
+  uint32_t total = 0;
+  std::vector<HostRow> rows;
+};
+
+HostPage query_hosts(const Pipeline& pl, const HostQuery& q);
+// vlan < 0: the first host with that address on any VLAN.
+bool find_host(const Pipeline& pl, const IpAddr& ip, int vlan, HostRow& out);
+
+enum class FlowSort : uint8_t { Bytes, Thpt, Duration, FirstSeen, LastSeen, Client, Server, Vlan, Proto, L7, Serial, Packets };
+
+struct FlowQuery {
+  FlowSort sort = FlowSort::Bytes;
+  bool desc = true;
+  uint32_t offset = 0, limit = 10;
+  bool has_host = false;
+  IpAddr host{};
+  int host_vlan = -1;
+  int vlan = -1;
+  int l4proto = -1;
+  int l7 = -1;        // master or app id
+  std::vector<Cidr> allowed;
+};
+
+struct FlowRow {
+  Flow f;
+  std::string cli_name, srv_name;
+  uint8_t cli_flags = 0, srv_flags = 0;  // HostFlag bits (local, broadcast …)
+};
+
+struct FlowPage {
+  uint32_t total = 0;
+  std::vector<FlowRow> rows;
+};
+
+FlowPage query_flows(const Pipeline& pl, const FlowQuery& q);
+
+// Per-L4 and per-L7 counts of active flows (flow l4/l7 counters endpoints).
+struct FlowCounts {
+  std::vector<std::pair<uint8_t, uint32_t>> l4;
+  std::vector<std::pair<uint32_t, uint32_t>> l7;  // (master << 16 | app) → flows
+};
+FlowCounts count_flows(const Pipeline& pl, const std::vector<Cidr>& allowed);
+
+}  // namespace fg

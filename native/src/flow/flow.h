@@ -1,0 +1,79 @@
+// ③ One flow: a bidirectional conversation keyed by (VLAN, L4 protocol,
+// the two endpoints in canonical order). [0] is client→server, [1] back.
+#pragma once
+#include <cstdint>
+
+#include "decode/packet.h"
+
+namespace fg {
+
+struct FlowKey {
+  IpAddr lo, hi;           // lower endpoint first (address, then port)
+  uint16_t port_lo, port_hi;
+  uint16_t vlan;
+  uint8_t proto;
+  uint8_t pad = 0;
+  bool operator==(const FlowKey& o) const {
+    return std::memcmp(this, &o, sizeof(FlowKey)) == 0;
+  }
+};
+static_assert(sizeof(FlowKey) == 40);
+
+// Builds the canonical key; `swapped` says whether the packet's source is `hi`.
+inline FlowKey make_flow_key(const Packet& p, uint16_t sport, uint16_t dport, bool& swapped) {
+  FlowKey k;
+  int c = std::memcmp(p.src.b, p.dst.b, 16);
+  swapped = c > 0 || (c == 0 && sport > dport);
+  if (!swapped) {
+    k.lo = p.src, k.hi = p.dst, k.port_lo = sport, k.port_hi = dport;
+  } else {
+    k.lo = p.dst, k.hi = p.src, k.port_lo = dport, k.port_hi = sport;
+  }
+  k.vlan = p.vlan_id;
+  k.proto = p.l4_proto;
+  k.pad = 0;
+  return k;
+}
+
+inline uint64_t hash_flow_key(const FlowKey& k) {
+  uint64_t w[5];
+  std::memcpy(w, &k, sizeof(w));
+  uint64_t h = 0x9e3779b97f4a7c15ULL;
+  for (uint64_t v : w) h = mix64(h ^ v);
+  return h;
+}
+
+enum class FlowEnd : uint8_t { Idle = 0, Lifetime = 1, Flushed = 2, Evicted = 3 };
+
+struct alignas(64) Flow {
+  FlowKey key;
+  uint64_t hash;
+  uint32_t serial;          // ntopng's hash_id: unique per engine run
+  uint32_t cli_host, srv_host;  // host table entries (kept alive by active flows)
+  bool cli_is_hi;           // the client is key.hi
+  uint8_t ip_version;
+  uint8_t tunnel;
+  uint8_t icmp_type, icmp_code;
+  uint8_t tcp_flags[2];
+  uint8_t dscp[2];          // last DSCP seen per direction
+  uint8_t saw_syn;
+  uint64_t first_ns, last_ns;
+  uint64_t bytes[2];
+  uint32_t pkts[2];
+  // TCP sequence analysis per direction (ntopng's rules, see flow_table.cpp).
+  uint32_t tcp_next[2], tcp_last[2];
+  uint32_t retr[2], ooo[2], lost[2];
+  // Application (issue: classification). 0 = unknown.
+  uint16_t l7_master, l7_app;
+  uint16_t l7_category;
+  uint8_t dpi_packets, dpi_state;
+  // Throughput: the sweep samples counters about once a second of engine time.
+  uint64_t thpt_ts;
+  uint64_t thpt_bytes;
+  uint32_t thpt_pkts;
+  float bps, pps;
+};
+static_assert(sizeof(Flow) % 64 == 0);
+static_assert(sizeof(Flow) <= 192, "keep a flow within three cache lines");
+
+}  // namespace fg

@@ -1,0 +1,128 @@
+// ③ Open-addressing index shared by the flow, host and MAC tables: linear
+// probing over a tag byte and a 32-bit entry number per slot. Entries live in
+// a separate dense pool, so an index slot is 5 bytes and the load factor can
+// stay at or below 1/2 without making every entry pay for empty slots.
+// Tags are read before any key (0 = empty); deletion shifts back, so there
+// are no tombstones to clean up.
+#pragma once
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <new>
+#include <type_traits>
+
+namespace fg {
+
+// Large tables come from calloc: fresh pages are zero already, so nothing is
+// touched (or faulted in) until a slot is used.
+struct FreeDeleter {
+  void operator()(void* p) const { std::free(p); }
+};
+template <class T>
+using ZeroArray = std::unique_ptr<T[], FreeDeleter>;
+template <class T>
+ZeroArray<T> zero_array(size_t n) {
+  void* p = std::calloc(n ? n : 1, sizeof(T));
+  if (!p) throw std::bad_alloc();
+  return ZeroArray<T>(static_cast<T*>(p));
+}
+
+class HashIndex {
+ public:
+  static constexpr uint32_t kNone = 0xffffffffu;
+
+  explicit HashIndex(uint32_t max_entries) {
+    cap_ = 16;
+    while (cap_ < uint64_t(max_entries) * 2) cap_ <<= 1;
+    mask_ = cap_ - 1;
+    tags_ = zero_array<uint8_t>(cap_);
+    idx_ = zero_array<uint32_t>(cap_);
+  }
+
+  static uint8_t tag_of(uint64_t h) { return uint8_t(0x80 | (h >> 57)); }
+
+  // eq(entry) -> bool compares a candidate's key.
+  template <class Eq>
+  uint32_t find(uint64_t h, Eq&& eq) const {
+    uint8_t t = tag_of(h);
+    for (uint64_t i = h & mask_;; i = (i + 1) & mask_) {
+      uint8_t s = tags_[i];
+      if (s == 0) return kNone;
+      if (s == t && eq(idx_[i])) return idx_[i];
+    }
+  }
+
+  void insert(uint64_t h, uint32_t entry) {
+    uint64_t i = h & mask_;
+    while (tags_[i] != 0) i = (i + 1) & mask_;
+    tags_[i] = tag_of(h);
+    idx_[i] = entry;
+  }
+
+  // hash_of(entry) gives back an entry's full hash (entries keep it).
+  template <class HashOf>
+  void erase(uint64_t h, uint32_t entry, HashOf&& hash_of) {
+    uint64_t i = h & mask_;
+    while (!(tags_[i] != 0 && idx_[i] == entry)) i = (i + 1) & mask_;
+    // Backward-shift deletion (Knuth 6.4 algorithm R).
+    for (uint64_t j = (i + 1) & mask_;; j = (j + 1) & mask_) {
+      if (tags_[j] == 0) break;
+      uint64_t home = hash_of(idx_[j]) & mask_;
+      // Move j into the hole at i unless j's home lies cyclically in (i, j].
+      bool keep = (i <= j) ? (i < home && home <= j) : (i < home || home <= j);
+      if (keep) continue;
+      tags_[i] = tags_[j];
+      idx_[i] = idx_[j];
+      i = j;
+    }
+    tags_[i] = 0;
+  }
+
+  uint64_t capacity() const { return cap_; }
+  size_t memory_bytes() const { return cap_ * (sizeof(uint8_t) + sizeof(uint32_t)); }
+
+ private:
+  uint64_t cap_, mask_;
+  ZeroArray<uint8_t> tags_;
+  ZeroArray<uint32_t> idx_;
+};
+
+// A preallocated pool of fixed-size entries with a free-number stack: nothing
+// is allocated after construction.
+template <class T>
+class EntryPool {
+ public:
+  explicit EntryPool(uint32_t max) : max_(max) {
+    static_assert(std::is_trivially_copyable_v<T>, "pool entries are raw memory");
+    entries_ = zero_array<T>(max);
+    free_ = zero_array<uint32_t>(max);
+    for (uint32_t i = 0; i < max; i++) free_[i] = max - 1 - i;
+    nfree_ = max;
+    used_ = zero_array<uint8_t>(max);
+  }
+  uint32_t alloc() {
+    if (nfree_ == 0) return HashIndex::kNone;
+    uint32_t i = free_[--nfree_];
+    used_[i] = 1;
+    return i;
+  }
+  void release(uint32_t i) {
+    used_[i] = 0;
+    free_[nfree_++] = i;
+  }
+  T& operator[](uint32_t i) { return entries_[i]; }
+  const T& operator[](uint32_t i) const { return entries_[i]; }
+  bool used(uint32_t i) const { return used_[i] != 0; }
+  uint32_t max() const { return max_; }
+  uint32_t size() const { return max_ - nfree_; }
+  size_t memory_bytes() const { return size_t(max_) * (sizeof(T) + sizeof(uint32_t) + 1); }
+
+ private:
+  uint32_t max_;
+  uint32_t nfree_ = 0;
+  ZeroArray<T> entries_;
+  ZeroArray<uint32_t> free_;
+  ZeroArray<uint8_t> used_;
+};
+
+}  // namespace fg

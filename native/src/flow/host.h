@@ -1,0 +1,64 @@
+// ③ One host: keyed by (IP, VLAN). Counters follow ntopng's host data.
+#pragma once
+#include <cstdint>
+
+#include "decode/packet.h"
+
+namespace fg {
+
+struct HostKey {
+  IpAddr ip;
+  uint16_t vlan;
+  uint16_t pad[3] = {0, 0, 0};
+  bool operator==(const HostKey& o) const { return ip == o.ip && vlan == o.vlan; }
+};
+
+inline uint64_t hash_host_key(const HostKey& k) {
+  uint64_t a, b;
+  std::memcpy(&a, k.ip.b, 8);
+  std::memcpy(&b, k.ip.b + 8, 8);
+  return mix64(mix64(a ^ 0x51afd7ed558ccd1dULL) ^ b ^ (uint64_t(k.vlan) << 48));
+}
+
+enum HostFlag : uint8_t {
+  kHostLocal = 1, kHostBroadcast = 2, kHostMulticast = 4, kHostHasMac = 8,
+  kHostPrivate = 16, kHostBroadcastDomain = 32,
+};
+
+// Traffic families as ntopng splits them.
+enum Family : uint8_t { kFamTcp = 0, kFamUdp = 1, kFamIcmp = 2, kFamOther = 3, kFamCount = 4 };
+
+// pktStats size bins: upTo64 … above9000.
+constexpr int kSizeBins = 10;
+inline int size_bin(uint32_t len) {
+  static constexpr uint32_t kEdges[kSizeBins - 1] = {64, 128, 256, 512, 1024, 1518, 2500, 6500, 9000};
+  for (int i = 0; i < kSizeBins - 1; i++)
+    if (len <= kEdges[i]) return i;
+  return kSizeBins - 1;
+}
+
+// Direction index for host counters: 0 = sent, 1 = received.
+struct alignas(64) Host {
+  HostKey key;              // 24
+  uint64_t hash;
+  uint32_t serial;
+  uint32_t name;            // NamePool entry, or kNone
+  uint8_t flags;
+  uint8_t mac[6];
+  uint8_t name_source;      // what taught us the name (NameSource)
+  uint64_t first_ns, last_ns;
+  uint64_t bytes[2], fam_bytes[kFamCount][2];
+  uint64_t pkts[2], fam_pkts[kFamCount][2];
+  uint32_t active_as_client, active_as_server, total_as_client, total_as_server;
+  uint32_t size_bins[2][kSizeBins];
+  uint32_t syn[2], synack[2], finack[2], rst[2];
+  uint32_t retr[2], ooo[2], lost[2], keepalive[2];
+  uint64_t udp_sent_unicast, udp_sent_noncast;
+  uint64_t thpt_ts, thpt_bytes;
+  uint32_t thpt_pkts;
+  float bps, pps, prev_bps, prev_pps;
+};
+static_assert(sizeof(Host) % 64 == 0);
+static_assert(sizeof(Host) <= 448, "host entry budget: 512 B per host incl. index and names");
+
+}  // namespace fg

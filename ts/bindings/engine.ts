@@ -1,0 +1,280 @@
+// ⑦ Engine: one monitored interface or capture playlist. Options are
+// defaulted and validated here; the addon only checks types.
+import { z } from 'zod';
+
+import { FlowgateError } from './errors.js';
+import {
+  addon,
+  type EngineStats,
+  type FlowRecord,
+  type HostRecord,
+  type NativeEngine,
+  type NativeState,
+  type Page,
+} from './native.js';
+
+export type { EngineStats, FlowRecord, HostRecord, NativeState as EngineState, Page } from './native.js';
+
+/** ntopng's defaults: RFC 1918 and RFC 4193 (ULA) networks are local. */
+export const DEFAULT_LOCAL_NETWORKS = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7'];
+
+const Seconds = z.number().nonnegative();
+
+export const EngineOptions = z
+  .object({
+    /** capture files replayed in order as one playlist */
+    files: z.array(z.string().min(1)).min(1).optional(),
+    /** a network interface to capture from */
+    iface: z.string().min(1).optional(),
+    snaplen: z.number().int().min(64).max(262144).default(65535),
+    promisc: z.boolean().default(true),
+    bpf: z.string().default(''),
+    maxFlows: z.number().int().min(1).max(1 << 26).default(131072),
+    maxHosts: z.number().int().min(2).max(1 << 26).default(131072),
+    flowIdleSec: Seconds.default(60),
+    flowLifetimeSec: Seconds.default(0),
+    localHostIdleSec: Seconds.default(300),
+    remoteHostIdleSec: Seconds.default(60),
+    /** 'full' pipeline, 'read-only' (reader baseline) or 'decode-only' */
+    mode: z.enum(['full', 'read-only', 'decode-only']).default('full'),
+    /** 0: as fast as possible; 1: original timing; 2: twice as fast … */
+    replaySpeed: z.number().nonnegative().default(0),
+    loop: z.boolean().default(false),
+    /** expire (and emit) every flow when a file playlist ends */
+    flushAtEnd: z.boolean().default(false),
+    localNetworks: z.array(z.string()).default(DEFAULT_LOCAL_NETWORKS),
+  })
+  .refine((o) => (o.files ? 1 : 0) + (o.iface ? 1 : 0) === 1, { message: 'give exactly one of files or iface' });
+
+export type EngineOptionsInput = z.input<typeof EngineOptions>;
+
+export const HostSort = ['ip', 'name', 'since', 'last', 'alerts', 'country', 'vlan', 'num_flows', 'traffic', 'thpt', 'sent', 'rcvd'] as const;
+export const HostMode = ['all', 'local', 'remote', 'broadcast_domain', 'filtered', 'blacklisted', 'dhcp', 'broadcast', 'multicast'] as const;
+export const FlowSort = ['bytes', 'thpt', 'duration', 'first_seen', 'last_seen', 'client', 'server', 'vlan', 'proto', 'l7', 'serial', 'packets'] as const;
+
+export interface HostQuery {
+  sort?: (typeof HostSort)[number];
+  order?: 'asc' | 'desc';
+  offset?: number;
+  limit?: number;
+  mode?: (typeof HostMode)[number];
+  vlan?: number;
+  /** only hosts inside these networks (a user's allowed networks) */
+  allowed?: string[];
+}
+
+export interface FlowQuery {
+  sort?: (typeof FlowSort)[number];
+  order?: 'asc' | 'desc';
+  offset?: number;
+  limit?: number;
+  host?: string;
+  hostVlan?: number;
+  vlan?: number;
+  l4proto?: number;
+  l7?: number;
+  allowed?: string[];
+}
+
+/** An expired flow as drained from the engine's ring. */
+export interface ExpiredFlow {
+  cli_ip: string;
+  srv_ip: string;
+  cli_port: number;
+  srv_port: number;
+  vlan: number;
+  proto: number;
+  ip_version: number;
+  first_ns: bigint;
+  last_ns: bigint;
+  cli2srv_bytes: number;
+  srv2cli_bytes: number;
+  cli2srv_pkts: number;
+  srv2cli_pkts: number;
+  serial: number;
+  retr: number;
+  ooo: number;
+  lost: number;
+  l7_master: number;
+  l7_app: number;
+  l7_category: number;
+  cli_flags: number;
+  srv_flags: number;
+  tunnel: number;
+  reason: 'idle' | 'lifetime' | 'flushed' | 'evicted';
+  dscp_cli: number;
+  dscp_srv: number;
+}
+
+const info = addon.info();
+const layout = info.expiredFlow;
+const REASONS = ['idle', 'lifetime', 'flushed', 'evicted'] as const;
+
+function ipText(b: Uint8Array): string {
+  const v4 = b.subarray(0, 10).every((x) => x === 0) && b[10] === 0xff && b[11] === 0xff;
+  if (v4) return `${b[12]}.${b[13]}.${b[14]}.${b[15]}`;
+  const groups: string[] = [];
+  for (let i = 0; i < 16; i += 2) groups.push(((b[i] << 8) | b[i + 1]).toString(16));
+  // RFC 5952: compress the longest run of zero groups.
+  let best = -1, bestLen = 0;
+  for (let i = 0; i < 8; ) {
+    if (groups[i] !== '0') { i++; continue; }
+    let j = i;
+    while (j < 8 && groups[j] === '0') j++;
+    if (j - i > bestLen && j - i > 1) (best = i), (bestLen = j - i);
+    i = j;
+  }
+  if (best < 0) return groups.join(':');
+  return `${groups.slice(0, best).join(':')}::${groups.slice(best + bestLen).join(':')}`;
+}
+
+function decodeExpired(view: DataView, bytes: Uint8Array, base: number): ExpiredFlow {
+  const out: Record<string, unknown> = {};
+  for (const [name, [off, type]] of Object.entries(layout.fields)) {
+    const at = base + off;
+    switch (type) {
+      case 'ip16': out[name] = ipText(bytes.subarray(at, at + 16)); break;
+      case 'u64': out[name] = name.endsWith('_ns') ? view.getBigUint64(at, true) : Number(view.getBigUint64(at, true)); break;
+      case 'u32': out[name] = view.getUint32(at, true); break;
+      case 'u16': out[name] = view.getUint16(at, true); break;
+      case 'u8': out[name] = view.getUint8(at); break;
+    }
+  }
+  out.reason = REASONS[out.reason as number] ?? 'idle';
+  return out as unknown as ExpiredFlow;
+}
+
+export class Engine {
+  readonly options: z.output<typeof EngineOptions>;
+  private readonly native: NativeEngine;
+  private done: Promise<void> | null = null;
+  private resolveDone: (() => void) | null = null;
+  private closed = false;
+  private readonly drainBuf = new ArrayBuffer(layout.size * 4096);
+
+  constructor(opts: EngineOptionsInput) {
+    const parsed = EngineOptions.safeParse(opts);
+    if (!parsed.success) {
+      throw new FlowgateError(`invalid engine options: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'options'}: ${i.message}`).join('; ')}`, 'E_INVALID');
+    }
+    const o = (this.options = parsed.data);
+    this.native = new addon.NativeEngine({
+      files: o.files,
+      iface: o.iface,
+      snaplen: o.snaplen,
+      promisc: o.promisc,
+      bpf: o.bpf,
+      maxFlows: o.maxFlows,
+      maxHosts: o.maxHosts,
+      flowIdleSec: o.flowIdleSec,
+      flowLifetimeSec: o.flowLifetimeSec,
+      localHostIdleSec: o.localHostIdleSec,
+      remoteHostIdleSec: o.remoteHostIdleSec,
+      mode: o.mode === 'full' ? 0 : o.mode === 'read-only' ? 1 : 2,
+      replaySpeed: o.replaySpeed,
+      loop: o.loop,
+      flushAtEnd: o.flushAtEnd,
+    });
+    this.setLocalNetworks(o.localNetworks);
+  }
+
+  /** Entry sizes and the libpcap version the addon was built with. */
+  static info() {
+    return info;
+  }
+
+  get isFile(): boolean {
+    return !!this.options.files;
+  }
+
+  start(): this {
+    this.done = new Promise<void>((resolve) => (this.resolveDone = resolve));
+    this.native.start((ev) => {
+      if (ev === 'done') this.resolveDone?.();
+    });
+    return this;
+  }
+
+  /** Resolves when a file playlist has been replayed (or the source failed). */
+  async waitDone(): Promise<NativeState> {
+    if (!this.done) throw new FlowgateError('engine not started', 'E_STATE');
+    await this.done;
+    return this.native.state();
+  }
+
+  stop(): void {
+    this.native.stop();
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.native.stop();
+  }
+
+  state(): NativeState {
+    return this.native.state();
+  }
+
+  stats(): EngineStats {
+    return this.native.stats();
+  }
+
+  setLocalNetworks(cidrs: string[]): void {
+    this.native.setLocalNetworks(cidrs);
+  }
+
+  hosts(q: HostQuery = {}): Page<HostRecord> {
+    return this.native.hosts({
+      sort: indexOf(HostSort, q.sort ?? 'ip', 'host sort'),
+      desc: q.order === 'desc',
+      offset: q.offset ?? 0,
+      limit: q.limit ?? 10,
+      mode: indexOf(HostMode, q.mode ?? 'all', 'host mode'),
+      vlan: q.vlan ?? -1,
+      allowed: q.allowed ?? [],
+    });
+  }
+
+  host(ip: string, vlan?: number): HostRecord | null {
+    return vlan === undefined ? this.native.host(ip) : this.native.host(ip, vlan);
+  }
+
+  flows(q: FlowQuery = {}): Page<FlowRecord> {
+    return this.native.flows({
+      sort: indexOf(FlowSort, q.sort ?? 'bytes', 'flow sort'),
+      desc: (q.order ?? 'desc') === 'desc',
+      offset: q.offset ?? 0,
+      limit: q.limit ?? 10,
+      host: q.host,
+      hostVlan: q.hostVlan ?? -1,
+      vlan: q.vlan ?? -1,
+      l4proto: q.l4proto ?? -1,
+      l7: q.l7 ?? -1,
+      allowed: q.allowed ?? [],
+    });
+  }
+
+  flowCounters(allowed: string[] = []) {
+    return this.native.flowCounters(allowed);
+  }
+
+  /** Takes the flows that expired since the last call. */
+  drainExpired(max = Infinity): ExpiredFlow[] {
+    const out: ExpiredFlow[] = [];
+    const view = new DataView(this.drainBuf);
+    const bytes = new Uint8Array(this.drainBuf);
+    while (out.length < max) {
+      const n = this.native.drainExpired(this.drainBuf);
+      for (let i = 0; i < n; i++) out.push(decodeExpired(view, bytes, i * layout.size));
+      if (n * layout.size < this.drainBuf.byteLength) break;
+    }
+    return out;
+  }
+}
+
+function indexOf<T extends string>(list: readonly T[], v: string, what: string): number {
+  const i = list.indexOf(v as T);
+  if (i < 0) throw new FlowgateError(`unknown ${what} '${v}' (one of ${list.join(', ')})`, 'E_INVALID');
+  return i;
+}

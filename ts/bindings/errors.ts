@@ -1,0 +1,12 @@
+// ⑦ The one error class native code throws for runtime failures; misuse
+// of the API throws TypeError instead.
+export type FlowgateErrorCode = 'E_FILE_OPEN' | 'E_CAPTURE_OPEN' | 'E_STATE' | 'E_INVALID';
+
+export class FlowgateError extends Error {
+  readonly code: FlowgateErrorCode;
+  constructor(message: string, code: FlowgateErrorCode) {
+    super(message);
+    this.name = 'FlowgateError';
+    this.code = code;
+  }
+}

@@ -1,0 +1,257 @@
+// ⑦ The addon's surface, declared once. Everything native returns is typed
+// here; ts/bindings/engine.ts wraps it with defaults and validation.
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { FlowgateError } from './errors.js';
+
+export interface NativeEngineOptions {
+  files?: string[];
+  iface?: string;
+  snaplen?: number;
+  promisc?: boolean;
+  bpf?: string;
+  bufferMb?: number;
+  maxFlows?: number;
+  maxHosts?: number;
+  maxMacs?: number;
+  flowIdleSec?: number;
+  flowLifetimeSec?: number;
+  localHostIdleSec?: number;
+  remoteHostIdleSec?: number;
+  mode?: 0 | 1 | 2;
+  replaySpeed?: number;
+  loop?: boolean;
+  flushAtEnd?: boolean;
+  ringRecords?: number;
+}
+
+export interface TrafficCounters {
+  bytes_sent: number;
+  bytes_rcvd: number;
+  packets_sent: number;
+  packets_rcvd: number;
+}
+
+export interface PktStatsDir {
+  size: Record<'upTo64' | 'upTo128' | 'upTo256' | 'upTo512' | 'upTo1024' | 'upTo1518' | 'upTo2500' | 'upTo6500' | 'upTo9000' | 'above9000', number>;
+  tcp_flags: { syn: number; synack: number; finack: number; rst: number };
+}
+
+export interface TcpPacketStats {
+  retransmissions: number;
+  keep_alive: number;
+  lost: number;
+  out_of_order: number;
+}
+
+export interface HostRecord {
+  ip: string;
+  vlan: number;
+  ip_version: 4 | 6;
+  serial: number;
+  mac: string | null;
+  name: string | null;
+  name_source: '' | 'dns' | 'dhcp' | 'mdns' | 'netbios' | 'tls' | 'http' | 'quic';
+  localhost: boolean;
+  privatehost: boolean;
+  is_broadcast: boolean;
+  is_multicast: boolean;
+  broadcast_domain_host: boolean;
+  first_seen: number;
+  last_seen: number;
+  duration: number;
+  bytes_sent: number;
+  bytes_rcvd: number;
+  packets_sent: number;
+  packets_rcvd: number;
+  tcp: TrafficCounters;
+  udp: TrafficCounters;
+  icmp: TrafficCounters;
+  other_ip: TrafficCounters;
+  active_flows_as_client: number;
+  active_flows_as_server: number;
+  total_flows_as_client: number;
+  total_flows_as_server: number;
+  throughput_bps: number;
+  throughput_pps: number;
+  /** ntopng's ValueTrend: 1 up, 2 down, 3 stable */
+  throughput_trend_bps: 1 | 2 | 3;
+  throughput_trend_pps: 1 | 2 | 3;
+  pktStats: { sent: PktStatsDir; recv: PktStatsDir };
+  tcpPacketStats: { sent: TcpPacketStats; rcvd: TcpPacketStats };
+  udpBytesSent: { unicast: number; non_unicast: number };
+}
+
+export interface FlowEndpoint {
+  ip: string;
+  port: number;
+  name: string;
+  localhost: boolean;
+  is_broadcast: boolean;
+  is_multicast: boolean;
+}
+
+export interface FlowRecord {
+  key: string;
+  hash_id: number;
+  vlan: number;
+  proto: number;
+  ip_version: number;
+  tunnel: '' | 'GRE' | 'ERSPAN' | 'VXLAN' | 'GTP-U' | 'IP-in-IP' | 'CAPWAP';
+  client: FlowEndpoint;
+  server: FlowEndpoint;
+  first_seen: number;
+  last_seen: number;
+  first_seen_ns: number;
+  last_seen_ns: number;
+  duration: number;
+  cli2srv_packets: number;
+  srv2cli_packets: number;
+  cli2srv_bytes: number;
+  srv2cli_bytes: number;
+  packets: number;
+  bytes: number;
+  thpt_bps: number;
+  thpt_pps: number;
+  cli2srv_tcp_flags: number;
+  srv2cli_tcp_flags: number;
+  cli2srv_dscp: number;
+  srv2cli_dscp: number;
+  tcp: Record<'retransmissions' | 'out_of_order' | 'lost', { cli2srv: number; srv2cli: number }>;
+  icmp_type: number;
+  icmp_code: number;
+  l7_master: number;
+  l7_app: number;
+  l7_category: number;
+}
+
+export interface EngineStats {
+  packets: number;
+  bytes: number;
+  ip_packets: number;
+  ip_bytes: number;
+  ipv4_packets: number;
+  ipv6_packets: number;
+  packets_upload: number;
+  bytes_upload: number;
+  packets_download: number;
+  bytes_download: number;
+  local2remote: number;
+  remote2local: number;
+  local2local: number;
+  remote2remote: number;
+  broadcast_packets: number;
+  multicast_packets: number;
+  tcpPacketStats: { retransmissions: number; out_of_order: number; lost: number; keep_alive: number };
+  l4: { proto: number; packets: number; bytes: number }[];
+  dscp: { dscp: number; packets: number; bytes: number }[];
+  num_flows: number;
+  num_hosts: number;
+  num_local_hosts: number;
+  num_devices: number;
+  max_flows: number;
+  max_hosts: number;
+  flows_created: number;
+  flows_expired: number;
+  flow_table_full: number;
+  hosts_created: number;
+  hosts_expired: number;
+  host_table_full: number;
+  mac_table_full: number;
+  orphan_fragments: number;
+  expired_ring_drops: number;
+  drops: number;
+  first_seen_ns: number;
+  last_seen_ns: number;
+  now_ns: number;
+  throughput_bps: number;
+  throughput_pps: number;
+  memory_bytes: number;
+  flow_memory_bytes: number;
+  host_memory_bytes: number;
+  decode: Record<string, number>;
+  malformed: number;
+  read_only_packets: number;
+  read_only_bytes: number;
+}
+
+export interface NativeState {
+  state: 'idle' | 'running' | 'done' | 'stopped' | 'failed';
+  error: string | null;
+  progress: number;
+  live: boolean;
+}
+
+export interface NativeHostQuery {
+  sort?: number;
+  desc?: boolean;
+  offset?: number;
+  limit?: number;
+  mode?: number;
+  vlan?: number;
+  allowed?: string[];
+}
+
+export interface NativeFlowQuery {
+  sort?: number;
+  desc?: boolean;
+  offset?: number;
+  limit?: number;
+  host?: string;
+  hostVlan?: number;
+  vlan?: number;
+  l4proto?: number;
+  l7?: number;
+  allowed?: string[];
+}
+
+export interface Page<T> {
+  total: number;
+  rows: T[];
+}
+
+export interface NativeEngine {
+  start(onEvent: (event: 'done' | 'expired') => void): void;
+  stop(): void;
+  state(): NativeState;
+  stats(): EngineStats;
+  hosts(q: NativeHostQuery): Page<HostRecord>;
+  host(ip: string, vlan?: number): HostRecord | null;
+  flows(q: NativeFlowQuery): Page<FlowRecord>;
+  flowCounters(allowed?: string[]): { l4: { proto: number; count: number }[]; l7: { master: number; app: number; count: number }[] };
+  setLocalNetworks(cidrs: string[]): void;
+  drainExpired(buf: ArrayBuffer): number;
+}
+
+export type FieldType = 'ip16' | 'u64' | 'u32' | 'u16' | 'u8';
+
+export interface AddonInfo {
+  libpcap: string;
+  flowEntryBytes: number;
+  hostEntryBytes: number;
+  expiredFlow: { size: number; fields: Record<string, [number, FieldType]> };
+  decodeErrors: string[];
+}
+
+interface Addon {
+  NativeEngine: new (o: NativeEngineOptions) => NativeEngine;
+  setErrorClass(cls: typeof FlowgateError): void;
+  info(): AddonInfo;
+}
+
+function findAddon(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    const candidate = join(dir, 'build', 'Release', 'flowgate.node');
+    if (existsSync(candidate)) return candidate;
+    dir = dirname(dir);
+  }
+  throw new Error('flowgate native addon not built: run `npm install` (or `npm run build`)');
+}
+
+const require = createRequire(import.meta.url);
+export const addon: Addon = require(findAddon());
+addon.setErrorClass(FlowgateError);
