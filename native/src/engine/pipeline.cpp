@@ -17,6 +17,29 @@ int family_of(uint8_t proto) {
 
 bool mac_is_group(const uint8_t* m) { return m[0] & 0x01; }  // broadcast or multicast
 
+// Which source wins when a host is named twice: the host's own claims
+// (DHCP, mDNS, NetBIOS) over what others call it (DNS, then server names).
+int name_priority(uint8_t src) {
+  switch (NameSource(src)) {
+    case NameSource::Dhcp: return 6;
+    case NameSource::Mdns: return 5;
+    case NameSource::Netbios: return 4;
+    case NameSource::Dns: return 3;
+    case NameSource::Tls:
+    case NameSource::Quic: return 2;
+    case NameSource::Http: return 1;
+    case NameSource::None: return 0;
+  }
+  return 0;
+}
+
+bool names_port(const Packet& p) {
+  if (p.l4_proto != kProtoUdp) return false;
+  for (uint16_t port : {53, 5353, 5355, 137, 67, 68})
+    if (p.sport == port || p.dport == port) return true;
+  return false;
+}
+
 }  // namespace
 
 Pipeline::Pipeline(const PipelineLimits& lim, SpscRing<ExpiredFlow>* expired)
@@ -27,11 +50,32 @@ Pipeline::Pipeline(const PipelineLimits& lim, SpscRing<ExpiredFlow>* expired)
       mac_index_(lim.max_macs),
       mac_pool_(lim.max_macs),
       expired_(expired),
+      name_cache_(new NameCacheEntry[kNameCacheSlots]()),
       frags_(new FragEntry[kFragSlots]()) {}
+
+void Pipeline::name_host(Host& h, const char* name, size_t len, NameSource src) noexcept {
+  if (h.name != HashIndex::kNone && name_priority(uint8_t(src)) < name_priority(h.name_source)) return;
+  h.name = names_.store(h.name, name, len);
+  if (h.name != HashIndex::kNone) h.name_source = uint8_t(src);
+}
+
+void Pipeline::learn_name(const IpAddr& ip, uint16_t vlan, const char* name, size_t len, NameSource src) noexcept {
+  if (len >= NamePool::kLen) len = NamePool::kLen - 1;
+  HostKey k{ip, vlan};
+  uint64_t h = hash_host_key(k);
+  NameCacheEntry& c = name_cache_[h & (kNameCacheSlots - 1)];
+  if (!(c.len && c.ip == ip && c.vlan == vlan && name_priority(uint8_t(src)) < name_priority(c.src))) {
+    c.ip = ip, c.vlan = vlan, c.src = uint8_t(src), c.len = uint8_t(len);
+    std::memcpy(c.name, name, len);
+  }
+  uint32_t i = hosts_.find(k, h);
+  if (i != HashIndex::kNone) name_host(hosts_[i], name, len, src);
+}
 
 size_t Pipeline::memory_bytes() const {
   return flows_.memory_bytes() + hosts_.memory_bytes() + names_.memory_bytes() + mac_index_.memory_bytes() +
-         mac_pool_.memory_bytes() + kFragSlots * sizeof(FragEntry) + sizeof(*this);
+         mac_pool_.memory_bytes() + kFragSlots * sizeof(FragEntry) + kNameCacheSlots * sizeof(NameCacheEntry) +
+         sizeof(*this);
 }
 
 void Pipeline::count_mac(const uint8_t* mac, uint32_t bytes, bool sent) noexcept {
@@ -86,6 +130,8 @@ uint32_t Pipeline::host_for(const IpAddr& ip, uint16_t vlan, const uint8_t* mac,
     fl |= kHostHasMac;
   }
   e.flags = fl;
+  const NameCacheEntry& c = name_cache_[h & (kNameCacheSlots - 1)];
+  if (c.len && c.ip == ip && c.vlan == vlan) name_host(e, c.name, c.len, NameSource(c.src));
   stats_.hosts_created++;
   return i;
 }
@@ -218,6 +264,18 @@ void Pipeline::process(const RawPacket& raw, const NetConfig& nets) noexcept {
       if (fl & kRst) d.rst[1]++;
       d.retr[1] += retr, d.ooo[1] += ooo, d.lost[1] += lost, d.keepalive[1] += ka;
     }
+  }
+
+  // Names: naming protocols on every packet (answers keep coming on one
+  // flow), other payloads on the first packets of a flow only.
+  if (p.payload_len && (names_port(p) || f.dpi_packets < kNamePackets)) {
+    if (f.dpi_packets < 255) f.dpi_packets++;
+    const IpAddr& cli = f.cli_is_hi ? f.key.hi : f.key.lo;
+    const IpAddr& srv = f.cli_is_hi ? f.key.lo : f.key.hi;
+    NameSink sink{this, [](void* c, const IpAddr& ip, uint16_t vlan, const char* n, size_t l, NameSource s) {
+                    static_cast<Pipeline*>(c)->learn_name(ip, vlan, n, l, s);
+                  }};
+    inspect_names(p, dir == 0, cli, srv, sink);
   }
 
   bool src_local = src && (src->flags & kHostLocal);

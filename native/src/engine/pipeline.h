@@ -7,6 +7,7 @@
 
 #include "capture/source.h"
 #include "decode/decode.h"
+#include "dpi/names.h"
 #include "engine/iface_stats.h"
 #include "engine/records.h"
 #include "engine/ring.h"
@@ -65,6 +66,8 @@ class Pipeline {
   void expire_flow(uint32_t i, FlowEnd why) noexcept;
   void sweep(uint32_t n) noexcept;
   bool frag_ports(const Packet& p, uint16_t& sport, uint16_t& dport) noexcept;
+  void learn_name(const IpAddr& ip, uint16_t vlan, const char* name, size_t len, NameSource src) noexcept;
+  void name_host(Host& h, const char* name, size_t len, NameSource src) noexcept;
 
   PipelineLimits lim_;
   FlowTable flows_;
@@ -80,6 +83,12 @@ class Pipeline {
   uint64_t sweep_debt_ = 0;   // entries owed to the sweep (scaled by 1e9)
   uint32_t flow_cursor_ = 0, host_cursor_ = 0;
   uint32_t next_flow_serial_ = 1, next_host_serial_ = 1;
+
+  // Names learned for addresses (DNS answers, DHCP …), also for hosts that
+  // do not exist yet: a host created later picks its name up here.
+  struct NameCacheEntry { IpAddr ip; uint16_t vlan; uint8_t src; uint8_t len; char name[NamePool::kLen]; };
+  static constexpr uint32_t kNameCacheSlots = 16384;
+  std::unique_ptr<NameCacheEntry[]> name_cache_;
 
   // First fragments remember their ports so later fragments join the flow.
   struct FragEntry { IpAddr src, dst; uint32_t id; uint8_t proto; uint8_t used; uint16_t sport, dport; uint64_t ts; };

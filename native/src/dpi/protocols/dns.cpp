@@ -1,0 +1,82 @@
+// ④ DNS, mDNS and LLMNR responses (RFC 1035, 6762, 4795): every A/AAAA answer
+// names its address with the question's name (what the client asked for).
+#include <cstring>
+
+#include "dpi/names.h"
+
+namespace fg {
+namespace {
+
+// Reads a (possibly compressed) name at `off` into out; returns the offset
+// just past it in the message, or 0 when malformed.
+size_t read_name(Bytes m, size_t off, char* out, size_t cap, size_t& len) {
+  len = 0;
+  size_t end = 0;
+  int jumps = 0;
+  for (;;) {
+    if (off >= m.size()) return 0;
+    uint8_t l = m[off];
+    if (l == 0) {
+      if (!end) end = off + 1;
+      break;
+    }
+    if ((l & 0xc0) == 0xc0) {  // compression pointer
+      if (off + 1 >= m.size() || ++jumps > 16) return 0;
+      if (!end) end = off + 2;
+      off = size_t(l & 0x3f) << 8 | m[off + 1];
+      continue;
+    }
+    if (l & 0xc0) return 0;
+    if (off + 1 + l > m.size()) return 0;
+    if (len + l + 1 >= cap) return 0;
+    if (len) out[len++] = '.';
+    std::memcpy(out + len, m.data() + off + 1, l);
+    len += l;
+    off += 1 + l;
+  }
+  out[len] = 0;
+  return end;
+}
+
+}  // namespace
+
+void names_from_dns(Bytes m, uint16_t vlan, NameSource src, const NameSink& sink) {
+  if (m.size() < 12) return;
+  uint16_t flags = load_be16(m.data() + 2);
+  if (!(flags & 0x8000) || (flags & 0x000f) != 0) return;  // responses without error only
+  uint16_t qd = load_be16(m.data() + 4), an = load_be16(m.data() + 6);
+  char qname[256];
+  size_t qlen = 0;
+  size_t off = 12;
+  for (uint16_t i = 0; i < qd && i < 4; i++) {
+    char tmp[256];
+    size_t tlen;
+    off = read_name(m, off, tmp, sizeof(tmp), tlen);
+    if (!off || off + 4 > m.size()) return;
+    if (i == 0) std::memcpy(qname, tmp, tlen + 1), qlen = tlen;
+    off += 4;
+  }
+  for (uint16_t i = 0; i < an && i < 32; i++) {
+    char rname[256];
+    size_t rlen;
+    off = read_name(m, off, rname, sizeof(rname), rlen);
+    if (!off || off + 10 > m.size()) return;
+    uint16_t type = load_be16(m.data() + off);
+    uint16_t rdlen = load_be16(m.data() + off + 8);
+    off += 10;
+    if (off + rdlen > m.size()) return;
+    // mDNS announcements carry no question: the record's own name is the host.
+    const char* name = qlen ? qname : rname;
+    size_t nlen = qlen ? qlen : rlen;
+    if (src == NameSource::Mdns && nlen > 6 && std::memcmp(name + nlen - 6, ".local", 6) == 0) nlen -= 6;
+    if ((type == 1 && rdlen == 4) || (type == 28 && rdlen == 16)) {
+      IpAddr a;
+      if (type == 1) a.set_v4(m.data() + off);
+      else a.set_v6(m.data() + off);
+      if (plausible_name(name, nlen)) sink(a, vlan, name, nlen, src);
+    }
+    off += rdlen;
+  }
+}
+
+}  // namespace fg

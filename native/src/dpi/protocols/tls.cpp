@@ -1,0 +1,38 @@
+// ④ TLS ClientHello (RFC 8446 §4.1.2, RFC 6066 §3): the server_name extension.
+#include "dpi/names.h"
+
+namespace fg {
+
+bool tls_client_hello_sni(Bytes b, const char*& name, size_t& len) {
+  // Record header: type 22 (handshake), version 3.x, length; then handshake type 1.
+  if (b.size() < 5 + 4 + 38 || b[0] != 0x16 || b[1] != 0x03 || b[5] != 0x01) return false;
+  size_t end = b.size();
+  size_t off = 5 + 4 + 2 + 32;  // handshake header, client_version, random
+  if (off >= end) return false;
+  off += 1 + size_t(b[off]);  // session id
+  if (off + 2 > end) return false;
+  off += 2 + size_t(load_be16(b.data() + off));  // cipher suites
+  if (off + 1 > end) return false;
+  off += 1 + size_t(b[off]);  // compression methods
+  if (off + 2 > end) return false;
+  size_t ext_end = off + 2 + size_t(load_be16(b.data() + off));
+  off += 2;
+  if (ext_end > end) ext_end = end;  // the hello may continue in the next segment
+  while (off + 4 <= ext_end) {
+    uint16_t type = load_be16(b.data() + off), elen = load_be16(b.data() + off + 2);
+    off += 4;
+    if (off + elen > ext_end) return false;
+    if (type == 0) {  // server_name: list length, then (type 0 host_name, length, name)
+      if (elen < 5 || b[off + 2] != 0) return false;
+      size_t nlen = load_be16(b.data() + off + 3);
+      if (5 + nlen > elen) return false;
+      name = reinterpret_cast<const char*>(b.data() + off + 5);
+      len = nlen;
+      return plausible_name(name, len);
+    }
+    off += elen;
+  }
+  return false;
+}
+
+}  // namespace fg

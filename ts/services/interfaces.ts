@@ -1,0 +1,85 @@
+// ⑧ The monitored interfaces: one Engine per -i argument, its ifid being the
+// position on the command line. Later services (REST API, history) look
+// engines up here.
+import { statSync } from 'node:fs';
+import { networkInterfaces } from 'node:os';
+import { basename } from 'node:path';
+
+import { DEFAULT_LOCAL_NETWORKS, Engine, type EngineOptionsInput } from '../bindings/engine.js';
+
+export interface InterfaceSpec {
+  /** interface name or capture file path */
+  source: string;
+  loop?: boolean;
+}
+
+export interface MonitoredInterface {
+  ifid: number;
+  /** what ntopng shows as ifname: the device, or the capture file path */
+  ifname: string;
+  isFile: boolean;
+  engine: Engine;
+  /** the interface's own addresses in CIDR form (live interfaces only) */
+  addresses: string[];
+}
+
+export interface EngineDefaults extends Omit<EngineOptionsInput, 'files' | 'iface' | 'loop' | 'localNetworks'> {
+  localNetworks?: string[];
+}
+
+/** A source is a capture file when a regular file of that name exists. */
+export function isCaptureFile(source: string): boolean {
+  try {
+    return statSync(source).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** IPv4/IPv6 addresses of a local interface as CIDRs (empty if unknown). */
+export function interfaceAddresses(name: string): string[] {
+  const list = networkInterfaces()[name] ?? [];
+  return list.map((a) => {
+    const prefix = a.cidr ? a.cidr.split('/')[1] : a.family === 'IPv4' ? '32' : '128';
+    return `${a.address.split('%')[0]}/${prefix}`;
+  });
+}
+
+export class Interfaces {
+  readonly list: MonitoredInterface[] = [];
+
+  constructor(specs: InterfaceSpec[], defaults: EngineDefaults = {}) {
+    const { localNetworks = DEFAULT_LOCAL_NETWORKS, ...engineOpts } = defaults;
+    try {
+      specs.forEach((spec, ifid) => {
+        const isFile = isCaptureFile(spec.source);
+        const addresses = isFile ? [] : interfaceAddresses(spec.source);
+        const engine = new Engine({
+          ...engineOpts,
+          ...(isFile ? { files: [spec.source], loop: spec.loop ?? false } : { iface: spec.source }),
+          localNetworks: [...localNetworks, ...addresses],
+        });
+        this.list.push({ ifid, ifname: spec.source, isFile, engine, addresses });
+      });
+    } catch (e) {
+      this.close();
+      throw e;
+    }
+  }
+
+  get(ifid: number): MonitoredInterface | undefined {
+    return this.list[ifid];
+  }
+
+  start(): void {
+    for (const i of this.list) i.engine.start();
+  }
+
+  close(): void {
+    for (const i of this.list) i.engine.close();
+  }
+
+  static shortName(i: MonitoredInterface): string {
+    return i.isFile ? basename(i.ifname) : i.ifname;
+  }
+}
