@@ -36,12 +36,13 @@ Napi::Object pkt_stats(Napi::Env env, const Host& h, int d) {
                                                "upTo1518", "upTo2500", "upTo6500", "upTo9000", "above9000"};
   Napi::Object o = Napi::Object::New(env);
   Napi::Object size = Napi::Object::New(env);
-  for (int i = 0; i < kSizeBins; i++) size.Set(kBins[i], double(h.size_bins[d][i]));
+  const HostPktStats& ps = h.pkt[d];
+  for (int i = 0; i < kSizeBins; i++) size.Set(kBins[i], double(ps.size_bins[i]));
   Napi::Object fl = Napi::Object::New(env);
-  fl.Set("syn", double(h.syn[d]));
-  fl.Set("synack", double(h.synack[d]));
-  fl.Set("finack", double(h.finack[d]));
-  fl.Set("rst", double(h.rst[d]));
+  fl.Set("syn", double(ps.syn));
+  fl.Set("synack", double(ps.synack));
+  fl.Set("finack", double(ps.finack));
+  fl.Set("rst", double(ps.rst));
   o.Set("size", size);
   o.Set("tcp_flags", fl);
   return o;
@@ -86,13 +87,15 @@ Napi::Object host_to_js(Napi::Env env, const HostRow& r) {
   o.Set("first_seen", secs(h.first_ns));
   o.Set("last_seen", secs(h.last_ns));
   o.Set("duration", secs(h.last_ns - h.first_ns) + 1);
-  o.Set("bytes_sent", double(h.bytes[0]));
-  o.Set("bytes_rcvd", double(h.bytes[1]));
-  o.Set("packets_sent", double(h.pkts[0]));
-  o.Set("packets_rcvd", double(h.pkts[1]));
+  o.Set("bytes_sent", double(h.bytes(0)));
+  o.Set("bytes_rcvd", double(h.bytes(1)));
+  o.Set("packets_sent", double(h.pkts(0)));
+  o.Set("packets_rcvd", double(h.pkts(1)));
   static const char* const kFam[kFamCount] = {"tcp", "udp", "icmp", "other_ip"};
+  const HostTraffic& s = h.traffic[0];
+  const HostTraffic& rv = h.traffic[1];
   for (int f = 0; f < kFamCount; f++)
-    o.Set(kFam[f], traffic(env, h.fam_bytes[f][0], h.fam_bytes[f][1], h.fam_pkts[f][0], h.fam_pkts[f][1]));
+    o.Set(kFam[f], traffic(env, s.fam_bytes[f], rv.fam_bytes[f], s.fam_pkts[f], rv.fam_pkts[f]));
   o.Set("active_flows_as_client", double(h.active_as_client));
   o.Set("active_flows_as_server", double(h.active_as_server));
   o.Set("total_flows_as_client", double(h.total_as_client));
@@ -110,7 +113,7 @@ Napi::Object host_to_js(Napi::Env env, const HostRow& r) {
   ts.Set("rcvd", tcp_stats(env, h, 1));
   o.Set("tcpPacketStats", ts);
   Napi::Object udp = Napi::Object::New(env);
-  udp.Set("unicast", double(h.udp_sent_unicast));
+  udp.Set("unicast", double(h.pkt[0].udp_unicast));
   udp.Set("non_unicast", double(h.udp_sent_noncast));
   o.Set("udpBytesSent", udp);
   return o;

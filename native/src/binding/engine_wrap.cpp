@@ -116,10 +116,11 @@ EngineWrap::EngineWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Engine
   cfg.loop = opt_bool(o, "loop", false);
   cfg.flush_at_end = opt_bool(o, "flushAtEnd", false);
   cfg.ring_records = opt_u32(o, "ringRecords", cfg.ring_records);
+  const char* code = cfg.files.empty() ? "E_CAPTURE_OPEN" : "E_FILE_OPEN";
   try {
     engine_ = std::make_unique<Engine>(std::move(cfg));
   } catch (const std::exception& e) {
-    throw_fg(env, e.what(), cfg.files.empty() ? "E_CAPTURE_OPEN" : "E_FILE_OPEN");
+    throw_fg(env, e.what(), code);
   }
   data_ = env.GetInstanceData<AddonData>();
   if (data_) data_->live.insert(this);

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
@@ -44,7 +45,7 @@ Mapped map_file(const std::string& path) {
       ::close(fd);
       throw std::runtime_error(path + ": mmap: " + std::strerror(e));
     }
-    ::madvise(m, n, MADV_SEQUENTIAL | MADV_WILLNEED);
+    ::madvise(m, n, MADV_SEQUENTIAL);
     p = static_cast<const uint8_t*>(m);
   }
   ::close(fd);
@@ -130,7 +131,7 @@ bool FileSource::open_next() noexcept {
       if (error_.empty()) error_ = e.what();
       continue;
     }
-    map_ = m.p, size_ = m.n, pos_ = 0;
+    map_ = m.p, size_ = m.n, pos_ = 0, populated_ = 0, prefetched_ = 0;
     ifaces_.clear();
     uint32_t magic = load_le32(map_);
     if (magic == kNgShb) {
@@ -287,6 +288,7 @@ bool FileSource::read_pcapng(RawPacket& p) noexcept {
       }
       case kNgSpb: {
         if (ifaces_.empty()) { fail("pcapng simple packet block before any interface", at); return false; }
+        if (blen < 16) { fail("corrupt pcapng simple packet block (too short)", at); return false; }
         uint32_t wirelen = u32(b + 8);
         uint32_t caplen = wirelen < blen - 16 ? wirelen : blen - 16;
         p.data = b + 12;
@@ -303,16 +305,37 @@ bool FileSource::read_pcapng(RawPacket& p) noexcept {
   return false;
 }
 
+// Maps the pages ahead of the reader in large steps: one call instead of a
+// page fault every few packets (MADV_POPULATE_READ, Linux 5.14; older
+// kernels ignore it and fault as before).
+void FileSource::populate_ahead() noexcept {
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22
+#endif
+  constexpr size_t kStep = size_t(16) << 20;
+  if (!map_ || populated_ >= size_ || pos_ + (kStep / 2) < populated_) return;
+  size_t from = populated_ & ~size_t(4095);
+  size_t len = std::min(kStep, size_ - from);
+  ::madvise(const_cast<uint8_t*>(map_) + from, len, MADV_POPULATE_READ);
+  populated_ = from + len;
+}
+
 size_t FileSource::next_batch(RawPacket* out, size_t max) noexcept {
+  populate_ahead();
   size_t n = 0;
   while (n < max && !done_) {
+    // Records are read in order: stream the bytes ahead of the reader into
+    // the cache instead of stalling on every record header.
+    constexpr size_t kAhead = 16384;
+    size_t want = std::min(size_, pos_ + kAhead);
+    if (prefetched_ < pos_) prefetched_ = pos_ & ~size_t(63);
+    for (; prefetched_ < want; prefetched_ += 64) __builtin_prefetch(map_ + prefetched_);
     if (at_eof_) {
       // Only now, with no packet of the batch pointing into it, unmap the file.
-      // An error stops the playlist: what follows can't be trusted to be meant.
+      // A bad file ends there; the playlist goes on and keeps the first error.
       at_eof_ = false;
-      bool had_error = !error_.empty();
       close_file();
-      if (had_error || !open_next()) done_ = true;
+      if (!open_next()) done_ = true;
       continue;
     }
     bool ok = fmt_ == Format::Pcap ? read_pcap(out[n]) : read_pcapng(out[n]);

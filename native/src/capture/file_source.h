@@ -36,6 +36,7 @@ class FileSource final : public PacketSource {
   struct Iface { uint16_t linktype; uint64_t ts_div_num; uint64_t ts_mul; int64_t ts_offset_s; bool pow2; uint8_t res; };
 
   bool open_next() noexcept;
+  void populate_ahead() noexcept;
   void close_file() noexcept;
   bool read_pcap(RawPacket& p) noexcept;
   bool read_pcapng(RawPacket& p) noexcept;
@@ -51,6 +52,8 @@ class FileSource final : public PacketSource {
   const uint8_t* map_ = nullptr;
   size_t size_ = 0;
   size_t pos_ = 0;
+  size_t populated_ = 0;
+  size_t prefetched_ = 0;
   uint64_t base_done_ = 0;
   uint64_t total_ = 0;
   Format fmt_ = Format::Pcap;

@@ -6,7 +6,7 @@
 namespace fg {
 namespace {
 
-constexpr size_t kBatch = 256;
+constexpr size_t kBatch = Pipeline::kBatch;
 
 uint64_t wall_ns() {
   return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -134,22 +134,27 @@ void Engine::run_loop() {
       if (!pass_first_ns_) pass_first_ns_ = p.ts_ns;
       if (p.ts_ns > pass_last_ns_) pass_last_ns_ = p.ts_ns;
       p.ts_ns += loop_shift_ns_;
-      if (timed) {
+    }
+    if (cfg_.mode == Mode::DecodeOnly) {
+      for (size_t i = 0; i < n; i++) pipeline_->decode_only(batch[i]);
+    } else if (!timed) {
+      pipeline_->process_batch(batch, n, *nets);
+    } else {
+      // Original timing: each packet waits for its moment, lock released.
+      for (size_t i = 0; i < n && !stop_.load(); i++) {
+        RawPacket& p = batch[i];
         if (!timed_wall0) timed_wall0 = mono_ns(), timed_pkt0 = p.ts_ns;
         uint64_t due = timed_wall0 + uint64_t(double(p.ts_ns > timed_pkt0 ? p.ts_ns - timed_pkt0 : 0) / cfg_.replay_speed);
-        uint64_t now = mono_ns();
-        if (due > now) {
+        if (due > mono_ns()) {
           lk.unlock();
           while (!stop_.load() && mono_ns() < due) {
             uint64_t left = due - mono_ns();
             std::this_thread::sleep_for(std::chrono::nanoseconds(left > 50000000 ? 50000000 : left));
           }
           lk.lock();
-          if (stop_.load()) break;
         }
+        pipeline_->process_batch(&p, 1, *nets);
       }
-      if (cfg_.mode == Mode::DecodeOnly) pipeline_->decode_only(p);
-      else pipeline_->process(p, *nets);
     }
     pipeline_->advance(pipeline_->now_ns());
     if (is_live_) {

@@ -4,6 +4,7 @@ namespace fg {
 namespace {
 
 constexpr uint64_t kSecond = 1000000000ULL;
+constexpr uint64_t kSweepPeriod = 5 * kSecond;
 
 int family_of(uint8_t proto) {
   switch (proto) {
@@ -130,6 +131,8 @@ uint32_t Pipeline::host_for(const IpAddr& ip, uint16_t vlan, const uint8_t* mac,
     fl |= kHostHasMac;
   }
   e.flags = fl;
+  // A device (MAC) is learned with the hosts behind it.
+  if (mac) count_mac(mac, 0, true);
   const NameCacheEntry& c = name_cache_[h & (kNameCacheSlots - 1)];
   if (c.len && c.ip == ip && c.vlan == vlan) name_host(e, c.name, c.len, NameSource(c.src));
   stats_.hosts_created++;
@@ -152,21 +155,86 @@ bool Pipeline::frag_ports(const Packet& p, uint16_t& sport, uint16_t& dport) noe
   return false;
 }
 
-void Pipeline::process(const RawPacket& raw, const NetConfig& nets) noexcept {
-  Packet& p = pkt_;
-  p.reset(raw.ts_ns, raw.wirelen, raw.caplen);
-  p.frame = raw.data;
-  if (raw.ts_ns > now_ns_) now_ns_ = raw.ts_ns;
-  if (stats_.first_ns == 0) stats_.first_ns = raw.ts_ns;
+// The batch is processed in stages so that the memory each packet needs is
+// requested early (prefetch) and arrives while other packets are worked on:
+// decode and hash all, then find flows, then load their hosts, then count.
+void Pipeline::process_batch(const RawPacket* raw, size_t n, const NetConfig& nets) noexcept {
+  if (n > kBatch) n = kBatch;
+  for (size_t i = 0; i < n; i++) {
+    Packet& p = pkts_[i];
+    BatchItem& it = items_[i];
+    p.reset(raw[i].ts_ns > now_ns_ ? raw[i].ts_ns : now_ns_, raw[i].wirelen, raw[i].caplen);
+    p.frame = raw[i].data;
+    now_ns_ = p.ts_ns;
+    if (stats_.first_ns == 0) stats_.first_ns = p.ts_ns;
+    stats_.packets++;
+    stats_.bytes += raw[i].wirelen;
+    it.ip = decode_frame(raw[i].linktype, Bytes(raw[i].data, raw[i].caplen), p, stats_.decode) == DecodeResult::Ip;
+    it.flow = HashIndex::kNone;
+    if (!it.ip) {
+      // Devices are counted from every frame; IP ones on flow creation below.
+      if (p.has_mac) count_mac(p.src_mac, raw[i].wirelen, true), count_mac(p.dst_mac, raw[i].wirelen, false);
+      continue;
+    }
+    uint16_t sport = p.sport, dport = p.dport;
+    if (p.is_fragment && !frag_ports(p, sport, dport)) stats_.orphan_fragments++;
+    it.key = make_flow_key(p, sport, dport, it.swapped);
+    it.hash = hash_flow_key(it.key);
+    __builtin_prefetch(flows_.slot_addr(it.hash));
+  }
   stats_.last_ns = now_ns_;
-  stats_.packets++;
-  stats_.bytes += raw.wirelen;
+  // A rolling prefetch: while packet i is counted, the flow of packet i+6
+  // and the host lines of packet i+3 are on their way (their index slots
+  // were requested above). Few enough requests in flight to all be served.
+  constexpr size_t kFlowAhead = 6, kHostAhead = 3;
+  for (size_t i = 0; i < n && i < kFlowAhead; i++)
+    if (items_[i].ip) prefetch_flow(items_[i]);
+  for (size_t i = 0; i < n && i < kHostAhead; i++)
+    if (items_[i].flow != HashIndex::kNone) prefetch_hosts(items_[i]);
+  for (size_t i = 0; i < n; i++) {
+    if (size_t b = i + kFlowAhead; b < n && items_[b].ip) prefetch_flow(items_[b]);
+    if (size_t c = i + kHostAhead; c < n && items_[c].flow != HashIndex::kNone) prefetch_hosts(items_[c]);
+    if (!items_[i].ip) continue;
+    now_ns_ = pkts_[i].ts_ns;
+    account(pkts_[i], items_[i], nets);
+  }
+  now_ns_ = stats_.last_ns;
+}
 
-  DecodeResult r = decode_frame(raw.linktype, Bytes(raw.data, raw.caplen), p, stats_.decode);
-  if (p.has_mac) count_mac(p.src_mac, raw.wirelen, true), count_mac(p.dst_mac, raw.wirelen, false);
-  if (r != DecodeResult::Ip) return;
+void Pipeline::prefetch_flow(BatchItem& it) noexcept {
+  it.flow = flows_.candidate(it.hash);
+  if (it.flow != HashIndex::kNone) {
+    const char* f = reinterpret_cast<const char*>(&flows_[it.flow]);
+    __builtin_prefetch(f, 1);
+    __builtin_prefetch(f + 64, 1);
+  } else {  // about to be created: its hosts will be looked up
+    const Packet& p = pkts_[&it - items_];
+    __builtin_prefetch(hosts_.slot_addr(hash_host_key(HostKey{p.src, p.vlan_id})));
+    __builtin_prefetch(hosts_.slot_addr(hash_host_key(HostKey{p.dst, p.vlan_id})));
+  }
+}
 
-  const uint32_t len = raw.wirelen;
+void Pipeline::prefetch_hosts(const BatchItem& it) noexcept {
+  const Flow& f = flows_[it.flow];
+  const bool from_cli = it.swapped == f.cli_is_hi;
+  uint32_t src = from_cli ? f.cli_host : f.srv_host, dst = from_cli ? f.srv_host : f.cli_host;
+  // The three lines count() touches: identity, traffic[d], pkt[d].
+  if (src != HashIndex::kNone) {
+    const Host& h = hosts_[src];
+    __builtin_prefetch(&h, 1);
+    __builtin_prefetch(&h.traffic[0], 1);
+    __builtin_prefetch(&h.pkt[0], 1);
+  }
+  if (dst != HashIndex::kNone) {
+    const Host& h = hosts_[dst];
+    __builtin_prefetch(&h, 1);
+    __builtin_prefetch(&h.traffic[1], 1);
+    __builtin_prefetch(&h.pkt[1], 1);
+  }
+}
+
+void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) noexcept {
+  const uint32_t len = p.wirelen;
   stats_.ip_packets++;
   stats_.ip_bytes += len;
   (p.ip_version == 4 ? stats_.ipv4_packets : stats_.ipv6_packets)++;
@@ -175,15 +243,10 @@ void Pipeline::process(const RawPacket& raw, const NetConfig& nets) noexcept {
   stats_.dscp_packets[p.dscp]++;
   stats_.dscp_bytes[p.dscp] += len;
 
-  uint16_t sport = p.sport, dport = p.dport;
-  if (p.is_fragment && !frag_ports(p, sport, dport)) stats_.orphan_fragments++;
-
-  bool swapped;
-  FlowKey k = make_flow_key(p, sport, dport, swapped);
-  uint64_t h = hash_flow_key(k);
-  uint32_t fi = flows_.find(k, h);
+  const bool swapped = it.swapped;
+  uint32_t fi = flows_.find(it.key, it.hash);
   if (fi == HashIndex::kNone) {
-    fi = flows_.create(k, h);
+    fi = flows_.create(it.key, it.hash);
     if (fi == HashIndex::kNone) {
       stats_.flow_table_full++;
       return;
@@ -231,40 +294,32 @@ void Pipeline::process(const RawPacket& raw, const NetConfig& nets) noexcept {
 
   const int fam = family_of(p.l4_proto);
   const int bin = size_bin(len);
-  if (src) {
-    Host& s = *src;
-    s.last_ns = now_ns_;
-    s.bytes[0] += len, s.pkts[0]++;
-    s.fam_bytes[fam][0] += len, s.fam_pkts[fam][0]++;
-    s.size_bins[0][bin]++;
-    if (p.l4_proto == kProtoTcp && p.has_l4) {
+  const bool tcp = p.l4_proto == kProtoTcp && p.has_l4;
+  // Per host and direction d (0 sent, 1 received).
+  auto count = [&](Host& h, int d) {
+    h.last_ns = now_ns_;
+    h.traffic[d].fam_bytes[fam] += len;
+    h.traffic[d].fam_pkts[fam]++;
+    HostPktStats& ps = h.pkt[d];
+    ps.size_bins[bin]++;
+    if (tcp) {
       uint8_t fl = p.tcp_flags;
-      if ((fl & (kSyn | kAck)) == kSyn) s.syn[0]++;
-      if ((fl & (kSyn | kAck)) == (kSyn | kAck)) s.synack[0]++;
-      if ((fl & (kFin | kAck)) == (kFin | kAck)) s.finack[0]++;
-      if (fl & kRst) s.rst[0]++;
-      s.retr[0] += retr, s.ooo[0] += ooo, s.lost[0] += lost, s.keepalive[0] += ka;
+      if ((fl & (kSyn | kAck)) == kSyn) ps.syn++;
+      if ((fl & (kSyn | kAck)) == (kSyn | kAck)) ps.synack++;
+      if ((fl & (kFin | kAck)) == (kFin | kAck)) ps.finack++;
+      if (fl & kRst) ps.rst++;
+      if (retr | ooo | lost | ka) h.retr[d] += retr, h.ooo[d] += ooo, h.lost[d] += lost, h.keepalive[d] += ka;
     }
+  };
+  if (src) {
+    count(*src, 0);
     if (p.l4_proto == kProtoUdp) {
       bool noncast = is_multicast(p.dst) || is_limited_broadcast(p.dst) || (dst && (dst->flags & kHostBroadcast));
-      (noncast ? s.udp_sent_noncast : s.udp_sent_unicast) += len;
+      if (noncast) src->udp_sent_noncast += len;
+      else src->pkt[0].udp_unicast += len;
     }
   }
-  if (dst) {
-    Host& d = *dst;
-    d.last_ns = now_ns_;
-    d.bytes[1] += len, d.pkts[1]++;
-    d.fam_bytes[fam][1] += len, d.fam_pkts[fam][1]++;
-    d.size_bins[1][bin]++;
-    if (p.l4_proto == kProtoTcp && p.has_l4) {
-      uint8_t fl = p.tcp_flags;
-      if ((fl & (kSyn | kAck)) == kSyn) d.syn[1]++;
-      if ((fl & (kSyn | kAck)) == (kSyn | kAck)) d.synack[1]++;
-      if ((fl & (kFin | kAck)) == (kFin | kAck)) d.finack[1]++;
-      if (fl & kRst) d.rst[1]++;
-      d.retr[1] += retr, d.ooo[1] += ooo, d.lost[1] += lost, d.keepalive[1] += ka;
-    }
-  }
+  if (dst) count(*dst, 1);
 
   // Names: naming protocols on every packet (answers keep coming on one
   // flow), other payloads on the first packets of a flow only.
@@ -294,12 +349,13 @@ void Pipeline::process(const RawPacket& raw, const NetConfig& nets) noexcept {
 }
 
 void Pipeline::decode_only(const RawPacket& raw) noexcept {
-  pkt_.reset(raw.ts_ns, raw.wirelen, raw.caplen);
-  pkt_.frame = raw.data;
+  Packet& p = pkts_[0];
+  p.reset(raw.ts_ns, raw.wirelen, raw.caplen);
+  p.frame = raw.data;
   if (raw.ts_ns > now_ns_) now_ns_ = raw.ts_ns;
   stats_.packets++;
   stats_.bytes += raw.wirelen;
-  if (decode_frame(raw.linktype, Bytes(raw.data, raw.caplen), pkt_, stats_.decode) == DecodeResult::Ip) stats_.ip_packets++;
+  if (decode_frame(raw.linktype, Bytes(raw.data, raw.caplen), p, stats_.decode) == DecodeResult::Ip) stats_.ip_packets++;
 }
 
 void Pipeline::expire_flow(uint32_t i, FlowEnd why) noexcept {
@@ -373,7 +429,7 @@ void Pipeline::sweep(uint32_t n) noexcept {
     }
     uint64_t dt = now_ns_ - e.thpt_ts;
     if (dt >= kSecond) {
-      uint64_t b = e.bytes[0] + e.bytes[1], pk = e.pkts[0] + e.pkts[1];
+      uint64_t b = e.bytes(0) + e.bytes(1), pk = e.pkts(0) + e.pkts(1);
       double secs = double(dt) / 1e9;
       e.prev_bps = e.bps, e.prev_pps = e.pps;
       e.bps = float(double(b - e.thpt_bytes) * 8 / secs);
@@ -393,10 +449,11 @@ void Pipeline::advance(uint64_t now_ns) noexcept {
   uint64_t dt = now_ns_ - last_sweep_ns_;
   if (dt == 0) return;
   last_sweep_ns_ = now_ns_;
-  // A full pass over the flow table per second of engine time.
-  sweep_debt_ += (dt > 10 * kSecond ? 10 * kSecond : dt) * flows_.max();
-  uint64_t n = sweep_debt_ / kSecond;
-  sweep_debt_ -= n * kSecond;
+  // A full pass over the tables every kSweepPeriod of engine time: idle
+  // timeouts are tens of seconds, and ntopng refreshes throughputs every 5 s.
+  sweep_debt_ += (dt > kSweepPeriod ? kSweepPeriod : dt) * flows_.max();
+  uint64_t n = sweep_debt_ / kSweepPeriod;
+  sweep_debt_ -= n * kSweepPeriod;
   if (n) sweep(uint32_t(n < flows_.max() ? n : flows_.max()));
   uint64_t idt = now_ns_ - stats_.thpt_ts;
   if (idt >= kSecond) {

@@ -1,6 +1,6 @@
 // ③ The packet path of one worker: decode → flow → hosts → interface
 // counters, plus the time-driven sweep (expiry, throughput). Everything is
-// preallocated; process() allocates nothing, takes no lock and never throws.
+// preallocated; process_batch() allocates nothing, takes no lock and never throws.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -42,7 +42,9 @@ class Pipeline {
  public:
   Pipeline(const PipelineLimits& lim, SpscRing<ExpiredFlow>* expired);
 
-  void process(const RawPacket& raw, const NetConfig& nets) noexcept;
+  static constexpr size_t kBatch = 256;
+  // Up to kBatch packets, in capture order.
+  void process_batch(const RawPacket* raw, size_t n, const NetConfig& nets) noexcept;
   // Benchmark stage: decode only, counting packets and decode errors.
   void decode_only(const RawPacket& raw) noexcept;
   // Advances the clock (also when no packets arrive) and runs a slice of the
@@ -61,6 +63,16 @@ class Pipeline {
   const PipelineLimits& limits() const { return lim_; }
 
  private:
+  struct BatchItem {
+    FlowKey key;
+    uint64_t hash;
+    uint32_t flow;   // found in the prefetch stage, or kNone
+    bool swapped;    // the packet's source is key.hi
+    bool ip;         // decoded as IP
+  };
+  void account(const Packet& p, BatchItem& it, const NetConfig& nets) noexcept;
+  void prefetch_flow(BatchItem& it) noexcept;
+  void prefetch_hosts(const BatchItem& it) noexcept;
   uint32_t host_for(const IpAddr& ip, uint16_t vlan, const uint8_t* mac, const NetConfig& nets) noexcept;
   void count_mac(const uint8_t* mac, uint32_t bytes, bool sent) noexcept;
   void expire_flow(uint32_t i, FlowEnd why) noexcept;
@@ -77,7 +89,8 @@ class Pipeline {
   EntryPool<Mac> mac_pool_;
   IfaceStats stats_;
   SpscRing<ExpiredFlow>* expired_;
-  Packet pkt_;
+  Packet pkts_[kBatch];
+  BatchItem items_[kBatch];
   uint64_t now_ns_ = 0;
   uint64_t last_sweep_ns_ = 0;
   uint64_t sweep_debt_ = 0;   // entries owed to the sweep (scaled by 1e9)

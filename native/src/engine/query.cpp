@@ -73,10 +73,10 @@ HostPage query_hosts(const Pipeline& pl, const HostQuery& q) {
       case HostSort::Vlan: return cmp3(a.key.vlan, b.key.vlan);
       case HostSort::NumFlows:
         return cmp3(a.active_as_client + a.active_as_server, b.active_as_client + b.active_as_server);
-      case HostSort::Traffic: return cmp3(a.bytes[0] + a.bytes[1], b.bytes[0] + b.bytes[1]);
+      case HostSort::Traffic: return cmp3(a.bytes(0) + a.bytes(1), b.bytes(0) + b.bytes(1));
       case HostSort::Thpt: return cmp3(a.bps, b.bps);
-      case HostSort::Sent: return cmp3(a.bytes[0], b.bytes[0]);
-      case HostSort::Rcvd: return cmp3(a.bytes[1], b.bytes[1]);
+      case HostSort::Sent: return cmp3(a.bytes(0), b.bytes(0));
+      case HostSort::Rcvd: return cmp3(a.bytes(1), b.bytes(1));
     }
     return 0;
   };

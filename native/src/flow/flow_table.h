@@ -27,6 +27,8 @@ class FlowTable {
     index_.erase(pool_[i].hash, i, [&](uint32_t j) { return pool_[j].hash; });
     pool_.release(i);
   }
+  const uint64_t* slot_addr(uint64_t h) const { return index_.slot_addr(h); }
+  uint32_t candidate(uint64_t h) const { return index_.candidate(h); }
   Flow& operator[](uint32_t i) { return pool_[i]; }
   const Flow& operator[](uint32_t i) const { return pool_[i]; }
   bool used(uint32_t i) const { return pool_.used(i); }

@@ -1,9 +1,7 @@
 // ③ Open-addressing index shared by the flow, host and MAC tables: linear
-// probing over a tag byte and a 32-bit entry number per slot. Entries live in
-// a separate dense pool, so an index slot is 5 bytes and the load factor can
-// stay at or below 1/2 without making every entry pay for empty slots.
-// Tags are read before any key (0 = empty); deletion shifts back, so there
-// are no tombstones to clean up.
+// probing over 8-byte slots (hash tag + entry number). Entries live in a
+// separate dense pool, so the load factor can stay at or below 1/2 without
+// every entry paying for empty slots. Tags are compared before any key.
 #pragma once
 #include <cstdint>
 #include <cstdlib>
@@ -35,56 +33,68 @@ class HashIndex {
     cap_ = 16;
     while (cap_ < uint64_t(max_entries) * 2) cap_ <<= 1;
     mask_ = cap_ - 1;
-    tags_ = zero_array<uint8_t>(cap_);
-    idx_ = zero_array<uint32_t>(cap_);
+    slots_ = zero_array<uint64_t>(cap_);
   }
 
-  static uint8_t tag_of(uint64_t h) { return uint8_t(0x80 | (h >> 57)); }
+  // A slot holds the hash's upper 32 bits (top bit forced on, so a used slot
+  // is never 0) and the entry number: one cache line answers most probes
+  // without touching an entry.
+  static uint64_t tag_of(uint64_t h) { return (h >> 32) | 0x80000000u; }
+
+  const uint64_t* slot_addr(uint64_t h) const { return &slots_[h & mask_]; }
+
+  // The first entry whose tag matches, without comparing keys: something to
+  // prefetch before the real lookup (kNone when the probe ends first).
+  uint32_t candidate(uint64_t h) const {
+    const uint64_t t = tag_of(h);
+    for (uint64_t i = h & mask_;; i = (i + 1) & mask_) {
+      uint64_t s = slots_[i];
+      if (s == 0) return kNone;
+      if ((s >> 32) == t) return uint32_t(s);
+    }
+  }
 
   // eq(entry) -> bool compares a candidate's key.
   template <class Eq>
   uint32_t find(uint64_t h, Eq&& eq) const {
-    uint8_t t = tag_of(h);
+    const uint64_t t = tag_of(h);
     for (uint64_t i = h & mask_;; i = (i + 1) & mask_) {
-      uint8_t s = tags_[i];
+      uint64_t s = slots_[i];
       if (s == 0) return kNone;
-      if (s == t && eq(idx_[i])) return idx_[i];
+      if ((s >> 32) == t && eq(uint32_t(s))) return uint32_t(s);
     }
   }
 
   void insert(uint64_t h, uint32_t entry) {
     uint64_t i = h & mask_;
-    while (tags_[i] != 0) i = (i + 1) & mask_;
-    tags_[i] = tag_of(h);
-    idx_[i] = entry;
+    while (slots_[i] != 0) i = (i + 1) & mask_;
+    slots_[i] = tag_of(h) << 32 | entry;
   }
 
   // hash_of(entry) gives back an entry's full hash (entries keep it).
   template <class HashOf>
   void erase(uint64_t h, uint32_t entry, HashOf&& hash_of) {
     uint64_t i = h & mask_;
-    while (!(tags_[i] != 0 && idx_[i] == entry)) i = (i + 1) & mask_;
-    // Backward-shift deletion (Knuth 6.4 algorithm R).
+    while (!(slots_[i] != 0 && uint32_t(slots_[i]) == entry)) i = (i + 1) & mask_;
+    // Backward-shift deletion (Knuth 6.4 algorithm R): no tombstones.
     for (uint64_t j = (i + 1) & mask_;; j = (j + 1) & mask_) {
-      if (tags_[j] == 0) break;
-      uint64_t home = hash_of(idx_[j]) & mask_;
+      if (slots_[j] == 0) break;
+      uint64_t home = hash_of(uint32_t(slots_[j])) & mask_;
       // Move j into the hole at i unless j's home lies cyclically in (i, j].
       bool keep = (i <= j) ? (i < home && home <= j) : (i < home || home <= j);
       if (keep) continue;
-      tags_[i] = tags_[j];
-      idx_[i] = idx_[j];
+      slots_[i] = slots_[j];
       i = j;
     }
-    tags_[i] = 0;
+    slots_[i] = 0;
   }
 
   uint64_t capacity() const { return cap_; }
-  size_t memory_bytes() const { return cap_ * (sizeof(uint8_t) + sizeof(uint32_t)); }
+  size_t memory_bytes() const { return cap_ * sizeof(uint64_t); }
 
  private:
   uint64_t cap_, mask_;
-  ZeroArray<uint8_t> tags_;
-  ZeroArray<uint32_t> idx_;
+  ZeroArray<uint64_t> slots_;
 };
 
 // A preallocated pool of fixed-size entries with a free-number stack: nothing

@@ -1,5 +1,6 @@
 // ③ One host: keyed by (IP, VLAN). Counters follow ntopng's host data.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 
 #include "decode/packet.h"
@@ -37,8 +38,24 @@ inline int size_bin(uint32_t len) {
   return kSizeBins - 1;
 }
 
-// Direction index for host counters: 0 = sent, 1 = received.
+// Per direction (0 = sent, 1 = received), the counters every packet touches
+// are grouped by cache line: a packet touches the identity line, one
+// traffic line and one packet-statistics line of each of its two hosts.
+struct alignas(64) HostTraffic {
+  uint64_t fam_bytes[kFamCount];
+  uint64_t fam_pkts[kFamCount];
+  uint64_t bytes() const { return fam_bytes[0] + fam_bytes[1] + fam_bytes[2] + fam_bytes[3]; }
+  uint64_t pkts() const { return fam_pkts[0] + fam_pkts[1] + fam_pkts[2] + fam_pkts[3]; }
+};
+
+struct alignas(64) HostPktStats {
+  uint32_t size_bins[kSizeBins];
+  uint32_t syn, synack, finack, rst;
+  uint64_t udp_unicast;     // sent side only: UDP bytes to unicast addresses
+};
+
 struct alignas(64) Host {
+  // line 0: identity and time
   HostKey key;              // 24
   uint64_t hash;
   uint32_t serial;
@@ -47,17 +64,21 @@ struct alignas(64) Host {
   uint8_t mac[6];
   uint8_t name_source;      // what taught us the name (NameSource)
   uint64_t first_ns, last_ns;
-  uint64_t bytes[2], fam_bytes[kFamCount][2];
-  uint64_t pkts[2], fam_pkts[kFamCount][2];
+  // lines 1-4
+  HostTraffic traffic[2];
+  HostPktStats pkt[2];
+  // cold: changed per flow, per TCP anomaly, per sweep
   uint32_t active_as_client, active_as_server, total_as_client, total_as_server;
-  uint32_t size_bins[2][kSizeBins];
-  uint32_t syn[2], synack[2], finack[2], rst[2];
   uint32_t retr[2], ooo[2], lost[2], keepalive[2];
-  uint64_t udp_sent_unicast, udp_sent_noncast;
+  uint64_t udp_sent_noncast;
   uint64_t thpt_ts, thpt_bytes;
   uint32_t thpt_pkts;
   float bps, pps, prev_bps, prev_pps;
+
+  uint64_t bytes(int dir) const { return traffic[dir].bytes(); }
+  uint64_t pkts(int dir) const { return traffic[dir].pkts(); }
 };
+static_assert(offsetof(Host, traffic) == 64, "hot lines follow the identity line");
 static_assert(sizeof(Host) % 64 == 0);
 static_assert(sizeof(Host) <= 448, "host entry budget: 512 B per host incl. index and names");
 

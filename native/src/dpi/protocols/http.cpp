@@ -37,6 +37,7 @@ bool http_request_host(Bytes b, const char*& name, size_t& len) {
       if (s[k] == ']') colon = e;
       else if (s[k] == ':') colon = k;
     }
+    if (v == e) return false;
     if (s[v] != '[') e = colon;
     name = s + v;
     len = e - v;
