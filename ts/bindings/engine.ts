@@ -224,6 +224,20 @@ export class Engine {
     this.native.setLocalNetworks(cidrs);
   }
 
+  /**
+   * New table maximums (ntopng's incr_flows doubles the flow table): the
+   * tables are rebuilt between two batches, every flow and host kept.
+   * Throws FlowgateError E_LIMIT when a maximum is below the current count.
+   */
+  setLimits(limits: { maxFlows?: number; maxHosts?: number }): void {
+    const s = this.native.stats();
+    const maxFlows = limits.maxFlows ?? s.max_flows, maxHosts = limits.maxHosts ?? s.max_hosts;
+    for (const [k, v] of [['maxFlows', maxFlows], ['maxHosts', maxHosts]] as const) {
+      if (!Number.isInteger(v) || v < 2 || v > 1 << 26) throw new FlowgateError(`${k} must be an integer in 2..${1 << 26}`, 'E_INVALID');
+    }
+    this.native.setLimits(maxFlows, maxHosts);
+  }
+
   hosts(q: HostQuery = {}): Page<HostRecord> {
     return this.native.hosts({
       sort: indexOf(HostSort, q.sort ?? 'ip', 'host sort'),

@@ -223,6 +223,7 @@ export interface NativeEngine {
   flows(q: NativeFlowQuery): Page<FlowRecord>;
   flowCounters(allowed?: string[]): { l4: { proto: number; count: number }[]; l7: { master: number; app: number; count: number }[] };
   setLocalNetworks(cidrs: string[]): void;
+  setLimits(maxFlows: number, maxHosts: number): void;
   drainExpired(buf: ArrayBuffer): number;
 }
 

@@ -76,6 +76,7 @@ Napi::Function EngineWrap::Init(Napi::Env env) {
                          InstanceMethod("flows", &EngineWrap::Flows),
                          InstanceMethod("flowCounters", &EngineWrap::FlowCounters),
                          InstanceMethod("setLocalNetworks", &EngineWrap::SetLocalNetworks),
+                         InstanceMethod("setLimits", &EngineWrap::SetLimits),
                          InstanceMethod("drainExpired", &EngineWrap::DrainExpired),
                      });
 }
@@ -278,6 +279,15 @@ Napi::Value EngineWrap::SetLocalNetworks(const Napi::CallbackInfo& info) {
   auto cfg = std::make_shared<NetConfig>();
   cfg->local = parse_cidrs(env, info[0], "local network");
   engine_->set_nets(std::move(cfg));
+  return env.Undefined();
+}
+
+Napi::Value EngineWrap::SetLimits(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  require(info.Length() == 2 && info[0].IsNumber() && info[1].IsNumber(), env, "setLimits(maxFlows: number, maxHosts: number)");
+  uint32_t mf = info[0].As<Napi::Number>().Uint32Value(), mh = info[1].As<Napi::Number>().Uint32Value();
+  if (!engine_->set_limits(mf, mh))
+    throw_fg(env, "table limits below the current number of flows or hosts", "E_LIMIT");
   return env.Undefined();
 }
 

@@ -34,6 +34,7 @@ class EngineWrap : public Napi::ObjectWrap<EngineWrap> {
   Napi::Value Flows(const Napi::CallbackInfo& info);
   Napi::Value FlowCounters(const Napi::CallbackInfo& info);
   Napi::Value SetLocalNetworks(const Napi::CallbackInfo& info);
+  Napi::Value SetLimits(const Napi::CallbackInfo& info);
   Napi::Value DrainExpired(const Napi::CallbackInfo& info);
 
   std::unique_ptr<Engine> engine_;

@@ -67,6 +67,14 @@ class Engine {
     return f(*pipeline_);
   }
 
+  // Between two batches, the tables are rebuilt with new maximums.
+  bool set_limits(uint32_t max_flows, uint32_t max_hosts) {
+    waiters_.fetch_add(1);
+    std::lock_guard<std::mutex> g(mu_);
+    waiters_.fetch_sub(1);
+    return pipeline_->resize(max_flows, max_hosts);
+  }
+
   size_t drain_expired(ExpiredFlow* out, size_t max) { return ring_.drain(out, max); }
   uint64_t expired_pending() const { return ring_.size(); }
 

@@ -464,6 +464,34 @@ void Pipeline::advance(uint64_t now_ns) noexcept {
   }
 }
 
+bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
+  if (max_flows < flows_.size() || max_hosts < hosts_.size() || max_flows == 0 || max_hosts < 2) return false;
+  FlowTable nf(max_flows);
+  HostTable nh(max_hosts);
+  std::unique_ptr<uint32_t[]> moved(new uint32_t[hosts_.max()]);
+  for (uint32_t i = 0; i < hosts_.max(); i++) {
+    moved[i] = HashIndex::kNone;
+    if (!hosts_.used(i)) continue;
+    uint32_t j = nh.create(hosts_[i].key, hosts_[i].hash);
+    nh[j] = hosts_[i];
+    moved[i] = j;
+  }
+  for (uint32_t i = 0; i < flows_.max(); i++) {
+    if (!flows_.used(i)) continue;
+    uint32_t j = nf.create(flows_[i].key, flows_[i].hash);
+    Flow& f = nf[j];
+    f = flows_[i];
+    if (f.cli_host != HashIndex::kNone) f.cli_host = moved[f.cli_host];
+    if (f.srv_host != HashIndex::kNone) f.srv_host = moved[f.srv_host];
+  }
+  flows_ = std::move(nf);
+  hosts_ = std::move(nh);
+  lim_.max_flows = max_flows, lim_.max_hosts = max_hosts;
+  flow_cursor_ = host_cursor_ = 0;
+  sweep_debt_ = 0;
+  return true;
+}
+
 void Pipeline::flush_all() noexcept {
   for (uint32_t i = 0; i < flows_.max(); i++)
     if (flows_.used(i)) expire_flow(i, FlowEnd::Flushed);

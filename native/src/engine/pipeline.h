@@ -52,6 +52,10 @@ class Pipeline {
   void advance(uint64_t now_ns) noexcept;
   // Expires every flow now (end of capture when asked, or shutdown).
   void flush_all() noexcept;
+  // Rebuilds the flow and host tables with new maximums (ntopng's incr_flows),
+  // keeping every entry. Allocates: JS thread, under the batch lock. Returns
+  // false (and changes nothing) when a maximum is below the current count.
+  bool resize(uint32_t max_flows, uint32_t max_hosts);
 
   const FlowTable& flows() const { return flows_; }
   const HostTable& hosts() const { return hosts_; }
