@@ -65,6 +65,8 @@ bool enter_tunnel(Tunnel t, Packet& p, DecodeStats& s) {
   if (p.tunnel_depth == 0) s.tunneled++;
   p.tunnel_depth++;
   p.tunnel = t;
+  // The VLAN depth limit is per encapsulation: inner frames have their own tags.
+  p.vlan_depth = 0;
   // The inner packet is the one tracked; outer L3/L4 values are replaced.
   p.ip_version = 0, p.l4_proto = 0, p.has_l4 = false;
   p.sport = p.dport = 0, p.tcp_flags = 0;

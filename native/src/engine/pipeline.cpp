@@ -245,6 +245,18 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
 
   const bool swapped = it.swapped;
   uint32_t fi = flows_.find(it.key, it.hash);
+  if (fi != HashIndex::kNone) {
+    // The sweep may not have visited this flow yet: a packet after the idle
+    // (or lifetime) limit starts a new flow, exactly when the limit says.
+    const Flow& old = flows_[fi];
+    if (now_ns_ - old.last_ns > lim_.flow_idle_ns) {
+      expire_flow(fi, FlowEnd::Idle);
+      fi = HashIndex::kNone;
+    } else if (lim_.flow_lifetime_ns && now_ns_ - old.first_ns > lim_.flow_lifetime_ns) {
+      expire_flow(fi, FlowEnd::Lifetime);
+      fi = HashIndex::kNone;
+    }
+  }
   if (fi == HashIndex::kNone) {
     fi = flows_.create(it.key, it.hash);
     if (fi == HashIndex::kNone) {
