@@ -128,9 +128,11 @@ function ipText(b: Uint8Array): string {
   return `${groups.slice(0, best).join(':')}::${groups.slice(best + bestLen).join(':')}`;
 }
 
+const FIELDS = Object.entries(layout.fields);
+
 function decodeExpired(view: DataView, bytes: Uint8Array, base: number): ExpiredFlow {
   const out: Record<string, unknown> = {};
-  for (const [name, [off, type]] of Object.entries(layout.fields)) {
+  for (const [name, [off, type]] of FIELDS) {
     const at = base + off;
     switch (type) {
       case 'ip16': out[name] = ipText(bytes.subarray(at, at + 16)); break;
@@ -273,15 +275,20 @@ export class Engine {
     return this.native.flowCounters(allowed);
   }
 
-  /** Takes the flows that expired since the last call. */
-  drainExpired(max = Infinity): ExpiredFlow[] {
+  /**
+   * Takes flows that expired since the last call: at most `max`, and never
+   * more than were waiting when called (the worker keeps adding meanwhile).
+   */
+  drainExpired(max = 65536): ExpiredFlow[] {
     const out: ExpiredFlow[] = [];
     const view = new DataView(this.drainBuf);
     const bytes = new Uint8Array(this.drainBuf);
+    const perCall = this.drainBuf.byteLength / layout.size;
     while (out.length < max) {
-      const n = this.native.drainExpired(this.drainBuf);
+      const want = Math.min(perCall, max - out.length);
+      const n = this.native.drainExpired(this.drainBuf, want);
       for (let i = 0; i < n; i++) out.push(decodeExpired(view, bytes, i * layout.size));
-      if (n * layout.size < this.drainBuf.byteLength) break;
+      if (n < want) break;
     }
     return out;
   }

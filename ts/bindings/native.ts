@@ -224,7 +224,8 @@ export interface NativeEngine {
   flowCounters(allowed?: string[]): { l4: { proto: number; count: number }[]; l7: { master: number; app: number; count: number }[] };
   setLocalNetworks(cidrs: string[]): void;
   setLimits(maxFlows: number, maxHosts: number): void;
-  drainExpired(buf: ArrayBuffer): number;
+  /** Copies up to `max` whole records (default: as many as fit) into buf. */
+  drainExpired(buf: ArrayBuffer, max?: number): number;
 }
 
 export type FieldType = 'ip16' | 'u64' | 'u32' | 'u16' | 'u8';

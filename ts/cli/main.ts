@@ -94,7 +94,9 @@ export async function run(argv: string[]): Promise<number> {
       return 1;
     }
     specs = [{ source: BUNDLED_CAPTURE, loop: true }];
-    console.log(`flowgate: no interface given, replaying the bundled capture ${BUNDLED_CAPTURE} in a loop`);
+    // Like a live link: original timing unless asked otherwise.
+    o['replay-speed'] ??= '1';
+    console.log(`flowgate: no interface given, replaying the bundled capture ${BUNDLED_CAPTURE} in a loop at original speed`);
   }
 
   let ifaces: Interfaces;

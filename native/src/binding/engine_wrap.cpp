@@ -1,5 +1,7 @@
 #include "binding/engine_wrap.h"
 
+#include <algorithm>
+
 #include "binding/convert.h"
 
 namespace fg {
@@ -293,9 +295,10 @@ Napi::Value EngineWrap::SetLimits(const Napi::CallbackInfo& info) {
 
 Napi::Value EngineWrap::DrainExpired(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  require(info.Length() == 1 && info[0].IsArrayBuffer(), env, "drainExpired(buf: ArrayBuffer)");
+  require(info.Length() >= 1 && info[0].IsArrayBuffer(), env, "drainExpired(buf: ArrayBuffer, max?: number)");
   Napi::ArrayBuffer buf = info[0].As<Napi::ArrayBuffer>();
   size_t max = buf.ByteLength() / sizeof(ExpiredFlow);
+  if (info.Length() > 1 && info[1].IsNumber()) max = std::min<size_t>(max, info[1].As<Napi::Number>().Uint32Value());
   size_t n = engine_->drain_expired(static_cast<ExpiredFlow*>(buf.Data()), max);
   return Napi::Number::New(env, double(n));
 }
