@@ -1,20 +1,29 @@
-// libFuzzer target: one frame through decode → flow → hosts → counters.
+// libFuzzer target: frames through decode → flow → hosts → counters.
 //
-// Input layout: byte 0 selects the link type (low nibble, see kLinks) and two
-// modifiers; the rest is the captured frame.
+// Input layout: byte 0 selects the link type (low nibble, see kLinks) and
+// four modifiers; the rest is the captured frame, or several frames.
 //   bit 7: the wire length is larger than the captured length (snaplen cut),
 //          so decoders must trust caplen and not the headers;
-//   bit 6: run the frame through Pipeline::decode_only as well.
+//   bit 6: run the frames through Pipeline::decode_only as well;
+//   bit 5: the rest is a sequence of frames, each preceded by its length
+//          (2 bytes, big endian; a short last record takes what is left),
+//          all handed to the pipeline as one batch (up to 64 frames);
+//   bit 4: the frames are fed twice within the same batch (a flow that is
+//          created by one packet of a batch and found by a later one).
 // The pipeline is static and keeps state across inputs on purpose: its tables
 // are tiny (8 flows, 8 hosts, 4 MACs) and the clock moves 100 ms per input, so
 // full tables, idle/lifetime expiry, host expiry, the sweep and the expired
-// ring (16 records, drained only now and then) are all exercised.
+// ring (16 records, drained only now and then) are all exercised. An input
+// that finds the flow table full flushes it first (see below).
+// Works with both pipeline APIs: process_batch(raw, n, nets) and the older
+// per-packet process(raw, nets).
 // Build: see native/fuzz/README.md.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <vector>
 
 #include "capture/source.h"
 #include "engine/pipeline.h"
@@ -63,28 +72,68 @@ struct State {
   }
 };
 
+template <class P>
+void feed(P& pipe, const fg::RawPacket* raw, size_t n, const fg::NetConfig& nets) {
+  if constexpr (requires { pipe.process_batch(raw, n, nets); }) {
+    pipe.process_batch(raw, n, nets);
+  } else {
+    for (size_t i = 0; i < n; i++) pipe.process(raw[i], nets);
+  }
+}
+
+constexpr size_t kMaxFrames = 64;
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static State st;
   if (size < 1) return 0;
   const uint8_t sel = data[0];
-  const size_t n = size - 1;
-  // An exact-size copy: any read before or past the frame is an ASan report.
-  std::unique_ptr<uint8_t[]> frame(new uint8_t[n ? n : 1]);
-  if (n) std::memcpy(frame.get(), data + 1, n);
+  const uint16_t link = kLinks[(sel & 0x0f) % kNumLinks];
 
-  fg::RawPacket raw;
-  raw.data = n ? frame.get() : frame.get() + 1;  // zero-length: one past the end, never read
-  raw.caplen = uint32_t(n);
-  raw.wirelen = (sel & 0x80) ? uint32_t(n) + 1500 : uint32_t(n);
-  raw.linktype = kLinks[(sel & 0x0f) % kNumLinks];
-  st.now += 100000000ULL;  // 100 ms per input
-  raw.ts_ns = st.now;
+  // Exact-size copies: any read before or past a frame is an ASan report.
+  std::vector<std::unique_ptr<uint8_t[]>> bufs;
+  std::vector<fg::RawPacket> raw;
+  auto add = [&](const uint8_t* p, size_t n) {
+    bufs.emplace_back(new uint8_t[n ? n : 1]);
+    if (n) std::memcpy(bufs.back().get(), p, n);
+    fg::RawPacket r;
+    r.data = n ? bufs.back().get() : bufs.back().get() + 1;  // zero-length: one past the end, never read
+    r.caplen = uint32_t(n);
+    r.wirelen = (sel & 0x80) ? uint32_t(n) + 1500 : uint32_t(n);
+    r.linktype = link;
+    r.ts_ns = 0;
+    raw.push_back(r);
+  };
+  const uint8_t* p = data + 1;
+  size_t left = size - 1;
+  if (sel & 0x20) {
+    while (left > 0 && raw.size() < kMaxFrames) {
+      size_t n = left >= 2 ? size_t(p[0]) << 8 | p[1] : 0;
+      size_t hdr = left >= 2 ? 2 : left;
+      p += hdr, left -= hdr;
+      if (n > left) n = left;
+      add(p, n);
+      p += n, left -= n;
+    }
+  } else {
+    add(p, left);
+  }
+  if (sel & 0x10) {
+    size_t k = raw.size();
+    for (size_t i = 0; i < k && raw.size() < 2 * kMaxFrames; i++) raw.push_back(raw[i]);
+  }
+  st.now += 100000000ULL;  // 100 ms per input, 1 µs between the frames of one
+  for (size_t i = 0; i < raw.size(); i++) raw[i].ts_ns = st.now + i * 1000;
 
-  st.pipe->process(raw, st.nets);
-  if (sel & 0x40) st.pipe->decode_only(raw);
-  st.pipe->advance(st.now);
+  // A table left full by earlier inputs would turn every new flow away before
+  // it is inspected: start each input with room (within one input of many
+  // frames the table still fills up, and then turns flows away).
+  if (st.pipe->flows().size() == st.pipe->flows().max()) st.pipe->flush_all();
+  feed(*st.pipe, raw.data(), raw.size(), st.nets);
+  if (sel & 0x40)
+    for (const auto& r : raw) st.pipe->decode_only(r);
+  st.pipe->advance(st.now + raw.size() * 1000);
 
   st.calls++;
   if (st.calls % 7 == 0) st.ring.drain(st.drained, 16);

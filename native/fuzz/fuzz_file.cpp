@@ -73,6 +73,14 @@ FakeMap* find_map(void* p) {
   return nullptr;
 }
 
+// Any address inside a fake mapping (madvise may be given a sub-range).
+bool in_map(void* p) {
+  auto* a = static_cast<char*>(p);
+  for (auto& m : g_maps)
+    if (m.p && a >= static_cast<char*>(m.p) && a < static_cast<char*>(m.p) + m.n) return true;
+  return false;
+}
+
 bool is_file_ro(int prot, int flags, int fd) {
   return fd >= 0 && prot == PROT_READ && (flags & MAP_PRIVATE) && !(flags & MAP_FIXED);
 }
@@ -97,7 +105,7 @@ extern "C" int __wrap_munmap(void* addr, size_t len) {
   return __real_munmap(addr, len);
 }
 extern "C" int __wrap_madvise(void* addr, size_t len, int advice) {
-  if (find_map(addr)) return 0;
+  if (in_map(addr)) return 0;  // advice about a heap copy: nothing to do
   return __real_madvise(addr, len, advice);
 }
 
@@ -132,6 +140,15 @@ struct State {
   }
 };
 
+template <class P>
+void feed(P& pipe, const fg::RawPacket* raw, size_t n, const fg::NetConfig& nets) {
+  if constexpr (requires { pipe.process_batch(raw, n, nets); }) {
+    pipe.process_batch(raw, n, nets);
+  } else {
+    for (size_t i = 0; i < n; i++) pipe.process(raw[i], nets);
+  }
+}
+
 void write_input(int fd, const uint8_t* data, size_t size) {
   if (::ftruncate(fd, 0) != 0) std::abort();
   size_t done = 0;
@@ -156,16 +173,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } catch (const std::runtime_error&) {
     return 0;  // not a capture file at all: reported to the user, nothing to read
   }
-  fg::RawPacket batch[8];
+  // Batches of 1 … 16 packets (varying with the input), so both batch edges
+  // and the reader's end-of-file-within-a-batch path are hit.
+  fg::RawPacket batch[16];
+  const size_t want = size ? (data[size - 1] & 15) + 1 : 16;
   size_t total = 0;
   while (!src->done()) {
-    size_t n = src->next_batch(batch, 8);
+    size_t n = src->next_batch(batch, want);
     if (n == 0 && !src->done()) __builtin_trap();  // would spin the engine's loop forever
-    for (size_t i = 0; i < n; i++) {
-      const fg::RawPacket& p = batch[i];
-      if (p.caplen > p.wirelen) __builtin_trap();
-      st.pipe->process(p, st.nets);
-    }
+    if (n > want) __builtin_trap();
+    for (size_t i = 0; i < n; i++)
+      if (batch[i].caplen > batch[i].wirelen) __builtin_trap();
+    feed(*st.pipe, batch, n, st.nets);
     st.pipe->advance(st.pipe->now_ns());
     total += n;
     // A file of `size` bytes cannot hold more packets than this (a pcapng
