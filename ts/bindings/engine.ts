@@ -104,6 +104,8 @@ export interface ExpiredFlow {
   reason: 'idle' | 'lifetime' | 'flushed' | 'evicted';
   dscp_cli: number;
   dscp_srv: number;
+  ttl_cli: number;
+  ttl_srv: number;
 }
 
 const info = addon.info();

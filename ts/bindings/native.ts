@@ -120,6 +120,8 @@ export interface FlowRecord {
   srv2cli_tcp_flags: number;
   cli2srv_dscp: number;
   srv2cli_dscp: number;
+  cli2srv_ttl: number;
+  srv2cli_ttl: number;
   tcp: Record<'retransmissions' | 'out_of_order' | 'lost', { cli2srv: number; srv2cli: number }>;
   icmp_type: number;
   icmp_code: number;

@@ -167,6 +167,8 @@ Napi::Object flow_to_js(Napi::Env env, const FlowRow& r) {
   o.Set("srv2cli_tcp_flags", double(f.tcp_flags[1]));
   o.Set("cli2srv_dscp", double(f.dscp[0]));
   o.Set("srv2cli_dscp", double(f.dscp[1]));
+  o.Set("cli2srv_ttl", double(f.ttl[0]));
+  o.Set("srv2cli_ttl", double(f.ttl[1]));
   Napi::Object tcp = Napi::Object::New(env);
   auto pair = [&](uint32_t a, uint32_t b) {
     Napi::Object p = Napi::Object::New(env);
@@ -293,6 +295,7 @@ Napi::Object expired_layout(Napi::Env env) {
   FG_F(l7_master, "u16"); FG_F(l7_app, "u16"); FG_F(l7_category, "u16");
   FG_F(proto, "u8"); FG_F(ip_version, "u8"); FG_F(cli_flags, "u8"); FG_F(srv_flags, "u8");
   FG_F(tunnel, "u8"); FG_F(reason, "u8"); FG_F(dscp_cli, "u8"); FG_F(dscp_srv, "u8");
+  FG_F(ttl_cli, "u8"); FG_F(ttl_srv, "u8");
 #undef FG_F
   o.Set("fields", f);
   return o;

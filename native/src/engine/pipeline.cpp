@@ -289,6 +289,7 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
   f.pkts[dir]++;
   f.bytes[dir] += len;
   f.dscp[dir] = p.dscp;
+  f.ttl[dir] = p.ttl;
 
   Host* src = nullptr;
   Host* dst = nullptr;
@@ -391,6 +392,7 @@ void Pipeline::expire_flow(uint32_t i, FlowEnd why) noexcept {
     r.cli_flags = f.tcp_flags[0], r.srv_flags = f.tcp_flags[1];
     r.tunnel = f.tunnel, r.reason = uint8_t(why);
     r.dscp_cli = f.dscp[0], r.dscp_srv = f.dscp[1];
+    r.ttl_cli = f.ttl[0], r.ttl_srv = f.ttl[1];
     if (!expired_->push(r)) stats_.expired_ring_drops++;
   }
   if (f.cli_host != HashIndex::kNone) hosts_[f.cli_host].active_as_client--;

@@ -20,7 +20,8 @@ struct ExpiredFlow {
   uint8_t cli_flags, srv_flags;     // TCP flags seen per direction (OR)
   uint8_t tunnel, reason;           // FlowEnd
   uint8_t dscp_cli, dscp_srv;
-  uint8_t pad[20];
+  uint8_t ttl_cli, ttl_srv;
+  uint8_t pad[18];
 };
 static_assert(sizeof(ExpiredFlow) == 128);
 

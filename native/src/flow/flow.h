@@ -56,6 +56,7 @@ struct alignas(64) Flow {
   uint8_t icmp_type, icmp_code;
   uint8_t tcp_flags[2];
   uint8_t dscp[2];          // last DSCP seen per direction
+  uint8_t ttl[2];           // last TTL / hop limit seen per direction
   uint8_t saw_syn;
   uint64_t first_ns, last_ns;
   uint64_t bytes[2];
