@@ -1,6 +1,7 @@
 // ③ One flow: a bidirectional conversation keyed by (VLAN, L4 protocol,
 // the two endpoints in canonical order). [0] is client→server, [1] back.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 
 #include "decode/packet.h"
@@ -46,34 +47,38 @@ inline uint64_t hash_flow_key(const FlowKey& k) {
 enum class FlowEnd : uint8_t { Idle = 0, Lifetime = 1, Flushed = 2, Evicted = 3 };
 
 struct alignas(64) Flow {
+  // line 0: what a lookup compares, and the hosts to prefetch next
   FlowKey key;
   uint64_t hash;
   uint32_t serial;          // ntopng's hash_id: unique per engine run
   uint32_t cli_host, srv_host;  // host table entries (kept alive by active flows)
   bool cli_is_hi;           // the client is key.hi
   uint8_t ip_version;
-  uint8_t tunnel;
   uint8_t icmp_type, icmp_code;
+  // line 1: what every packet updates
   uint8_t tcp_flags[2];
   uint8_t dscp[2];          // last DSCP seen per direction
   uint8_t ttl[2];           // last TTL / hop limit seen per direction
+  uint8_t dpi_packets;      // payload packets inspected so far
   uint8_t saw_syn;
   uint64_t first_ns, last_ns;
   uint64_t bytes[2];
   uint32_t pkts[2];
   // TCP sequence analysis per direction (ntopng's rules, see flow_table.cpp).
   uint32_t tcp_next[2], tcp_last[2];
+  // line 2: rarely written
   uint32_t retr[2], ooo[2], lost[2];
-  // Application (issue: classification). 0 = unknown.
-  uint16_t l7_master, l7_app;
+  uint16_t l7_master, l7_app;  // application (the classification issue); 0 = unknown
   uint16_t l7_category;
-  uint8_t dpi_packets, dpi_state;
-  // Throughput: the sweep samples counters about once a second of engine time.
+  uint8_t dpi_state;
+  uint8_t tunnel;
+  // Throughput: the sweep samples counters every few seconds of engine time.
   uint64_t thpt_ts;
   uint64_t thpt_bytes;
   uint32_t thpt_pkts;
   float bps, pps;
 };
+static_assert(offsetof(Flow, tcp_flags) == 64 && offsetof(Flow, retr) == 128, "hot fields in lines 0-1");
 static_assert(sizeof(Flow) % 64 == 0);
 static_assert(sizeof(Flow) <= 192, "keep a flow within three cache lines");
 

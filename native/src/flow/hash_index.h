@@ -3,6 +3,8 @@
 // separate dense pool, so the load factor can stay at or below 1/2 without
 // every entry paying for empty slots. Tags are compared before any key.
 #pragma once
+#include <sys/mman.h>
+
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
@@ -11,18 +13,45 @@
 
 namespace fg {
 
-// Large tables come from calloc: fresh pages are zero already, so nothing is
-// touched (or faulted in) until a slot is used.
-struct FreeDeleter {
-  void operator()(void* p) const { std::free(p); }
+// Tables are anonymous mappings: zero until touched (nothing is faulted in
+// before a slot is used), and large ones ask for transparent huge pages —
+// lookups land at random in tens of megabytes, and with 4 KiB pages nearly
+// every one would also miss the TLB.
+struct MapDeleter {
+  size_t bytes = 0;
+  void operator()(void* p) const {
+    if (p) ::munmap(p, bytes);
+  }
 };
 template <class T>
-using ZeroArray = std::unique_ptr<T[], FreeDeleter>;
+using ZeroArray = std::unique_ptr<T[], MapDeleter>;
+
+inline void* map_zeroed(size_t& bytes) {
+  constexpr size_t kHuge = size_t(2) << 20;
+  bytes = (bytes + 4095) & ~size_t(4095);
+  if (bytes < 2 * kHuge) {
+    void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    return p;
+  }
+  // Align to 2 MiB so the whole table can be backed by huge pages.
+  bytes = (bytes + kHuge - 1) & ~(kHuge - 1);
+  size_t span = bytes + kHuge;
+  void* raw = ::mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (raw == MAP_FAILED) throw std::bad_alloc();
+  uintptr_t start = (reinterpret_cast<uintptr_t>(raw) + kHuge - 1) & ~uintptr_t(kHuge - 1);
+  size_t head = start - reinterpret_cast<uintptr_t>(raw);
+  if (head) ::munmap(raw, head);
+  if (span - head > bytes) ::munmap(reinterpret_cast<void*>(start + bytes), span - head - bytes);
+  ::madvise(reinterpret_cast<void*>(start), bytes, MADV_HUGEPAGE);
+  return reinterpret_cast<void*>(start);
+}
+
 template <class T>
 ZeroArray<T> zero_array(size_t n) {
-  void* p = std::calloc(n ? n : 1, sizeof(T));
-  if (!p) throw std::bad_alloc();
-  return ZeroArray<T>(static_cast<T*>(p));
+  size_t bytes = (n ? n : 1) * sizeof(T);
+  void* p = map_zeroed(bytes);
+  return ZeroArray<T>(static_cast<T*>(p), MapDeleter{bytes});
 }
 
 class HashIndex {
