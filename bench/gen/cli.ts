@@ -4,6 +4,8 @@
 //        [--vlan-share F] [--ipv6-share F] [--seed N] [--flows-out file.jsonl]
 //        [--duration S] [--start-time EPOCH] [--size-min N] [--size-max N] [--mix tls=0.4,dns=0.2,...]
 
+import { realpathSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { APPS, type AppName, type GenOptions, generate } from './generate.js';
 
 const USAGE =
@@ -73,11 +75,18 @@ export function parseArgs(argv: string[]): GenOptions {
   return o as GenOptions;
 }
 
-const opts = parseArgs(process.argv.slice(2));
-try {
-  const r = generate(opts);
-  process.stdout.write(`generated: ${r.packets} packets, ${r.flows} flows, ${r.hosts} hosts, ${r.bytes} bytes -> ${r.file}\n`);
-} catch (e) {
-  process.stderr.write(`error: ${e instanceof Error ? e.message : String(e)}\n`);
-  process.exit(1);
+export function main(argv: string[]): number {
+  const opts = parseArgs(argv);
+  try {
+    const r = generate(opts);
+    process.stdout.write(`generated: ${r.packets} packets, ${r.flows} flows, ${r.hosts} hosts, ${r.bytes} bytes -> ${r.file}\n`);
+    return 0;
+  } catch (e) {
+    process.stderr.write(`error: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 1;
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
+  process.exitCode = main(process.argv.slice(2));
 }

@@ -1,25 +1,51 @@
 // Deterministic synthetic capture generator: writes a classic pcap (LE, µs, linktype 1)
 // with many interleaved TCP/UDP flows carrying real application payloads, plus an optional
 // JSONL list of the flows with their exact per-direction frame/byte counts.
+//
+// Traffic model
+//  - Hosts: `hosts` clients; each client is IPv4 (10.0.0.0/8) or IPv6 (fd00:0:0:1::/64) with
+//    probability ipv6Share, and sits on VLAN 10..19 with probability vlanShare (so the shares
+//    apply to flows in expectation). Servers: max(16, hosts/10) addresses = 2 v4 + 2 v6 DNS
+//    resolvers (8.8.8.8, 1.1.1.1, ...), 2 v4 + 2 v6 NTP servers, and public "web" servers split
+//    v4/v6 by ipv6Share, each with a hostname from HOSTNAMES (its SNI / Host); DNS answers
+//    return the addresses of the servers carrying the queried name.
+//  - Flows: app drawn from `mix` (merged over DEFAULT_MIX), client uniform-ish (every host used
+//    when flows >= hosts), server popularity skewed; 5-tuples are unique (also ignoring VLAN).
+//    Server ports 443 (TLS, QUIC), 80, 53, 22, 123; client ports 1024..65535, except QUIC
+//    clients and both ends of *_other flows, which use 49152..65535 minus the ports tshark maps
+//    to a dissector (so tshark dissects QUIC as QUIC and leaves *_other payloads as data).
+//    Packets per flow: the app's minimum (TCP 4: SYN, SYN-ACK, ACK, first client payload;
+//    UDP 2) plus a heavy-tailed (Pareto) share of the remaining budget, so the total is exactly
+//    `packets` whenever packets >= sum of minimums.
+//  - Per flow: TCP handshake, the app's handshake (TLS ClientHello/ServerHello, HTTP GET/200,
+//    SSH banners + KEXINIT + ECDH + NEWKEYS, DNS query/answer, NTP request/reply, QUIC
+//    Initial/Initial), bulk packets (TLS application_data records, HTTP keep-alive exchanges,
+//    SSH encrypted packets, QUIC 1-RTT short-header packets, opaque bytes for *_other, more
+//    DNS/NTP exchanges), then FIN/FIN/ACK when at least 4 bulk packets remain. Sequence and
+//    acknowledgement numbers are consistent (tshark reports no TCP analysis warnings).
+//  - Time: flow starts uniform over the first 97% of the capture; request/response turns cost
+//    the flow's RTT (2..120 ms), bulk gaps are exponential; flows are merged with a heap, so
+//    file order == time order and thousands of flows are active at once.
+//  - Bulk frame sizes: sizes.max with probability 0.45, else uniform in [sizes.min, sizes.max]
+//    (the whole frame, VLAN tag included; raised to the app's minimum payload if needed).
+// Determinism: everything derives from `seed` through independent Rng streams (one per flow),
+// no Math.random / Date.now; same options + seed => byte-identical pcap and JSONL.
 
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { Rng } from './rng.js';
 import {
-  type FrameSpec,
+  HeaderTemplate,
   IPPROTO_TCP,
   IPPROTO_UDP,
+  PoolChecksum,
   TCP_ACK,
   TCP_FIN,
   TCP_PSH,
   TCP_SYN,
-  finishL4,
   formatIp,
-  headerLen,
   parseIp,
   synAckOptions,
   synOptions,
-  writeFrame,
-  writeHeaders,
 } from './packets.js';
 import {
   DNS_TYPE_A,
@@ -35,6 +61,7 @@ import {
   ntpRequest,
   ntpResponse,
   quicClientInitial,
+  quicInitialSecret,
   quicServerInitial,
   sshEcdhInit,
   sshEcdhReplyNewKeys,
@@ -68,7 +95,7 @@ export interface GenOptions {
   packets?: number; // total packets, approximately (default 2000000)
   vlanShare?: number; // fraction of flows with an 802.1Q tag (default 0.1), VLAN ids 10..19
   ipv6Share?: number; // fraction of IPv6 flows (default 0.2)
-  mix?: Partial<Record<AppName, number>>; // app weights
+  mix?: Partial<Record<AppName, number>>; // app weights, merged over DEFAULT_MIX (set 0 to disable an app)
   sizes?: { min: number; max: number }; // frame sizes for bulk data packets (default 64..1514)
   flowsOut?: string; // optional JSONL path: the known flow list
   startTime?: number; // epoch seconds of the first packet (default 1700000000)
@@ -79,7 +106,7 @@ export interface GenResult {
   packets: number;
   bytes: number; // sum of frame lengths (capinfos "Data size"); the file adds 24 + 16/packet
   flows: number;
-  hosts: number;
+  hosts: number; // distinct client hosts present in the capture (= min(hosts, flows))
   file: string;
 }
 
@@ -123,9 +150,20 @@ export class PcapWriter {
   fileBytes = 0;
   private fd: number;
 
-  constructor(path: string, chunkBytes = 8 << 20, snaplen = 65535) {
+  /** buf[poolBase, poolBase + pool.length) holds the optional payload pool (never written out) */
+  readonly poolBase: number;
+  private readonly limit: number;
+
+  /**
+   * `pool`: optional byte pool stored behind the write area of the same buffer, so frames can
+   * take opaque payload bytes with buf.copyWithin() (no per-packet view allocation).
+   */
+  constructor(path: string, chunkBytes = 8 << 20, pool?: Uint8Array, snaplen = 65535) {
     this.fd = openSync(path, 'w');
-    this.buf = Buffer.allocUnsafe(chunkBytes);
+    this.buf = Buffer.allocUnsafe(chunkBytes + (pool ? pool.length : 0));
+    this.limit = chunkBytes;
+    this.poolBase = chunkBytes;
+    if (pool) this.buf.set(pool, chunkBytes);
     const h = this.buf;
     h.writeUInt32LE(0xa1b2c3d4, 0);
     h.writeUInt16LE(2, 4);
@@ -139,7 +177,7 @@ export class PcapWriter {
 
   /** Reserve room for a frame of up to maxLen bytes; returns the offset to write the frame at. */
   begin(maxLen: number): number {
-    if (this.pos + 16 + maxLen > this.buf.length) this.flush();
+    if (this.pos + 16 + maxLen > this.limit) this.flush();
     return this.pos + 16;
   }
 
@@ -186,6 +224,9 @@ const APP_BULK_FACTOR = [1, 0.8, 0.02, 1, 0.6, 0.02, 1, 0.7];
  * tshark has no port registration for QUIC (heuristic only), so a registered client port would
  * win over QUIC; *_other payloads are opaque and must stay undissected.
  */
+/** MAC length of the negotiated SSH MAC (hmac-sha2-256-etm@openssh.com, see sshKexInit). */
+const SSH_MAC_LEN = 32;
+
 const DYN_PORT_LO = 49152;
 const DYN_PORT_HI = 65535;
 const DYN_PORT_AVOID = new Set([
@@ -275,13 +316,13 @@ const SPECIAL_SERVERS: readonly { ip: string; kind: 1 | 2 }[] = [
 ];
 
 /**
- * udp_other datagrams start with a fixed 2-byte tag (0xa5 0x5a) followed by random bytes: fully
- * random first bytes occasionally satisfy one of tshark's UDP heuristics (RTCP, CLTP/R-GOOSE, ...)
- * and get dissected as a malformed packet of that protocol.
+ * *_other payloads start with a fixed 2-byte tag (udp 0xa5 0x5a, tcp 0x5a 0xa5) followed by random
+ * bytes: fully random leading bytes occasionally satisfy one of tshark's heuristics (UDP: RTCP,
+ * CLTP/R-GOOSE; TCP: Thrift, ...) and get dissected as a malformed packet of that protocol.
  */
-function udpOtherMagic(b: Uint8Array, p: number): void {
-  b[p] = 0xa5;
-  b[p + 1] = 0x5a;
+function otherMagic(b: Uint8Array, p: number, udp: boolean): void {
+  b[p] = udp ? 0xa5 : 0x5a;
+  b[p + 1] = udp ? 0x5a : 0xa5;
 }
 
 // ---- per-flow state machine --------------------------------------------------------------
@@ -306,6 +347,7 @@ const SCRIPTS: readonly (readonly number[])[] = [
 
 interface Ctx {
   pool: Buffer; // random bytes for opaque payloads
+  poolSum: PoolChecksum;
   sizeMin: number;
   sizeMax: number;
   endUs: number; // capture end (offset µs)
@@ -322,13 +364,20 @@ class Flow {
   t: number; // time (µs offset) of the next packet
   done = false;
   private k = 0; // packets emitted
+  // per-direction counters (kept in the object while the flow is active: one cache line)
+  private c2sPkts = 0;
+  private c2sBytes = 0;
+  private s2cPkts = 0;
+  private s2cBytes = 0;
   private readonly n: number;
   private readonly tcp: boolean;
   private readonly L: number; // script packets
   private readonly B: number; // bulk packets
   private readonly r: Rng;
-  private readonly c2s: FrameSpec;
-  private readonly s2c: FrameSpec;
+  private readonly hc: HeaderTemplate; // client -> server headers
+  private readonly hs: HeaderTemplate; // server -> client headers
+  private ipIdC: number;
+  private ipIdS: number;
   private cseq: number;
   private sseq: number;
   private readonly rtt: number;
@@ -337,19 +386,22 @@ class Flow {
   private kind = K_SYN;
   private scriptIdx = 0;
   private prevDir = -1;
+  /** per direction: the peer sent data/SYN/FIN since this side's last segment */
+  private readonly ackPending = [false, false];
   // app state
   private tlsVersion: 0x0303 | 0x0304 = 0x0304;
   private sessionId: Uint8Array = new Uint8Array(0);
   private quicDcid: Uint8Array = new Uint8Array(0);
   private quicScid: Uint8Array = new Uint8Array(0);
   private quicServerCid: Uint8Array = new Uint8Array(0);
+  private quicInitial: Buffer | null = null;
   private dnsId = 0;
   private dnsType = DNS_TYPE_A;
   private ntpTx: Uint8Array = new Uint8Array(8);
   private httpPath = '/';
-  private readonly ua: string;
-  private readonly sshBanner: string;
-  private readonly sshPad: Uint8Array;
+  private ua = '';
+  private sshBanner = '';
+  private sshPad: Uint8Array = new Uint8Array(16);
 
   constructor(
     private readonly ctx: Ctx,
@@ -375,14 +427,16 @@ class Flow {
     const proto = this.tcp ? IPPROTO_TCP : IPPROTO_UDP;
     const gw = routerMac(vlan);
     const flowLabel = r.u32() & 0xfffff;
-    this.c2s = {
-      srcMac: cliMac, dstMac: gw, vlan, v6, src: cli, dst: srv, ttl: 64, ipId: r.u32() & 0xffff, flowLabel,
-      proto, sport: cport, dport: sport, seq: 0, ack: 0, flags: 0, window: 502, tcpOptions: null,
-    };
-    this.s2c = {
-      srcMac: gw, dstMac: cliMac, vlan, v6, src: srv, dst: cli, ttl: srvTtl, ipId: r.u32() & 0xffff,
-      flowLabel: r.u32() & 0xfffff, proto, sport, dport: cport, seq: 0, ack: 0, flags: 0, window: 501, tcpOptions: null,
-    };
+    this.ipIdC = r.u32() & 0xffff;
+    this.ipIdS = r.u32() & 0xffff;
+    this.hc = new HeaderTemplate({
+      srcMac: cliMac, dstMac: gw, vlan, v6, src: cli, dst: srv, ttl: 64, ipId: 0, flowLabel,
+      proto, sport: cport, dport: sport, seq: 0, ack: 0, flags: 0, window: 0, tcpOptions: null,
+    });
+    this.hs = new HeaderTemplate({
+      srcMac: gw, dstMac: cliMac, vlan, v6, src: srv, dst: cli, ttl: srvTtl, ipId: 0,
+      flowLabel: r.u32() & 0xfffff, proto, sport, dport: cport, seq: 0, ack: 0, flags: 0, window: 0, tcpOptions: null,
+    });
     this.cseq = r.u32();
     this.sseq = r.u32();
     if (this.tcp) {
@@ -393,14 +447,18 @@ class Flow {
       this.L = Math.min(script.length, n);
       this.B = n - this.L;
     }
-    this.rtt = Math.round(r.logUniform(2000, 120000));
-    const hs = this.rtt * (this.tcp ? 3 : 1) + 2000;
-    const room = Math.max(0, ctx.endUs - startUs - hs);
-    const dur = Math.min(room * 0.95, r.logUniform(50_000, 30_000_000));
-    this.gap = this.B > 0 ? Math.max(2, dur / this.B) : 0;
-    this.ua = r.pick(USER_AGENTS);
-    this.sshBanner = r.pick(SSH_SERVER_BANNERS);
-    this.sshPad = r.bytes(16);
+    // timing budget: request/response turns cost one RTT each, the rest are bulk gaps; keep the
+    // whole flow inside the capture window (timestamps are clamped to its end as a last resort)
+    let rttTurns = this.tcp ? 2 : 0; // SYN-ACK, server FIN
+    for (let i = 0; i < this.L; i++) if (script[i] === DIR_S2C) rttTurns++;
+    if (app === A_HTTP) rttTurns += Math.ceil(this.B / 3);
+    else if (app === A_DNS || app === A_NTP) rttTurns += Math.ceil(this.B / 2);
+    const window = Math.max(0, ctx.endUs - startUs);
+    const rtt0 = r.logUniform(2000, 120000);
+    this.rtt = Math.max(1, Math.round(Math.min(rtt0, (window * 0.4) / Math.max(1, rttTurns))));
+    const room = Math.max(0, window * 0.85 - this.rtt * rttTurns - n * 250);
+    const dur = Math.min(room, r.logUniform(50_000, 30_000_000));
+    this.gap = this.B > 0 ? Math.max(1, dur / this.B) : 0;
     this.t = startUs;
     if (app === A_TLS) {
       this.tlsVersion = r.chance(0.75) ? 0x0304 : 0x0303;
@@ -413,6 +471,10 @@ class Flow {
       this.dnsType = v6 && r.chance(0.7) ? DNS_TYPE_AAAA : DNS_TYPE_A;
     } else if (app === A_HTTP) {
       this.httpPath = r.pick(HTTP_PATHS);
+      this.ua = r.pick(USER_AGENTS);
+    } else if (app === A_SSH) {
+      this.sshBanner = r.pick(SSH_SERVER_BANNERS);
+      this.sshPad = r.bytes(16);
     }
     this.planKind();
   }
@@ -473,6 +535,8 @@ class Flow {
   }
 
   private set(dir: number, kind: number): void {
+    // a pure ACK only when the peer sent something not yet acknowledged (else it is a dup ACK)
+    if (kind === K_ACK && !this.ackPending[dir]) kind = this.app === A_HTTP ? K_HTTP_REQ : K_DATA;
     this.dir = dir;
     this.kind = kind;
   }
@@ -488,7 +552,16 @@ class Flow {
     } else {
       g = r.exp(this.gap);
     }
+    // never run past the capture end: a gap takes at most 1/(remaining+1) of the time left
+    const left = this.ctx.endUs - this.t;
+    const remaining = this.n - this.k; // packets still to send, the next one included
+    g = Math.min(g, left / (remaining + 1));
     this.t = Math.min(this.t + Math.round(g), this.ctx.endUs);
+  }
+
+  /** MSS advertised in SYN / SYN-ACK: what the largest bulk frame can carry (1460 / 1440 by default). */
+  private mss(): number {
+    return Math.max(536, Math.min(65495, this.ctx.sizeMax - 14 - (this.hc.v6 ? 40 : 20) - 20));
   }
 
   private frameTarget(): number {
@@ -501,24 +574,12 @@ class Flow {
     const tsUs = this.ctx.startEpochUs + this.t;
     const dir = this.dir;
     switch (this.kind) {
-      case K_SYN: {
-        const s = this.c2s;
-        s.tcpOptions = synOptions(s.v6 ? 1440 : 1460, 7);
-        s.window = 64240;
-        this.send(w, tsUs, dir, TCP_SYN, null);
-        s.tcpOptions = null;
-        s.window = 502;
+      case K_SYN:
+        this.send(w, tsUs, dir, TCP_SYN, null, synOptions(this.mss(), 7), 64240);
         break;
-      }
-      case K_SYNACK: {
-        const s = this.s2c;
-        s.tcpOptions = synAckOptions(s.v6 ? 1440 : 1460, 7);
-        s.window = 65160;
-        this.send(w, tsUs, dir, TCP_SYN | TCP_ACK, null);
-        s.tcpOptions = null;
-        s.window = 501;
+      case K_SYNACK:
+        this.send(w, tsUs, dir, TCP_SYN | TCP_ACK, null, synAckOptions(this.mss(), 7), 65160);
         break;
-      }
       case K_ACK:
         this.send(w, tsUs, dir, TCP_ACK, null);
         break;
@@ -556,6 +617,7 @@ class Flow {
     this.k++;
     if (this.k >= this.n) {
       this.done = true;
+      this.flushCounters();
       return;
     }
     this.planKind();
@@ -583,18 +645,20 @@ class Flow {
       case A_HTTP:
         return i === 0 ? httpRequest(this.host!, this.httpPath, this.ua) : this.httpResp(tsUs);
       case A_DNS:
-        return i === 0 ? this.dnsQ(true) : this.dnsR();
+        return i === 0 ? this.dnsQ() : this.dnsR();
       case A_NTP:
         return i === 0 ? this.ntpQ(tsUs) : this.ntpR(tsUs);
       case A_QUIC:
         if (i === 0) {
+          this.quicInitial = quicInitialSecret(this.quicDcid);
           return quicClientInitial({
             dcid: this.quicDcid, scid: this.quicScid, sni: this.host!, random: r.bytes(32), keyShare: r.bytes(32),
+            initialSecret: this.quicInitial,
           });
         }
         return quicServerInitial({
           originalDcid: this.quicDcid, dcid: this.quicScid, scid: this.quicServerCid, random: r.bytes(32),
-          keyShare: r.bytes(32),
+          keyShare: r.bytes(32), initialSecret: this.quicInitial ?? undefined,
         });
       case A_SSH:
         switch (i) {
@@ -618,24 +682,22 @@ class Flow {
         const len = 16 + r.int(200);
         const o = r.int(this.ctx.pool.length - len);
         const b = Buffer.from(this.ctx.pool.subarray(o, o + len));
-        if (this.app === A_UDPO) udpOtherMagic(b, 0);
+        if (this.app === A_UDPO || this.app === A_TCPO) otherMagic(b, 0, this.app === A_UDPO);
         return b;
       }
     }
   }
 
   private httpResp(tsUs: number): Buffer {
-    const spec = this.s2c;
-    const total = Math.max(200, this.frameTarget() - headerLen(spec));
+    const total = Math.max(200, this.frameTarget() - this.hs.len());
     return httpResponse({
       path: this.httpPath, host: this.host!, epochSec: Math.floor(tsUs / 1e6), totalLen: total,
       seed: this.r.u32() & 0xffffff, binary: this.ctx.pool,
     });
   }
 
-  private dnsQ(first = false): Buffer {
+  private dnsQ(): Buffer {
     this.dnsId = this.r.u32() & 0xffff;
-    if (first) return dnsQuery(this.dnsId, this.host!, this.dnsType, true);
     return dnsQuery(this.dnsId, this.host!, this.dnsType, true);
   }
 
@@ -672,39 +734,61 @@ class Flow {
   // -- frame emission
 
   private account(dir: number, len: number): void {
-    const c = this.ctx;
     if (dir === DIR_C2S) {
-      c.c2sPkts[this.id]!++;
-      c.c2sBytes[this.id]! += len;
+      this.c2sPkts++;
+      this.c2sBytes += len;
     } else {
-      c.s2cPkts[this.id]!++;
-      c.s2cBytes[this.id]! += len;
+      this.s2cPkts++;
+      this.s2cBytes += len;
     }
   }
 
-  private prep(dir: number, flags: number): FrameSpec {
-    const s = dir === DIR_C2S ? this.c2s : this.s2c;
-    s.ipId = (s.ipId + 1) & 0xffff;
-    if (this.tcp) {
-      s.flags = flags;
-      s.seq = dir === DIR_C2S ? this.cseq : this.sseq;
-      s.ack = dir === DIR_C2S ? this.sseq : this.cseq;
+  /** Store the flow's counters in the context tables (once, when the flow is done). */
+  private flushCounters(): void {
+    const c = this.ctx;
+    c.c2sPkts[this.id] = this.c2sPkts;
+    c.c2sBytes[this.id] = this.c2sBytes;
+    c.s2cPkts[this.id] = this.s2cPkts;
+    c.s2cBytes[this.id] = this.s2cBytes;
+  }
+
+  /** Write the headers of the next segment in direction `dir`; returns the payload offset. */
+  private headers(buf: Uint8Array, off: number, dir: number, flags: number, plen: number, options: Uint8Array | null, window: number): number {
+    if (dir === DIR_C2S) {
+      this.ipIdC = (this.ipIdC + 1) & 0xffff;
+      return this.hc.write(buf, off, plen, this.ipIdC, this.cseq, this.sseq, flags, window, options);
     }
-    return s;
+    this.ipIdS = (this.ipIdS + 1) & 0xffff;
+    return this.hs.write(buf, off, plen, this.ipIdS, this.sseq, this.cseq, flags, window, options);
   }
 
   private advance(dir: number, flags: number, plen: number): void {
     if (!this.tcp) return;
     const inc = plen + (flags & (TCP_SYN | TCP_FIN) ? 1 : 0);
+    this.ackPending[dir] = false;
+    if (inc) this.ackPending[1 - dir] = true;
     if (dir === DIR_C2S) this.cseq = (this.cseq + inc) >>> 0;
     else this.sseq = (this.sseq + inc) >>> 0;
   }
 
-  private send(w: PcapWriter, tsUs: number, dir: number, flags: number, payload: Uint8Array | null): void {
-    const s = this.prep(dir, flags);
+  private send(
+    w: PcapWriter,
+    tsUs: number,
+    dir: number,
+    flags: number,
+    payload: Uint8Array | null,
+    options: Uint8Array | null = null,
+    window = dir === DIR_C2S ? 502 : 501,
+  ): void {
+    const t = dir === DIR_C2S ? this.hc : this.hs;
     const plen = payload ? payload.length : 0;
-    const off = w.begin(headerLen(s) + plen);
-    const len = writeFrame(w.buf, off, s, payload, 0, plen);
+    const optLen = options ? options.length : 0;
+    const len = t.len(optLen) + plen;
+    const off = w.begin(len);
+    const buf = w.buf;
+    const p = this.headers(buf, off, dir, flags, plen, options, window);
+    if (payload) buf.set(payload, p);
+    t.finish(buf, off, plen, optLen);
     w.commit(tsUs, len);
     this.account(dir, len);
     this.advance(dir, flags, plen);
@@ -713,8 +797,8 @@ class Flow {
   /** Bulk data packet with opaque (pool) bytes shaped per app. */
   private sendData(w: PcapWriter, tsUs: number, dir: number): void {
     const flags = TCP_PSH | TCP_ACK;
-    const s = this.prep(dir, flags);
-    const hl = headerLen(s);
+    const t = dir === DIR_C2S ? this.hc : this.hs;
+    const hl = t.len();
     let prefix = 0;
     let minPayload = 8;
     if (this.app === A_TLS) {
@@ -724,24 +808,39 @@ class Flow {
       prefix = 9;
       minPayload = 32;
     } else if (this.app === A_SSH) {
-      minPayload = 36;
+      prefix = 4; // packet_length (plaintext with -etm MACs)
+      minPayload = 4 + 16 + SSH_MAC_LEN;
+    } else {
+      prefix = 2; // *_other tag
     }
-    const plen = Math.min(65000, Math.max(minPayload, this.frameTarget() - hl));
+    let plen = Math.min(65000, Math.max(minPayload, this.frameTarget() - hl));
+    if (this.app === A_SSH) {
+      // one SSH binary packet per segment: aes128-ctr + hmac-sha2-256-etm framing,
+      // uint32 length || ciphertext (multiple of 16) || 32-byte MAC
+      plen = 4 + Math.max(16, (plen - 4 - SSH_MAC_LEN) & ~15) + SSH_MAC_LEN;
+    }
     const off = w.begin(hl + plen);
     const buf = w.buf;
-    const p = writeHeaders(buf, off, s, plen);
+    const p = this.headers(buf, off, dir, flags, plen, null, dir === DIR_C2S ? 502 : 501);
     if (this.app === A_TLS) {
       writeTlsAppDataHeader(buf, p, plen - 5);
     } else if (this.app === A_QUIC) {
       buf[p] = 0x40 | (this.r.u32() & 0x1f); // short header, fixed bit (low bits are protected)
       buf.set(dir === DIR_C2S ? this.quicServerCid : this.quicScid, p + 1);
+    } else if (this.app === A_SSH) {
+      const len = plen - 4 - SSH_MAC_LEN;
+      buf[p] = len >>> 24;
+      buf[p + 1] = (len >>> 16) & 0xff;
+      buf[p + 2] = (len >>> 8) & 0xff;
+      buf[p + 3] = len & 0xff;
+    } else if (prefix === 2) {
+      otherMagic(buf, p, this.app === A_UDPO);
     }
     const n = plen - prefix;
-    const pool = this.ctx.pool;
-    const po = this.r.int(pool.length - n);
-    pool.copy(buf, p + prefix, po, po + n);
-    if (this.app === A_UDPO) udpOtherMagic(buf, p);
-    finishL4(buf, off, s, plen);
+    const po = this.r.int(this.ctx.pool.length - n);
+    buf.copyWithin(p + prefix, w.poolBase + po, w.poolBase + po + n);
+    // the L4 header length is even, so the pool bytes start at an odd segment offset iff prefix is odd
+    t.finish(buf, off, plen, 0, prefix, this.ctx.poolSum.sum(po, n, (prefix & 1) === 1));
     w.commit(tsUs, hl + plen);
     this.account(dir, hl + plen);
     this.advance(dir, flags, plen);
@@ -909,7 +1008,10 @@ export function generate(opts: GenOptions): GenResult {
   const cportOf = new Uint16Array(F);
   const sportOf = new Uint16Array(F);
   const hostOf: (string | null)[] = new Array<string | null>(F);
-  const used = new Set<string>();
+  // (client, server, proto, port) uniqueness; numeric keys while they fit in 2^53
+  const numericKeys = H * S * 2 * 65536 < Number.MAX_SAFE_INTEGER;
+  const usedNum = new Set<number>();
+  const usedStr = new Set<string>();
   for (let i = 0; i < F; i++) {
     const u = fr.float();
     let app = 0;
@@ -939,31 +1041,35 @@ export function generate(opts: GenOptions): GenResult {
     sportOf[i] = sport;
     const dyn = app === A_TCPO || app === A_UDPO || app === A_QUIC;
     const lo = dyn ? DYN_PORT_LO : 1024;
-    const key = `${cli}/${srv}/${tcp ? 't' : 'u'}/`;
+    const base = ((cli * S + srv) * 2 + (tcp ? 1 : 0)) * 65536;
+    const skey = `${cli}/${srv}/${tcp ? 't' : 'u'}/`;
+    const taken = (p: number): boolean => (numericKeys ? usedNum.has(base + p) : usedStr.has(skey + p));
     let cport = -1;
     for (let tries = 0; tries < 64; tries++) {
       const p = dyn ? dynPort(fr) : fr.range(1024, 65535);
-      if (!used.has(key + p)) {
+      if (!taken(p)) {
         cport = p;
         break;
       }
     }
     if (cport < 0) {
       for (let p = lo; p <= 65535; p++) {
-        if (!used.has(key + p) && !(dyn && DYN_PORT_AVOID.has(p))) {
+        if (!taken(p) && !(dyn && DYN_PORT_AVOID.has(p))) {
           cport = p;
           break;
         }
       }
     }
     if (cport < 0) throw new Error(`generate: out of client ports for host ${cli} -> server ${srv}; use more hosts`);
-    used.add(key + cport);
+    if (numericKeys) usedNum.add(base + cport);
+    else usedStr.add(skey + cport);
     cportOf[i] = cport;
     if (app === A_TLS || app === A_HTTP || app === A_QUIC) hostOf[i] = servers[srv]!.name;
     else if (app === A_DNS) hostOf[i] = fr.pick(HOSTNAMES);
     else hostOf[i] = null;
   }
-  used.clear();
+  usedNum.clear();
+  usedStr.clear();
 
   // -- packets per flow: minimum + heavy-tailed share of the remaining budget
   const pr = new Rng(seed, 4);
@@ -995,18 +1101,20 @@ export function generate(opts: GenOptions): GenResult {
   const startUs = new Float64Array(F);
   for (let i = 0; i < F; i++) startUs[i] = Math.floor(tr.float() * endUs * 0.97);
   startUs.sort();
+  const first = startUs[0]!; // the first packet is at startTime exactly
+  for (let i = 0; i < F; i++) startUs[i] = startUs[i]! - first;
 
   // -- opaque payload pool
   const pool = Buffer.alloc(1 << 20);
   new Rng(seed, 6).fill(pool);
 
   const ctx: Ctx = {
-    pool, sizeMin, sizeMax, endUs, startEpochUs, nameAddrs4, nameAddrs6,
+    pool, poolSum: new PoolChecksum(pool), sizeMin, sizeMax, endUs, startEpochUs, nameAddrs4, nameAddrs6,
     c2sPkts: new Uint32Array(F), c2sBytes: new Float64Array(F), s2cPkts: new Uint32Array(F), s2cBytes: new Float64Array(F),
   };
 
   const hostMacs = new Map<number, Uint8Array>();
-  const w = new PcapWriter(opts.out);
+  const w = new PcapWriter(opts.out, 8 << 20, pool);
   const heap = new FlowHeap(F);
   const active: (Flow | undefined)[] = new Array<Flow | undefined>(F);
   let next = 0;

@@ -113,10 +113,14 @@ export function inetChecksum(b: Uint8Array, start: number, end: number): number 
  * The IPv4 header checksum is computed; the TCP/UDP checksum field is left 0 —
  * call finishL4() once the payload is in place. Returns the payload offset.
  */
+function copySmall(dst: Uint8Array, at: number, src: Uint8Array): void {
+  for (let i = 0; i < src.length; i++) dst[at + i] = src[i]!;
+}
+
 export function writeHeaders(buf: Uint8Array, off: number, s: FrameSpec, payloadLen: number): number {
   let p = off;
-  buf.set(s.dstMac, p);
-  buf.set(s.srcMac, p + 6);
+  copySmall(buf, p, s.dstMac);
+  copySmall(buf, p + 6, s.srcMac);
   p += 12;
   if (s.vlan) {
     buf[p] = 0x81;
@@ -146,8 +150,8 @@ export function writeHeaders(buf: Uint8Array, off: number, s: FrameSpec, payload
     buf[ip + 9] = s.proto;
     buf[ip + 10] = 0;
     buf[ip + 11] = 0;
-    buf.set(s.src, ip + 12);
-    buf.set(s.dst, ip + 16);
+    copySmall(buf, ip + 12, s.src);
+    copySmall(buf, ip + 16, s.dst);
     const c = inetChecksum(buf, ip, ip + 20);
     buf[ip + 10] = c >> 8;
     buf[ip + 11] = c & 0xff;
@@ -166,8 +170,8 @@ export function writeHeaders(buf: Uint8Array, off: number, s: FrameSpec, payload
     buf[ip + 5] = l4Len & 0xff;
     buf[ip + 6] = s.proto;
     buf[ip + 7] = s.ttl;
-    buf.set(s.src, ip + 8);
-    buf.set(s.dst, ip + 24);
+    copySmall(buf, ip + 8, s.src);
+    copySmall(buf, ip + 24, s.dst);
     p += 40;
   }
   const l4 = p;
@@ -196,7 +200,7 @@ export function writeHeaders(buf: Uint8Array, off: number, s: FrameSpec, payload
     buf[l4 + 17] = 0;
     buf[l4 + 18] = 0; // urgent pointer
     buf[l4 + 19] = 0;
-    if (optLen) buf.set(s.tcpOptions!, l4 + 20);
+    if (optLen) copySmall(buf, l4 + 20, s.tcpOptions!);
     p = l4 + 20 + optLen;
   } else {
     buf[l4 + 4] = l4Len >> 8;
@@ -208,15 +212,21 @@ export function writeHeaders(buf: Uint8Array, off: number, s: FrameSpec, payload
   return p;
 }
 
-/** Compute and store the TCP/UDP checksum (pseudo-header + segment) of a frame at buf[off]. */
-export function finishL4(buf: Uint8Array, off: number, s: FrameSpec, payloadLen: number): void {
+/**
+ * Compute and store the TCP/UDP checksum (pseudo-header + segment) of a frame at buf[off].
+ * Normally the whole payload is summed from buf. A caller that already knows the sum of the
+ * payload's tail may pass `summedLen` (<= payloadLen) = how many leading payload bytes to sum
+ * from buf, and `tailAcc` = the unfolded 16-bit-word sum of the remaining bytes, aligned as they
+ * sit in the segment (see PoolChecksum).
+ */
+export function finishL4(buf: Uint8Array, off: number, s: FrameSpec, payloadLen: number, summedLen = payloadLen, tailAcc = 0): void {
   const l3 = off + l2HeaderLen(s);
   const l4 = l3 + (s.v6 ? 40 : 20);
   const l4Len = l4HeaderLen(s) + payloadLen;
   // pseudo header
   let acc = s.v6 ? sum16(buf, l3 + 8, l3 + 40) : sum16(buf, l3 + 12, l3 + 20);
   acc += s.proto + l4Len;
-  acc = sum16(buf, l4, l4 + l4Len, acc);
+  acc = sum16(buf, l4, l4 + l4Len - (payloadLen - summedLen), acc) + tailAcc;
   let c = foldChecksum(acc);
   const tcp = s.proto === IPPROTO_TCP;
   if (!tcp && c === 0) c = 0xffff; // UDP: 0 means "no checksum"
@@ -238,7 +248,10 @@ export function writeFrame(
   pLen = payload ? payload.length - pOff : 0,
 ): number {
   const p = writeHeaders(buf, off, s, pLen);
-  if (payload && pLen) buf.set(payload.subarray(pOff, pOff + pLen), p);
+  if (payload && pLen) {
+    if (pOff === 0 && pLen === payload.length) buf.set(payload, p);
+    else buf.set(payload.subarray(pOff, pOff + pLen), p);
+  }
   finishL4(buf, off, s, pLen);
   return p + pLen - off;
 }
@@ -249,6 +262,141 @@ export function buildFrame(s: FrameSpec, payload: Uint8Array | null = null): Buf
   const b = Buffer.alloc(len);
   writeFrame(b, 0, s, payload);
   return b;
+}
+
+/**
+ * Precomputed headers of one direction of a flow (addresses, MACs, VLAN, ports, TTL, flow label)
+ * in one contiguous array: per packet only lengths, IP id, seq/ack/flags/window and the
+ * checksums are patched. Much cheaper than writeHeaders() when many flows are interleaved
+ * (one small array to copy instead of half a dozen scattered objects).
+ */
+export class HeaderTemplate {
+  readonly tmpl: Uint8Array; // L2..L4 headers without TCP options
+  readonly l3: number; // offset of the IP header
+  readonly l4: number; // offset of the TCP/UDP header
+  readonly tcp: boolean;
+  readonly v6: boolean;
+  readonly proto: number;
+  private readonly pseudo: number; // unfolded sum of the pseudo-header addresses
+
+  constructor(s: FrameSpec) {
+    const base: FrameSpec = { ...s, tcpOptions: null, seq: 0, ack: 0, flags: 0, window: 0, ipId: 0 };
+    this.tmpl = new Uint8Array(headerLen(base));
+    writeHeaders(this.tmpl, 0, base, 0);
+    this.l3 = l2HeaderLen(s);
+    this.l4 = this.l3 + l3HeaderLen(s);
+    if (!s.v6) {
+      this.tmpl[this.l3 + 10] = 0; // IPv4 header checksum: recomputed per packet
+      this.tmpl[this.l3 + 11] = 0;
+    }
+    this.tcp = s.proto === IPPROTO_TCP;
+    this.v6 = s.v6;
+    this.proto = s.proto;
+    this.pseudo = s.v6 ? sum16(this.tmpl, this.l3 + 8, this.l3 + 40) : sum16(this.tmpl, this.l3 + 12, this.l3 + 20);
+  }
+
+  /** Header length for a segment with `optLen` bytes of TCP options. */
+  len(optLen = 0): number {
+    return this.tmpl.length + optLen;
+  }
+
+  /** Write the headers at buf[off]; returns the payload offset. The L4 checksum is left 0 (see finish). */
+  write(
+    buf: Uint8Array,
+    off: number,
+    payloadLen: number,
+    ipId: number,
+    seq: number,
+    ack: number,
+    flags: number,
+    window: number,
+    options: Uint8Array | null,
+  ): number {
+    const t = this.tmpl;
+    const n = t.length;
+    for (let i = 0; i < n; i++) buf[off + i] = t[i]!;
+    const optLen = options ? options.length : 0;
+    const l4Len = (this.tcp ? 20 + optLen : 8) + payloadLen;
+    const ip = off + this.l3;
+    if (!this.v6) {
+      const total = 20 + l4Len;
+      buf[ip + 2] = total >> 8;
+      buf[ip + 3] = total & 0xff;
+      buf[ip + 4] = (ipId >> 8) & 0xff;
+      buf[ip + 5] = ipId & 0xff;
+      const c = inetChecksum(buf, ip, ip + 20); // checksum field is 0 in the template
+      buf[ip + 10] = c >> 8;
+      buf[ip + 11] = c & 0xff;
+    } else {
+      buf[ip + 4] = l4Len >> 8;
+      buf[ip + 5] = l4Len & 0xff;
+    }
+    const l4 = off + this.l4;
+    if (!this.tcp) {
+      buf[l4 + 4] = l4Len >> 8;
+      buf[l4 + 5] = l4Len & 0xff;
+      return l4 + 8;
+    }
+    buf[l4 + 4] = seq >>> 24;
+    buf[l4 + 5] = (seq >>> 16) & 0xff;
+    buf[l4 + 6] = (seq >>> 8) & 0xff;
+    buf[l4 + 7] = seq & 0xff;
+    const a = flags & TCP_ACK ? ack : 0;
+    buf[l4 + 8] = a >>> 24;
+    buf[l4 + 9] = (a >>> 16) & 0xff;
+    buf[l4 + 10] = (a >>> 8) & 0xff;
+    buf[l4 + 11] = a & 0xff;
+    buf[l4 + 12] = ((20 + optLen) / 4) << 4;
+    buf[l4 + 13] = flags & 0xff;
+    buf[l4 + 14] = (window >> 8) & 0xff;
+    buf[l4 + 15] = window & 0xff;
+    if (options) for (let i = 0; i < optLen; i++) buf[l4 + 20 + i] = options[i]!;
+    return l4 + 20 + optLen;
+  }
+
+  /**
+   * Store the TCP/UDP checksum of the frame at buf[off] (written by write()). `summedLen` /
+   * `tailAcc` as in finishL4().
+   */
+  finish(buf: Uint8Array, off: number, payloadLen: number, optLen = 0, summedLen = payloadLen, tailAcc = 0): void {
+    const l4 = off + this.l4;
+    const l4Len = (this.tcp ? 20 + optLen : 8) + payloadLen;
+    let acc = this.pseudo + this.proto + l4Len;
+    acc = sum16(buf, l4, l4 + l4Len - (payloadLen - summedLen), acc) + tailAcc;
+    let c = foldChecksum(acc);
+    if (!this.tcp && c === 0) c = 0xffff;
+    const at = l4 + (this.tcp ? 16 : 6);
+    buf[at] = c >> 8;
+    buf[at + 1] = c & 0xff;
+  }
+}
+
+/**
+ * O(1) checksum contribution of any slice of a fixed byte pool (opaque payload source):
+ * prefix sums of the 16-bit words starting at every offset, per parity.
+ */
+export class PoolChecksum {
+  private readonly pre: Float64Array;
+
+  constructor(readonly pool: Uint8Array) {
+    const n = pool.length;
+    const pre = new Float64Array(n + 2);
+    for (let i = 0; i + 1 < n; i++) pre[i + 2] = pre[i]! + ((pool[i]! << 8) | pool[i + 1]!);
+    this.pre = pre;
+  }
+
+  /**
+   * Unfolded sum contribution of pool[start, start+len) placed at segment offset parity `odd`
+   * (true when the slice starts at an odd byte offset from the start of the L4 header) and
+   * ending the segment (an odd trailing byte is zero-padded).
+   */
+  sum(start: number, len: number, odd: boolean): number {
+    const words = len >> 1;
+    let e = this.pre[start + 2 * words]! - this.pre[start]!;
+    if (len & 1) e += this.pool[start + len - 1]! << 8;
+    // shifting a byte string by one position multiplies its sum by 256 (mod 0xffff)
+    return odd ? (e % 0xffff) * 256 : e;
+  }
 }
 
 // ---- TCP options ----------------------------------------------------------------------

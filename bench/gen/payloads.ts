@@ -10,14 +10,14 @@ export class ByteWriter {
   len = 0;
 
   constructor(initial = 512) {
-    this.buf = Buffer.alloc(initial);
+    this.buf = Buffer.allocUnsafe(initial); // only [0, len) is ever read
   }
 
   private grow(n: number): void {
     if (this.len + n <= this.buf.length) return;
     let size = this.buf.length * 2;
     while (size < this.len + n) size *= 2;
-    const nb = Buffer.alloc(size);
+    const nb = Buffer.allocUnsafe(size);
     this.buf.copy(nb, 0, 0, this.len);
     this.buf = nb;
   }
@@ -218,7 +218,7 @@ export function tlsServerHello(o: ServerHelloOptions): Buffer {
 
 /** Wrap handshake/other data into a TLS record. */
 export function tlsRecord(contentType: number, version: number, body: Uint8Array): Buffer {
-  const b = Buffer.alloc(5 + body.length);
+  const b = Buffer.allocUnsafe(5 + body.length); // every byte is written below
   b[0] = contentType;
   b.writeUInt16BE(version, 1);
   b.writeUInt16BE(body.length, 3);
@@ -425,9 +425,15 @@ export function ntpTimestamp(buf: Uint8Array, off: number, epochUs: number): voi
   const sec = Math.floor(epochUs / 1e6);
   const us = epochUs - sec * 1e6;
   const frac = Math.floor((us * 4294967296) / 1e6);
-  const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
-  b.writeUInt32BE((sec + NTP_EPOCH_OFFSET) >>> 0, off);
-  b.writeUInt32BE(frac >>> 0, off + 4);
+  const hi = (sec + NTP_EPOCH_OFFSET) >>> 0;
+  buf[off] = hi >>> 24;
+  buf[off + 1] = (hi >>> 16) & 0xff;
+  buf[off + 2] = (hi >>> 8) & 0xff;
+  buf[off + 3] = hi & 0xff;
+  buf[off + 4] = frac >>> 24;
+  buf[off + 5] = (frac >>> 16) & 0xff;
+  buf[off + 6] = (frac >>> 8) & 0xff;
+  buf[off + 7] = frac & 0xff;
 }
 
 /** 48-byte NTPv4 client request (mode 3). */
@@ -502,9 +508,17 @@ export function sshKexInit(cookie: Uint8Array, server: boolean, pad: Uint8Array)
   const hostKey = server
     ? 'rsa-sha2-512,rsa-sha2-256,ecdsa-sha2-nistp256,ssh-ed25519'
     : 'ssh-ed25519-cert-v01@openssh.com,ecdsa-sha2-nistp256-cert-v01@openssh.com,ssh-ed25519,ecdsa-sha2-nistp256,rsa-sha2-512,rsa-sha2-256';
-  const enc = 'chacha20-poly1305@openssh.com,aes128-ctr,aes192-ctr,aes256-ctr,aes128-gcm@openssh.com,aes256-gcm@openssh.com';
-  const mac =
-    'umac-64-etm@openssh.com,umac-128-etm@openssh.com,hmac-sha2-256-etm@openssh.com,hmac-sha2-512-etm@openssh.com,hmac-sha1-etm@openssh.com,umac-64@openssh.com,umac-128@openssh.com,hmac-sha2-256,hmac-sha2-512,hmac-sha1';
+  // client: OpenSSH defaults. server: a FIPS-style configuration (no chacha20/umac), so the
+  // session negotiates aes128-ctr + hmac-sha2-256-etm: with an -etm MAC the packet length stays
+  // in clear text, and the generator frames its encrypted packets accordingly. (With
+  // chacha20-poly1305 the length is encrypted too; tshark 4.0 then "decrypts" it with no keys
+  // and flags ~1 in 10^5 random packets as malformed.)
+  const enc = server
+    ? 'aes256-gcm@openssh.com,aes128-gcm@openssh.com,aes256-ctr,aes192-ctr,aes128-ctr'
+    : 'chacha20-poly1305@openssh.com,aes128-ctr,aes192-ctr,aes256-ctr,aes128-gcm@openssh.com,aes256-gcm@openssh.com';
+  const mac = server
+    ? 'hmac-sha2-256-etm@openssh.com,hmac-sha2-512-etm@openssh.com,hmac-sha2-256,hmac-sha2-512'
+    : 'umac-64-etm@openssh.com,umac-128-etm@openssh.com,hmac-sha2-256-etm@openssh.com,hmac-sha2-512-etm@openssh.com,hmac-sha1-etm@openssh.com,umac-64@openssh.com,umac-128@openssh.com,hmac-sha2-256,hmac-sha2-512,hmac-sha1';
   const comp = server ? 'none,zlib@openssh.com' : 'none,zlib@openssh.com,zlib';
   for (const s of [kex, hostKey, enc, enc, mac, mac, comp, comp, '', '']) sshString(w, s);
   w.u8(0); // first_kex_packet_follows
@@ -587,9 +601,17 @@ export interface QuicKeys {
   hp: Buffer; // header protection key (16)
 }
 
-/** Initial packet protection keys (RFC 9001 §5.2) for the client ("client in") or server ("server in"). */
-export function quicInitialKeys(originalDcid: Uint8Array, server: boolean): QuicKeys {
-  const initial = hkdfExtract(QUIC_V1_INITIAL_SALT, originalDcid);
+/** initial_secret = HKDF-Extract(initial_salt, client_dst_connection_id) (RFC 9001 §5.2). */
+export function quicInitialSecret(originalDcid: Uint8Array): Buffer {
+  return hkdfExtract(QUIC_V1_INITIAL_SALT, originalDcid);
+}
+
+/**
+ * Initial packet protection keys (RFC 9001 §5.2) for the client ("client in") or server
+ * ("server in"). Pass `initialSecret` (quicInitialSecret) to skip the extract step.
+ */
+export function quicInitialKeys(originalDcid: Uint8Array, server: boolean, initialSecret?: Uint8Array): QuicKeys {
+  const initial = initialSecret ?? quicInitialSecret(originalDcid);
   const secret = hkdfExpandLabel(initial, server ? 'server in' : 'client in', Buffer.alloc(0), 32);
   return {
     secret,
@@ -702,6 +724,7 @@ export function quicClientInitial(o: {
   keyShare: Uint8Array;
   pn?: number;
   datagramLen?: number;
+  initialSecret?: Uint8Array;
 }): Buffer {
   const ch = tlsClientHello({
     sni: o.sni,
@@ -712,7 +735,7 @@ export function quicClientInitial(o: {
     quicTransportParams: quicTransportParams(o.scid),
   });
   return quicInitialPacket({
-    keys: quicInitialKeys(o.dcid, false),
+    keys: quicInitialKeys(o.dcid, false, o.initialSecret),
     dcid: o.dcid,
     scid: o.scid,
     pn: o.pn ?? 0,
@@ -730,11 +753,12 @@ export function quicServerInitial(o: {
   keyShare: Uint8Array;
   pn?: number;
   datagramLen?: number;
+  initialSecret?: Uint8Array;
 }): Buffer {
   const sh = tlsServerHello({ version: 0x0304, random: o.random, sessionId: new Uint8Array(0), cipher: 0x1301, keyShare: o.keyShare });
   const frames = Buffer.concat([quicAckFrame(0, 0), quicCryptoFrame(0, sh)]);
   return quicInitialPacket({
-    keys: quicInitialKeys(o.originalDcid, true),
+    keys: quicInitialKeys(o.originalDcid, true, o.initialSecret),
     dcid: o.dcid,
     scid: o.scid,
     pn: o.pn ?? 0,
