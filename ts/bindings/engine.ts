@@ -112,12 +112,14 @@ const info = addon.info();
 const layout = info.expiredFlow;
 const REASONS = ['idle', 'lifetime', 'flushed', 'evicted'] as const;
 
-function ipText(b: Uint8Array): string {
-  const v4 = b.subarray(0, 10).every((x) => x === 0) && b[10] === 0xff && b[11] === 0xff;
-  if (v4) return `${b[12]}.${b[13]}.${b[14]}.${b[15]}`;
+function ipText(b: Uint8Array, at: number): string {
+  // v4-mapped (::ffff:a.b.c.d) is how the engine stores IPv4.
+  let v4 = b[at + 10] === 0xff && b[at + 11] === 0xff;
+  for (let i = 0; v4 && i < 10; i++) v4 = b[at + i] === 0;
+  if (v4) return `${b[at + 12]}.${b[at + 13]}.${b[at + 14]}.${b[at + 15]}`;
   const groups: string[] = [];
-  for (let i = 0; i < 16; i += 2) groups.push(((b[i] << 8) | b[i + 1]).toString(16));
-  // RFC 5952: compress the longest run of zero groups.
+  for (let i = 0; i < 16; i += 2) groups.push(((b[at + i] << 8) | b[at + i + 1]).toString(16));
+  // RFC 5952: compress the longest run of two or more zero groups.
   let best = -1, bestLen = 0;
   for (let i = 0; i < 8; ) {
     if (groups[i] !== '0') { i++; continue; }
@@ -130,22 +132,44 @@ function ipText(b: Uint8Array): string {
   return `${groups.slice(0, best).join(':')}::${groups.slice(best + bestLen).join(':')}`;
 }
 
-const FIELDS = Object.entries(layout.fields);
+// Field offsets come from the addon (engine/records.h), looked up once.
+const F = Object.fromEntries(Object.entries(layout.fields).map(([k, [off]]) => [k, off])) as Record<string, number>;
 
-function decodeExpired(view: DataView, bytes: Uint8Array, base: number): ExpiredFlow {
-  const out: Record<string, unknown> = {};
-  for (const [name, [off, type]] of FIELDS) {
-    const at = base + off;
-    switch (type) {
-      case 'ip16': out[name] = ipText(bytes.subarray(at, at + 16)); break;
-      case 'u64': out[name] = name.endsWith('_ns') ? view.getBigUint64(at, true) : Number(view.getBigUint64(at, true)); break;
-      case 'u32': out[name] = view.getUint32(at, true); break;
-      case 'u16': out[name] = view.getUint16(at, true); break;
-      case 'u8': out[name] = view.getUint8(at); break;
-    }
-  }
-  out.reason = REASONS[out.reason as number] ?? 'idle';
-  return out as unknown as ExpiredFlow;
+function decodeExpired(v: DataView, b: Uint8Array, base: number): ExpiredFlow {
+  const u8 = (k: string) => v.getUint8(base + F[k]);
+  const u16 = (k: string) => v.getUint16(base + F[k], true);
+  const u32 = (k: string) => v.getUint32(base + F[k], true);
+  const u64 = (k: string) => Number(v.getBigUint64(base + F[k], true));
+  return {
+    cli_ip: ipText(b, base + F.cli_ip),
+    srv_ip: ipText(b, base + F.srv_ip),
+    cli_port: u16('cli_port'),
+    srv_port: u16('srv_port'),
+    vlan: u16('vlan'),
+    proto: u8('proto'),
+    ip_version: u8('ip_version'),
+    first_ns: v.getBigUint64(base + F.first_ns, true),
+    last_ns: v.getBigUint64(base + F.last_ns, true),
+    cli2srv_bytes: u64('cli2srv_bytes'),
+    srv2cli_bytes: u64('srv2cli_bytes'),
+    cli2srv_pkts: u32('cli2srv_pkts'),
+    srv2cli_pkts: u32('srv2cli_pkts'),
+    serial: u32('serial'),
+    retr: u32('retr'),
+    ooo: u32('ooo'),
+    lost: u32('lost'),
+    l7_master: u16('l7_master'),
+    l7_app: u16('l7_app'),
+    l7_category: u16('l7_category'),
+    cli_flags: u8('cli_flags'),
+    srv_flags: u8('srv_flags'),
+    tunnel: u8('tunnel'),
+    reason: REASONS[u8('reason')] ?? 'idle',
+    dscp_cli: u8('dscp_cli'),
+    dscp_srv: u8('dscp_srv'),
+    ttl_cli: u8('ttl_cli'),
+    ttl_srv: u8('ttl_srv'),
+  };
 }
 
 export class Engine {

@@ -35,6 +35,7 @@ int name_priority(uint8_t src) {
 }
 
 bool names_port(const Packet& p) {
+  if (p.l4_proto == kProtoTcp) return p.sport == 53;  // DNS answers over TCP
   if (p.l4_proto != kProtoUdp) return false;
   for (uint16_t port : {53, 5353, 5355, 137, 67, 68})
     if (p.sport == port || p.dport == port) return true;
@@ -480,14 +481,25 @@ void Pipeline::advance(uint64_t now_ns) noexcept {
 
 bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
   if (max_flows < flows_.size() || max_hosts < hosts_.size() || max_flows == 0 || max_hosts < 2) return false;
+  // Hosts keep their names only if the new pool can hold them all.
+  uint32_t named = 0;
+  for (uint32_t i = 0; i < hosts_.max(); i++)
+    if (hosts_.used(i) && hosts_[i].name != HashIndex::kNone) named++;
+  if (named > max_hosts / 2 + 1) return false;
   FlowTable nf(max_flows);
   HostTable nh(max_hosts);
+  NamePool nn(max_hosts / 2 + 1);
   std::unique_ptr<uint32_t[]> moved(new uint32_t[hosts_.max()]);
   for (uint32_t i = 0; i < hosts_.max(); i++) {
     moved[i] = HashIndex::kNone;
     if (!hosts_.used(i)) continue;
     uint32_t j = nh.create(hosts_[i].key, hosts_[i].hash);
-    nh[j] = hosts_[i];
+    Host& h = nh[j];
+    h = hosts_[i];
+    if (const char* name = names_.get(h.name)) {
+      h.name = nn.store(HashIndex::kNone, name, std::strlen(name));
+      if (h.name == HashIndex::kNone) h.name_source = 0;
+    }
     moved[i] = j;
   }
   for (uint32_t i = 0; i < flows_.max(); i++) {
@@ -500,6 +512,7 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
   }
   flows_ = std::move(nf);
   hosts_ = std::move(nh);
+  names_ = std::move(nn);
   lim_.max_flows = max_flows, lim_.max_hosts = max_hosts;
   flow_cursor_ = host_cursor_ = 0;
   sweep_debt_ = 0;

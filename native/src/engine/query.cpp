@@ -55,19 +55,22 @@ HostPage query_hosts(const Pipeline& pl, const HostQuery& q) {
     const char* n = names.get(h.name);
     return n ? n : "";
   };
+  // Sorting by name orders what a UI shows: the name, or the address when
+  // there is none.
+  std::vector<std::string> label;
+  if (q.sort == HostSort::Name) {
+    label.resize(ht.max());
+    for (uint32_t i : sel) {
+      const char* n = names.get(ht[i].name);
+      label[i] = n ? n : format_ip(ht[i].key.ip);
+    }
+  }
   auto key_cmp = [&](uint32_t ia, uint32_t ib) -> int {
     const Host& a = ht[ia];
     const Host& b = ht[ib];
     switch (q.sort) {
       case HostSort::Ip: case HostSort::Alerts: case HostSort::Country: return 0;
-      case HostSort::Name: {
-        // Hosts without a name sort by their address text, as a UI shows them.
-        const char* na = name_of(a);
-        const char* nb = name_of(b);
-        if (*na && *nb) return std::strcmp(na, nb);
-        if (*na || *nb) return *na ? -1 : 1;
-        return 0;
-      }
+      case HostSort::Name: return label[ia].compare(label[ib]);
       case HostSort::Since: return cmp3(a.first_ns, b.first_ns);
       case HostSort::Last: return cmp3(a.last_ns, b.last_ns);
       case HostSort::Vlan: return cmp3(a.key.vlan, b.key.vlan);

@@ -31,6 +31,7 @@ bool parse_cidr(const std::string& s, Cidr& out) {
     if (bits > max) return false;
   }
   out.bits = uint8_t(v4 ? bits + 96 : bits);
+  out.v4 = v4;
   // Clear host bits so the network compares cleanly.
   for (int i = out.bits; i < 128; i++) out.net.b[i / 8] &= uint8_t(~(0x80 >> (i % 8)));
   return true;

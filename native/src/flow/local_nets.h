@@ -12,7 +12,9 @@ namespace fg {
 struct Cidr {
   IpAddr net;      // v4 is mapped, so a v4 /24 is a /120 here
   uint8_t bits;
+  bool v4;         // an IPv4 network: holds IPv4 addresses only (and ::/0 no IPv4 ones)
   bool contains(const IpAddr& a) const {
+    if (a.is_v4() != v4) return false;
     int full = bits / 8, rest = bits % 8;
     if (std::memcmp(a.b, net.b, full) != 0) return false;
     if (rest == 0) return true;

@@ -31,6 +31,7 @@ bool http_request_host(Bytes b, const char*& name, size_t& len) {
     while (v < n && (s[v] == ' ' || s[v] == '\t')) v++;
     size_t e = v;
     while (e < n && s[e] != '\r' && s[e] != '\n') e++;
+    while (e > v && (s[e - 1] == ' ' || s[e - 1] == '\t')) e--;  // RFC 9112 §5: optional whitespace
     // Drop a port, but not the colons of a bracketed IPv6 literal.
     size_t colon = e;
     for (size_t k = v; k < e; k++) {
