@@ -6,7 +6,7 @@
 //   - every capture of ../shared/pcaps/ndpi as one playlist.
 // Prints one `name: value unit` line per figure.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statfsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -48,15 +48,36 @@ function capture(name: string, flows: number, packets: number, hosts: number): s
   return file;
 }
 
+// Trials replay from RAM (/dev/shm) when it has room: this machine's page
+// cache is reclaimed eagerly, and re-reading the disk made figures swing by
+// a third between runs. The engine is measured, not the disk.
+const shm = '/dev/shm/flowgate-bench';
+function staged(files: string[]): string[] {
+  try {
+    const need = files.reduce((a, f) => a + statSync(f).size, 0);
+    const fs = statfsSync('/dev/shm');
+    if (fs.bavail * fs.bsize < need * 1.2) return files;
+    mkdirSync(shm, { recursive: true });
+    return files.map((f, i) => {
+      const to = join(shm, `${i}-${f.split('/').pop()}`);
+      if (!existsSync(to) || statSync(to).size !== statSync(f).size) copyFileSync(f, to);
+      return to;
+    });
+  } catch {
+    return files;
+  }
+}
+process.on('exit', () => rmSync(shm, { recursive: true, force: true }));
+
 function figure(name: string, value: number, unit: string, digits = 2): void {
   console.log(`${name}: ${value.toFixed(digits)} ${unit}`);
 }
 
-function best(mode: string, files: string[], maxFlows: number, maxHosts: number, rounds: number): Result {
+function best(mode: string, files: string[], maxFlows: number, maxHosts: number, rounds: number, allowError = false): Result {
   let top: Result | null = null;
   for (let i = 0; i < rounds; i++) {
     const r = runTrial(mode, files, maxFlows, maxHosts);
-    if (r.error) throw new Error(`${mode}: ${r.error}`);
+    if (r.error && !allowError) throw new Error(`${mode}: ${r.error}`);
     if (!top || r.mpps > top.mpps) top = r;
   }
   return top!;
@@ -66,7 +87,7 @@ const only = process.argv[2];
 const rounds = Number(process.env.FLOWGATE_BENCH_ROUNDS ?? 3);
 
 if (!only || only === 'pipeline') {
-  const file = capture('mix', 200_000, 2_000_000, 10_000);
+  const [file] = staged([capture('mix', 200_000, 2_000_000, 10_000)]);
   const results: Record<string, Result> = {};
   for (let i = 0; i < rounds; i++) {
     for (const mode of ['read-only', 'decode-only', 'full']) {
@@ -86,19 +107,22 @@ if (!only || only === 'pipeline') {
 }
 
 if (!only || only === 'memory') {
-  const file = capture('memory', 1_000_000, 2_000_000, 200_000);
+  const [file] = staged([capture('memory', 1_000_000, 2_000_000, 200_000)]);
   const r = best('full', [file], 1 << 20, 1 << 18, 1);
+  // Tables are preallocated: bytes per entry with the tables (nearly) full.
   figure('memory_per_flow', r.flow_memory_bytes / r.flows, 'B', 0);
   figure('memory_per_host', r.host_memory_bytes / r.hosts, 'B', 0);
-  console.log(`memory_flows: ${r.flows} active flows, ${r.hosts} hosts`);
+  console.log(`memory_tables: ${r.flows} active flows in a table of ${1 << 20}, ${r.hosts} hosts in a table of ${1 << 18}`);
 }
 
 if ((!only || only === 'ndpi') && existsSync(ndpiDir)) {
-  const files = readdirSync(ndpiDir).sort().map((f) => join(ndpiDir, f));
-  const ro = best('read-only', files, 131_072, 131_072, rounds);
-  const full = best('full', files, 131_072, 131_072, rounds);
+  const files = staged(readdirSync(ndpiDir).sort().map((f) => join(ndpiDir, f)));
+  // One capture of the set is damaged on purpose (a fuzzer's): it ends with
+  // an error and the playlist goes on.
+  const ro = best('read-only', files, 131_072, 131_072, rounds, true);
+  const full = best('full', files, 131_072, 131_072, rounds, true);
   figure('ndpi_playlist_read_only', ro.mpps, 'Mpps');
   figure('ndpi_playlist_full', full.mpps, 'Mpps');
   figure('ndpi_playlist_full_vs_read_only', (full.mpps / ro.mpps) * 100, '%', 1);
-  console.log(`ndpi_playlist: ${files.length} captures, ${full.packets} packets`);
+  console.log(`ndpi_playlist: ${files.length} captures, ${full.packets} packets${full.error ? `; first error: ${full.error}` : ''}`);
 }
