@@ -85,8 +85,8 @@ Napi::Object host_to_js(Napi::Env env, const HostRow& r) {
   o.Set("is_multicast", bool(h.flags & kHostMulticast));
   o.Set("broadcast_domain_host", bool(h.flags & kHostBroadcastDomain));
   o.Set("first_seen", secs(h.first_ns));
-  o.Set("last_seen", secs(h.last_ns));
-  o.Set("duration", secs(h.last_ns - h.first_ns) + 1);
+  o.Set("last_seen", secs(h.last_ns()));
+  o.Set("duration", secs(h.last_ns() - h.first_ns) + 1);
   o.Set("bytes_sent", double(h.bytes(0)));
   o.Set("bytes_rcvd", double(h.bytes(1)));
   o.Set("packets_sent", double(h.pkts(0)));
@@ -95,7 +95,7 @@ Napi::Object host_to_js(Napi::Env env, const HostRow& r) {
   const HostTraffic& s = h.traffic[0];
   const HostTraffic& rv = h.traffic[1];
   for (int f = 0; f < kFamCount; f++)
-    o.Set(kFam[f], traffic(env, s.fam_bytes[f], rv.fam_bytes[f], s.fam_pkts[f], rv.fam_pkts[f]));
+    o.Set(kFam[f], traffic(env, s.fam_bytes[f], rv.fam_bytes[f], h.fam_pkts(0, f), h.fam_pkts(1, f)));
   o.Set("active_flows_as_client", double(h.active_as_client));
   o.Set("active_flows_as_server", double(h.active_as_server));
   o.Set("total_flows_as_client", double(h.total_as_client));
@@ -113,7 +113,7 @@ Napi::Object host_to_js(Napi::Env env, const HostRow& r) {
   ts.Set("rcvd", tcp_stats(env, h, 1));
   o.Set("tcpPacketStats", ts);
   Napi::Object udp = Napi::Object::New(env);
-  udp.Set("unicast", double(h.pkt[0].udp_unicast));
+  udp.Set("unicast", double(h.traffic[0].udp_unicast));
   udp.Set("non_unicast", double(h.udp_sent_noncast));
   o.Set("udpBytesSent", udp);
   return o;

@@ -119,7 +119,7 @@ uint32_t Pipeline::host_for(const IpAddr& ip, uint16_t vlan, const uint8_t* mac,
   }
   Host& e = hosts_[i];
   e.serial = next_host_serial_++;
-  e.first_ns = e.last_ns = now_ns_;
+  e.first_ns = e.traffic[0].last_ns = e.traffic[1].last_ns = now_ns_;
   e.thpt_ts = now_ns_;
   uint8_t fl = 0;
   if (nets.is_local(ip)) fl |= kHostLocal;
@@ -219,16 +219,14 @@ void Pipeline::prefetch_hosts(const BatchItem& it) noexcept {
   const Flow& f = flows_[it.flow];
   const bool from_cli = it.swapped == f.cli_is_hi;
   uint32_t src = from_cli ? f.cli_host : f.srv_host, dst = from_cli ? f.srv_host : f.cli_host;
-  // The three lines count() touches: identity, traffic[d], pkt[d].
+  // The two lines count() touches: traffic[d] and pkt[d].
   if (src != HashIndex::kNone) {
     const Host& h = hosts_[src];
-    __builtin_prefetch(&h, 1);
     __builtin_prefetch(&h.traffic[0], 1);
     __builtin_prefetch(&h.pkt[0], 1);
   }
   if (dst != HashIndex::kNone) {
     const Host& h = hosts_[dst];
-    __builtin_prefetch(&h, 1);
     __builtin_prefetch(&h.traffic[1], 1);
     __builtin_prefetch(&h.pkt[1], 1);
   }
@@ -280,8 +278,16 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
     const uint8_t* srv_mac = p.has_mac ? (src_is_client ? p.dst_mac : p.src_mac) : nullptr;
     f.cli_host = host_for(cli, p.vlan_id, cli_mac, nets);
     f.srv_host = host_for(srv, p.vlan_id, srv_mac, nets);
-    if (f.cli_host != HashIndex::kNone) hosts_[f.cli_host].active_as_client++, hosts_[f.cli_host].total_as_client++;
-    if (f.srv_host != HashIndex::kNone) hosts_[f.srv_host].active_as_server++, hosts_[f.srv_host].total_as_server++;
+    if (f.cli_host != HashIndex::kNone) {
+      Host& h = hosts_[f.cli_host];
+      h.active_as_client++, h.total_as_client++;
+      f.cli_local = (h.flags & kHostLocal) != 0, f.cli_bcast = (h.flags & kHostBroadcast) != 0;
+    }
+    if (f.srv_host != HashIndex::kNone) {
+      Host& h = hosts_[f.srv_host];
+      h.active_as_server++, h.total_as_server++;
+      f.srv_local = (h.flags & kHostLocal) != 0, f.srv_bcast = (h.flags & kHostBroadcast) != 0;
+    }
     stats_.flows_created++;
   }
   Flow& f = flows_[fi];
@@ -311,9 +317,9 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
   const bool tcp = p.l4_proto == kProtoTcp && p.has_l4;
   // Per host and direction d (0 sent, 1 received).
   auto count = [&](Host& h, int d) {
-    h.last_ns = now_ns_;
+    h.traffic[d].last_ns = now_ns_;
     h.traffic[d].fam_bytes[fam] += len;
-    h.traffic[d].fam_pkts[fam]++;
+    h.count_packet(d, fam);
     HostPktStats& ps = h.pkt[d];
     ps.size_bins[bin]++;
     if (tcp) {
@@ -325,12 +331,15 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
       if (retr | ooo | lost | ka) h.retr[d] += retr, h.ooo[d] += ooo, h.lost[d] += lost, h.keepalive[d] += ka;
     }
   };
+  const bool src_local = dir == 0 ? f.cli_local : f.srv_local;
+  const bool dst_local = dir == 0 ? f.srv_local : f.cli_local;
+  const bool dst_bcast = dir == 0 ? f.srv_bcast : f.cli_bcast;
   if (src) {
     count(*src, 0);
     if (p.l4_proto == kProtoUdp) {
-      bool noncast = is_multicast(p.dst) || is_limited_broadcast(p.dst) || (dst && (dst->flags & kHostBroadcast));
+      bool noncast = is_multicast(p.dst) || is_limited_broadcast(p.dst) || dst_bcast;
       if (noncast) src->udp_sent_noncast += len;
-      else src->pkt[0].udp_unicast += len;
+      else src->traffic[0].udp_unicast += len;
     }
   }
   if (dst) count(*dst, 1);
@@ -347,8 +356,6 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
     inspect_names(p, dir == 0, cli, srv, sink);
   }
 
-  bool src_local = src && (src->flags & kHostLocal);
-  bool dst_local = dst && (dst->flags & kHostLocal);
   if (src_local && !dst_local) {
     stats_.local2remote += len, stats_.bytes_upload += len, stats_.packets_upload++;
   } else if (!src_local && dst_local) {
@@ -359,7 +366,7 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
     stats_.remote2remote += len;
   }
   if (is_multicast(p.dst)) stats_.multicast_packets++;
-  else if (dst && (dst->flags & kHostBroadcast)) stats_.broadcast_packets++;
+  else if (dst_bcast) stats_.broadcast_packets++;
 }
 
 void Pipeline::decode_only(const RawPacket& raw) noexcept {
@@ -436,7 +443,7 @@ void Pipeline::sweep(uint32_t n) noexcept {
     if (!hosts_.used(i)) continue;
     Host& e = hosts_[i];
     uint64_t idle = (e.flags & kHostLocal) ? lim_.local_host_idle_ns : lim_.remote_host_idle_ns;
-    if (e.active_as_client == 0 && e.active_as_server == 0 && now_ns_ - e.last_ns > idle) {
+    if (e.active_as_client == 0 && e.active_as_server == 0 && now_ns_ - e.last_ns() > idle) {
       names_.release(e.name);
       hosts_.erase(i);
       stats_.hosts_expired++;

@@ -72,7 +72,7 @@ HostPage query_hosts(const Pipeline& pl, const HostQuery& q) {
       case HostSort::Ip: case HostSort::Alerts: case HostSort::Country: return 0;
       case HostSort::Name: return label[ia].compare(label[ib]);
       case HostSort::Since: return cmp3(a.first_ns, b.first_ns);
-      case HostSort::Last: return cmp3(a.last_ns, b.last_ns);
+      case HostSort::Last: return cmp3(a.last_ns(), b.last_ns());
       case HostSort::Vlan: return cmp3(a.key.vlan, b.key.vlan);
       case HostSort::NumFlows:
         return cmp3(a.active_as_client + a.active_as_server, b.active_as_client + b.active_as_server);

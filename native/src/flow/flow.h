@@ -52,7 +52,10 @@ struct alignas(64) Flow {
   uint64_t hash;
   uint32_t serial;          // ntopng's hash_id: unique per engine run
   uint32_t cli_host, srv_host;  // host table entries (kept alive by active flows)
-  bool cli_is_hi;           // the client is key.hi
+  uint8_t cli_is_hi : 1;    // the client is key.hi
+  // Copied from the hosts when the flow starts, so a packet need not read
+  // their identity lines.
+  uint8_t cli_local : 1, srv_local : 1, cli_bcast : 1, srv_bcast : 1;
   uint8_t ip_version;
   uint8_t icmp_type, icmp_code;
   // line 1: what every packet updates

@@ -38,24 +38,24 @@ inline int size_bin(uint32_t len) {
   return kSizeBins - 1;
 }
 
-// Per direction (0 = sent, 1 = received), the counters every packet touches
-// are grouped by cache line: a packet touches the identity line, one
-// traffic line and one packet-statistics line of each of its two hosts.
+// Per direction (0 = sent, 1 = received), what every packet updates sits in
+// two cache lines, so a packet touches two lines of each of its hosts.
+// Packet counters keep their low 32 bits here and carry into a cold word:
+// exact 64-bit counts, half the hot bytes.
 struct alignas(64) HostTraffic {
+  uint64_t last_ns;
   uint64_t fam_bytes[kFamCount];
-  uint64_t fam_pkts[kFamCount];
-  uint64_t bytes() const { return fam_bytes[0] + fam_bytes[1] + fam_bytes[2] + fam_bytes[3]; }
-  uint64_t pkts() const { return fam_pkts[0] + fam_pkts[1] + fam_pkts[2] + fam_pkts[3]; }
+  uint32_t fam_pkts_lo[kFamCount];
+  uint64_t udp_unicast;     // sent side only: UDP bytes to unicast addresses
 };
 
 struct alignas(64) HostPktStats {
   uint32_t size_bins[kSizeBins];
   uint32_t syn, synack, finack, rst;
-  uint64_t udp_unicast;     // sent side only: UDP bytes to unicast addresses
 };
 
 struct alignas(64) Host {
-  // line 0: identity and time
+  // line 0: identity (read at creation and by queries)
   HostKey key;              // 24
   uint64_t hash;
   uint32_t serial;
@@ -63,11 +63,12 @@ struct alignas(64) Host {
   uint8_t flags;
   uint8_t mac[6];
   uint8_t name_source;      // what taught us the name (NameSource)
-  uint64_t first_ns, last_ns;
+  uint64_t first_ns;
   // lines 1-4
   HostTraffic traffic[2];
   HostPktStats pkt[2];
   // cold: changed per flow, per TCP anomaly, per sweep
+  uint32_t fam_pkts_hi[2][kFamCount];  // carries of traffic[d].fam_pkts_lo
   uint32_t active_as_client, active_as_server, total_as_client, total_as_server;
   uint32_t retr[2], ooo[2], lost[2], keepalive[2];
   uint64_t udp_sent_noncast;
@@ -75,8 +76,18 @@ struct alignas(64) Host {
   uint32_t thpt_pkts;
   float bps, pps, prev_bps, prev_pps;
 
-  uint64_t bytes(int dir) const { return traffic[dir].bytes(); }
-  uint64_t pkts(int dir) const { return traffic[dir].pkts(); }
+  uint64_t fam_pkts(int d, int fam) const {
+    return uint64_t(fam_pkts_hi[d][fam]) << 32 | traffic[d].fam_pkts_lo[fam];
+  }
+  void count_packet(int d, int fam) {
+    if (++traffic[d].fam_pkts_lo[fam] == 0) fam_pkts_hi[d][fam]++;
+  }
+  uint64_t last_ns() const { return traffic[0].last_ns > traffic[1].last_ns ? traffic[0].last_ns : traffic[1].last_ns; }
+  uint64_t bytes(int d) const {
+    const HostTraffic& t = traffic[d];
+    return t.fam_bytes[0] + t.fam_bytes[1] + t.fam_bytes[2] + t.fam_bytes[3];
+  }
+  uint64_t pkts(int d) const { return fam_pkts(d, 0) + fam_pkts(d, 1) + fam_pkts(d, 2) + fam_pkts(d, 3); }
 };
 static_assert(offsetof(Host, traffic) == 64, "hot lines follow the identity line");
 static_assert(sizeof(Host) % 64 == 0);
