@@ -527,8 +527,15 @@ describe('flows(): filters and paging', () => {
     expect(want.map((x) => x.proto)).toEqual([1, 6, 17, 58]);
     expect(e.flowCounters().l4).toEqual(want);
     expect(e.flowCounters([]).l4).toEqual(want);
-    // No classification yet: every flow is unknown (0/0).
-    expect(e.flowCounters().l7).toEqual([{ master: 0, app: 0, count: hand.flows.size }]);
+    // L7: the same (master, app) counts as the flow list itself shows, ICMP
+    // flows classified from the IP protocol alone.
+    const rows = e.flows({ limit: 1e6 }).rows;
+    const l7 = new Map<string, number>();
+    for (const f of rows) l7.set(`${f.l7_master}/${f.l7_app}`, (l7.get(`${f.l7_master}/${f.l7_app}`) ?? 0) + 1);
+    const got = e.flowCounters().l7;
+    expect(got.reduce((a, x) => a + x.count, 0)).toBe(hand.flows.size);
+    expect(new Map(got.map((x) => [`${x.master}/${x.app}`, x.count]))).toEqual(l7);
+    expect(rows.filter((f) => f.proto === 1).every((f) => f.l7_app === 81 && f.l7_master === 0)).toBe(true);
   });
 });
 

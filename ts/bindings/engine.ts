@@ -76,6 +76,15 @@ export interface FlowQuery {
   allowed?: string[];
 }
 
+/** nDPI's name for a classification: "TLS.YouTube", "DNS", "Unknown". */
+const protoNames = new Map<number, string>();
+export function l7Name(master: number, app: number): string {
+  if (!protoNames.size) for (const p of addon.info().dpi.protocols) protoNames.set(p.id, p.name);
+  const a = protoNames.get(app) ?? 'Unknown';
+  if (!master || master === app) return a;
+  return `${protoNames.get(master) ?? 'Unknown'}.${a}`;
+}
+
 /** An expired flow as drained from the engine's ring. */
 export interface ExpiredFlow {
   cli_ip: string;
@@ -106,6 +115,8 @@ export interface ExpiredFlow {
   dscp_srv: number;
   ttl_cli: number;
   ttl_srv: number;
+  /** nDPI's confidence name */
+  confidence: string;
 }
 
 const info = addon.info();
@@ -169,6 +180,7 @@ function decodeExpired(v: DataView, b: Uint8Array, base: number): ExpiredFlow {
     dscp_srv: u8('dscp_srv'),
     ttl_cli: u8('ttl_cli'),
     ttl_srv: u8('ttl_srv'),
+    confidence: info.dpi.confidence[u8('confidence')] ?? 'Unknown',
   };
 }
 

@@ -128,6 +128,12 @@ export interface FlowRecord {
   l7_master: number;
   l7_app: number;
   l7_category: number;
+  /** nDPI's confidence names: 'DPI', 'Match by port', 'Unknown' … */
+  l7_confidence: string;
+  /** classification finished (or gave up) */
+  dpi_done: boolean;
+  /** what DPI read: TLS SNI, HTTP Host, DNS query (≤ 39 characters) */
+  host_name: string;
 }
 
 export interface EngineStats {
@@ -232,12 +238,19 @@ export interface NativeEngine {
 
 export type FieldType = 'ip16' | 'u64' | 'u32' | 'u16' | 'u8';
 
+export interface DpiRegistry {
+  protocols: { id: number; name: string; is_app: boolean; breed: string; category: number; udp_ports: string; tcp_ports: string }[];
+  categories: { id: number; name: string }[];
+  confidence: string[];
+}
+
 export interface AddonInfo {
   libpcap: string;
   flowEntryBytes: number;
   hostEntryBytes: number;
   expiredFlow: { size: number; fields: Record<string, [number, FieldType]> };
   decodeErrors: string[];
+  dpi: DpiRegistry;
 }
 
 interface Addon {

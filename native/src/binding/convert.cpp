@@ -1,5 +1,7 @@
 #include "binding/convert.h"
 
+#include "dpi/registry.h"
+
 #include <cstdio>
 
 namespace fg {
@@ -185,6 +187,9 @@ Napi::Object flow_to_js(Napi::Env env, const FlowRow& r) {
   o.Set("l7_master", double(f.l7_master));
   o.Set("l7_app", double(f.l7_app));
   o.Set("l7_category", double(f.l7_category));
+  o.Set("l7_confidence", confidence_name(Confidence(r.confidence)));
+  o.Set("dpi_done", f.dpi_state != 0);
+  o.Set("host_name", r.host);
   return o;
 }
 
@@ -261,7 +266,8 @@ Napi::Object stats_to_js(Napi::Env env, const Engine& e, const Pipeline& pl) {
   o.Set("throughput_bps", s.bps);
   o.Set("throughput_pps", s.pps);
   o.Set("memory_bytes", double(pl.memory_bytes()));
-  o.Set("flow_memory_bytes", double(pl.flows().memory_bytes()));
+  o.Set("flow_memory_bytes", double(pl.flows().memory_bytes() + pl.classifier().memory_bytes()));
+  o.Set("flow_info_full", double(pl.classifier().info_full()));
   o.Set("host_memory_bytes", double(pl.hosts().memory_bytes() + pl.names().memory_bytes()));
   Napi::Object dec = Napi::Object::New(env);
   for (size_t i = 0; i < kDecodeErrorCount; i++) dec.Set(decode_error_name(DecodeError(i)), double(s.decode.errors[i]));
@@ -272,6 +278,36 @@ Napi::Object stats_to_js(Napi::Env env, const Engine& e, const Pipeline& pl) {
   o.Set("malformed", double(s.decode.total_errors()));
   o.Set("read_only_packets", double(e.read_only_packets()));
   o.Set("read_only_bytes", double(e.read_only_bytes()));
+  return o;
+}
+
+Napi::Object dpi_registry(Napi::Env env) {
+  Napi::Object o = Napi::Object::New(env);
+  Napi::Array protos = Napi::Array::New(env, proto_count());
+  for (size_t i = 0; i < proto_count(); i++) {
+    const ProtoInfo& p = proto_at(i);
+    Napi::Object x = Napi::Object::New(env);
+    x.Set("id", double(p.id));
+    x.Set("name", p.name);
+    x.Set("is_app", p.is_app);
+    x.Set("breed", breed_name(p.breed));
+    x.Set("category", double(p.category));
+    x.Set("udp_ports", p.udp_ports);
+    x.Set("tcp_ports", p.tcp_ports);
+    protos.Set(uint32_t(i), x);
+  }
+  Napi::Array cats = Napi::Array::New(env, category_count());
+  for (size_t i = 0; i < category_count(); i++) {
+    Napi::Object x = Napi::Object::New(env);
+    x.Set("id", double(category_at(i)));
+    x.Set("name", category_name(category_at(i)));
+    cats.Set(uint32_t(i), x);
+  }
+  Napi::Array conf = Napi::Array::New(env);
+  for (uint8_t c = 0; c <= uint8_t(Confidence::MatchByIp); c++) conf.Set(uint32_t(c), confidence_name(Confidence(c)));
+  o.Set("protocols", protos);
+  o.Set("categories", cats);
+  o.Set("confidence", conf);
   return o;
 }
 
@@ -295,7 +331,7 @@ Napi::Object expired_layout(Napi::Env env) {
   FG_F(l7_master, "u16"); FG_F(l7_app, "u16"); FG_F(l7_category, "u16");
   FG_F(proto, "u8"); FG_F(ip_version, "u8"); FG_F(cli_flags, "u8"); FG_F(srv_flags, "u8");
   FG_F(tunnel, "u8"); FG_F(reason, "u8"); FG_F(dscp_cli, "u8"); FG_F(dscp_srv, "u8");
-  FG_F(ttl_cli, "u8"); FG_F(ttl_srv, "u8");
+  FG_F(ttl_cli, "u8"); FG_F(ttl_srv, "u8"); FG_F(confidence, "u8");
 #undef FG_F
   o.Set("fields", f);
   return o;

@@ -49,6 +49,7 @@ Pipeline::Pipeline(const PipelineLimits& lim, SpscRing<ExpiredFlow>* expired)
       flows_(lim.max_flows),
       hosts_(lim.max_hosts),
       names_(lim.max_hosts / 2 + 1),
+      dpi_(lim.max_flows),
       mac_index_(lim.max_macs),
       mac_pool_(lim.max_macs),
       expired_(expired),
@@ -76,7 +77,7 @@ void Pipeline::learn_name(const IpAddr& ip, uint16_t vlan, const char* name, siz
 
 size_t Pipeline::memory_bytes() const {
   return flows_.memory_bytes() + hosts_.memory_bytes() + names_.memory_bytes() + mac_index_.memory_bytes() +
-         mac_pool_.memory_bytes() + kFragSlots * sizeof(FragEntry) + kNameCacheSlots * sizeof(NameCacheEntry) +
+         mac_pool_.memory_bytes() + dpi_.memory_bytes() + kFragSlots * sizeof(FragEntry) + kNameCacheSlots * sizeof(NameCacheEntry) +
          sizeof(*this);
 }
 
@@ -269,6 +270,7 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
     f.ip_version = p.ip_version;
     f.tunnel = uint8_t(p.tunnel);
     f.icmp_type = p.icmp_type, f.icmp_code = p.icmp_code;
+    dpi_.start(f);
     // The client sent the first SYN; a SYN-ACK seen first came from the server.
     bool src_is_client = !(p.l4_proto == kProtoTcp && (p.tcp_flags & (kSyn | kAck)) == (kSyn | kAck));
     f.cli_is_hi = src_is_client ? swapped : !swapped;
@@ -344,16 +346,20 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
   }
   if (dst) count(*dst, 1);
 
-  // Names: naming protocols on every packet (answers keep coming on one
-  // flow), other payloads on the first packets of a flow only.
-  if (p.payload_len && (names_port(p) || f.dpi_packets < kNamePackets)) {
+  // Payload: names (naming protocols on every packet, as answers keep coming
+  // on one flow; other payloads on the first packets only) and classification.
+  if (p.payload_len) {
+    const bool first = f.dpi_packets < kNamePackets;
     if (f.dpi_packets < 255) f.dpi_packets++;
-    const IpAddr& cli = f.cli_is_hi ? f.key.hi : f.key.lo;
-    const IpAddr& srv = f.cli_is_hi ? f.key.lo : f.key.hi;
-    NameSink sink{this, [](void* c, const IpAddr& ip, uint16_t vlan, const char* n, size_t l, NameSource s) {
-                    static_cast<Pipeline*>(c)->learn_name(ip, vlan, n, l, s);
-                  }};
-    inspect_names(p, dir == 0, cli, srv, sink);
+    if (first || names_port(p)) {
+      const IpAddr& cli = f.cli_is_hi ? f.key.hi : f.key.lo;
+      const IpAddr& srv = f.cli_is_hi ? f.key.lo : f.key.hi;
+      NameSink sink{this, [](void* c, const IpAddr& ip, uint16_t vlan, const char* n, size_t l, NameSource s) {
+                      static_cast<Pipeline*>(c)->learn_name(ip, vlan, n, l, s);
+                    }};
+      inspect_names(p, dir == 0, cli, srv, sink);
+    }
+    if (f.dpi_state == kDpiInspecting) dpi_.inspect(f, p, dir == 0);
   }
 
   if (src_local && !dst_local) {
@@ -381,6 +387,7 @@ void Pipeline::decode_only(const RawPacket& raw) noexcept {
 
 void Pipeline::expire_flow(uint32_t i, FlowEnd why) noexcept {
   Flow& f = flows_[i];
+  dpi_.give_up(f);  // nDPI guesses by port when a flow ends unclassified
   if (expired_) {
     ExpiredFlow r;
     std::memset(&r, 0, sizeof(r));
@@ -401,8 +408,11 @@ void Pipeline::expire_flow(uint32_t i, FlowEnd why) noexcept {
     r.tunnel = f.tunnel, r.reason = uint8_t(why);
     r.dscp_cli = f.dscp[0], r.dscp_srv = f.dscp[1];
     r.ttl_cli = f.ttl[0], r.ttl_srv = f.ttl[1];
+    if (const FlowInfo* fi = dpi_.info(f)) r.confidence = fi->confidence;
+    else r.confidence = f.l7_app ? uint8_t(Confidence::Dpi) : 0;
     if (!expired_->push(r)) stats_.expired_ring_drops++;
   }
+  dpi_.release(f);
   if (f.cli_host != HashIndex::kNone) hosts_[f.cli_host].active_as_client--;
   if (f.srv_host != HashIndex::kNone) hosts_[f.srv_host].active_as_server--;
   flows_.erase(i);

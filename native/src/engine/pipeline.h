@@ -7,6 +7,7 @@
 
 #include "capture/source.h"
 #include "decode/decode.h"
+#include "dpi/classify.h"
 #include "dpi/names.h"
 #include "engine/iface_stats.h"
 #include "engine/records.h"
@@ -60,6 +61,7 @@ class Pipeline {
   const FlowTable& flows() const { return flows_; }
   const HostTable& hosts() const { return hosts_; }
   const NamePool& names() const { return names_; }
+  const Classifier& classifier() const { return dpi_; }
   const IfaceStats& stats() const { return stats_; }
   uint32_t macs() const { return mac_pool_.size(); }
   uint64_t now_ns() const { return now_ns_; }
@@ -89,6 +91,7 @@ class Pipeline {
   FlowTable flows_;
   HostTable hosts_;
   NamePool names_;
+  Classifier dpi_;
   HashIndex mac_index_;
   EntryPool<Mac> mac_pool_;
   IfaceStats stats_;

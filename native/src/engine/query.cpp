@@ -174,6 +174,12 @@ FlowPage query_flows(const Pipeline& pl, const FlowQuery& q) {
       const Flow& f = ft[sel[k]];
       FlowRow r;
       r.f = f;
+      if (const FlowInfo* fi = pl.classifier().info(f)) {
+        r.host.assign(fi->host, fi->host_len);
+        r.confidence = fi->confidence;
+      } else if (f.l7_app) {
+        r.confidence = uint8_t(Confidence::Dpi);
+      }
       if (f.cli_host != HashIndex::kNone) {
         const Host& h = ht[f.cli_host];
         const char* n = pl.names().get(h.name);

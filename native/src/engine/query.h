@@ -53,6 +53,8 @@ struct FlowQuery {
 struct FlowRow {
   Flow f;
   std::string cli_name, srv_name;
+  std::string host;                      // what DPI read: SNI, Host, DNS query
+  uint8_t confidence = 0;                // Confidence
   uint8_t cli_flags = 0, srv_flags = 0;  // HostFlag bits (local, broadcast …)
 };
 

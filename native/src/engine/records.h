@@ -21,7 +21,8 @@ struct ExpiredFlow {
   uint8_t tunnel, reason;           // FlowEnd
   uint8_t dscp_cli, dscp_srv;
   uint8_t ttl_cli, ttl_srv;
-  uint8_t pad[18];
+  uint8_t confidence;               // Confidence (dpi/registry.h)
+  uint8_t pad[17];
 };
 static_assert(sizeof(ExpiredFlow) == 128);
 

@@ -80,6 +80,7 @@ struct alignas(64) Flow {
   uint64_t thpt_bytes;
   uint32_t thpt_pkts;
   float bps, pps;
+  uint32_t info;            // the classifier's FlowInfo entry + 1; 0 = none
 };
 static_assert(offsetof(Flow, tcp_flags) == 64 && offsetof(Flow, retr) == 128, "hot fields in lines 0-1");
 static_assert(sizeof(Flow) % 64 == 0);

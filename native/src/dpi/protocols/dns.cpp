@@ -2,6 +2,7 @@
 // names its address with the question's name (what the client asked for).
 #include <cstring>
 
+#include "dpi/dpi.h"
 #include "dpi/names.h"
 
 namespace fg {
@@ -78,5 +79,58 @@ void names_from_dns(Bytes m, uint16_t vlan, NameSource src, const NameSink& sink
     off += rdlen;
   }
 }
+
+}  // namespace fg
+
+// Classification: DNS on port 53 (LLMNR on 5355, mDNS on 5353), a header
+// that holds together, and the first question's name, which names the app
+// (DNS.Google) as nDPI does.
+namespace fg {
+namespace {
+
+Verdict classify_dns(DpiCtx& c, Match& m) {
+  uint16_t port = c.srv_port;
+  uint16_t proto;
+  if (port == 53 || c.cli_port == 53) proto = id(ProtoId::DNS);
+  else if (port == 5355) proto = id(ProtoId::LLMNR);
+  else if (port == 5353 || c.cli_port == 5353) proto = id(ProtoId::MDNS);
+  else return Verdict::No;
+  Bytes b = c.payload;
+  if (c.p.l4_proto == kProtoTcp) {
+    if (b.size() < 2) return Verdict::NeedMore;
+    b = b.subspan(2);
+  }
+  if (b.size() < 12) return Verdict::No;
+  uint16_t flags = load_be16(b.data() + 2);
+  uint8_t opcode = (flags >> 11) & 0x0f;
+  uint16_t qd = load_be16(b.data() + 4), an = load_be16(b.data() + 6);
+  if (opcode > 5 || opcode == 3) return Verdict::No;
+  bool response = flags & 0x8000;
+  if (!response && (qd == 0 || qd > 16 || an > 16)) return Verdict::No;
+  if (proto != id(ProtoId::MDNS) && qd == 0) return Verdict::No;
+  // The first question's name, plain labels only (a question never points back).
+  char name[256];
+  size_t len = 0, off = 12;
+  for (int labels = 0; qd && off < b.size() && labels < 64; labels++) {
+    uint8_t l = b[off];
+    if (l == 0) break;
+    if (l > 63 || off + 1 + l > b.size() || len + l + 1 >= sizeof(name)) return Verdict::No;
+    if (len) name[len++] = '.';
+    std::memcpy(name + len, b.data() + off + 1, l);
+    len += l;
+    off += 1 + l;
+  }
+  m.master = proto;
+  if (len) {
+    c.set_host(name, len);
+    m.app = app_by_host(name, len);
+  }
+  if (!m.app) m.app = proto, m.master = 0;
+  return Verdict::Match;
+}
+
+}  // namespace
+
+FG_DISSECTOR(dns, {"DNS", id(ProtoId::DNS), kL4Both, 4, classify_dns});
 
 }  // namespace fg

@@ -3,6 +3,7 @@
 
 #include <cstring>
 
+#include "dpi/dpi.h"
 #include "dpi/names.h"
 
 namespace fg {
@@ -46,5 +47,39 @@ bool http_request_host(Bytes b, const char*& name, size_t& len) {
   }
   return false;
 }
+
+}  // namespace fg
+
+// Classification: a request line from the client (or a status line from
+// the server); the Host header names the app (HTTP.YouTube).
+namespace fg {
+namespace {
+
+bool status_line(Bytes b) { return b.size() >= 9 && std::memcmp(b.data(), "HTTP/1.", 7) == 0; }
+
+Verdict classify_http(DpiCtx& c, Match& m) {
+  Bytes b = c.payload;
+  if (c.from_client) {
+    if (!starts_with_method(b)) return Verdict::No;
+    m.master = id(ProtoId::HTTP);
+    const char* host;
+    size_t len;
+    if (http_request_host(b, host, len)) {
+      c.set_host(host, len);
+      m.app = app_by_host(host, len);
+    }
+    if (!m.app) m.app = id(ProtoId::HTTP), m.master = 0;
+    return Verdict::Match;
+  }
+  if (status_line(b)) {
+    m.app = id(ProtoId::HTTP);
+    return Verdict::Match;
+  }
+  return Verdict::NeedMore;
+}
+
+}  // namespace
+
+FG_DISSECTOR(http, {"HTTP", id(ProtoId::HTTP), kL4Tcp, 4, classify_http});
 
 }  // namespace fg

@@ -1,4 +1,5 @@
 // ④ TLS ClientHello (RFC 8446 §4.1.2, RFC 6066 §3): the server_name extension.
+#include "dpi/dpi.h"
 #include "dpi/names.h"
 
 namespace fg {
@@ -34,5 +35,48 @@ bool tls_client_hello_sni(Bytes b, const char*& name, size_t& len) {
   }
   return false;
 }
+
+}  // namespace fg
+
+// Classification: a TLS handshake record (ClientHello, or a ServerHello when
+// the capture starts after the client's), or DTLS over UDP; the SNI names
+// the app (TLS.YouTube).
+namespace fg {
+namespace {
+
+Verdict classify_tls(DpiCtx& c, Match& m) {
+  Bytes b = c.payload;
+  if (b.size() < 6) return Verdict::NeedMore;
+  if (c.p.l4_proto == kProtoUdp) {
+    // DTLS: handshake record, version 0xfeff / 0xfefd (RFC 6347, 9147).
+    if (b[0] == 0x16 && b[1] == 0xfe && (b[2] == 0xff || b[2] == 0xfd)) {
+      m.app = id(ProtoId::DTLS);
+      return Verdict::Match;
+    }
+    return Verdict::No;
+  }
+  if (b[0] != 0x16 || b[1] != 0x03 || b[2] > 0x04) return Verdict::No;
+  uint8_t hs = b[5];
+  if (hs == 0x01 && c.from_client) {
+    m.master = id(ProtoId::TLS);
+    const char* name;
+    size_t len;
+    if (tls_client_hello_sni(b, name, len)) {
+      c.set_host(name, len);
+      m.app = app_by_host(name, len);
+    }
+    if (!m.app) m.app = id(ProtoId::TLS), m.master = 0;
+    return Verdict::Match;
+  }
+  if (hs == 0x02) {
+    m.app = id(ProtoId::TLS);
+    return Verdict::Match;
+  }
+  return Verdict::No;
+}
+
+}  // namespace
+
+FG_DISSECTOR(tls, {"TLS", id(ProtoId::TLS), kL4Both, 6, classify_tls});
 
 }  // namespace fg

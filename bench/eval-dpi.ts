@@ -1,0 +1,109 @@
+// `npm run eval:dpi`: classification against nDPI's ground truth. Every
+// capture of ../shared/pcaps/ndpi is replayed (flows flushed at the end, so
+// unfinished ones get nDPI's port guess), each flow matched to its truth
+// record by L4 protocol, endpoints and VLAN, and compared on `proto`
+// (master.app). Prints per-flow and per-capture agreement, master-only
+// agreement, the top disagreements and the rate.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { Engine, l7Name } from '../ts/bindings/engine.js';
+
+// The project root holds package.json (from bench/ in TS, dist/bench/ compiled).
+let root = dirname(fileURLToPath(import.meta.url));
+while (!existsSync(join(root, 'package.json')) && dirname(root) !== root) root = dirname(root);
+const shared = join(root, '..', 'shared', 'pcaps');
+const pcapDir = process.env.FLOWGATE_NDPI_PCAPS ?? join(shared, 'ndpi');
+const truthDir = process.env.FLOWGATE_NDPI_TRUTH ?? join(shared, 'ndpi-truth');
+
+interface Truth {
+  l4: string;
+  src: string;
+  sport: number;
+  dst: string;
+  dport: number;
+  vlan?: number;
+  app: string;
+  master: string;
+  app_name: string;
+  ip_proto_id?: number;
+}
+
+const L4: Record<string, number> = { TCP: 6, UDP: 17, ICMP: 1, ICMPV6: 58, IGMP: 2, ESP: 50, AH: 51, GRE: 47, OSPF: 89, VRRP: 112, SCTP: 132, PIM: 103, PGM: 113 };
+
+/** Full-form address text, so "a::1" and "a:0:0::1" compare equal. */
+export function canonIp(s: string): string {
+  if (!s.includes(':')) return s;
+  const [head, tail = ''] = s.split('::');
+  const h = head ? head.split(':') : [];
+  const t = s.includes('::') ? (tail ? tail.split(':') : []) : [];
+  const mid = s.includes('::') ? Array(8 - h.length - t.length).fill('0') : [];
+  return [...h, ...mid, ...t].map((g) => parseInt(g || '0', 16).toString(16)).join(':');
+}
+
+const key = (proto: number, a: string, ap: number, b: string, bp: number, vlan: number) => {
+  const x = `${canonIp(a)}|${ap}`, y = `${canonIp(b)}|${bp}`;
+  return `${proto}|${vlan}|${x < y ? `${x}|${y}` : `${y}|${x}`}`;
+};
+
+export interface EvalResult {
+  flows: number;
+  agree: number;
+  agreeMaster: number;
+  captures: number;
+  perCaptureMean: number;
+  confusion: Map<string, number>;
+  seconds: number;
+}
+
+export async function evaluate(only?: (file: string) => boolean): Promise<EvalResult> {
+  const files = readdirSync(pcapDir).sort().filter((f) => existsSync(join(truthDir, `${f}.jsonl`)) && (!only || only(f)));
+  let flows = 0, agree = 0, agreeMaster = 0, captures = 0, perCaptureSum = 0;
+  const confusion = new Map<string, number>();
+  const t0 = performance.now();
+  for (const f of files) {
+    const truth: Truth[] = readFileSync(join(truthDir, `${f}.jsonl`), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const e = new Engine({ files: [join(pcapDir, f)], flushAtEnd: true, flowIdleSec: 1e10, localHostIdleSec: 1e10, remoteHostIdleSec: 1e10, maxFlows: 1 << 17 });
+    e.start();
+    await e.waitDone();
+    const ours = new Map<string, string[]>();
+    for (const x of e.drainExpired(1 << 20)) {
+      const name = l7Name(x.l7_master, x.l7_app);
+      const k = key(x.proto, x.cli_ip, x.cli_port, x.srv_ip, x.srv_port, x.vlan);
+      ours.set(k, [name, x.l7_master ? l7Name(0, x.l7_master) : name]);
+    }
+    e.close();
+    let n = 0, ok = 0;
+    for (const t of truth) {
+      const proto = L4[t.l4] ?? Number(t.l4);
+      const got = ours.get(key(proto, t.src, t.sport, t.dst, t.dport, t.vlan ?? 0)) ?? ['(no flow)', '(no flow)'];
+      const want = t.app;
+      const wantMaster = t.master || t.app_name || t.app;
+      n++;
+      if (got[0] === want) ok++;
+      else confusion.set(`${want} -> ${got[0]}`, (confusion.get(`${want} -> ${got[0]}`) ?? 0) + 1);
+      if (got[1] === wantMaster) agreeMaster++;
+    }
+    if (n) {
+      captures++;
+      perCaptureSum += ok / n;
+    }
+    flows += n;
+    agree += ok;
+  }
+  return { flows, agree, agreeMaster, captures, perCaptureMean: captures ? perCaptureSum / captures : 0, confusion, seconds: (performance.now() - t0) / 1000 };
+}
+
+if (process.argv[1]?.endsWith('eval-dpi.js')) {
+  const r = await evaluate();
+  const pct = (x: number) => (x * 100).toFixed(2);
+  console.log(`captures: ${r.captures}, flows: ${r.flows}`);
+  console.log(`proto (master.app), per flow: ${pct(r.agree / r.flows)} % (${r.agree}/${r.flows})`);
+  console.log(`proto (master.app), per capture (macro average): ${pct(r.perCaptureMean)} %`);
+  console.log(`master only, per flow: ${pct(r.agreeMaster / r.flows)} %`);
+  console.log(`rate: ${(r.captures / r.seconds).toFixed(1)} pcaps/s, ${(r.flows / r.seconds).toFixed(0)} flows/s`);
+  console.log('top disagreements (nDPI -> flowgate):');
+  for (const [k, v] of [...r.confusion].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.TOP ?? 25))) console.log(`  ${String(v).padStart(5)}  ${k}`);
+  console.log(`agreement: ${pct(r.agree / r.flows)} flows, ${pct(r.perCaptureMean)} captures`);
+}

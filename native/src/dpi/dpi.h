@@ -1,0 +1,71 @@
+// ④ Classification: one dissector per protocol (dpi/protocols/<name>.cpp),
+// each looking only at the first packets of a flow. A dissector answers
+// no (never asked again on this flow), need-more, or a match. The dispatcher
+// (classify.cpp) enforces each dissector's packet budget, gives up after
+// kMaxDpiPackets, then guesses by port as nDPI does.
+#pragma once
+#include <cstdint>
+
+#include "decode/packet.h"
+#include "dpi/registry.h"
+#include "flow/flow.h"
+
+namespace fg {
+
+constexpr uint8_t kMaxDpiPackets = 24;
+constexpr size_t kMaxDissectors = 64;
+
+// What the classifier keeps of a flow beyond its ids: during inspection the
+// dissectors' state, afterwards what they learned. One pool entry per flow
+// under inspection or with something to show (hash index kept in Flow::info).
+struct alignas(64) FlowInfo {
+  uint64_t excluded;        // dissectors that answered no
+  char host[40];            // SNI / Host / DNS query, truncated to 39 characters
+  uint8_t host_len;
+  uint8_t confidence;       // Confidence
+  uint8_t scratch_owner;    // dissector index + 1 that owns scratch, 0 = free
+  uint8_t pad;
+  uint32_t risks;           // flow risks (the alerts issue)
+  uint8_t scratch[8];       // one dissector's state across packets
+};
+static_assert(sizeof(FlowInfo) == 64);
+
+enum class Verdict : uint8_t { No, NeedMore, Match };
+
+struct Match {
+  uint16_t master = 0, app = 0;
+};
+
+// What a dissector sees.
+struct DpiCtx {
+  const Packet& p;
+  Bytes payload;
+  bool from_client;
+  Flow& flow;
+  FlowInfo* info;   // may be null when the info pool is full
+  uint16_t cli_port, srv_port;
+  void set_host(const char* s, size_t n) const;
+};
+
+using DissectFn = Verdict (*)(DpiCtx& c, Match& m);
+
+enum L4Mask : uint8_t { kL4Tcp = 1, kL4Udp = 2, kL4Both = 3 };
+
+struct Dissector {
+  const char* name;
+  uint16_t id;
+  uint8_t l4;
+  uint8_t max_packets;  // payload packets after which it gives up on a flow
+  DissectFn fn;
+};
+
+// Registration at static initialisation; the list is complete before any
+// engine starts.
+bool register_dissector(const Dissector& d);
+#define FG_DISSECTOR(name, ...) \
+  static const bool fg_dissector_registered_##name = ::fg::register_dissector(::fg::Dissector __VA_ARGS__)
+
+// Hostname → application (dpi/host_match.cpp), 0 when no pattern matches.
+uint16_t app_by_host(const char* host, size_t len);
+
+}  // namespace fg

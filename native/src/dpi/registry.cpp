@@ -1,0 +1,115 @@
+#include "dpi/registry.h"
+
+#include <array>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+
+#include "decode/packet.h"
+
+namespace fg {
+namespace {
+
+#include "dpi/generated/protocols.inc"
+
+const ProtoInfo kProtos[] = {
+#define FG_X(id, name, is_app, breed, cat, udp, tcp) {id, name, is_app, breed, cat, udp, tcp},
+    FG_PROTOCOLS(FG_X)
+#undef FG_X
+};
+
+struct Category { uint16_t id; const char* name; };
+const Category kCategories[] = {
+#define FG_X(id, name) {id, name},
+    FG_CATEGORIES(FG_X)
+#undef FG_X
+};
+
+const char* const kBreeds[] = {
+#define FG_X(id, name) name,
+    FG_BREEDS(FG_X)
+#undef FG_X
+};
+
+constexpr size_t kMaxId = 1024;
+
+// id → index, and port → protocol for TCP and UDP, built once.
+struct Tables {
+  std::array<int16_t, kMaxId> by_id;
+  std::unique_ptr<uint16_t[]> tcp_port, udp_port;
+  Tables() : tcp_port(new uint16_t[65536]()), udp_port(new uint16_t[65536]()) {
+    by_id.fill(-1);
+    for (size_t i = 0; i < sizeof(kProtos) / sizeof(kProtos[0]); i++) {
+      const ProtoInfo& p = kProtos[i];
+      if (p.id < kMaxId) by_id[p.id] = int16_t(i);
+      add_ports(p.tcp_ports, tcp_port.get(), p.id);
+      add_ports(p.udp_ports, udp_port.get(), p.id);
+    }
+  }
+  // The first protocol listing a port keeps it (lowest id), as nDPI's default.
+  static void add_ports(const char* list, uint16_t* table, uint16_t id) {
+    for (const char* s = list; *s;) {
+      char* end;
+      long port = std::strtol(s, &end, 10);
+      if (end == s) break;
+      if (port > 0 && port < 65536 && table[port] == 0) table[port] = id;
+      s = *end == ',' ? end + 1 : end;
+    }
+  }
+};
+
+const Tables& tables() {
+  static const Tables t;
+  return t;
+}
+
+}  // namespace
+
+const char* confidence_name(Confidence c) {
+  switch (c) {
+    case Confidence::Unknown: return "Unknown";
+    case Confidence::MatchByPort: return "Match by port";
+    case Confidence::DpiPartial: return "DPI (partial)";
+    case Confidence::DpiCache: return "DPI (cache)";
+    case Confidence::Dpi: return "DPI";
+    case Confidence::MatchByIp: return "Match by IP";
+  }
+  return "Unknown";
+}
+
+const ProtoInfo* proto_info(uint16_t id) {
+  if (id >= kMaxId) return nullptr;
+  int16_t i = tables().by_id[id];
+  return i < 0 ? nullptr : &kProtos[i];
+}
+
+size_t proto_count() { return sizeof(kProtos) / sizeof(kProtos[0]); }
+const ProtoInfo& proto_at(size_t i) { return kProtos[i]; }
+
+uint16_t proto_by_name(std::string_view name) {
+  for (const ProtoInfo& p : kProtos)
+    if (name == p.name) return p.id;
+  return 0;
+}
+
+const char* category_name(uint16_t id) {
+  for (const Category& c : kCategories)
+    if (c.id == id) return c.name;
+  return "";
+}
+size_t category_count() { return sizeof(kCategories) / sizeof(kCategories[0]); }
+uint16_t category_at(size_t i) { return kCategories[i].id; }
+
+const char* breed_name(uint8_t breed) {
+  return breed < sizeof(kBreeds) / sizeof(kBreeds[0]) ? kBreeds[breed] : "Unrated";
+}
+
+uint16_t guess_by_port(uint8_t l4_proto, uint16_t sport, uint16_t dport) {
+  const Tables& t = tables();
+  const uint16_t* table = l4_proto == kProtoTcp ? t.tcp_port.get() : l4_proto == kProtoUdp ? t.udp_port.get() : nullptr;
+  if (!table) return 0;
+  if (uint16_t id = table[dport]) return id;
+  return table[sport];
+}
+
+}  // namespace fg

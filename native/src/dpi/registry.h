@@ -1,0 +1,45 @@
+// ④ nDPI's protocol registry: ids, names, categories, breeds and default
+// ports, generated from data/ (facts from nDPI 4.11, see data/README.md).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace fg {
+
+enum class ProtoId : uint16_t {
+#define FG_X(ident, id) ident = id,
+#include "dpi/generated/protocols.inc"
+  FG_PROTO_IDS(FG_X)
+#undef FG_X
+};
+
+struct ProtoInfo {
+  uint16_t id;
+  const char* name;
+  bool is_app;        // an application (YouTube) rather than a protocol (TLS)
+  uint8_t breed;
+  uint16_t category;
+  const char* udp_ports;  // comma-separated default ports, "" when none
+  const char* tcp_ports;
+};
+
+// nDPI's confidence of a classification, as ndpiReader prints it.
+enum class Confidence : uint8_t { Unknown = 0, MatchByPort = 1, DpiPartial = 2, DpiCache = 3, Dpi = 4, MatchByIp = 5 };
+const char* confidence_name(Confidence c);
+
+const ProtoInfo* proto_info(uint16_t id);  // nullptr for an unknown id
+size_t proto_count();
+const ProtoInfo& proto_at(size_t i);
+uint16_t proto_by_name(std::string_view name);  // 0 (Unknown) when absent
+const char* category_name(uint16_t id);          // "" when absent
+size_t category_count();
+uint16_t category_at(size_t i);
+const char* breed_name(uint8_t breed);
+// nDPI's guess after inspection gave up: the protocol whose default port this
+// is (server port first). 0 when none.
+uint16_t guess_by_port(uint8_t l4_proto, uint16_t sport, uint16_t dport);
+
+inline constexpr uint16_t id(ProtoId p) { return static_cast<uint16_t>(p); }
+
+}  // namespace fg
