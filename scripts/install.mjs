@@ -13,6 +13,7 @@ if (!has('cmake')) need.push('cmake');
 if (!has('g++') && !has('c++')) need.push('g++');
 if (!has('make')) need.push('make');
 if (!['/usr/include/pcap/pcap.h', '/usr/local/include/pcap/pcap.h'].some(existsSync)) need.push('libpcap-dev');
+if (!['/usr/include/openssl/evp.h', '/usr/local/include/openssl/evp.h'].some(existsSync)) need.push('libssl-dev');
 
 if (need.length) {
   const isRoot = process.getuid?.() === 0;

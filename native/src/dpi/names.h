@@ -30,6 +30,8 @@ void names_from_dns(Bytes msg, uint16_t vlan, NameSource src, const NameSink& si
 void names_from_dhcp(Bytes msg, uint16_t vlan, const NameSink& sink);
 void names_from_netbios(Bytes msg, uint16_t vlan, const NameSink& sink);
 bool tls_client_hello_sni(Bytes payload, const char*& name, size_t& len);
+// The same from a bare handshake message (QUIC carries no TLS records).
+bool tls_handshake_sni(Bytes handshake, const char*& name, size_t& len);
 bool http_request_host(Bytes payload, const char*& name, size_t& len);
 
 // A name is kept only if it looks like one: printable, no spaces or quotes.

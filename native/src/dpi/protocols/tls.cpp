@@ -5,10 +5,15 @@
 namespace fg {
 
 bool tls_client_hello_sni(Bytes b, const char*& name, size_t& len) {
-  // Record header: type 22 (handshake), version 3.x, length; then handshake type 1.
-  if (b.size() < 5 + 4 + 38 || b[0] != 0x16 || b[1] != 0x03 || b[5] != 0x01) return false;
+  // Record header: type 22 (handshake), version 3.x, length; then the handshake.
+  if (b.size() < 5 + 4 + 38 || b[0] != 0x16 || b[1] != 0x03) return false;
+  return tls_handshake_sni(b.subspan(5), name, len);
+}
+
+bool tls_handshake_sni(Bytes b, const char*& name, size_t& len) {
+  if (b.size() < 4 + 38 || b[0] != 0x01) return false;  // ClientHello
   size_t end = b.size();
-  size_t off = 5 + 4 + 2 + 32;  // handshake header, client_version, random
+  size_t off = 4 + 2 + 32;  // handshake header, client_version, random
   if (off >= end) return false;
   off += 1 + size_t(b[off]);  // session id
   if (off + 2 > end) return false;
