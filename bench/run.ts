@@ -90,20 +90,22 @@ if (!only || only === 'pipeline') {
   const [file] = staged([capture('mix', 200_000, 2_000_000, 10_000)]);
   const results: Record<string, Result> = {};
   for (let i = 0; i < rounds; i++) {
-    for (const mode of ['read-only', 'decode-only', 'full']) {
+    for (const mode of ['read-only', 'decode-only', 'no-dpi', 'full']) {
       const r = runTrial(mode, [file], 262_144, 65_536);
       if (r.error) throw new Error(`${mode}: ${r.error}`);
       if (!results[mode] || r.mpps > results[mode].mpps) results[mode] = r;
     }
   }
-  const ro = results['read-only'], dec = results['decode-only'], full = results['full'];
+  const ro = results['read-only'], dec = results['decode-only'], full = results['full'], nodpi = results['no-dpi'];
   console.log(`capture: ${full.packets} packets, ${full.flows} flows, ${full.hosts} hosts`);
   figure('read_only', ro.mpps, 'Mpps');
   figure('read_only', ro.gbps, 'Gbps');
   figure('decode_only', dec.mpps, 'Mpps');
+  figure('pipeline_without_dpi', nodpi.mpps, 'Mpps');
   figure('full_pipeline', full.mpps, 'Mpps');
   figure('full_pipeline', full.gbps, 'Gbps');
   figure('full_vs_read_only', (full.mpps / ro.mpps) * 100, '%', 1);
+  figure('dpi_cost', (1 - full.mpps / nodpi.mpps) * 100, '%', 1);
 }
 
 if (!only || only === 'memory') {

@@ -5,7 +5,7 @@ import { openSync, readSync, closeSync, statSync } from 'node:fs';
 
 import { Engine } from '../ts/bindings/engine.js';
 
-type Mode = 'read-only' | 'decode-only' | 'full';
+type Mode = 'read-only' | 'decode-only' | 'full' | 'no-dpi';
 
 function warm(files: string[]): void {
   const buf = Buffer.allocUnsafe(8 << 20);
@@ -18,7 +18,7 @@ function warm(files: string[]): void {
 
 export async function trial(mode: Mode, files: string[], maxFlows: number, maxHosts: number) {
   warm(files);
-  const e = new Engine({ files, mode, maxFlows, maxHosts, flowIdleSec: 1e10, localHostIdleSec: 1e10, remoteHostIdleSec: 1e10 });
+  const e = new Engine({ files, mode: mode === 'no-dpi' ? 'full' : mode, dpi: mode !== 'no-dpi', maxFlows, maxHosts, flowIdleSec: 1e10, localHostIdleSec: 1e10, remoteHostIdleSec: 1e10 });
   const t0 = process.hrtime.bigint();
   const c0 = process.cpuUsage();
   e.start();

@@ -35,6 +35,8 @@ export const EngineOptions = z
     flowLifetimeSec: Seconds.default(0),
     localHostIdleSec: Seconds.default(300),
     remoteHostIdleSec: Seconds.default(60),
+    /** classify applications (nDPI-style); false measures the pipeline without it */
+    dpi: z.boolean().default(true),
     /** 'full' pipeline, 'read-only' (reader baseline) or 'decode-only' */
     mode: z.enum(['full', 'read-only', 'decode-only']).default('full'),
     /** 0: as fast as possible; 1: original timing; 2: twice as fast … */
@@ -210,6 +212,7 @@ export class Engine {
       flowLifetimeSec: o.flowLifetimeSec,
       localHostIdleSec: o.localHostIdleSec,
       remoteHostIdleSec: o.remoteHostIdleSec,
+      dpi: o.dpi,
       mode: o.mode === 'full' ? 0 : o.mode === 'read-only' ? 1 : 2,
       replaySpeed: o.replaySpeed,
       loop: o.loop,

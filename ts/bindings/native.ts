@@ -21,6 +21,7 @@ export interface NativeEngineOptions {
   flowLifetimeSec?: number;
   localHostIdleSec?: number;
   remoteHostIdleSec?: number;
+  dpi?: boolean;
   mode?: 0 | 1 | 2;
   replaySpeed?: number;
   loop?: boolean;

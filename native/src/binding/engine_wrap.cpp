@@ -112,6 +112,7 @@ EngineWrap::EngineWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Engine
   cfg.limits.flow_lifetime_ns = secs_ns(opt_num(o, "flowLifetimeSec", 0));
   cfg.limits.local_host_idle_ns = secs_ns(opt_num(o, "localHostIdleSec", 300));
   cfg.limits.remote_host_idle_ns = secs_ns(opt_num(o, "remoteHostIdleSec", 60));
+  cfg.limits.dpi = opt_bool(o, "dpi", true);
   require(cfg.limits.max_flows >= 1 && cfg.limits.max_hosts >= 2, env, "maxFlows must be >= 1 and maxHosts >= 2");
   cfg.mode = Mode(opt_u32(o, "mode", 0));
   require(uint32_t(cfg.mode) <= 2, env, "mode must be 0 (full), 1 (read-only) or 2 (decode-only)");

@@ -270,7 +270,8 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
     f.ip_version = p.ip_version;
     f.tunnel = uint8_t(p.tunnel);
     f.icmp_type = p.icmp_type, f.icmp_code = p.icmp_code;
-    dpi_.start(f);
+    if (lim_.dpi) dpi_.start(f);
+    else f.dpi_state = kDpiGaveUp;
     // The client sent the first SYN; a SYN-ACK seen first came from the server.
     bool src_is_client = !(p.l4_proto == kProtoTcp && (p.tcp_flags & (kSyn | kAck)) == (kSyn | kAck));
     f.cli_is_hi = src_is_client ? swapped : !swapped;

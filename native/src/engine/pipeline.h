@@ -27,6 +27,7 @@ struct PipelineLimits {
   uint64_t flow_lifetime_ns = 0;                     // 0: no lifetime split (ntopng)
   uint64_t local_host_idle_ns = 300ULL * 1000000000;  // ntopng: local 300 s
   uint64_t remote_host_idle_ns = 60ULL * 1000000000;  //         remote 60 s
+  bool dpi = true;                                   // classify applications
 };
 
 struct Mac {

@@ -2,8 +2,8 @@
 // is protected with keys derived from its Destination Connection ID alone,
 // so it can be read: remove header protection, decrypt (AES-128-GCM), put
 // the CRYPTO frames together and read the ClientHello's SNI.
+#include <openssl/core_names.h>
 #include <openssl/evp.h>
-#include <openssl/hmac.h>
 
 #include <cstring>
 
@@ -43,6 +43,19 @@ bool varint(Bytes b, size_t& off, uint64_t& v) {
   return true;
 }
 
+// HMAC-SHA256 through one MAC context per worker thread: fetching the
+// algorithm per call (what the one-shot HMAC() does) cost more than the
+// whole Initial decryption.
+bool hmac_sha256(const uint8_t* key, size_t klen, const uint8_t* msg, size_t mlen, uint8_t out[32]) {
+  static thread_local EVP_MAC* mac = EVP_MAC_fetch(nullptr, "HMAC", nullptr);
+  static thread_local EVP_MAC_CTX* ctx = mac ? EVP_MAC_CTX_new(mac) : nullptr;
+  if (!ctx) return false;
+  char digest[] = "SHA256";
+  OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, digest, 0), OSSL_PARAM_construct_end()};
+  size_t n = 0;
+  return EVP_MAC_init(ctx, key, klen, params) && EVP_MAC_update(ctx, msg, mlen) && EVP_MAC_final(ctx, out, &n, 32) && n == 32;
+}
+
 // RFC 8446 §7.1 HKDF-Expand-Label with an empty context, output ≤ 32 bytes.
 bool expand_label(const uint8_t* secret, const char* label, uint8_t* out, size_t len) {
   uint8_t info[64];
@@ -56,8 +69,7 @@ bool expand_label(const uint8_t* secret, const char* label, uint8_t* out, size_t
   // HKDF-Expand, one block (len ≤ 32): T(1) = HMAC(secret, info | 0x01).
   info[info_len] = 1;
   uint8_t t[32];
-  unsigned tl = 0;
-  if (!HMAC(EVP_sha256(), secret, 32, info, info_len + 1, t, &tl)) return false;
+  if (!hmac_sha256(secret, 32, info, info_len + 1, t)) return false;
   std::memcpy(out, t, len);
   return true;
 }
@@ -80,8 +92,7 @@ size_t decrypt_initial(Bytes b, const Version& v, uint8_t* out) {
   const size_t end = off + size_t(length);
 
   uint8_t initial[32], client[32], key[16], iv[12], hp[16];
-  unsigned il = 0;
-  if (!HMAC(EVP_sha256(), v.salt, sizeof(v.salt), dcid, dcid_len, initial, &il)) return 0;  // HKDF-Extract
+  if (!hmac_sha256(v.salt, sizeof(v.salt), dcid, dcid_len, initial)) return 0;  // HKDF-Extract
   if (!expand_label(initial, "client in", client, 32) || !expand_label(client, v.key_label, key, 16) ||
       !expand_label(client, v.iv_label, iv, 12) || !expand_label(client, v.hp_label, hp, 16))
     return 0;
@@ -90,9 +101,11 @@ size_t decrypt_initial(Bytes b, const Version& v, uint8_t* out) {
   if (pn_off + 4 + 16 > end) return 0;
   static thread_local EVP_CIPHER_CTX* ecb = EVP_CIPHER_CTX_new();
   static thread_local EVP_CIPHER_CTX* gcm = EVP_CIPHER_CTX_new();
+  static thread_local EVP_CIPHER* aes_ecb = EVP_CIPHER_fetch(nullptr, "AES-128-ECB", nullptr);
+  static thread_local EVP_CIPHER* aes_gcm = EVP_CIPHER_fetch(nullptr, "AES-128-GCM", nullptr);
   uint8_t mask[32];
   int ml = 0;
-  if (!ecb || !gcm || !EVP_EncryptInit_ex(ecb, EVP_aes_128_ecb(), nullptr, hp, nullptr) ||
+  if (!ecb || !gcm || !aes_ecb || !aes_gcm || !EVP_EncryptInit_ex2(ecb, aes_ecb, hp, nullptr, nullptr) ||
       !EVP_EncryptUpdate(ecb, mask, &ml, b.data() + pn_off + 4, 16))
     return 0;
   uint8_t header[96 + 20];
@@ -113,7 +126,7 @@ size_t decrypt_initial(Bytes b, const Version& v, uint8_t* out) {
   const uint8_t* ct = b.data() + hdr_len;
   const size_t ct_len = end - hdr_len - 16;
   int n = 0, fin = 0;
-  if (!EVP_DecryptInit_ex(gcm, EVP_aes_128_gcm(), nullptr, key, nonce) ||
+  if (!EVP_DecryptInit_ex2(gcm, aes_gcm, key, nonce, nullptr) ||
       !EVP_DecryptUpdate(gcm, nullptr, &n, header, int(hdr_len)) ||
       !EVP_DecryptUpdate(gcm, out, &n, ct, int(ct_len)) ||
       !EVP_CIPHER_CTX_ctrl(gcm, EVP_CTRL_GCM_SET_TAG, 16, const_cast<uint8_t*>(ct + ct_len)) ||
