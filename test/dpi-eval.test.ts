@@ -12,9 +12,9 @@ describe('classification against nDPI ground truth', () => {
     console.log(`dpi agreement: ${(perFlow * 100).toFixed(2)} % flows, ${(r.perCaptureMean * 100).toFixed(2)} % captures, master ${((r.agreeMaster / r.flows) * 100).toFixed(2)} %`);
     expect(r.captures).toBe(347);
     expect(r.flows).toBe(6787);
-    expect(perFlow).toBeGreaterThanOrEqual(0.71);
-    expect(r.perCaptureMean).toBeGreaterThanOrEqual(0.49);
-    expect(r.agreeMaster / r.flows).toBeGreaterThanOrEqual(0.86);
+    expect(perFlow).toBeGreaterThanOrEqual(0.837);
+    expect(r.perCaptureMean).toBeGreaterThanOrEqual(0.622);
+    expect(r.agreeMaster / r.flows).toBeGreaterThanOrEqual(0.865);
   });
 
   it('names classifications as nDPI does', () => {
@@ -26,5 +26,21 @@ describe('classification against nDPI ground truth', () => {
     expect(reg.protocols).toHaveLength(432);
     expect(reg.protocols.find((p) => p.id === 91)).toMatchObject({ name: 'TLS', category: 5, tcp_ports: '443' });
     expect(reg.categories.find((c) => c.id === 34)?.name).toBe('AdultContent');
+  });
+});
+
+describe('hostname patterns (nDPI rules, see native/src/dpi/data/hosts-README.md)', () => {
+  // Replays a TLS ClientHello per name and reads the classification back.
+  it('match at label boundaries, most labels first', async () => {
+    const { hello } = await import('./fixtures/dpi-hello.js');
+    const cases: [string, string][] = [
+      ['www.youtube.com', 'TLS.YouTube'],
+      ['r3---sn-4g5e6nsz.googlevideo.com', 'TLS.YouTube'],
+      ['mail.google.com', 'TLS.GMail'],
+      ['www.google.com', 'TLS.Google'],
+      ['notyoutube.com', 'TLS'],
+      ['example.org', 'TLS'],
+    ];
+    for (const [sni, want] of cases) expect([sni, await hello(sni)]).toEqual([sni, want]);
   });
 });

@@ -42,6 +42,16 @@ void DpiCtx::set_host(const char* s, size_t n) const {
   info->host_len = uint8_t(n);
 }
 
+void DpiCtx::match_named(Match& m, uint16_t proto, const char* name, size_t len) const {
+  uint16_t app = 0;
+  if (len) {
+    set_host(name, len);
+    app = app_by_host(name, len);
+  }
+  m.master = app ? proto : 0;
+  m.app = app ? app : proto;
+}
+
 // Flow::info is the pool entry + 1, so a zeroed flow has none.
 Classifier::Classifier(uint32_t max_flows) : pool_(max_flows / 16 * 7 + 16) {}
 

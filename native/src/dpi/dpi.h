@@ -45,6 +45,9 @@ struct DpiCtx {
   FlowInfo* info;   // may be null when the info pool is full
   uint16_t cli_port, srv_port;
   void set_host(const char* s, size_t n) const;
+  // `proto` carrying a name (SNI, Host, DNS query): proto.App when the name
+  // is a known application's, else proto alone, as nDPI reports it.
+  void match_named(Match& m, uint16_t proto, const char* name, size_t len) const;
 };
 
 using DissectFn = Verdict (*)(DpiCtx& c, Match& m);

@@ -1,7 +1,8 @@
 // ④ Hostname → application, with nDPI's host patterns (data/hosts.tsv, see
-// data/hosts-README.md). Built once into a hash map of domain suffixes: a
-// name is looked up suffix by suffix at label boundaries, longest first, so
-// "r3---sn-x.googlevideo.com" finds "googlevideo.com".
+// data/hosts-README.md for nDPI's rules). Built once into a hash map of
+// domain suffixes: a name is looked up suffix by suffix at label boundaries,
+// most labels first (nDPI's rule), so "r3---sn-x.googlevideo.com" finds
+// "googlevideo.com"; patterns ending in '.' or '-' match at any label start.
 #include <cstring>
 #include <string>
 #include <string_view>
@@ -17,7 +18,8 @@ namespace {
 
 struct HostTable {
   std::unordered_map<std::string_view, uint16_t> suffix;  // "googlevideo.com"
-  std::vector<std::pair<std::string_view, uint16_t>> label_prefix;  // "amazon." : a label sequence anywhere
+  std::vector<std::pair<std::string_view, uint16_t>> label_prefix;  // "amazon.", "s3-": at a label start, anywhere
+  std::vector<std::pair<std::string_view, uint16_t>> raw_suffix;    // "-ant.example.com": the end, no boundary
   HostTable() {
     static const std::pair<const char*, uint16_t> kHosts[] = {
 #define FG_X(pattern, id) {pattern, id},
@@ -29,7 +31,8 @@ struct HostTable {
       if (p.empty() || !id) continue;
       if (p.front() == '.') p.remove_prefix(1);
       if (p.empty()) continue;
-      if (p.back() == '.') label_prefix.emplace_back(p, id);
+      if (p.back() == '.' || p.back() == '-') label_prefix.emplace_back(p, id);
+      else if (p.front() == '-') raw_suffix.emplace_back(p, id);
       else suffix.emplace(p, id);
     }
   }
@@ -49,21 +52,36 @@ uint16_t app_by_host(const char* host, size_t len) {
   while (len && buf[len - 1] == '.') len--;  // a fully qualified "example.com."
   std::string_view name(buf, len);
   const HostTable& t = table();
-  for (size_t at = 0; at < name.size();) {
+  // nDPI's rule: the match with the most labels wins; on a tie, the one
+  // ending first ("mail.google." beats "google.com" in mail.google.com).
+  uint16_t best = 0;
+  size_t best_labels = 0, best_end = 0;
+  auto consider = [&](uint16_t id, std::string_view pattern, size_t end) {
+    size_t labels = 1;
+    for (char ch : pattern.substr(0, pattern.size() - 1)) labels += ch == '.';
+    if (labels > best_labels || (labels == best_labels && end < best_end)) best = id, best_labels = labels, best_end = end;
+  };
+  for (size_t at = 0; at < name.size();) {  // longest suffix first: the first hit has the most labels
     auto it = t.suffix.find(name.substr(at));
-    if (it != t.suffix.end()) return it->second;
+    if (it != t.suffix.end()) {
+      consider(it->second, it->first, name.size());
+      break;
+    }
     size_t dot = name.find('.', at);
     if (dot == std::string_view::npos) break;
     at = dot + 1;
   }
+  for (const auto& [p, id] : t.raw_suffix)
+    if (name.size() >= p.size() && name.substr(name.size() - p.size()) == p) consider(id, p, name.size());
   for (const auto& [p, id] : t.label_prefix) {
-    size_t pos = name.find(p);
-    while (pos != std::string_view::npos) {
-      if (pos == 0 || name[pos - 1] == '.') return id;
-      pos = name.find(p, pos + 1);
+    for (size_t pos = name.find(p); pos != std::string_view::npos; pos = name.find(p, pos + 1)) {
+      if (pos == 0 || name[pos - 1] == '.') {
+        consider(id, p, pos + p.size());
+        break;
+      }
     }
   }
-  return 0;
+  return best;
 }
 
 }  // namespace fg

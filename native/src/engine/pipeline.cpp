@@ -119,6 +119,7 @@ uint32_t Pipeline::host_for(const IpAddr& ip, uint16_t vlan, const uint8_t* mac,
     return i;
   }
   Host& e = hosts_[i];
+  e.name = HashIndex::kNone;
   e.serial = next_host_serial_++;
   e.first_ns = e.traffic[0].last_ns = e.traffic[1].last_ns = now_ns_;
   e.thpt_ts = now_ns_;
@@ -513,7 +514,7 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
     if (!hosts_.used(i)) continue;
     uint32_t j = nh.create(hosts_[i].key, hosts_[i].hash);
     Host& h = nh[j];
-    h = hosts_[i];
+    h = hosts_[i];  // name is re-stored below
     if (const char* name = names_.get(h.name)) {
       h.name = nn.store(HashIndex::kNone, name, std::strlen(name));
       if (h.name == HashIndex::kNone) h.name_source = 0;

@@ -5,43 +5,12 @@
 
 #include "flow/hash_index.h"
 #include "flow/host.h"
+#include "flow/table.h"
 
 namespace fg {
 
-class HostTable {
- public:
-  explicit HostTable(uint32_t max_hosts) : index_(max_hosts), pool_(max_hosts) {}
-
-  uint32_t find(const HostKey& k, uint64_t h) const {
-    return index_.find(h, [&](uint32_t i) { return pool_[i].key == k; });
-  }
-  uint32_t create(const HostKey& k, uint64_t h) {
-    uint32_t i = pool_.alloc();
-    if (i == HashIndex::kNone) return i;
-    Host& e = pool_[i];
-    e = Host{};
-    e.key = k;
-    e.hash = h;
-    e.name = HashIndex::kNone;
-    index_.insert(h, i);
-    return i;
-  }
-  void erase(uint32_t i) {
-    index_.erase(pool_[i].hash, i, [&](uint32_t j) { return pool_[j].hash; });
-    pool_.release(i);
-  }
-  const uint64_t* slot_addr(uint64_t h) const { return index_.slot_addr(h); }
-  Host& operator[](uint32_t i) { return pool_[i]; }
-  const Host& operator[](uint32_t i) const { return pool_[i]; }
-  bool used(uint32_t i) const { return pool_.used(i); }
-  uint32_t size() const { return pool_.size(); }
-  uint32_t max() const { return pool_.max(); }
-  size_t memory_bytes() const { return index_.memory_bytes() + pool_.memory_bytes(); }
-
- private:
-  HashIndex index_;
-  EntryPool<Host> pool_;
-};
+// Hosts start unnamed: Pipeline::host_for sets Host::name to kNone.
+using HostTable = Table<Host, HostKey>;
 
 enum class NameSource : uint8_t { None = 0, Dns = 1, Dhcp = 2, Mdns = 3, Netbios = 4, Tls = 5, Http = 6, Quic = 7 };
 

@@ -120,12 +120,7 @@ Verdict classify_dns(DpiCtx& c, Match& m) {
     len += l;
     off += 1 + l;
   }
-  m.master = proto;
-  if (len) {
-    c.set_host(name, len);
-    m.app = app_by_host(name, len);
-  }
-  if (!m.app) m.app = proto, m.master = 0;
+  c.match_named(m, proto, name, len);
   return Verdict::Match;
 }
 

@@ -61,14 +61,10 @@ Verdict classify_http(DpiCtx& c, Match& m) {
   Bytes b = c.payload;
   if (c.from_client) {
     if (!starts_with_method(b)) return Verdict::No;
-    m.master = id(ProtoId::HTTP);
-    const char* host;
-    size_t len;
-    if (http_request_host(b, host, len)) {
-      c.set_host(host, len);
-      m.app = app_by_host(host, len);
-    }
-    if (!m.app) m.app = id(ProtoId::HTTP), m.master = 0;
+    const char* host = nullptr;
+    size_t len = 0;
+    if (!http_request_host(b, host, len)) len = 0;
+    c.match_named(m, id(ProtoId::HTTP), host, len);
     return Verdict::Match;
   }
   if (status_line(b)) {

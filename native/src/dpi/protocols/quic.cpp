@@ -199,12 +199,10 @@ Verdict classify_quic(DpiCtx& c, Match& m) {
   if (!n) return Verdict::Match;  // the shape is QUIC even if this one won't open
   uint8_t hello[kMaxDatagram];
   size_t hl = gather_crypto(Bytes(plain, n), hello, sizeof(hello));
-  const char* name;
-  size_t len;
-  if (hl && tls_handshake_sni(Bytes(hello, hl), name, len)) {
-    c.set_host(name, len);
-    if (uint16_t app = app_by_host(name, len)) m.master = id(ProtoId::QUIC), m.app = app;
-  }
+  const char* name = nullptr;
+  size_t len = 0;
+  if (!hl || !tls_handshake_sni(Bytes(hello, hl), name, len)) len = 0;
+  c.match_named(m, id(ProtoId::QUIC), name, len);
   return Verdict::Match;
 }
 

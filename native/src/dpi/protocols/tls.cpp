@@ -63,14 +63,10 @@ Verdict classify_tls(DpiCtx& c, Match& m) {
   if (b[0] != 0x16 || b[1] != 0x03 || b[2] > 0x04) return Verdict::No;
   uint8_t hs = b[5];
   if (hs == 0x01 && c.from_client) {
-    m.master = id(ProtoId::TLS);
-    const char* name;
-    size_t len;
-    if (tls_client_hello_sni(b, name, len)) {
-      c.set_host(name, len);
-      m.app = app_by_host(name, len);
-    }
-    if (!m.app) m.app = id(ProtoId::TLS), m.master = 0;
+    const char* name = nullptr;
+    size_t len = 0;
+    if (!tls_client_hello_sni(b, name, len)) len = 0;
+    c.match_named(m, id(ProtoId::TLS), name, len);
     return Verdict::Match;
   }
   if (hs == 0x02) {
