@@ -147,6 +147,15 @@ void Classifier::give_up(Flow& f) noexcept {
   if (uint16_t guess = guess_by_port(f.key.proto, cli_port, srv_port)) {
     ensure_info(f);
     set(f, 0, guess, Confidence::MatchByPort);
+    return;
+  }
+  if (lookup_.fn) {
+    size_t len = 0;
+    const char* name = lookup_.fn(lookup_.ctx, f.cli_is_hi ? f.key.lo : f.key.hi, f.key.vlan, len);
+    if (uint16_t app = name ? app_by_host(name, len) : 0) {
+      ensure_info(f);
+      set(f, 0, app, Confidence::DpiCache);
+    }
   }
 }
 

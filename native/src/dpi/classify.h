@@ -10,9 +10,17 @@ namespace fg {
 
 enum DpiState : uint8_t { kDpiInspecting = 0, kDpiDone = 1, kDpiGaveUp = 2 };
 
+// The name a DNS answer (or DHCP, mDNS …) gave an address, for nDPI's DNS
+// cache: a flow nothing else classified is named by its server's name.
+struct NameLookup {
+  const void* ctx = nullptr;
+  const char* (*fn)(const void* ctx, const IpAddr& ip, uint16_t vlan, size_t& len) = nullptr;
+};
+
 class Classifier {
  public:
   explicit Classifier(uint32_t max_flows);
+  void set_name_lookup(NameLookup l) { lookup_ = l; }
 
   // A new flow: protocols known from the IP protocol alone (ICMP, GRE …).
   void start(Flow& f) noexcept;
@@ -33,6 +41,7 @@ class Classifier {
   void set(Flow& f, uint16_t master, uint16_t app, Confidence c) noexcept;
 
   EntryPool<FlowInfo> pool_;
+  NameLookup lookup_;
   uint64_t info_full_ = 0;
 };
 

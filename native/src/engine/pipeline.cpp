@@ -54,7 +54,15 @@ Pipeline::Pipeline(const PipelineLimits& lim, SpscRing<ExpiredFlow>* expired)
       mac_pool_(lim.max_macs),
       expired_(expired),
       name_cache_(new NameCacheEntry[kNameCacheSlots]()),
-      frags_(new FragEntry[kFragSlots]()) {}
+      frags_(new FragEntry[kFragSlots]()) {
+  dpi_.set_name_lookup({this, [](const void* c, const IpAddr& ip, uint16_t vlan, size_t& len) -> const char* {
+                          const auto* self = static_cast<const Pipeline*>(c);
+                          const NameCacheEntry& e = self->name_cache_[hash_host_key(HostKey{ip, vlan}) & (kNameCacheSlots - 1)];
+                          if (!e.len || !(e.ip == ip) || e.vlan != vlan) return nullptr;
+                          len = e.len;
+                          return e.name;
+                        }});
+}
 
 void Pipeline::name_host(Host& h, const char* name, size_t len, NameSource src) noexcept {
   if (h.name != HashIndex::kNone && name_priority(uint8_t(src)) < name_priority(h.name_source)) return;

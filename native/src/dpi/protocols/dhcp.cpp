@@ -50,3 +50,25 @@ void names_from_dhcp(Bytes m, uint16_t vlan, const NameSink& sink) {
 }
 
 }  // namespace fg
+
+// Classification: a BOOTP request or reply between ports 67 and 68 with the
+// DHCP magic cookie after the fixed part.
+#include "dpi/dpi.h"
+
+namespace fg {
+namespace {
+
+Verdict classify_dhcp(DpiCtx& c, Match& m) {
+  bool ports = (c.srv_port == 67 || c.srv_port == 68) && (c.cli_port == 67 || c.cli_port == 68);
+  Bytes b = c.payload;
+  if (!ports || b.size() < 240 || (b[0] != 1 && b[0] != 2)) return Verdict::No;
+  if (load_be32(b.data() + 236) != 0x63825363) return Verdict::No;
+  m.app = id(ProtoId::DHCP);
+  return Verdict::Match;
+}
+
+}  // namespace
+
+FG_DISSECTOR(dhcp, {"DHCP", id(ProtoId::DHCP), kL4Udp, 2, classify_dhcp});
+
+}  // namespace fg

@@ -44,3 +44,96 @@ void names_from_netbios(Bytes m, uint16_t vlan, const NameSink& sink) {
 }
 
 }  // namespace fg
+
+// Classification: the name service (UDP 137) by a header that holds together
+// and a first name in the 32-character first-level encoding; the datagram
+// service (UDP 138) by message type and its own length field; the session
+// service (TCP 139, and the same framing for SMB on 445) by packet type and
+// length. SMBv1 inside a session message (other than the negotiation) or a
+// datagram is NetBIOS.SMBv1, SMB2/3 NetBIOS.SMBv23, as nDPI reports them.
+#include <cstring>
+
+#include "dpi/dpi.h"
+
+namespace fg {
+namespace {
+
+// A length byte of 32 and 32 characters 'A'..'P' at off.
+bool encoded_name_at(Bytes b, size_t off) {
+  if (off + 33 > b.size() || b[off] != 0x20) return false;
+  for (size_t i = 1; i <= 32; i++)
+    if (b[off + i] < 'A' || b[off + i] > 'P') return false;
+  return true;
+}
+
+Verdict name_service(Bytes b) {
+  if (b.size() < 12 + 33) return Verdict::No;
+  uint16_t flags = load_be16(b.data() + 2);
+  uint8_t opcode = (flags >> 11) & 0x0f;
+  uint16_t qd = load_be16(b.data() + 4), an = load_be16(b.data() + 6);
+  if (opcode != 0 && (opcode < 5 || opcode > 8)) return Verdict::No;
+  if (qd + an != 1 || load_be16(b.data() + 8) > 1 || load_be16(b.data() + 10) > 1) return Verdict::No;
+  return encoded_name_at(b, 12) ? Verdict::Match : Verdict::No;
+}
+
+Verdict datagram_service(Bytes b, Match& m) {
+  if (b.size() < 14) return Verdict::No;
+  uint8_t type = b[0];
+  if (type < 0x10 || type > 0x16) return Verdict::No;
+  if (type <= 0x12) {  // direct unique / group, broadcast: length, then two names
+    if (size_t(load_be16(b.data() + 10)) + 14 != b.size()) return Verdict::No;
+    if (!encoded_name_at(b, 14)) return Verdict::No;
+    // Browser announcements: an SMB transaction after the two names.
+    if (b.size() >= 86 && std::memcmp(b.data() + 82, "\xffSMB", 4) == 0) m.app = id(ProtoId::SMBv1), m.master = id(ProtoId::NetBIOS);
+    return Verdict::Match;
+  }
+  return Verdict::Match;  // error and query datagrams: header only
+}
+
+Verdict session_service(Bytes b, Match& m) {
+  if (b.size() < 4) return Verdict::No;
+  uint8_t type = b[0];
+  if (type != 0x00 && (type < 0x81 || type > 0x85)) return Verdict::No;
+  if (b[1] & 0xfe) return Verdict::No;
+  size_t len = size_t(b[1] & 1) << 16 | load_be16(b.data() + 2);
+  if (type == 0x00) {
+    if (len < 4 || len + 4 < b.size()) return Verdict::No;
+    if (b.size() < 9) return Verdict::NeedMore;
+    if (std::memcmp(b.data() + 4, "\xffSMB", 4) == 0 && b[8] != 0x72) {
+      m.master = id(ProtoId::NetBIOS);
+      m.app = id(ProtoId::SMBv1);
+      return Verdict::Match;
+    }
+    if (std::memcmp(b.data() + 4, "\xfeSMB", 4) == 0) {
+      m.master = id(ProtoId::NetBIOS);
+      m.app = id(ProtoId::SMBv23);
+      return Verdict::Match;
+    }
+    if (std::memcmp(b.data() + 5, "SMB", 3) != 0) return Verdict::No;
+    return Verdict::NeedMore;  // a negotiation: the next message says which SMB
+  }
+  if (len + 4 != b.size()) return Verdict::No;
+  return Verdict::Match;
+}
+
+Verdict classify_netbios(DpiCtx& c, Match& m) {
+  Verdict v;
+  if (c.p.l4_proto == kProtoTcp) {
+    if (c.srv_port != 139 && c.srv_port != 445) return Verdict::No;
+    v = session_service(c.payload, m);
+  } else if (c.srv_port == 137 || c.cli_port == 137) {
+    v = name_service(c.payload);
+  } else if (c.srv_port == 138 || c.cli_port == 138) {
+    v = datagram_service(c.payload, m);
+  } else {
+    return Verdict::No;
+  }
+  if (v == Verdict::Match && !m.app) m.app = id(ProtoId::NetBIOS);
+  return v;
+}
+
+}  // namespace
+
+FG_DISSECTOR(netbios, {"NetBIOS", id(ProtoId::NetBIOS), kL4Both, 4, classify_netbios});
+
+}  // namespace fg
