@@ -44,6 +44,8 @@ export const EngineOptions = z
     loop: z.boolean().default(false),
     /** expire (and emit) every flow when a file playlist ends */
     flushAtEnd: z.boolean().default(false),
+    /** fault the tables in at construction (startup) instead of on first use by packets */
+    prefault: z.boolean().default(false),
     localNetworks: z.array(z.string()).default(DEFAULT_LOCAL_NETWORKS),
   })
   .refine((o) => (o.files ? 1 : 0) + (o.iface ? 1 : 0) === 1, { message: 'give exactly one of files or iface' });
@@ -217,6 +219,7 @@ export class Engine {
       replaySpeed: o.replaySpeed,
       loop: o.loop,
       flushAtEnd: o.flushAtEnd,
+      prefault: o.prefault,
     });
     this.setLocalNetworks(o.localNetworks);
   }

@@ -26,6 +26,7 @@ export interface NativeEngineOptions {
   replaySpeed?: number;
   loop?: boolean;
   flushAtEnd?: boolean;
+  prefault?: boolean;
   ringRecords?: number;
 }
 

@@ -119,6 +119,7 @@ EngineWrap::EngineWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Engine
   cfg.replay_speed = opt_num(o, "replaySpeed", 0);
   cfg.loop = opt_bool(o, "loop", false);
   cfg.flush_at_end = opt_bool(o, "flushAtEnd", false);
+  cfg.prefault = opt_bool(o, "prefault", false);
   cfg.ring_records = opt_u32(o, "ringRecords", cfg.ring_records);
   const char* code = cfg.files.empty() ? "E_CAPTURE_OPEN" : "E_FILE_OPEN";
   try {

@@ -18,7 +18,9 @@ namespace {
 
 struct HostTable {
   std::unordered_map<std::string_view, uint16_t> suffix;  // "googlevideo.com"
-  std::vector<std::pair<std::string_view, uint16_t>> label_prefix;  // "amazon.", "s3-": at a label start, anywhere
+  // "amazon.", "s3-": at any label start; indexed by their first token (up
+  // to the first '.' or '-') so a name costs one lookup per label.
+  std::unordered_map<std::string_view, std::vector<std::pair<std::string_view, uint16_t>>> label_prefix;
   std::vector<std::pair<std::string_view, uint16_t>> raw_suffix;    // "-ant.example.com": the end, no boundary
   HostTable() {
     static const std::pair<const char*, uint16_t> kHosts[] = {
@@ -31,7 +33,7 @@ struct HostTable {
       if (p.empty() || !id) continue;
       if (p.front() == '.') p.remove_prefix(1);
       if (p.empty()) continue;
-      if (p.back() == '.' || p.back() == '-') label_prefix.emplace_back(p, id);
+      if (p.back() == '.' || p.back() == '-') label_prefix[p.substr(0, p.find_first_of(".-"))].emplace_back(p, id);
       else if (p.front() == '-') raw_suffix.emplace_back(p, id);
       else suffix.emplace(p, id);
     }
@@ -73,13 +75,16 @@ uint16_t app_by_host(const char* host, size_t len) {
   }
   for (const auto& [p, id] : t.raw_suffix)
     if (name.size() >= p.size() && name.substr(name.size() - p.size()) == p) consider(id, p, name.size());
-  for (const auto& [p, id] : t.label_prefix) {
-    for (size_t pos = name.find(p); pos != std::string_view::npos; pos = name.find(p, pos + 1)) {
-      if (pos == 0 || name[pos - 1] == '.') {
-        consider(id, p, pos + p.size());
-        break;
-      }
-    }
+  for (size_t pos = 0; pos < name.size();) {
+    size_t tok_end = name.find_first_of(".-", pos);
+    if (tok_end == std::string_view::npos) tok_end = name.size();
+    auto it = t.label_prefix.find(name.substr(pos, tok_end - pos));
+    if (it != t.label_prefix.end())
+      for (const auto& [p, id] : it->second)
+        if (name.substr(pos, p.size()) == p) consider(id, p, pos + p.size());
+    size_t dot = name.find('.', pos);
+    if (dot == std::string_view::npos) break;
+    pos = dot + 1;
   }
   return best;
 }

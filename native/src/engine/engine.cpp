@@ -29,6 +29,8 @@ Engine::Engine(EngineConfig cfg)
       }()) {
   if (is_live_) source_ = std::make_unique<LiveSource>(cfg_.live);
   else source_ = std::make_unique<FileSource>(cfg_.files);
+  t_prefault_tables = cfg_.prefault;
+  struct Reset { ~Reset() { t_prefault_tables = false; } } reset;
   if (cfg_.mode != Mode::ReadOnly) pipeline_ = std::make_unique<Pipeline>(cfg_.limits, &ring_);
   else pipeline_ = std::make_unique<Pipeline>(PipelineLimits{16, 16, 16}, &ring_);
   nets_ = std::make_shared<NetConfig>();

@@ -29,6 +29,7 @@ struct EngineConfig {
   double replay_speed = 0;         // 0: as fast as possible; 1: original timing; 2: twice as fast …
   bool loop = false;               // replay the playlist forever (time keeps moving forward)
   bool flush_at_end = false;       // expire every flow when a file playlist ends
+  bool prefault = false;           // fault the tables in now rather than on first use
   uint32_t ring_records = 1 << 16;
 };
 

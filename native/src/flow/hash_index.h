@@ -26,12 +26,24 @@ struct MapDeleter {
 template <class T>
 using ZeroArray = std::unique_ptr<T[], MapDeleter>;
 
+// Set while an engine that asked for it builds its tables: their pages are
+// faulted in (and zeroed by the kernel) then, not on first use by a packet.
+inline thread_local bool t_prefault_tables = false;
+
+inline void prefault(void* p, size_t bytes) {
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+  if (t_prefault_tables) ::madvise(p, bytes, MADV_POPULATE_WRITE);
+}
+
 inline void* map_zeroed(size_t& bytes) {
   constexpr size_t kHuge = size_t(2) << 20;
   bytes = (bytes + 4095) & ~size_t(4095);
   if (bytes < 2 * kHuge) {
     void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
+    prefault(p, bytes);
     return p;
   }
   // Align to 2 MiB so the whole table can be backed by huge pages.
@@ -44,6 +56,7 @@ inline void* map_zeroed(size_t& bytes) {
   if (head) ::munmap(raw, head);
   if (span - head > bytes) ::munmap(reinterpret_cast<void*>(start + bytes), span - head - bytes);
   ::madvise(reinterpret_cast<void*>(start), bytes, MADV_HUGEPAGE);
+  prefault(reinterpret_cast<void*>(start), bytes);
   return reinterpret_cast<void*>(start);
 }
 
