@@ -43,17 +43,24 @@ bool varint(Bytes b, size_t& off, uint64_t& v) {
   return true;
 }
 
-// HMAC-SHA256 through one MAC context per worker thread: fetching the
+// HMAC-SHA256 through MAC contexts made once per worker thread: fetching the
 // algorithm per call (what the one-shot HMAC() does) cost more than the
-// whole Initial decryption.
-bool hmac_sha256(const uint8_t* key, size_t klen, const uint8_t* msg, size_t mlen, uint8_t out[32]) {
-  static thread_local EVP_MAC* mac = EVP_MAC_fetch(nullptr, "HMAC", nullptr);
-  static thread_local EVP_MAC_CTX* ctx = mac ? EVP_MAC_CTX_new(mac) : nullptr;
-  if (!ctx) return false;
+// whole Initial decryption; the extract step keeps each version's salt keyed.
+EVP_MAC_CTX* new_hmac_sha256() {
+  EVP_MAC* mac = EVP_MAC_fetch(nullptr, "HMAC", nullptr);
+  EVP_MAC_CTX* ctx = mac ? EVP_MAC_CTX_new(mac) : nullptr;
+  EVP_MAC_free(mac);  // the context holds its own reference
   char digest[] = "SHA256";
   OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, digest, 0), OSSL_PARAM_construct_end()};
+  if (ctx && !EVP_MAC_CTX_set_params(ctx, params)) EVP_MAC_CTX_free(ctx), ctx = nullptr;
+  return ctx;
+}
+
+// key == nullptr reuses the context's previous key (the version's salt).
+bool hmac_sha256(EVP_MAC_CTX* ctx, const uint8_t* key, size_t klen, const uint8_t* msg, size_t mlen, uint8_t out[32]) {
   size_t n = 0;
-  return EVP_MAC_init(ctx, key, klen, params) && EVP_MAC_update(ctx, msg, mlen) && EVP_MAC_final(ctx, out, &n, 32) && n == 32;
+  return ctx && EVP_MAC_init(ctx, key, klen, nullptr) && EVP_MAC_update(ctx, msg, mlen) && EVP_MAC_final(ctx, out, &n, 32) &&
+         n == 32;
 }
 
 // RFC 8446 §7.1 HKDF-Expand-Label with an empty context, output ≤ 32 bytes.
@@ -68,8 +75,9 @@ bool expand_label(const uint8_t* secret, const char* label, uint8_t* out, size_t
   size_t info_len = 4 + ll;
   // HKDF-Expand, one block (len ≤ 32): T(1) = HMAC(secret, info | 0x01).
   info[info_len] = 1;
+  static thread_local EVP_MAC_CTX* ctx = new_hmac_sha256();
   uint8_t t[32];
-  if (!hmac_sha256(secret, 32, info, info_len + 1, t)) return false;
+  if (!hmac_sha256(ctx, secret, 32, info, info_len + 1, t)) return false;
   std::memcpy(out, t, len);
   return true;
 }
@@ -91,8 +99,13 @@ size_t decrypt_initial(Bytes b, const Version& v, uint8_t* out) {
   const size_t pn_off = off;
   const size_t end = off + size_t(length);
 
+  // HKDF-Extract(salt, DCID), with one context per version keyed by its salt.
+  static thread_local EVP_MAC_CTX* extract[sizeof(kVersions) / sizeof(kVersions[0])] = {};
+  const size_t vi = size_t(&v - kVersions);
+  bool first = !extract[vi];
+  if (first) extract[vi] = new_hmac_sha256();
   uint8_t initial[32], client[32], key[16], iv[12], hp[16];
-  if (!hmac_sha256(v.salt, sizeof(v.salt), dcid, dcid_len, initial)) return 0;  // HKDF-Extract
+  if (!hmac_sha256(extract[vi], first ? v.salt : nullptr, first ? sizeof(v.salt) : 0, dcid, dcid_len, initial)) return 0;
   if (!expand_label(initial, "client in", client, 32) || !expand_label(client, v.key_label, key, 16) ||
       !expand_label(client, v.iv_label, iv, 12) || !expand_label(client, v.hp_label, hp, 16))
     return 0;
@@ -141,6 +154,10 @@ size_t gather_crypto(Bytes p, uint8_t* out, size_t cap) {
   struct Piece { uint64_t at; size_t from, len; } pieces[32];
   size_t np = 0;
   while (off < p.size()) {
+    if (p[off] == 0) {  // PADDING fills most of an Initial: skip the run
+      while (off < p.size() && p[off] == 0) off++;
+      continue;
+    }
     uint64_t type;
     if (!varint(p, off, type)) break;
     if (type == 0x00 || type == 0x01) continue;  // PADDING, PING
