@@ -10,9 +10,9 @@ import { Engine } from '../ts/bindings/engine.js';
 import { FlowgateError } from '../ts/bindings/errors.js';
 import type { FlowRecord, HostRecord } from '../ts/bindings/native.js';
 import { LINKTYPE, ngIdb, ngShb, pcapHeader, pcapPackets, pcapRecords, pcapng, swapPcapByteOrder, tempDir } from './fixtures/pcap.js';
-import { type RunResult, normIp, runEngine, tool } from './fixtures/util.js';
+import { type RunResult, normIp, runEngine, tool, NDPI_PCAPS } from './fixtures/util.js';
 
-const PCAPS = '/work/shared/pcaps/ndpi';
+const PCAPS = NDPI_PCAPS;
 // Ethernet, IPv4 + IPv6, 1723 frames, timestamps jumping from 2016 to 2022.
 const BASE = join(PCAPS, '1kxun.pcap');
 // For the merge: Linux cooked (SLL) and raw IP captures with addresses disjoint from BASE.

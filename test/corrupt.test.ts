@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { LINKTYPE, pcapHeader, pcapRecords, pcapngBlocks, tempDir } from './fixtures/pcap.js';
-import { type RunResult, runEngine, tool } from './fixtures/util.js';
+import { type RunResult, runEngine, tool, NDPI_PCAPS } from './fixtures/util.js';
 
-const PCAPS = '/work/shared/pcaps/ndpi';
+const PCAPS = NDPI_PCAPS;
 const BASE = join(PCAPS, '1kxun.pcap'); // 1723 records, Ethernet
 
 const tmp = tempDir();

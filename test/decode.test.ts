@@ -3,6 +3,7 @@
 // frame length. Then every length check: a frame one byte short is counted
 // under its decode.* reason, a frame exactly long enough is not. tshark checks
 // at the end that the well-formed frames are what they claim to be.
+import { join } from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 
@@ -15,7 +16,7 @@ import {
   echo, erspan2, erspan3, eth, gre, gtpu, icmp, icmpv6, ipv4, ipv6, ipv6Frag, ipv6Options, mpls, nullHdr, pppoeSession, sll, sll2, tcp, udp, vlanTag, vxlan,
 } from './fixtures/frames.js';
 import { LINKTYPE, type Packet, pcap, pcapng, sec, tempDir } from './fixtures/pcap.js';
-import { type RunResult, runEngine } from './fixtures/util.js';
+import { type RunResult, runEngine, NDPI_PCAPS } from './fixtures/util.js';
 
 const execFileP = promisify(execFile);
 const T0 = 1_700_000_000;
@@ -389,7 +390,7 @@ describe('malformed input: one byte short is counted, exactly long enough is not
   });
 
   it('a clean capture has every decode.* reason at 0', async () => {
-    const r = await runEngine(['/work/shared/pcaps/ndpi/1kxun.pcap']);
+    const r = await runEngine([join(NDPI_PCAPS, '1kxun.pcap')]);
     expect(Object.keys(r.stats.decode).length).toBeGreaterThan(20);
     expect(errors(r)).toEqual({});
     expect(r.stats.malformed).toBe(0);

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { EngineOptionsInput, ExpiredFlow } from '../ts/bindings/engine.js';
 import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, eth, ipv4, ipv6, tcp, udp } from './fixtures/frames.js';
 import { type Packet, pcap, sec, tempDir } from './fixtures/pcap.js';
-import { type RunResult, runEngine } from './fixtures/util.js';
+import { type RunResult, runEngine, NDPI_PCAPS } from './fixtures/util.js';
 
 const T0 = 1_700_000_000; // capture start, epoch seconds
 const tmp = tempDir();
@@ -293,7 +293,7 @@ describe('TCP sequence analysis (flow_table.cpp tcp_seq_update, after ntopng)', 
 
 describe('determinism', () => {
   it.each(['1kxun.pcap', 'KakaoTalk_talk.pcap', 'alexa-app.pcapng'])('replaying %s twice gives identical flows, hosts and stats', async (name) => {
-    const f = join('/work/shared/pcaps/ndpi', name);
+    const f = join(NDPI_PCAPS, name);
     const opts = { flowIdleSec: 30, localHostIdleSec: 60, remoteHostIdleSec: 30 };
     const a = await runEngine([f], opts);
     const b = await runEngine([f], opts);

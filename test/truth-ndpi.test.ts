@@ -1,5 +1,5 @@
 // Every capture of nDPI's test suite against nDPI's own per-flow records
-// (/work/shared/pcaps/ndpi-truth/<capture>.jsonl): flows are matched by
+// (../shared/pcaps/ndpi-truth/<capture>.jsonl): flows are matched by
 // (IP protocol number, endpoint pair with addresses normalised, VLAN) and the
 // per-direction packet and byte counters compared.
 //
@@ -16,10 +16,10 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import type { FlowRecord } from '../ts/bindings/native.js';
-import { flowDir, l4Number, pairKey, runEngine, tool } from './fixtures/util.js';
+import { flowDir, l4Number, pairKey, runEngine, tool, NDPI_PCAPS, NDPI_TRUTH } from './fixtures/util.js';
 
-const PCAPS = '/work/shared/pcaps/ndpi';
-const TRUTH = '/work/shared/pcaps/ndpi-truth';
+const PCAPS = NDPI_PCAPS;
+const TRUTH = NDPI_TRUTH;
 
 interface Truth {
   l4: string;

@@ -21,9 +21,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 import type { FlowRecord, HostRecord } from '../ts/bindings/native.js';
 import { type TsharkView, tsharkView, wsFormatBytes } from './fixtures/tshark.js';
-import { normIp, runEngine, tool } from './fixtures/util.js';
+import { normIp, runEngine, tool, NDPI_PCAPS } from './fixtures/util.js';
 
-const PCAPS = '/work/shared/pcaps/ndpi';
+const PCAPS = NDPI_PCAPS;
 const CAPTURES = [
   '1kxun.pcap',
   'sites.pcapng',

@@ -17,7 +17,7 @@
 # Corpora are written outside the repository: do not commit them.
 set -euo pipefail
 OUT=${1:-/tmp/fg-corpus}
-PCAPS=${2:-/work/shared/pcaps/ndpi}
+PCAPS=${2:-$(cd "$(dirname "$0")/../../.." && pwd)/shared/pcaps/ndpi}
 mkdir -p "$OUT/decode" "$OUT/file"
 
 python3 - "$OUT" "$PCAPS" <<'PY'

@@ -40,6 +40,16 @@ int cmp_host_tiebreak(const Host& a, const Host& b) {
 template <class T>
 int cmp3(T a, T b) { return a < b ? -1 : (a > b ? 1 : 0); }
 
+// Orders just enough of `sel` for the page [offset, offset + limit) and
+// returns that page's bounds.
+template <class Less>
+std::pair<size_t, size_t> sort_page(std::vector<uint32_t>& sel, uint32_t offset, uint32_t limit, Less less) {
+  size_t from = std::min<size_t>(offset, sel.size());
+  size_t to = std::min<size_t>(size_t(offset) + limit, sel.size());
+  if (from < to) std::partial_sort(sel.begin(), sel.begin() + to, sel.end(), less);
+  return {from, to};
+}
+
 }  // namespace
 
 HostPage query_hosts(const Pipeline& pl, const HostQuery& q) {
@@ -88,11 +98,8 @@ HostPage query_hosts(const Pipeline& pl, const HostQuery& q) {
     if (c == 0) c = cmp_host_tiebreak(ht[ia], ht[ib]);
     return q.desc ? c > 0 : c < 0;
   };
-  size_t from = std::min<size_t>(q.offset, sel.size());
-  size_t to = std::min<size_t>(size_t(q.offset) + q.limit, sel.size());
+  auto [from, to] = sort_page(sel, q.offset, q.limit, less);
   if (from < to) {
-    // Only the rows up to the page end need ordering.
-    std::partial_sort(sel.begin(), sel.begin() + to, sel.end(), less);
     page.rows.reserve(to - from);
     for (size_t k = from; k < to; k++) {
       const Host& h = ht[sel[k]];
@@ -165,10 +172,8 @@ FlowPage query_flows(const Pipeline& pl, const FlowQuery& q) {
     if (c == 0) c = cmp3(ft[ia].serial, ft[ib].serial);
     return q.desc ? c > 0 : c < 0;
   };
-  size_t from = std::min<size_t>(q.offset, sel.size());
-  size_t to = std::min<size_t>(size_t(q.offset) + q.limit, sel.size());
+  auto [from, to] = sort_page(sel, q.offset, q.limit, less);
   if (from < to) {
-    std::partial_sort(sel.begin(), sel.begin() + to, sel.end(), less);
     page.rows.reserve(to - from);
     for (size_t k = from; k < to; k++) {
       const Flow& f = ft[sel[k]];
