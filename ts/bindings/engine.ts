@@ -194,6 +194,7 @@ export class Engine {
   private done: Promise<void> | null = null;
   private resolveDone: (() => void) | null = null;
   private closed = false;
+  private expiredListener: (() => void) | null = null;
   private readonly drainBuf = new ArrayBuffer(layout.size * 4096);
 
   constructor(opts: EngineOptionsInput) {
@@ -237,7 +238,17 @@ export class Engine {
     this.done = new Promise<void>((resolve) => (this.resolveDone = resolve));
     this.native.start((ev) => {
       if (ev === 'done') this.resolveDone?.();
+      else if (ev === 'expired') this.expiredListener?.();
     });
+    return this;
+  }
+
+  /**
+   * Called (on the JS thread) when expired flows wait in the ring; the
+   * listener should drainExpired(). Rings again after each drain.
+   */
+  onExpired(listener: (() => void) | null): this {
+    this.expiredListener = listener;
     return this;
   }
 

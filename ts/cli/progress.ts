@@ -1,6 +1,5 @@
 // Terminal feedback: a progress bar per replayed file and a one-line
-// summary per second. Also drains expired flows so their ring never fills
-// while no store consumes them (historical storage is a later issue).
+// summary per second.
 import { Interfaces } from '../services/interfaces.js';
 
 export function formatRate(v: number, unit: string): string {
@@ -34,7 +33,6 @@ export class Reporter {
   }
 
   private tick(): void {
-    for (const i of this.ifaces.list) i.engine.drainExpired();
     if (!this.opts.tty) return;
     this.ticks++;
     const replaying = this.ifaces.list.filter((i) => i.isFile && i.engine.state().state === 'running' && !i.engine.options.loop);

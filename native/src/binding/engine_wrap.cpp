@@ -1,6 +1,7 @@
 #include "binding/engine_wrap.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "binding/convert.h"
 
@@ -149,16 +150,17 @@ Napi::Value EngineWrap::Start(const Napi::CallbackInfo& info) {
   Ref();
   referenced_ = true;
   Napi::ThreadSafeFunction t = tsfn_;
+  // Events are string literals ("done", "expired"): safe to pass by pointer.
   engine_->start([this, t](const char* ev) mutable {
-    std::string name(ev);
-    t.NonBlockingCall([this, name](Napi::Env env, Napi::Function cb) {
-      if (name == "done" && referenced_) {
+    const bool done = std::strcmp(ev, "done") == 0;
+    t.NonBlockingCall([this, ev, done](Napi::Env env, Napi::Function cb) {
+      if (done && referenced_) {
         referenced_ = false;
         Unref();
       }
-      cb.Call({Napi::String::New(env, name)});
+      cb.Call({Napi::String::New(env, ev)});
     });
-    if (name == "done") t.Release();  // the worker is exiting: nothing else will call
+    if (done) t.Release();  // the worker is exiting: nothing else will call
   });
   return env.Undefined();
 }

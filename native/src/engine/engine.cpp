@@ -77,6 +77,11 @@ void Engine::unlock_and_yield(std::unique_lock<std::mutex>& lk) {
   while (waiters_.load(std::memory_order_relaxed) > 0) std::this_thread::yield();
 }
 
+// Never blocks the worker: one pending call at most (drain re-arms it).
+void Engine::ring_doorbell() {
+  if (on_event_ && ring_.size() && !armed_.exchange(true)) on_event_("expired");
+}
+
 void Engine::run() noexcept {
   try {
     run_loop();
@@ -164,11 +169,13 @@ void Engine::run_loop() {
       if (w - last_drop_poll > 1000000000ULL) kernel_drops_.store(source_->kernel_drops()), last_drop_poll = w;
     }
     unlock_and_yield(lk);
+    ring_doorbell();
   }
   if (!stop_.load() && cfg_.flush_at_end) {
     lk.lock();
     pipeline_->flush_all();
     lk.unlock();
+    ring_doorbell();
   }
   EngineState expect = EngineState::Running;
   state_.compare_exchange_strong(expect, stop_.load() ? EngineState::Stopped : EngineState::Done);

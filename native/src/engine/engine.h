@@ -43,8 +43,8 @@ class Engine {
   Engine& operator=(const Engine&) = delete;
 
   // `on_event` is called from the worker thread: "done" once when a file
-  // playlist ends (or the source fails), "expired" when the ring was empty and
-  // got records (a doorbell: drain to get them).
+  // playlist ends (or the source fails), "expired" when records wait in the
+  // ring and no doorbell is pending (drain to get them; draining re-arms).
   void start(std::function<void(const char*)> on_event);
   void stop();  // idempotent: joins the worker
 
@@ -76,7 +76,11 @@ class Engine {
     return pipeline_->resize(max_flows, max_hosts);
   }
 
-  size_t drain_expired(ExpiredFlow* out, size_t max) { return ring_.drain(out, max); }
+  // Clears the doorbell first: records pushed after this ring it again.
+  size_t drain_expired(ExpiredFlow* out, size_t max) {
+    armed_.store(false);
+    return ring_.drain(out, max);
+  }
   uint64_t expired_pending() const { return ring_.size(); }
 
  private:
@@ -84,6 +88,7 @@ class Engine {
   void run_loop();
   void reopen();
   void unlock_and_yield(std::unique_lock<std::mutex>& lk);
+  void ring_doorbell();
 
   EngineConfig cfg_;
   bool is_live_;
@@ -94,6 +99,7 @@ class Engine {
   mutable std::mutex mu_;
   mutable std::atomic<int> waiters_{0};
   std::atomic<bool> stop_{false};
+  std::atomic<bool> armed_{false};  // an "expired" doorbell is pending
   std::atomic<EngineState> state_{EngineState::Idle};
   mutable std::mutex err_mu_;
   std::string error_;
