@@ -105,6 +105,53 @@ function snmpGet(version: number): Buffer {
 
 const btHandshake = () => Buffer.concat([Buffer.from([19]), txt('BitTorrent protocol'), Buffer.alloc(8), Buffer.alloc(20, 1), Buffer.alloc(20, 2)]);
 
+const dnscryptCertQuery = () => {
+  const h = Buffer.alloc(12);
+  h.writeUInt16BE(0x4242, 0);
+  h.writeUInt16BE(0x0100, 2);
+  h.writeUInt16BE(1, 4);
+  const q = Buffer.concat([Buffer.from([1]), txt('2'), Buffer.from([13]), txt('dnscrypt-cert'), Buffer.from([7]), txt('example'), Buffer.from([3]), txt('com'), Buffer.from([0, 0, 16, 0, 1])]);
+  return Buffer.concat([h, q]);
+};
+
+const be32 = (v: number, size: number) => {
+  const b = Buffer.alloc(size);
+  b.writeUInt32BE(v >>> 0, 0);
+  return b;
+};
+
+function sdRtn(zero = 0): Buffer {
+  const name = txt('edge.agora.io');
+  const b = Buffer.alloc(19 + name.length);
+  b[6] = 0x21;
+  b.writeUInt32BE(0x04534e49, 12); // "\x04SNI"
+  b.writeUInt16BE(name.length, 16);
+  b[18] = zero;
+  name.copy(b, 19);
+  return b;
+}
+
+function aliCloud(len?: number): Buffer {
+  const b = Buffer.alloc(40, 0x55);
+  b.writeUInt32BE(0xcefabeba, 0);
+  b.writeUInt32BE(len ?? b.length - 8, 4);
+  return b;
+}
+
+function hpVirtGrp(third = 0): Buffer {
+  const b = Buffer.alloc(48, 0x11);
+  b[0] = 0x16;
+  b.writeUInt16BE(b.length, 1);
+  b[3] = third;
+  return b;
+}
+
+function telegramUdp(run: number): Buffer {
+  const b = Buffer.alloc(64, 0x20);
+  b.fill(0xff, 10, 10 + run);
+  return b;
+}
+
 describe('dissectors', () => {
   it('SSDP: M-SEARCH / NOTIFY to 1900, not an unrelated HTTP-like datagram', async () => {
     const msearch = txt('M-SEARCH * HTTP/1.1\r\nHOST: 239.255.255.250:1900\r\nMAN: "ssdp:discover"\r\nMX: 1\r\nST: ssdp:all\r\n\r\n');
@@ -169,5 +216,212 @@ describe('dissectors', () => {
     const dht = Buffer.concat([txt('d1:ad2:id20:'), Buffer.alloc(20, 3), txt('e1:q4:ping1:t2:aa1:y1:qe')]);
     expect(await classify('udp', 50072, 6881, [dht])).toBe('BitTorrent (DPI)');
     expect(await classify('udp', 50073, 6881, [txt('d1:xd2:id20:').subarray(0, 12)])).not.toMatch(/^BitTorrent/);
+  });
+  it('DNScrypt: the certificate query or the resolver magic, on 443 before the QUIC guess, not a near copy', async () => {
+    expect(await classify('udp', 50080, 443, [dnscryptCertQuery()])).toBe('DNScrypt (DPI)');
+    expect(await classify('tcp', 50081, 443, [Buffer.alloc(64, 9), Buffer.concat([txt('r6fnvWj8'), Buffer.alloc(64, 1)])])).toBe('DNScrypt (DPI)');
+    expect(await classify('udp', 50082, 443, [Buffer.alloc(64, 9), Buffer.concat([txt('r6fnvWj9'), Buffer.alloc(64, 1)])])).not.toMatch(/^DNScrypt/);
+  });
+
+  it('Discord: IP discovery request and response of 74 bytes, not with a wrong response type', async () => {
+    expect(await classify('udp', 50090, 50001, [be32(0x00010046, 74), be32(0x00020046, 74)])).toBe('Discord (DPI)');
+    expect(await classify('udp', 50091, 50001, [be32(0x00010046, 74), be32(0x00030046, 74)])).not.toMatch(/^Discord/);
+  });
+
+  it('SD-RTN: the "\\x04SNI" tag with its name, not with a bad separator', async () => {
+    expect(await classify('udp', 50100, 4700, [sdRtn()])).toBe('SD-RTN (DPI)');
+    expect(await classify('udp', 50101, 4700, [sdRtn(1)])).not.toMatch(/^SD-RTN/);
+  });
+
+  it('ETHEREUM: devp2p discovery on 30303, not an unknown packet type', async () => {
+    const disc = (type: number) => {
+      const b = Buffer.alloc(140, 0x33);
+      b[97] = type;
+      return b;
+    };
+    expect(await classify('udp', 50110, 30303, [disc(1)])).toBe('ETHEREUM (DPI)');
+    expect(await classify('udp', 50111, 30303, [disc(5)])).not.toBe('ETHEREUM (DPI)');
+  });
+
+  it('AliCloud: the 0xcefabeba header with its PDU length, not a wrong length', async () => {
+    expect(await classify('tcp', 50120, 9000, [aliCloud()])).toBe('AliCloud (DPI)');
+    expect(await classify('tcp', 50121, 9000, [aliCloud(7)])).not.toMatch(/^AliCloud/);
+  });
+
+  it('FIX: the "8=FIX." BeginString, not a near copy', async () => {
+    expect(await classify('tcp', 50130, 4000, [txt('8=FIX.4.2\x019=65\x0135=A\x0149=CLIENT\x0156=SERVER\x01')])).toBe('FIX (DPI)');
+    expect(await classify('tcp', 50131, 4000, [txt('8=FIY.4.2\x019=65\x0135=A\x01')])).not.toBe('FIX (DPI)');
+  });
+
+  it('HP_VIRTGRP: 0x16 with the packet length first in the flow, not with a non-zero fourth byte', async () => {
+    expect(await classify('tcp', 50140, 1500, [hpVirtGrp()])).toBe('HP_VIRTGRP (DPI)');
+    expect(await classify('tcp', 50141, 1500, [hpVirtGrp(1)])).not.toMatch(/^HP_VIRTGRP/);
+  });
+
+  it('Controller_Area_Network: the "ISO11898" signature, not a near copy', async () => {
+    expect(await classify('udp', 50150, 9999, [Buffer.concat([txt('ISO11898'), Buffer.from([1, 1, 0, 0, 0, 1])])])).toBe('Controller_Area_Network (DPI)');
+    expect(await classify('udp', 50151, 9999, [Buffer.concat([txt('ISO11899'), Buffer.from([1, 1, 0, 0, 0, 1])])])).not.toMatch(/^Controller/);
+  });
+
+  it('Telegram: 12 0xff bytes to a low UDP port and MTProto 0xef on 443, not a run of 13', async () => {
+    expect(await classify('udp', 50160, 533, [telegramUdp(12)])).toBe('Telegram (DPI)');
+    expect(await classify('udp', 50161, 533, [telegramUdp(13)])).not.toMatch(/^Telegram/);
+    expect(await classify('tcp', 50162, 443, [Buffer.concat([Buffer.from([0xef, 0x7f]), Buffer.alloc(62, 4)])])).toBe('Telegram (DPI)');
+  });
+
+  it('RakNet: an ACK whose records fill the packet, not an unknown record type', async () => {
+    expect(await classify('udp', 50170, 19132, [Buffer.from([0xc0, 0x00, 0x01, 0x01, 0x00, 0x00, 0x05])])).toBe('RakNet (DPI)');
+    expect(await classify('udp', 50171, 19132, [Buffer.from([0xc0, 0x00, 0x01, 0x02, 0x00, 0x00, 0x05])])).not.toMatch(/^RakNet/);
+  });
+
+  it('MerakiCloud: 0xfef72891 on 7351, not on another port', async () => {
+    expect(await classify('udp', 50180, 7351, [be32(0xfef72891, 46)])).toBe('MerakiCloud (DPI)');
+    expect(await classify('udp', 50181, 7352, [be32(0xfef72891, 46)])).not.toMatch(/^MerakiCloud/);
+  });
+  it('RTP: three version-2 packets with a media payload type, not with an RTCP-range type', async () => {
+    const rtp = (first: number, pt: number, seq: number) => {
+      const b = Buffer.alloc(172, 0x5a);
+      b[0] = first;
+      b[1] = pt;
+      b.writeUInt16BE(seq, 2);
+      b.writeUInt32BE(0x11223344, 8);
+      return b;
+    };
+    const dirs = [true, true, true];
+    expect(await classify('udp', 50190, 16384, [rtp(0x80, 0, 10), rtp(0x80, 0, 11), rtp(0x80, 0, 12)], dirs)).toBe('RTP (DPI)');
+    expect(await classify('udp', 50191, 16384, [rtp(0x80, 72, 10), rtp(0x80, 72, 11), rtp(0x80, 72, 12)], dirs)).not.toMatch(/^RTP/);
+  });
+
+  it('BACnet: a BVLC header with the packet length, not a wrong length', async () => {
+    const bvlc = (len: number) => Buffer.from([0x81, 0x0a, 0x00, len, 0x01, 0x20, 0xff, 0xff, 0x00, 0xff, 0x10, 0x08]);
+    expect(await classify('udp', 47808, 47808, [bvlc(12)])).toBe('BACnet (DPI)');
+    expect(await classify('udp', 47809, 47808, [bvlc(13)])).not.toBe('BACnet (DPI)');
+  });
+
+  it('FINS: a UDP command header and FINS/TCP, not with a wrong gateway count', async () => {
+    const fins = (gct: number) => Buffer.from([0x80, 0x00, gct, 0x00, 0x01, 0x00, 0x00, 0x02, 0x00, 0x19, 0x01, 0x01]);
+    expect(await classify('udp', 50200, 9600, [fins(2)])).toBe('FINS (DPI)');
+    expect(await classify('udp', 50201, 9600, [fins(3)])).not.toBe('FINS (DPI)');
+    expect(await classify('tcp', 50202, 9600, [Buffer.concat([txt('FINS'), Buffer.alloc(16)])])).toBe('FINS (DPI)');
+  });
+  it('VNC: the RFB banner from both ends, not a malformed version', async () => {
+    expect(await classify('tcp', 50210, 5900, [txt('RFB 003.008\n'), txt('RFB 003.008\n')], [false, true])).toBe('VNC (DPI)');
+    expect(await classify('tcp', 50211, 5900, [txt('RFB 003-008\n'), txt('RFB 003-008\n')], [false, true])).not.toBe('VNC (DPI)');
+  });
+
+  it('MGCP: a command verb with the protocol version, not an unknown verb', async () => {
+    expect(await classify('udp', 2427, 2427, [txt('RQNT 1 *@gw.example.com MGCP 0.1\r\nR: l/hd(n)\r\n')])).toBe('MGCP (DPI)');
+    expect(await classify('udp', 2428, 2427, [txt('XXXX 1 *@gw.example.com MGCP 0.1\r\nR: l/hd(n)\r\n')])).not.toBe('MGCP (DPI)');
+  });
+
+  it('Syncthing: the discovery magic, not a near copy', async () => {
+    expect(await classify('udp', 21027, 21027, [be32(0x2ea7d90b, 40)])).toBe('Syncthing (DPI)');
+    expect(await classify('udp', 21028, 21027, [be32(0x2ea7d90c, 40)])).not.toBe('Syncthing (DPI)');
+  });
+
+  it('RipeAtlas: a 25-byte "MGLNDD" probe, not another size', async () => {
+    const probe = (size: number) => Buffer.concat([txt('MGLNDD_'), Buffer.alloc(size - 7, 0x31)]);
+    expect(await classify('udp', 50220, 33434, [probe(25)])).toBe('RipeAtlas (DPI)');
+    expect(await classify('udp', 50221, 33434, [probe(26)])).not.toMatch(/^RipeAtlas/);
+  });
+
+  it('CryNetwork: the length byte and fixed fields, not a wrong length', async () => {
+    const cry = (len0: number) => {
+      const b = Buffer.alloc(40);
+      b[0] = len0;
+      b.writeUInt16BE(0x08ed, 3);
+      b[16] = 0x01;
+      b[20] = 0x07;
+      b.writeUInt16BE(0x0307, 24);
+      return b;
+    };
+    expect(await classify('udp', 50230, 64100, [cry(30)])).toBe('CryNetwork (DPI)');
+    expect(await classify('udp', 50231, 64100, [cry(31)])).not.toMatch(/^CryNetwork/);
+  });
+  it('KCP: a segment header whose length covers the rest, not an unknown command', async () => {
+    const kcp = (cmd: number) => {
+      const b = Buffer.alloc(24 + 16, 0x42);
+      b.writeUInt32LE(0x01020304, 0);
+      b[4] = cmd;
+      b.writeUInt32LE(16, 20);
+      return b;
+    };
+    expect(await classify('udp', 50240, 4000, [kcp(81)])).toBe('KCP (DPI)');
+    expect(await classify('udp', 50241, 4000, [kcp(85)])).not.toMatch(/^KCP/);
+  });
+
+  it('Xiaomi: the push header with its length, not a wrong marker', async () => {
+    const xm = (marker: number) => {
+      const b = Buffer.alloc(40, 0x20);
+      b.writeUInt32BE(0xc2fe0005, 0);
+      b.writeUInt32BE(28, 4);
+      b.writeUInt32BE(marker, 8);
+      return b;
+    };
+    expect(await classify('tcp', 50250, 5222, [xm(0x00020016)])).toBe('Xiaomi (DPI)');
+    expect(await classify('tcp', 50251, 5222, [xm(0x00020017)])).not.toBe('Xiaomi (DPI)');
+  });
+
+  it('ZUG: "\\0ZUG" then 0x10, not another fifth byte', async () => {
+    expect(await classify('udp', 50260, 34553, [Buffer.concat([Buffer.from([0, 0x7a, 0x55, 0x47, 0x10]), Buffer.alloc(30, 1)])])).toBe('ZUG (DPI)');
+    expect(await classify('udp', 50261, 34553, [Buffer.concat([Buffer.from([0, 0x7a, 0x55, 0x47, 0x11]), Buffer.alloc(30, 1)])])).not.toMatch(/^ZUG/);
+  });
+
+  it('Monero: the Levin signature, not a near copy', async () => {
+    const levin = (last: number) => Buffer.concat([Buffer.from([0x01, 0x21, 0x01, 0x01, 0x01, 0x01, 0x01, last]), Buffer.alloc(25, 0)]);
+    expect(await classify('tcp', 50270, 18080, [levin(0x01)])).toBe('Monero (DPI)');
+    expect(await classify('tcp', 50271, 18080, [levin(0x02)])).not.toBe('Monero (DPI)');
+  });
+  it('AMQP: a method frame (Connection.Start), not an unknown class', async () => {
+    const frame = (cls: number) => {
+      const b = Buffer.alloc(40, 0);
+      b[0] = 1; // method frame
+      b.writeUInt16BE(0, 1);
+      b.writeUInt32BE(32, 3);
+      b.writeUInt16BE(cls, 7);
+      b.writeUInt16BE(10, 9);
+      b[39] = 0xce;
+      return b;
+    };
+    expect(await classify('tcp', 50280, 5672, [frame(10)], [false])).toBe('AMQP (DPI)');
+    expect(await classify('tcp', 50281, 5672, [frame(111)], [false])).not.toBe('AMQP (DPI)');
+  });
+
+  it('Corba: a GIOP message, not one too long', async () => {
+    const giop = (size: number) => Buffer.concat([txt('GIOP'), Buffer.from([1, 2, 1, 0]), Buffer.alloc(size - 8, 0)]);
+    expect(await classify('tcp', 50290, 2809, [giop(64)])).toBe('Corba (DPI)');
+    expect(await classify('tcp', 50291, 2809, [giop(200)])).not.toBe('Corba (DPI)');
+  });
+
+  it('HL7: an MLLP-framed message with the MSH segment, not with other delimiters', async () => {
+    const msg = (msh: string) => Buffer.concat([Buffer.from([0x0b]), txt(`${msh}SENDER|FAC|RECEIVER|FAC|20240101120000||ADT^A01|MSG00001|P|2.5\rPID|1||12345^^^HOSP^MR||DOE^JOHN\r`), Buffer.from([0x1c, 0x0d])]);
+    expect(await classify('tcp', 50300, 2575, [msg('MSH|^~\\&|')])).toBe('HL7 (DPI)');
+    expect(await classify('tcp', 50301, 2575, [msg('MSH|^~/&|')])).not.toBe('HL7 (DPI)');
+  });
+
+  it('TencentGames: a known header, not a near copy', async () => {
+    const tg = (second: number) => {
+      const b = Buffer.alloc(64, 0x21);
+      b.writeUInt32BE(0x3366000b, 0);
+      b.writeUInt16BE(second, 4);
+      return b;
+    };
+    expect(await classify('tcp', 50310, 17500, [tg(0x000b)])).toBe('TencentGames (DPI)');
+    expect(await classify('tcp', 50311, 17500, [tg(0x000c)])).not.toBe('TencentGames (DPI)');
+  });
+  it('TeamSpeak: "TS3INIT1" over UDP, not a near copy', async () => {
+    expect(await classify('udp', 50320, 9987, [Buffer.concat([txt('TS3INIT1'), Buffer.alloc(26, 0x65)])])).toBe('TeamSpeak (DPI)');
+    expect(await classify('udp', 50321, 9987, [Buffer.concat([txt('TS3INIT2'), Buffer.alloc(26, 0x65)])])).not.toBe('TeamSpeak (DPI)');
+  });
+
+  it('MPEG_TS: whole 188-byte packets with the sync byte, not a missing sync', async () => {
+    const ts = (sync2: number) => {
+      const b = Buffer.alloc(188 * 2, 0x10);
+      b[0] = 0x47;
+      b[188] = sync2;
+      return b;
+    };
+    expect(await classify('udp', 50330, 1234, [ts(0x47)])).toBe('MPEG_TS (DPI)');
+    expect(await classify('udp', 50331, 1234, [ts(0x48)])).not.toBe('MPEG_TS (DPI)');
   });
 });

@@ -149,6 +149,17 @@ void Classifier::give_up(Flow& f) noexcept {
     set(f, 0, guess, Confidence::MatchByPort);
     return;
   }
+  // nDPI's guess by address (its per-application IP lists), server first,
+  // after the port guess as nDPI does by default: "Match by IP".
+  const IpAddr& srv = f.cli_is_hi ? f.key.lo : f.key.hi;
+  const IpAddr& cli = f.cli_is_hi ? f.key.hi : f.key.lo;
+  uint16_t by_ip = app_by_ip(srv);
+  if (!by_ip) by_ip = app_by_ip(cli);
+  if (by_ip) {
+    ensure_info(f);
+    set(f, 0, by_ip, Confidence::MatchByIp);
+    return;
+  }
   if (lookup_.fn) {
     size_t len = 0;
     const char* name = lookup_.fn(lookup_.ctx, f.cli_is_hi ? f.key.lo : f.key.hi, f.key.vlan, len);

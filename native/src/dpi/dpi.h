@@ -71,4 +71,8 @@ bool register_dissector(const Dissector& d);
 // Hostname → application (dpi/host_match.cpp), 0 when no pattern matches.
 uint16_t app_by_host(const char* host, size_t len);
 
+// Address → application (dpi/ip_match.cpp): nDPI's per-application IP
+// prefix lists, longest prefix first; 0 when no prefix holds it.
+uint16_t app_by_ip(const IpAddr& ip);
+
 }  // namespace fg
