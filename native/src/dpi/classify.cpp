@@ -111,7 +111,11 @@ void Classifier::inspect(Flow& f, const Packet& p, bool from_client) noexcept {
   if (f.dpi_state != kDpiInspecting) return;
   if (!p.has_l4 || p.payload_len == 0) return;
   FlowInfo* fi = ensure_info(f);
-  uint64_t excluded = fi ? fi->excluded : 0;
+  uint64_t excluded[2] = {fi ? fi->excluded[0] : 0, fi ? fi->excluded[1] : 0};
+  auto exclude = [&](size_t i) { excluded[i >> 6] |= uint64_t(1) << (i & 63); };
+  auto save = [&] {
+    if (fi) fi->excluded[0] = excluded[0], fi->excluded[1] = excluded[1];
+  };
   const uint8_t l4 = p.l4_proto == kProtoTcp ? kL4Tcp : kL4Udp;
   const uint16_t cli_port = from_client ? p.sport : p.dport, srv_port = from_client ? p.dport : p.sport;
   DpiCtx ctx{p, Bytes(p.payload, p.payload_len), from_client, f, fi, cli_port, srv_port};
@@ -119,23 +123,23 @@ void Classifier::inspect(Flow& f, const Packet& p, bool from_client) noexcept {
   bool any_left = false;
   for (size_t i = 0; i < r.n; i++) {
     const Dissector& d = r.list[i];
-    if (!(d.l4 & l4) || (excluded >> i & 1)) continue;
+    if (!(d.l4 & l4) || (excluded[i >> 6] >> (i & 63) & 1)) continue;
     if (f.dpi_packets > d.max_packets) {
-      excluded |= uint64_t(1) << i;
+      exclude(i);
       continue;
     }
     Match m;
     Verdict v = d.fn(ctx, m);
     if (v == Verdict::Match) {
-      if (fi) fi->excluded = excluded;
+      save();
       set(f, m.master, m.app ? m.app : d.id, Confidence::Dpi);
       f.dpi_state = kDpiDone;
       return;
     }
-    if (v == Verdict::No) excluded |= uint64_t(1) << i;
+    if (v == Verdict::No) exclude(i);
     else any_left = true;
   }
-  if (fi) fi->excluded = excluded;
+  save();
   if (!any_left || f.dpi_packets >= kMaxDpiPackets) give_up(f);
 }
 

@@ -13,20 +13,18 @@
 namespace fg {
 
 constexpr uint8_t kMaxDpiPackets = 24;
-constexpr size_t kMaxDissectors = 64;
+constexpr size_t kMaxDissectors = 128;
 
 // What the classifier keeps of a flow beyond its ids: during inspection the
 // dissectors' state, afterwards what they learned. One pool entry per flow
 // under inspection or with something to show (hash index kept in Flow::info).
 struct alignas(64) FlowInfo {
-  uint64_t excluded;        // dissectors that answered no
+  uint64_t excluded[2];     // dissectors that answered no (bit per dissector)
   char host[40];            // SNI / Host / DNS query, truncated to 39 characters
   uint8_t host_len;
   uint8_t confidence;       // Confidence
-  uint8_t scratch_owner;    // dissector index + 1 that owns scratch, 0 = free
-  uint8_t pad;
+  uint8_t pad[2];
   uint32_t risks;           // flow risks (the alerts issue)
-  uint8_t scratch[8];       // one dissector's state across packets
 };
 static_assert(sizeof(FlowInfo) == 64);
 
