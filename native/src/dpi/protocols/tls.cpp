@@ -49,6 +49,16 @@ bool tls_handshake_sni(Bytes b, const char*& name, size_t& len) {
 namespace fg {
 namespace {
 
+// TLS on the mail ports is the mail protocol's secure variant, as nDPI
+// refines it (SMTPS, IMAPS, POPS).
+uint16_t tls_proto_by_port(const DpiCtx& c) {
+  auto on = [&](uint16_t port) { return c.srv_port == port || c.cli_port == port; };
+  if (on(465) || on(587)) return id(ProtoId::SMTPS);
+  if (on(993)) return id(ProtoId::IMAPS);
+  if (on(995)) return id(ProtoId::POPS);
+  return id(ProtoId::TLS);
+}
+
 Verdict classify_tls(DpiCtx& c, Match& m) {
   Bytes b = c.payload;
   if (b.size() < 6) return Verdict::NeedMore;
@@ -66,11 +76,11 @@ Verdict classify_tls(DpiCtx& c, Match& m) {
     const char* name = nullptr;
     size_t len = 0;
     if (!tls_client_hello_sni(b, name, len)) len = 0;
-    c.match_named(m, id(ProtoId::TLS), name, len);
+    c.match_named(m, tls_proto_by_port(c), name, len);
     return Verdict::Match;
   }
   if (hs == 0x02) {
-    m.app = id(ProtoId::TLS);
+    m.app = tls_proto_by_port(c);
     return Verdict::Match;
   }
   return Verdict::No;

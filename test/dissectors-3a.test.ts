@@ -1,0 +1,101 @@
+// One hand-built flow per case, replayed through the engine: each dissector
+// recognises its protocol by DPI, and a near miss (one detail wrong) is not
+// classified as that protocol by DPI (a guess by port may still name it).
+import { writeFileSync } from 'node:fs';
+
+import { afterAll, describe, expect, it } from 'vitest';
+
+import { Engine, l7Name } from '../ts/bindings/engine.js';
+import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, eth, ipv4, tcp, udp } from './fixtures/frames.js';
+import { pcap, sec, tempDir } from './fixtures/pcap.js';
+
+const tmp = tempDir('fg-dissectors-3a-');
+afterAll(() => tmp.cleanup());
+
+const CLI = '10.0.0.1';
+const SRV = '10.0.0.2';
+let n = 0;
+
+/** Payloads alternate client → server, server → client unless `dirs` says otherwise. */
+async function classify(l4: 'udp' | 'tcp', sport: number, dport: number, payloads: Uint8Array[], dirs?: boolean[]): Promise<string> {
+  const frames: Buffer[] = [];
+  const fromCli = (i: number) => dirs?.[i] ?? i % 2 === 0;
+  if (l4 === 'tcp') {
+    const seg = (c: boolean, flags: number, seq: number, data?: Uint8Array) =>
+      eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: c ? CLI : SRV, dst: c ? SRV : CLI, proto: IPPROTO.TCP }, tcp({ sport: c ? sport : dport, dport: c ? dport : sport, flags, seq, ack: 1 }, data)));
+    frames.push(seg(true, TCPF.SYN, 999), seg(false, TCPF.SYN | TCPF.ACK, 4999), seg(true, TCPF.ACK, 1000));
+    payloads.forEach((p, i) => frames.push(seg(fromCli(i), TCPF.PSH | TCPF.ACK, fromCli(i) ? 1000 : 5000, p)));
+  } else {
+    payloads.forEach((p, i) => {
+      const c = fromCli(i);
+      frames.push(eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: c ? CLI : SRV, dst: c ? SRV : CLI, proto: IPPROTO.UDP }, udp({ sport: c ? sport : dport, dport: c ? dport : sport }, p))));
+    });
+  }
+  const file = tmp.file(`case-${n++}.pcap`);
+  writeFileSync(file, pcap(frames.map((data, i) => ({ tsNs: sec(1700000000 + i), data }))));
+  const e = new Engine({ files: [file], flowIdleSec: 1e10 });
+  e.start();
+  await e.waitDone();
+  const f = e.flows({ limit: 1 }).rows[0]!;
+  e.close();
+  return `${l7Name(f.l7_master, f.l7_app)} (${f.l7_confidence})`;
+}
+
+const txt = (s: string) => Buffer.from(s, 'latin1');
+
+function tpkt(x224: Buffer): Buffer {
+  const h = Buffer.from([3, 0, 0, 0, x224.length]);
+  h.writeUInt16BE(x224.length + 5, 2);
+  return Buffer.concat([h, x224]);
+}
+
+describe('dissectors 3a: mail, FTP, Telnet, SIP, RDP', () => {
+  it('SMTP: a 220 greeting then EHLO, not another command', async () => {
+    const dirs = [false, true];
+    expect(await classify('tcp', 50400, 25, [txt('220 mail.example.com ESMTP Postfix\r\n'), txt('EHLO client.example.com\r\n')], dirs)).toBe('SMTP (DPI)');
+    expect(await classify('tcp', 50401, 2525, [txt('220 mail.example.com ESMTP Postfix\r\n'), txt('XHLO client.example.com\r\n')], dirs)).not.toBe('SMTP (DPI)');
+  });
+
+  it('SMTPS: TLS on 465, plain TLS elsewhere', async () => {
+    const serverHello = Buffer.from([0x16, 0x03, 0x03, 0x00, 0x04, 0x02, 0x00, 0x00, 0x00]);
+    expect(await classify('tcp', 50402, 465, [serverHello], [false])).toBe('SMTPS (DPI)');
+    expect(await classify('tcp', 50403, 4650, [serverHello], [false])).not.toBe('SMTPS (DPI)');
+  });
+
+  it('POP3: a +OK greeting then USER, not an -ERR greeting', async () => {
+    const dirs = [false, true];
+    expect(await classify('tcp', 50410, 110, [txt('+OK POP3 server ready\r\n'), txt('USER bob\r\n')], dirs)).toBe('POP3 (DPI)');
+    expect(await classify('tcp', 50411, 1100, [txt('-ERR go away\r\n'), txt('USER bob\r\n')], dirs)).not.toBe('POP3 (DPI)');
+  });
+
+  it('IMAP: a * OK greeting then a tagged command, not an untagged one', async () => {
+    const dirs = [false, true];
+    expect(await classify('tcp', 50420, 143, [txt('* OK [CAPABILITY IMAP4rev1] ready\r\n'), txt('a001 CAPABILITY\r\n')], dirs)).toBe('IMAP (DPI)');
+    expect(await classify('tcp', 50421, 1430, [txt('* OK [CAPABILITY IMAP4rev1] ready\r\n'), txt('a001CAPABILITY\r\n')], dirs)).not.toBe('IMAP (DPI)');
+  });
+
+  it('FTP_CONTROL: a 220 greeting then USER (FTPS with AUTH TLS), not USER without a greeting', async () => {
+    expect(await classify('tcp', 50430, 21, [txt('220 ProFTPD Server ready\r\n'), txt('USER anonymous\r\n')], [false, true])).toBe('FTP_CONTROL (DPI)');
+    expect(await classify('tcp', 50431, 21, [txt('220 ProFTPD Server ready\r\n'), txt('AUTH TLS\r\n')], [false, true])).toBe('FTPS (DPI)');
+    expect(await classify('tcp', 50432, 2121, [txt('USER anonymous\r\n')], [true])).not.toBe('FTP_CONTROL (DPI)');
+  });
+
+  it('Telnet: IAC option negotiation, not another IAC command', async () => {
+    expect(await classify('tcp', 50440, 23, [Buffer.from([0xff, 0xfd, 0x18, 0xff, 0xfd, 0x20, 0xff, 0xfd, 0x23, 0xff, 0xfd, 0x27])], [false])).toBe('Telnet (DPI)');
+    expect(await classify('tcp', 50441, 2323, [Buffer.from([0xff, 0x01, 0x18, 0xff, 0xfd, 0x20])], [false])).not.toBe('Telnet (DPI)');
+  });
+
+  it('SIP: INVITE sip: and a SIP/2.0 answer, not another URI scheme', async () => {
+    const invite = (uri: string) => txt(`INVITE ${uri} SIP/2.0\r\nVia: SIP/2.0/UDP 10.0.0.1:5060\r\nCall-ID: 1@x\r\nCSeq: 1 INVITE\r\n\r\n`);
+    expect(await classify('udp', 50450, 5060, [invite('sip:bob@example.com'), txt('SIP/2.0 100 Trying\r\n\r\n')])).toBe('SIP (DPI)');
+    expect(await classify('tcp', 50451, 5060, [txt('REGISTER sip:example.com SIP/2.0\r\n\r\n')])).toBe('SIP (DPI)');
+    expect(await classify('udp', 50452, 5070, [invite('http://example.com')])).not.toBe('SIP (DPI)');
+  });
+
+  it('RDP: an X.224 connection request with the mstshash cookie, not an ISO transport with TSAPs', async () => {
+    const cookie = Buffer.concat([Buffer.from([0xe0, 0, 0, 0, 0, 0]), txt('Cookie: mstshash=user\r\n'), Buffer.from([1, 0, 8, 0, 3, 0, 0, 0])]);
+    expect(await classify('tcp', 50460, 3389, [tpkt(cookie)])).toBe('RDP (DPI)');
+    const mms = Buffer.from([0xe0, 0, 0, 0, 1, 0, 0xc1, 2, 0, 1, 0xc2, 2, 0, 1, 0xc0, 1, 0x0a]);
+    expect(await classify('tcp', 50461, 102, [tpkt(mms)])).not.toBe('RDP (DPI)');
+  });
+});

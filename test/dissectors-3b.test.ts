@@ -1,0 +1,154 @@
+// One hand-built flow per case, replayed through the engine: each dissector
+// recognises its protocol by DPI, and a near miss (one detail wrong) is not
+// classified as that protocol by DPI (a guess by port may still name it).
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { afterAll, describe, expect, it } from 'vitest';
+
+import { Engine, l7Name } from '../ts/bindings/engine.js';
+import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, eth, ipv4, tcp, udp } from './fixtures/frames.js';
+import { pcap, sec, tempDir } from './fixtures/pcap.js';
+
+const tmp = tempDir('fg-dissectors-3b-');
+afterAll(() => tmp.cleanup());
+
+const CLI = '10.0.0.1';
+const SRV = '10.0.0.2';
+let n = 0;
+
+/** Payloads alternate client → server, server → client unless `dirs` says otherwise. */
+async function classify(l4: 'udp' | 'tcp', sport: number, dport: number, payloads: Uint8Array[], dirs?: boolean[]): Promise<string> {
+  const frames: Buffer[] = [];
+  const fromCli = (i: number) => dirs?.[i] ?? i % 2 === 0;
+  if (l4 === 'tcp') {
+    const seg = (c: boolean, flags: number, seq: number, data?: Uint8Array) =>
+      eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: c ? CLI : SRV, dst: c ? SRV : CLI, proto: IPPROTO.TCP }, tcp({ sport: c ? sport : dport, dport: c ? dport : sport, flags, seq, ack: 1 }, data)));
+    frames.push(seg(true, TCPF.SYN, 999), seg(false, TCPF.SYN | TCPF.ACK, 4999), seg(true, TCPF.ACK, 1000));
+    payloads.forEach((p, i) => frames.push(seg(fromCli(i), TCPF.PSH | TCPF.ACK, fromCli(i) ? 1000 : 5000, p)));
+  } else {
+    payloads.forEach((p, i) => {
+      const c = fromCli(i);
+      frames.push(eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: c ? CLI : SRV, dst: c ? SRV : CLI, proto: IPPROTO.UDP }, udp({ sport: c ? sport : dport, dport: c ? dport : sport }, p))));
+    });
+  }
+  const file = tmp.file(`case-${n++}.pcap`);
+  writeFileSync(file, pcap(frames.map((data, i) => ({ tsNs: sec(1700000000 + i), data }))));
+  const e = new Engine({ files: [file], flowIdleSec: 1e10 });
+  e.start();
+  await e.waitDone();
+  const f = e.flows({ limit: 1 }).rows[0]!;
+  e.close();
+  return `${l7Name(f.l7_master, f.l7_app)} (${f.l7_confidence})`;
+}
+
+const txt = (s: string) => Buffer.from(s, 'latin1');
+
+function mysqlGreeting(proto = 0x0a): Buffer {
+  const body = Buffer.concat([Buffer.from([proto]), txt('8.0.36\0'), Buffer.from([1, 0, 0, 0]), Buffer.alloc(8, 0x41), Buffer.from([0]), Buffer.alloc(30, 0x42)]);
+  const h = Buffer.from([body.length & 0xff, (body.length >> 8) & 0xff, body.length >> 16, 0]);
+  return Buffer.concat([h, body]);
+}
+
+function pgStartup(code = 196608): Buffer {
+  const params = txt('user\0postgres\0database\0test\0\0');
+  const h = Buffer.alloc(8);
+  h.writeUInt32BE(8 + params.length, 0);
+  h.writeUInt32BE(code, 4);
+  return Buffer.concat([h, params]);
+}
+
+function mqttConnect(name = 'MQTT', level = 4): Buffer {
+  const n = txt(name);
+  const vh = Buffer.concat([Buffer.from([0, n.length]), n, Buffer.from([level, 0x02, 0, 60]), Buffer.from([0, 4]), txt('cli1')]);
+  return Buffer.concat([Buffer.from([0x10, vh.length]), vh]);
+}
+
+// AS-REQ / KRB-ERROR skeleton: tag, SEQUENCE, pvno 5 in field [1] / [0].
+function krb(tag: number, pvnoField: number): Buffer {
+  const inner = Buffer.concat([Buffer.from([pvnoField, 3, 2, 1, 5, pvnoField + 1, 3, 2, 1, tag === 0x6a ? 10 : 30]), Buffer.alloc(20, 0)]);
+  const seq = Buffer.concat([Buffer.from([0x30, inner.length]), inner]);
+  return Buffer.concat([Buffer.from([tag, seq.length]), seq]);
+}
+
+function ldapBind(op = 0x60): Buffer {
+  const bind = Buffer.concat([Buffer.from([0x02, 0x01, 0x03, 0x04, 0x00, 0x80, 0x00])]);
+  const msg = Buffer.concat([Buffer.from([0x02, 0x01, 0x01, op, bind.length]), bind]);
+  return Buffer.concat([Buffer.from([0x30, msg.length]), msg]);
+}
+
+function ike(version = 0x20, exchange = 34): Buffer {
+  const b = Buffer.alloc(28 + 20);
+  b.fill(0x11, 0, 8); // initiator SPI
+  b[16] = 33; // SA
+  b[17] = version;
+  b[18] = exchange;
+  b[19] = 0x08;
+  b.writeUInt32BE(b.length, 24);
+  return b;
+}
+
+function ovpn(op: number): Buffer {
+  const b = Buffer.alloc(14);
+  b[0] = op << 3;
+  b.fill(0x5a, 1, 9);
+  return b;
+}
+
+function wg(type: number, size: number): Buffer {
+  const b = Buffer.alloc(size, 0x33);
+  b[0] = type;
+  b[1] = b[2] = b[3] = 0;
+  return b;
+}
+
+describe('dissectors (databases, messaging, auth, VPN)', () => {
+  it('MySQL: the server greeting, not with another protocol version', async () => {
+    expect(await classify('tcp', 51000, 13306, [mysqlGreeting()], [false])).toBe('MySQL (DPI)');
+    expect(await classify('tcp', 51001, 13306, [mysqlGreeting(0x09)], [false])).not.toBe('MySQL (DPI)');
+  });
+
+  it('PostgreSQL: StartupMessage and SSLRequest, not an unknown protocol code', async () => {
+    expect(await classify('tcp', 51010, 15432, [pgStartup()])).toBe('PostgreSQL (DPI)');
+    const ssl = Buffer.from([0, 0, 0, 8, 0x04, 0xd2, 0x16, 0x2f]);
+    expect(await classify('tcp', 51011, 15432, [ssl])).toBe('PostgreSQL (DPI)');
+    expect(await classify('tcp', 51012, 15432, [pgStartup(131072)])).not.toBe('PostgreSQL (DPI)');
+  });
+
+  it('MQTT: CONNECT naming MQTT / MQIsdp, not another protocol name', async () => {
+    expect(await classify('tcp', 51020, 11883, [mqttConnect()])).toBe('MQTT (DPI)');
+    expect(await classify('tcp', 51021, 11883, [mqttConnect('MQIsdp', 3)])).toBe('MQTT (DPI)');
+    expect(await classify('tcp', 51022, 11883, [mqttConnect('MQTX')])).not.toBe('MQTT (DPI)');
+  });
+
+  it('Kerberos: AS-REQ over UDP and TCP, not with pvno 4', async () => {
+    expect(await classify('udp', 51030, 88, [krb(0x6a, 0xa1)])).toBe('Kerberos (DPI)');
+    const req = krb(0x6a, 0xa1);
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(req.length, 0);
+    expect(await classify('tcp', 51031, 88, [Buffer.concat([len, req])])).toBe('Kerberos (DPI)');
+    const bad = krb(0x6a, 0xa1);
+    bad[8] = 4; // pvno
+    expect(await classify('udp', 51032, 88, [bad])).not.toBe('Kerberos (DPI)');
+  });
+
+  it('LDAP: a bindRequest, not an unknown protocolOp', async () => {
+    expect(await classify('tcp', 51040, 389, [ldapBind()])).toBe('LDAP (DPI)');
+    expect(await classify('tcp', 51041, 389, [ldapBind(0x7f)])).not.toBe('LDAP (DPI)');
+  });
+
+  it('IPSec: an IKEv2 IKE_SA_INIT, not with version 3', async () => {
+    expect(await classify('udp', 500, 500, [ike()])).toBe('IPSec (DPI)');
+    expect(await classify('udp', 51050, 500, [ike(0x30)])).not.toBe('IPSec (DPI)');
+  });
+
+  it('OpenVPN: client and server hard resets, not a reset answered by data', async () => {
+    expect(await classify('udp', 51060, 11194, [ovpn(7), ovpn(8)])).toBe('OpenVPN (DPI)');
+    expect(await classify('udp', 51061, 11194, [ovpn(7), ovpn(9)])).not.toBe('OpenVPN (DPI)');
+  });
+
+  it('WireGuard: handshake initiation and response, not with a wrong size', async () => {
+    expect(await classify('udp', 51070, 41820, [wg(1, 148), wg(2, 92)])).toBe('WireGuard (DPI)');
+    expect(await classify('udp', 51071, 41820, [wg(1, 150), wg(2, 90)])).not.toBe('WireGuard (DPI)');
+  });
+});
