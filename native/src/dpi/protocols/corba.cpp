@@ -1,5 +1,6 @@
-// ④ CORBA (GIOP over TCP): a 24–144-byte message opening with "GIOP", as
-// nDPI checks.
+// ④ CORBA: over TCP a GIOP (or zipped ZIOP) message header, magic "GIOP" /
+// "ZIOP", 24 to 144 bytes (a later, shorter message still names the flow);
+// over UDP the multicast MIOP packet header, magic "MIOP", above 32 bytes.
 #include <cstring>
 
 #include "dpi/dpi.h"
@@ -9,13 +10,19 @@ namespace {
 
 Verdict classify_corba(DpiCtx& c, Match& m) {
   Bytes b = c.payload;
-  if (b.size() < 24 || b.size() > 144 || std::memcmp(b.data(), "GIOP", 4) != 0) return Verdict::No;
+  const void* p = b.data();
+  bool ok;
+  if (c.p.l4_proto == 6)
+    ok = b.size() >= 24 && b.size() <= 144 && (std::memcmp(p, "GIOP", 4) == 0 || std::memcmp(p, "ZIOP", 4) == 0);
+  else
+    ok = b.size() > 32 && std::memcmp(p, "MIOP", 4) == 0;
+  if (!ok) return c.p.l4_proto == 6 && b.size() > 144 ? Verdict::NeedMore : Verdict::No;
   m.app = id(ProtoId::Corba);
   return Verdict::Match;
 }
 
 }  // namespace
 
-FG_DISSECTOR(corba, {"Corba", id(ProtoId::Corba), kL4Tcp, 1, classify_corba});
+FG_DISSECTOR(corba, {"Corba", id(ProtoId::Corba), kL4Both, 4, classify_corba});
 
 }  // namespace fg

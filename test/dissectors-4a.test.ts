@@ -1,0 +1,200 @@
+// Dissectors batch 4a (DHCPv6, LISP, HART-IP, ATG, Lustre, Activision,
+// Heroes of the Storm, Ethernet Global Data, CORBA over UDP, Mumble, IMO,
+// CoD_Mobile, GenshinImpact, EpicGames, ISO9506-1-MMS, IEC62056). One hand-built flow per case, replayed through the engine: each dissector
+// recognises its protocol by DPI, and a near miss (one detail wrong) is not
+// classified as that protocol by DPI (a guess by port may still name it).
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { afterAll, describe, expect, it } from 'vitest';
+
+import { Engine, l7Name } from '../ts/bindings/engine.js';
+import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, eth, ipv4, tcp, udp } from './fixtures/frames.js';
+import { pcap, sec, tempDir } from './fixtures/pcap.js';
+
+const tmp = tempDir('fg-dissectors-4a-');
+afterAll(() => tmp.cleanup());
+
+const CLI = '10.0.0.1';
+const SRV = '10.0.0.2';
+let n = 0;
+
+/** Payloads alternate client → server, server → client unless `dirs` says otherwise. */
+async function classify(l4: 'udp' | 'tcp', sport: number, dport: number, payloads: Uint8Array[], dirs?: boolean[]): Promise<string> {
+  const frames: Buffer[] = [];
+  const fromCli = (i: number) => dirs?.[i] ?? i % 2 === 0;
+  if (l4 === 'tcp') {
+    const seg = (c: boolean, flags: number, seq: number, data?: Uint8Array) =>
+      eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: c ? CLI : SRV, dst: c ? SRV : CLI, proto: IPPROTO.TCP }, tcp({ sport: c ? sport : dport, dport: c ? dport : sport, flags, seq, ack: 1 }, data)));
+    frames.push(seg(true, TCPF.SYN, 999), seg(false, TCPF.SYN | TCPF.ACK, 4999), seg(true, TCPF.ACK, 1000));
+    payloads.forEach((p, i) => frames.push(seg(fromCli(i), TCPF.PSH | TCPF.ACK, fromCli(i) ? 1000 : 5000, p)));
+  } else {
+    payloads.forEach((p, i) => {
+      const c = fromCli(i);
+      frames.push(eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: c ? CLI : SRV, dst: c ? SRV : CLI, proto: IPPROTO.UDP }, udp({ sport: c ? sport : dport, dport: c ? dport : sport }, p))));
+    });
+  }
+  const file = tmp.file(`case-${n++}.pcap`);
+  writeFileSync(file, pcap(frames.map((data, i) => ({ tsNs: sec(1700000000 + i), data }))));
+  const e = new Engine({ files: [file], flowIdleSec: 1e10 });
+  e.start();
+  await e.waitDone();
+  const f = e.flows({ limit: 1 }).rows[0]!;
+  e.close();
+  return `${l7Name(f.l7_master, f.l7_app)} (${f.l7_confidence})`;
+}
+
+const hex = (s: string) => Buffer.from(s.replace(/\s+/g, ''), 'hex');
+
+function hartIp(version: number, len?: number): Buffer {
+  const b = Buffer.alloc(13);
+  b[0] = version;
+  b[1] = 0; // request
+  b[2] = 0; // session initiate
+  b.writeUInt16BE(1, 4);
+  b.writeUInt16BE(len ?? b.length, 6);
+  return b;
+}
+
+function lustreHello(dst: number[]): Buffer {
+  const b = Buffer.alloc(24);
+  b.writeUInt32LE(0x45726963, 0);
+  b.set([...dst].reverse(), 8); // destination IPv4, little-endian
+  return b;
+}
+
+/** CRC-16/X.25 (reflected 0x1021, init and final XOR 0xffff). */
+function crcX25(b: Buffer): number {
+  let crc = 0xffff;
+  for (const x of b) {
+    crc ^= x;
+    for (let i = 0; i < 8; i++) crc = crc & 1 ? (crc >>> 1) ^ 0x8408 : crc >>> 1;
+  }
+  return crc ^ 0xffff;
+}
+
+/** An HDLC frame 0x7e 0xa0 … FCS 0x7e as DLMS uses it (SNRM-like body). */
+function hdlc(fcsDelta = 0): Buffer {
+  const body = Buffer.from([0xa0, 0x07, 0x03, 0x21, 0x93]);
+  const fcs = Buffer.alloc(2);
+  fcs.writeUInt16LE((crcX25(body) + fcsDelta) & 0xffff);
+  return Buffer.concat([Buffer.from([0x7e]), body, fcs, Buffer.from([0x7e])]);
+}
+
+describe('dissectors 4a', () => {
+  it('DHCPV6: a Solicit from 546 to 547, not message type 0', async () => {
+    expect(await classify('udp', 546, 547, [hex('01 123456 0001000a')])).toBe('DHCPV6 (DPI)');
+    expect(await classify('udp', 546, 547, [hex('00 123456 0001000a')])).not.toBe('DHCPV6 (DPI)');
+  });
+
+  it('LISP: control plane 4342 ↔ 4342 and a TCP message to 4342, not between other ports', async () => {
+    expect(await classify('udp', 4342, 4342, [hex('30000001 00000000')])).toBe('LISP (DPI)');
+    expect(await classify('tcp', 50100, 4342, [hex('0014 000f 0000000000000000000000')])).toBe('LISP (DPI)');
+    expect(await classify('tcp', 50101, 4342, [hex('0014 00ff 0000000000000000000000')])).not.toBe('LISP (DPI)');
+    expect(await classify('udp', 50102, 4342, [hex('30000001 00000000')])).not.toBe('LISP (DPI)');
+  });
+
+  it('HART-IP: a session initiate with its own length, not with a wrong length', async () => {
+    expect(await classify('tcp', 50110, 5094, [hartIp(1)])).toBe('HART-IP (DPI)');
+    expect(await classify('udp', 50111, 5094, [hartIp(2)])).toBe('HART-IP (DPI)');
+    expect(await classify('tcp', 50112, 5094, [hartIp(1, 99)])).not.toBe('HART-IP (DPI)');
+  });
+
+  it('ATG: SOH "I20100" CR LF to 10001, not without SOH', async () => {
+    expect(await classify('tcp', 50120, 10001, [Buffer.from('\x01I20100\r\n', 'latin1')])).toBe('ATG (DPI)');
+    expect(await classify('tcp', 50121, 10001, [Buffer.from('\x02I20100\r\n', 'latin1')])).not.toBe('ATG (DPI)');
+  });
+
+  it('Lustre: an LNet hello naming the destination address, not another address', async () => {
+    expect(await classify('tcp', 1023, 988, [lustreHello([10, 0, 0, 2])])).toBe('Lustre (DPI)');
+    expect(await classify('tcp', 1022, 988, [lustreHello([10, 0, 0, 3])])).not.toBe('Lustre (DPI)');
+  });
+
+  it('Activision: 0x0d02 / 0x0c02 exchange on 3074, not a PTPv2-like self-sized header', async () => {
+    const a = hex('0d02 00d3 dded0396 1669981a 27af4f38 1bc0a800 1502');
+    const b = hex('0c02 00d3 dded0396 1669981a 27af4f38 1bc0a800 1502');
+    expect(await classify('udp', 3074, 33441, [a, b])).toBe('Activision (DPI)');
+    const ptp = Buffer.from(a);
+    ptp.writeUInt16BE(ptp.length, 2);
+    expect(await classify('udp', 3074, 33442, [ptp, ptp])).not.toBe('Activision (DPI)');
+  });
+
+  it('Heroes_of_the_Storm: a game datagram to 3724, not without 0x40 0x00 at offset 14', async () => {
+    const g = hex('e65d3400 972714f7 3f95aae0 3e36 4000 1abc63b3 2ac9fda5');
+    expect(await classify('udp', 54598, 3724, [g])).toBe('Heroes_of_the_Storm (DPI)');
+    const bad = Buffer.from(g);
+    bad[14] = 0x41;
+    expect(await classify('udp', 54599, 3724, [bad])).not.toBe('Heroes_of_the_Storm (DPI)');
+  });
+
+  it('EthernetGlobalData: a PDU type 13 v1 datagram on 18246, not version 2', async () => {
+    const egd = Buffer.alloc(59);
+    egd[0] = 0x0d;
+    egd[1] = 0x01;
+    expect(await classify('udp', 18246, 18246, [egd])).toBe('EthernetGlobalData (DPI)');
+    const bad = Buffer.from(egd);
+    bad[1] = 0x02;
+    expect(await classify('udp', 18246, 18246, [bad])).not.toBe('EthernetGlobalData (DPI)');
+  });
+
+  it('Corba: a MIOP datagram over UDP and a long GIOP request followed by a short one, not "MIOQ"', async () => {
+    const miop = Buffer.concat([Buffer.from('MIOP', 'latin1'), Buffer.alloc(40, 1)]);
+    expect(await classify('udp', 50130, 15984, [miop])).toBe('Corba (DPI)');
+    const giop = (size: number) => Buffer.concat([Buffer.from('GIOP', 'latin1'), Buffer.from([1, 2, 1, 0]), Buffer.alloc(size - 8, 0)]);
+    expect(await classify('tcp', 50131, 2809, [giop(228), giop(64)], [true, false])).toBe('Corba (DPI)');
+    const bad = Buffer.from(miop);
+    bad[3] = 0x51;
+    expect(await classify('udp', 50132, 15984, [bad])).not.toBe('Corba (DPI)');
+  });
+
+  it('Mumble: a 12-byte ping and its 24-byte answer, not a ping with a non-zero head', async () => {
+    const ping = hex('00000000 0102030405060708');
+    const pong = hex('00010204 0102030405060708 00000003 00000064 0001f400');
+    expect(await classify('udp', 50085, 64738, [ping, pong])).toBe('Mumble (DPI)');
+    expect(await classify('udp', 50086, 64738, [hex('00000001 0102030405060708'), pong])).not.toBe('Mumble (DPI)');
+  });
+
+  it('IMO: a 10-byte 0x09 0x02 packet, not 0x09 0x03', async () => {
+    expect(await classify('udp', 49207, 57604, [hex('0902 0000 0000 0000 0000')])).toBe('IMO (DPI)');
+    expect(await classify('udp', 49208, 57604, [hex('0903 0000 0000 0000 0000')])).not.toBe('IMO (DPI)');
+  });
+
+  it('CoD_Mobile: a 12-byte "ping" on 7500, not on another port', async () => {
+    const ping = Buffer.concat([Buffer.alloc(8, 3), Buffer.from('ping', 'latin1')]);
+    expect(await classify('udp', 50140, 7500, [ping])).toBe('CoD_Mobile (DPI)');
+    expect(await classify('udp', 50141, 7501, [ping])).not.toBe('CoD_Mobile (DPI)');
+  });
+
+  it('GenshinImpact: the UDP connect handshake, not with a different conversation word', async () => {
+    const hs = hex('000000ff 00000000 12345678 499602d2 ffffffff');
+    expect(await classify('udp', 50150, 22101, [hs])).toBe('GenshinImpact (DPI)');
+    const bad = Buffer.from(hs);
+    bad[15] = 0xd3;
+    expect(await classify('udp', 50151, 22101, [bad])).not.toBe('GenshinImpact (DPI)');
+  });
+
+  it('EpicGames: a zero-padded hello and the answer with bit 3 set, not an answer without it', async () => {
+    const hello = Buffer.concat([hex('871a2000 0898 22657404'), Buffer.alloc(38)]);
+    const answer = Buffer.concat([hex('871a2008 1234'), Buffer.alloc(20, 5)]);
+    expect(await classify('udp', 47446, 15011, [hello, answer])).toBe('EpicGames (DPI)');
+    const noBit = Buffer.from(answer);
+    noBit[3] = 0x00;
+    expect(await classify('udp', 47447, 15011, [hello, noBit])).not.toBe('EpicGames (DPI)');
+  });
+
+  it('ISO9506-1-MMS: an initiate-request in TPKT/COTP/session to 102, not with a wrong session length', async () => {
+    const mms = (sessionLen?: number) => {
+      const b = Buffer.alloc(80);
+      b.set([3, 0, 0, 80, 2, 0xf0, 0x80, 13, sessionLen ?? 80 - 9]);
+      b.set([0x80, 0x02], 80 - 37);
+      return b;
+    };
+    expect(await classify('tcp', 1345, 102, [mms()], [true])).toBe('ISO9506-1-MMS (DPI)');
+    expect(await classify('tcp', 1346, 102, [mms(70)], [true])).not.toBe('ISO9506-1-MMS (DPI)');
+  });
+
+  it('IEC62056: an HDLC frame with a valid FCS, not with a wrong one', async () => {
+    expect(await classify('tcp', 60797, 4060, [hdlc()], [true])).toBe('IEC62056 (DPI)');
+    expect(await classify('tcp', 60798, 4060, [hdlc(1)], [true])).not.toBe('IEC62056 (DPI)');
+  });
+});

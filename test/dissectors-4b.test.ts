@@ -1,0 +1,108 @@
+// One hand-built flow per case, replayed through the engine: each dissector
+// recognises its protocol by DPI, and a near miss (one detail wrong) is not
+// classified as that protocol by DPI (a guess by port may still name it).
+import { writeFileSync } from 'node:fs';
+
+import { afterAll, describe, expect, it } from 'vitest';
+
+import { Engine, l7Name } from '../ts/bindings/engine.js';
+import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, eth, ipv4, tcp, udp } from './fixtures/frames.js';
+import { pcap, sec, tempDir } from './fixtures/pcap.js';
+
+const tmp = tempDir('fg-dissectors-4b-');
+afterAll(() => tmp.cleanup());
+
+const CLI = '10.0.0.1';
+const SRV = '10.0.0.2';
+let n = 0;
+
+/** Payloads alternate client → server, server → client unless `dirs` says otherwise. */
+async function classify(l4: 'udp' | 'tcp', sport: number, dport: number, payloads: Uint8Array[], dirs?: boolean[]): Promise<string> {
+  const frames: Buffer[] = [];
+  const fromCli = (i: number) => dirs?.[i] ?? i % 2 === 0;
+  if (l4 === 'tcp') {
+    const seg = (c: boolean, flags: number, seq: number, data?: Uint8Array) =>
+      eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: c ? CLI : SRV, dst: c ? SRV : CLI, proto: IPPROTO.TCP }, tcp({ sport: c ? sport : dport, dport: c ? dport : sport, flags, seq, ack: 1 }, data)));
+    frames.push(seg(true, TCPF.SYN, 999), seg(false, TCPF.SYN | TCPF.ACK, 4999), seg(true, TCPF.ACK, 1000));
+    payloads.forEach((p, i) => frames.push(seg(fromCli(i), TCPF.PSH | TCPF.ACK, fromCli(i) ? 1000 : 5000, p)));
+  } else {
+    payloads.forEach((p, i) => {
+      const c = fromCli(i);
+      frames.push(eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: c ? CLI : SRV, dst: c ? SRV : CLI, proto: IPPROTO.UDP }, udp({ sport: c ? sport : dport, dport: c ? dport : sport }, p))));
+    });
+  }
+  const file = tmp.file(`case-${n++}.pcap`);
+  writeFileSync(file, pcap(frames.map((data, i) => ({ tsNs: sec(1700000000 + i), data }))));
+  const e = new Engine({ files: [file], flowIdleSec: 1e10 });
+  e.start();
+  await e.waitDone();
+  const f = e.flows({ limit: 1 }).rows[0]!;
+  e.close();
+  return `${l7Name(f.l7_master, f.l7_app)} (${f.l7_confidence})`;
+}
+
+const txt = (s: string) => Buffer.from(s, 'latin1');
+
+describe('dissectors 4b', () => {
+  it('Spotify: LAN discovery between ports 57621, not from another port; TCP hello, not with a wrong byte', async () => {
+    const disc = Buffer.concat([txt('SpotUdp0'), Buffer.alloc(40, 1)]);
+    expect(await classify('udp', 57621, 57621, [disc])).toBe('Spotify (DPI)');
+    expect(await classify('udp', 57622, 57621, [disc])).not.toMatch(/^Spotify/);
+    const hello = Buffer.from([0x00, 0x04, 0x00, 0x00, 0x01, 0x2c, 0x52, 0x0e, 0x50, 0x02, 0xa0, 0x01, 0x01]);
+    expect(await classify('tcp', 50100, 4070, [hello])).toBe('Spotify (DPI)');
+    const bad = Buffer.from(hello);
+    bad[8] = 0x51;
+    expect(await classify('tcp', 50101, 4070, [bad])).not.toMatch(/^Spotify/);
+  });
+
+  it('PPTP: start-control-connection request, not with a wrong magic cookie', async () => {
+    const req = Buffer.alloc(156);
+    req.writeUInt16BE(156, 0);
+    req.writeUInt16BE(1, 2);
+    req.writeUInt32BE(0x1a2b3c4d, 4);
+    req.writeUInt16BE(1, 8);
+    expect(await classify('tcp', 50110, 1723, [req])).toBe('PPTP (DPI)');
+    const bad = Buffer.from(req);
+    bad[7] = 0x4e;
+    expect(await classify('tcp', 50111, 1723, [bad])).not.toMatch(/^PPTP/);
+  });
+
+  it('WhatsApp: Noise prologue, split or whole, not with a wrong version byte', async () => {
+    const rest = Buffer.concat([Buffer.from([0, 0, 4, 8]), Buffer.alloc(60, 3)]);
+    expect(await classify('tcp', 50120, 5222, [txt('ED\x00\x01'), rest], [true, true])).toBe('WhatsApp (DPI)');
+    expect(await classify('tcp', 50121, 443, [Buffer.concat([txt('ED\x00\x01'), rest])])).toBe('WhatsApp (DPI)');
+    expect(await classify('tcp', 50122, 5222, [Buffer.concat([txt('ED\x00\x02'), rest])])).not.toMatch(/^WhatsApp/);
+  });
+
+  it('SMPP: bind_transmitter and its answer, not with a non-zero status in the request', async () => {
+    const body = txt('abhik\0password\0SMPP\0\x34\x00\x00\0');
+    const bind = (status: number) => {
+      const h = Buffer.alloc(16);
+      h.writeUInt32BE(16 + body.length, 0);
+      h.writeUInt32BE(2, 4);
+      h.writeUInt32BE(status, 8);
+      h.writeUInt32BE(1, 12);
+      return Buffer.concat([h, body]);
+    };
+    const resp = Buffer.concat([Buffer.from([0, 0, 0, 21, 0x80, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 1]), txt('SMSC\0')]);
+    expect(await classify('tcp', 50130, 9000, [bind(0), resp])).toBe('SMPP (DPI)');
+    expect(await classify('tcp', 50131, 9000, [bind(5)])).not.toMatch(/^SMPP/);
+  });
+
+  it('Z39.50: initRequest spanning the segment, not with a length that does not', async () => {
+    const init = Buffer.from('b41c830200e0840300e9a2850404000000860404000000' + '9f6e023831' + '00', 'hex');
+    init[1] = init.length - 2;
+    expect(await classify('tcp', 50140, 9991, [init])).toBe('Z3950 (DPI)');
+    const bad = Buffer.from(init);
+    bad[1] = init.length;
+    expect(await classify('tcp', 50141, 9991, [bad])).not.toMatch(/^Z3950/);
+  });
+
+  it('RSH: stderr port from a privileged port to 514, not from an unprivileged one', async () => {
+    const port = txt('1022\0');
+    const cmd = txt('alice\0root\0mkdir x\0');
+    expect(await classify('tcp', 1022, 514, [port, cmd], [true, true])).toBe('RSH (DPI)');
+    expect(await classify('tcp', 1022, 514, [Buffer.concat([port, cmd])])).toBe('RSH (DPI)');
+    expect(await classify('tcp', 50150, 514, [port, cmd], [true, true])).not.toMatch(/^RSH/);
+  });
+});
