@@ -1,45 +1,13 @@
 // One hand-built flow per case, replayed through the engine: each dissector
 // recognises its protocol by DPI, and a near miss (one detail wrong) is not
 // classified as that protocol by DPI (a guess by port may still name it).
-import { writeFileSync } from 'node:fs';
 
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { Engine, l7Name } from '../ts/bindings/engine.js';
-import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, eth, ipv4, tcp, udp } from './fixtures/frames.js';
-import { pcap, sec, tempDir } from './fixtures/pcap.js';
+import { tcp, udp } from './fixtures/frames.js';
+import { classifier } from './fixtures/dissect.js';
 
-const tmp = tempDir('fg-dissectors-3a-');
-afterAll(() => tmp.cleanup());
-
-const CLI = '10.0.0.1';
-const SRV = '10.0.0.2';
-let n = 0;
-
-/** Payloads alternate client → server, server → client unless `dirs` says otherwise. */
-async function classify(l4: 'udp' | 'tcp', sport: number, dport: number, payloads: Uint8Array[], dirs?: boolean[]): Promise<string> {
-  const frames: Buffer[] = [];
-  const fromCli = (i: number) => dirs?.[i] ?? i % 2 === 0;
-  if (l4 === 'tcp') {
-    const seg = (c: boolean, flags: number, seq: number, data?: Uint8Array) =>
-      eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: c ? CLI : SRV, dst: c ? SRV : CLI, proto: IPPROTO.TCP }, tcp({ sport: c ? sport : dport, dport: c ? dport : sport, flags, seq, ack: 1 }, data)));
-    frames.push(seg(true, TCPF.SYN, 999), seg(false, TCPF.SYN | TCPF.ACK, 4999), seg(true, TCPF.ACK, 1000));
-    payloads.forEach((p, i) => frames.push(seg(fromCli(i), TCPF.PSH | TCPF.ACK, fromCli(i) ? 1000 : 5000, p)));
-  } else {
-    payloads.forEach((p, i) => {
-      const c = fromCli(i);
-      frames.push(eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: c ? CLI : SRV, dst: c ? SRV : CLI, proto: IPPROTO.UDP }, udp({ sport: c ? sport : dport, dport: c ? dport : sport }, p))));
-    });
-  }
-  const file = tmp.file(`case-${n++}.pcap`);
-  writeFileSync(file, pcap(frames.map((data, i) => ({ tsNs: sec(1700000000 + i), data }))));
-  const e = new Engine({ files: [file], flowIdleSec: 1e10 });
-  e.start();
-  await e.waitDone();
-  const f = e.flows({ limit: 1 }).rows[0]!;
-  e.close();
-  return `${l7Name(f.l7_master, f.l7_app)} (${f.l7_confidence})`;
-}
+const classify = classifier('fg-dissectors-3a-');
 
 const txt = (s: string) => Buffer.from(s, 'latin1');
 
