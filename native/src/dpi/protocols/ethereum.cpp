@@ -6,16 +6,10 @@
 #include <cstring>
 
 #include "dpi/dpi.h"
+#include "dpi/payload.h"
 
 namespace fg {
 namespace {
-
-bool contains(Bytes b, const char* s) {
-  size_t k = std::strlen(s);
-  for (size_t i = 0; i + k <= b.size(); i++)
-    if (std::memcmp(b.data() + i, s, k) == 0) return true;
-  return false;
-}
 
 Verdict classify_ethereum(DpiCtx& c, Match& m) {
   Bytes b = c.payload;

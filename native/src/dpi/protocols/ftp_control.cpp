@@ -5,20 +5,10 @@
 #include <cstring>
 
 #include "dpi/dpi.h"
+#include "dpi/payload.h"
 
 namespace fg {
 namespace {
-
-bool ci_prefix(Bytes b, const char* s) {
-  size_t n = std::strlen(s);
-  if (b.size() < n) return false;
-  for (size_t i = 0; i < n; i++) {
-    uint8_t ch = b[i];
-    if (ch >= 'a' && ch <= 'z') ch = uint8_t(ch - 32);
-    if (ch != uint8_t(s[i])) return false;
-  }
-  return true;
-}
 
 Verdict classify_ftp_control(DpiCtx& c, Match& m) {
   Bytes b = c.payload;
@@ -28,13 +18,13 @@ Verdict classify_ftp_control(DpiCtx& c, Match& m) {
   }
   if (c.flow.dpi_packets < 2) return Verdict::No;  // the server speaks first
   // nDPI names the session FTPS once the client asks for TLS.
-  if (ci_prefix(b, "AUTH TLS") || ci_prefix(b, "AUTH SSL")) {
+  if (has_at_upper(b, 0, "AUTH TLS") || has_at_upper(b, 0, "AUTH SSL")) {
     m.app = id(ProtoId::FTPS);
     return Verdict::Match;
   }
   static const char* const kCmds[] = {"USER ", "FEAT\r", "SYST\r", "OPTS ", "PASS ", "CLNT "};
   for (const char* k : kCmds)
-    if (ci_prefix(b, k)) {
+    if (has_at_upper(b, 0, k)) {
       m.app = id(ProtoId::FTP_CONTROL);
       return Verdict::Match;
     }

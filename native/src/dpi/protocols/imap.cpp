@@ -4,25 +4,15 @@
 #include <cstring>
 
 #include "dpi/dpi.h"
+#include "dpi/payload.h"
 
 namespace fg {
 namespace {
 
-bool ci_prefix(Bytes b, size_t at, const char* s) {
-  size_t n = std::strlen(s);
-  if (b.size() < at + n) return false;
-  for (size_t i = 0; i < n; i++) {
-    uint8_t ch = b[at + i];
-    if (ch >= 'a' && ch <= 'z') ch = uint8_t(ch - 32);
-    if (ch != uint8_t(s[i])) return false;
-  }
-  return true;
-}
-
 Verdict classify_imap(DpiCtx& c, Match& m) {
   Bytes b = c.payload;
   if (!c.from_client) {
-    if (ci_prefix(b, 0, "* OK") || ci_prefix(b, 0, "* PREAUTH")) return Verdict::NeedMore;
+    if (has_at_upper(b, 0, "* OK") || has_at_upper(b, 0, "* PREAUTH")) return Verdict::NeedMore;
     return Verdict::No;
   }
   if (c.flow.dpi_packets < 2) return Verdict::No;  // the server speaks first
@@ -32,7 +22,7 @@ Verdict classify_imap(DpiCtx& c, Match& m) {
   if (i == 0 || i >= b.size() || b[i] != ' ') return Verdict::No;
   static const char* const kCmds[] = {"CAPABILITY", "LOGIN ", "STARTTLS", "AUTHENTICATE ", "ID ", "NOOP", "SELECT ", "LIST ", "EXAMINE "};
   for (const char* k : kCmds)
-    if (ci_prefix(b, i + 1, k)) {
+    if (has_at_upper(b, i + 1, k)) {
       m.app = id(ProtoId::IMAP);
       return Verdict::Match;
     }

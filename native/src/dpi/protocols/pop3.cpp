@@ -4,20 +4,10 @@
 #include <cstring>
 
 #include "dpi/dpi.h"
+#include "dpi/payload.h"
 
 namespace fg {
 namespace {
-
-bool ci_prefix(Bytes b, const char* s) {
-  size_t n = std::strlen(s);
-  if (b.size() < n) return false;
-  for (size_t i = 0; i < n; i++) {
-    uint8_t ch = b[i];
-    if (ch >= 'a' && ch <= 'z') ch = uint8_t(ch - 32);
-    if (ch != uint8_t(s[i])) return false;
-  }
-  return true;
-}
 
 Verdict classify_pop3(DpiCtx& c, Match& m) {
   Bytes b = c.payload;
@@ -28,7 +18,7 @@ Verdict classify_pop3(DpiCtx& c, Match& m) {
   if (c.flow.dpi_packets < 2) return Verdict::No;  // the server speaks first
   static const char* const kCmds[] = {"USER ", "APOP ", "CAPA\r", "AUTH", "STLS\r"};
   for (const char* k : kCmds)
-    if (ci_prefix(b, k)) {
+    if (has_at_upper(b, 0, k)) {
       m.app = id(ProtoId::POP3);
       return Verdict::Match;
     }

@@ -3,27 +3,23 @@
 #include <cstring>
 
 #include "dpi/dpi.h"
+#include "dpi/payload.h"
 
 namespace fg {
 namespace {
 
-bool prefix(Bytes b, size_t at, const char* s) {
-  size_t n = std::strlen(s);
-  return b.size() >= at + n && std::memcmp(b.data() + at, s, n) == 0;
-}
-
 Verdict classify_sip(DpiCtx& c, Match& m) {
   Bytes b = c.payload;
   bool ok = false;
-  if (prefix(b, 0, "SIP/2.0 ")) {
+  if (has_at(b, 0, "SIP/2.0 ")) {
     ok = b.size() >= 11 && b[8] >= '1' && b[8] <= '6' && b[9] >= '0' && b[9] <= '9' && b[10] >= '0' && b[10] <= '9';
   } else {
     static const char* const kMethods[] = {"INVITE ", "REGISTER ", "OPTIONS ", "ACK ", "BYE ", "CANCEL ", "NOTIFY ", "SUBSCRIBE ",
                                            "MESSAGE ", "INFO ", "PUBLISH ", "REFER ", "PRACK ", "UPDATE "};
     for (const char* k : kMethods)
-      if (prefix(b, 0, k)) {
+      if (has_at(b, 0, k)) {
         size_t at = std::strlen(k);
-        ok = prefix(b, at, "sip:") || prefix(b, at, "sips:") || prefix(b, at, "SIP:") || prefix(b, at, "tel:");
+        ok = has_at(b, at, "sip:") || has_at(b, at, "sips:") || has_at(b, at, "SIP:") || has_at(b, at, "tel:");
         break;
       }
   }

@@ -5,20 +5,10 @@
 #include <cstring>
 
 #include "dpi/dpi.h"
+#include "dpi/payload.h"
 
 namespace fg {
 namespace {
-
-bool ci_prefix(Bytes b, const char* s) {
-  size_t n = std::strlen(s);
-  if (b.size() < n) return false;
-  for (size_t i = 0; i < n; i++) {
-    uint8_t ch = b[i];
-    if (ch >= 'a' && ch <= 'z') ch = uint8_t(ch - 32);
-    if (ch != uint8_t(s[i])) return false;
-  }
-  return true;
-}
 
 Verdict classify_smtp(DpiCtx& c, Match& m) {
   Bytes b = c.payload;
@@ -27,7 +17,7 @@ Verdict classify_smtp(DpiCtx& c, Match& m) {
     return Verdict::No;
   }
   if (c.flow.dpi_packets < 2) return Verdict::No;  // the server speaks first
-  if ((ci_prefix(b, "EHLO ") || ci_prefix(b, "HELO ")) && b.size() >= 7) {
+  if ((has_at_upper(b, 0, "EHLO ") || has_at_upper(b, 0, "HELO ")) && b.size() >= 7) {
     m.app = id(ProtoId::SMTP);
     return Verdict::Match;
   }

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "dpi/dpi.h"
+#include "dpi/payload.h"
 
 namespace fg {
 namespace {
@@ -25,13 +26,6 @@ bool classic_type(uint16_t t) {
   }
 }
 
-bool contains(const uint8_t* p, size_t n, const char* s) {
-  size_t k = std::strlen(s);
-  for (size_t i = 0; i + k <= n; i++)
-    if (std::memcmp(p + i, s, k) == 0) return true;
-  return false;
-}
-
 // The application an attribute gives away, 0 when none does.
 uint16_t app_by_attributes(Bytes b) {
   for (size_t off = 20; off + 4 <= b.size();) {
@@ -48,12 +42,14 @@ uint16_t app_by_attributes(Bytes b) {
       case 0x8054: case 0x24df: case 0x3802: case 0x8036: case 0x8095:
       case 0x0800: case 0x8006: case 0x8070: case 0x8055:
         return id(ProtoId::Skype_TeamsCall);
-      case 0x0014:  // REALM
-        if (contains(v, len, "google.com")) return id(ProtoId::GoogleCall);
-        if (contains(v, len, "whispersystems.org") || contains(v, len, "signal.org")) return id(ProtoId::SignalVoip);
-        if (contains(v, len, "facebook")) return id(ProtoId::FacebookVoip);
-        if (contains(v, len, "telegram")) return id(ProtoId::TelegramVoip);
+      case 0x0014: {  // REALM
+        const Bytes text(v, len);
+        if (contains(text, "google.com")) return id(ProtoId::GoogleCall);
+        if (contains(text, "whispersystems.org") || contains(text, "signal.org")) return id(ProtoId::SignalVoip);
+        if (contains(text, "facebook")) return id(ProtoId::FacebookVoip);
+        if (contains(text, "telegram")) return id(ProtoId::TelegramVoip);
         break;
+      }
       default:
         break;
     }

@@ -1,0 +1,35 @@
+// ④ Byte-pattern tests the dissectors share.
+#pragma once
+#include <cstring>
+#include <string_view>
+
+#include "util/bytes.h"
+
+namespace fg {
+
+// `s` at offset `at` of the payload, byte for byte.
+inline bool has_at(Bytes b, size_t at, std::string_view s) {
+  return b.size() >= at && b.size() - at >= s.size() && std::memcmp(b.data() + at, s.data(), s.size()) == 0;
+}
+
+// The same with the payload's ASCII letters folded to upper case: `s` is
+// written in upper case ("EHLO ", "* OK").
+inline bool has_at_upper(Bytes b, size_t at, std::string_view s) {
+  if (b.size() < at || b.size() - at < s.size()) return false;
+  for (size_t i = 0; i < s.size(); i++) {
+    uint8_t ch = b[at + i];
+    if (ch >= 'a' && ch <= 'z') ch = uint8_t(ch - 32);
+    if (ch != uint8_t(s[i])) return false;
+  }
+  return true;
+}
+
+// `s` anywhere in the payload.
+inline bool contains(Bytes b, std::string_view s) {
+  if (s.empty()) return true;
+  for (size_t i = 0; i + s.size() <= b.size(); i++)
+    if (std::memcmp(b.data() + i, s.data(), s.size()) == 0) return true;
+  return false;
+}
+
+}  // namespace fg
