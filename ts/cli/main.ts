@@ -9,6 +9,7 @@ import { FlowgateError } from '../bindings/errors.js';
 import { Engine } from '../bindings/engine.js';
 import { Interfaces, type InterfaceSpec } from '../services/interfaces.js';
 import { formatRate, Reporter } from './progress.js';
+import { startMonitoringApi, type MonitoringApi } from './serve.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const projectRoot = existsSync(join(root, 'package.json')) ? root : join(root, '..');
@@ -34,6 +35,14 @@ Monitors network interfaces or replays capture files.
       --snaplen <n>             capture length for live interfaces (default 65535)
       --no-promisc              do not put live interfaces in promiscuous mode
       --exit-when-done          exit once every capture file has been replayed
+      --http-port <n>           monitoring REST API port (default 3000; 0 = do not serve it)
+      --bind <addr>             address the APIs listen on (default 0.0.0.0)
+      --data-dir <dir>          configuration and data directory (default ./data)
+      --tls-cert <file>         PEM certificate: serve the APIs over HTTPS
+      --tls-key <file>          PEM private key of --tls-cert (default: the same file)
+      --admin-password <pw>     password of user admin when the data directory is new
+                                (default: $FLOWGATE_ADMIN_PASSWORD, else generated and printed once)
+      --log-level <level>       error, warn, info (default) or debug (logs every API request)
   -q, --quiet                   no progress bar or per-second summary
   -h, --help                    this help
   -V, --version                 print the version
@@ -47,6 +56,8 @@ function num(v: string | undefined, name: string, min = 0): number | undefined {
 }
 
 export async function run(argv: string[]): Promise<number> {
+  // `flowgate passwd <user>`: the egress API password tool (loads its own store clients)
+  if (argv[0] === 'passwd') return (await import('./passwd.js')).passwdMain(argv.slice(1));
   let args;
   try {
     args = parseArgs({
@@ -65,6 +76,13 @@ export async function run(argv: string[]): Promise<number> {
         snaplen: { type: 'string' },
         'no-promisc': { type: 'boolean' },
         'exit-when-done': { type: 'boolean' },
+        'http-port': { type: 'string' },
+        bind: { type: 'string' },
+        'data-dir': { type: 'string' },
+        'tls-cert': { type: 'string' },
+        'tls-key': { type: 'string' },
+        'admin-password': { type: 'string' },
+        'log-level': { type: 'string' },
         quiet: { type: 'boolean', short: 'q' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'V' },
@@ -123,6 +141,28 @@ export async function run(argv: string[]): Promise<number> {
   const started = performance.now();
   ifaces.start();
 
+  let api: MonitoringApi | null = null;
+  try {
+    const level = o['log-level'] ?? 'info';
+    if (!['error', 'warn', 'info', 'debug'].includes(level)) throw new FlowgateError(`--log-level must be error, warn, info or debug`, 'E_INVALID');
+    const port = num(o['http-port'], 'http-port') ?? 3000;
+    if (port > 0) {
+      api = await startMonitoringApi(ifaces, {
+        port,
+        bind: o.bind,
+        dataDir: o['data-dir'] ?? 'data',
+        tlsCert: o['tls-cert'],
+        tlsKey: o['tls-key'],
+        adminPassword: o['admin-password'] ?? process.env.FLOWGATE_ADMIN_PASSWORD,
+        debug: level === 'debug',
+      });
+    }
+  } catch (e) {
+    console.error(`flowgate: cannot start the monitoring API: ${(e as Error).message}`);
+    ifaces.close();
+    return 1;
+  }
+
   const reporter = new Reporter(ifaces, { tty: !o.quiet && !!process.stdout.isTTY });
   let stopping = false;
   const finished = new Promise<void>((resolve) => {
@@ -155,6 +195,7 @@ export async function run(argv: string[]): Promise<number> {
   });
   reporter.start();
   await finished;
+  await api?.close();
   ifaces.close();
   return ifaces.list.some((i) => i.engine.state().state === 'failed') ? 1 : 0;
 }

@@ -1,0 +1,136 @@
+// Flow endpoints: the active flow list and per-L4 / per-L7 flow counters.
+import { l7Name, type FlowRecord } from '../../bindings/engine.js';
+import { ApiError, RC } from '../rc.js';
+import type { ApiCtx } from '../route.js';
+import { l4Id, l4Name, l7IdByName } from './constants.js';
+import { inNetworks, parseHost } from './hosts.js';
+
+type FlowSortKey = 'bytes' | 'thpt' | 'duration' | 'first_seen' | 'last_seen' | 'client' | 'server' | 'vlan' | 'proto' | 'l7' | 'serial' | 'packets';
+
+// ntopng's sortColumn values (with or without its `column_` prefix). Every
+// flow's score is 0 until flow checks exist, so a score order is the
+// natural (creation) order.
+const FLOW_SORT: Record<string, FlowSortKey> = {
+  bytes: 'bytes', thpt: 'thpt', duration: 'duration', first_seen: 'first_seen', last_seen: 'last_seen',
+  client: 'client', server: 'server', vlan: 'vlan', proto_l4: 'proto', l4: 'proto', ndpi: 'l7', application: 'l7',
+  score: 'serial', packets: 'packets',
+};
+
+export interface ActiveFlowParams {
+  currentPage?: number;
+  perPage?: number;
+  sortColumn?: string;
+  sortOrder?: 'asc' | 'desc';
+  host?: string;
+  vlan?: number;
+  l4proto?: string;
+  application?: string;
+  verbose?: boolean;
+}
+
+export function activeFlows(ctx: ApiCtx, p: ActiveFlowParams) {
+  const col = (p.sortColumn ?? '').replace(/^column_/, '');
+  if (col && !FLOW_SORT[col]) throw new ApiError(RC.INVALID_ARGUMENTS, `sortColumn '${p.sortColumn}' (one of ${Object.keys(FLOW_SORT).join(', ')})`);
+  const perPage = p.perPage ?? 10;
+  const currentPage = p.currentPage ?? 1;
+  if (perPage < 1 || currentPage < 1) throw new ApiError(RC.INVALID_ARGUMENTS, 'currentPage and perPage start at 1');
+  let host: { ip: string; vlan: number } | undefined;
+  if (p.host) {
+    host = parseHost(p.host);
+    if (ctx.allowed && !inNetworks(host.ip, ctx.allowed)) throw new ApiError(RC.NOT_GRANTED, `host ${host.ip} is outside the networks allowed to this user`);
+  }
+  let l4: number | undefined;
+  if (p.l4proto !== undefined) {
+    l4 = l4Id(p.l4proto);
+    if (l4 === undefined) throw new ApiError(RC.INVALID_ARGUMENTS, `unknown l4proto '${p.l4proto}'`);
+  }
+  let l7: number | undefined;
+  if (p.application !== undefined) {
+    l7 = l7IdByName(p.application);
+    if (l7 === undefined) throw new ApiError(RC.INVALID_ARGUMENTS, `unknown application '${p.application}'`);
+  }
+  const sortOrder = p.sortOrder ?? 'desc';
+  const page = ctx.iface.engine.flows({
+    sort: FLOW_SORT[col] ?? 'bytes',
+    order: sortOrder,
+    offset: (currentPage - 1) * perPage,
+    limit: perPage,
+    host: host?.ip,
+    hostVlan: host && p.host?.includes('@') ? host.vlan : undefined,
+    vlan: p.vlan,
+    l4proto: l4,
+    l7,
+    allowed: ctx.allowed,
+  });
+  return {
+    perPage,
+    currentPage,
+    totalRows: page.total,
+    data: page.rows.map((f) => flowRecord(ctx, f, p.verbose === true)),
+    sort: [[p.sortColumn ?? 'bytes', sortOrder]],
+  };
+}
+
+function flowRecord(ctx: ApiCtx, f: FlowRecord, verbose: boolean) {
+  const cli2srv = f.bytes ? Math.round((f.cli2srv_bytes * 100) / f.bytes) : 0;
+  const ch = ctx.iface.engine.host(f.client.ip, f.vlan);
+  const sh = ctx.iface.engine.host(f.server.ip, f.vlan);
+  const r: Record<string, unknown> = {
+    key: f.key,
+    hash_id: String(f.hash_id),
+    first_seen: f.first_seen,
+    last_seen: f.last_seen,
+    client: {
+      name: f.client.name || f.client.ip,
+      ip: f.client.ip,
+      port: f.client.port,
+      is_blacklisted: false,
+      is_dhcp: ch?.name_source === 'dhcp',
+      is_broadcast_domain: ch?.broadcast_domain_host ?? false,
+    },
+    server: {
+      name: f.server.name || f.server.ip,
+      ip: f.server.ip,
+      port: f.server.port,
+      is_blacklisted: false,
+      is_dhcp: sh?.name_source === 'dhcp',
+      is_broadcast: f.server.is_broadcast,
+    },
+    vlan: f.vlan,
+    protocol: { l4: l4Name(f.proto), l7: l7Name(f.l7_master, f.l7_app) },
+    duration: Math.round(f.duration),
+    bytes: f.bytes,
+    thpt: { pps: f.thpt_pps, bps: f.thpt_bps },
+    breakdown: { cli2srv, srv2cli: 100 - cli2srv },
+    score: '0',
+  };
+  if (verbose) {
+    r.packets = f.packets;
+    r.tcp = {
+      retransmissions: f.tcp.retransmissions,
+      out_of_order: f.tcp.out_of_order,
+      lost: f.tcp.lost,
+    };
+    r.l7_confidence = f.l7_confidence;
+    r.info = f.host_name;
+  }
+  return r;
+}
+
+/** get/flow/l4/counters: active flows per L4 protocol id. */
+export function l4Counters(ctx: ApiCtx) {
+  return ctx.iface.engine
+    .flowCounters(ctx.allowed)
+    .l4.map((x) => ({ id: x.proto, count: x.count }))
+    .sort((a, b) => b.count - a.count);
+}
+
+/** get/flow/l7/counters: active flows per application name (master.app). */
+export function l7Counters(ctx: ApiCtx) {
+  const by = new Map<string, number>();
+  for (const x of ctx.iface.engine.flowCounters(ctx.allowed).l7) {
+    const name = l7Name(x.master, x.app);
+    by.set(name, (by.get(name) ?? 0) + x.count);
+  }
+  return [...by].map(([name, count]) => ({ name, count })).sort((a, b) => b.count - a.count);
+}

@@ -1,0 +1,276 @@
+// Host endpoints: the active host list, one host's data in ntopng's v0
+// (nested) and v1/v2 (flat, dotted) shapes, custom data, the interfaces a
+// host is seen on, aliases.
+import { BlockList, isIP } from 'node:net';
+
+import type { HostRecord } from '../../bindings/engine.js';
+import type { MonitoredInterface } from '../../services/interfaces.js';
+import { ApiError, RC } from '../rc.js';
+import type { ApiCtx } from '../route.js';
+
+/** `host` as ntopng takes it: an address, optionally `@vlan`. */
+export function parseHost(s: string, vlan?: number): { ip: string; vlan: number } {
+  const m = /^\s*\[?([0-9A-Fa-f:.]+?)\]?(?:@(\d{1,4}))?\s*$/.exec(s);
+  if (!m || !isIP(m[1])) throw new ApiError(RC.INVALID_HOST, `'${s}' is not an IP address (optionally followed by @vlan)`);
+  const v = m[2] !== undefined ? Number(m[2]) : (vlan ?? 0);
+  if (v > 4095) throw new ApiError(RC.INVALID_HOST, `VLAN ${v} out of range`);
+  return { ip: m[1], vlan: v };
+}
+
+export const hostKey = (ip: string, vlan: number) => (vlan ? `${ip}@${vlan}` : ip);
+
+/** ntopng's hostinfo2jqueryid: the key with its separators replaced. */
+export const jqueryKey = (ip: string, vlan: number) => hostKey(ip, vlan).replace(/[.:@]/g, '__');
+
+/** IPv4 as the unsigned integer ntopng calls ipkey; IPv6 has none (0). */
+function ipKey(ip: string): number {
+  if (isIP(ip) !== 4) return 0;
+  return ip.split('.').reduce((a, o) => a * 256 + Number(o), 0);
+}
+
+const blockLists = new WeakMap<string[], BlockList>();
+
+/** Whether a host address lies inside one of the CIDRs (lists are cached per array). */
+export function inNetworks(ip: string, nets: string[]): boolean {
+  let bl = blockLists.get(nets);
+  if (!bl) {
+    bl = new BlockList();
+    for (const n of nets) {
+      const [addr, p] = n.split('/');
+      const type = isIP(addr) === 6 ? 'ipv6' : 'ipv4';
+      bl.addSubnet(addr, Number(p), type);
+    }
+    blockLists.set(nets, bl);
+  }
+  return bl.check(ip, isIP(ip) === 6 ? 'ipv6' : 'ipv4');
+}
+
+/** The host, or the spec's errors: not allowed -3, not active -1. */
+export function findHost(ctx: ApiCtx, host: string | undefined, vlan?: number): HostRecord {
+  if (!host) throw new ApiError(RC.INVALID_ARGUMENTS, 'missing host');
+  const h = parseHost(host, vlan);
+  if (ctx.allowed && !inNetworks(h.ip, ctx.allowed)) throw new ApiError(RC.NOT_GRANTED, `host ${h.ip} is outside the networks allowed to this user`);
+  const rec = ctx.iface.engine.host(h.ip, h.vlan);
+  if (!rec) throw new ApiError(RC.NOT_FOUND, `host ${hostKey(h.ip, h.vlan)} is not active on interface ${ctx.iface.ifid}`);
+  return rec;
+}
+
+export function aliasOf(ctx: ApiCtx, ip: string, vlan: number): string | undefined {
+  return ctx.deps.store.db<string>('host_aliases').get(hostKey(ip, vlan));
+}
+
+const HOST_SORT: Record<string, 'ip' | 'name' | 'since' | 'last' | 'alerts' | 'country' | 'vlan' | 'num_flows' | 'traffic' | 'thpt'> = {
+  ip: 'ip', name: 'name', since: 'since', last: 'last', alerts: 'alerts', country: 'country', vlan: 'vlan',
+  num_flows: 'num_flows', traffic: 'traffic', thpt: 'thpt',
+};
+
+export interface ActiveHostParams {
+  currentPage?: number;
+  perPage?: number;
+  sortColumn?: string;
+  sortOrder?: 'asc' | 'desc';
+  all?: boolean;
+  mode?: 'all' | 'local' | 'remote' | 'broadcast_domain' | 'filtered' | 'blacklisted' | 'dhcp';
+  vlan?: number;
+}
+
+/** get/host/active: a page of hosts sorted natively (only the page crosses). */
+export function activeHosts(ctx: ApiCtx, p: ActiveHostParams) {
+  const sortColumn = (p.sortColumn ?? '').replace(/^column_/, '');
+  if (sortColumn && !HOST_SORT[sortColumn]) throw new ApiError(RC.INVALID_ARGUMENTS, `sortColumn '${p.sortColumn}' (one of ${Object.keys(HOST_SORT).join(', ')})`);
+  const perPage = p.perPage ?? 10;
+  const currentPage = p.currentPage ?? 1;
+  if (perPage < 1 || currentPage < 1) throw new ApiError(RC.INVALID_ARGUMENTS, 'currentPage and perPage start at 1');
+  const all = p.all === true;
+  const page = ctx.iface.engine.hosts({
+    sort: HOST_SORT[sortColumn] ?? 'ip',
+    order: p.sortOrder ?? 'asc',
+    offset: all ? 0 : (currentPage - 1) * perPage,
+    limit: all ? 1 << 30 : perPage,
+    mode: p.mode ?? 'all',
+    vlan: p.vlan,
+    allowed: ctx.allowed,
+  });
+  return {
+    perPage: all ? 0 : perPage,
+    currentPage: all ? 0 : currentPage,
+    totalRows: page.total,
+    data: page.rows.map((h) => activeHostRecord(ctx, h)),
+    sort: [[p.sortColumn ?? '', p.sortOrder ?? 'asc']],
+  };
+}
+
+function activeHostRecord(ctx: ApiCtx, h: HostRecord) {
+  return {
+    key: jqueryKey(h.ip, h.vlan),
+    ip: h.ip,
+    vlan: h.vlan,
+    name: aliasOf(ctx, h.ip, h.vlan) ?? h.name ?? 0,
+    first_seen: h.first_seen,
+    last_seen: h.last_seen,
+    os: 0,
+    country: '',
+    num_alerts: 0,
+    is_blacklisted: false,
+    is_localhost: h.localhost,
+    is_multicast: h.is_multicast,
+    is_broadcast: h.is_broadcast,
+    is_broadcast_domain: h.broadcast_domain_host,
+    thpt: { pps: h.throughput_pps, bps: h.throughput_bps },
+    bytes: { total: h.bytes_sent + h.bytes_rcvd, sent: h.bytes_sent, recvd: h.bytes_rcvd },
+    num_flows: {
+      total: h.active_flows_as_client + h.active_flows_as_server,
+      as_client: h.active_flows_as_client,
+      as_server: h.active_flows_as_server,
+    },
+  };
+}
+
+const fam = ['tcp', 'udp', 'icmp', 'other_ip'] as const;
+
+/** v1/v2 host data: ntopng's flat object with dotted names. */
+export function hostDataFlat(ctx: ApiCtx, h: HostRecord, iface: MonitoredInterface = ctx.iface): Record<string, unknown> {
+  const alias = aliasOf(ctx, h.ip, h.vlan);
+  const systemHost = iface.addresses.some((a) => a.split('/')[0] === h.ip);
+  const o: Record<string, unknown> = {
+    ip: h.ip,
+    vlan: h.vlan,
+    ifid: iface.ifid,
+    name: alias ?? h.name ?? '',
+    // ntopng's names table: by source; an empty Lua table encodes as []
+    names: h.name && h.name_source ? { [h.name_source]: h.name } : [],
+    mac: h.mac ?? '00:00:00:00:00:00',
+    tskey: hostKey(h.ip, h.vlan),
+    ipkey: ipKey(h.ip),
+    localhost: h.localhost,
+    systemhost: systemHost,
+    privatehost: h.privatehost,
+    is_broadcast: h.is_broadcast,
+    is_multicast: h.is_multicast,
+    broadcast_domain_host: h.broadcast_domain_host,
+    dhcpHost: h.name_source === 'dhcp',
+    is_blacklisted: false,
+    childSafe: false,
+    hiddenFromTop: false,
+    drop_all_host_traffic: false,
+    has_blocking_shaper: false,
+    has_blocking_quota: false,
+    // no GeoIP/ASN database is loaded: ntopng's values for unknown
+    asn: 0,
+    asname: '',
+    country: '',
+    city: '',
+    continent: '',
+    latitude: 0,
+    longitude: 0,
+    os: 0,
+    os_detail: '',
+    devtype: 0,
+    host_pool_id: 0,
+    score: 0,
+    'seen.first': h.first_seen,
+    'seen.last': h.last_seen,
+    duration: h.duration,
+    total_activity_time: h.duration,
+    'bytes.sent': h.bytes_sent,
+    'bytes.rcvd': h.bytes_rcvd,
+    'packets.sent': h.packets_sent,
+    'packets.rcvd': h.packets_rcvd,
+    throughput_bps: h.throughput_bps,
+    throughput_pps: h.throughput_pps,
+    throughput_trend_bps: h.throughput_trend_bps,
+    throughput_trend_pps: h.throughput_trend_pps,
+    'flows.as_client': h.active_flows_as_client,
+    'flows.as_server': h.active_flows_as_server,
+    'active_flows.as_client': h.active_flows_as_client,
+    'active_flows.as_server': h.active_flows_as_server,
+    'total_flows.as_client': h.total_flows_as_client,
+    'total_flows.as_server': h.total_flows_as_server,
+    num_alerts: 0,
+    total_alerts: 0,
+    num_flow_alerts: 0,
+    active_alerted_flows: 0,
+    num_triggered_alerts: { min: 0, '5mins': 0, hour: 0, day: 0 },
+    'tcpPacketStats.sent': h.tcpPacketStats.sent,
+    'tcpPacketStats.rcvd': h.tcpPacketStats.rcvd,
+    'pktStats.sent': h.pktStats.sent,
+    'pktStats.recv': h.pktStats.recv,
+    'udpBytesSent.unicast': h.udpBytesSent.unicast,
+    'udpBytesSent.non_unicast': h.udpBytesSent.non_unicast,
+    'tcp.packets.seq_problems':
+      h.tcpPacketStats.sent.retransmissions + h.tcpPacketStats.sent.out_of_order + h.tcpPacketStats.sent.lost +
+        h.tcpPacketStats.rcvd.retransmissions + h.tcpPacketStats.rcvd.out_of_order + h.tcpPacketStats.rcvd.lost > 0,
+  };
+  for (const f of fam) {
+    o[`${f}.bytes.sent`] = h[f].bytes_sent;
+    o[`${f}.bytes.rcvd`] = h[f].bytes_rcvd;
+    o[`${f}.packets.sent`] = h[f].packets_sent;
+    o[`${f}.packets.rcvd`] = h[f].packets_rcvd;
+  }
+  return o;
+}
+
+/** v0 host data: the older nested object. */
+export function hostDataV0(ctx: ApiCtx, h: HostRecord): Record<string, unknown> {
+  const flat = hostDataFlat(ctx, h);
+  const t = (f: (typeof fam)[number]) => ({ packets: h[f].packets_sent, bytes: h[f].bytes_sent });
+  const r = (f: (typeof fam)[number]) => ({ packets: h[f].packets_rcvd, bytes: h[f].bytes_rcvd });
+  return {
+    ip: { ipVersion: h.ip_version, localHost: h.localhost, ip: h.ip },
+    mac_address: flat.mac,
+    symbolic_name: flat.name,
+    localHost: h.localhost,
+    systemHost: flat.systemhost,
+    asn: 0,
+    is_blacklisted: false,
+    num_alerts: 0,
+    'seen.first': h.first_seen,
+    'seen.last': h.last_seen,
+    sent: { packets: h.packets_sent, bytes: h.bytes_sent },
+    rcvd: { packets: h.packets_rcvd, bytes: h.bytes_rcvd },
+    tcp_sent: t('tcp'),
+    tcp_rcvd: r('tcp'),
+    udp_sent: t('udp'),
+    udp_rcvd: r('udp'),
+    icmp_sent: t('icmp'),
+    icmp_rcvd: r('icmp'),
+    other_ip_sent: t('other_ip'),
+    other_ip_rcvd: r('other_ip'),
+    'pktStats.sent': h.pktStats.sent,
+    'pktStats.recv': h.pktStats.recv,
+    throughput_bps: h.throughput_bps,
+    throughput_pps: h.throughput_pps,
+    throughput_trend_bps: h.throughput_trend_bps,
+    throughput_trend_pps: h.throughput_trend_pps,
+    'flows.as_client': h.active_flows_as_client,
+    'flows.as_server': h.active_flows_as_server,
+    total_activity_time: h.duration,
+    ifid: ctx.iface.ifid,
+  };
+}
+
+/**
+ * field_alias = "f1,f2=alias2,…": the listed fields of the flat host data,
+ * keyed by their alias when one is given; all fields when empty.
+ */
+export function selectFields(data: Record<string, unknown>, fieldAlias: string | undefined): Record<string, unknown> {
+  if (!fieldAlias || !fieldAlias.trim()) return data;
+  const out: Record<string, unknown> = {};
+  for (const part of fieldAlias.split(',')) {
+    const [field, alias] = part.split('=').map((s) => s.trim());
+    if (!field) continue;
+    if (field in data) out[alias || field] = data[field];
+  }
+  return out;
+}
+
+/** The interfaces on which a host is active (that the user may see). */
+export function hostInterfaces(ctx: ApiCtx, host: string) {
+  const h = parseHost(host);
+  if (ctx.allowed && !inNetworks(h.ip, ctx.allowed)) throw new ApiError(RC.NOT_GRANTED, `host ${h.ip} is outside the networks allowed to this user`);
+  const list = ctx.deps.interfaces.list
+    .filter((i) => !ctx.user.allowed_interface || ctx.user.allowed_interface === i.ifname)
+    .filter((i) => i.engine.host(h.ip, h.vlan))
+    .map((i) => ({ ifid: i.ifid }));
+  return { [host]: list };
+}

@@ -1,0 +1,190 @@
+// Interface endpoints: data, addresses, broadcast domains, DSCP and L7
+// statistics, the list of monitored interfaces.
+import { readFileSync } from 'node:fs';
+
+import type { EngineStats } from '../../bindings/engine.js';
+import type { MonitoredInterface } from '../../services/interfaces.js';
+import type { ApiCtx } from '../route.js';
+import { collapseStats } from './stats.js';
+
+/** MAC table size the engine is built with (native Limits::max_macs). */
+const MAX_MACS = 16384;
+
+/** ntopng's secondsToTime: "MM:SS", "HH:MM:SS", "N day(s), HH:MM:SS". */
+export function secondsToTime(sec: number): string {
+  sec = Math.max(0, Math.floor(sec));
+  const d = Math.floor(sec / 86400), h = Math.floor((sec % 86400) / 3600), m = Math.floor((sec % 3600) / 60), s = sec % 60;
+  const p = (n: number) => String(n).padStart(2, '0');
+  const hms = h || d ? `${p(h)}:${p(m)}:${p(s)}` : `${p(m)}:${p(s)}`;
+  return d ? `${d} day${d > 1 ? 's' : ''}, ${hms}` : hms;
+}
+
+/** "17:14:42 +0200", as strftime("%H:%M:%S %z"). */
+export function localTime(d = new Date()): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  const off = -d.getTimezoneOffset();
+  const sign = off >= 0 ? '+' : '-';
+  return `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())} ${sign}${p(Math.floor(Math.abs(off) / 60))}${p(Math.abs(off) % 60)}`;
+}
+
+/** Link speed in Mbit/s from sysfs (0 when unknown, e.g. a capture file). */
+function linkSpeed(i: MonitoredInterface): number {
+  if (i.isFile) return 0;
+  try {
+    const v = Number(readFileSync(`/sys/class/net/${i.ifname}/speed`, 'utf8').trim());
+    return Number.isFinite(v) && v > 0 ? v : 0;
+  } catch {
+    return 0;
+  }
+}
+
+const pct = (n: number, max: number) => (max > 0 ? (n * 100) / max : 0);
+
+/** What get/interface/data knows, before the per-version shapes. */
+export function interfaceData(ctx: ApiCtx) {
+  const i = ctx.iface;
+  const s: EngineStats = i.engine.stats();
+  const rates = ctx.deps.rates.get(i.ifid);
+  const sys = ctx.deps.system.read();
+  return {
+    ifid: String(i.ifid),
+    ifname: i.ifname,
+    uptime: secondsToTime((Date.now() - ctx.deps.startedAt) / 1000),
+    localtime: localTime(),
+    epoch: Math.floor(Date.now() / 1000),
+    speed: linkSpeed(i),
+    is_view: false,
+    num_hosts: s.num_hosts,
+    num_local_hosts: s.num_local_hosts,
+    num_devices: s.num_devices,
+    num_flows: s.num_flows,
+    hosts_pctg: pct(s.num_hosts, s.max_hosts),
+    flows_pctg: pct(s.num_flows, s.max_flows),
+    macs_pctg: pct(s.num_devices, MAX_MACS),
+    bytes: s.bytes,
+    packets: s.packets,
+    bytes_upload: s.bytes_upload,
+    bytes_download: s.bytes_download,
+    packets_upload: s.packets_upload,
+    packets_download: s.packets_download,
+    local2remote: s.local2remote,
+    remote2local: s.remote2local,
+    throughput_bps: s.throughput_bps,
+    throughput_pps: s.throughput_pps,
+    throughput: rates,
+    // Rates reported by a remote probe (ntopng's ZMQ interfaces); a packet
+    // interface has none.
+    remote_bps: 0,
+    remote_pps: 0,
+    drops: s.drops,
+    tcpPacketStats: { retransmissions: s.tcpPacketStats.retransmissions, out_of_order: s.tcpPacketStats.out_of_order, lost: s.tcpPacketStats.lost },
+    // The alerts issue fills these; until then no alert exists.
+    has_alerts: false,
+    alerted_flows: 0,
+    engaged_alerts: 0,
+    dropped_alerts: 0,
+    ts_alerts: [] as unknown[],
+    num_live_captures: 0,
+    // traffic profiles are not configured
+    profiles: {} as Record<string, number>,
+    periodic_stats_update_frequency_secs: 5,
+    // flows handed to a flows database (the historical-flows issue)
+    flow_export_count: 0,
+    flow_export_drops: 0,
+    flow_export_rate: 0,
+    sys,
+  };
+}
+
+type IfData = ReturnType<typeof interfaceData>;
+
+const systemHostStats = (d: IfData) => ({
+  mem_total: d.sys.mem_total,
+  mem_used: d.sys.mem_used,
+  mem_free: d.sys.mem_free,
+  mem_cached: d.sys.mem_cached,
+  mem_buffers: d.sys.mem_buffers,
+  mem_shmem: d.sys.mem_shmem,
+  mem_sreclaimable: d.sys.mem_sreclaimable,
+  mem_ntopng_resident: d.sys.mem_ntopng_resident,
+  mem_ntopng_virtual: d.sys.mem_ntopng_virtual,
+  cpu_load: d.sys.cpu_load,
+  cpu_states: d.sys.cpu_states,
+  dropped_alerts: d.dropped_alerts,
+  alerts_queries: 0,
+  written_alerts: 0,
+});
+
+function v1v2(d: IfData) {
+  const { sys: _sys, flow_export_count, flow_export_drops, flow_export_rate, ...rest } = d;
+  return { rest: { ...rest, system_host_stats: systemHostStats(d) }, db: { flow_export_count, flow_export_drops, flow_export_rate } };
+}
+
+export const interfaceDataShape = {
+  v0: (d: IfData) => ({
+    ifname: d.ifname,
+    num_flows: d.num_flows,
+    num_hosts: d.num_hosts,
+    num_local_hosts: d.num_local_hosts,
+    num_devices: d.num_devices,
+    uptime: d.uptime,
+    alerts_stored: d.has_alerts,
+    engaged_alerts: d.engaged_alerts,
+    num_live_captures: d.num_live_captures,
+    flows_pctg: d.flows_pctg,
+    hosts_pctg: d.hosts_pctg,
+    tcpPacketStats: d.tcpPacketStats,
+    bytes: d.bytes,
+    packets: d.packets,
+    bytes_download: d.bytes_download,
+    bytes_upload: d.bytes_upload,
+    remote_pps: d.remote_pps,
+    remote_bps: d.remote_bps,
+    epoch: d.epoch,
+    localtime: d.localtime,
+    drops: d.drops,
+    remote2local: d.remote2local,
+    local2remote: d.local2remote,
+    is_view: d.is_view,
+    speed: d.speed,
+    profiles: Object.keys(d.profiles),
+    system_host_stats: { cpu_idle: d.sys.cpu_idle, ...systemHostStats(d) },
+  }),
+  v1: (d: IfData) => {
+    const { rest, db } = v1v2(d);
+    return { ...rest, ...db };
+  },
+  v2: (d: IfData) => {
+    const { rest, db } = v1v2(d);
+    return { ...rest, db };
+  },
+};
+
+/** The interface's own addresses (live interfaces). */
+export const interfaceAddresses = (ctx: ApiCtx) => ({ addresses: ctx.iface.addresses });
+
+/** DSCP code point names as ntopng shows them (RFC 2474, 2597, 3246, 8622). */
+const DSCP_NAMES: Record<number, string> = {
+  0: 'Best Effort (CS0)', 1: 'LE', 8: 'Priority (CS1)', 10: 'Priority (AF11)', 12: 'Priority (AF12)', 14: 'Priority (AF13)',
+  16: 'Immediate (CS2)', 18: 'Immediate (AF21)', 20: 'Immediate (AF22)', 22: 'Immediate (AF23)', 24: 'Flash/Voice (CS3)',
+  26: 'Flash/Voice (AF31)', 28: 'Flash/Voice (AF32)', 30: 'Flash/Voice (AF33)', 32: 'Flash Override (CS4)',
+  34: 'Flash Override (AF41)', 36: 'Flash Override (AF42)', 38: 'Flash Override (AF43)', 40: 'Critical (CS5)',
+  46: 'Critical (EF)', 48: 'Internetwork Control (CS6)', 56: 'Network Control (CS7)',
+};
+export const dscpName = (d: number) => DSCP_NAMES[d] ?? `Unknown (${d})`;
+
+/** Interface DSCP statistics: packets per code point, small slices as Other. */
+export function interfaceDscp(ctx: ApiCtx) {
+  const list = ctx.iface.engine
+    .stats()
+    .dscp.filter((x) => x.packets > 0)
+    .map((x) => ({ label: dscpName(x.dscp), value: x.packets }));
+  return collapseStats(list, 1);
+}
+
+/** The interfaces this user may see. */
+export function monitoredInterfaces(ctx: ApiCtx) {
+  return ctx.deps.interfaces.list
+    .filter((i) => !ctx.user.allowed_interface || ctx.user.allowed_interface === i.ifname)
+    .map((i) => ({ ifid: i.ifid, ifname: i.ifname }));
+}

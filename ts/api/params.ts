@@ -1,0 +1,95 @@
+// Request parameters, read alike from the query string, a form body or a
+// JSON body (ntopng's _GET merges them the same way), then checked against
+// the route's zod shape. ntopng passes everything as text, so the types here
+// accept text forms ("1", "true") as well as JSON numbers and booleans.
+import type { Context } from 'hono';
+import { z } from 'zod';
+
+import { ApiError, RC } from './rc.js';
+
+export type RawParams = Record<string, unknown>;
+
+/** Request bodies larger than this are refused (-5, HTTP 413). */
+export const MAX_BODY_BYTES = 1 << 20;
+
+export async function readParams(c: Context): Promise<RawParams> {
+  const out: RawParams = {};
+  const url = new URL(c.req.url);
+  for (const [k, v] of url.searchParams) out[k] = v;
+  if (c.req.method === 'GET' || c.req.method === 'HEAD') return out;
+
+  const len = Number(c.req.header('content-length') ?? 0);
+  if (len > MAX_BODY_BYTES) throw new ApiError(RC.INVALID_ARGUMENTS, `request body larger than ${MAX_BODY_BYTES} bytes`);
+  const type = (c.req.header('content-type') ?? '').toLowerCase();
+  const text = await c.req.text();
+  if (text.length > MAX_BODY_BYTES) throw new ApiError(RC.INVALID_ARGUMENTS, `request body larger than ${MAX_BODY_BYTES} bytes`);
+  if (!text.trim()) return out;
+  if (type.includes('application/json') || (!type && /^\s*[{[]/.test(text))) {
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new ApiError(RC.BAD_FORMAT, 'request body is not valid JSON');
+    }
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      throw new ApiError(RC.BAD_FORMAT, 'JSON body must be an object of parameters');
+    }
+    Object.assign(out, body);
+  } else if (type.includes('multipart/form-data')) {
+    const form = await new Response(text, { headers: { 'content-type': type } }).formData();
+    for (const [k, v] of form) out[k] = typeof v === 'string' ? v : await v.text();
+  } else {
+    for (const [k, v] of new URLSearchParams(text)) out[k] = v;
+  }
+  return out;
+}
+
+const blankToUndef = (v: unknown) => (v === '' || v === null ? undefined : v);
+
+/** Integer given as a number or as text. */
+export const int = (min = -(2 ** 53), max = 2 ** 53) =>
+  z.preprocess(
+    (v) => {
+      v = blankToUndef(v);
+      if (typeof v === 'string' && /^-?\d+$/.test(v.trim())) return Number(v.trim());
+      return v;
+    },
+    z.number().int().min(min).max(max),
+  );
+
+/** ntopng booleans: true/false, 1/0, yes/no, on/off (text or JSON). */
+export const bool = () =>
+  z.preprocess(
+    (v) => {
+      v = blankToUndef(v);
+      if (typeof v === 'number') return v !== 0;
+      if (typeof v === 'string') {
+        const s = v.trim().toLowerCase();
+        if (['true', '1', 'yes', 'on'].includes(s)) return true;
+        if (['false', '0', 'no', 'off'].includes(s)) return false;
+      }
+      return v;
+    },
+    z.boolean(),
+  );
+
+/** Text with a length cap (what ntopng's string parameters take). */
+export const str = (max = 256) =>
+  z.preprocess((v) => (typeof v === 'number' || typeof v === 'boolean' ? String(v) : v), z.string().max(max));
+
+export const oneOf = <T extends string>(values: readonly [T, ...T[]]) =>
+  z.preprocess((v) => (typeof v === 'string' ? v.trim() : v), z.enum(values));
+
+export function parseParams<S extends z.ZodRawShape>(shape: S, raw: RawParams): z.infer<z.ZodObject<S>> {
+  const cleaned: RawParams = {};
+  for (const k of Object.keys(shape)) {
+    const v = blankToUndef(raw[k]);
+    if (v !== undefined) cleaned[k] = v;
+  }
+  const r = z.object(shape).safeParse(cleaned);
+  if (!r.success) {
+    const what = r.error.issues.map((i) => `${i.path.join('.') || 'parameters'}: ${i.message}`).join('; ');
+    throw new ApiError(RC.INVALID_ARGUMENTS, `invalid parameter ${what}`);
+  }
+  return r.data;
+}

@@ -1,0 +1,97 @@
+// Return codes of the monitoring API, chosen here and only here: the spec's
+// rc, its rc_str, a human-readable text, and the HTTP status ntopng sends
+// with it (rest_utils.lua).
+
+export const RC = {
+  OK: 0,
+  NOT_FOUND: -1,
+  INVALID_INTERFACE: -2,
+  NOT_GRANTED: -3,
+  INVALID_HOST: -4,
+  INVALID_ARGUMENTS: -5,
+  INTERNAL_ERROR: -6,
+  BAD_FORMAT: -7,
+  BAD_CONTENT: -8,
+  NAME_RESOLUTION_FAILED: -9,
+  SNMP_DEVICE_ALREADY_ADDED: -10,
+  SNMP_DEVICE_UNREACHABLE: -11,
+  NO_SNMP_DEVICE_DISCOVERED: -12,
+  ADD_POOL_FAILED: -13,
+  EDIT_POOL_FAILED: -14,
+  POOL_NOT_FOUND: -16,
+  BIND_POOL_MEMBER_FAILED: -17,
+  PASSWORD_MISMATCH: -19,
+  ADD_USER_FAILED: -20,
+  DELETE_USER_FAILED: -21,
+  SNMP_UNKNOWN_DEVICE: -22,
+  USER_ALREADY_EXISTING: -23,
+  EDIT_USER_FAILED: -24,
+  SNMP_DEVICE_INTERFACE_STATUS_CHANGE_FAILED: -26,
+  CONFIGURATION_FILE_MISMATCH: -27,
+  PARTIAL_IMPORT: -28,
+} as const;
+
+export type Rc = (typeof RC)[keyof typeof RC];
+
+interface RcInfo {
+  str: string;
+  http: number;
+  text: string;
+}
+
+const INFO: Record<number, RcInfo> = {
+  0: { str: 'OK', http: 200, text: 'Success' },
+  [-1]: { str: 'NOT_FOUND', http: 404, text: 'Not found' },
+  [-2]: { str: 'INVALID_INTERFACE', http: 400, text: 'Invalid interface' },
+  [-3]: { str: 'NOT_GRANTED', http: 401, text: 'Not granted' },
+  [-4]: { str: 'INVALID_HOST', http: 400, text: 'Invalid host' },
+  [-5]: { str: 'INVALID_ARGUMENTS', http: 400, text: 'Invalid arguments' },
+  [-6]: { str: 'INTERNAL_ERROR', http: 500, text: 'Internal error' },
+  [-7]: { str: 'BAD_FORMAT', http: 400, text: 'Bad format' },
+  [-8]: { str: 'BAD_CONTENT', http: 400, text: 'Bad content' },
+  [-9]: { str: 'NAME_RESOLUTION_FAILED', http: 400, text: 'Name resolution failed' },
+  [-10]: { str: 'SNMP_DEVICE_ALREADY_ADDED', http: 409, text: 'SNMP device already added' },
+  [-11]: { str: 'SNMP_DEVICE_UNREACHABLE', http: 400, text: 'SNMP device unreachable' },
+  [-12]: { str: 'NO_SNMP_DEVICE_DISCOVERED', http: 400, text: 'No SNMP device discovered' },
+  [-13]: { str: 'ADD_POOL_FAILED', http: 409, text: 'Add pool failed' },
+  [-14]: { str: 'EDIT_POOL_FAILED', http: 409, text: 'Edit pool failed' },
+  [-16]: { str: 'POOL_NOT_FOUND', http: 409, text: 'Pool not found' },
+  [-17]: { str: 'BIND_POOL_MEMBER_FAILED', http: 409, text: 'Bind pool member failed' },
+  [-19]: { str: 'PASSWORD_MISMATCH', http: 400, text: 'Password mismatch' },
+  [-20]: { str: 'ADD_USER_FAILED', http: 409, text: 'Add user failed' },
+  [-21]: { str: 'DELETE_USER_FAILED', http: 409, text: 'Delete user failed' },
+  [-22]: { str: 'SNMP_UNKNOWN_DEVICE', http: 400, text: 'Unknown SNMP device' },
+  [-23]: { str: 'USER_ALREADY_EXISTING', http: 409, text: 'User already existing' },
+  [-24]: { str: 'EDIT_USER_FAILED', http: 400, text: 'Edit user failed' },
+  [-26]: { str: 'SNMP_DEVICE_INTERFACE_STATUS_CHANGE_FAILED', http: 400, text: 'SNMP interface status change failed' },
+  [-27]: { str: 'CONFIGURATION_FILE_MISMATCH', http: 400, text: 'Configuration file mismatch' },
+  [-28]: { str: 'PARTIAL_IMPORT', http: 409, text: 'Partial import' },
+};
+
+export function rcInfo(rc: number): RcInfo {
+  return INFO[rc] ?? INFO[-6];
+}
+
+/**
+ * An answer other than OK. `rcStr` overrides the table's name where the spec
+ * gives one code two names (-23: USER_DOES_NOT_EXIST when editing).
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly rc: number,
+    message?: string,
+    readonly rcStr?: string,
+  ) {
+    super(message ?? rcInfo(rc).text);
+  }
+}
+
+export const fail = (rc: number, message?: string, rcStr?: string): never => {
+  throw new ApiError(rc, message, rcStr);
+};
+
+/** The v1/v2 envelope. */
+export function envelope(rc: number, rsp: unknown, message?: string, rcStr?: string) {
+  const i = rcInfo(rc);
+  return { rc, rc_str: rcStr ?? i.str, rc_str_hr: message ?? i.text, rsp: rsp ?? [] };
+}

@@ -1,0 +1,71 @@
+// What a route declaration holds, and the context its handler gets. The
+// declarations themselves are all in routes.ts (one table).
+import type { Context } from 'hono';
+import type { z } from 'zod';
+
+import type { ConfigStore } from '../services/config-store.js';
+import type { Interfaces, MonitoredInterface } from '../services/interfaces.js';
+import type { User, Users } from '../services/users.js';
+import type { Rates } from '../services/rates.js';
+import type { SystemStats } from '../services/system.js';
+
+export type Version = 'v0' | 'v1' | 'v2';
+
+/** Who may call: any authenticated user, or administrators only. */
+export type Permission = 'user' | 'admin';
+
+export interface ApiDeps {
+  interfaces: Interfaces;
+  users: Users;
+  store: ConfigStore;
+  rates: Rates;
+  system: SystemStats;
+  /** epoch ms the service started */
+  startedAt: number;
+}
+
+export interface ApiCtx {
+  c: Context;
+  deps: ApiDeps;
+  user: User;
+  version: Version;
+  /** the interface selected by `ifid` (routes declaring `ifid`) */
+  iface: MonitoredInterface;
+  /** networks the user may see; undefined = everything */
+  allowed: string[] | undefined;
+}
+
+export interface RouteDef<S extends z.ZodRawShape = z.ZodRawShape> {
+  /** path under rest/ without version and `.lua`, e.g. 'get/interface/data' */
+  path: string;
+  versions: Version[];
+  /** under /lua/pro/rest/ */
+  pro?: boolean;
+  /** the documented method; GET and POST are both accepted, as ntopng does */
+  method: 'GET' | 'POST';
+  summary: string;
+  perm: Permission;
+  /** `ifid` selects an interface: missing, unknown → -2; not allowed → -3 */
+  ifid?: boolean;
+  params: S;
+  /** the spec's Err list (documentation and the OpenAPI document) */
+  errors: number[];
+  handler: (ctx: ApiCtx, p: z.infer<z.ZodObject<S>>) => unknown | Promise<unknown>;
+  /** per-version wire shape of the handler's data (default: as is) */
+  shape?: Partial<Record<Version, (data: any, ctx: ApiCtx) => unknown>>;
+}
+
+/** Keeps the parameter types of each declaration (a table of mixed shapes). */
+export const route = <S extends z.ZodRawShape>(r: RouteDef<S>): RouteDef => r as unknown as RouteDef;
+
+/** Every URL a declaration answers on: versions, pro prefix, and ntopng's spelling of `monitor`. */
+export function routeUrls(r: RouteDef): { version: Version; url: string }[] {
+  const out: { version: Version; url: string }[] = [];
+  const spellings = r.path.split('/').includes('monitor') ? [r.path, r.path.replace(/(^|\/)monitor(\/|$)/, '$1ntopng$2')] : [r.path];
+  for (const version of r.versions) {
+    for (const p of spellings) {
+      out.push({ version, url: `/lua/${r.pro ? 'pro/' : ''}rest/${version === 'v0' ? '' : `${version}/`}${p}.lua` });
+    }
+  }
+  return out;
+}

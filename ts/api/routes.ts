@@ -1,0 +1,188 @@
+// THE route table of the monitoring API: every endpoint served, with its
+// versions, parameters, permission and handler. server.ts builds the HTTP
+// app from it and openapi.ts documents it; nothing is routed elsewhere.
+import { bool, int, oneOf, str } from './params.js';
+import { RC } from './rc.js';
+import { route, type RouteDef } from './route.js';
+import * as constants from './monitoring/constants.js';
+import * as flows from './monitoring/flows.js';
+import * as hosts from './monitoring/hosts.js';
+import * as ifaces from './monitoring/interfaces.js';
+import * as users from './monitoring/users.js';
+
+const { NOT_FOUND, INVALID_INTERFACE, NOT_GRANTED, INVALID_HOST, INVALID_ARGUMENTS, INTERNAL_ERROR, BAD_FORMAT, BAD_CONTENT } = RC;
+const V012 = ['v0', 'v1', 'v2'] as const;
+const V12 = ['v1', 'v2'] as const;
+
+const userFields = {
+  username: str(64),
+  full_name: str(256).optional(),
+  password: str(256).optional(),
+  confirm_password: str(256).optional(),
+  user_role: str(32).optional(),
+  allowed_networks: str(4096).optional(),
+  allowed_interface: str(64).optional(),
+  user_language: str(8).optional(),
+  allow_pcap_download: str(8).optional(),
+  allow_historical_flows: str(8).optional(),
+  allow_alerts: str(8).optional(),
+};
+
+const sortOrder = oneOf(['asc', 'desc']).optional();
+
+export const routes: RouteDef[] = [
+  // ── interfaces ────────────────────────────────────────────────────────
+  route({
+    path: 'get/interface/data', versions: [...V012], method: 'GET', perm: 'user', ifid: true,
+    summary: 'Interface statistics', params: {}, errors: [INVALID_INTERFACE, INTERNAL_ERROR],
+    handler: (ctx) => ifaces.interfaceData(ctx),
+    shape: ifaces.interfaceDataShape,
+  }),
+  route({
+    path: 'get/interface/address', versions: [...V12], method: 'GET', perm: 'user', ifid: true,
+    summary: 'Addresses of the interface', params: {}, errors: [INVALID_INTERFACE, INTERNAL_ERROR],
+    handler: (ctx) => ifaces.interfaceAddresses(ctx),
+  }),
+  route({
+    path: 'get/interface/dscp/stats', versions: [...V12], method: 'GET', perm: 'user', ifid: true,
+    summary: 'Packets per DSCP class on the interface', params: {}, errors: [INVALID_INTERFACE, INVALID_ARGUMENTS, INTERNAL_ERROR],
+    handler: (ctx) => ifaces.interfaceDscp(ctx),
+  }),
+  route({
+    path: 'get/monitor/interfaces', versions: [...V12], method: 'GET', perm: 'user',
+    summary: 'Monitored interfaces', params: {}, errors: [],
+    handler: (ctx) => ifaces.monitoredInterfaces(ctx),
+  }),
+
+  // ── hosts ─────────────────────────────────────────────────────────────
+  route({
+    path: 'get/host/active', versions: [...V12], method: 'GET', perm: 'user', ifid: true,
+    summary: 'Active hosts, paged and sorted',
+    params: {
+      currentPage: int(1).optional(),
+      perPage: int(1, 100000).optional(),
+      sortColumn: str(32).optional(),
+      sortOrder,
+      all: bool().optional(),
+      mode: oneOf(['all', 'local', 'remote', 'broadcast_domain', 'filtered', 'blacklisted', 'dhcp']).optional(),
+      vlan: int(0, 4095).optional(),
+    },
+    errors: [NOT_FOUND, INVALID_INTERFACE, INTERNAL_ERROR],
+    handler: (ctx, p) => hosts.activeHosts(ctx, p),
+  }),
+  route({
+    path: 'get/host/interfaces', versions: [...V12], method: 'GET', perm: 'user',
+    summary: 'Interfaces on which a host is active', params: { host: str(64) }, errors: [INVALID_ARGUMENTS],
+    handler: (ctx, p) => hosts.hostInterfaces(ctx, p.host),
+  }),
+  route({
+    path: 'get/host/data', versions: [...V012], method: 'GET', perm: 'user', ifid: true,
+    summary: 'All data of one host', params: { host: str(64).optional(), vlan: int(0, 4095).optional() },
+    errors: [NOT_FOUND, INVALID_INTERFACE, NOT_GRANTED, INVALID_HOST, INVALID_ARGUMENTS, INTERNAL_ERROR, BAD_FORMAT, BAD_CONTENT],
+    handler: (ctx, p) => hosts.findHost(ctx, p.host, p.vlan),
+    shape: {
+      v0: (h, ctx) => hosts.hostDataV0(ctx, h),
+      v1: (h, ctx) => hosts.hostDataFlat(ctx, h),
+      v2: (h, ctx) => hosts.hostDataFlat(ctx, h),
+    },
+  }),
+  route({
+    path: 'get/host/custom_data', versions: [...V12], method: 'GET', perm: 'user', ifid: true,
+    summary: 'Selected fields of one host or of every host',
+    params: { host: str(64).optional(), vlan: int(0, 4095).optional(), field_alias: str(4096).optional() },
+    errors: [NOT_FOUND, INVALID_INTERFACE, NOT_GRANTED, INVALID_HOST, INVALID_ARGUMENTS, INTERNAL_ERROR, BAD_FORMAT, BAD_CONTENT],
+    handler: (ctx, p) => {
+      if (p.host) return hosts.selectFields(hosts.hostDataFlat(ctx, hosts.findHost(ctx, p.host, p.vlan)), p.field_alias);
+      const all = ctx.iface.engine.hosts({ limit: 1 << 30, allowed: ctx.allowed, vlan: p.vlan });
+      return all.rows.map((h) => hosts.selectFields(hosts.hostDataFlat(ctx, h), p.field_alias));
+    },
+  }),
+  route({
+    path: 'set/host/alias', versions: ['v1', 'v2'], method: 'POST', perm: 'admin',
+    summary: 'Set the custom name of a host', params: { host: str(64), custom_name: str(256) }, errors: [INVALID_ARGUMENTS],
+    handler: async (ctx, p) => {
+      const h = hosts.parseHost(p.host);
+      const db = ctx.deps.store.db<string>('host_aliases');
+      if (p.custom_name.trim()) await db.put(hosts.hostKey(h.ip, h.vlan), p.custom_name.trim());
+      else await db.remove(hosts.hostKey(h.ip, h.vlan));
+      return [];
+    },
+  }),
+
+  // ── flows ─────────────────────────────────────────────────────────────
+  route({
+    path: 'get/flow/active', versions: [...V12], method: 'GET', perm: 'user', ifid: true,
+    summary: 'Active flows, paged, sorted and filtered',
+    params: {
+      currentPage: int(1).optional(),
+      perPage: int(1, 100000).optional(),
+      sortColumn: str(32).optional(),
+      sortOrder,
+      host: str(64).optional(),
+      vlan: int(0, 4095).optional(),
+      l4proto: str(16).optional(),
+      application: str(64).optional(),
+      verbose: bool().optional(),
+    },
+    errors: [NOT_FOUND, INVALID_INTERFACE, INTERNAL_ERROR],
+    handler: (ctx, p) => flows.activeFlows(ctx, p),
+  }),
+  route({
+    path: 'get/flow/l4/counters', versions: [...V12], method: 'GET', perm: 'user', ifid: true,
+    summary: 'Active flows per L4 protocol', params: {}, errors: [INVALID_INTERFACE, INTERNAL_ERROR],
+    handler: (ctx) => flows.l4Counters(ctx),
+  }),
+  route({
+    path: 'get/flow/l7/counters', versions: [...V12], method: 'GET', perm: 'user', ifid: true,
+    summary: 'Active flows per application', params: {}, errors: [INVALID_INTERFACE, INTERNAL_ERROR],
+    handler: (ctx) => flows.l7Counters(ctx),
+  }),
+
+  // ── constants ─────────────────────────────────────────────────────────
+  route({
+    path: 'get/l4/protocol/consts', versions: [...V12], method: 'GET', perm: 'user',
+    summary: 'L4 protocols', params: {}, errors: [], handler: () => constants.l4Consts(),
+  }),
+  route({
+    path: 'get/l7/application/consts', versions: [...V12], method: 'GET', perm: 'user',
+    summary: 'nDPI applications', params: {}, errors: [], handler: () => constants.l7ApplicationConsts(),
+  }),
+  route({
+    path: 'get/l7/category/consts', versions: [...V12], method: 'GET', perm: 'user',
+    summary: 'nDPI categories', params: {}, errors: [], handler: () => constants.l7CategoryConsts(),
+  }),
+  route({
+    path: 'get/alert/severity/consts', versions: [...V12], method: 'GET', perm: 'user',
+    summary: 'Alert severities', params: {}, errors: [], handler: () => constants.alertSeverityConsts(),
+  }),
+
+  // ── users, sessions, tokens ───────────────────────────────────────────
+  route({
+    path: 'add/monitor/user', versions: ['v2'], method: 'POST', perm: 'admin',
+    summary: 'Add a user', params: userFields,
+    errors: [NOT_GRANTED, INVALID_ARGUMENTS, RC.PASSWORD_MISMATCH, RC.ADD_USER_FAILED, RC.USER_ALREADY_EXISTING],
+    handler: (ctx, p) => users.addUser(ctx, p),
+  }),
+  route({
+    path: 'edit/monitor/user', versions: ['v2'], method: 'POST', perm: 'admin',
+    summary: 'Edit a user', params: userFields,
+    errors: [INVALID_ARGUMENTS, RC.DELETE_USER_FAILED, RC.USER_ALREADY_EXISTING, RC.EDIT_USER_FAILED],
+    handler: (ctx, p) => users.editUser(ctx, p),
+  }),
+  route({
+    path: 'delete/monitor/user', versions: ['v2'], method: 'POST', perm: 'admin',
+    summary: 'Delete a user', params: { username: str(64) }, errors: [NOT_GRANTED, INVALID_ARGUMENTS, RC.DELETE_USER_FAILED],
+    handler: (ctx, p) => users.deleteUser(ctx, p),
+  }),
+  route({
+    path: 'create/monitor/session', versions: [...V12], method: 'POST', perm: 'user',
+    summary: 'Create a session (cookie `session`)', params: { username: str(64), auth_session_duration: int(0).optional() },
+    errors: [NOT_GRANTED, INVALID_ARGUMENTS],
+    handler: (ctx, p) => users.createSession(ctx, p),
+  }),
+  route({
+    path: 'create/monitor/api_token', versions: ['v2'], method: 'POST', perm: 'user',
+    summary: 'Create the API token of a user (`Authorization: Token …`)', params: { username: str(64) }, errors: [INVALID_ARGUMENTS],
+    handler: (ctx, p) => users.createApiToken(ctx, p),
+  }),
+];

@@ -1,0 +1,99 @@
+// The monitoring API as a Hono app built from the route table: for each
+// request, authenticate, check the permission, read and check parameters,
+// select the interface, run the handler, and shape the answer per version
+// (v0 bare JSON; v1/v2 the {rc, rc_str, rc_str_hr, rsp} envelope).
+import { Hono, type Context } from 'hono';
+
+import { authenticate } from './auth.js';
+import { openapi } from './openapi.js';
+import { parseParams, readParams } from './params.js';
+import { ApiError, envelope, RC, rcInfo } from './rc.js';
+import { routeUrls, type ApiCtx, type ApiDeps, type RouteDef, type Version } from './route.js';
+import { routes } from './routes.js';
+import { seesEverything } from '../services/users.js';
+
+export interface ServerOptions {
+  log?: (line: string) => void;
+  /** log every request (method, path, user, rc, ms) */
+  debug?: boolean;
+}
+
+export function createMonitoringApp(deps: ApiDeps, opts: ServerOptions = {}): Hono {
+  const log = opts.log ?? ((l: string) => console.error(l));
+  const app = new Hono();
+  for (const r of routes) {
+    for (const { version, url } of routeUrls(r)) {
+      app.on(['GET', 'POST'], url, async (c) => {
+        const t0 = performance.now();
+        const res = await serve(c, r, version, deps, log);
+        if (opts.debug) log(`flowgate: api: ${c.req.method} ${c.req.path} -> ${res.status} (${(performance.now() - t0).toFixed(1)} ms)`);
+        return res;
+      });
+    }
+  }
+  app.get('/lua/rest/v2/openapi.json', (c) => c.json(openapi(routes)));
+  app.notFound((c) => {
+    const v2ish = /\/rest\/v[12]\//.test(c.req.path);
+    return v2ish ? c.json(envelope(RC.NOT_FOUND, [], `no endpoint ${c.req.path}`), 404) : c.json({ error: 'not found' }, 404);
+  });
+  app.onError((err, c) => {
+    log(`flowgate: api: ${c.req.method} ${c.req.path}: ${err.stack ?? err.message}`);
+    return c.json(envelope(RC.INTERNAL_ERROR, [], 'internal error'), 500);
+  });
+  return app;
+}
+
+function answer(c: Context, version: Version, rc: number, data: unknown, message?: string, rcStr?: string): Response {
+  const status = rcInfo(rc).http as 200;
+  if (version === 'v0') {
+    // v0 scripts answered 200 with bare JSON, 400 on bad input.
+    if (rc === 0) return c.json(data ?? {}, 200);
+    return c.json({ error: rcStr ?? rcInfo(rc).str, message: message ?? rcInfo(rc).text }, rc === RC.NOT_GRANTED ? 401 : 400);
+  }
+  return c.json(envelope(rc, data, message, rcStr), status);
+}
+
+async function serve(c: Context, r: RouteDef, version: Version, deps: ApiDeps, log: (l: string) => void): Promise<Response> {
+  try {
+    const auth = await authenticate(c, deps.users);
+    if (!auth.user) {
+      c.header('WWW-Authenticate', 'Basic realm="flowgate"');
+      return answer(c, version, RC.NOT_GRANTED, [], auth.reason);
+    }
+    const user = auth.user;
+    if (r.perm === 'admin' && user.role !== 'administrator') {
+      return answer(c, version, RC.NOT_GRANTED, [], 'administrators only');
+    }
+    const raw = await readParams(c);
+    const ctx: ApiCtx = {
+      c,
+      deps,
+      user,
+      version,
+      iface: undefined as unknown as ApiCtx['iface'],
+      allowed: seesEverything(user.allowed_networks) ? undefined : user.allowed_networks,
+    };
+    if (r.ifid) ctx.iface = selectInterface(deps, user, raw.ifid);
+    const p = parseParams(r.params, raw);
+    const data = await r.handler(ctx, p);
+    if (data instanceof Response) return data;
+    const shape = r.shape?.[version];
+    return answer(c, version, RC.OK, shape ? shape(data, ctx) : data);
+  } catch (e) {
+    if (e instanceof ApiError) return answer(c, version, e.rc, [], e.message, e.rcStr);
+    log(`flowgate: api: ${c.req.method} ${c.req.path}: ${(e as Error).stack ?? e}`);
+    return answer(c, version, RC.INTERNAL_ERROR, [], 'internal error');
+  }
+}
+
+/** ifid → interface: missing or unknown is -2, one the user may not see -3. */
+function selectInterface(deps: ApiDeps, user: ApiCtx['user'], v: unknown) {
+  const s = typeof v === 'number' ? String(v) : typeof v === 'string' ? v.trim() : '';
+  if (!/^\d+$/.test(s)) throw new ApiError(RC.INVALID_INTERFACE, s ? `ifid '${s}' is not an interface id` : 'missing ifid');
+  const iface = deps.interfaces.get(Number(s));
+  if (!iface) throw new ApiError(RC.INVALID_INTERFACE, `no interface with ifid ${s}`);
+  if (user.allowed_interface && user.allowed_interface !== iface.ifname) {
+    throw new ApiError(RC.NOT_GRANTED, `interface ${s} is not allowed for this user`);
+  }
+  return iface;
+}
