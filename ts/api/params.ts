@@ -80,13 +80,14 @@ export const str = (max = 256) =>
 export const oneOf = <T extends string>(values: readonly [T, ...T[]]) =>
   z.preprocess((v) => (typeof v === 'string' ? v.trim() : v), z.enum(values));
 
-export function parseParams<S extends z.ZodRawShape>(shape: S, raw: RawParams): z.infer<z.ZodObject<S>> {
+/** Checks raw parameters against a route's schema (built once per route: zod compiles it). */
+export function parseParams<S extends z.ZodRawShape>(schema: z.ZodObject<S>, raw: RawParams): z.infer<z.ZodObject<S>> {
   const cleaned: RawParams = {};
-  for (const k of Object.keys(shape)) {
+  for (const k of Object.keys(schema.shape)) {
     const v = blankToUndef(raw[k]);
     if (v !== undefined) cleaned[k] = v;
   }
-  const r = z.object(shape).safeParse(cleaned);
+  const r = schema.safeParse(cleaned);
   if (!r.success) {
     const what = r.error.issues.map((i) => `${i.path.join('.') || 'parameters'}: ${i.message}`).join('; ');
     throw new ApiError(RC.INVALID_ARGUMENTS, `invalid parameter ${what}`);

@@ -2,7 +2,7 @@
 // versions, parameters, permission and handler. server.ts builds the HTTP
 // app from it and openapi.ts documents it; nothing is routed elsewhere.
 import { bool, int, oneOf, str } from './params.js';
-import { RC } from './rc.js';
+import { ApiError, RC } from './rc.js';
 import { route, type RouteDef } from './route.js';
 import * as constants from './monitoring/constants.js';
 import * as flows from './monitoring/flows.js';
@@ -152,9 +152,33 @@ export const routes: RouteDef[] = [
     summary: 'nDPI categories', params: {}, errors: [], handler: () => constants.l7CategoryConsts(),
   }),
   route({
+    path: 'get/alert/type/consts', versions: [...V12], method: 'GET', perm: 'user',
+    summary: 'Alert types', params: {}, errors: [], handler: () => constants.alertTypeConsts(),
+  }),
+  route({
     path: 'get/alert/severity/consts', versions: [...V12], method: 'GET', perm: 'user',
     summary: 'Alert severities', params: {}, errors: [], handler: () => constants.alertSeverityConsts(),
   }),
+
+  // ── limits ────────────────────────────────────────────────────────────
+  ...(['flows', 'hosts'] as const).map((what) =>
+    route({
+      path: `edit/monitor/incr_${what}`, versions: ['v2'], method: 'POST', perm: 'admin',
+      summary: `Double the maximum number of ${what} of every interface`, params: {}, errors: [NOT_GRANTED, BAD_FORMAT],
+      handler: (ctx) => {
+        for (const i of ctx.deps.interfaces.list) {
+          const s = i.engine.stats();
+          const max = what === 'flows' ? s.max_flows : s.max_hosts;
+          if (max * 2 > 1 << 26) throw new ApiError(BAD_FORMAT, `the ${what} table is at its largest (${max})`);
+          i.engine.setLimits(what === 'flows' ? { maxFlows: max * 2 } : { maxHosts: max * 2 });
+        }
+        return ctx.deps.interfaces.list.map((i) => {
+          const s = i.engine.stats();
+          return { ifid: i.ifid, [`max_num_${what}`]: what === 'flows' ? s.max_flows : s.max_hosts };
+        });
+      },
+    }),
+  ),
 
   // ── users, sessions, tokens ───────────────────────────────────────────
   route({

@@ -3,6 +3,7 @@
 // select the interface, run the handler, and shape the answer per version
 // (v0 bare JSON; v1/v2 the {rc, rc_str, rc_str_hr, rsp} envelope).
 import { Hono, type Context } from 'hono';
+import { z } from 'zod';
 
 import { authenticate } from './auth.js';
 import { openapi } from './openapi.js';
@@ -22,10 +23,11 @@ export function createMonitoringApp(deps: ApiDeps, opts: ServerOptions = {}): Ho
   const log = opts.log ?? ((l: string) => console.error(l));
   const app = new Hono();
   for (const r of routes) {
+    const schema = z.object(r.params);
     for (const { version, url } of routeUrls(r)) {
       app.on(['GET', 'POST'], url, async (c) => {
         const t0 = performance.now();
-        const res = await serve(c, r, version, deps, log);
+        const res = await serve(c, r, schema, version, deps, log);
         if (opts.debug) log(`flowgate: api: ${c.req.method} ${c.req.path} -> ${res.status} (${(performance.now() - t0).toFixed(1)} ms)`);
         return res;
       });
@@ -53,7 +55,7 @@ function answer(c: Context, version: Version, rc: number, data: unknown, message
   return c.json(envelope(rc, data, message, rcStr), status);
 }
 
-async function serve(c: Context, r: RouteDef, version: Version, deps: ApiDeps, log: (l: string) => void): Promise<Response> {
+async function serve(c: Context, r: RouteDef, schema: z.ZodObject, version: Version, deps: ApiDeps, log: (l: string) => void): Promise<Response> {
   try {
     const auth = await authenticate(c, deps.users);
     if (!auth.user) {
@@ -74,7 +76,7 @@ async function serve(c: Context, r: RouteDef, version: Version, deps: ApiDeps, l
       allowed: seesEverything(user.allowed_networks) ? undefined : user.allowed_networks,
     };
     if (r.ifid) ctx.iface = selectInterface(deps, user, raw.ifid);
-    const p = parseParams(r.params, raw);
+    const p = parseParams(schema, raw);
     const data = await r.handler(ctx, p);
     if (data instanceof Response) return data;
     const shape = r.shape?.[version];

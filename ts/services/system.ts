@@ -48,7 +48,19 @@ export class SystemStats {
     return this.states;
   }
 
+  private cached: ReturnType<SystemStats['readNow']> | null = null;
+  private cachedAt = 0;
+
+  /** The figures, read at most once a second (the API may be asked thousands of times a second). */
   read() {
+    if (!this.cached || Date.now() - this.cachedAt >= 1000) {
+      this.cached = this.readNow();
+      this.cachedAt = Date.now();
+    }
+    return this.cached;
+  }
+
+  private readNow() {
     const m = readKb('/proc/meminfo');
     const self = readKb('/proc/self/status');
     const mem_total = m.MemTotal ?? 0, mem_free = m.MemFree ?? 0, mem_buffers = m.Buffers ?? 0, mem_cached = m.Cached ?? 0;

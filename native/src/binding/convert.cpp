@@ -242,11 +242,7 @@ Napi::Object stats_to_js(Napi::Env env, const Engine& e, const Pipeline& pl) {
   o.Set("dscp", dscp);
   o.Set("num_flows", double(pl.flows().size()));
   o.Set("num_hosts", double(pl.hosts().size()));
-  uint32_t local = 0;
-  const HostTable& ht = pl.hosts();
-  for (uint32_t i = 0; i < ht.max(); i++)
-    if (ht.used(i) && (ht[i].flags & kHostLocal)) local++;
-  o.Set("num_local_hosts", double(local));
+  o.Set("num_local_hosts", double(s.local_hosts));
   o.Set("num_devices", double(pl.macs()));
   o.Set("max_flows", double(pl.flows().max()));
   o.Set("max_hosts", double(pl.hosts().max()));

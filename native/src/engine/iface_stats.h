@@ -21,6 +21,7 @@ struct IfaceStats {
   uint64_t dscp_packets[64] = {}, dscp_bytes[64] = {};
   uint64_t flows_created = 0, flows_expired = 0, flow_table_full = 0;
   uint64_t hosts_created = 0, hosts_expired = 0, host_table_full = 0;
+  uint64_t local_hosts = 0;  // active local hosts (kept as they come and go: stats() must not scan)
   uint64_t macs_created = 0, mac_table_full = 0;
   uint64_t orphan_fragments = 0;              // later fragments whose first was never seen
   uint64_t expired_ring_drops = 0;

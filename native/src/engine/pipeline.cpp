@@ -142,6 +142,7 @@ uint32_t Pipeline::host_for(const IpAddr& ip, uint16_t vlan, const uint8_t* mac,
     fl |= kHostHasMac;
   }
   e.flags = fl;
+  if (fl & kHostLocal) stats_.local_hosts++;
   // A device (MAC) is learned with the hosts behind it.
   if (mac) count_mac(mac, 0, true);
   const NameCacheEntry& c = name_cache_[h & (kNameCacheSlots - 1)];
@@ -465,6 +466,7 @@ void Pipeline::sweep(uint32_t n) noexcept {
     uint64_t idle = (e.flags & kHostLocal) ? lim_.local_host_idle_ns : lim_.remote_host_idle_ns;
     if (e.active_as_client == 0 && e.active_as_server == 0 && now_ns_ - e.last_ns() > idle) {
       names_.release(e.name);
+      if (e.flags & kHostLocal) stats_.local_hosts--;
       hosts_.erase(i);
       stats_.hosts_expired++;
       continue;

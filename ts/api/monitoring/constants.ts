@@ -61,3 +61,24 @@ export const alertSeverityConsts = () => [
   { severity: 'warning', id: 1 },
   { severity: 'error', id: 2 },
 ];
+
+/**
+ * Alert types with their numeric keys, as ntopng's alert_keys numbers them
+ * (the same era as the 0/1/2 severities above): clients decode the
+ * `alert_type` filters and fields of the alert endpoints with this table.
+ */
+const ALERT_TYPES = [
+  'blacklisted_country', 'broadcast_domain_too_large', 'device_connection', 'device_disconnection',
+  'device_protocol_not_allowed', 'dropped_alerts', 'external', 'flow_blacklisted', 'flow_blocked', 'flow_misbehaviour',
+  'flows_flood', 'ghost_network', 'host_pool_connection', 'host_pool_disconnection', 'influxdb_dropped_points',
+  'influxdb_error', 'influxdb_export_failure', 'internals', 'ip_outsite_dhcp_range', 'list_download_failed',
+  'login_failed', 'mac_ip_association_change', 'malicious_signature', 'misbehaving_flows_ratio', 'misconfigured_app',
+  'new_device', 'nfq_flushed', 'none', 'periodic_activity_not_executed', 'am_threshold_cross',
+  'port_duplexstatus_change', 'port_errors', 'port_load_threshold_exceeded', 'port_mac_changed', 'port_status_change',
+  'potentially_dangerous_protocol', 'process_notification', 'quota_exceeded', 'remote_to_remote', 'request_reply_ratio',
+  'slow_periodic_activity', 'slow_purge', 'snmp_device_reset', 'snmp_topology_changed', 'suspicious_activity',
+  'tcp_syn_flood', 'tcp_syn_scan', 'test_failed', 'threshold_cross', 'too_many_drops', 'udp_unidirectional',
+  'unresponsive_device', 'user_activity', 'user_script_calls_drops', 'web_mining',
+];
+
+export const alertTypeConsts = () => ALERT_TYPES.map((t, i) => ({ type: `alert_${t}`, key: i + 1 }));
