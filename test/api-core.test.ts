@@ -309,6 +309,68 @@ describe('return codes and their HTTP status', () => {
     expectRc(ok, 0);
   });
 
+  /** POSTs `chunks` as a chunked body (no Content-Length); `hold` keeps the body open after them until it resolves. */
+  async function postChunked(path: string, chunks: Uint8Array[], hold?: Promise<unknown>) {
+    const auth = `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}`;
+    let i = 0;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(c) {
+        if (i < chunks.length) c.enqueue(chunks[i++]);
+        else {
+          await hold;
+          c.close();
+        }
+      },
+    });
+    const res = await fetch(`${s.url}${path}`, {
+      method: 'POST',
+      headers: { authorization: auth, 'content-type': 'application/json' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    return { status: res.status, body: JSON.parse(await res.text()) };
+  }
+
+  it('a chunked body over 1 MiB (no Content-Length) is -5, counted in bytes not characters', async () => {
+    const enc = new TextEncoder();
+    const ascii = enc.encode(JSON.stringify({ ifid: 0, pad: 'x'.repeat(1_500_000) }));
+    const a = await postChunked(v2('get/interface/data'), [ascii.slice(0, 700_000), ascii.slice(700_000)]);
+    expect([a.status, a.body.rc]).toEqual([400, -5]);
+    await stillServing();
+    // 600 000 × '€' = 1.8 MB of UTF-8 but fewer than 1 Mi characters
+    const euro = enc.encode(JSON.stringify({ ifid: 0, pad: '€'.repeat(600_000) }));
+    expect(euro.length).toBeGreaterThan(1 << 20);
+    const chunks: Uint8Array[] = [];
+    for (let o = 0; o < euro.length; o += 65536) chunks.push(euro.slice(o, o + 65536));
+    const b = await postChunked(v2('get/interface/data'), chunks);
+    expect([b.status, b.body.rc]).toEqual([400, -5]);
+    await stillServing();
+  });
+
+  it('an oversized chunked body is refused without waiting for its end (not buffered whole)', async () => {
+    const chunk = new Uint8Array(256 * 1024).fill(0x20);
+    chunk[0] = 0x7b; // '{'
+    // After 2 MiB the body stays open until the answer arrives; only if no
+    // answer comes does a fallback close it (so the test ends either way).
+    let bodyClosedByFallback = false;
+    let release!: () => void;
+    const hold = new Promise<void>((r) => {
+      release = r;
+      setTimeout(() => {
+        bodyClosedByFallback = true;
+        r();
+      }, 20_000).unref();
+    });
+    let answeredWhileOpen: boolean | undefined;
+    const r = await postChunked(v2('get/interface/data'), Array.from({ length: 8 }, () => chunk), hold).finally(() => {
+      answeredWhileOpen = !bodyClosedByFallback;
+      release();
+    });
+    expect([r.status, r.body.rc]).toEqual([400, -5]);
+    expect(answeredWhileOpen).toBe(true);
+    await stillServing();
+  });
+
   it('user add: -19 mismatch, -23 existing, -5 missing username / bad role / bad networks', async () => {
     const base = { username: 'carol', full_name: 'Carol', password: 'pw-carol-1', confirm_password: 'pw-carol-1', user_role: 'unprivileged' };
     expectRc(await s.call(v2('add/monitor/user'), { form: { ...base, confirm_password: 'other' } }), -19);

@@ -18,11 +18,8 @@ export async function readParams(c: Context): Promise<RawParams> {
   for (const [k, v] of url.searchParams) out[k] = v;
   if (c.req.method === 'GET' || c.req.method === 'HEAD') return out;
 
-  const len = Number(c.req.header('content-length') ?? 0);
-  if (len > MAX_BODY_BYTES) throw new ApiError(RC.INVALID_ARGUMENTS, `request body larger than ${MAX_BODY_BYTES} bytes`);
   const type = (c.req.header('content-type') ?? '').toLowerCase();
-  const text = await c.req.text();
-  if (text.length > MAX_BODY_BYTES) throw new ApiError(RC.INVALID_ARGUMENTS, `request body larger than ${MAX_BODY_BYTES} bytes`);
+  const text = await readBody(c);
   if (!text.trim()) return out;
   if (type.includes('application/json') || (!type && /^\s*[{[]/.test(text))) {
     let body: unknown;
@@ -42,6 +39,31 @@ export async function readParams(c: Context): Promise<RawParams> {
     for (const [k, v] of new URLSearchParams(text)) out[k] = v;
   }
   return out;
+}
+
+/** The body as text, refused as soon as it passes MAX_BODY_BYTES (chunked bodies included). */
+async function readBody(c: Context): Promise<string> {
+  const tooBig = () => new ApiError(RC.INVALID_ARGUMENTS, `request body larger than ${MAX_BODY_BYTES} bytes`);
+  if (Number(c.req.header('content-length') ?? 0) > MAX_BODY_BYTES) throw tooBig();
+  const body = c.req.raw.body;
+  if (!body) return '';
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      // Stop reading but do not cancel: cancelling destroys the socket before
+      // the answer leaves; node discards the rest of an unread body itself.
+      reader.releaseLock();
+      c.header('Connection', 'close');
+      throw tooBig();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 const blankToUndef = (v: unknown) => (v === '' || v === null ? undefined : v);

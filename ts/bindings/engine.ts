@@ -89,6 +89,20 @@ export function l7Name(master: number, app: number): string {
   return `${protoNames.get(master) ?? 'Unknown'}.${a}`;
 }
 
+/**
+ * nDPI protocol id by name (case-insensitive; "TLS.YouTube" names YouTube)
+ * or by number; undefined when the registry has no such protocol.
+ */
+let protoIds: Map<string, number> | null = null;
+export function l7Id(v: string): number | undefined {
+  const s = v.trim();
+  if (!protoNames.size) for (const p of addon.info().dpi.protocols) protoNames.set(p.id, p.name);
+  if (/^\d+$/.test(s)) return protoNames.has(+s) ? +s : undefined;
+  if (!protoIds) protoIds = new Map(addon.info().dpi.protocols.map((p) => [p.name.toLowerCase(), p.id]));
+  const app = s.includes('.') ? s.slice(s.lastIndexOf('.') + 1) : s;
+  return protoIds.get(app.toLowerCase());
+}
+
 /** An expired flow as drained from the engine's ring. */
 export interface ExpiredFlow {
   cli_ip: string;

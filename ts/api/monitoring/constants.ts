@@ -1,7 +1,7 @@
 // Constants endpoints and the name ↔ id lookups the other endpoints share:
 // L4 protocols (ntopng's l4_keys), nDPI applications and categories (the
 // engine's registry), alert severities.
-import { Engine } from '../../bindings/engine.js';
+import { Engine, l7Id } from '../../bindings/engine.js';
 
 /** ntopng's l4_keys: display name, lower-case key, IP protocol number. */
 export const L4_PROTOCOLS: [string, string, number][] = [
@@ -31,17 +31,8 @@ export const l4Consts = () => L4_PROTOCOLS.map(([name, other, id]) => ({ name, o
 
 const registry = () => Engine.info().dpi;
 
-let byName: Map<string, number> | null = null;
-
-/** nDPI protocol id by name (case-insensitive) or number. */
-export function l7IdByName(v: string): number | undefined {
-  const s = v.trim();
-  if (/^\d+$/.test(s)) return registry().protocols.some((p) => p.id === +s) ? +s : undefined;
-  if (!byName) byName = new Map(registry().protocols.map((p) => [p.name.toLowerCase(), p.id]));
-  // "TLS.YouTube" names the application
-  const app = s.includes('.') ? s.slice(s.lastIndexOf('.') + 1) : s;
-  return byName.get(app.toLowerCase());
-}
+/** nDPI protocol id by name or number (the engine's registry). */
+export const l7IdByName = l7Id;
 
 export const l7ApplicationConsts = () =>
   registry()

@@ -251,10 +251,10 @@ export function hostDataV0(ctx: ApiCtx, h: HostRecord): Record<string, unknown> 
 
 /**
  * field_alias = "f1,f2=alias2,…": the listed fields of the flat host data,
- * keyed by their alias when one is given; all fields when empty.
+ * keyed by their alias when one is given; all fields when absent or `all`.
  */
 export function selectFields(data: Record<string, unknown>, fieldAlias: string | undefined): Record<string, unknown> {
-  if (!fieldAlias || !fieldAlias.trim()) return data;
+  if (!fieldAlias || !fieldAlias.trim() || fieldAlias.trim() === 'all') return data;
   const out: Record<string, unknown> = {};
   for (const part of fieldAlias.split(',')) {
     const [field, alias] = part.split('=').map((s) => s.trim());

@@ -38,6 +38,10 @@ export async function createSession(ctx: ApiCtx, p: { username?: string; auth_se
 
 export async function createApiToken(ctx: ApiCtx, p: { username?: string }) {
   const username = p.username ?? ctx.user.username;
+  // ntopng answers invalid_args (its only error here) for someone else's token
+  if (username !== ctx.user.username && ctx.user.role !== 'administrator') {
+    throw new ApiError(RC.INVALID_ARGUMENTS, 'only administrators create tokens for other users');
+  }
   actFor(ctx, username);
   return { api_token: await ctx.deps.users.createToken(username) };
 }

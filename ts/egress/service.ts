@@ -1,0 +1,136 @@
+// The egress policies in force: the rules file (re-read on SIGHUP) with the
+// changes made through the API on top (kept in LMDB, so they come back after
+// a restart), pushed to the engine as one table each time anything changes.
+import type { Database } from 'lmdb';
+
+import type { ConfigStore } from '../services/config-store.js';
+import {
+  emptyPolicies, subnetInForce, target, toNative, type Action, type EgressPolicies, type NativeEgressPolicies,
+  type TargetKind,
+} from './policy.js';
+import { parseRulesFile } from './rules-file.js';
+
+/** What the service needs of an engine with egress outputs. */
+export interface EgressEngine {
+  setEgressPolicies(p: NativeEgressPolicies): void;
+  egressStats(): EgressStats;
+}
+
+export interface EgressPolicyCounters {
+  scope: 'default' | 'subnet' | 'protocol';
+  match?: string;
+  action: Action;
+  packets: number;
+  bytes: number;
+}
+
+export interface EgressTargetStats {
+  target: TargetKind;
+  queue?: number;
+  output: string;
+  packets: number;
+  bytes: number;
+  forwarded: number;
+  discarded: number;
+  shunted: number;
+  sliced: number;
+  output_drops: number;
+  policies: EgressPolicyCounters[];
+}
+
+export interface EgressStats {
+  targets: EgressTargetStats[];
+}
+
+/** One change made through the API. */
+interface Override {
+  target: string;
+  scope: 'default' | 'subnet' | 'protocol';
+  match: string;
+  action: Action;
+  /** order of the change (later wins) */
+  seq: number;
+}
+
+export interface EgressLayout {
+  /** number of aggregated queues bound to outputs */
+  aggregated: number;
+  balanced: number;
+  bridge: boolean;
+}
+
+export class EgressService {
+  private base: EgressPolicies = emptyPolicies();
+  private readonly db: Database<Override, string>;
+
+  constructor(
+    store: ConfigStore,
+    readonly layout: EgressLayout,
+    private readonly engine: EgressEngine | null,
+    private readonly rulesFile?: string,
+  ) {
+    this.db = store.db<Override>('egress_policies');
+    if (rulesFile) this.base = parseRulesFile(rulesFile);
+  }
+
+  /** Rules file, then API changes in the order they were made (later wins). */
+  effective(): EgressPolicies {
+    const p: EgressPolicies = structuredClone(this.base);
+    const list = [...this.db.getRange()].map((e) => e.value).sort((a, b) => a.seq - b.seq);
+    for (const o of list) {
+      const t = target(p, o.target);
+      if (o.scope === 'default') t.default = o.action;
+      else if (o.scope === 'subnet') t.subnets[o.match] = o.action;
+      else t.protocols[o.match] = o.action;
+    }
+    return p;
+  }
+
+  apply(): void {
+    this.engine?.setEgressPolicies(toNative(this.effective()));
+  }
+
+  /** SIGHUP: read the rules file again (a bad file keeps the current rules and throws). */
+  reload(): void {
+    if (!this.rulesFile) return;
+    this.base = parseRulesFile(this.rulesFile);
+    this.apply();
+  }
+
+  async set(targetKey: string, scope: Override['scope'], match: string, action: Action): Promise<void> {
+    const key = `${targetKey}|${scope}|${match}`;
+    const last = [...this.db.getRange()].reduce((m, e) => Math.max(m, e.value.seq), 0);
+    await this.db.put(key, { target: targetKey, scope, match, action, seq: last + 1 });
+    this.apply();
+  }
+
+  /** The rule in force for a query, with its counters when the engine has the target. */
+  status(kind: TargetKind, queue: number | undefined, scope: Override['scope'], match: string) {
+    const key = kind === 'aggregated' ? `aggregated:${queue ?? 0}` : kind;
+    const t = this.effective().targets[key] ?? { default: 'forward' as Action, subnets: {}, protocols: {} };
+    let inForce: { scope: Override['scope']; match?: string; action: Action };
+    if (scope === 'default') inForce = { scope: 'default', action: t.default };
+    else if (scope === 'subnet') inForce = subnetInForce(t, match);
+    else inForce = t.protocols[match] ? { scope: 'protocol', match, action: t.protocols[match] } : { scope: 'default', action: t.default };
+    const ts = this.engine?.egressStats().targets.find((x) => x.target === kind && (kind !== 'aggregated' || (x.queue ?? 0) === (queue ?? 0)));
+    const pol = ts?.policies.find((x) => x.scope === inForce.scope && (x.match ?? '') === (inForce.match ?? ''));
+    return {
+      target: kind,
+      ...(kind === 'aggregated' ? { queue: queue ?? 0 } : {}),
+      scope,
+      ...(scope === 'subnet' ? { subnet: match } : scope === 'protocol' ? { protocol: match } : {}),
+      action: inForce.action,
+      rule: inForce.scope === scope ? 'own' : inForce.scope === 'subnet' ? `subnet ${inForce.match}` : 'default',
+      output: ts?.output ?? null,
+      counters: ts
+        ? {
+            rule: { packets: pol?.packets ?? 0, bytes: pol?.bytes ?? 0 },
+            target: {
+              packets: ts.packets, bytes: ts.bytes, forwarded: ts.forwarded, discarded: ts.discarded,
+              shunted: ts.shunted, sliced: ts.sliced, output_drops: ts.output_drops,
+            },
+          }
+        : null,
+    };
+  }
+}
