@@ -69,10 +69,12 @@ FlowMeta* Classifier::ensure_meta(Flow& f, FlowInfo* fi, MetaKind k) noexcept {
     FlowMeta& e = meta_[m - 1];
     return e.kind == k ? &e : nullptr;
   }
-  if (fi->kind != uint8_t(MetaKind::None) && fi->kind != uint8_t(k)) return nullptr;
+  // Another kind, or this kind refused once already (counted once per flow).
+  if (fi->kind != uint8_t(MetaKind::None)) return nullptr;
   uint32_t i = meta_.alloc();
   if (i == HashIndex::kNone) {
     meta_full_++;
+    fi->kind = uint8_t(k);
     return nullptr;
   }
   FlowMeta& e = meta_[i];
