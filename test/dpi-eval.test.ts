@@ -41,7 +41,6 @@ describe('classification against nDPI ground truth', () => {
     ];
     for (const [name, recall, precision] of floors) {
       const c = r.risks.get(name) ?? { tp: 0, fp: 0, fn: 0 };
-      expect([name, c.tp / (c.tp + c.fn)]).toEqual([name, expect.any(Number)]);
       expect(c.tp / (c.tp + c.fn), `${name} recall`).toBeGreaterThanOrEqual(recall);
       expect(c.tp / (c.tp + c.fp), `${name} precision`).toBeGreaterThanOrEqual(precision);
     }
