@@ -28,6 +28,14 @@ interface Truth {
   master: string;
   app_name: string;
   ip_proto_id?: number;
+  risks?: string[];
+}
+
+/** Per risk name, over flows matched by 5-tuple: in both, ours only, truth only. */
+export interface RiskCount {
+  tp: number;
+  fp: number;
+  fn: number;
 }
 
 const L4: Record<string, number> = { TCP: 6, UDP: 17, ICMP: 1, ICMPV6: 58, IGMP: 2, ESP: 50, AH: 51, GRE: 47, OSPF: 89, VRRP: 112, SCTP: 132, PIM: 103, PGM: 113 };
@@ -54,6 +62,10 @@ export interface EvalResult {
   captures: number;
   perCaptureMean: number;
   confusion: Map<string, number>;
+  risks: Map<string, RiskCount>;
+  /** flows with identical risk sets, over matched flows */
+  riskExact: number;
+  matched: number;
   seconds: number;
 }
 
@@ -61,6 +73,13 @@ export async function evaluate(only?: (file: string) => boolean): Promise<EvalRe
   const files = readdirSync(pcapDir).sort().filter((f) => existsSync(join(truthDir, `${f}.jsonl`)) && (!only || only(f)));
   let flows = 0, agree = 0, agreeMaster = 0, captures = 0, perCaptureSum = 0;
   const confusion = new Map<string, number>();
+  const risks = new Map<string, RiskCount>();
+  let riskExact = 0, matched = 0;
+  const count = (name: string) => {
+    let c = risks.get(name);
+    if (!c) risks.set(name, (c = { tp: 0, fp: 0, fn: 0 }));
+    return c;
+  };
   const t0 = performance.now();
   for (const f of files) {
     const truth: Truth[] = readFileSync(join(truthDir, `${f}.jsonl`), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
@@ -68,16 +87,28 @@ export async function evaluate(only?: (file: string) => boolean): Promise<EvalRe
     e.start();
     await e.waitDone();
     const ours = new Map<string, string[]>();
+    const ourRisks = new Map<string, string[]>();
     for (const x of e.drainExpired(1 << 20)) {
       const name = l7Name(x.l7_master, x.l7_app);
       const k = key(x.proto, x.cli_ip, x.cli_port, x.srv_ip, x.srv_port, x.vlan);
       ours.set(k, [name, x.l7_master ? l7Name(0, x.l7_master) : name]);
+      ourRisks.set(k, x.risks);
     }
     e.close();
     let n = 0, ok = 0;
     for (const t of truth) {
       const proto = L4[t.l4] ?? Number(t.l4);
-      const got = ours.get(key(proto, t.src, t.sport, t.dst, t.dport, t.vlan ?? 0)) ?? ['(no flow)', '(no flow)'];
+      const k = key(proto, t.src, t.sport, t.dst, t.dport, t.vlan ?? 0);
+      const got = ours.get(k) ?? ['(no flow)', '(no flow)'];
+      const mine = ourRisks.get(k);
+      if (mine) {
+        matched++;
+        const want = new Set(t.risks ?? []);
+        const have = new Set(mine);
+        for (const r of want) have.has(r) ? count(r).tp++ : count(r).fn++;
+        for (const r of have) if (!want.has(r)) count(r).fp++;
+        if (want.size === have.size && [...want].every((r) => have.has(r))) riskExact++;
+      }
       const want = t.app;
       const wantMaster = t.master || t.app_name || t.app;
       n++;
@@ -92,7 +123,7 @@ export async function evaluate(only?: (file: string) => boolean): Promise<EvalRe
     flows += n;
     agree += ok;
   }
-  return { flows, agree, agreeMaster, captures, perCaptureMean: captures ? perCaptureSum / captures : 0, confusion, seconds: (performance.now() - t0) / 1000 };
+  return { flows, agree, agreeMaster, captures, perCaptureMean: captures ? perCaptureSum / captures : 0, confusion, risks, riskExact, matched, seconds: (performance.now() - t0) / 1000 };
 }
 
 if (process.argv[1]?.endsWith('eval-dpi.js')) {
@@ -105,5 +136,13 @@ if (process.argv[1]?.endsWith('eval-dpi.js')) {
   console.log(`rate: ${(r.captures / r.seconds).toFixed(1)} pcaps/s, ${(r.flows / r.seconds).toFixed(0)} flows/s`);
   console.log('top disagreements (nDPI -> flowgate):');
   for (const [k, v] of [...r.confusion].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.TOP ?? 25))) console.log(`  ${String(v).padStart(5)}  ${k}`);
+  console.log(`flow risks, per risk over ${r.matched} flows matched by 5-tuple (truth count, precision, recall):`);
+  const rows = [...r.risks].sort((a, b) => b[1].tp + b[1].fn - (a[1].tp + a[1].fn) || b[1].fp - a[1].fp);
+  const ratio = (a: number, b: number) => (b ? `${pct(a / b).padStart(6)} %` : '     - ');
+  for (const [name, c] of rows)
+    console.log(`  ${String(c.tp + c.fn).padStart(5)}  P ${ratio(c.tp, c.tp + c.fp)}  R ${ratio(c.tp, c.tp + c.fn)}  (+${c.fp})  ${name}`);
+  let tp = 0, fp = 0, fn = 0;
+  for (const c of r.risks.values()) (tp += c.tp), (fp += c.fp), (fn += c.fn);
+  console.log(`risks, all (micro): precision ${pct(tp / (tp + fp))} %, recall ${pct(tp / (tp + fn))} %; flows with the same risk set: ${pct(r.riskExact / r.matched)} %`);
   console.log(`agreement: ${pct(r.agree / r.flows)} flows, ${pct(r.perCaptureMean)} captures`);
 }

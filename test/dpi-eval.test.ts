@@ -17,6 +17,36 @@ describe('classification against nDPI ground truth', () => {
     expect(r.agreeMaster / r.flows).toBeGreaterThanOrEqual(0.9689);
   });
 
+  it('keeps flow-risk recall and precision above the floor, per risk implemented', async () => {
+    const r = await evaluate();
+    // [risk, recall floor, precision floor] (npm run eval:dpi prints the figures).
+    const floors: [string, number, number][] = [
+      ['Unidirectional Traffic', 0.99, 0.97],
+      ['Known Proto on Non Std Port', 0.91, 0.97],
+      ['HTTP/TLS/QUIC Numeric Hostname/SNI', 0.99, 0.98],
+      ['Weak TLS Cipher', 0.95, 0.99],
+      ['TLS (probably) Not Carrying HTTPS', 0.97, 0.99],
+      ['Obsolete TLS (v1.1 or older)', 0.99, 0.96],
+      ['HTTP Susp User-Agent', 0.9, 0.7],
+      ['Unsafe Protocol', 0.75, 0.8],
+      ['Missing SNI TLS Extn', 0.8, 0.85],
+      ['Binary File/Data Transfer (Attempt)', 0.9, 0.99],
+      ['Error Code', 0.5, 0.99],
+      ['ALPN/SNI Mismatch', 0.8, 0.6],
+      ['TLS Cert Expired', 0.85, 0.99],
+      ['Self-signed Cert', 0.99, 0.6],
+      ['TLS Cert About To Expire', 0.8, 0.99],
+      ['SSH Obsolete Ser Vers/Cipher', 0.99, 0.99],
+      ['SSH Obsolete Cli Vers/Cipher', 0.99, 0.99],
+    ];
+    for (const [name, recall, precision] of floors) {
+      const c = r.risks.get(name) ?? { tp: 0, fp: 0, fn: 0 };
+      expect(c.tp / (c.tp + c.fn), `${name} recall`).toBeGreaterThanOrEqual(recall);
+      expect(c.tp / (c.tp + c.fp), `${name} precision`).toBeGreaterThanOrEqual(precision);
+    }
+    expect(r.riskExact / r.matched).toBeGreaterThanOrEqual(0.89);
+  });
+
   it('names classifications as nDPI does', () => {
     expect(l7Name(91, 124)).toBe('TLS.YouTube');
     expect(l7Name(0, 5)).toBe('DNS');

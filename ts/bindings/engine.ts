@@ -135,6 +135,15 @@ export interface ExpiredFlow {
   ttl_srv: number;
   /** nDPI's confidence name */
   confidence: string;
+  /** nDPI flow risk ids and names */
+  risk_ids: number[];
+  risks: string[];
+}
+
+function riskIds(mask: bigint): number[] {
+  const ids: number[] = [];
+  for (let i = 0; mask; i++, mask >>= 1n) if (mask & 1n) ids.push(i);
+  return ids;
 }
 
 const info = addon.info();
@@ -199,6 +208,7 @@ function decodeExpired(v: DataView, b: Uint8Array, base: number): ExpiredFlow {
     ttl_cli: u8('ttl_cli'),
     ttl_srv: u8('ttl_srv'),
     confidence: info.dpi.confidence[u8('confidence')] ?? 'Unknown',
+    ...((ids) => ({ risk_ids: ids, risks: ids.map((i) => info.dpi.risks[i] ?? String(i)) }))(riskIds(v.getBigUint64(base + F.risks, true))),
   };
 }
 

@@ -136,6 +136,68 @@ export interface FlowRecord {
   dpi_done: boolean;
   /** what DPI read: TLS SNI, HTTP Host, DNS query (≤ 39 characters) */
   host_name: string;
+  /** nDPI flow risk names (ndpi_risk2str), in id order */
+  risks: string[];
+  /** nDPI flow risk ids (ndpi_risk_enum) */
+  risk_ids: number[];
+  tls?: TlsMeta;
+  http?: HttpMeta;
+  ssh?: SshMeta;
+  dns?: DnsMeta;
+}
+
+/** TLS (and QUIC's ClientHello). Absent fields were not seen. */
+export interface TlsMeta {
+  /** negotiated (ServerHello, supported_versions), e.g. 0x0303 */
+  version?: number;
+  /** "TLSv1.2" as nDPI prints it */
+  version_name?: string;
+  /** highest version the client offered */
+  client_version?: number;
+  /** ServerHello's cipher suite id, and its IANA name when common */
+  cipher?: number;
+  cipher_name?: string;
+  /** first protocol of the client's ALPN list, and the server's choice */
+  alpn_client?: string;
+  alpn_server?: string;
+  /** MD5 hex of the JA3 / JA3S strings (GREASE removed) */
+  ja3?: string;
+  ja3s?: string;
+  /** FoxIO JA4, e.g. t13d1516h2_8daaf6152771_b0da82dd1658 */
+  ja4?: string;
+  /** first certificate (TLS ≤ 1.2 only: later versions encrypt it) */
+  issuer_dn?: string;
+  subject_dn?: string;
+  /** epoch seconds */
+  not_before?: number;
+  not_after?: number;
+  quic: boolean;
+}
+
+export interface HttpMeta {
+  method?: string;
+  /** request target, ≤ 95 characters */
+  url?: string;
+  user_agent?: string;
+  /** response status code */
+  status?: number;
+  content_type?: string;
+  server?: string;
+}
+
+export interface SshMeta {
+  client_banner?: string;
+  server_banner?: string;
+  /** HASSH: MD5 hex of the KEXINIT lists */
+  hassh_client?: string;
+  hassh_server?: string;
+}
+
+export interface DnsMeta {
+  query_type: number;
+  /** from the response, when one was seen */
+  rcode?: number;
+  answers?: number;
 }
 
 export interface EngineStats {
@@ -181,6 +243,9 @@ export interface EngineStats {
   throughput_pps: number;
   memory_bytes: number;
   flow_memory_bytes: number;
+  /** DPI entries refused because their pool was full (classification goes on without) */
+  flow_info_full: number;
+  flow_meta_full: number;
   host_memory_bytes: number;
   decode: Record<string, number>;
   malformed: number;
@@ -244,6 +309,8 @@ export interface DpiRegistry {
   protocols: { id: number; name: string; is_app: boolean; breed: string; category: number; udp_ports: string; tcp_ports: string }[];
   categories: { id: number; name: string }[];
   confidence: string[];
+  /** nDPI risk names by id */
+  risks: string[];
 }
 
 export interface AddonInfo {

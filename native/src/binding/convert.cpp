@@ -1,6 +1,8 @@
 #include "binding/convert.h"
 
 #include "dpi/registry.h"
+#include "dpi/risk.h"
+#include "dpi/tls_parse.h"
 
 #include <cstdio>
 
@@ -62,6 +64,70 @@ Napi::Object tcp_stats(Napi::Env env, const Host& h, int d) {
 const char* name_source(uint8_t s) {
   static const char* const kNames[] = {"", "dns", "dhcp", "mdns", "netbios", "tls", "http", "quic"};
   return s < sizeof(kNames) / sizeof(kNames[0]) ? kNames[s] : "";
+}
+
+std::string hex(const uint8_t* p, size_t n) {
+  static const char kHex[] = "0123456789abcdef";
+  std::string s(n * 2, '0');
+  for (size_t i = 0; i < n; i++) s[2 * i] = kHex[p[i] >> 4], s[2 * i + 1] = kHex[p[i] & 15];
+  return s;
+}
+
+void set_str(Napi::Object& o, const char* k, const char* v) {
+  if (v[0]) o.Set(k, v);
+}
+
+void meta_to_js(Napi::Env env, Napi::Object& o, const FlowMeta& m) {
+  Napi::Object x = Napi::Object::New(env);
+  switch (m.kind) {
+    case MetaKind::Tls: {
+      const TlsMeta& t = m.tls;
+      if (t.version) {
+        x.Set("version", double(t.version));
+        x.Set("version_name", tls_version_name(t.version));
+        x.Set("cipher", double(t.cipher));
+        set_str(x, "cipher_name", tls_cipher_name(t.cipher));
+      }
+      if (t.client_version) x.Set("client_version", double(t.client_version));
+      set_str(x, "alpn_client", t.alpn_client);
+      set_str(x, "alpn_server", t.alpn_server);
+      if (t.flags & kTlsJa3c) {
+        x.Set("ja3", hex(t.ja3c, 16));
+        x.Set("ja4", std::string(t.ja4, sizeof(t.ja4)));
+      }
+      if (t.flags & kTlsJa3s) x.Set("ja3s", hex(t.ja3s, 16));
+      set_str(x, "issuer_dn", t.issuer);
+      set_str(x, "subject_dn", t.subject);
+      if (t.not_after) {
+        x.Set("not_before", double(t.not_before));
+        x.Set("not_after", double(t.not_after));
+      }
+      x.Set("quic", bool(t.flags & kTlsQuic));
+      o.Set("tls", x);
+      break;
+    }
+    case MetaKind::Http: {
+      const HttpMeta& h = m.http;
+      set_str(x, "method", http_method_name(h.method));
+      set_str(x, "url", h.url);
+      set_str(x, "user_agent", h.user_agent);
+      if (h.status) x.Set("status", double(h.status));
+      set_str(x, "content_type", h.content_type);
+      set_str(x, "server", h.server);
+      o.Set("http", x);
+      break;
+    }
+    case MetaKind::Ssh: {
+      const SshMeta& s = m.ssh;
+      set_str(x, "client_banner", s.banner_c);
+      set_str(x, "server_banner", s.banner_s);
+      if (s.flags & kSshHasshC) x.Set("hassh_client", hex(s.hassh_c, 16));
+      if (s.flags & kSshHasshS) x.Set("hassh_server", hex(s.hassh_s, 16));
+      o.Set("ssh", x);
+      break;
+    }
+    default: break;
+  }
 }
 
 }  // namespace
@@ -190,6 +256,25 @@ Napi::Object flow_to_js(Napi::Env env, const FlowRow& r) {
   o.Set("l7_confidence", confidence_name(Confidence(r.confidence)));
   o.Set("dpi_done", f.dpi_state != 0);
   o.Set("host_name", r.host);
+  Napi::Array risks = Napi::Array::New(env), ids = Napi::Array::New(env);
+  uint32_t nr = 0;
+  for (uint8_t i = 0; i < 64; i++)
+    if (r.risks >> i & 1) {
+      ids.Set(nr, double(i));
+      risks.Set(nr++, risk_name(i));
+    }
+  o.Set("risks", risks);
+  o.Set("risk_ids", ids);
+  if (r.has_meta) meta_to_js(env, o, r.meta);
+  if (r.dns_kind) {
+    Napi::Object d = Napi::Object::New(env);
+    d.Set("query_type", double(r.dns.qtype));
+    if (r.dns.flags & 1) {
+      d.Set("rcode", double(r.dns.rcode));
+      d.Set("answers", double(r.dns.answers));
+    }
+    o.Set("dns", d);
+  }
   return o;
 }
 
@@ -264,6 +349,7 @@ Napi::Object stats_to_js(Napi::Env env, const Engine& e, const Pipeline& pl) {
   o.Set("memory_bytes", double(pl.memory_bytes()));
   o.Set("flow_memory_bytes", double(pl.flows().memory_bytes() + pl.classifier().memory_bytes()));
   o.Set("flow_info_full", double(pl.classifier().info_full()));
+  o.Set("flow_meta_full", double(pl.classifier().meta_full()));
   o.Set("host_memory_bytes", double(pl.hosts().memory_bytes() + pl.names().memory_bytes()));
   Napi::Object dec = Napi::Object::New(env);
   for (size_t i = 0; i < kDecodeErrorCount; i++) dec.Set(decode_error_name(DecodeError(i)), double(s.decode.errors[i]));
@@ -304,6 +390,9 @@ Napi::Object dpi_registry(Napi::Env env) {
   o.Set("protocols", protos);
   o.Set("categories", cats);
   o.Set("confidence", conf);
+  Napi::Array risks = Napi::Array::New(env, kRiskMax);
+  for (uint8_t i = 0; i < kRiskMax; i++) risks.Set(uint32_t(i), risk_name(i));
+  o.Set("risks", risks);
   return o;
 }
 
@@ -328,6 +417,7 @@ Napi::Object expired_layout(Napi::Env env) {
   FG_F(proto, "u8"); FG_F(ip_version, "u8"); FG_F(cli_flags, "u8"); FG_F(srv_flags, "u8");
   FG_F(tunnel, "u8"); FG_F(reason, "u8"); FG_F(dscp_cli, "u8"); FG_F(dscp_srv, "u8");
   FG_F(ttl_cli, "u8"); FG_F(ttl_srv, "u8"); FG_F(confidence, "u8");
+  FG_F(risks, "u64");
 #undef FG_F
   o.Set("fields", f);
   return o;

@@ -1,6 +1,9 @@
 #include "dpi/classify.h"
 
+#include "flow/local_nets.h"
+
 #include <cstring>
+#include <string_view>
 
 namespace fg {
 namespace {
@@ -39,8 +42,10 @@ void DpiCtx::set_host(const char* s, size_t n) const {
     info->host[i] = (ch >= 'A' && ch <= 'Z') ? char(ch + 32) : ch;
   }
   info->host[n] = 0;
-  info->host_len = uint8_t(n);
+
 }
+
+FlowMeta* DpiCtx::meta(MetaKind k) const { return info ? clf->ensure_meta(flow, info, k) : nullptr; }
 
 void DpiCtx::match_named(Match& m, uint16_t proto, const char* name, size_t len) const {
   uint16_t app = 0;
@@ -52,8 +57,33 @@ void DpiCtx::match_named(Match& m, uint16_t proto, const char* name, size_t len)
   m.app = app ? app : proto;
 }
 
-// Flow::info is the pool entry + 1, so a zeroed flow has none.
-Classifier::Classifier(uint32_t max_flows) : pool_(max_flows / 16 * 7 + 16) {}
+// Flow::info is the pool entry + 1, so a zeroed flow has none. Sizes keep
+// a flow's share (table, index, both pools) within 256 bytes at 1 M flows:
+// FlowInfo for 5/16 of the table, metadata entries for 1/32.
+Classifier::Classifier(uint32_t max_flows) : pool_(max_flows / 16 * 5 + 16), meta_(max_flows / 32 + 16) {}
+
+FlowMeta* Classifier::ensure_meta(Flow& f, FlowInfo* fi, MetaKind k) noexcept {
+  (void)f;
+  if (!fi) return nullptr;
+  if (uint32_t m = fi->meta_index()) {
+    FlowMeta& e = meta_[m - 1];
+    return e.kind == k ? &e : nullptr;
+  }
+  // Another kind, or this kind refused once already (counted once per flow).
+  if (fi->kind != uint8_t(MetaKind::None)) return nullptr;
+  uint32_t i = meta_.alloc();
+  if (i == HashIndex::kNone) {
+    meta_full_++;
+    fi->kind = uint8_t(k);
+    return nullptr;
+  }
+  FlowMeta& e = meta_[i];
+  std::memset(&e, 0, sizeof(e));
+  e.kind = k;
+  fi->kind = uint8_t(k);
+  fi->set_meta_index(i + 1);
+  return &e;
+}
 
 FlowInfo* Classifier::ensure_info(Flow& f) noexcept {
   if (f.info) return &pool_[f.info - 1];
@@ -69,7 +99,10 @@ FlowInfo* Classifier::ensure_info(Flow& f) noexcept {
 }
 
 void Classifier::release(Flow& f) noexcept {
-  if (f.info) pool_.release(f.info - 1);
+  if (f.info) {
+    if (uint32_t m = pool_[f.info - 1].meta_index()) meta_.release(m - 1);
+    pool_.release(f.info - 1);
+  }
   f.info = 0;
 }
 
@@ -107,9 +140,26 @@ void Classifier::start(Flow& f) noexcept {
   }
 }
 
+void Classifier::extra(Flow& f, FlowInfo& fi, const Packet& p, bool from_client) noexcept {
+  const Registry& r = registry();
+  if (f.dpi_packets > kMaxDpiPackets || fi.extra >= r.n) {
+    f.dpi_state = kDpiDone;
+    return;
+  }
+  const uint16_t cli_port = from_client ? p.sport : p.dport, srv_port = from_client ? p.dport : p.sport;
+  DpiCtx ctx{p, Bytes(p.payload, p.payload_len), from_client, f, &fi, cli_port, srv_port, this, true};
+  Match m;
+  if (r.list[fi.extra].fn(ctx, m) != Verdict::NeedMore) f.dpi_state = kDpiDone;
+}
+
 void Classifier::inspect(Flow& f, const Packet& p, bool from_client) noexcept {
-  if (f.dpi_state != kDpiInspecting) return;
   if (!p.has_l4 || p.payload_len == 0) return;
+  if (f.dpi_state == kDpiExtra) {
+    if (f.info) extra(f, pool_[f.info - 1], p, from_client);
+    else f.dpi_state = kDpiDone;
+    return;
+  }
+  if (f.dpi_state != kDpiInspecting) return;
   FlowInfo* fi = ensure_info(f);
   uint64_t excluded[2] = {fi ? fi->excluded[0] : 0, fi ? fi->excluded[1] : 0};
   auto exclude = [&](size_t i) { excluded[i >> 6] |= uint64_t(1) << (i & 63); };
@@ -118,7 +168,7 @@ void Classifier::inspect(Flow& f, const Packet& p, bool from_client) noexcept {
   };
   const uint8_t l4 = p.l4_proto == kProtoTcp ? kL4Tcp : kL4Udp;
   const uint16_t cli_port = from_client ? p.sport : p.dport, srv_port = from_client ? p.dport : p.sport;
-  DpiCtx ctx{p, Bytes(p.payload, p.payload_len), from_client, f, fi, cli_port, srv_port};
+  DpiCtx ctx{p, Bytes(p.payload, p.payload_len), from_client, f, fi, cli_port, srv_port, this};
   const Registry& r = registry();
   bool any_left = false;
   for (size_t i = 0; i < r.n; i++) {
@@ -131,9 +181,14 @@ void Classifier::inspect(Flow& f, const Packet& p, bool from_client) noexcept {
     Match m;
     Verdict v = d.fn(ctx, m);
     if (v == Verdict::Match) {
-      save();
+      // The mask is dead from here: its bytes hold DnsMeta and the index of
+      // the dissector reading on (written by the dissector, kept as is).
       set(f, m.master, m.app ? m.app : d.id, Confidence::Dpi);
       f.dpi_state = kDpiDone;
+      if (m.more && fi) {
+        fi->extra = uint8_t(i);
+        f.dpi_state = kDpiExtra;
+      }
       return;
     }
     if (v == Verdict::No) exclude(i);
@@ -144,6 +199,7 @@ void Classifier::inspect(Flow& f, const Packet& p, bool from_client) noexcept {
 }
 
 void Classifier::give_up(Flow& f) noexcept {
+  if (f.dpi_state == kDpiExtra) f.dpi_state = kDpiDone;
   if (f.dpi_state != kDpiInspecting) return;
   f.dpi_state = kDpiGaveUp;
   const uint16_t cli_port = f.cli_is_hi ? f.key.port_hi : f.key.port_lo;
@@ -172,6 +228,60 @@ void Classifier::give_up(Flow& f) noexcept {
       set(f, 0, app, Confidence::DpiCache);
     }
   }
+}
+
+namespace {
+
+bool port_listed(const char* list, uint16_t a, uint16_t b) {
+  // "80,8080" or ranges "6881-6889"
+  for (const char* s = list; *s;) {
+    unsigned lo = 0, hi;
+    while (*s >= '0' && *s <= '9') lo = lo * 10 + unsigned(*s++ - '0');
+    hi = lo;
+    if (*s == '-') {
+      s++, hi = 0;
+      while (*s >= '0' && *s <= '9') hi = hi * 10 + unsigned(*s++ - '0');
+    }
+    if ((a >= lo && a <= hi) || (b >= lo && b <= hi)) return true;
+    while (*s && *s != ',') s++;
+    if (*s == ',') s++;
+  }
+  return false;
+}
+
+}  // namespace
+
+uint64_t Classifier::risks(const Flow& f) const noexcept {
+  const FlowInfo* fi = info(f);
+  uint64_t m = fi ? expand_risks(fi->risks) : 0;
+  auto set = [&](Risk r) { m |= uint64_t(1) << uint8_t(r); };
+  const uint16_t app = f.l7_app, master = f.l7_master;
+  const uint16_t cli_port = f.cli_is_hi ? f.key.port_hi : f.key.port_lo;
+  const uint16_t srv_port = f.cli_is_hi ? f.key.port_lo : f.key.port_hi;
+  const Confidence conf = fi ? Confidence(fi->confidence) : (app ? Confidence::Dpi : Confidence::Unknown);
+  // nDPI (ndpi_reconcile_protocols): the application's breed.
+  if (const ProtoInfo* a = proto_info(app)) {
+    std::string_view breed = breed_name(a->breed);
+    if (breed == "Unsafe" || breed == "Potentially Dangerous" || breed == "Dangerous") set(Risk::UnsafeProtocol);
+  }
+  if (app == id(ProtoId::RDP) || (app == id(ProtoId::AnyDesk) && f.key.proto == kProtoTcp)) set(Risk::DesktopFileSharing);
+  // Found by DPI on neither of its protocol's default ports (the master's,
+  // for master.app).
+  if (conf == Confidence::Dpi && (f.key.proto == kProtoTcp || f.key.proto == kProtoUdp)) {
+    if (const ProtoInfo* p = proto_info(master ? master : app)) {
+      const char* ports = f.key.proto == kProtoTcp ? p->tcp_ports : p->udp_ports;
+      if (ports && *ports && !port_listed(ports, srv_port, cli_port)) set(Risk::KnownProtoNonStdPort);
+    }
+  }
+  // Packets one way only, except for protocols that are one-way by design
+  // and traffic to a group (multicast, broadcast), which expects no answer.
+  const IpAddr& srv = f.cli_is_hi ? f.key.lo : f.key.hi;
+  if ((f.pkts[0] == 0 || f.pkts[1] == 0) && !f.srv_bcast && !is_multicast(srv) && !is_limited_broadcast(srv)) {
+    bool oneway = app == id(ProtoId::RTP) || app == id(ProtoId::NetFlow) || app == id(ProtoId::sFlow) || app == id(ProtoId::collectd) ||
+                  (app == id(ProtoId::Syslog) && f.key.proto == kProtoUdp);
+    if (!oneway) set(Risk::Unidirectional);
+  }
+  return m;
 }
 
 }  // namespace fg

@@ -8,7 +8,8 @@
 
 namespace fg {
 
-enum DpiState : uint8_t { kDpiInspecting = 0, kDpiDone = 1, kDpiGaveUp = 2 };
+// kDpiExtra: classified, one dissector still reads metadata (Match::more).
+enum DpiState : uint8_t { kDpiInspecting = 0, kDpiDone = 1, kDpiGaveUp = 2, kDpiExtra = 3 };
 
 // The name a DNS answer (or DHCP, mDNS …) gave an address, for nDPI's DNS
 // cache: a flow nothing else classified is named by its server's name.
@@ -24,8 +25,9 @@ class Classifier {
 
   // A new flow: protocols known from the IP protocol alone (ICMP, GRE …).
   void start(Flow& f) noexcept;
-  // A payload packet of a flow still being inspected.
+  // A payload packet of a flow still being inspected (or read for metadata).
   void inspect(Flow& f, const Packet& p, bool from_client) noexcept;
+  static bool wants(const Flow& f) noexcept { return f.dpi_state == kDpiInspecting || f.dpi_state == kDpiExtra; }
   // No more packets will be inspected (the flow ends, or the limit passed):
   // nDPI's give-up, which guesses by port.
   void give_up(Flow& f) noexcept;
@@ -33,16 +35,29 @@ class Classifier {
   void release(Flow& f) noexcept;
 
   const FlowInfo* info(const Flow& f) const noexcept { return f.info ? &pool_[f.info - 1] : nullptr; }
+  const FlowMeta* meta(const Flow& f) const noexcept {
+    const FlowInfo* fi = info(f);
+    uint32_t m = fi ? fi->meta_index() : 0;
+    return m ? &meta_[m - 1] : nullptr;
+  }
+  // nDPI's risk mask (bit = ndpi_risk_enum id): what dissectors raised, plus
+  // what follows from the flow's protocol, ports and counters.
+  uint64_t risks(const Flow& f) const noexcept;
   uint64_t info_full() const { return info_full_; }
-  size_t memory_bytes() const { return pool_.memory_bytes(); }
+  uint64_t meta_full() const { return meta_full_; }
+  size_t memory_bytes() const { return pool_.memory_bytes() + meta_.memory_bytes(); }
+
+  FlowMeta* ensure_meta(Flow& f, FlowInfo* fi, MetaKind k) noexcept;
 
  private:
   FlowInfo* ensure_info(Flow& f) noexcept;
+  void extra(Flow& f, FlowInfo& fi, const Packet& p, bool from_client) noexcept;
   void set(Flow& f, uint16_t master, uint16_t app, Confidence c) noexcept;
 
   EntryPool<FlowInfo> pool_;
+  EntryPool<FlowMeta> meta_;
   NameLookup lookup_;
-  uint64_t info_full_ = 0;
+  uint64_t info_full_ = 0, meta_full_ = 0;
 };
 
 }  // namespace fg

@@ -7,7 +7,9 @@
 #include <cstdint>
 
 #include "decode/packet.h"
+#include "dpi/meta.h"
 #include "dpi/registry.h"
+#include "dpi/risk.h"
 #include "flow/flow.h"
 
 namespace fg {
@@ -19,12 +21,20 @@ constexpr size_t kMaxDissectors = 128;
 // dissectors' state, afterwards what they learned. One pool entry per flow
 // under inspection or with something to show (hash index kept in Flow::info).
 struct alignas(64) FlowInfo {
-  uint64_t excluded[2];     // dissectors that answered no (bit per dissector)
-  char host[40];            // SNI / Host / DNS query, truncated to 39 characters
-  uint8_t host_len;
-  uint8_t confidence;       // Confidence
-  uint8_t pad[2];
-  uint32_t risks;           // flow risks (the alerts issue)
+  union {
+    uint64_t excluded[2];   // while inspecting: dissectors that answered no
+    struct {                // once a dissector matched
+      DnsMeta dns;          // kind Dns
+      uint8_t extra;        // the dissector still reading metadata
+    };
+  };
+  char host[40];            // SNI / Host / DNS query, NUL-terminated, ≤ 39 characters
+  uint8_t confidence : 4;   // Confidence
+  uint8_t kind : 4;         // MetaKind of what the flow's dissector extracts
+  uint8_t meta[3];          // FlowMeta entry + 1 (24 bits), 0 = none
+  uint32_t risks;           // kStoredRisks bits (dpi/risk.h)
+  uint32_t meta_index() const { return uint32_t(meta[0]) | uint32_t(meta[1]) << 8 | uint32_t(meta[2]) << 16; }
+  void set_meta_index(uint32_t i) { meta[0] = uint8_t(i), meta[1] = uint8_t(i >> 8), meta[2] = uint8_t(i >> 16); }
 };
 static_assert(sizeof(FlowInfo) == 64);
 
@@ -32,7 +42,13 @@ enum class Verdict : uint8_t { No, NeedMore, Match };
 
 struct Match {
   uint16_t master = 0, app = 0;
+  // The dissector wants the flow's next packets after the match, for
+  // metadata (certificate, response …): it is called again with
+  // DpiCtx::extra set until it answers anything but NeedMore.
+  bool more = false;
 };
+
+class Classifier;
 
 // What a dissector sees.
 struct DpiCtx {
@@ -42,7 +58,15 @@ struct DpiCtx {
   Flow& flow;
   FlowInfo* info;   // may be null when the info pool is full
   uint16_t cli_port, srv_port;
+  Classifier* clf;
+  bool extra = false;  // called after the match, for metadata only
   void set_host(const char* s, size_t n) const;
+  // The flow's metadata entry of that kind, allocated on first use; null
+  // when the pool is full or the flow has another kind.
+  FlowMeta* meta(MetaKind k) const;
+  void risk(Risk r) const {
+    if (info) info->risks |= stored_bit(r);
+  }
   // `proto` carrying a name (SNI, Host, DNS query): proto.App when the name
   // is a known application's, else proto alone, as nDPI reports it.
   void match_named(Match& m, uint16_t proto, const char* name, size_t len) const;

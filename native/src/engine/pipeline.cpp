@@ -370,7 +370,7 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
                     }};
       inspect_names(p, dir == 0, cli, srv, sink);
     }
-    if (f.dpi_state == kDpiInspecting) dpi_.inspect(f, p, dir == 0);
+    if (Classifier::wants(f)) dpi_.inspect(f, p, dir == 0);
   }
 
   if (src_local && !dst_local) {
@@ -421,6 +421,7 @@ void Pipeline::expire_flow(uint32_t i, FlowEnd why) noexcept {
     r.ttl_cli = f.ttl[0], r.ttl_srv = f.ttl[1];
     if (const FlowInfo* fi = dpi_.info(f)) r.confidence = fi->confidence;
     else r.confidence = f.l7_app ? uint8_t(Confidence::Dpi) : 0;
+    r.risks = dpi_.risks(f);
     if (!expired_->push(r)) stats_.expired_ring_drops++;
   }
   dpi_.release(f);

@@ -179,9 +179,12 @@ FlowPage query_flows(const Pipeline& pl, const FlowQuery& q) {
       const Flow& f = ft[sel[k]];
       FlowRow r;
       r.f = f;
+      r.risks = pl.classifier().risks(f);
       if (const FlowInfo* fi = pl.classifier().info(f)) {
-        r.host.assign(fi->host, fi->host_len);
+        r.host.assign(fi->host, strnlen(fi->host, sizeof(fi->host)));
         r.confidence = fi->confidence;
+        if (const FlowMeta* m = pl.classifier().meta(f)) r.meta = *m, r.has_meta = true;
+        if (fi->kind == uint8_t(MetaKind::Dns)) r.dns = fi->dns, r.dns_kind = true;
       } else if (f.l7_app) {
         r.confidence = uint8_t(Confidence::Dpi);
       }

@@ -22,7 +22,9 @@ struct ExpiredFlow {
   uint8_t dscp_cli, dscp_srv;
   uint8_t ttl_cli, ttl_srv;
   uint8_t confidence;               // Confidence (dpi/registry.h)
-  uint8_t pad[17];
+  uint8_t pad[1];
+  uint64_t risks;                   // nDPI risk mask (bit = ndpi_risk_enum id)
+  uint8_t pad2[8];
 };
 static_assert(sizeof(ExpiredFlow) == 128);
 

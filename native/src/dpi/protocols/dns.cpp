@@ -88,7 +88,24 @@ void names_from_dns(Bytes m, uint16_t vlan, NameSource src, const NameSink& sink
 namespace fg {
 namespace {
 
+// The response's rcode and answer count (metadata and nDPI's error risk).
+void read_response(DpiCtx& c, Bytes b) {
+  if (!c.info || b.size() < 12 || !(load_be16(b.data() + 2) & 0x8000)) return;
+  DnsMeta& d = c.info->dns;
+  d.rcode = b[3] & 0x0f;
+  d.answers = load_be16(b.data() + 6);
+  d.flags |= 1;
+  if (d.rcode) c.risk(Risk::ErrorCode);
+}
+
 Verdict classify_dns(DpiCtx& c, Match& m) {
+  if (c.extra) {
+    Bytes b = c.payload;
+    if (c.p.l4_proto == kProtoTcp) b = b.size() >= 2 ? b.subspan(2) : Bytes();
+    if (c.from_client || b.size() < 12) return Verdict::NeedMore;
+    read_response(c, b);
+    return Verdict::No;
+  }
   uint16_t port = c.srv_port;
   uint16_t proto;
   if (port == 53 || c.cli_port == 53) proto = id(ProtoId::DNS);
@@ -109,7 +126,7 @@ Verdict classify_dns(DpiCtx& c, Match& m) {
   if (!response && (qd == 0 || qd > 16 || an > 16)) return Verdict::No;
   if (proto != id(ProtoId::MDNS) && qd == 0) return Verdict::No;
   // The first question's name, plain labels only (a question never points back).
-  char name[256];
+  char name[256] = {};
   size_t len = 0, off = 12;
   for (int labels = 0; qd && off < b.size() && labels < 64; labels++) {
     uint8_t l = b[off];
@@ -121,6 +138,15 @@ Verdict classify_dns(DpiCtx& c, Match& m) {
     off += 1 + l;
   }
   c.match_named(m, proto, name, len);
+  if (c.info) {
+    // The mask under DnsMeta is dead from this match on (classify.cpp).
+    DnsMeta& d = c.info->dns;
+    std::memset(&d, 0, sizeof(d));
+    c.info->kind = uint8_t(MetaKind::Dns);
+    if (qd && off + 4 <= b.size()) d.qtype = load_be16(b.data() + off + 1);
+    if (response) read_response(c, b);
+    else m.more = true;
+  }
   return Verdict::Match;
 }
 

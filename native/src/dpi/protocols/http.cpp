@@ -5,6 +5,7 @@
 
 #include "dpi/dpi.h"
 #include "dpi/names.h"
+#include "dpi/tls_parse.h"
 
 namespace fg {
 namespace {
@@ -51,24 +52,137 @@ bool http_request_host(Bytes b, const char*& name, size_t& len) {
 }  // namespace fg
 
 // Classification: a request line from the client (or a status line from
-// the server); the Host header names the app (HTTP.YouTube).
+// the server); the Host header names the app (HTTP.YouTube). Metadata: the
+// request line and User-Agent, then the response's status, Content-Type
+// and Server (the first response packet).
 namespace fg {
 namespace {
 
 bool status_line(Bytes b) { return b.size() >= 9 && std::memcmp(b.data(), "HTTP/1.", 7) == 0; }
 
+uint8_t method_of(Bytes b) {
+  static const struct { const char* s; HttpMethod m; } kMethods[] = {
+      {"GET ", HttpMethod::Get}, {"POST ", HttpMethod::Post}, {"HEAD ", HttpMethod::Head}, {"PUT ", HttpMethod::Put},
+      {"DELETE ", HttpMethod::Delete}, {"OPTIONS ", HttpMethod::Options}, {"PATCH ", HttpMethod::Patch},
+      {"CONNECT ", HttpMethod::Connect}};
+  for (const auto& k : kMethods)
+    if (b.size() >= std::strlen(k.s) && std::memcmp(b.data(), k.s, std::strlen(k.s)) == 0) return uint8_t(k.m);
+  return 0;
+}
+
+// Calls fn(name, name_len, value, value_len) per header line; returns the
+// offset of the body (after the blank line), or 0 when the headers are cut.
+template <class F>
+size_t each_header(Bytes b, F&& fn) {
+  const char* s = reinterpret_cast<const char*>(b.data());
+  size_t n = b.size(), i = 0;
+  while (i < n && s[i] != '\n') i++;  // request / status line
+  while (++i < n) {
+    size_t e = i;
+    while (e < n && s[e] != '\n') e++;
+    size_t le = e > i && s[e - 1] == '\r' ? e - 1 : e;
+    if (le == i) return e < n ? e + 1 : 0;  // blank line
+    const char* colon = static_cast<const char*>(std::memchr(s + i, ':', le - i));
+    if (colon) {
+      size_t v = size_t(colon - s) + 1;
+      while (v < le && (s[v] == ' ' || s[v] == '\t')) v++;
+      fn(s + i, size_t(colon - s) - i, s + v, le - v);
+    }
+    if (e >= n) return 0;
+    i = e;
+  }
+  return 0;
+}
+
+bool is(const char* name, size_t len, const char* want) { return std::strlen(want) == len && strncasecmp(name, want, len) == 0; }
+
+// nDPI flags empty or missing User-Agents; we add the shapes its samples
+// show: no version or product ("test"), shell and template injections.
+bool suspicious_ua(const char* v, size_t n) {
+  if (n == 0) return true;
+  if ((n >= 4 && std::memcmp(v, "() {", 4) == 0) || (n >= 2 && std::memcmp(v, "<?", 2) == 0)) return true;
+  for (size_t i = 0; i + 1 < n; i++)
+    if (v[i] == '$' && v[i + 1] == '{') return true;
+  return !std::memchr(v, ' ', n) && !std::memchr(v, '/', n);
+}
+
+void read_request(DpiCtx& c, Bytes b) {
+  FlowMeta* fm = c.meta(MetaKind::Http);
+  const char* s = reinterpret_cast<const char*>(b.data());
+  size_t n = b.size();
+  size_t sp = 0;
+  while (sp < n && s[sp] != ' ') sp++;
+  size_t u = sp + 1, ue = u;
+  while (ue < n && s[ue] != ' ' && s[ue] != '\r' && s[ue] != '\n') ue++;
+  if (u > n) u = ue = n;
+  bool ua_seen = false, host_numeric = false;
+  each_header(b, [&](const char* name, size_t nl, const char* v, size_t vl) {
+    if (is(name, nl, "user-agent")) {
+      ua_seen = !suspicious_ua(v, vl);
+      if (fm) copy_str(fm->http.user_agent, sizeof(fm->http.user_agent), v, vl);
+    } else if (is(name, nl, "authorization")) {
+      if (vl >= 6 && strncasecmp(v, "basic ", 6) == 0) c.risk(Risk::ClearTextCredentials);
+    } else if (is(name, nl, "host")) {
+      size_t hl = vl;
+      const char* colon = static_cast<const char*>(std::memchr(v, ':', vl));
+      if (colon && v[0] != '[') hl = size_t(colon - v);
+      host_numeric = numeric_host(v, hl);
+    }
+  });
+  if (!ua_seen) c.risk(Risk::HttpSuspUserAgent);  // nDPI: "Empty or missing User-Agent"
+  if (host_numeric) c.risk(Risk::NumericIpHost);
+  if (!fm) return;
+  fm->http.method = method_of(b);
+  copy_str(fm->http.url, sizeof(fm->http.url), s + u, ue - u);
+}
+
+void read_response(DpiCtx& c, Bytes b) {
+  FlowMeta* fm = c.meta(MetaKind::Http);
+  const char* s = reinterpret_cast<const char*>(b.data());
+  unsigned status = 0;
+  for (size_t i = 9; i < 12 && i < b.size() && s[i] >= '0' && s[i] <= '9'; i++) status = status * 10 + unsigned(s[i] - '0');
+  if (status >= 400) c.risk(Risk::ErrorCode);
+  bool octets = false, executable = false;
+  size_t body = each_header(b, [&](const char* name, size_t nl, const char* v, size_t vl) {
+    if (is(name, nl, "content-type")) {
+      if (fm) copy_str(fm->http.content_type, sizeof(fm->http.content_type), v, vl);
+      static const char* const kExe[] = {"application/x-dosexec", "application/x-msdownload", "application/x-executable",
+                                         "application/vnd.microsoft.portable-executable"};
+      for (const char* k : kExe)
+        if (vl >= std::strlen(k) && strncasecmp(v, k, std::strlen(k)) == 0) executable = true;
+      octets = vl >= 24 && strncasecmp(v, "application/octet-stream", 24) == 0;
+    } else if (is(name, nl, "server")) {
+      if (fm) copy_str(fm->http.server, sizeof(fm->http.server), v, vl);
+    }
+  });
+  // An executable in the body: Windows PE ("MZ") or ELF.
+  if (body && body + 4 <= b.size() && ((s[body] == 'M' && s[body + 1] == 'Z') || std::memcmp(s + body, "\x7f" "ELF", 4) == 0))
+    executable = true;
+  if (executable) c.risk(Risk::BinaryAppTransfer);
+  else if (octets) c.risk(Risk::BinaryDataTransfer);
+  if (fm) fm->http.status = uint16_t(status);
+}
+
 Verdict classify_http(DpiCtx& c, Match& m) {
   Bytes b = c.payload;
+  if (c.extra) {
+    if (c.from_client || !status_line(b)) return Verdict::NeedMore;
+    read_response(c, b);
+    return Verdict::No;
+  }
   if (c.from_client) {
     if (!starts_with_method(b)) return Verdict::No;
     const char* host = nullptr;
     size_t len = 0;
     if (!http_request_host(b, host, len)) len = 0;
     c.match_named(m, id(ProtoId::HTTP), host, len);
+    read_request(c, b);
+    m.more = true;
     return Verdict::Match;
   }
   if (status_line(b)) {
     m.app = id(ProtoId::HTTP);
+    read_response(c, b);
     return Verdict::Match;
   }
   return Verdict::NeedMore;

@@ -9,6 +9,7 @@
 
 #include "dpi/dpi.h"
 #include "dpi/names.h"
+#include "dpi/tls_parse.h"
 
 namespace fg {
 namespace {
@@ -219,6 +220,7 @@ Verdict classify_quic(DpiCtx& c, Match& m) {
   const char* name = nullptr;
   size_t len = 0;
   if (!hl || !tls_handshake_sni(Bytes(hello, hl), name, len)) len = 0;
+  if (hl) tls_hello_meta(c, Bytes(hello, hl), HelloTransport::Quic);
   c.match_named(m, id(ProtoId::QUIC), name, len);
   return Verdict::Match;
 }

@@ -1,0 +1,83 @@
+// ④ What dissectors extract beyond the name: one 256-byte entry per flow
+// whose dissector has metadata (TLS, QUIC, HTTP, SSH), from a bounded pool
+// separate from FlowInfo, so flows without any cost nothing. DNS's few
+// fields fit in FlowInfo itself (DnsMeta). Strings are NUL-terminated,
+// truncated to their array.
+#pragma once
+#include <cstdint>
+#include <cstring>
+
+namespace fg {
+
+enum class MetaKind : uint8_t { None = 0, Tls = 1, Http = 2, Ssh = 3, Dns = 4 };
+constexpr uint8_t kMetaKinds = 5;
+
+struct TlsMeta {
+  uint16_t version;         // negotiated (ServerHello, supported_versions); 0 = not seen
+  uint16_t client_version;  // highest the client offered
+  uint16_t cipher;          // ServerHello's
+  uint8_t flags;            // TlsFlag
+  uint8_t srv_state;        // server stream walker (tls.cpp)
+  uint32_t srv_skip;        // bytes of the server stream to skip to the next record
+  uint32_t pad;
+  int64_t not_before, not_after;  // first certificate, epoch seconds
+  uint8_t ja3c[16], ja3s[16];     // MD5
+  char ja4[36];                   // FoxIO JA4, fixed length, not terminated
+  char alpn_client[16], alpn_server[16];
+  char issuer[58], subject[58];
+};
+enum TlsFlag : uint8_t {
+  kTlsJa3c = 1, kTlsJa3s = 2, kTlsCert = 4, kTlsQuic = 8, kTlsServerHello = 16, kTlsClientHello = 32,
+  kTlsAlpnOffered = 64,
+};
+
+struct HttpMeta {
+  uint8_t method;     // HttpMethod
+  uint8_t flags;
+  uint16_t status;    // response status code, 0 = none seen
+  char url[96];
+  char user_agent[80];
+  char content_type[32];
+  char server[36];
+};
+enum class HttpMethod : uint8_t { Unknown, Get, Post, Head, Put, Delete, Options, Patch, Connect, Trace };
+const char* http_method_name(uint8_t m);
+
+struct SshMeta {
+  uint8_t flags;      // SshFlag
+  uint8_t pad[3];
+  uint8_t hassh_c[16], hassh_s[16];
+  char banner_c[72], banner_s[72];
+};
+enum SshFlag : uint8_t { kSshHasshC = 1, kSshHasshS = 2 };
+
+struct alignas(8) FlowMeta {
+  MetaKind kind;
+  uint8_t pad[7];
+  union {
+    TlsMeta tls;
+    HttpMeta http;
+    SshMeta ssh;
+  };
+};
+static_assert(sizeof(FlowMeta) == 256);
+
+// Lives in FlowInfo over the dissector mask, which is dead once a
+// dissector matched.
+struct __attribute__((packed)) DnsMeta {
+  uint16_t qtype;
+  uint16_t answers;
+  uint8_t rcode;
+  uint8_t flags;      // 1 = a response was seen
+  uint8_t pad[9];
+};
+static_assert(sizeof(DnsMeta) == 15);
+
+// Copies at most cap-1 bytes and terminates.
+inline void copy_str(char* dst, size_t cap, const void* src, size_t n) {
+  if (n >= cap) n = cap - 1;
+  std::memcpy(dst, src, n);
+  dst[n] = 0;
+}
+
+}  // namespace fg

@@ -1,0 +1,56 @@
+// ④ nDPI's flow risks (ndpi_risk_enum ids and ndpi_risk2str names, nDPI 4.11).
+// A flow reports them as a 64-bit mask (bit = id). FlowInfo keeps only the
+// risks a dissector raises, in 32 compact bits; the ones that follow from
+// the flow's counters, ports or protocol are derived when it is reported.
+#pragma once
+#include <cstdint>
+
+namespace fg {
+
+enum class Risk : uint8_t {
+  UrlXss = 1, UrlSqlInjection = 2, UrlRceInjection = 3, BinaryAppTransfer = 4,
+  KnownProtoNonStdPort = 5, TlsSelfSigned = 6, TlsObsoleteVersion = 7, TlsWeakCipher = 8,
+  TlsCertExpired = 9, TlsCertMismatch = 10, HttpSuspUserAgent = 11, NumericIpHost = 12,
+  HttpSuspUrl = 13, HttpSuspHeader = 14, TlsNotCarryingHttps = 15, SuspDgaDomain = 16,
+  MalformedPacket = 17, SshObsoleteClient = 18, SshObsoleteServer = 19, SmbInsecure = 20,
+  TlsSuspEsni = 21, UnsafeProtocol = 22, DnsSuspTraffic = 23, TlsMissingSni = 24,
+  HttpSuspContent = 25, RiskyAsn = 26, RiskyDomain = 27, MaliciousFingerprint = 28,
+  MaliciousCert = 29, DesktopFileSharing = 30, TlsUncommonAlpn = 31, TlsCertTooLong = 32,
+  TlsSuspExtension = 33, TlsFatalAlert = 34, SuspEntropy = 35, ClearTextCredentials = 36,
+  DnsLargePacket = 37, DnsFragmented = 38, InvalidCharacters = 39, PossibleExploit = 40,
+  TlsCertAboutToExpire = 41, PunycodeIdn = 42, ErrorCode = 43, CrawlerBot = 44,
+  AnonymousSubscriber = 45, Unidirectional = 46, HttpObsoleteServer = 47, PeriodicFlow = 48,
+  MinorIssues = 49, TcpIssues = 50, FullyEncrypted = 51, TlsAlpnSniMismatch = 52,
+  MalwareHost = 53, BinaryDataTransfer = 54, ProbingAttempt = 55, Obfuscated = 56,
+};
+constexpr uint8_t kRiskMax = 57;
+
+// nDPI's name of a risk id ("" when unknown).
+const char* risk_name(uint8_t id);
+
+// The risks a dissector can raise, in FlowInfo::risks bit order.
+constexpr Risk kStoredRisks[] = {
+    Risk::BinaryAppTransfer, Risk::TlsSelfSigned, Risk::TlsObsoleteVersion, Risk::TlsWeakCipher,
+    Risk::TlsCertExpired, Risk::HttpSuspUserAgent, Risk::NumericIpHost, Risk::TlsNotCarryingHttps,
+    Risk::SuspDgaDomain, Risk::SshObsoleteClient, Risk::SshObsoleteServer, Risk::TlsMissingSni,
+    Risk::TlsUncommonAlpn, Risk::TlsCertTooLong, Risk::TlsFatalAlert, Risk::ClearTextCredentials,
+    Risk::TlsCertAboutToExpire, Risk::ErrorCode, Risk::HttpObsoleteServer, Risk::TlsAlpnSniMismatch,
+    Risk::BinaryDataTransfer, Risk::DnsLargePacket, Risk::MalformedPacket, Risk::InvalidCharacters,
+    Risk::PunycodeIdn, Risk::CrawlerBot,
+};
+static_assert(sizeof(kStoredRisks) <= 32);
+
+constexpr uint32_t stored_bit(Risk r) {
+  for (uint32_t i = 0; i < sizeof(kStoredRisks); i++)
+    if (kStoredRisks[i] == r) return uint32_t(1) << i;
+  return 0;
+}
+
+inline uint64_t expand_risks(uint32_t bits) {
+  uint64_t m = 0;
+  for (uint32_t i = 0; bits && i < sizeof(kStoredRisks); i++, bits >>= 1)
+    if (bits & 1) m |= uint64_t(1) << uint8_t(kStoredRisks[i]);
+  return m;
+}
+
+}  // namespace fg

@@ -1,0 +1,536 @@
+#include "dpi/tls_parse.h"
+
+#include <openssl/evp.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+namespace fg {
+
+namespace {
+
+// A bounds-checked cursor over a byte span.
+struct Reader {
+  const uint8_t* p;
+  size_t n, off = 0;
+  bool ok = true;
+  bool has(size_t k) const { return ok && n - off >= k && off <= n; }
+  uint8_t u8() {
+    if (!has(1)) return ok = false, 0;
+    return p[off++];
+  }
+  uint16_t u16() {
+    if (!has(2)) return ok = false, 0;
+    uint16_t v = load_be16(p + off);
+    off += 2;
+    return v;
+  }
+  uint32_t u24() {
+    if (!has(3)) return ok = false, 0;
+    uint32_t v = uint32_t(p[off]) << 16 | uint32_t(p[off + 1]) << 8 | p[off + 2];
+    off += 3;
+    return v;
+  }
+  void skip(size_t k) {
+    if (!has(k)) ok = false, off = n;
+    else off += k;
+  }
+};
+
+void digest(const char* name, const void* data, size_t n, uint8_t* out) {
+  static thread_local EVP_MD* md5 = EVP_MD_fetch(nullptr, "MD5", nullptr);
+  static thread_local EVP_MD* sha256 = EVP_MD_fetch(nullptr, "SHA256", nullptr);
+  static thread_local EVP_MD_CTX* ctx = EVP_MD_CTX_new();
+  const EVP_MD* md = name[0] == 'M' ? md5 : sha256;
+  unsigned len = 0;
+  if (!md || !ctx || !EVP_DigestInit_ex(ctx, md, nullptr) || !EVP_DigestUpdate(ctx, data, n) ||
+      !EVP_DigestFinal_ex(ctx, out, &len))
+    std::memset(out, 0, name[0] == 'M' ? 16 : 32);
+}
+
+// A small text builder that never overflows (the string is then cut short,
+// which only happens with absurd hellos).
+struct Text {
+  char buf[2048];
+  size_t n = 0;
+  void put(const char* s, size_t k) {
+    if (k > sizeof(buf) - n) k = sizeof(buf) - n;
+    std::memcpy(buf + n, s, k);
+    n += k;
+  }
+  void chr(char c) { put(&c, 1); }
+  void dec(unsigned v) {
+    char t[8];
+    int k = std::snprintf(t, sizeof(t), "%u", v);
+    put(t, size_t(k));
+  }
+  void hex4(unsigned v) {
+    char t[8];
+    std::snprintf(t, sizeof(t), "%04x", v & 0xffff);
+    put(t, 4);
+  }
+};
+
+void dec_list(Text& t, const uint16_t* v, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    if (i) t.chr('-');
+    t.dec(v[i]);
+  }
+}
+
+void hex_list(Text& t, const uint16_t* v, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    if (i) t.chr(',');
+    t.hex4(v[i]);
+  }
+}
+
+void hash12(const Text& t, char* out) {
+  static const char kHex[] = "0123456789abcdef";
+  uint8_t h[32];
+  sha256_digest(t.buf, t.n, h);
+  for (int i = 0; i < 6; i++) out[2 * i] = kHex[h[i] >> 4], out[2 * i + 1] = kHex[h[i] & 15];
+}
+
+bool alnum(uint8_t c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+constexpr size_t kMaxList = 128;
+
+}  // namespace
+
+void md5_digest(const void* data, size_t n, uint8_t out[16]) { digest("MD5", data, n, out); }
+void sha256_digest(const void* data, size_t n, uint8_t out[32]) { digest("SHA256", data, n, out); }
+
+bool tls_read_client_hello(Bytes hs, HelloTransport tr, TlsMeta& t, HelloFacts& facts) {
+  Reader r{hs.data(), hs.size()};
+  if (r.u8() != 0x01) return false;
+  size_t msg_len = r.u24();
+  if (tr == HelloTransport::Dtls) r.skip(8);  // message_seq, fragment_offset, fragment_length
+  const size_t body = r.off;
+  const size_t end = std::min(hs.size(), body + msg_len);
+  facts.complete = hs.size() >= body + msg_len;
+  r.n = end;
+  uint16_t legacy = r.u16();
+  r.skip(32);
+  r.skip(r.u8());                              // session id
+  if (tr == HelloTransport::Dtls) r.skip(r.u8());  // cookie
+  if (!r.ok) return false;
+  uint16_t ciphers[kMaxList];
+  size_t nc = 0;
+  size_t cs_len = r.u16();
+  for (size_t k = 0; k + 1 < cs_len && r.has(2); k += 2) {
+    uint16_t c = r.u16();
+    if (!tls_grease(c) && nc < kMaxList) ciphers[nc++] = c;
+  }
+  if (!r.ok) return false;
+  r.off = std::min(r.n, r.off + (cs_len & 1));
+  r.skip(r.u8());  // compression methods
+  uint16_t exts[kMaxList], groups[kMaxList], sigs[kMaxList];
+  uint8_t points[32];
+  size_t ne = 0, ng = 0, ns = 0, np = 0;
+  uint16_t best_version = 0;
+  const uint8_t* alpn = nullptr;
+  size_t alpn_len = 0;
+  if (r.has(2)) {
+    size_t ext_end = r.off + 2 + load_be16(r.p + r.off);
+    r.off += 2;
+    if (ext_end > r.n) ext_end = r.n, facts.complete = false;
+    while (r.off + 4 <= ext_end) {
+      uint16_t type = r.u16(), len = r.u16();
+      if (r.off + len > ext_end) {
+        facts.complete = false;
+        if (!tls_grease(type) && ne < kMaxList) exts[ne++] = type;
+        break;
+      }
+      Reader e{r.p, r.off + len, r.off};
+      r.off += len;
+      if (tls_grease(type)) continue;
+      if (ne < kMaxList) exts[ne++] = type;
+      switch (type) {
+        case 0x0000: {  // server_name
+          e.u16();
+          if (e.u8() == 0) {
+            size_t l = e.u16();
+            if (e.ok && e.has(l)) facts.sni = reinterpret_cast<const char*>(e.p + e.off), facts.sni_len = l;
+          }
+          facts.has_sni = true;
+          break;
+        }
+        case 0x000a: {  // supported_groups
+          size_t l = e.u16();
+          for (size_t k = 0; k + 1 < l && e.has(2); k += 2) {
+            uint16_t g = e.u16();
+            if (!tls_grease(g) && ng < kMaxList) groups[ng++] = g;
+          }
+          break;
+        }
+        case 0x000b: {  // ec_point_formats
+          size_t l = e.u8();
+          for (size_t k = 0; k < l && e.has(1); k++) {
+            uint8_t f = e.u8();
+            if (np < sizeof(points)) points[np++] = f;
+          }
+          break;
+        }
+        case 0x000d: {  // signature_algorithms
+          size_t l = e.u16();
+          for (size_t k = 0; k + 1 < l && e.has(2); k += 2) {
+            uint16_t s = e.u16();
+            if (!tls_grease(s) && ns < kMaxList) sigs[ns++] = s;
+          }
+          break;
+        }
+        case 0x0010: {  // ALPN: list length, then (length, name)…
+          facts.has_alpn = true;
+          e.u16();
+          size_t l = e.u8();
+          if (e.ok && l && e.has(l)) alpn = e.p + e.off, alpn_len = l;
+          break;
+        }
+        case 0x002b: {  // supported_versions
+          size_t l = e.u8();
+          for (size_t k = 0; k + 1 < l && e.has(2); k += 2) {
+            uint16_t v = e.u16();
+            if (!tls_grease(v) && v > best_version) best_version = v;
+          }
+          break;
+        }
+        default: break;
+      }
+    }
+  }
+  t.flags |= kTlsClientHello;
+  t.client_version = best_version ? best_version : legacy;
+  if (alpn) copy_str(t.alpn_client, sizeof(t.alpn_client), alpn, alpn_len);
+  if (facts.has_alpn) t.flags |= kTlsAlpnOffered;
+  if (!facts.complete) return true;
+
+  // JA3: version,ciphers,extensions,groups,point formats (decimal, GREASE out).
+  Text j;
+  j.dec(legacy);
+  j.chr(',');
+  dec_list(j, ciphers, nc);
+  j.chr(',');
+  dec_list(j, exts, ne);
+  j.chr(',');
+  dec_list(j, groups, ng);
+  j.chr(',');
+  for (size_t i = 0; i < np; i++) {
+    if (i) j.chr('-');
+    j.dec(points[i]);
+  }
+  md5_digest(j.buf, j.n, t.ja3c);
+  t.flags |= kTlsJa3c;
+
+  // JA4 (FoxIO): a_b_c.
+  char* a = t.ja4;
+  a[0] = tr == HelloTransport::Quic ? 'q' : tr == HelloTransport::Dtls ? 'd' : 't';
+  const uint16_t v = best_version ? best_version : legacy;
+  const char* vs = "00";
+  switch (v) {
+    case 0x0304: vs = "13"; break;
+    case 0x0303: vs = "12"; break;
+    case 0x0302: vs = "11"; break;
+    case 0x0301: vs = "10"; break;
+    case 0x0300: vs = "s3"; break;
+    case 0x0002: vs = "s2"; break;
+    case 0xfeff: vs = "d1"; break;
+    case 0xfefd: vs = "d2"; break;
+    case 0xfefc: vs = "d3"; break;
+    default: break;
+  }
+  a[1] = vs[0], a[2] = vs[1];
+  a[3] = facts.has_sni ? 'd' : 'i';
+  size_t c99 = nc > 99 ? 99 : nc, e99 = ne > 99 ? 99 : ne;
+  a[4] = char('0' + c99 / 10), a[5] = char('0' + c99 % 10);
+  a[6] = char('0' + e99 / 10), a[7] = char('0' + e99 % 10);
+  if (!alpn) {
+    a[8] = '0', a[9] = '0';
+  } else if (alnum(alpn[0]) && alnum(alpn[alpn_len - 1])) {
+    a[8] = char(alpn[0]), a[9] = char(alpn[alpn_len - 1]);
+  } else {  // first and last characters of the value's hex form
+    static const char kHex[] = "0123456789abcdef";
+    a[8] = kHex[alpn[0] >> 4], a[9] = kHex[alpn[alpn_len - 1] & 15];
+  }
+  a[10] = '_';
+  std::sort(ciphers, ciphers + nc);
+  Text b;
+  hex_list(b, ciphers, nc);
+  if (nc) hash12(b, a + 11);
+  else std::memset(a + 11, '0', 12);
+  a[23] = '_';
+  uint16_t ext_sorted[kMaxList];
+  size_t nx = 0;
+  for (size_t i = 0; i < ne; i++)
+    if (exts[i] != 0x0000 && exts[i] != 0x0010) ext_sorted[nx++] = exts[i];
+  std::sort(ext_sorted, ext_sorted + nx);
+  Text c;
+  hex_list(c, ext_sorted, nx);
+  if (ns) {
+    c.chr('_');
+    hex_list(c, sigs, ns);
+  }
+  if (ne) hash12(c, a + 24);
+  else std::memset(a + 24, '0', 12);
+  return true;
+}
+
+bool tls_read_server_hello(Bytes hs, TlsMeta& t) {
+  Reader r{hs.data(), hs.size()};
+  if (r.u8() != 0x02) return false;
+  size_t msg_len = r.u24();
+  bool complete = hs.size() >= 4 + msg_len;
+  r.n = std::min(hs.size(), 4 + msg_len);
+  uint16_t legacy = r.u16();
+  r.skip(32);
+  r.skip(r.u8());
+  uint16_t cipher = r.u16();
+  r.u8();
+  if (!r.ok) return false;
+  t.flags |= kTlsServerHello;
+  t.version = legacy;
+  t.cipher = cipher;
+  uint16_t exts[kMaxList];
+  size_t ne = 0;
+  if (r.has(2)) {
+    size_t ext_end = r.off + 2 + load_be16(r.p + r.off);
+    r.off += 2;
+    if (ext_end > r.n) ext_end = r.n, complete = false;
+    while (r.off + 4 <= ext_end) {
+      uint16_t type = r.u16(), len = r.u16();
+      if (r.off + len > ext_end) {
+        complete = false;
+        break;
+      }
+      Reader e{r.p, r.off + len, r.off};
+      r.off += len;
+      if (ne < kMaxList) exts[ne++] = type;
+      if (type == 0x002b && len == 2) t.version = e.u16();  // TLS 1.3's real version
+      if (type == 0x0010) {
+        e.u16();
+        size_t l = e.u8();
+        if (e.ok && e.has(l)) copy_str(t.alpn_server, sizeof(t.alpn_server), e.p + e.off, l);
+      }
+    }
+  }
+  if (complete) {
+    Text j;
+    j.dec(legacy);
+    j.chr(',');
+    j.dec(cipher);
+    j.chr(',');
+    dec_list(j, exts, ne);
+    md5_digest(j.buf, j.n, t.ja3s);
+    t.flags |= kTlsJa3s;
+  }
+  return true;
+}
+
+namespace {
+
+// One DER element: tag, then the content span [off, end).
+struct Der {
+  uint8_t tag = 0;
+  size_t off = 0, end = 0;
+};
+
+bool der_next(const uint8_t* p, size_t n, size_t& at, Der& d) {
+  if (at + 2 > n) return false;
+  d.tag = p[at];
+  size_t len = p[at + 1], hdr = 2;
+  if (len & 0x80) {
+    size_t k = len & 0x7f;
+    if (k == 0 || k > 3 || at + 2 + k > n) return false;
+    len = 0;
+    for (size_t i = 0; i < k; i++) len = len << 8 | p[at + 2 + i];
+    hdr += k;
+  }
+  d.off = at + hdr;
+  d.end = d.off + len;  // may run past n when the certificate is cut short
+  at = d.end;
+  return true;
+}
+
+// "C=US, O=Let's Encrypt, CN=R3": the attributes nDPI names, in order.
+void der_name(const uint8_t* p, size_t n, const Der& name, char* out, size_t cap) {
+  size_t len = 0;
+  out[0] = 0;
+  size_t at = name.off, end = std::min(name.end, n);
+  Der set, seq, oid, val;
+  while (at < end && der_next(p, end, at, set)) {
+    size_t s = set.off;
+    if (!der_next(p, std::min(set.end, end), s, seq)) break;
+    size_t q = seq.off;
+    size_t qend = std::min(seq.end, end);
+    if (!der_next(p, qend, q, oid) || oid.tag != 0x06 || !der_next(p, qend, q, val) || val.end > qend) continue;
+    // id-at-*: 2.5.4.x
+    if (oid.end - oid.off != 3 || p[oid.off] != 0x55 || p[oid.off + 1] != 0x04) continue;
+    const char* key = nullptr;
+    switch (p[oid.off + 2]) {
+      case 3: key = "CN"; break;
+      case 6: key = "C"; break;
+      case 7: key = "L"; break;
+      case 8: key = "ST"; break;
+      case 10: key = "O"; break;
+      case 11: key = "OU"; break;
+      default: break;
+    }
+    if (!key) continue;
+    char item[160];
+    int k = std::snprintf(item, sizeof(item), "%s%s=%.*s", len ? ", " : "", key, int(std::min<size_t>(val.end - val.off, 120)),
+                          reinterpret_cast<const char*>(p + val.off));
+    if (k <= 0) continue;
+    size_t take = std::min(size_t(k), cap - 1 - len);
+    std::memcpy(out + len, item, take);
+    len += take;
+    out[len] = 0;
+    if (len + 1 >= cap) break;
+  }
+  for (size_t i = 0; i < len; i++)
+    if (uint8_t(out[i]) < 0x20 || uint8_t(out[i]) >= 0x7f) out[i] = '?';  // keep the text printable
+}
+
+int64_t days_from_civil(int64_t y, unsigned m, unsigned d) {
+  y -= m <= 2;
+  const int64_t era = (y >= 0 ? y : y - 399) / 400;
+  const unsigned yoe = unsigned(y - era * 400);
+  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + int64_t(doe) - 719468;
+}
+
+// UTCTime (YYMMDDhhmm[ss]Z) or GeneralizedTime (YYYYMMDDhhmm[ss]Z) → epoch seconds.
+bool der_time(const uint8_t* p, const Der& d, int64_t& out) {
+  size_t len = d.end - d.off;
+  const uint8_t* s = p + d.off;
+  auto num = [&](size_t i, size_t k) {
+    int v = 0;
+    for (size_t j = 0; j < k; j++) {
+      if (s[i + j] < '0' || s[i + j] > '9') return -1;
+      v = v * 10 + (s[i + j] - '0');
+    }
+    return v;
+  };
+  int y;
+  size_t i;
+  if (d.tag == 0x17 && len >= 11) {
+    y = num(0, 2);
+    if (y < 0) return false;
+    y += y < 50 ? 2000 : 1900;
+    i = 2;
+  } else if (d.tag == 0x18 && len >= 13) {
+    y = num(0, 4);
+    i = 4;
+  } else {
+    return false;
+  }
+  int mo = num(i, 2), da = num(i + 2, 2), h = num(i + 4, 2), mi = num(i + 6, 2);
+  int se = len >= i + 10 && s[i + 8] != 'Z' ? num(i + 8, 2) : 0;
+  if (y < 0 || mo < 1 || mo > 12 || da < 1 || da > 31 || h < 0 || mi < 0 || se < 0) return false;
+  out = days_from_civil(y, unsigned(mo), unsigned(da)) * 86400 + h * 3600 + mi * 60 + se;
+  return true;
+}
+
+}  // namespace
+
+bool tls_read_certificate(Bytes body, TlsMeta& t) {
+  Reader r{body.data(), body.size()};
+  r.u24();                 // certificate_list length
+  size_t len = r.u24();    // first certificate
+  if (!r.ok || len < 16) return false;
+  const uint8_t* p = body.data() + r.off;
+  size_t n = std::min(body.size() - r.off, len);
+  size_t at = 0;
+  Der cert, tbs, el;
+  if (!der_next(p, n, at, cert) || cert.tag != 0x30) return false;
+  at = cert.off;
+  if (!der_next(p, n, at, tbs) || tbs.tag != 0x30) return false;
+  at = tbs.off;
+  if (!der_next(p, n, at, el)) return false;
+  if (el.tag == 0xa0 && !der_next(p, n, at, el)) return false;  // [0] version, then serial
+  Der sig, issuer, validity, subject;
+  if (!der_next(p, n, at, sig) || !der_next(p, n, at, issuer) || issuer.tag != 0x30) return false;
+  t.flags |= kTlsCert;
+  if (issuer.end <= n) der_name(p, n, issuer, t.issuer, sizeof(t.issuer));
+  if (!der_next(p, n, at, validity) || validity.tag != 0x30 || validity.end > n) return true;
+  size_t v = validity.off;
+  Der nb, na;
+  if (der_next(p, n, v, nb) && nb.end <= n && der_next(p, n, v, na) && na.end <= n) {
+    int64_t a = 0, b = 0;
+    if (der_time(p, nb, a) && der_time(p, na, b)) t.not_before = a, t.not_after = b;
+  }
+  if (der_next(p, n, at, subject) && subject.tag == 0x30 && subject.end <= n)
+    der_name(p, n, subject, t.subject, sizeof(t.subject));
+  return true;
+}
+
+bool tls_weak_cipher(uint16_t c) {
+  switch (c) {
+    // (RC4 suites are nDPI's "insecure" class, which raises no risk)
+    case 0x009d: case 0x003d: case 0x0035: case 0x0084:         // RSA key exchange
+    case 0x009c: case 0x003c: case 0x002f: case 0x0041:
+    case 0xc012: case 0x0016: case 0x000a:                      // 3DES
+    case 0x0096: case 0x0007:                                   // SEED, IDEA
+      return true;
+    default: return false;
+  }
+}
+
+const char* tls_cipher_name(uint16_t c) {
+  switch (c) {
+    case 0x1301: return "TLS_AES_128_GCM_SHA256";
+    case 0x1302: return "TLS_AES_256_GCM_SHA384";
+    case 0x1303: return "TLS_CHACHA20_POLY1305_SHA256";
+    case 0xc02b: return "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256";
+    case 0xc02c: return "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384";
+    case 0xc02f: return "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256";
+    case 0xc030: return "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384";
+    case 0xcca8: return "TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256";
+    case 0xcca9: return "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256";
+    case 0xc009: return "TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA";
+    case 0xc00a: return "TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA";
+    case 0xc013: return "TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA";
+    case 0xc014: return "TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA";
+    case 0xc023: return "TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA256";
+    case 0xc027: return "TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA256";
+    case 0xc028: return "TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA384";
+    case 0x009e: return "TLS_DHE_RSA_WITH_AES_128_GCM_SHA256";
+    case 0x009f: return "TLS_DHE_RSA_WITH_AES_256_GCM_SHA384";
+    case 0x0033: return "TLS_DHE_RSA_WITH_AES_128_CBC_SHA";
+    case 0x0039: return "TLS_DHE_RSA_WITH_AES_256_CBC_SHA";
+    case 0xc011: return "TLS_ECDHE_RSA_WITH_RC4_128_SHA";
+    case 0x0005: return "TLS_RSA_WITH_RC4_128_SHA";
+    case 0x0004: return "TLS_RSA_WITH_RC4_128_MD5";
+    case 0x009d: return "TLS_RSA_WITH_AES_256_GCM_SHA384";
+    case 0x003d: return "TLS_RSA_WITH_AES_256_CBC_SHA256";
+    case 0x0035: return "TLS_RSA_WITH_AES_256_CBC_SHA";
+    case 0x0084: return "TLS_RSA_WITH_CAMELLIA_256_CBC_SHA";
+    case 0x009c: return "TLS_RSA_WITH_AES_128_GCM_SHA256";
+    case 0x003c: return "TLS_RSA_WITH_AES_128_CBC_SHA256";
+    case 0x002f: return "TLS_RSA_WITH_AES_128_CBC_SHA";
+    case 0x0041: return "TLS_RSA_WITH_CAMELLIA_128_CBC_SHA";
+    case 0xc012: return "TLS_ECDHE_RSA_WITH_3DES_EDE_CBC_SHA";
+    case 0x0016: return "TLS_DHE_RSA_WITH_3DES_EDE_CBC_SHA";
+    case 0x000a: return "TLS_RSA_WITH_3DES_EDE_CBC_SHA";
+    case 0x0096: return "TLS_RSA_WITH_SEED_CBC_SHA";
+    case 0x0007: return "TLS_RSA_WITH_IDEA_CBC_SHA";
+    default: return "";
+  }
+}
+
+const char* tls_version_name(uint16_t v) {
+  switch (v) {
+    case 0x0300: return "SSLv3";
+    case 0x0301: return "TLSv1";
+    case 0x0302: return "TLSv1.1";
+    case 0x0303: return "TLSv1.2";
+    case 0x0304: return "TLSv1.3";
+    case 0xfeff: return "DTLSv1.0";
+    case 0xfefd: return "DTLSv1.2";
+    case 0xfefc: return "DTLSv1.3";
+    default: return "";
+  }
+}
+
+}  // namespace fg

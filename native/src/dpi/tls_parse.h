@@ -1,0 +1,52 @@
+// ④ TLS handshake reading shared by the TLS, DTLS and QUIC dissectors:
+// ClientHello (versions, ALPN, SNI, JA3 and FoxIO JA4), ServerHello (version,
+// cipher, ALPN, JA3S) and the first certificate of a clear Certificate
+// message (issuer, subject, validity) through a minimal DER walker. Every
+// read is bounds-checked; a message cut short yields what it held.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "dpi/meta.h"
+#include "util/bytes.h"
+
+namespace fg {
+
+// What the risks need from a ClientHello beyond TlsMeta.
+struct HelloFacts {
+  bool complete = false;   // the whole message was there (fingerprints valid)
+  bool has_sni = false;
+  bool has_alpn = false;
+  const char* sni = nullptr;
+  size_t sni_len = 0;
+};
+
+enum class HelloTransport : uint8_t { Tcp, Quic, Dtls };
+
+// `hs` starts at the handshake header (type 1). Fills t's client fields.
+bool tls_read_client_hello(Bytes hs, HelloTransport tr, TlsMeta& t, HelloFacts& facts);
+// `hs` starts at the handshake header (type 2).
+bool tls_read_server_hello(Bytes hs, TlsMeta& t);
+// `body`: a Certificate message body after its 4-byte header (TLS ≤ 1.2).
+bool tls_read_certificate(Bytes body, TlsMeta& t);
+
+// nDPI's cipher classes (ndpi_is_safe_ssl_cipher): weak or insecure.
+bool tls_weak_cipher(uint16_t cipher);
+// IANA name of common suites, "" otherwise.
+const char* tls_cipher_name(uint16_t cipher);
+// "TLSv1.2" as nDPI prints versions, "" when unknown.
+const char* tls_version_name(uint16_t v);
+
+inline bool tls_grease(uint16_t v) { return (v & 0x0f0f) == 0x0a0a && (v >> 8) == (v & 0xff); }
+
+// The TLS dissector's reading of a ClientHello into the flow's metadata
+// and risks (dpi/protocols/tls.cpp), also for QUIC and DTLS.
+struct DpiCtx;
+void tls_hello_meta(DpiCtx& c, Bytes hs, HelloTransport tr);
+// An address literal where a name belongs (nDPI's numeric host risk).
+bool numeric_host(const char* s, size_t n);
+
+void md5_digest(const void* data, size_t n, uint8_t out[16]);
+void sha256_digest(const void* data, size_t n, uint8_t out[32]);
+
+}  // namespace fg
