@@ -20,7 +20,7 @@ export interface Listening {
   close(): Promise<void>;
 }
 
-export async function listen(app: Hono, o: ListenOptions): Promise<Listening> {
+export async function listen(app: { fetch: Hono['fetch'] }, o: ListenOptions): Promise<Listening> {
   const tls = o.tlsCert ? { cert: readFileSync(o.tlsCert), key: readFileSync(o.tlsKey ?? o.tlsCert) } : null;
   const hostname = o.bind ?? '0.0.0.0';
   const server = await new Promise<ServerType>((resolve, reject) => {

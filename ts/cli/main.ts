@@ -9,7 +9,7 @@ import { FlowgateError } from '../bindings/errors.js';
 import { Engine } from '../bindings/engine.js';
 import { Interfaces, type InterfaceSpec } from '../services/interfaces.js';
 import { formatRate, Reporter } from './progress.js';
-import { startMonitoringApi, type MonitoringApi } from './serve.js';
+import { startEgressApi, startMonitoringApi, type EgressApi, type MonitoringApi } from './serve.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const projectRoot = existsSync(join(root, 'package.json')) ? root : join(root, '..');
@@ -40,6 +40,12 @@ Monitors network interfaces or replays capture files.
       --data-dir <dir>          configuration and data directory (default ./data)
       --tls-cert <file>         PEM certificate: serve the APIs over HTTPS
       --tls-key <file>          PEM private key of --tls-cert (default: the same file)
+      --egress-port <n>         egress policy REST API port (default 8880; 0 = do not serve it)
+      --kv <url>                egress API credential store: lmdb (default, in --data-dir) or
+                                redis://host:port[/db]
+      --kv-product <word>       product word of the credential keys <word>.user.<name>.password (default cento)
+      --egress-rules <file>     Cento-style INI rules file ([shunt], [egress.aggregated…], [bridge…]);
+                                re-read on SIGHUP
       --admin-password <pw>     password of user admin when the data directory is new
                                 (default: $FLOWGATE_ADMIN_PASSWORD, else generated and printed once)
       --log-level <level>       error, warn, info (default) or debug (logs every API request)
@@ -82,6 +88,10 @@ export async function run(argv: string[]): Promise<number> {
         'tls-cert': { type: 'string' },
         'tls-key': { type: 'string' },
         'admin-password': { type: 'string' },
+        'egress-port': { type: 'string' },
+        kv: { type: 'string' },
+        'kv-product': { type: 'string' },
+        'egress-rules': { type: 'string' },
         'log-level': { type: 'string' },
         quiet: { type: 'boolean', short: 'q' },
         help: { type: 'boolean', short: 'h' },
@@ -163,6 +173,33 @@ export async function run(argv: string[]): Promise<number> {
     return 1;
   }
 
+  let egress: EgressApi | null = null;
+  try {
+    const port = num(o['egress-port'], 'egress-port') ?? 8880;
+    if (port > 0) {
+      const store = api?.store ?? null;
+      if (!store) throw new FlowgateError('the egress API keeps its policies in the configuration store: it needs the monitoring API (--http-port > 0)', 'E_INVALID');
+      egress = await startEgressApi({
+        port,
+        bind: o.bind,
+        tlsCert: o['tls-cert'],
+        tlsKey: o['tls-key'],
+        store,
+        dataDir: o['data-dir'] ?? 'data',
+        kvUrl: o.kv,
+        product: o['kv-product'] ?? 'cento',
+        rulesFile: o['egress-rules'],
+        layout: { aggregated: 0, balanced: 0, bridge: false },
+        engine: null,
+      });
+    }
+  } catch (e) {
+    console.error(`flowgate: cannot start the egress API: ${(e as Error).message}`);
+    await api?.close();
+    ifaces.close();
+    return 1;
+  }
+
   const reporter = new Reporter(ifaces, { tty: !o.quiet && !!process.stdout.isTTY });
   let stopping = false;
   const finished = new Promise<void>((resolve) => {
@@ -195,6 +232,7 @@ export async function run(argv: string[]): Promise<number> {
   });
   reporter.start();
   await finished;
+  await egress?.close();
   await api?.close();
   ifaces.close();
   return ifaces.list.some((i) => i.engine.state().state === 'failed') ? 1 : 0;

@@ -1,12 +1,16 @@
-// Starting the monitoring API: configuration store, first administrator,
-// rate sampler, the Hono app, the listening socket. One log line per step.
+// Starting the two APIs: the monitoring API (configuration store, first
+// administrator, rate sampler, Hono app, socket) and the egress policy API
+// (policy service, credential store, Hono app, socket). One log line per step.
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
+import { createEgressApp } from '../egress/api.js';
+import { EgressService, type EgressEngine, type EgressLayout } from '../egress/service.js';
 import { listen } from '../api/listen.js';
 import { createMonitoringApp } from '../api/server.js';
 import { ConfigStore } from '../services/config-store.js';
 import type { Interfaces } from '../services/interfaces.js';
+import { lmdbKv, openKv } from '../services/kv.js';
 import { Rates } from '../services/rates.js';
 import { SystemStats } from '../services/system.js';
 import { Users } from '../services/users.js';
@@ -76,4 +80,56 @@ export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOpt
     await store.close();
     throw e;
   }
+}
+
+export interface EgressApiOptions {
+  port: number;
+  bind?: string;
+  tlsCert?: string;
+  tlsKey?: string;
+  store: ConfigStore;
+  dataDir: string;
+  /** credential store URL (default: the LMDB environment) */
+  kvUrl?: string;
+  product: string;
+  rulesFile?: string;
+  layout: EgressLayout;
+  engine: EgressEngine | null;
+  print?: (line: string) => void;
+}
+
+export interface EgressApi {
+  url: string;
+  service: EgressService;
+  close(): Promise<void>;
+}
+
+/** The egress policy API and the policy service behind it; SIGHUP re-reads the rules file. */
+export async function startEgressApi(o: EgressApiOptions): Promise<EgressApi> {
+  const print = o.print ?? ((l: string) => console.log(l));
+  const service = new EgressService(o.store, o.layout, o.engine, o.rulesFile);
+  service.apply();
+  // The LMDB environment is already open in this process: share it.
+  const kv = o.kvUrl && o.kvUrl !== 'lmdb' ? await openKv(o.kvUrl, o.dataDir) : lmdbKv(o.store.root, { description: `lmdb ${join(o.dataDir, 'config')}` });
+  const app = createEgressApp(service, kv, o.product);
+  const srv = await listen(app, { port: o.port, bind: o.bind, tlsCert: o.tlsCert, tlsKey: o.tlsKey });
+  const onHup = () => {
+    try {
+      service.reload();
+      print(`flowgate: egress: re-read ${o.rulesFile}`);
+    } catch (e) {
+      console.error(`flowgate: egress: ${(e as Error).message} (rules unchanged)`);
+    }
+  };
+  if (o.rulesFile) process.on('SIGHUP', onHup);
+  print(`flowgate: egress API on ${srv.url}/egress/ (credentials: ${kv.description}, key ${o.product}.user.<name>.password; set one with: flowgate passwd <name>)`);
+  return {
+    url: srv.url,
+    service,
+    close: async () => {
+      process.off('SIGHUP', onHup);
+      await srv.close();
+      await kv.close();
+    },
+  };
 }

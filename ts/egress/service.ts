@@ -120,7 +120,8 @@ export class EgressService {
       scope,
       ...(scope === 'subnet' ? { subnet: match } : scope === 'protocol' ? { protocol: match } : {}),
       action: inForce.action,
-      rule: inForce.scope === scope ? 'own' : inForce.scope === 'subnet' ? `subnet ${inForce.match}` : 'default',
+      // the rule that decides: this one, a covering subnet, or the default
+      rule: { scope: inForce.scope, ...(inForce.match !== undefined ? { match: inForce.match } : {}) },
       output: ts?.output ?? null,
       counters: ts
         ? {
