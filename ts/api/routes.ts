@@ -82,8 +82,8 @@ export const routes: RouteDef[] = [
     handler: (ctx, p) => hosts.findHost(ctx, p.host, p.vlan),
     shape: {
       v0: (h, ctx) => hosts.hostDataV0(ctx, h),
-      v1: (h, ctx) => hosts.hostDataFlat(ctx, h),
-      v2: (h, ctx) => hosts.hostDataFlat(ctx, h),
+      v1: (h, ctx) => ({ ...hosts.hostDataFlat(ctx, h), ...hosts.hostFingerprints(ctx, h) }),
+      v2: (h, ctx) => ({ ...hosts.hostDataFlat(ctx, h), ...hosts.hostFingerprints(ctx, h) }),
     },
   }),
   route({

@@ -113,6 +113,11 @@ function flowRecord(ctx: ApiCtx, f: FlowRecord, verbose: boolean) {
     };
     r.l7_confidence = f.l7_confidence;
     r.info = f.host_name;
+    r.risks = f.risks;
+    if (f.tls) r.tls = f.tls;
+    if (f.http) r.http = f.http;
+    if (f.ssh) r.ssh = f.ssh;
+    if (f.dns) r.dns = f.dns;
   }
   return r;
 }

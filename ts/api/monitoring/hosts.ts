@@ -3,7 +3,7 @@
 // host is seen on, aliases.
 import { BlockList, isIP } from 'node:net';
 
-import type { HostRecord } from '../../bindings/engine.js';
+import { l7Name, type HostRecord } from '../../bindings/engine.js';
 import type { MonitoredInterface } from '../../services/interfaces.js';
 import { ApiError, RC } from '../rc.js';
 import type { ApiCtx } from '../route.js';
@@ -208,6 +208,30 @@ export function hostDataFlat(ctx: ApiCtx, h: HostRecord, iface: MonitoredInterfa
     o[`${f}.packets.rcvd`] = h[f].packets_rcvd;
   }
   return o;
+}
+
+/**
+ * What the host's active client flows announced: JA3 and HASSH client
+ * fingerprints with their use counts and the application seen with them
+ * (ntopng keeps these per host). An empty Lua table encodes as [].
+ */
+export function hostFingerprints(ctx: ApiCtx, h: HostRecord) {
+  const ja3: Record<string, { num_uses: number; app_name: string }> = {};
+  const hassh: Record<string, { num_uses: number; app_name: string }> = {};
+  const flows = ctx.iface.engine.flows({ host: h.ip, hostVlan: h.vlan, limit: 1 << 30, sort: 'serial', order: 'asc' });
+  for (const f of flows.rows) {
+    if (f.client.ip !== h.ip) continue;
+    const app = l7Name(f.l7_master, f.l7_app);
+    const add = (m: typeof ja3, k: string | undefined) => {
+      if (!k) return;
+      const e = (m[k] ??= { num_uses: 0, app_name: app });
+      e.num_uses++;
+    };
+    add(ja3, f.tls?.ja3);
+    add(hassh, f.ssh?.hassh_client);
+  }
+  const orEmpty = (m: object) => (Object.keys(m).length ? m : []);
+  return { ja3_fingerprint: orEmpty(ja3), hassh_fingerprint: orEmpty(hassh) };
 }
 
 /** v0 host data: the older nested object. */
