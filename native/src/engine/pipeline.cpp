@@ -5,6 +5,7 @@ namespace {
 
 constexpr uint64_t kSecond = 1000000000ULL;
 constexpr uint64_t kSweepPeriod = 5 * kSecond;
+static_assert(HostL7Pool::kPeriod * kSecond == kSweepPeriod, "L7 duration grows by one sweep pass");
 
 int family_of(uint8_t proto) {
   switch (proto) {
@@ -486,7 +487,7 @@ void Pipeline::credit_host(uint32_t hi, const L7Credit& c) noexcept {
   Host& h = hosts_[hi];
   if ((h.flags & kHostL7Full) || !l7_.max()) return;
   // A host the pool cannot serve stops here rather than keep partial sums.
-  if (!l7_.credit(h.l7_head, c, uint32_t(now_ns_ / kSecond))) {
+  if (!l7_.credit(h.l7_head, c, sweep_pass_)) {
     h.flags |= kHostL7Full;
     stats_.host_l7_pool_full++;
   }
@@ -497,7 +498,7 @@ void Pipeline::sweep(uint32_t n) noexcept {
   uint32_t nf = n < fmax ? n : fmax;
   for (uint32_t k = 0; k < nf; k++) {
     uint32_t i = flow_cursor_;
-    flow_cursor_ = flow_cursor_ + 1 == fmax ? 0 : flow_cursor_ + 1;
+    if (++flow_cursor_ == fmax) flow_cursor_ = 0, sweep_pass_++;
     if (!flows_.used(i)) continue;
     Flow& f = flows_[i];
     if (now_ns_ - f.last_ns > lim_.flow_idle_ns) {
@@ -570,10 +571,10 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
   for (uint32_t i = 0; i < hosts_.max(); i++)
     if (hosts_.used(i) && hosts_[i].name != HashIndex::kNone) named++;
   if (named > max_hosts / 2 + 1) return false;
-  // The per-host L7 pool follows the host table's size, keeping every chain.
-  const uint32_t l7_max = l7_chunks(max_hosts, lim_.l7_chunks_per_host);
-  if (l7_.used() > l7_max) return false;
-  HostL7Pool nl(l7_max);
+  // The per-host L7 pool follows the host table's size, but never below what
+  // it holds: a rebuild keeps every chain.
+  uint32_t l7_max = l7_chunks(max_hosts, lim_.l7_chunks_per_host);
+  HostL7Pool nl(l7_max > l7_.used() ? l7_max : l7_.used());
   FlowTable nf(max_flows);
   HostTable nh(max_hosts);
   NamePool nn(max_hosts / 2 + 1);
@@ -605,6 +606,7 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
   l7_ = std::move(nl);
   lim_.max_flows = max_flows, lim_.max_hosts = max_hosts;
   flow_cursor_ = host_cursor_ = 0;
+  sweep_pass_++;
   sweep_debt_ = 0;
   return true;
 }

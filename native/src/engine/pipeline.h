@@ -114,6 +114,7 @@ class Pipeline {
   uint64_t last_sweep_ns_ = 0;
   uint64_t sweep_debt_ = 0;   // entries owed to the sweep (scaled by 1e9)
   uint32_t flow_cursor_ = 0, host_cursor_ = 0;
+  uint32_t sweep_pass_ = 0;   // full passes over the flow table (one per 5 s)
   uint32_t next_flow_serial_ = 1, next_host_serial_ = 1;
 
   // Names learned for addresses (DNS answers, DHCP …), also for hosts that

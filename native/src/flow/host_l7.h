@@ -14,8 +14,8 @@
 namespace fg {
 
 // Entries are packed u32 words; a 0 word ends a chunk's entries. Word 0:
-// kind << 14 | id in the low half, the last credit's second (mod 2^16) in the
-// high half. Counters are 48-bit, in (sent, rcvd) pairs of three words: the
+// kind << 14 | id in the low half, the sweep pass of the last credit (mod
+// 2^16) in the high half. Counters are 48-bit, in (sent, rcvd) pairs of three words: the
 // two low halves, then both high 16 bits.
 struct alignas(64) L7Chunk {
   uint32_t next;      // next chunk + 1; 0 ends the chain
@@ -63,7 +63,7 @@ class HostL7Pool {
 
   // Credits one step to the chain at `head` (chunk + 1). All or nothing:
   // false, and nothing changed, when the pool cannot hold a new entry.
-  bool credit(uint32_t& head, const L7Credit& c, uint32_t now_s) noexcept {
+  bool credit(uint32_t& head, const L7Credit& c, uint32_t pass) noexcept {
     struct Want { uint32_t key; uint64_t s_b, r_b, s_p, r_p; uint32_t* at; };
     Want want[4];
     int n = 0;
@@ -106,9 +106,7 @@ class HostL7Pool {
           u = 0;
         }
         uint32_t* e = &pool_[head - 1].w[u];
-        e[0] = want[k].key;
-        // ntopng counts duration from the first credit: the first one adds a period.
-        e[0] |= uint32_t(uint16_t(now_s - kPeriod)) << 16;
+        e[0] = want[k].key | uint32_t(uint16_t(pass - 1)) << 16;  // the first credit adds a period
         want[k].at = e;
       }
     }
@@ -116,12 +114,12 @@ class HostL7Pool {
       uint32_t* e = want[k].at;
       const uint32_t kind = e[0] >> 14 & 3;
       if (kind != kL7Dscp) {
-        // As ntopng's nDPIStats at its 5 s housekeeping (= our sweep period):
-        // duration grows by a period when the last credit is a period old.
+        // ntopng's nDPIStats adds its 5 s housekeeping period once per period
+        // with traffic; we add our 5 s sweep pass once per pass with a credit.
         uint32_t* dur = kind == kL7App ? &e[2] : &e[1];
-        if (uint16_t(uint16_t(now_s) - uint16_t(e[0] >> 16)) >= kPeriod) {
+        if (uint16_t(e[0] >> 16) != uint16_t(pass)) {
           *dur += kPeriod;
-          e[0] = (e[0] & 0xffff) | uint32_t(uint16_t(now_s)) << 16;
+          e[0] = (e[0] & 0xffff) | uint32_t(uint16_t(pass)) << 16;
         }
       }
       Want& x = want[k];
@@ -174,7 +172,7 @@ class HostL7Pool {
   uint32_t max() const { return max_; }
   size_t memory_bytes() const { return max_ ? pool_.memory_bytes() : 0; }
 
-  static constexpr uint32_t kPeriod = 5;  // s: ntopng's housekeeping frequency
+  static constexpr uint32_t kPeriod = 5;  // s: a sweep pass, and ntopng's housekeeping frequency
 
  private:
   static uint32_t used_words(const L7Chunk& c) {
