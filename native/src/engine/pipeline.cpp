@@ -496,7 +496,24 @@ void Pipeline::credit_host(uint32_t hi, const L7Credit& c) noexcept {
 void Pipeline::sweep(uint32_t n) noexcept {
   const uint32_t fmax = flows_.max(), hmax = hosts_.max();
   uint32_t nf = n < fmax ? n : fmax;
+  // Flows a few slots ahead with traffic to credit: their hosts' first line,
+  // then the hosts' chain heads, are requested before the visit needs them.
+  auto ahead = [&](uint32_t d, bool chains) {
+    uint32_t j = flow_cursor_ + d < fmax ? flow_cursor_ + d : flow_cursor_ + d - fmax;
+    if (!flows_.used(j)) return;
+    const Flow& g = flows_[j];
+    if (g.pkts[0] == g.acct_pkts[0] && g.pkts[1] == g.acct_pkts[1]) return;
+    for (uint32_t hi : {g.cli_host, g.srv_host}) {
+      if (hi == HashIndex::kNone) continue;
+      const Host& h = hosts_[hi];
+      if (!chains) __builtin_prefetch(&h, 1);
+      else
+        for (uint32_t head : h.l7_head)
+          if (head) __builtin_prefetch(l7_.chunk_addr(head), 1);
+    }
+  };
   for (uint32_t k = 0; k < nf; k++) {
+    if (fmax > 16) ahead(16, false), ahead(8, true);
     uint32_t i = flow_cursor_;
     if (++flow_cursor_ == fmax) flow_cursor_ = 0, sweep_pass_++;
     if (!flows_.used(i)) continue;
@@ -585,7 +602,7 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
     uint32_t j = nh.create(hosts_[i].key, hosts_[i].hash);
     Host& h = nh[j];
     h = hosts_[i];  // name and L7 chain are re-stored below
-    h.l7_head = nl.copy_from(l7_, h.l7_head);
+    for (uint32_t& head : h.l7_head) head = nl.copy_from(l7_, head);
     if (const char* name = names_.get(h.name)) {
       h.name = nn.store(HashIndex::kNone, name, std::strlen(name));
       if (h.name == HashIndex::kNone) h.name_source = 0;

@@ -61,9 +61,11 @@ class HostL7Pool {
 
   explicit HostL7Pool(uint32_t max_chunks) : pool_(max_chunks ? max_chunks : 1), max_(max_chunks) {}
 
-  // Credits one step to the chain at `head` (chunk + 1). All or nothing:
-  // false, and nothing changed, when the pool cannot hold a new entry.
-  bool credit(uint32_t& head, const L7Credit& c, uint32_t pass) noexcept {
+  // Credits one step to a host's two chains (chunk + 1 each): applications
+  // in heads[0]; categories and DSCP, few per host and wanted by every step,
+  // in heads[1] so they are found without walking the applications. All or
+  // nothing: false, and nothing changed, when the pool cannot hold a new entry.
+  bool credit(uint32_t* heads, const L7Credit& c, uint32_t pass) noexcept {
     struct Want { uint32_t key; uint64_t s_b, r_b, s_p, r_p; uint32_t* at; };
     Want want[4];
     int n = 0;
@@ -75,27 +77,37 @@ class HostL7Pool {
       if (c.pkts_sent) want[n++] = {kL7Dscp << 14 | (c.dscp_sent & 63), c.bytes_sent, 0, c.pkts_sent, 0, nullptr};
       if (c.pkts_rcvd) want[n++] = {kL7Dscp << 14 | (c.dscp_rcvd & 63), 0, c.bytes_rcvd, 0, c.pkts_rcvd, nullptr};
     }
-    int missing = n;
-    for (uint32_t ch = head; ch && missing; ch = pool_[ch - 1].next) {
-      uint32_t* w = pool_[ch - 1].w;
-      for (uint32_t i = 0; i < kChunkWords && w[i];) {
-        for (int k = 0; k < n; k++)
-          if (!want[k].at && (w[i] & 0xffff) == want[k].key) want[k].at = &w[i], missing--;
-        i += kWords[w[i] >> 14 & 3];
+    auto chain_of = [](const Want& x) { return x.key >> 14 == kL7App ? 0 : 1; };
+    int missing = 0;
+    for (int h = 0; h < 2; h++) {
+      int left = 0;
+      for (int k = 0; k < n; k++) left += chain_of(want[k]) == h;
+      for (uint32_t ch = heads[h]; ch && left; ch = pool_[ch - 1].next) {
+        uint32_t* w = pool_[ch - 1].w;
+        for (uint32_t i = 0; i < kChunkWords && w[i];) {
+          for (int k = 0; k < n; k++)
+            if (!want[k].at && (w[i] & 0xffff) == want[k].key) want[k].at = &w[i], left--;
+          i += kWords[w[i] >> 14 & 3];
+        }
       }
+      missing += left;
     }
     if (missing) {
-      // New entries go to the head chunk while they fit, then to a new head.
-      uint32_t used = head ? used_words(pool_[head - 1]) : kChunkWords, need = 0;
-      for (int k = 0; k < n; k++) {
-        if (want[k].at) continue;
-        uint32_t sz = kWords[want[k].key >> 14];
-        if (used + sz > kChunkWords) need++, used = 0;
-        used += sz;
+      // New entries go to a chain's head chunk while they fit, then to a new head.
+      uint32_t need = 0;
+      for (int h = 0; h < 2; h++) {
+        uint32_t used = heads[h] ? used_words(pool_[heads[h] - 1]) : kChunkWords;
+        for (int k = 0; k < n; k++) {
+          if (want[k].at || chain_of(want[k]) != h) continue;
+          uint32_t sz = kWords[want[k].key >> 14];
+          if (used + sz > kChunkWords) need++, used = 0;
+          used += sz;
+        }
       }
       if (pool_.size() + need > max_) return false;
       for (int k = 0; k < n; k++) {
         if (want[k].at) continue;
+        uint32_t& head = heads[chain_of(want[k])];
         uint32_t sz = kWords[want[k].key >> 14];
         uint32_t u = head ? used_words(pool_[head - 1]) : kChunkWords;
         if (u + sz > kChunkWords) {
@@ -139,11 +151,13 @@ class HostL7Pool {
     return true;
   }
 
-  void release(uint32_t& head) noexcept {
-    while (head) {
-      uint32_t next = pool_[head - 1].next;
-      pool_.release(head - 1);
-      head = next;
+  void release(uint32_t* heads) noexcept {
+    for (int h = 0; h < 2; h++) {
+      while (heads[h]) {
+        uint32_t next = pool_[heads[h] - 1].next;
+        pool_.release(heads[h] - 1);
+        heads[h] = next;
+      }
     }
   }
 
@@ -161,13 +175,10 @@ class HostL7Pool {
     return first;
   }
 
-  HostL7Stats read(uint32_t head) const;
+  HostL7Stats read(const uint32_t* heads) const;
 
-  uint32_t chain_length(uint32_t head) const {
-    uint32_t n = 0;
-    for (; head; head = pool_[head - 1].next) n++;
-    return n;
-  }
+  // Where a host's chains start: worth fetching before credit() walks them.
+  const void* chunk_addr(uint32_t head) const { return &pool_[head - 1]; }
   uint32_t used() const { return pool_.size(); }
   uint32_t max() const { return max_; }
   size_t memory_bytes() const { return max_ ? pool_.memory_bytes() : 0; }
@@ -193,23 +204,25 @@ class HostL7Pool {
   uint32_t max_;
 };
 
-inline HostL7Stats HostL7Pool::read(uint32_t head) const {
+inline HostL7Stats HostL7Pool::read(const uint32_t* heads) const {
   HostL7Stats s;
-  for (uint32_t ch = head; ch; ch = pool_[ch - 1].next) {
-    const uint32_t* w = pool_[ch - 1].w;
-    for (uint32_t i = 0; i < kChunkWords && w[i];) {
-      const uint32_t* e = &w[i];
-      const uint32_t kind = e[0] >> 14 & 3, id = e[0] & 0x3fff;
-      switch (kind) {
-        case kL7App:
-          s.apps.push_back({uint16_t(id), pair_sent(e + 3), pair_rcvd(e + 3), pair_sent(e + 6), pair_rcvd(e + 6), e[1], e[2]});
-          break;
-        case kL7Cat: s.cats.push_back({uint16_t(id), pair_sent(e + 2), pair_rcvd(e + 2), e[1]}); break;
-        case kL7Dscp:
-          s.dscp.push_back({uint8_t(id), pair_sent(e + 1), pair_rcvd(e + 1), pair_sent(e + 4), pair_rcvd(e + 4)});
-          break;
+  for (int h = 0; h < 2; h++) {
+    for (uint32_t ch = heads[h]; ch; ch = pool_[ch - 1].next) {
+      const uint32_t* w = pool_[ch - 1].w;
+      for (uint32_t i = 0; i < kChunkWords && w[i];) {
+        const uint32_t* e = &w[i];
+        const uint32_t kind = e[0] >> 14 & 3, id = e[0] & 0x3fff;
+        switch (kind) {
+          case kL7App:
+            s.apps.push_back({uint16_t(id), pair_sent(e + 3), pair_rcvd(e + 3), pair_sent(e + 6), pair_rcvd(e + 6), e[1], e[2]});
+            break;
+          case kL7Cat: s.cats.push_back({uint16_t(id), pair_sent(e + 2), pair_rcvd(e + 2), e[1]}); break;
+          case kL7Dscp:
+            s.dscp.push_back({uint8_t(id), pair_sent(e + 1), pair_rcvd(e + 1), pair_sent(e + 4), pair_rcvd(e + 4)});
+            break;
+        }
+        i += kWords[kind];
       }
-      i += kWords[kind];
     }
   }
   auto by_id = [](const auto& a, const auto& b) { return a.id < b.id; };
