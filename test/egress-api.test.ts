@@ -376,9 +376,11 @@ describe('egress API over HTTP', () => {
     });
 
     it('a protocol name that is not valid percent-encoding: 400, not 500', async () => {
-      // Hono decodes %25 to '%'; decoding the name again must not turn into an internal error
-      const r = await s.call('/egress/bridge/protocol/%25?action=discard');
-      expect(r.status, JSON.stringify(r.body)).toBe(400);
+      for (const p of ['/egress/bridge/protocol/%25?action=discard', '/egress/bridge/protocol/%?action=discard', '/egress/bridge/protocol/%E0%A4%A']) {
+        const r = await s.call(p);
+        expect(r.status, `${p} ${JSON.stringify(r.body)}`).toBe(400);
+        expect(r.body.error).toMatch(/protocol/i);
+      }
     });
   });
 
@@ -617,7 +619,9 @@ describe('flowgate program', () => {
     expect((await q('/egress/aggregated/default')).body).toMatchObject({ action: 'discard' });
     expect((await q('/egress/bridge/protocol/TLS')).body).toMatchObject({ action: 'shunt' });
     expect((await q('/egress/aggregated/default')).status).toBe(200);
-    expect((await q('/egress/aggregated/default')).body).toMatchObject({ target: 'aggregated', queue: 0, counters: null });
+    expect((await q('/egress/aggregated/default')).body).toMatchObject({ target: 'aggregated', queue: 0 });
+    // an API change, which a re-read of the file must not undo
+    expect((await q('/egress/bridge/protocol/DNS?action=slice-l4')).status).toBe(200);
     expect((await get(url, '/egress/aggregated/default', null)).status).toBe(401);
 
     writeFileSync(rules, RULES.replace('default = discard', 'default = slice-l3').replace('TLS = shunt', 'TLS = forward\nHTTP = discard'));
@@ -626,6 +630,7 @@ describe('flowgate program', () => {
     expect((await q('/egress/aggregated/default')).body.action).toBe('slice-l3');
     expect((await q('/egress/bridge/protocol/TLS')).body.action).toBe('forward');
     expect((await q('/egress/bridge/protocol/HTTP')).body.action).toBe('discard');
+    expect((await q('/egress/bridge/protocol/DNS')).body.action).toBe('slice-l4');
 
     writeFileSync(rules, '[egress.aggregated]\ndefault = forward\n[bridge.subnet]\n10.0.0.0/99 = discard\n');
     fg.proc.kill('SIGHUP');

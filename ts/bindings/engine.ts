@@ -7,13 +7,15 @@ import {
   addon,
   type EngineStats,
   type FlowRecord,
+  type HostDetail,
   type HostRecord,
+  type L7Stats,
   type NativeEngine,
   type NativeState,
   type Page,
 } from './native.js';
 
-export type { EngineStats, FlowRecord, HostRecord, NativeState as EngineState, Page } from './native.js';
+export type { EngineStats, FlowRecord, HostDetail, HostDscp, HostL7App, HostL7Category, HostRecord, L7Stats, NativeState as EngineState, Page } from './native.js';
 
 /** ntopng's defaults: RFC 1918 and RFC 4193 (ULA) networks are local. */
 export const DEFAULT_LOCAL_NETWORKS = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7'];
@@ -37,6 +39,8 @@ export const EngineOptions = z
     remoteHostIdleSec: Seconds.default(60),
     /** classify applications (nDPI-style); false measures the pipeline without it */
     dpi: z.boolean().default(true),
+    /** per-host L7/DSCP counters: 64-byte chunks per host slot (a host with one application uses 2) */
+    l7ChunksPerHost: z.number().int().min(0).max(64).default(2),
     /** 'full' pipeline, 'read-only' (reader baseline) or 'decode-only' */
     mode: z.enum(['full', 'read-only', 'decode-only']).default('full'),
     /** 0: as fast as possible; 1: original timing; 2: twice as fast … */
@@ -65,6 +69,8 @@ export interface HostQuery {
   vlan?: number;
   /** only hosts inside these networks (a user's allowed networks) */
   allowed?: string[];
+  /** include ndpi, ndpi_categories and dscp in each row */
+  detail?: boolean;
 }
 
 export interface FlowQuery {
@@ -240,6 +246,7 @@ export class Engine {
       localHostIdleSec: o.localHostIdleSec,
       remoteHostIdleSec: o.remoteHostIdleSec,
       dpi: o.dpi,
+      l7ChunksPerHost: o.l7ChunksPerHost,
       mode: o.mode === 'full' ? 0 : o.mode === 'read-only' ? 1 : 2,
       replaySpeed: o.replaySpeed,
       loop: o.loop,
@@ -319,6 +326,8 @@ export class Engine {
     this.native.setLimits(maxFlows, maxHosts);
   }
 
+  hosts(q: HostQuery & { detail: true }): Page<HostDetail>;
+  hosts(q?: HostQuery): Page<HostRecord>;
   hosts(q: HostQuery = {}): Page<HostRecord> {
     return this.native.hosts({
       sort: indexOf(HostSort, q.sort ?? 'ip', 'host sort'),
@@ -328,10 +337,11 @@ export class Engine {
       mode: indexOf(HostMode, q.mode ?? 'all', 'host mode'),
       vlan: q.vlan ?? -1,
       allowed: q.allowed ?? [],
+      detail: q.detail ?? false,
     });
   }
 
-  host(ip: string, vlan?: number): HostRecord | null {
+  host(ip: string, vlan?: number): HostDetail | null {
     return vlan === undefined ? this.native.host(ip) : this.native.host(ip, vlan);
   }
 
@@ -348,6 +358,11 @@ export class Engine {
       l7: q.l7 ?? -1,
       allowed: q.allowed ?? [],
     });
+  }
+
+  /** Interface bytes, packets and flows per application and category since startup. */
+  l7Stats(): L7Stats {
+    return this.native.l7Stats();
   }
 
   flowCounters(allowed: string[] = []) {

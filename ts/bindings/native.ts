@@ -22,6 +22,7 @@ export interface NativeEngineOptions {
   localHostIdleSec?: number;
   remoteHostIdleSec?: number;
   dpi?: boolean;
+  l7ChunksPerHost?: number;
   mode?: 0 | 1 | 2;
   replaySpeed?: number;
   loop?: boolean;
@@ -85,6 +86,46 @@ export interface HostRecord {
   pktStats: { sent: PktStatsDir; recv: PktStatsDir };
   tcpPacketStats: { sent: TcpPacketStats; rcvd: TcpPacketStats };
   udpBytesSent: { unicast: number; non_unicast: number };
+  /** the per-host L7 pool was full: ndpi / ndpi_categories / dscp stopped growing for this host */
+  l7_pool_full: boolean;
+  /** host(), and hosts() with detail: per application (nDPI id; 0 = Unknown) */
+  ndpi?: HostL7App[];
+  ndpi_categories?: HostL7Category[];
+  /** by the DSCP marks of the flows' packets, per direction */
+  dscp?: HostDscp[];
+}
+
+/**
+ * A host's traffic per application, credited from its flows every sweep (5 s
+ * of packet time) and when a flow ends, under the flow's application then
+ * (l7_app, else l7_master).
+ */
+export interface HostL7App extends TrafficCounters {
+  id: number;
+  /** flows counted once under each application they were accounted with */
+  num_flows: number;
+  /** seconds: 5 per 5-s period in which the application had traffic (ntopng's nDPIStats) */
+  duration: number;
+}
+
+export interface HostL7Category {
+  id: number;
+  bytes_sent: number;
+  bytes_rcvd: number;
+  duration: number;
+}
+
+export interface HostDscp extends TrafficCounters {
+  dscp: number;
+}
+
+/** What host() returns: a HostRecord with the L7 and DSCP counters. */
+export type HostDetail = HostRecord & Required<Pick<HostRecord, 'ndpi' | 'ndpi_categories' | 'dscp'>>;
+
+/** Interface totals since startup per application and category (non-zero only). */
+export interface L7Stats {
+  apps: { id: number; bytes: number; packets: number; num_flows: number }[];
+  categories: { id: number; bytes: number; packets: number }[];
 }
 
 export interface FlowEndpoint {
@@ -233,6 +274,10 @@ export interface EngineStats {
   hosts_expired: number;
   host_table_full: number;
   mac_table_full: number;
+  /** hosts whose L7 counters stopped because the per-host L7 pool was full */
+  host_l7_pool_full: number;
+  host_l7_chunks: number;
+  host_l7_chunks_max: number;
   orphan_fragments: number;
   expired_ring_drops: number;
   drops: number;
@@ -268,6 +313,7 @@ export interface NativeHostQuery {
   mode?: number;
   vlan?: number;
   allowed?: string[];
+  detail?: boolean;
 }
 
 export interface NativeFlowQuery {
@@ -294,8 +340,9 @@ export interface NativeEngine {
   state(): NativeState;
   stats(): EngineStats;
   hosts(q: NativeHostQuery): Page<HostRecord>;
-  host(ip: string, vlan?: number): HostRecord | null;
+  host(ip: string, vlan?: number): HostDetail | null;
   flows(q: NativeFlowQuery): Page<FlowRecord>;
+  l7Stats(): L7Stats;
   flowCounters(allowed?: string[]): { l4: { proto: number; count: number }[]; l7: { master: number; app: number; count: number }[] };
   setLocalNetworks(cidrs: string[]): void;
   setLimits(maxFlows: number, maxHosts: number): void;

@@ -26,8 +26,9 @@ int trend(float now, float before) {
   return 3;
 }
 
-Napi::Object traffic(Napi::Env env, uint64_t bs, uint64_t br, uint64_t ps, uint64_t pr) {
-  Napi::Object o = Napi::Object::New(env);
+Napi::Object traffic(Napi::Env env, uint64_t bs, uint64_t br, uint64_t ps, uint64_t pr,
+                     Napi::Object o = Napi::Object()) {
+  if (o.IsEmpty()) o = Napi::Object::New(env);
   o.Set("bytes_sent", double(bs));
   o.Set("bytes_rcvd", double(br));
   o.Set("packets_sent", double(ps));
@@ -184,6 +185,41 @@ Napi::Object host_to_js(Napi::Env env, const HostRow& r) {
   udp.Set("unicast", double(h.traffic[0].udp_unicast));
   udp.Set("non_unicast", double(h.udp_sent_noncast));
   o.Set("udpBytesSent", udp);
+  o.Set("l7_pool_full", bool(h.flags & kHostL7Full));
+  if (r.has_l7) {
+    const HostL7Stats& l = r.l7;
+    Napi::Array apps = Napi::Array::New(env, l.apps.size());
+    for (size_t i = 0; i < l.apps.size(); i++) {
+      const HostAppStats& a = l.apps[i];
+      Napi::Object x = Napi::Object::New(env);
+      x.Set("id", double(a.id));
+      traffic(env, a.bytes_sent, a.bytes_rcvd, a.pkts_sent, a.pkts_rcvd, x);
+      x.Set("num_flows", double(a.num_flows));
+      x.Set("duration", double(a.duration));
+      apps.Set(uint32_t(i), x);
+    }
+    Napi::Array cats = Napi::Array::New(env, l.cats.size());
+    for (size_t i = 0; i < l.cats.size(); i++) {
+      const HostCatStats& c = l.cats[i];
+      Napi::Object x = Napi::Object::New(env);
+      x.Set("id", double(c.id));
+      x.Set("bytes_sent", double(c.bytes_sent));
+      x.Set("bytes_rcvd", double(c.bytes_rcvd));
+      x.Set("duration", double(c.duration));
+      cats.Set(uint32_t(i), x);
+    }
+    Napi::Array dscp = Napi::Array::New(env, l.dscp.size());
+    for (size_t i = 0; i < l.dscp.size(); i++) {
+      const HostDscpStats& d = l.dscp[i];
+      Napi::Object x = Napi::Object::New(env);
+      x.Set("dscp", double(d.dscp));
+      traffic(env, d.bytes_sent, d.bytes_rcvd, d.pkts_sent, d.pkts_rcvd, x);
+      dscp.Set(uint32_t(i), x);
+    }
+    o.Set("ndpi", apps);
+    o.Set("ndpi_categories", cats);
+    o.Set("dscp", dscp);
+  }
   return o;
 }
 
@@ -338,6 +374,9 @@ Napi::Object stats_to_js(Napi::Env env, const Engine& e, const Pipeline& pl) {
   o.Set("hosts_expired", double(s.hosts_expired));
   o.Set("host_table_full", double(s.host_table_full));
   o.Set("mac_table_full", double(s.mac_table_full));
+  o.Set("host_l7_pool_full", double(s.host_l7_pool_full));
+  o.Set("host_l7_chunks", double(pl.host_l7().used()));
+  o.Set("host_l7_chunks_max", double(pl.host_l7().max()));
   o.Set("orphan_fragments", double(s.orphan_fragments));
   o.Set("expired_ring_drops", double(s.expired_ring_drops));
   o.Set("drops", double(e.kernel_drops()));
@@ -350,7 +389,7 @@ Napi::Object stats_to_js(Napi::Env env, const Engine& e, const Pipeline& pl) {
   o.Set("flow_memory_bytes", double(pl.flows().memory_bytes() + pl.classifier().memory_bytes()));
   o.Set("flow_info_full", double(pl.classifier().info_full()));
   o.Set("flow_meta_full", double(pl.classifier().meta_full()));
-  o.Set("host_memory_bytes", double(pl.hosts().memory_bytes() + pl.names().memory_bytes()));
+  o.Set("host_memory_bytes", double(pl.hosts().memory_bytes() + pl.names().memory_bytes() + pl.host_l7().memory_bytes()));
   Napi::Object dec = Napi::Object::New(env);
   for (size_t i = 0; i < kDecodeErrorCount; i++) dec.Set(decode_error_name(DecodeError(i)), double(s.decode.errors[i]));
   dec.Set("decode.non_ip", double(s.decode.non_ip));
@@ -360,6 +399,35 @@ Napi::Object stats_to_js(Napi::Env env, const Engine& e, const Pipeline& pl) {
   o.Set("malformed", double(s.decode.total_errors()));
   o.Set("read_only_packets", double(e.read_only_packets()));
   o.Set("read_only_bytes", double(e.read_only_bytes()));
+  return o;
+}
+
+Napi::Object l7_stats_to_js(Napi::Env env, const Pipeline& pl) {
+  Napi::Object o = Napi::Object::New(env);
+  uint32_t n = 0;
+  const IfaceL7Counter* a = pl.iface_apps(n);
+  Napi::Array apps = Napi::Array::New(env);
+  for (uint32_t i = 0, k = 0; i < n; i++) {
+    if (!a[i].packets) continue;
+    Napi::Object x = Napi::Object::New(env);
+    x.Set("id", double(i));
+    x.Set("bytes", double(a[i].bytes));
+    x.Set("packets", double(a[i].packets));
+    x.Set("num_flows", double(a[i].flows));
+    apps.Set(k++, x);
+  }
+  const IfaceL7Counter* c = pl.iface_cats(n);
+  Napi::Array cats = Napi::Array::New(env);
+  for (uint32_t i = 0, k = 0; i < n; i++) {
+    if (!c[i].packets) continue;
+    Napi::Object x = Napi::Object::New(env);
+    x.Set("id", double(i));
+    x.Set("bytes", double(c[i].bytes));
+    x.Set("packets", double(c[i].packets));
+    cats.Set(k++, x);
+  }
+  o.Set("apps", apps);
+  o.Set("categories", cats);
   return o;
 }
 

@@ -11,6 +11,7 @@ namespace fg {
 Napi::Object host_to_js(Napi::Env env, const HostRow& r);
 Napi::Object flow_to_js(Napi::Env env, const FlowRow& r);
 Napi::Object stats_to_js(Napi::Env env, const Engine& e, const Pipeline& pl);
+Napi::Object l7_stats_to_js(Napi::Env env, const Pipeline& pl);
 Napi::Object expired_layout(Napi::Env env);
 Napi::Object dpi_registry(Napi::Env env);
 const char* tunnel_name(uint8_t t);

@@ -78,6 +78,7 @@ Napi::Function EngineWrap::Init(Napi::Env env) {
                          InstanceMethod("host", &EngineWrap::Host),
                          InstanceMethod("flows", &EngineWrap::Flows),
                          InstanceMethod("flowCounters", &EngineWrap::FlowCounters),
+                         InstanceMethod("l7Stats", &EngineWrap::L7Stats),
                          InstanceMethod("setLocalNetworks", &EngineWrap::SetLocalNetworks),
                          InstanceMethod("setLimits", &EngineWrap::SetLimits),
                          InstanceMethod("drainExpired", &EngineWrap::DrainExpired),
@@ -114,6 +115,7 @@ EngineWrap::EngineWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Engine
   cfg.limits.local_host_idle_ns = secs_ns(opt_num(o, "localHostIdleSec", 300));
   cfg.limits.remote_host_idle_ns = secs_ns(opt_num(o, "remoteHostIdleSec", 60));
   cfg.limits.dpi = opt_bool(o, "dpi", true);
+  cfg.limits.l7_chunks_per_host = opt_u32(o, "l7ChunksPerHost", cfg.limits.l7_chunks_per_host);
   require(cfg.limits.max_flows >= 1 && cfg.limits.max_hosts >= 2, env, "maxFlows must be >= 1 and maxHosts >= 2");
   cfg.mode = Mode(opt_u32(o, "mode", 0));
   require(uint32_t(cfg.mode) <= 2, env, "mode must be 0 (full), 1 (read-only) or 2 (decode-only)");
@@ -201,6 +203,7 @@ Napi::Value EngineWrap::Hosts(const Napi::CallbackInfo& info) {
   require(uint32_t(q.mode) <= uint32_t(HostMode::Multicast), env, "invalid host mode");
   q.vlan = int(opt_num(o, "vlan", -1));
   q.allowed = parse_cidrs(env, o.Get("allowed"), "network");
+  q.detail = opt_bool(o, "detail", false);
   HostPage page = engine_->with_view([&](const Pipeline& pl) { return query_hosts(pl, q); });
   Napi::Object r = Napi::Object::New(env);
   r.Set("total", double(page.total));
@@ -277,6 +280,11 @@ Napi::Value EngineWrap::FlowCounters(const Napi::CallbackInfo& info) {
   r.Set("l4", l4);
   r.Set("l7", l7);
   return r;
+}
+
+Napi::Value EngineWrap::L7Stats(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  return engine_->with_view([&](const Pipeline& pl) { return l7_stats_to_js(env, pl); });
 }
 
 Napi::Value EngineWrap::SetLocalNetworks(const Napi::CallbackInfo& info) {

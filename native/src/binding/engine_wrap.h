@@ -33,6 +33,7 @@ class EngineWrap : public Napi::ObjectWrap<EngineWrap> {
   Napi::Value Host(const Napi::CallbackInfo& info);
   Napi::Value Flows(const Napi::CallbackInfo& info);
   Napi::Value FlowCounters(const Napi::CallbackInfo& info);
+  Napi::Value L7Stats(const Napi::CallbackInfo& info);
   Napi::Value SetLocalNetworks(const Napi::CallbackInfo& info);
   Napi::Value SetLimits(const Napi::CallbackInfo& info);
   Napi::Value DrainExpired(const Napi::CallbackInfo& info);

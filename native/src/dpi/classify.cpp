@@ -109,6 +109,8 @@ void Classifier::release(Flow& f) noexcept {
 void Classifier::set(Flow& f, uint16_t master, uint16_t app, Confidence c) noexcept {
   // nDPI names a lone application in `app` with no master (TLS, DNS …).
   if (master == app) master = 0;
+  // Accounting counts the flow again under a new application (ntopng does too).
+  if ((app ? app : master) != (f.l7_app ? f.l7_app : f.l7_master)) f.acct_counted = 0;
   f.l7_master = master;
   f.l7_app = app;
   f.l7_category = category_of(master, app);

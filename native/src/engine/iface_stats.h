@@ -7,6 +7,11 @@
 
 namespace fg {
 
+// Per application or category: credited by flow accounting steps.
+struct IfaceL7Counter {
+  uint64_t bytes, packets, flows;
+};
+
 struct IfaceStats {
   uint64_t packets = 0, bytes = 0;            // every frame seen
   uint64_t ip_packets = 0, ip_bytes = 0;
@@ -23,6 +28,7 @@ struct IfaceStats {
   uint64_t hosts_created = 0, hosts_expired = 0, host_table_full = 0;
   uint64_t local_hosts = 0;  // active local hosts (kept as they come and go: stats() must not scan)
   uint64_t macs_created = 0, mac_table_full = 0;
+  uint64_t host_l7_pool_full = 0;             // hosts whose L7 counters stopped (pool full)
   uint64_t orphan_fragments = 0;              // later fragments whose first was never seen
   uint64_t expired_ring_drops = 0;
   uint64_t first_ns = 0, last_ns = 0;         // packet time

@@ -5,6 +5,7 @@ namespace {
 
 constexpr uint64_t kSecond = 1000000000ULL;
 constexpr uint64_t kSweepPeriod = 5 * kSecond;
+static_assert(HostL7Pool::kPeriod * kSecond == kSweepPeriod, "L7 duration grows by one sweep pass");
 
 int family_of(uint8_t proto) {
   switch (proto) {
@@ -34,6 +35,11 @@ int name_priority(uint8_t src) {
   return 0;
 }
 
+uint32_t l7_chunks(uint32_t max_hosts, uint32_t per_host) {
+  uint64_t n = uint64_t(max_hosts) * per_host;
+  return uint32_t(n < 0xfffffff0u ? n : 0xfffffff0u);
+}
+
 bool names_port(const Packet& p) {
   if (p.l4_proto == kProtoTcp) return p.sport == 53;  // DNS answers over TCP
   if (p.l4_proto != kProtoUdp) return false;
@@ -52,6 +58,7 @@ Pipeline::Pipeline(const PipelineLimits& lim, SpscRing<ExpiredFlow>* expired)
       dpi_(lim.max_flows),
       mac_index_(lim.max_macs),
       mac_pool_(lim.max_macs),
+      l7_(l7_chunks(lim.max_hosts, lim.l7_chunks_per_host)),
       expired_(expired),
       name_cache_(new NameCacheEntry[kNameCacheSlots]()),
       frags_(new FragEntry[kFragSlots]()) {
@@ -62,6 +69,12 @@ Pipeline::Pipeline(const PipelineLimits& lim, SpscRing<ExpiredFlow>* expired)
                           len = e.len;
                           return e.name;
                         }});
+  for (size_t i = 0; i < proto_count(); i++)
+    if (proto_at(i).id >= n_apps_) n_apps_ = proto_at(i).id + 1u;
+  for (size_t i = 0; i < category_count(); i++)
+    if (category_at(i) >= n_cats_) n_cats_ = category_at(i) + 1u;
+  if_apps_.reset(new IfaceL7Counter[n_apps_]());
+  if_cats_.reset(new IfaceL7Counter[n_cats_]());
 }
 
 void Pipeline::name_host(Host& h, const char* name, size_t len, NameSource src) noexcept {
@@ -85,7 +98,7 @@ void Pipeline::learn_name(const IpAddr& ip, uint16_t vlan, const char* name, siz
 
 size_t Pipeline::memory_bytes() const {
   return flows_.memory_bytes() + hosts_.memory_bytes() + names_.memory_bytes() + mac_index_.memory_bytes() +
-         mac_pool_.memory_bytes() + dpi_.memory_bytes() + kFragSlots * sizeof(FragEntry) + kNameCacheSlots * sizeof(NameCacheEntry) +
+         mac_pool_.memory_bytes() + dpi_.memory_bytes() + l7_.memory_bytes() + (n_apps_ + n_cats_) * sizeof(IfaceL7Counter) + kFragSlots * sizeof(FragEntry) + kNameCacheSlots * sizeof(NameCacheEntry) +
          sizeof(*this);
 }
 
@@ -276,7 +289,6 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
     Flow& f = flows_[fi];
     f.serial = next_flow_serial_++;
     f.first_ns = now_ns_;
-    f.thpt_ts = now_ns_;
     f.ip_version = p.ip_version;
     f.tunnel = uint8_t(p.tunnel);
     f.icmp_type = p.icmp_type, f.icmp_code = p.icmp_code;
@@ -307,7 +319,10 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
   const int dir = swapped == f.cli_is_hi ? 0 : 1;  // 0: client → server
   f.last_ns = now_ns_;
   f.pkts[dir]++;
+  const uint64_t before = f.bytes[dir];
   f.bytes[dir] += len;
+  // Keeps every accounting delta below 2^31 (they are taken from 32 bits).
+  if (__builtin_expect(((before ^ f.bytes[dir]) >> 30) != 0, 0)) account_flow(f, false);
   f.dscp[dir] = p.dscp;
   f.ttl[dir] = p.ttl;
 
@@ -399,6 +414,7 @@ void Pipeline::decode_only(const RawPacket& raw) noexcept {
 void Pipeline::expire_flow(uint32_t i, FlowEnd why) noexcept {
   Flow& f = flows_[i];
   dpi_.give_up(f);  // nDPI guesses by port when a flow ends unclassified
+  account_flow(f, false);
   if (expired_) {
     ExpiredFlow r;
     std::memset(&r, 0, sizeof(r));
@@ -431,12 +447,77 @@ void Pipeline::expire_flow(uint32_t i, FlowEnd why) noexcept {
   stats_.flows_expired++;
 }
 
+// One accounting step: what the flow carried since the previous step is
+// credited to the interface and to both hosts under the flow's current
+// application, category and DSCP marks (ntopng's periodic flow update; what
+// was credited before a later classification stays where it was).
+void Pipeline::account_flow(Flow& f, bool sample_thpt) noexcept {
+  const uint32_t now_ms = uint32_t((now_ns_ - f.first_ns) / 1000000);
+  uint32_t db[2], dp[2];
+  for (int d = 0; d < 2; d++) {
+    db[d] = uint32_t(f.bytes[d]) - f.acct_bytes[d], dp[d] = f.pkts[d] - f.acct_pkts[d];
+    f.acct_bytes[d] = uint32_t(f.bytes[d]), f.acct_pkts[d] = f.pkts[d];
+  }
+  // Throughput over the time since the previous step (a 1 GiB step between
+  // two sweeps only shortens the window); under a second it keeps its value.
+  const uint32_t dt = now_ms - f.thpt_ts;
+  if (sample_thpt && dt >= 1000) {
+    double secs = double(dt) / 1e3;
+    f.bps = float(double(uint64_t(db[0]) + db[1]) * 8 / secs);
+    f.pps = float(double(uint64_t(dp[0]) + dp[1]) / secs);
+  }
+  f.thpt_ts = now_ms;
+  if (!(dp[0] | dp[1])) return;
+  const uint16_t app = f.l7_app ? f.l7_app : f.l7_master;
+  const bool new_flow = !f.acct_counted;
+  f.acct_counted = 1;
+  if (app < n_apps_) {
+    IfaceL7Counter& a = if_apps_[app];
+    a.bytes += uint64_t(db[0]) + db[1], a.packets += uint64_t(dp[0]) + dp[1], a.flows += new_flow;
+  }
+  if (f.l7_category < n_cats_) {
+    IfaceL7Counter& c = if_cats_[f.l7_category];
+    c.bytes += uint64_t(db[0]) + db[1], c.packets += uint64_t(dp[0]) + dp[1], c.flows += new_flow;
+  }
+  if (f.cli_host != HashIndex::kNone)
+    credit_host(f.cli_host, {app, f.l7_category, f.dscp[0], f.dscp[1], new_flow, db[0], db[1], dp[0], dp[1]});
+  if (f.srv_host != HashIndex::kNone)
+    credit_host(f.srv_host, {app, f.l7_category, f.dscp[1], f.dscp[0], new_flow, db[1], db[0], dp[1], dp[0]});
+}
+
+void Pipeline::credit_host(uint32_t hi, const L7Credit& c) noexcept {
+  Host& h = hosts_[hi];
+  if ((h.flags & kHostL7Full) || !l7_.max()) return;
+  // A host the pool cannot serve stops here rather than keep partial sums.
+  if (!l7_.credit(h.l7_head, c, sweep_pass_)) {
+    h.flags |= kHostL7Full;
+    stats_.host_l7_pool_full++;
+  }
+}
+
 void Pipeline::sweep(uint32_t n) noexcept {
   const uint32_t fmax = flows_.max(), hmax = hosts_.max();
   uint32_t nf = n < fmax ? n : fmax;
+  // Flows a few slots ahead with traffic to credit: their hosts' first line,
+  // then the hosts' chain heads, are requested before the visit needs them.
+  auto ahead = [&](uint32_t d, bool chains) {
+    uint32_t j = flow_cursor_ + d < fmax ? flow_cursor_ + d : flow_cursor_ + d - fmax;
+    if (!flows_.used(j)) return;
+    const Flow& g = flows_[j];
+    if (g.pkts[0] == g.acct_pkts[0] && g.pkts[1] == g.acct_pkts[1]) return;
+    for (uint32_t hi : {g.cli_host, g.srv_host}) {
+      if (hi == HashIndex::kNone) continue;
+      const Host& h = hosts_[hi];
+      if (!chains) __builtin_prefetch(&h, 1);
+      else
+        for (uint32_t head : h.l7_head)
+          if (head) __builtin_prefetch(l7_.chunk_addr(head), 1);
+    }
+  };
   for (uint32_t k = 0; k < nf; k++) {
+    if (fmax > 16) ahead(16, false), ahead(8, true);
     uint32_t i = flow_cursor_;
-    flow_cursor_ = flow_cursor_ + 1 == fmax ? 0 : flow_cursor_ + 1;
+    if (++flow_cursor_ == fmax) flow_cursor_ = 0, sweep_pass_++;
     if (!flows_.used(i)) continue;
     Flow& f = flows_[i];
     if (now_ns_ - f.last_ns > lim_.flow_idle_ns) {
@@ -447,14 +528,7 @@ void Pipeline::sweep(uint32_t n) noexcept {
       expire_flow(i, FlowEnd::Lifetime);
       continue;
     }
-    uint64_t dt = now_ns_ - f.thpt_ts;
-    if (dt >= kSecond) {
-      uint64_t b = f.bytes[0] + f.bytes[1], pk = uint64_t(f.pkts[0]) + f.pkts[1];
-      double secs = double(dt) / 1e9;
-      f.bps = float(double(b - f.thpt_bytes) * 8 / secs);
-      f.pps = float(double(pk - f.thpt_pkts) / secs);
-      f.thpt_bytes = b, f.thpt_pkts = uint32_t(pk), f.thpt_ts = now_ns_;
-    }
+    account_flow(f, true);
   }
   // Hosts are scanned at the same pace relative to their own table size.
   uint64_t nh64 = fmax ? uint64_t(n) * hmax / fmax : n;
@@ -468,6 +542,7 @@ void Pipeline::sweep(uint32_t n) noexcept {
     if (e.active_as_client == 0 && e.active_as_server == 0 && now_ns_ - e.last_ns() > idle) {
       names_.release(e.name);
       if (e.flags & kHostLocal) stats_.local_hosts--;
+      l7_.release(e.l7_head);
       hosts_.erase(i);
       stats_.hosts_expired++;
       continue;
@@ -516,6 +591,10 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
   for (uint32_t i = 0; i < hosts_.max(); i++)
     if (hosts_.used(i) && hosts_[i].name != HashIndex::kNone) named++;
   if (named > max_hosts / 2 + 1) return false;
+  // The per-host L7 pool follows the host table's size, but never below what
+  // it holds: a rebuild keeps every chain.
+  uint32_t l7_max = l7_chunks(max_hosts, lim_.l7_chunks_per_host);
+  HostL7Pool nl(l7_max > l7_.used() ? l7_max : l7_.used());
   FlowTable nf(max_flows);
   HostTable nh(max_hosts);
   NamePool nn(max_hosts / 2 + 1);
@@ -525,7 +604,8 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
     if (!hosts_.used(i)) continue;
     uint32_t j = nh.create(hosts_[i].key, hosts_[i].hash);
     Host& h = nh[j];
-    h = hosts_[i];  // name is re-stored below
+    h = hosts_[i];  // name and L7 chain are re-stored below
+    for (uint32_t& head : h.l7_head) head = nl.copy_from(l7_, head);
     if (const char* name = names_.get(h.name)) {
       h.name = nn.store(HashIndex::kNone, name, std::strlen(name));
       if (h.name == HashIndex::kNone) h.name_source = 0;
@@ -543,8 +623,10 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
   flows_ = std::move(nf);
   hosts_ = std::move(nh);
   names_ = std::move(nn);
+  l7_ = std::move(nl);
   lim_.max_flows = max_flows, lim_.max_hosts = max_hosts;
   flow_cursor_ = host_cursor_ = 0;
+  sweep_pass_++;
   sweep_debt_ = 0;
   return true;
 }

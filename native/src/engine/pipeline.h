@@ -14,6 +14,7 @@
 #include "engine/ring.h"
 #include "flow/flow_table.h"
 #include "flow/hash_index.h"
+#include "flow/host_l7.h"
 #include "flow/host_table.h"
 #include "flow/local_nets.h"
 
@@ -28,6 +29,7 @@ struct PipelineLimits {
   uint64_t local_host_idle_ns = 300ULL * 1000000000;  // ntopng: local 300 s
   uint64_t remote_host_idle_ns = 60ULL * 1000000000;  //         remote 60 s
   bool dpi = true;                                   // classify applications
+  uint32_t l7_chunks_per_host = 2;                   // per-host L7 pool (64 B chunks) per host slot
 };
 
 struct Mac {
@@ -64,6 +66,10 @@ class Pipeline {
   const NamePool& names() const { return names_; }
   const Classifier& classifier() const { return dpi_; }
   const IfaceStats& stats() const { return stats_; }
+  const HostL7Pool& host_l7() const { return l7_; }
+  // Interface counters by application id and by category id.
+  const IfaceL7Counter* iface_apps(uint32_t& n) const { n = n_apps_; return if_apps_.get(); }
+  const IfaceL7Counter* iface_cats(uint32_t& n) const { n = n_cats_; return if_cats_.get(); }
   uint32_t macs() const { return mac_pool_.size(); }
   uint64_t now_ns() const { return now_ns_; }
   size_t memory_bytes() const;
@@ -83,6 +89,8 @@ class Pipeline {
   uint32_t host_for(const IpAddr& ip, uint16_t vlan, const uint8_t* mac, const NetConfig& nets) noexcept;
   void count_mac(const uint8_t* mac, uint32_t bytes, bool sent) noexcept;
   void expire_flow(uint32_t i, FlowEnd why) noexcept;
+  void account_flow(Flow& f, bool sample_thpt) noexcept;
+  void credit_host(uint32_t hi, const L7Credit& c) noexcept;
   void sweep(uint32_t n) noexcept;
   bool frag_ports(const Packet& p, uint16_t& sport, uint16_t& dport) noexcept;
   void learn_name(const IpAddr& ip, uint16_t vlan, const char* name, size_t len, NameSource src) noexcept;
@@ -96,6 +104,9 @@ class Pipeline {
   HashIndex mac_index_;
   EntryPool<Mac> mac_pool_;
   IfaceStats stats_;
+  HostL7Pool l7_;
+  std::unique_ptr<IfaceL7Counter[]> if_apps_, if_cats_;
+  uint32_t n_apps_ = 0, n_cats_ = 0;
   SpscRing<ExpiredFlow>* expired_;
   Packet pkts_[kBatch];
   BatchItem items_[kBatch];
@@ -103,6 +114,7 @@ class Pipeline {
   uint64_t last_sweep_ns_ = 0;
   uint64_t sweep_debt_ = 0;   // entries owed to the sweep (scaled by 1e9)
   uint32_t flow_cursor_ = 0, host_cursor_ = 0;
+  uint32_t sweep_pass_ = 0;   // full passes over the flow table (one per 5 s)
   uint32_t next_flow_serial_ = 1, next_host_serial_ = 1;
 
   // Names learned for addresses (DNS answers, DHCP …), also for hosts that

@@ -103,7 +103,9 @@ HostPage query_hosts(const Pipeline& pl, const HostQuery& q) {
     page.rows.reserve(to - from);
     for (size_t k = from; k < to; k++) {
       const Host& h = ht[sel[k]];
-      page.rows.push_back(HostRow{h, name_of(h)});
+      HostRow& r = page.rows.emplace_back();
+      r.h = h, r.name = name_of(h);
+      if (q.detail) r.has_l7 = true, r.l7 = pl.host_l7().read(h.l7_head);
     }
   }
   return page;
@@ -125,6 +127,8 @@ bool find_host(const Pipeline& pl, const IpAddr& ip, int vlan, HostRow& out) {
   out.h = ht[i];
   const char* n = pl.names().get(out.h.name);
   out.name = n ? n : "";
+  out.has_l7 = true;
+  out.l7 = pl.host_l7().read(out.h.l7_head);
   return true;
 }
 

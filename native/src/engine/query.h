@@ -19,11 +19,14 @@ struct HostQuery {
   HostMode mode = HostMode::All;
   int vlan = -1;
   std::vector<Cidr> allowed;  // empty: every host
+  bool detail = false;        // with the per-application / category / DSCP counters
 };
 
 struct HostRow {
   Host h;
   std::string name;
+  bool has_l7 = false;
+  HostL7Stats l7;
 };
 
 struct HostPage {

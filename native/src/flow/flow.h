@@ -56,6 +56,7 @@ struct alignas(64) Flow {
   // Copied from the hosts when the flow starts, so a packet need not read
   // their identity lines.
   uint8_t cli_local : 1, srv_local : 1, cli_bcast : 1, srv_bcast : 1;
+  uint8_t acct_counted : 1;  // num_flows was counted for the current application
   uint8_t ip_version;
   uint8_t icmp_type, icmp_code;
   // line 1: what every packet updates
@@ -75,10 +76,11 @@ struct alignas(64) Flow {
   uint16_t l7_category;
   uint8_t dpi_state;
   uint8_t tunnel;
-  // Throughput: the sweep samples counters every few seconds of engine time.
-  uint64_t thpt_ts;
-  uint64_t thpt_bytes;
-  uint32_t thpt_pkts;
+  // Accounting steps (sweep, expiry, and each 1 GiB a direction carries)
+  // credit hosts and interface with what the flow carried since the last
+  // step: the low 32 bits already credited, deltas taken mod 2^32.
+  uint32_t acct_bytes[2], acct_pkts[2];
+  uint32_t thpt_ts;         // ms after first_ns of the last step
   float bps, pps;
   uint32_t info;            // the classifier's FlowInfo entry + 1; 0 = none
 };

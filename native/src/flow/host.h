@@ -24,6 +24,7 @@ inline uint64_t hash_host_key(const HostKey& k) {
 enum HostFlag : uint8_t {
   kHostLocal = 1, kHostBroadcast = 2, kHostMulticast = 4, kHostHasMac = 8,
   kHostPrivate = 16, kHostBroadcastDomain = 32,
+  kHostL7Full = 64,  // the L7 pool was full: this host's L7/DSCP counters stopped
 };
 
 // Traffic families as ntopng splits them.
@@ -64,6 +65,7 @@ struct alignas(64) Host {
   uint8_t mac[6];
   uint8_t name_source;      // what taught us the name (NameSource)
   uint64_t first_ns;
+  uint32_t l7_head[2];      // HostL7Pool chains (applications; categories and DSCP): chunk + 1, 0 = none
   // lines 1-4
   HostTraffic traffic[2];
   HostPktStats pkt[2];
