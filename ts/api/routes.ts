@@ -49,6 +49,20 @@ export const routes: RouteDef[] = [
     handler: (ctx) => ifaces.interfaceDscp(ctx),
   }),
   route({
+    path: 'get/interface/l7/stats', versions: [...V12], method: 'GET', perm: 'user', ifid: true,
+    summary: 'Traffic per application, breed or category (sinceStartup: bytes; count: active flows)',
+    params: {
+      ndpistats_mode: oneOf(['sinceStartup', 'count']).optional(),
+      breed: bool().optional(),
+      ndpi_category: bool().optional(),
+      max_values: int(1, 65535).optional(),
+      all_values: bool().optional(),
+      collapse_stats: bool().optional(),
+    },
+    errors: [INVALID_INTERFACE, INVALID_ARGUMENTS, INTERNAL_ERROR],
+    handler: (ctx, p) => ifaces.interfaceL7(ctx, p),
+  }),
+  route({
     path: 'get/monitor/interfaces', versions: [...V12], method: 'GET', perm: 'user',
     summary: 'Monitored interfaces', params: {}, errors: [],
     handler: (ctx) => ifaces.monitoredInterfaces(ctx),
@@ -92,10 +106,28 @@ export const routes: RouteDef[] = [
     params: { host: str(64).optional(), vlan: int(0, 4095).optional(), field_alias: str(4096).optional() },
     errors: [NOT_FOUND, INVALID_INTERFACE, NOT_GRANTED, INVALID_HOST, INVALID_ARGUMENTS, INTERNAL_ERROR, BAD_FORMAT, BAD_CONTENT],
     handler: (ctx, p) => {
-      if (p.host) return hosts.selectFields(hosts.hostDataFlat(ctx, hosts.findHost(ctx, p.host, p.vlan)), p.field_alias);
-      const all = ctx.iface.engine.hosts({ limit: 1 << 30, allowed: ctx.allowed, vlan: p.vlan });
+      if (p.host) {
+        const h = hosts.findHost(ctx, p.host, p.vlan);
+        return hosts.selectFields({ ...hosts.hostDataFlat(ctx, h), ...hosts.hostFingerprints(ctx, h) }, p.field_alias);
+      }
+      // every host: without the per-host fingerprint scan of the flow table
+      const all = ctx.iface.engine.hosts({ limit: 1 << 30, allowed: ctx.allowed, vlan: p.vlan, detail: true });
       return all.rows.map((h) => hosts.selectFields(hosts.hostDataFlat(ctx, h), p.field_alias));
     },
+  }),
+  route({
+    path: 'get/host/l7/stats', versions: [...V12], method: 'GET', perm: 'user', ifid: true,
+    summary: "A host's traffic per application, breed or category",
+    params: { host: str(64).optional(), vlan: int(0, 4095).optional(), breed: bool().optional(), ndpi_category: bool().optional(), collapse_stats: bool().optional() },
+    errors: [INVALID_INTERFACE, INVALID_ARGUMENTS, INTERNAL_ERROR],
+    handler: (ctx, p) => hosts.hostL7(ctx, p),
+  }),
+  route({
+    path: 'get/host/dscp/stats', versions: [...V12], method: 'GET', perm: 'user', ifid: true,
+    summary: "Packets per DSCP class a host sent or received",
+    params: { host: str(64).optional(), vlan: int(0, 4095).optional(), direction: str(8).optional() },
+    errors: [INVALID_INTERFACE, INVALID_ARGUMENTS, INTERNAL_ERROR],
+    handler: (ctx, p) => hosts.hostDscp(ctx, p),
   }),
   route({
     path: 'set/host/alias', versions: ['v1', 'v2'], method: 'POST', perm: 'admin',

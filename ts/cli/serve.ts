@@ -114,6 +114,10 @@ export async function startEgressApi(o: EgressApiOptions): Promise<EgressApi> {
   const app = createEgressApp(service, kv, o.product);
   const srv = await listen(app, { port: o.port, bind: o.bind, tlsCert: o.tlsCert, tlsKey: o.tlsKey });
   const onHup = () => {
+    if (!o.rulesFile) {
+      print('flowgate: egress: SIGHUP: no --egress-rules file to re-read');
+      return;
+    }
     try {
       service.reload();
       print(`flowgate: egress: re-read ${o.rulesFile}`);
@@ -121,7 +125,7 @@ export async function startEgressApi(o: EgressApiOptions): Promise<EgressApi> {
       console.error(`flowgate: egress: ${(e as Error).message} (rules unchanged)`);
     }
   };
-  if (o.rulesFile) process.on('SIGHUP', onHup);
+  process.on('SIGHUP', onHup);
   print(`flowgate: egress API on ${srv.url}/egress/ (credentials: ${kv.description}, key ${o.product}.user.<name>.password; set one with: flowgate passwd <name>)`);
   return {
     url: srv.url,

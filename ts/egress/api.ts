@@ -6,7 +6,7 @@
 import { Hono } from 'hono';
 
 import { basicAuth, type AuthEnv } from './credentials.js';
-import { parseAction, parseProtocol, parseSubnet, PolicyError, targetKey, type TargetKind } from './policy.js';
+import { parseAction, parseProtocolName, parseSubnet, PolicyError, targetKey, type TargetKind } from './policy.js';
 import type { EgressService } from './service.js';
 import type { Kv } from '../services/kv.js';
 
@@ -31,15 +31,16 @@ export function createEgressApp(service: EgressService, kv: Kv, product: string,
       }
       const scope = m[3] === 'default' ? 'default' : m[3] === 'ip' ? 'subnet' : 'protocol';
       let match = '';
+      let master: string | undefined;
       if (scope === 'subnet') match = parseSubnet(c.req.query('subnet'));
-      if (scope === 'protocol') match = parseProtocol(m[4]);
+      if (scope === 'protocol') ({ name: match, master } = parseProtocolName(m[4]));
       const action = c.req.query('action');
       if (action !== undefined) {
         const a = parseAction(action);
         await service.set(targetKey(kind, queue), scope, match, a);
         log(`flowgate: egress: ${c.get('user')} set ${targetKey(kind, queue)} ${scope}${match ? ` ${match}` : ''} = ${a}`);
       }
-      return c.json(service.status(kind, queue, scope, match), 200);
+      return c.json(service.status(kind, queue, scope, match, master), 200);
     } catch (e) {
       if (e instanceof PolicyError) return c.json({ error: e.message }, 400);
       throw e;

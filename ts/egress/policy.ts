@@ -50,6 +50,8 @@ export function parseAction(v: string | undefined): Action {
 /** A CIDR (v4 or v6; a bare address is a host route), normalised to its network address. */
 export function parseSubnet(v: string | undefined): string {
   const s = (v ?? '').trim();
+  // node's parser is strict (no octal '010', no short '10.0.0'); ipaddr.js then does the masking
+  if (!isIP(s.split('/')[0])) throw new PolicyError(`invalid subnet '${s}': expected CIDR such as 192.168.1.0/24 or 2001:db8::/32`);
   try {
     const cidr = s.includes('/') ? s : `${s}/${ipaddr.parse(s).kind() === 'ipv4' ? 32 : 128}`;
     const [addr, prefix] = ipaddr.parseCIDR(cidr);
@@ -60,13 +62,28 @@ export function parseSubnet(v: string | undefined): string {
   }
 }
 
-/** An application protocol name as the classifier reports it; returns the registry's spelling. */
-export function parseProtocol(v: string | undefined): string {
-  const s = decodeURIComponent((v ?? '').trim());
-  const id = s ? l7Id(s) : undefined;
-  if (id === undefined || id === 0) throw new PolicyError(`unknown application protocol '${s}' (an nDPI protocol name, e.g. TLS, DNS, YouTube)`);
-  return l7Name(0, id);
+/**
+ * An application protocol as the classifier names it: "TLS", "YouTube" or
+ * "TLS.YouTube" (the rule is then the application's). Returns the
+ * registry's spelling of the application and, when given, of the master.
+ */
+export function parseProtocolName(v: string | undefined): { name: string; master?: string } {
+  let s: string;
+  try {
+    s = decodeURIComponent((v ?? '').trim());
+  } catch {
+    throw new PolicyError(`protocol name '${v}' is not valid percent-encoding`);
+  }
+  const unknown = () => new PolicyError(`unknown application protocol '${s}' (an nDPI protocol name, e.g. TLS, DNS, YouTube)`);
+  const parts = s.split('.');
+  if (!s || parts.length > 2) throw unknown();
+  const ids = parts.map((p) => l7Id(p));
+  if (ids.some((id) => id === undefined || id === 0)) throw unknown();
+  const name = l7Name(0, ids[ids.length - 1]!);
+  return parts.length === 2 ? { name, master: l7Name(0, ids[0]!) } : { name };
 }
+
+export const parseProtocol = (v: string | undefined): string => parseProtocolName(v).name;
 
 const L4 = { icmp: 1, igmp: 2, tcp: 6, udp: 17, gre: 47, esp: 50, icmpv6: 58, sctp: 132 } as Record<string, number>;
 

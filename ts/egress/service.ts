@@ -105,20 +105,24 @@ export class EgressService {
   }
 
   /** The rule in force for a query, with its counters when the engine has the target. */
-  status(kind: TargetKind, queue: number | undefined, scope: Override['scope'], match: string) {
+  status(kind: TargetKind, queue: number | undefined, scope: Override['scope'], match: string, master?: string) {
     const key = kind === 'aggregated' ? `aggregated:${queue ?? 0}` : kind;
     const t = this.effective().targets[key] ?? { default: 'forward' as Action, subnets: {}, protocols: {} };
     let inForce: { scope: Override['scope']; match?: string; action: Action };
     if (scope === 'default') inForce = { scope: 'default', action: t.default };
     else if (scope === 'subnet') inForce = subnetInForce(t, match);
-    else inForce = t.protocols[match] ? { scope: 'protocol', match, action: t.protocols[match] } : { scope: 'default', action: t.default };
+    else {
+      // the application's own rule, else its master's (TLS covers TLS.YouTube), else the default
+      const rule = [match, master].find((m) => m && t.protocols[m]);
+      inForce = rule ? { scope: 'protocol', match: rule, action: t.protocols[rule] } : { scope: 'default', action: t.default };
+    }
     const ts = this.engine?.egressStats().targets.find((x) => x.target === kind && (kind !== 'aggregated' || (x.queue ?? 0) === (queue ?? 0)));
     const pol = ts?.policies.find((x) => x.scope === inForce.scope && (x.match ?? '') === (inForce.match ?? ''));
     return {
       target: kind,
       ...(kind === 'aggregated' ? { queue: queue ?? 0 } : {}),
       scope,
-      ...(scope === 'subnet' ? { subnet: match } : scope === 'protocol' ? { protocol: match } : {}),
+      ...(scope === 'subnet' ? { subnet: match } : scope === 'protocol' ? { protocol: master ? `${master}.${match}` : match } : {}),
       action: inForce.action,
       // the rule that decides: this one, a covering subnet, or the default
       rule: { scope: inForce.scope, ...(inForce.match !== undefined ? { match: inForce.match } : {}) },

@@ -171,9 +171,13 @@ void Engine::run_loop() {
     unlock_and_yield(lk);
     ring_doorbell();
   }
-  if (!stop_.load() && cfg_.flush_at_end) {
+  if (!stop_.load()) {
+    // A replay that ended keeps serving what it learned: its flows' last
+    // packets are credited to the per-application counters now, since packet
+    // time (and so the sweep that would credit them) stops here.
     lk.lock();
-    pipeline_->flush_all();
+    if (cfg_.flush_at_end) pipeline_->flush_all();
+    else pipeline_->account_all();
     lk.unlock();
     ring_doorbell();
   }

@@ -631,6 +631,11 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
   return true;
 }
 
+void Pipeline::account_all() noexcept {
+  for (uint32_t i = 0; i < flows_.max(); i++)
+    if (flows_.used(i)) account_flow(flows_[i], false);
+}
+
 void Pipeline::flush_all() noexcept {
   for (uint32_t i = 0; i < flows_.max(); i++)
     if (flows_.used(i)) expire_flow(i, FlowEnd::Flushed);

@@ -56,6 +56,7 @@ class Pipeline {
   void advance(uint64_t now_ns) noexcept;
   // Expires every flow now (end of capture when asked, or shutdown).
   void flush_all() noexcept;
+  void account_all() noexcept;  // credit every flow's counters not yet accounted (end of a replay)
   // Rebuilds the flow and host tables with new maximums (ntopng's incr_flows),
   // keeping every entry. Allocates: JS thread, under the batch lock. Returns
   // false (and changes nothing) when a maximum is below the current count.

@@ -3,10 +3,12 @@
 // host is seen on, aliases.
 import { BlockList, isIP } from 'node:net';
 
-import { l7Name, type HostRecord } from '../../bindings/engine.js';
+import { Engine, l7Name, type HostRecord } from '../../bindings/engine.js';
 import type { MonitoredInterface } from '../../services/interfaces.js';
 import { ApiError, RC } from '../rc.js';
 import type { ApiCtx } from '../route.js';
+import { dscpName } from './interfaces.js';
+import { collapseStats, groupL7 } from './stats.js';
 
 /** `host` as ntopng takes it: an address, optionally `@vlan`. */
 export function parseHost(s: string, vlan?: number): { ip: string; vlan: number } {
@@ -201,6 +203,7 @@ export function hostDataFlat(ctx: ApiCtx, h: HostRecord, iface: MonitoredInterfa
       h.tcpPacketStats.sent.retransmissions + h.tcpPacketStats.sent.out_of_order + h.tcpPacketStats.sent.lost +
         h.tcpPacketStats.rcvd.retransmissions + h.tcpPacketStats.rcvd.out_of_order + h.tcpPacketStats.rcvd.lost > 0,
   };
+  Object.assign(o, hostNdpi(h));
   for (const f of fam) {
     o[`${f}.bytes.sent`] = h[f].bytes_sent;
     o[`${f}.bytes.rcvd`] = h[f].bytes_rcvd;
@@ -234,6 +237,72 @@ export function hostFingerprints(ctx: ApiCtx, h: HostRecord) {
   return { ja3_fingerprint: orEmpty(ja3), hassh_fingerprint: orEmpty(hassh) };
 }
 
+/** ntopng's per-host `ndpi` and `ndpi_categories` tables (v1/v2 shape). */
+export function hostNdpi(h: HostRecord) {
+  const reg = Engine.info().dpi;
+  const proto = new Map(reg.protocols.map((p) => [p.id, p]));
+  const cat = new Map(reg.categories.map((c) => [c.id, c.name]));
+  const ndpi: Record<string, Record<string, number | string>> = {};
+  let unknown = 0;
+  for (const a of h.ndpi ?? []) {
+    const name = proto.get(a.id)?.name ?? 'Unknown';
+    if (a.id === 0) unknown += a.bytes_sent + a.bytes_rcvd;
+    ndpi[name] = {
+      'bytes.sent': a.bytes_sent,
+      'bytes.rcvd': a.bytes_rcvd,
+      'packets.sent': a.packets_sent,
+      'packets.rcvd': a.packets_rcvd,
+      num_flows: a.num_flows,
+      duration: a.duration,
+      breed: proto.get(a.id)?.breed ?? 'Unrated',
+    };
+  }
+  const cats: Record<string, Record<string, number>> = {};
+  for (const c of h.ndpi_categories ?? []) {
+    cats[cat.get(c.id) ?? 'Unspecified'] = {
+      bytes: c.bytes_sent + c.bytes_rcvd,
+      'bytes.sent': c.bytes_sent,
+      'bytes.rcvd': c.bytes_rcvd,
+      category: c.id,
+      duration: c.duration,
+    };
+  }
+  return { ndpi, ndpi_categories: cats, 'bytes.ndpi.unknown': unknown };
+}
+
+export interface HostL7Params {
+  host?: string;
+  vlan?: number;
+  breed?: boolean;
+  ndpi_category?: boolean;
+  collapse_stats?: boolean;
+}
+
+/** get/host/l7/stats: the host's bytes per application (or breed, or category), with durations. */
+export function hostL7(ctx: ApiCtx, p: HostL7Params) {
+  const h = findHost(ctx, p.host, p.vlan);
+  const apps = (h.ndpi ?? []).map((a) => ({ id: a.id, bytes: a.bytes_sent + a.bytes_rcvd }));
+  const by = p.breed ? 'breed' : p.ndpi_category ? 'category' : 'app';
+  const dur = new Map<string, number>();
+  if (by === 'app') {
+    const { ndpi } = hostNdpi(h);
+    for (const [k, v] of Object.entries(ndpi)) dur.set(k, v.duration as number);
+  }
+  const list = groupL7(apps, by).map((x) => ({ ...x, duration: dur.get(x.label) ?? 0 }));
+  return p.collapse_stats === false ? list : collapseStats(list, 1, 3);
+}
+
+/** get/host/dscp/stats: packets per DSCP class the host sent or received (default received). */
+export function hostDscp(ctx: ApiCtx, p: { host?: string; vlan?: number; direction?: string }) {
+  const dir = p.direction ?? 'recvd';
+  if (!['sent', 'recvd', 'recv', 'rcvd'].includes(dir)) throw new ApiError(RC.INVALID_ARGUMENTS, "direction must be 'sent' or 'recvd'");
+  const h = findHost(ctx, p.host, p.vlan);
+  const list = (h.dscp ?? [])
+    .map((d) => ({ label: dscpName(d.dscp), value: dir === 'sent' ? d.packets_sent : d.packets_rcvd }))
+    .filter((x) => x.value > 0);
+  return collapseStats(list, 1);
+}
+
 /** v0 host data: the older nested object. */
 export function hostDataV0(ctx: ApiCtx, h: HostRecord): Record<string, unknown> {
   const flat = hostDataFlat(ctx, h);
@@ -262,6 +331,7 @@ export function hostDataV0(ctx: ApiCtx, h: HostRecord): Record<string, unknown> 
     other_ip_rcvd: r('other_ip'),
     'pktStats.sent': h.pktStats.sent,
     'pktStats.recv': h.pktStats.recv,
+    ndpiStats: ndpiStatsV0(h),
     throughput_bps: h.throughput_bps,
     throughput_pps: h.throughput_pps,
     throughput_trend_bps: h.throughput_trend_bps,
@@ -271,6 +341,24 @@ export function hostDataV0(ctx: ApiCtx, h: HostRecord): Record<string, unknown> 
     total_activity_time: h.duration,
     ifid: ctx.iface.ifid,
   };
+}
+
+/** v0's ndpiStats: per protocol {bytes{sent,rcvd}, packets{sent,rcvd}, duration}, plus categories. */
+function ndpiStatsV0(h: HostRecord) {
+  const { ndpi, ndpi_categories } = hostNdpi(h);
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(ndpi)) {
+    out[k] = {
+      bytes: { sent: v['bytes.sent'], rcvd: v['bytes.rcvd'] },
+      packets: { sent: v['packets.sent'], rcvd: v['packets.rcvd'] },
+      duration: v.duration,
+      breed: v.breed,
+    };
+  }
+  out.categories = Object.fromEntries(
+    Object.entries(ndpi_categories).map(([k, v]) => [k, { bytes: v.bytes, category: v.category, duration: v.duration }]),
+  );
+  return out;
 }
 
 /**

@@ -2,10 +2,11 @@
 // statistics, the list of monitored interfaces.
 import { readFileSync } from 'node:fs';
 
-import type { EngineStats } from '../../bindings/engine.js';
+import { l7Name, type EngineStats } from '../../bindings/engine.js';
 import type { MonitoredInterface } from '../../services/interfaces.js';
 import type { ApiCtx } from '../route.js';
-import { collapseStats } from './stats.js';
+import { collapseStats, groupL7, type Slice } from './stats.js';
+import { ApiError, RC } from '../rc.js';
 
 /** MAC table size the engine is built with (native Limits::max_macs). */
 const MAX_MACS = 16384;
@@ -187,4 +188,45 @@ export function monitoredInterfaces(ctx: ApiCtx) {
   return ctx.deps.interfaces.list
     .filter((i) => !ctx.user.allowed_interface || ctx.user.allowed_interface === i.ifname)
     .map((i) => ({ ifid: i.ifid, ifname: i.ifname }));
+}
+
+export interface L7StatsParams {
+  ndpistats_mode?: 'sinceStartup' | 'count';
+  breed?: boolean;
+  ndpi_category?: boolean;
+  max_values?: number;
+  all_values?: boolean;
+  collapse_stats?: boolean;
+}
+
+/**
+ * get/interface/l7/stats: `sinceStartup` = bytes per application (or breed,
+ * or category) since the engine started, small slices collapsed; `count` =
+ * active flows per application, the top `max_values` above 3% and the rest
+ * as Other (ntopng's rules).
+ */
+export function interfaceL7(ctx: ApiCtx, p: L7StatsParams) {
+  if (!p.ndpistats_mode) throw new ApiError(RC.INVALID_ARGUMENTS, "ndpistats_mode must be 'sinceStartup' or 'count'");
+  if (p.ndpistats_mode === 'count') {
+    const counts = new Map<string, number>();
+    for (const x of ctx.iface.engine.flowCounters(ctx.allowed).l7) {
+      const name = l7Name(x.master, x.app);
+      counts.set(name, (counts.get(name) ?? 0) + x.count);
+    }
+    let rest = [...counts.values()].reduce((a, b) => a + b, 0);
+    const threshold = (rest * 3) / 100;
+    const max = p.all_values ? 65535 : (p.max_values ?? 5);
+    const out: Slice[] = [];
+    for (const [label, value] of [...counts].sort((a, b) => b[1] - a[1])) {
+      if (out.length >= max || value <= threshold) break;
+      out.push({ label, value });
+      rest -= value;
+    }
+    if (rest > 0) out.push({ label: 'Other', value: rest });
+    else if (!out.length) out.push({ label: 'No flows', value: 0 });
+    return out;
+  }
+  const apps = ctx.iface.engine.l7Stats().apps;
+  const list = groupL7(apps, p.breed ? 'breed' : p.ndpi_category ? 'category' : 'app');
+  return p.collapse_stats === false ? list : collapseStats(list, 1, 3);
 }

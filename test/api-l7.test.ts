@@ -1,0 +1,89 @@
+// Application, category and DSCP statistics over HTTP, on replayed captures,
+// checked against the host/interface totals (which the truth tests tie to
+// tshark) and against nDPI's ground truth for the flows of one application.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { startApi, v2, type ApiService } from './fixtures/api.js';
+import { NDPI_PCAPS, NDPI_TRUTH } from './fixtures/util.js';
+
+const NETFLIX = join(NDPI_PCAPS, 'netflix.pcap');
+let s: ApiService;
+
+beforeAll(async () => {
+  s = await startApi({ files: [NETFLIX] });
+});
+afterAll(async () => {
+  await s?.close();
+});
+
+const rsp = async (path: string, query: Record<string, string | number | boolean>) => {
+  const r = await s.call(v2(path), { query });
+  expect(r.body?.rc, r.text.slice(0, 300)).toBe(0);
+  return r.body.rsp;
+};
+const sum = (l: { value: number }[]) => l.reduce((a, x) => a + x.value, 0);
+
+describe('interface l7/stats', () => {
+  it('sinceStartup: bytes per application add up to the interface IP bytes, in every grouping', async () => {
+    const st = s.ifaces.get(0)!.engine.stats();
+    for (const q of [{}, { breed: true }, { ndpi_category: true }, { collapse_stats: false }]) {
+      const list = await rsp('get/interface/l7/stats', { ifid: 0, ndpistats_mode: 'sinceStartup', ...q });
+      expect(sum(list)).toBe(st.ip_bytes);
+      for (let i = 1; i < list.length; i++) if (list[i].label !== 'Other') expect(list[i - 1].value).toBeGreaterThanOrEqual(list[i].value);
+    }
+    const apps = await rsp('get/interface/l7/stats', { ifid: 0, ndpistats_mode: 'sinceStartup', collapse_stats: false });
+    expect(apps.map((x: { label: string }) => x.label)).toContain('NetFlix');
+  });
+
+  it('count: active flows per application (top 5 above 3%, the rest as Other)', async () => {
+    const list = await rsp('get/interface/l7/stats', { ifid: 0, ndpistats_mode: 'count' });
+    const all = await rsp('get/interface/l7/stats', { ifid: 0, ndpistats_mode: 'count', all_values: true });
+    const flows = s.ifaces.get(0)!.engine.stats().num_flows;
+    expect(sum(list)).toBe(flows);
+    expect(sum(all)).toBe(flows);
+    expect(list.filter((x: { label: string }) => x.label !== 'Other').length).toBeLessThanOrEqual(5);
+  });
+
+  it('ndpistats_mode is required', async () => {
+    const r = await s.call(v2('get/interface/l7/stats'), { query: { ifid: 0 } });
+    expect([r.status, r.body.rc]).toEqual([400, -5]);
+  });
+});
+
+describe('host l7 and dscp stats', () => {
+  const HOST = '192.168.1.7';
+
+  it("a host's bytes per application add up to its bytes, and NetFlix matches nDPI's flows", async () => {
+    const data = await rsp('get/host/data', { ifid: 0, host: HOST });
+    const list = await rsp('get/host/l7/stats', { ifid: 0, host: HOST, collapse_stats: false });
+    expect(sum(list)).toBe(data['bytes.sent'] + data['bytes.rcvd']);
+    // nDPI's ground truth: bytes of the flows it calls NetFlix (master or app)
+    const truth = readFileSync(join(NDPI_TRUTH, 'netflix.pcap.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .filter((f) => f.app_name === 'NetFlix' && (f.src === HOST || f.dst === HOST));
+    const nf = list.find((x: { label: string }) => x.label === 'NetFlix');
+    expect(nf.value).toBe(truth.reduce((a, f) => a + f.c2s_bytes + f.s2c_bytes, 0));
+    expect(data.ndpi.NetFlix.num_flows).toBe(truth.length);
+    expect(nf.duration).toBeGreaterThan(0);
+  });
+
+  it('dscp: packets per class received (default) and sent add up to the host packets', async () => {
+    const data = await rsp('get/host/data', { ifid: 0, host: HOST });
+    const rcvd = await rsp('get/host/dscp/stats', { ifid: 0, host: HOST });
+    const sent = await rsp('get/host/dscp/stats', { ifid: 0, host: HOST, direction: 'sent' });
+    expect(sum(rcvd)).toBe(data['packets.rcvd']);
+    expect(sum(sent)).toBe(data['packets.sent']);
+    const bad = await s.call(v2('get/host/dscp/stats'), { query: { ifid: 0, host: HOST, direction: 'up' } });
+    expect(bad.body.rc).toBe(-5);
+  });
+
+  it('unknown host: -1', async () => {
+    const r = await s.call(v2('get/host/l7/stats'), { query: { ifid: 0, host: '203.0.113.9' } });
+    expect([r.status, r.body.rc]).toEqual([404, -1]);
+  });
+});
