@@ -29,7 +29,8 @@ const sum = (l: { value: number }[]) => l.reduce((a, x) => a + x.value, 0);
 describe('interface l7/stats', () => {
   it('sinceStartup: bytes per application add up to the interface IP bytes, in every grouping', async () => {
     const st = s.ifaces.get(0)!.engine.stats();
-    for (const q of [{}, { breed: true }, { ndpi_category: true }, { collapse_stats: false }]) {
+    const qs: Record<string, boolean>[] = [{}, { breed: true }, { ndpi_category: true }, { collapse_stats: false }];
+    for (const q of qs) {
       const list = await rsp('get/interface/l7/stats', { ifid: 0, ndpistats_mode: 'sinceStartup', ...q });
       expect(sum(list)).toBe(st.ip_bytes);
       for (let i = 1; i < list.length; i++) if (list[i].label !== 'Other') expect(list[i - 1].value).toBeGreaterThanOrEqual(list[i].value);

@@ -44,6 +44,11 @@ export const routes: RouteDef[] = [
     handler: (ctx) => ifaces.interfaceAddresses(ctx),
   }),
   route({
+    path: 'get/interface/bcast_domains', versions: [...V12], method: 'GET', perm: 'user', ifid: true,
+    summary: 'Broadcast domains learned from ARP', params: {}, errors: [INVALID_INTERFACE, INTERNAL_ERROR],
+    handler: (ctx) => ifaces.broadcastDomains(ctx),
+  }),
+  route({
     path: 'get/interface/dscp/stats', versions: [...V12], method: 'GET', perm: 'user', ifid: true,
     summary: 'Packets per DSCP class on the interface', params: {}, errors: [INVALID_INTERFACE, INVALID_ARGUMENTS, INTERNAL_ERROR],
     handler: (ctx) => ifaces.interfaceDscp(ctx),

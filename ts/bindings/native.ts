@@ -265,6 +265,8 @@ export interface EngineStats {
   num_hosts: number;
   num_local_hosts: number;
   num_devices: number;
+  /** broadcast domains learned from ARP (sender and target in one subnet, /16../28) */
+  bcast_domains: { network: string; hits: number }[];
   max_flows: number;
   max_hosts: number;
   flows_created: number;

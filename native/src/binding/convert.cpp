@@ -365,6 +365,17 @@ Napi::Object stats_to_js(Napi::Env env, const Engine& e, const Pipeline& pl) {
   o.Set("num_hosts", double(pl.hosts().size()));
   o.Set("num_local_hosts", double(s.local_hosts));
   o.Set("num_devices", double(pl.macs()));
+  Napi::Array bd = Napi::Array::New(env);
+  for (int i = 0; i < pl.bcast_domains().size(); i++) {
+    const BcastDomain& d = pl.bcast_domains()[i];
+    Napi::Object x = Napi::Object::New(env);
+    char net[24];
+    std::snprintf(net, sizeof(net), "%u.%u.%u.%u/%u", d.net >> 24, (d.net >> 16) & 255, (d.net >> 8) & 255, d.net & 255, d.cidr);
+    x.Set("network", net);
+    x.Set("hits", double(d.hits));
+    bd.Set(uint32_t(i), x);
+  }
+  o.Set("bcast_domains", bd);
   o.Set("max_flows", double(pl.flows().max()));
   o.Set("max_hosts", double(pl.hosts().max()));
   o.Set("flows_created", double(s.flows_created));

@@ -85,6 +85,7 @@ DecodeResult decode_frame(uint16_t linktype, Bytes frame, Packet& p, DecodeStats
 bool decode_ethernet(Bytes b, Packet& p, DecodeStats& s);
 bool decode_ethertype(uint16_t type, Bytes b, Packet& p, DecodeStats& s);
 bool decode_vlan(Bytes b, Packet& p, DecodeStats& s);
+bool decode_arp(Bytes b, Packet& p, DecodeStats& s);
 bool decode_mpls(Bytes b, Packet& p, DecodeStats& s);
 bool decode_pppoe(Bytes b, Packet& p, DecodeStats& s);
 bool decode_ppp(Bytes b, Packet& p, DecodeStats& s);

@@ -47,7 +47,8 @@ bool decode_ethertype(uint16_t type, Bytes b, Packet& p, DecodeStats& s) {
     case 0x8847:
     case 0x8848: return decode_mpls(b, p, s);
     case 0x8864: return decode_pppoe(b, p, s);
-    default: return false;  // ARP, LLDP, PPPoE discovery, …: not IP
+    case 0x0806: return decode_arp(b, p, s);
+    default: return false;  // LLDP, PPPoE discovery, …: not IP
   }
 }
 

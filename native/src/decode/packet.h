@@ -73,6 +73,8 @@ struct Packet {
   const uint8_t* payload;  // L4 payload (or IP payload for other protocols)
   uint32_t payload_len;   // captured payload bytes
   uint32_t l4_payload_wire;  // payload length per the headers (not truncated by snaplen)
+  uint8_t arp_op;          // ARP request 1 / reply 2 (non-IP frames), else 0
+  uint32_t arp_spa, arp_tpa;  // ARP sender / target IPv4 (host order)
   uint32_t l3_offset;      // offset of the innermost IP header in the frame
   uint32_t l4_offset;      // offset of the L4 header in the frame
 

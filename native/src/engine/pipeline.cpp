@@ -149,6 +149,7 @@ uint32_t Pipeline::host_for(const IpAddr& ip, uint16_t vlan, const uint8_t* mac,
   if (is_multicast(ip)) fl |= kHostMulticast;
   if (is_limited_broadcast(ip) || nets.is_subnet_broadcast(ip)) fl |= kHostBroadcast;
   if (is_private(ip)) fl |= kHostPrivate;
+  if (ip.is_v4() && bcast_.contains(ip.v4())) fl |= kHostBroadcastDomain;
   // Only local hosts get a MAC: a remote host's frames carry the router's.
   if (mac && (fl & kHostLocal) && !mac_is_group(mac)) {
     std::memcpy(e.mac, mac, 6);
@@ -199,6 +200,7 @@ void Pipeline::process_batch(const RawPacket* raw, size_t n, const NetConfig& ne
     if (!it.ip) {
       // Devices are counted from every frame; IP ones on flow creation below.
       if (p.has_mac) count_mac(p.src_mac, raw[i].wirelen, true), count_mac(p.dst_mac, raw[i].wirelen, false);
+      if (p.arp_op) learn_bcast_domain(p.arp_spa, p.arp_tpa);
       continue;
     }
     uint16_t sport = p.sport, dport = p.dport;
@@ -629,6 +631,19 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
   sweep_pass_++;
   sweep_debt_ = 0;
   return true;
+}
+
+void Pipeline::learn_bcast_domain(uint32_t spa, uint32_t tpa) noexcept {
+  bool created;
+  int d = bcast_.learn(spa, tpa, created);
+  if (d < 0 || !created) return;
+  // A new domain (rare): flag the IPv4 hosts already inside it.
+  const BcastDomain& b = bcast_[d];
+  for (uint32_t i = 0; i < hosts_.max(); i++) {
+    if (!hosts_.used(i)) continue;
+    Host& h = hosts_[i];
+    if (h.key.ip.is_v4() && (h.key.ip.v4() & BcastDomains::mask(b.cidr)) == b.net) h.flags |= kHostBroadcastDomain;
+  }
 }
 
 void Pipeline::account_all() noexcept {

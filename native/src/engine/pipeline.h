@@ -12,6 +12,7 @@
 #include "engine/iface_stats.h"
 #include "engine/records.h"
 #include "engine/ring.h"
+#include "flow/bcast_domains.h"
 #include "flow/flow_table.h"
 #include "flow/hash_index.h"
 #include "flow/host_l7.h"
@@ -56,7 +57,8 @@ class Pipeline {
   void advance(uint64_t now_ns) noexcept;
   // Expires every flow now (end of capture when asked, or shutdown).
   void flush_all() noexcept;
-  void account_all() noexcept;  // credit every flow's counters not yet accounted (end of a replay)
+  void account_all() noexcept;
+  const BcastDomains& bcast_domains() const { return bcast_; }  // credit every flow's counters not yet accounted (end of a replay)
   // Rebuilds the flow and host tables with new maximums (ntopng's incr_flows),
   // keeping every entry. Allocates: JS thread, under the batch lock. Returns
   // false (and changes nothing) when a maximum is below the current count.
@@ -100,6 +102,8 @@ class Pipeline {
   PipelineLimits lim_;
   FlowTable flows_;
   HostTable hosts_;
+  BcastDomains bcast_;
+  void learn_bcast_domain(uint32_t spa, uint32_t tpa) noexcept;
   NamePool names_;
   Classifier dpi_;
   HashIndex mac_index_;

@@ -22,10 +22,11 @@ bool host_matches(const Host& h, const HostQuery& q) {
     case HostMode::BroadcastDomain: if (!(h.flags & kHostBroadcastDomain)) return false; break;
     case HostMode::Broadcast: if (!(h.flags & kHostBroadcast)) return false; break;
     case HostMode::Multicast: if (!(h.flags & kHostMulticast)) return false; break;
-    // No blacklist or DHCP knowledge yet: these modes select nothing rather than everything.
+    // hosts that named themselves in a DHCP request
+    case HostMode::Dhcp: if (h.name_source != uint8_t(NameSource::Dhcp)) return false; break;
+    // No blacklists or host filters yet: these modes select nothing rather than everything.
     case HostMode::Filtered:
-    case HostMode::Blacklisted:
-    case HostMode::Dhcp: return false;
+    case HostMode::Blacklisted: return false;
   }
   return allowed_ip(q.allowed, h.key.ip);
 }
