@@ -22,3 +22,4 @@ const api = await startMonitoringApi(ifaces, {
 });
 const s = ifaces.get(0)!.engine.stats();
 console.log(JSON.stringify({ url: api.url, password, hosts: s.num_hosts, flows: s.num_flows }));
+process.once('SIGINT', () => process.exit(0));

@@ -41,14 +41,43 @@ int cmp_host_tiebreak(const Host& a, const Host& b) {
 template <class T>
 int cmp3(T a, T b) { return a < b ? -1 : (a > b ? 1 : 0); }
 
-// Orders just enough of `sel` for the page [offset, offset + limit) and
-// returns that page's bounds.
-template <class Less>
-std::pair<size_t, size_t> sort_page(std::vector<uint32_t>& sel, uint32_t offset, uint32_t limit, Less less) {
-  size_t from = std::min<size_t>(offset, sel.size());
-  size_t to = std::min<size_t>(size_t(offset) + limit, sel.size());
-  if (from < to) std::partial_sort(sel.begin(), sel.begin() + to, sel.end(), less);
+// Orders just enough of `v` for the page [offset, offset + limit) and
+// returns that page's bounds: a heap for first pages, a selection then a
+// small sort for deep ones (a heap of 50 k entries costs more than a pass).
+template <class T, class Less>
+std::pair<size_t, size_t> sort_page(std::vector<T>& v, uint32_t offset, uint32_t limit, Less less) {
+  size_t from = std::min<size_t>(offset, v.size());
+  size_t to = std::min<size_t>(size_t(offset) + limit, v.size());
+  if (from >= to) return {from, to};
+  if (from > 1024) {
+    std::nth_element(v.begin(), v.begin() + from, v.end(), less);
+    std::partial_sort(v.begin() + from, v.begin() + to, v.end(), less);
+  } else {
+    std::partial_sort(v.begin(), v.begin() + to, v.end(), less);
+  }
   return {from, to};
+}
+
+// Sort keys copied out of the tables once, so ordering compares a compact
+// array rather than chasing 448-byte entries (a cache miss per compare).
+struct SortKey {
+  uint64_t k[3];
+  uint64_t last;  // final tiebreak
+  uint32_t idx;
+  bool operator<(const SortKey& o) const {
+    for (int i = 0; i < 3; i++)
+      if (k[i] != o.k[i]) return k[i] < o.k[i];
+    return last < o.last;
+  }
+};
+
+inline uint64_t ip_hi(const IpAddr& a) { return uint64_t(load_be32(a.b)) << 32 | load_be32(a.b + 4); }
+inline uint64_t ip_lo(const IpAddr& a) { return uint64_t(load_be32(a.b + 8)) << 32 | load_be32(a.b + 12); }
+// Non-negative floats order like their bit patterns.
+inline uint64_t float_key(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return f > 0 ? u : 0;
 }
 
 }  // namespace
@@ -76,34 +105,42 @@ HostPage query_hosts(const Pipeline& pl, const HostQuery& q) {
       label[i] = n ? n : format_ip(ht[i].key.ip);
     }
   }
-  auto key_cmp = [&](uint32_t ia, uint32_t ib) -> int {
-    const Host& a = ht[ia];
-    const Host& b = ht[ib];
-    switch (q.sort) {
-      case HostSort::Ip: case HostSort::Alerts: case HostSort::Country: return 0;
-      case HostSort::Name: return label[ia].compare(label[ib]);
-      case HostSort::Since: return cmp3(a.first_ns, b.first_ns);
-      case HostSort::Last: return cmp3(a.last_ns(), b.last_ns());
-      case HostSort::Vlan: return cmp3(a.key.vlan, b.key.vlan);
-      case HostSort::NumFlows:
-        return cmp3(a.active_as_client + a.active_as_server, b.active_as_client + b.active_as_server);
-      case HostSort::Traffic: return cmp3(a.bytes(0) + a.bytes(1), b.bytes(0) + b.bytes(1));
-      case HostSort::Thpt: return cmp3(a.bps, b.bps);
-      case HostSort::Sent: return cmp3(a.bytes(0), b.bytes(0));
-      case HostSort::Rcvd: return cmp3(a.bytes(1), b.bytes(1));
+  std::vector<uint32_t> order;  // the page's entries, in order
+  size_t from = 0, to = 0;
+  if (q.sort == HostSort::Name) {
+    auto less = [&](uint32_t ia, uint32_t ib) {
+      int c = label[ia].compare(label[ib]);
+      if (c == 0) c = cmp_host_tiebreak(ht[ia], ht[ib]);
+      return q.desc ? c > 0 : c < 0;
+    };
+    std::tie(from, to) = sort_page(sel, q.offset, q.limit, less);
+    order.assign(sel.begin() + from, sel.begin() + to);
+  } else {
+    std::vector<SortKey> keys(sel.size());
+    for (size_t j = 0; j < sel.size(); j++) {
+      const Host& h = ht[sel[j]];
+      uint64_t primary = 0;
+      switch (q.sort) {
+        case HostSort::Ip: case HostSort::Alerts: case HostSort::Country: case HostSort::Name: break;
+        case HostSort::Since: primary = h.first_ns; break;
+        case HostSort::Last: primary = h.last_ns(); break;
+        case HostSort::Vlan: primary = h.key.vlan; break;
+        case HostSort::NumFlows: primary = uint64_t(h.active_as_client) + h.active_as_server; break;
+        case HostSort::Traffic: primary = h.bytes(0) + h.bytes(1); break;
+        case HostSort::Thpt: primary = float_key(h.bps); break;
+        case HostSort::Sent: primary = h.bytes(0); break;
+        case HostSort::Rcvd: primary = h.bytes(1); break;
+      }
+      keys[j] = {{primary, ip_hi(h.key.ip), ip_lo(h.key.ip)}, h.key.vlan, sel[j]};
     }
-    return 0;
-  };
-  auto less = [&](uint32_t ia, uint32_t ib) {
-    int c = key_cmp(ia, ib);
-    if (c == 0) c = cmp_host_tiebreak(ht[ia], ht[ib]);
-    return q.desc ? c > 0 : c < 0;
-  };
-  auto [from, to] = sort_page(sel, q.offset, q.limit, less);
-  if (from < to) {
-    page.rows.reserve(to - from);
-    for (size_t k = from; k < to; k++) {
-      const Host& h = ht[sel[k]];
+    auto less = [&](const SortKey& a, const SortKey& b) { return q.desc ? b < a : a < b; };
+    std::tie(from, to) = sort_page(keys, q.offset, q.limit, less);
+    for (size_t k = from; k < to; k++) order.push_back(keys[k].idx);
+  }
+  if (!order.empty()) {
+    page.rows.reserve(order.size());
+    for (uint32_t i : order) {
+      const Host& h = ht[i];
       HostRow& r = page.rows.emplace_back();
       r.h = h, r.name = name_of(h);
       if (q.detail) r.has_l7 = true, r.l7 = pl.host_l7().read(h.l7_head);
