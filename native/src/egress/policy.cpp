@@ -53,7 +53,7 @@ void PrefixTrie::insert(const uint8_t* addr, int bits, uint32_t rule) {
   for (uint32_t k = first; k < first + span; k++) {
     Entry& e = nodes_[size_t(node) * 256 + k];
     // Leaf pushing: the longer prefix keeps an entry; the same length replaces.
-    if (e.rule == kNone || e.bits <= bits) e.rule = rule, e.bits = uint8_t(bits);
+    if (e.rule_bits == kNoRule || e.bits() <= bits) e.rule_bits = rule << 8 | uint32_t(bits);
   }
 }
 

@@ -35,11 +35,11 @@ class PrefixTrie {
   uint32_t lookup(const uint8_t* addr, int nbytes, int& bits) const noexcept {
     bits = -1;
     if (nodes_.empty()) return kNone;
-    uint32_t best = root_rule_, node = 0;
+    uint32_t best = root_rule_, node = 0;  // rule indexes are < 2^24 (the binding allows 65535)
     if (best != kNone) bits = 0;
     for (int i = 0; i < nbytes; i++) {
       const Entry& e = nodes_[size_t(node) * 256 + addr[i]];
-      if (e.rule != kNone) best = e.rule, bits = e.bits;
+      if (e.rule_bits != kNoRule) best = e.rule(), bits = e.bits();
       if (!e.child) break;
       node = e.child;
     }
@@ -49,11 +49,15 @@ class PrefixTrie {
   size_t memory_bytes() const { return nodes_.capacity() * sizeof(Entry); }
 
  private:
+  // 8 bytes: the child node, and the longest prefix ending in this stride
+  // that covers this entry (rule index in 24 bits, its length in 8).
   struct Entry {
-    uint32_t child = 0;      // node index (0: none; the root is never a child)
-    uint32_t rule = kNone;   // the longest prefix ending in this stride covering this entry
-    uint8_t bits = 0;        // its length
+    uint32_t child = 0;          // node index (0: none; the root is never a child)
+    uint32_t rule_bits = kNoRule;
+    uint32_t rule() const { return rule_bits >> 8; }
+    int bits() const { return int(rule_bits & 0xff); }
   };
+  static constexpr uint32_t kNoRule = 0xffffff00u;
   uint32_t new_node();
   std::vector<Entry> nodes_;
   uint32_t root_rule_ = kNone;  // a /0
