@@ -17,7 +17,7 @@ const dir = '/dev/shm/flowgate-egress-bench';
 /** Deterministic rules: 700 IPv4 prefixes /12../32 inside 10/8 and 300 IPv6 /32../128 in fd00::/16, 100 known nDPI ids. */
 export function benchRules(): EgressPoliciesInput {
   let x = 0x2545f491;
-  const rnd = () => ((x = (Math.imul(x, 1103515245) + 12345) >>> 0), x);
+  const rnd = () => ((x = (Math.imul(x, 1103515245) + 12345) >>> 0), x >>> 8);
   const subnets = new Map<string, string>();
   while (subnets.size < 700) {
     const bits = 12 + (rnd() % 21);

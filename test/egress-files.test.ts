@@ -252,6 +252,60 @@ describe('egress to pcap files', () => {
     expect(addr('2001:db8:1::5').length).toBe(16);
   });
 
+  it('longest-prefix match agrees with a brute-force search over 400 random IPv4 rules', async () => {
+    let x = 12345;
+    const rnd = (n: number) => ((x = (Math.imul(x, 1103515245) + 12345) >>> 0), (x >>> 8) % n);
+    // Addresses drawn from a small pool so that rules of many lengths overlap.
+    const pool = Array.from({ length: 64 }, () => (((10 << 24) | (rnd(4) << 16) | (rnd(4) << 8) | rnd(256)) >>> 0));
+    const ipText = (v: number) => `${v >>> 24}.${(v >>> 16) & 255}.${(v >>> 8) & 255}.${v & 255}`;
+    const rules: { net: number; bits: number; action: 'forward' | 'discard' }[] = [];
+    const seen = new Set<string>();
+    for (let guard = 0; rules.length < 400 && guard < 100_000; guard++) {
+      const bits = 8 + rnd(25);
+      const mask = bits === 32 ? 0xffffffff : ~((1 << (32 - bits)) - 1) >>> 0;
+      const net = (pool[rnd(pool.length)]! & mask) >>> 0;
+      if (seen.has(`${net}/${bits}`)) continue;
+      seen.add(`${net}/${bits}`);
+      rules.push({ net, bits, action: rnd(2) ? 'forward' : 'discard' });
+    }
+    expect(rules.length).toBe(400);
+    const best = (a: number) => {
+      let r = -1;
+      rules.forEach((u, i) => {
+        const mask = u.bits === 32 ? 0xffffffff : ~((1 << (32 - u.bits)) - 1) >>> 0;
+        if (((a & mask) >>> 0) === u.net && (r < 0 || u.bits > rules[r]!.bits)) r = i;
+      });
+      return r;
+    };
+    const pk = Array.from({ length: 1500 }, (_, i) => {
+      const s = pool[rnd(pool.length)]!, d = pool[rnd(pool.length)]!;
+      return { s, d, data: eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: ipText(s), dst: ipText(d), proto: IPPROTO.UDP }, udp({ sport: 1000 + (i % 50), dport: 2000 }))) };
+    });
+    const file = tmp.file('lpm.pcap', pcap(pk.map((p, i) => ({ tsNs: BigInt(1_700_000_000 + i) * 1_000_000_000n, data: p.data }))));
+    const r = await replay({
+      targets: [fwd('aggregated', { default: 'discard', subnets: rules.map((u) => ({ cidr: `${ipText(u.net)}/${u.bits}`, action: u.action })) })],
+    }, { files: [file] });
+    const expected = pk.map((p) => {
+      const rs = best(p.s), rd = best(p.d);
+      const bs = rs < 0 ? -1 : rules[rs]!.bits, bd = rd < 0 ? -1 : rules[rd]!.bits;
+      const w = bs > bd || (bs === bd && rs >= 0 && (rd < 0 || rs < rd)) ? rs : rd;
+      return w < 0 ? 'discard' : rules[w]!.action;
+    });
+    const recs = pcapRecords(readFileSync(r.agg[0]!)).records.map((x) => x.sec - 1_700_000_000);
+    expect(recs).toEqual(expected.flatMap((a, i) => (a === 'forward' ? [i] : [])));
+    expect(recs.length).toBeGreaterThan(100);
+    expect(recs.length).toBeLessThan(1400);
+    // Per-rule counters: each packet counted once, by the rule that decided.
+    const counts = new Array(rules.length + 1).fill(0);
+    pk.forEach((p) => {
+      const rs = best(p.s), rd = best(p.d);
+      const bs = rs < 0 ? -1 : rules[rs]!.bits, bd = rd < 0 ? -1 : rules[rd]!.bits;
+      const w = bs > bd || (bs === bd && rs >= 0 && (rd < 0 || rs < rd)) ? rs : rd;
+      counts[w + 1]++;
+    });
+    expect(r.stats[0]!.policies.map((p) => p.packets)).toEqual(counts);
+  });
+
   it('rotates pcap outputs by size: <path>, <path>.1, <path>.2 …', async () => {
     const r = await replay(null, { rotateBytes: 200_000 });
     const t = r.stats[0]!;
