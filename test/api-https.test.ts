@@ -19,7 +19,7 @@ let egress: EgressApi;
 function get(url: string, auth: string): Promise<{ status: number; body: string; cert: string }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { rejectUnauthorized: false, headers: { authorization: `Basic ${Buffer.from(auth).toString('base64')}` } }, (res) => {
-      const cert = (res.socket as import('node:tls').TLSSocket).getPeerCertificate().subject?.CN ?? '';
+      const cert = String((res.socket as import('node:tls').TLSSocket).getPeerCertificate().subject?.CN ?? '');
       let body = '';
       res.on('data', (d) => (body += d));
       res.on('end', () => resolve({ status: res.statusCode!, body, cert }));

@@ -5,22 +5,77 @@ import { z } from 'zod';
 import { FlowgateError } from './errors.js';
 import {
   addon,
+  type EgressPolicies,
+  type EgressStats,
   type EngineStats,
   type FlowRecord,
   type HostDetail,
   type HostRecord,
   type L7Stats,
   type NativeEngine,
+  type NativeEngineOptions,
   type NativeState,
   type Page,
 } from './native.js';
 
+export type {
+  EgressAction,
+  EgressConfig,
+  EgressOutput,
+  EgressPolicies,
+  EgressStats,
+  EgressTargetPolicy,
+  EgressTargetStats,
+} from './native.js';
 export type { EngineStats, FlowRecord, HostDetail, HostDscp, HostL7App, HostL7Category, HostRecord, L7Stats, NativeState as EngineState, Page } from './native.js';
 
 /** ntopng's defaults: RFC 1918 and RFC 4193 (ULA) networks are local. */
 export const DEFAULT_LOCAL_NETWORKS = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7'];
 
 const Seconds = z.number().nonnegative();
+
+export const EgressOutputSchema = z.union([
+  z.object({ iface: z.string().min(1) }).strict(),
+  z.object({ pcap: z.string().min(1), rotateBytes: z.number().int().min(0).optional() }).strict(),
+]);
+
+export const EgressConfigSchema = z
+  .object({
+    aggregated: z.array(EgressOutputSchema).optional(),
+    balanced: z.array(EgressOutputSchema).min(1).optional(),
+    bridge: z.tuple([z.string().min(1), z.string().min(1)]).optional(),
+  })
+  .strict()
+  .refine((e) => !e.bridge || e.bridge[0] !== e.bridge[1], { message: 'bridge needs two different interfaces' });
+
+export const EgressActionSchema = z.enum(['forward', 'discard', 'shunt', 'slice-l4', 'slice-l3']);
+const Count = z.number().int().min(0).max(0x7fffffff);
+const IdKey = z.string().regex(/^\d{1,5}$/, 'an integer id');
+
+export const EgressPoliciesSchema = z
+  .object({
+    shunt: z
+      .object({
+        default: Count.default(10),
+        l4: z.record(IdKey, Count).default({}),
+        apps: z.record(IdKey, Count).default({}),
+      })
+      .default({ default: 10, l4: {}, apps: {} }),
+    targets: z.array(
+      z
+        .object({
+          target: z.enum(['aggregated', 'balanced', 'bridge']),
+          queue: z.number().int().min(0).optional(),
+          default: EgressActionSchema.default('forward'),
+          subnets: z.array(z.object({ cidr: z.string().min(1), action: EgressActionSchema })).default([]),
+          protocols: z.array(z.object({ id: z.number().int().min(0).max(65535), action: EgressActionSchema })).default([]),
+        })
+        .refine((t) => t.target === 'aggregated' || t.queue === undefined, { message: 'queue is for aggregated targets only' }),
+    ),
+  })
+  .strict();
+
+export type EgressPoliciesInput = z.input<typeof EgressPoliciesSchema>;
 
 export const EngineOptions = z
   .object({
@@ -51,8 +106,12 @@ export const EngineOptions = z
     /** fault the tables in at construction (startup) instead of on first use by packets */
     prefault: z.boolean().default(false),
     localNetworks: z.array(z.string()).default(DEFAULT_LOCAL_NETWORKS),
+    /** egress queues (Cento): aggregated / balanced outputs, or an inline bridge (then no files or iface) */
+    egress: EgressConfigSchema.optional(),
   })
-  .refine((o) => (o.files ? 1 : 0) + (o.iface ? 1 : 0) === 1, { message: 'give exactly one of files or iface' });
+  .refine((o) => (o.egress?.bridge ? !o.files && !o.iface : (o.files ? 1 : 0) + (o.iface ? 1 : 0) === 1), {
+    message: 'give exactly one of files or iface (neither with egress.bridge)',
+  });
 
 export type EngineOptionsInput = z.input<typeof EngineOptions>;
 
@@ -252,6 +311,7 @@ export class Engine {
       loop: o.loop,
       flushAtEnd: o.flushAtEnd,
       prefault: o.prefault,
+      egress: o.egress as NativeEngineOptions['egress'],
     });
     this.setLocalNetworks(o.localNetworks);
   }
@@ -324,6 +384,24 @@ export class Engine {
       if (!Number.isInteger(v) || v < 2 || v > 1 << 26) throw new FlowgateError(`${k} must be an integer in 2..${1 << 26}`, 'E_INVALID');
     }
     this.native.setLimits(maxFlows, maxHosts);
+  }
+
+  /**
+   * Replaces every egress policy at once (targets not listed forward
+   * everything); the engine switches tables between two packet batches.
+   * Throws FlowgateError E_INVALID naming the bad entry, E_STATE without egress.
+   */
+  setEgressPolicies(p: EgressPoliciesInput): void {
+    const parsed = EgressPoliciesSchema.safeParse(p);
+    if (!parsed.success) {
+      throw new FlowgateError(`invalid egress policies: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'policies'}: ${i.message}`).join('; ')}`, 'E_INVALID');
+    }
+    this.native.setEgressPolicies(parsed.data as EgressPolicies);
+  }
+
+  /** Counters per egress target, output and policy (empty without egress). */
+  egressStats(): EgressStats {
+    return this.native.egressStats();
   }
 
   hosts(q: HostQuery & { detail: true }): Page<HostDetail>;

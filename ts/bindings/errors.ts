@@ -1,6 +1,6 @@
 // ⑦ The one error class native code throws for runtime failures; misuse
 // of the API throws TypeError instead.
-export type FlowgateErrorCode = 'E_FILE_OPEN' | 'E_CAPTURE_OPEN' | 'E_STATE' | 'E_INVALID' | 'E_LIMIT';
+export type FlowgateErrorCode = 'E_FILE_OPEN' | 'E_CAPTURE_OPEN' | 'E_STATE' | 'E_INVALID' | 'E_LIMIT' | 'E_OUTPUT_OPEN';
 
 export class FlowgateError extends Error {
   readonly code: FlowgateErrorCode;

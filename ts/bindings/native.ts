@@ -29,6 +29,94 @@ export interface NativeEngineOptions {
   flushAtEnd?: boolean;
   prefault?: boolean;
   ringRecords?: number;
+  egress?: EgressConfig;
+}
+
+/** Where an egress queue's packets go: a network interface, or a pcap file rotated by size. */
+export type EgressOutput = { iface: string } | { pcap: string; rotateBytes?: number };
+
+export interface EgressConfig {
+  /** aggregated queues: each receives every packet, filtered by its own policy */
+  aggregated?: EgressOutput[];
+  /** balanced queues: each flow (IP pair) lands on exactly one */
+  balanced?: EgressOutput[];
+  /** inline between two live interfaces: captured on A → sent out of B and back */
+  bridge?: [string, string];
+}
+
+export type EgressAction = 'forward' | 'discard' | 'shunt' | 'slice-l4' | 'slice-l3';
+export type EgressTargetKind = 'aggregated' | 'balanced' | 'bridge';
+
+export interface EgressTargetPolicy {
+  target: EgressTargetKind;
+  /** aggregated only (default 0) */
+  queue?: number;
+  default: EgressAction;
+  subnets: { cidr: string; action: EgressAction }[];
+  /** nDPI ids as addon.info().dpi.protocols lists them */
+  protocols: { id: number; action: EgressAction }[];
+}
+
+export interface EgressPolicies {
+  /** packets forwarded per flow by the shunt action: app id (then its master) > IP protocol > default */
+  shunt: { default: number; l4: Record<number, number>; apps: Record<number, number> };
+  targets: EgressTargetPolicy[];
+}
+
+export interface EgressPolicyStats {
+  scope: 'default' | 'subnet' | 'protocol';
+  /** the CIDR as given, or the protocol id (decimal); absent for the default */
+  match?: string;
+  action: EgressAction;
+  /** packets (and wire bytes) this policy decided on */
+  packets: number;
+  bytes: number;
+}
+
+export interface EgressOutputStats {
+  queue: number;
+  /** 'pcap:<path>' or 'iface:<name>' */
+  output: string;
+  /** pcap: the file being written now (<path>, <path>.1 …) */
+  file?: string;
+  packets: number;
+  bytes: number;
+  /** written to the file / accepted by the kernel */
+  written: number;
+  /** taken but not written: interface busy, write error, other link type */
+  drops: number;
+  /** pcap files opened so far */
+  files: number;
+  error?: string;
+}
+
+export interface EgressTargetStats {
+  target: EgressTargetKind;
+  queue?: number;
+  /** output names joined by ','; the bridge: 'bridge:A,B' */
+  output: string;
+  /** offered to the target: packets = forwarded + discarded + shunted */
+  packets: number;
+  bytes: number;
+  /** handed to an output, sliced ones included */
+  forwarded: number;
+  forwarded_bytes: number;
+  discarded: number;
+  /** shunt: packets past the flow's first K */
+  shunted: number;
+  /** forwarded under a slice action */
+  sliced: number;
+  /** sum of the outputs' drops */
+  output_drops: number;
+  /** packets by the action their policy chose */
+  actions: Record<EgressAction, number>;
+  /** the current table: default first, then subnets, then protocols, as given */
+  policies: EgressPolicyStats[];
+  outputs: EgressOutputStats[];
+}
+
+export interface EgressStats {
+  targets: EgressTargetStats[];
 }
 
 export interface TrafficCounters {
@@ -350,6 +438,8 @@ export interface NativeEngine {
   setLimits(maxFlows: number, maxHosts: number): void;
   /** Copies up to `max` whole records (default: as many as fit) into buf. */
   drainExpired(buf: ArrayBuffer, max?: number): number;
+  setEgressPolicies(p: EgressPolicies): void;
+  egressStats(): EgressStats;
 }
 
 export type FieldType = 'ip16' | 'u64' | 'u32' | 'u16' | 'u8';

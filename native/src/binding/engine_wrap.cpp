@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "binding/convert.h"
+#include "dpi/registry.h"
 
 namespace fg {
 namespace {
@@ -54,6 +55,159 @@ std::vector<Cidr> parse_cidrs(Napi::Env env, Napi::Value v, const char* what) {
   return out;
 }
 
+void parse_outputs(Napi::Env env, Napi::Value v, const char* what, std::vector<OutputSpec>& out) {
+  if (v.IsUndefined() || v.IsNull()) return;
+  require(v.IsArray(), env, "egress outputs must be an array");
+  Napi::Array a = v.As<Napi::Array>();
+  for (uint32_t i = 0; i < a.Length(); i++) {
+    Napi::Value e = a.Get(i);
+    std::string at = std::string("egress.") + what + "[" + std::to_string(i) + "]";
+    require(e.IsObject(), env, "egress outputs are objects: { iface } or { pcap, rotateBytes? }");
+    Napi::Object x = e.As<Napi::Object>();
+    OutputSpec s;
+    std::string iface = opt_str(x, "iface", ""), pcap = opt_str(x, "pcap", "");
+    if (iface.empty() == pcap.empty()) throw Napi::TypeError::New(env, at + ": give exactly one of iface or pcap");
+    s.iface = !iface.empty();
+    s.name = s.iface ? iface : pcap;
+    s.rotate_bytes = uint64_t(opt_num(x, "rotateBytes", 0));
+    out.push_back(std::move(s));
+  }
+}
+
+void parse_egress(Napi::Env env, Napi::Value v, EgressConfig& c) {
+  if (v.IsUndefined() || v.IsNull()) return;
+  require(v.IsObject(), env, "egress must be an object");
+  Napi::Object o = v.As<Napi::Object>();
+  parse_outputs(env, o.Get("aggregated"), "aggregated", c.aggregated);
+  parse_outputs(env, o.Get("balanced"), "balanced", c.balanced);
+  Napi::Value b = o.Get("bridge");
+  if (!b.IsUndefined() && !b.IsNull()) {
+    require(b.IsArray() && b.As<Napi::Array>().Length() == 2, env, "egress.bridge must be [ifaceA, ifaceB]");
+    Napi::Array a = b.As<Napi::Array>();
+    require(a.Get(0u).IsString() && a.Get(1u).IsString(), env, "egress.bridge must be [ifaceA, ifaceB]");
+    c.bridge_a = a.Get(0u).As<Napi::String>().Utf8Value();
+    c.bridge_b = a.Get(1u).As<Napi::String>().Utf8Value();
+    require(!c.bridge_a.empty() && !c.bridge_b.empty() && c.bridge_a != c.bridge_b, env,
+            "egress.bridge needs two different interfaces");
+  }
+}
+
+[[noreturn]] void invalid(Napi::Env env, const std::string& msg) { throw_fg(env, msg, "E_INVALID"); }
+
+Action action_of(Napi::Env env, Napi::Value v, const std::string& at) {
+  Action a;
+  if (!v.IsString() || !parse_action(v.As<Napi::String>().Utf8Value(), a))
+    invalid(env, at + ": action must be one of forward, discard, shunt, slice-l4, slice-l3");
+  return a;
+}
+
+uint32_t count_of(Napi::Env env, Napi::Value v, const std::string& at) {
+  if (!v.IsNumber()) invalid(env, at + ": must be a non-negative integer");
+  double d = v.As<Napi::Number>().DoubleValue();
+  if (!(d >= 0 && d <= 4294967295.0 && d == double(uint64_t(d)))) invalid(env, at + ": must be a non-negative integer");
+  return uint32_t(d);
+}
+
+// Record<number, number>: keys are decimal integers.
+template <class F>
+void each_numeric_key(Napi::Env env, Napi::Value v, const std::string& at, F&& f) {
+  if (v.IsUndefined() || v.IsNull()) return;
+  if (!v.IsObject() || v.IsArray()) invalid(env, at + ": must be an object");
+  Napi::Object o = v.As<Napi::Object>();
+  Napi::Array keys = o.GetPropertyNames();
+  for (uint32_t i = 0; i < keys.Length(); i++) {
+    std::string k = keys.Get(i).ToString().Utf8Value();
+    if (k.empty() || k.size() > 5 || k.find_first_not_of("0123456789") != std::string::npos)
+      invalid(env, at + ": key '" + k + "' is not an id");
+    f(uint32_t(std::stoul(k)), o.Get(k), at + "[" + k + "]");
+  }
+}
+
+std::shared_ptr<const PolicyTable> parse_policies(Napi::Env env, Napi::Value v, const Egress& eg) {
+  if (!v.IsObject()) invalid(env, "egress policies must be an object");
+  Napi::Object o = v.As<Napi::Object>();
+  auto t = std::make_shared<PolicyTable>();
+  Napi::Value sv = o.Get("shunt");
+  if (!sv.IsUndefined() && !sv.IsNull()) {
+    if (!sv.IsObject()) invalid(env, "shunt must be an object");
+    Napi::Object s = sv.As<Napi::Object>();
+    if (!s.Get("default").IsUndefined()) t->shunt.def = count_of(env, s.Get("default"), "shunt.default");
+    each_numeric_key(env, s.Get("l4"), "shunt.l4", [&](uint32_t k, Napi::Value x, const std::string& at) {
+      if (k > 255) invalid(env, at + ": IP protocol numbers are 0..255");
+      t->shunt.l4[k] = int32_t(count_of(env, x, at) > 0x7fffffff ? 0x7fffffff : count_of(env, x, at));
+    });
+    each_numeric_key(env, s.Get("apps"), "shunt.apps", [&](uint32_t k, Napi::Value x, const std::string& at) {
+      if (k > 0xffff || !proto_info(uint16_t(k))) invalid(env, at + ": unknown nDPI protocol id " + std::to_string(k));
+      if (t->shunt.apps.size() <= k) t->shunt.apps.resize(size_t(k) + 1, -1);
+      uint32_t n = count_of(env, x, at);
+      t->shunt.apps[k] = int32_t(n > 0x7fffffff ? 0x7fffffff : n);
+    });
+  }
+  const size_t nt = eg.targets().size();
+  t->targets.resize(nt);
+  Napi::Value tv = o.Get("targets");
+  if (!tv.IsUndefined() && !tv.IsNull()) {
+    if (!tv.IsArray()) invalid(env, "targets must be an array");
+    Napi::Array ta = tv.As<Napi::Array>();
+    for (uint32_t i = 0; i < ta.Length(); i++) {
+      std::string at = "targets[" + std::to_string(i) + "]";
+      if (!ta.Get(i).IsObject()) invalid(env, at + ": must be an object");
+      Napi::Object x = ta.Get(i).As<Napi::Object>();
+      std::string kind = x.Get("target").IsString() ? x.Get("target").As<Napi::String>().Utf8Value() : "";
+      TargetKind k;
+      if (kind == "aggregated") k = TargetKind::Aggregated;
+      else if (kind == "balanced") k = TargetKind::Balanced;
+      else if (kind == "bridge") k = TargetKind::Bridge;
+      else invalid(env, at + ": target must be aggregated, balanced or bridge");
+      uint32_t queue = 0;
+      if (k == TargetKind::Aggregated) queue = x.Get("queue").IsUndefined() ? 0 : count_of(env, x.Get("queue"), at + ".queue");
+      else if (!x.Get("queue").IsUndefined() && !x.Get("queue").IsNull()) invalid(env, at + ": queue is for aggregated targets only");
+      int idx = eg.find(k, queue);
+      std::string what = k == TargetKind::Aggregated ? "aggregated queue " + std::to_string(queue) : kind;
+      if (idx < 0) invalid(env, at + ": this engine has no " + what + " egress");
+      if (t->targets[size_t(idx)]) invalid(env, at + ": " + what + " is listed twice");
+      Napi::Value dv = x.Get("default");
+      auto tp = std::make_unique<TargetPolicy>(dv.IsUndefined() ? Action::Forward : action_of(env, dv, at + ".default"));
+      std::string why;
+      Napi::Value sn = x.Get("subnets");
+      if (!sn.IsUndefined() && !sn.IsNull()) {
+        if (!sn.IsArray()) invalid(env, at + ".subnets: must be an array");
+        Napi::Array a = sn.As<Napi::Array>();
+        for (uint32_t j = 0; j < a.Length(); j++) {
+          std::string aj = at + ".subnets[" + std::to_string(j) + "]";
+          if (!a.Get(j).IsObject()) invalid(env, aj + ": must be { cidr, action }");
+          Napi::Object r = a.Get(j).As<Napi::Object>();
+          if (!r.Get("cidr").IsString()) invalid(env, aj + ": cidr must be a string");
+          Action act = action_of(env, r.Get("action"), aj);
+          if (!tp->add_subnet(r.Get("cidr").As<Napi::String>().Utf8Value(), act, why)) invalid(env, aj + ": " + why);
+        }
+      }
+      Napi::Value pr = x.Get("protocols");
+      if (!pr.IsUndefined() && !pr.IsNull()) {
+        if (!pr.IsArray()) invalid(env, at + ".protocols: must be an array");
+        Napi::Array a = pr.As<Napi::Array>();
+        for (uint32_t j = 0; j < a.Length(); j++) {
+          std::string aj = at + ".protocols[" + std::to_string(j) + "]";
+          if (!a.Get(j).IsObject()) invalid(env, aj + ": must be { id, action }");
+          Napi::Object r = a.Get(j).As<Napi::Object>();
+          uint32_t id = count_of(env, r.Get("id"), aj + ".id");
+          Action act = action_of(env, r.Get("action"), aj);
+          if (!tp->add_protocol(id, act, why)) invalid(env, aj + ": " + why);
+        }
+      }
+      if (tp->rules.size() > 0xffff) invalid(env, at + ": more than 65535 rules");
+      tp->finish();
+      t->targets[size_t(idx)] = std::move(tp);
+    }
+  }
+  for (auto& tp : t->targets)
+    if (!tp) {
+      tp = std::make_unique<TargetPolicy>(Action::Forward);
+      tp->finish();
+    }
+  return t;
+}
+
 }  // namespace
 
 void throw_fg(Napi::Env env, const std::string& msg, const char* code) {
@@ -82,6 +236,8 @@ Napi::Function EngineWrap::Init(Napi::Env env) {
                          InstanceMethod("setLocalNetworks", &EngineWrap::SetLocalNetworks),
                          InstanceMethod("setLimits", &EngineWrap::SetLimits),
                          InstanceMethod("drainExpired", &EngineWrap::DrainExpired),
+                         InstanceMethod("setEgressPolicies", &EngineWrap::SetEgressPolicies),
+                         InstanceMethod("egressStats", &EngineWrap::EgressStats),
                      });
 }
 
@@ -90,8 +246,15 @@ EngineWrap::EngineWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Engine
   require(info.Length() == 1 && info[0].IsObject(), env, "NativeEngine(options: object)");
   Napi::Object o = info[0].As<Napi::Object>();
   EngineConfig cfg;
+  parse_egress(env, o.Get("egress"), cfg.egress);
   Napi::Value files = o.Get("files");
-  if (!files.IsUndefined()) {
+  if (cfg.egress.bridge()) {
+    require(files.IsUndefined(), env, "egress.bridge captures live: no files");
+    cfg.live.snaplen = int(opt_u32(o, "snaplen", 65535));
+    cfg.live.promisc = opt_bool(o, "promisc", true);
+    cfg.live.bpf = opt_str(o, "bpf", "");
+    cfg.live.buffer_mb = int(opt_u32(o, "bufferMb", 64));
+  } else if (!files.IsUndefined()) {
     require(files.IsArray(), env, "files must be an array of paths");
     Napi::Array a = files.As<Napi::Array>();
     for (uint32_t i = 0; i < a.Length(); i++) {
@@ -127,6 +290,8 @@ EngineWrap::EngineWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Engine
   const char* code = cfg.files.empty() ? "E_CAPTURE_OPEN" : "E_FILE_OPEN";
   try {
     engine_ = std::make_unique<Engine>(std::move(cfg));
+  } catch (const OutputOpenError& e) {
+    throw_fg(env, e.what(), "E_OUTPUT_OPEN");
   } catch (const std::exception& e) {
     throw_fg(env, e.what(), code);
   }
@@ -313,6 +478,87 @@ Napi::Value EngineWrap::DrainExpired(const Napi::CallbackInfo& info) {
   if (info.Length() > 1 && info[1].IsNumber()) max = std::min<size_t>(max, info[1].As<Napi::Number>().Uint32Value());
   size_t n = engine_->drain_expired(static_cast<ExpiredFlow*>(buf.Data()), max);
   return Napi::Number::New(env, double(n));
+}
+
+Napi::Value EngineWrap::SetEgressPolicies(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  require(info.Length() == 1, env, "setEgressPolicies(policies: object)");
+  const Egress* eg = engine_->egress();
+  if (!eg) throw_fg(env, "this engine has no egress outputs (engine option egress)", "E_STATE");
+  // Built here, off the packet path; swapped in whole between two batches.
+  engine_->set_egress_policy(parse_policies(env, info[0], *eg));
+  return env.Undefined();
+}
+
+Napi::Value EngineWrap::EgressStats(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  Napi::Object r = Napi::Object::New(env);
+  Napi::Array rows = Napi::Array::New(env);
+  r.Set("targets", rows);
+  if (!engine_->egress()) return r;
+  engine_->with_egress([&](const Egress& eg, const PolicyTable& tab) {
+    for (size_t i = 0; i < eg.targets().size(); i++) {
+      const Egress::Target& t = eg.targets()[i];
+      Napi::Object x = Napi::Object::New(env);
+      x.Set("target", target_kind_name(t.kind));
+      if (t.kind == TargetKind::Aggregated) x.Set("queue", double(t.queue));
+      std::string out;
+      if (t.kind == TargetKind::Bridge) {
+        out = "bridge:" + t.outputs[1]->name().substr(6) + "," + t.outputs[0]->name().substr(6);
+      } else {
+        for (size_t k = 0; k < t.outputs.size(); k++) out += (k ? "," : "") + t.outputs[k]->name();
+      }
+      x.Set("output", out);
+      const TargetCounters& c = t.c;
+      uint64_t drops = 0;
+      for (const auto& o : t.outputs) drops += o->drops;
+      x.Set("packets", double(c.packets));
+      x.Set("bytes", double(c.bytes));
+      x.Set("forwarded", double(c.forwarded));
+      x.Set("forwarded_bytes", double(c.forwarded_bytes));
+      x.Set("discarded", double(c.discarded));
+      x.Set("shunted", double(c.shunted));
+      x.Set("sliced", double(c.sliced));
+      x.Set("output_drops", double(drops));
+      Napi::Object acts = Napi::Object::New(env);
+      for (int a = 0; a < kActionCount; a++) acts.Set(action_name(Action(a)), double(c.action_packets[a]));
+      x.Set("actions", acts);
+      Napi::Array pols = Napi::Array::New(env);
+      if (i < tab.targets.size()) {
+        const TargetPolicy& p = *tab.targets[i];
+        static const char* const kScopes[] = {"default", "subnet", "protocol"};
+        for (size_t k = 0; k < p.rules.size(); k++) {
+          Napi::Object y = Napi::Object::New(env);
+          y.Set("scope", kScopes[p.rules[k].scope]);
+          if (p.rules[k].scope != PolicyRule::Default) y.Set("match", p.rules[k].match);
+          y.Set("action", action_name(p.rules[k].action));
+          y.Set("packets", double(p.counters[k].packets));
+          y.Set("bytes", double(p.counters[k].bytes));
+          pols.Set(uint32_t(k), y);
+        }
+      }
+      x.Set("policies", pols);
+      Napi::Array outs = Napi::Array::New(env);
+      for (size_t k = 0; k < t.outputs.size(); k++) {
+        const Output& o = *t.outputs[k];
+        Napi::Object y = Napi::Object::New(env);
+        y.Set("queue", double(k));
+        y.Set("output", o.name());
+        if (auto* f = dynamic_cast<const PcapFileOutput*>(&o)) y.Set("file", f->current_path());
+        y.Set("packets", double(o.packets));
+        y.Set("bytes", double(o.bytes));
+        y.Set("written", double(o.sent));
+        y.Set("drops", double(o.drops));
+        y.Set("files", double(o.files));
+        if (!o.last_error.empty()) y.Set("error", o.last_error);
+        outs.Set(uint32_t(k), y);
+      }
+      x.Set("outputs", outs);
+      rows.Set(uint32_t(i), x);
+    }
+    return 0;
+  });
+  return r;
 }
 
 }  // namespace fg

@@ -37,6 +37,8 @@ class EngineWrap : public Napi::ObjectWrap<EngineWrap> {
   Napi::Value SetLocalNetworks(const Napi::CallbackInfo& info);
   Napi::Value SetLimits(const Napi::CallbackInfo& info);
   Napi::Value DrainExpired(const Napi::CallbackInfo& info);
+  Napi::Value SetEgressPolicies(const Napi::CallbackInfo& info);
+  Napi::Value EgressStats(const Napi::CallbackInfo& info);
 
   std::unique_ptr<Engine> engine_;
   Napi::ThreadSafeFunction tsfn_;

@@ -1,5 +1,7 @@
 #include "capture/live_source.h"
 
+#include <poll.h>
+
 #include <cstring>
 #include <stdexcept>
 
@@ -28,6 +30,8 @@ LiveSource::LiveSource(const LiveOptions& o) {
   pcap_set_timeout(pcap_, 50);
   pcap_set_buffer_size(pcap_, o.buffer_mb << 20);
   pcap_set_tstamp_precision(pcap_, PCAP_TSTAMP_PRECISION_NANO);
+  if (o.immediate) pcap_set_immediate_mode(pcap_, 1);
+  port_ = o.port;
   int rc = pcap_activate(pcap_);
   if (rc < 0) {
     std::string why = pcap_problem(pcap_, rc);
@@ -47,6 +51,18 @@ LiveSource::LiveSource(const LiveOptions& o) {
       std::string why = pcap_geterr(pcap_);
       pcap_close(pcap_);
       throw std::runtime_error(o.iface + ": cannot set BPF filter: " + why);
+    }
+  }
+  if (o.inbound_only && pcap_setdirection(pcap_, PCAP_D_IN) != 0) {
+    std::string why = pcap_geterr(pcap_);
+    pcap_close(pcap_);
+    throw std::runtime_error(o.iface + ": cannot capture inbound only: " + why);
+  }
+  if (o.nonblock) {
+    char e2[PCAP_ERRBUF_SIZE] = {0};
+    if (pcap_setnonblock(pcap_, 1, e2) != 0) {
+      pcap_close(pcap_);
+      throw std::runtime_error(o.iface + ": cannot set non-blocking mode: " + e2);
     }
   }
   linktype_ = uint16_t(pcap_datalink(pcap_));
@@ -76,6 +92,7 @@ void LiveSource::on_packet(u_char* user, const struct pcap_pkthdr* h, const u_ch
   // Nanosecond precision was requested at activation, so tv_usec holds ns.
   p.ts_ns = uint64_t(h->ts.tv_sec) * 1000000000ULL + uint64_t(h->ts.tv_usec);
   p.linktype = self->linktype_;
+  p.port = self->port_;
 }
 
 size_t LiveSource::next_batch(RawPacket* out, size_t max) noexcept {
@@ -98,6 +115,39 @@ uint64_t LiveSource::kernel_drops() noexcept {
   struct pcap_stat st {};
   if (pcap_ && pcap_stats(pcap_, &st) == 0) return uint64_t(st.ps_drop) + st.ps_ifdrop;
   return 0;
+}
+
+namespace {
+LiveOptions bridge_side(LiveOptions o, uint8_t port) {
+  o.inbound_only = o.immediate = o.nonblock = true;
+  o.port = port;
+  return o;
+}
+}  // namespace
+
+BridgeSource::BridgeSource(const LiveOptions& a, const LiveOptions& b)
+    : a_(bridge_side(a, 0)), b_(bridge_side(b, 1)) {}
+
+size_t BridgeSource::next_batch(RawPacket* out, size_t max) noexcept {
+  // Each side gets half a batch first, then what the other left; a quiet
+  // bridge waits in poll() (50 ms at most, so stop() and time keep moving).
+  for (int round = 0; round < 2; round++) {
+    LiveSource& x = a_first_ ? a_ : b_;
+    LiveSource& y = a_first_ ? b_ : a_;
+    a_first_ = !a_first_;
+    size_t n = x.next_batch(out, max / 2);
+    n += y.next_batch(out + n, max - n);
+    if (n || done() || round == 1 || stop_.load(std::memory_order_relaxed)) return n;
+    struct pollfd fds[2] = {{a_.selectable_fd(), POLLIN, 0}, {b_.selectable_fd(), POLLIN, 0}};
+    ::poll(fds, 2, 50);
+  }
+  return 0;
+}
+
+void BridgeSource::interrupt() noexcept {
+  stop_.store(true);
+  a_.interrupt();
+  b_.interrupt();
 }
 
 }  // namespace fg

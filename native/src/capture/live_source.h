@@ -17,6 +17,12 @@ struct LiveOptions {
   bool promisc = true;
   std::string bpf;
   int buffer_mb = 64;
+  // Bridge inputs: only frames the interface received (not the ones sent
+  // out of it, by the bridge itself), delivered at once, never waiting.
+  bool inbound_only = false;
+  bool immediate = false;
+  bool nonblock = false;
+  uint8_t port = 0;  // RawPacket::port of what this source captures
 };
 
 class LiveSource final : public PacketSource {
@@ -33,12 +39,14 @@ class LiveSource final : public PacketSource {
   void interrupt() noexcept override;
   uint64_t kernel_drops() noexcept override;
   bool is_live() const noexcept override { return true; }
+  int selectable_fd() const noexcept { return pcap_ ? pcap_get_selectable_fd(pcap_) : -1; }
 
  private:
   static void on_packet(u_char* user, const struct pcap_pkthdr* h, const u_char* bytes);
 
   pcap_t* pcap_ = nullptr;
   uint16_t linktype_ = 0;
+  uint8_t port_ = 0;
   std::unique_ptr<uint8_t[]> arena_;
   size_t arena_size_ = 0;
   // Filled by on_packet during one pcap_dispatch call.
@@ -46,6 +54,24 @@ class LiveSource final : public PacketSource {
   size_t batch_n_ = 0, batch_max_ = 0, arena_used_ = 0;
   bool done_ = false;
   std::string error_;
+};
+
+// Both interfaces of a bridge in one worker: two non-blocking libpcap
+// handles polled together, so both directions of a flow meet in one table.
+class BridgeSource final : public PacketSource {
+ public:
+  BridgeSource(const LiveOptions& a, const LiveOptions& b);
+  size_t next_batch(RawPacket* out, size_t max) noexcept override;
+  bool done() const noexcept override { return a_.done() || b_.done(); }
+  const std::string& error() const noexcept override { return a_.error().empty() ? b_.error() : a_.error(); }
+  void interrupt() noexcept override;
+  uint64_t kernel_drops() noexcept override { return a_.kernel_drops() + b_.kernel_drops(); }
+  bool is_live() const noexcept override { return true; }
+
+ private:
+  LiveSource a_, b_;
+  bool a_first_ = true;
+  std::atomic<bool> stop_{false};
 };
 
 }  // namespace fg

@@ -27,6 +27,7 @@ struct RawPacket {
   uint32_t wirelen;
   uint64_t ts_ns;       // packet time, ns since the epoch
   uint16_t linktype;
+  uint8_t port = 0;     // which input of a bridge (0: A, 1: B); 0 otherwise
 };
 
 class PacketSource {

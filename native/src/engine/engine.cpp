@@ -27,8 +27,20 @@ Engine::Engine(EngineConfig cfg)
         while (c < cfg_.ring_records) c <<= 1;
         return c;
       }()) {
-  if (is_live_) source_ = std::make_unique<LiveSource>(cfg_.live);
-  else source_ = std::make_unique<FileSource>(cfg_.files);
+  if (cfg_.egress.bridge()) {
+    LiveOptions a = cfg_.live, b = cfg_.live;
+    a.iface = cfg_.egress.bridge_a, b.iface = cfg_.egress.bridge_b;
+    source_ = std::make_unique<BridgeSource>(a, b);
+  } else if (is_live_) {
+    source_ = std::make_unique<LiveSource>(cfg_.live);
+  } else {
+    source_ = std::make_unique<FileSource>(cfg_.files);
+  }
+  if (cfg_.egress.any()) {
+    if (cfg_.mode != Mode::Full) throw std::runtime_error("egress needs the full pipeline (mode 'full')");
+    egress_ = std::make_unique<Egress>(cfg_.egress);
+    policy_ = egress_->default_table();
+  }
   t_prefault_tables = cfg_.prefault;
   struct Reset { ~Reset() { t_prefault_tables = false; } } reset;
   if (cfg_.mode != Mode::ReadOnly) pipeline_ = std::make_unique<Pipeline>(cfg_.limits, &ring_);
@@ -61,6 +73,10 @@ void Engine::stop() {
   stop_.store(true);
   if (source_) source_->interrupt();
   if (thread_.joinable()) thread_.join();
+  if (egress_) {
+    std::lock_guard<std::mutex> g(mu_);
+    egress_->close();
+  }
   EngineState s = state_.load();
   if (s == EngineState::Running || s == EngineState::Idle) state_.store(EngineState::Stopped);
 }
@@ -110,6 +126,7 @@ void Engine::run_loop() {
       if (!source_->done()) {  // live and quiet: let time pass for expiry and throughput
         lk.lock();
         pipeline_->advance(wall_ns());
+        if (egress_) egress_->flush_if_due(mono_ns());
         unlock_and_yield(lk);
         continue;
       }
@@ -136,6 +153,7 @@ void Engine::run_loop() {
     }
     lk.lock();
     std::shared_ptr<const NetConfig> nets = std::atomic_load(&nets_);
+    std::shared_ptr<const PolicyTable> policy = egress_ ? std::atomic_load(&policy_) : nullptr;
     for (size_t i = 0; i < n; i++) {
       RawPacket& p = batch[i];
       if (!pass_first_ns_) pass_first_ns_ = p.ts_ns;
@@ -146,6 +164,7 @@ void Engine::run_loop() {
       for (size_t i = 0; i < n; i++) pipeline_->decode_only(batch[i]);
     } else if (!timed) {
       pipeline_->process_batch(batch, n, *nets);
+      if (egress_) egress_->process(batch, pipeline_->batch_packets(), pipeline_->batch_flow_refs(), n, *policy);
     } else {
       // Original timing: each packet waits for its moment, lock released.
       for (size_t i = 0; i < n && !stop_.load(); i++) {
@@ -159,17 +178,32 @@ void Engine::run_loop() {
             std::this_thread::sleep_for(std::chrono::nanoseconds(left > 50000000 ? 50000000 : left));
           }
           lk.lock();
+          // The table may have been swapped while we waited.
+          if (egress_) policy = std::atomic_load(&policy_);
         }
         pipeline_->process_batch(&p, 1, *nets);
+        if (egress_) {
+          egress_->process(&p, pipeline_->batch_packets(), pipeline_->batch_flow_refs(), 1, *policy);
+          egress_->end_batch();
+        }
       }
     }
     pipeline_->advance(pipeline_->now_ns());
+    if (egress_) {
+      egress_->end_batch();
+      if (is_live_) egress_->flush_if_due(mono_ns());
+    }
     if (is_live_) {
       uint64_t w = mono_ns();
       if (w - last_drop_poll > 1000000000ULL) kernel_drops_.store(source_->kernel_drops()), last_drop_poll = w;
     }
     unlock_and_yield(lk);
     ring_doorbell();
+  }
+  if (egress_) {  // before "done": what was forwarded is in the files
+    lk.lock();
+    egress_->flush();
+    lk.unlock();
   }
   if (!stop_.load()) {
     // A replay that ended keeps serving what it learned: its flows' last

@@ -31,6 +31,7 @@ struct EngineConfig {
   bool flush_at_end = false;       // expire every flow when a file playlist ends
   bool prefault = false;           // fault the tables in now rather than on first use
   uint32_t ring_records = 1 << 16;
+  EgressConfig egress;             // egress queues; with a bridge, capture is on both bridge interfaces
 };
 
 enum class EngineState : uint8_t { Idle = 0, Running = 1, Done = 2, Stopped = 3, Failed = 4 };
@@ -58,6 +59,23 @@ class Engine {
 
   void set_nets(std::shared_ptr<const NetConfig> n) { std::atomic_store(&nets_, std::move(n)); }
   std::shared_ptr<const NetConfig> nets() const { return std::atomic_load(&nets_); }
+
+  // Egress (null when no egress target is configured). The policy table is
+  // swapped under the batch lock: a batch sees the old table or the new one.
+  const Egress* egress() const { return egress_.get(); }
+  void set_egress_policy(std::shared_ptr<const PolicyTable> t) {
+    waiters_.fetch_add(1);
+    std::lock_guard<std::mutex> g(mu_);
+    waiters_.fetch_sub(1);
+    std::atomic_store(&policy_, std::move(t));
+  }
+  template <class F>
+  auto with_egress(F&& f) const {
+    waiters_.fetch_add(1);
+    std::lock_guard<std::mutex> g(mu_);
+    waiters_.fetch_sub(1);
+    return f(*egress_, *std::atomic_load(&policy_));
+  }
 
   // Runs f(pipeline) under the batch lock: a consistent view of every table.
   template <class F>
@@ -96,6 +114,8 @@ class Engine {
   SpscRing<ExpiredFlow> ring_;
   std::unique_ptr<Pipeline> pipeline_;
   std::shared_ptr<const NetConfig> nets_;
+  std::unique_ptr<Egress> egress_;
+  std::shared_ptr<const PolicyTable> policy_;
   mutable std::mutex mu_;
   mutable std::atomic<int> waiters_{0};
   std::atomic<bool> stop_{false};

@@ -197,6 +197,7 @@ void Pipeline::process_batch(const RawPacket* raw, size_t n, const NetConfig& ne
     stats_.bytes += raw[i].wirelen;
     it.ip = decode_frame(raw[i].linktype, Bytes(raw[i].data, raw[i].caplen), p, stats_.decode) == DecodeResult::Ip;
     it.flow = HashIndex::kNone;
+    refs_[i] = PacketFlowRef{0, 0, 0, 0, 0, uint8_t(it.ip), 0};
     if (!it.ip) {
       // Devices are counted from every frame; IP ones on flow creation below.
       if (p.has_mac) count_mac(p.src_mac, raw[i].wirelen, true), count_mac(p.dst_mac, raw[i].wirelen, false);
@@ -327,6 +328,7 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
   if (__builtin_expect(((before ^ f.bytes[dir]) >> 30) != 0, 0)) account_flow(f, false);
   f.dscp[dir] = p.dscp;
   f.ttl[dir] = p.ttl;
+  PacketFlowRef& ref = refs_[&it - items_];
 
   Host* src = nullptr;
   Host* dst = nullptr;
@@ -389,6 +391,10 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
     }
     if (Classifier::wants(f)) dpi_.inspect(f, p, dir == 0);
   }
+  ref.has_flow = 1;
+  ref.flow_pkts = f.pkts[0] + f.pkts[1];
+  ref.master = f.l7_master, ref.app = f.l7_app;
+  ref.classified = f.dpi_state != kDpiInspecting || f.l7_app != 0;
 
   if (src_local && !dst_local) {
     stats_.local2remote += len, stats_.bytes_upload += len, stats_.packets_upload++;

@@ -9,6 +9,7 @@
 #include "decode/decode.h"
 #include "dpi/classify.h"
 #include "dpi/names.h"
+#include "egress/egress.h"
 #include "engine/iface_stats.h"
 #include "engine/records.h"
 #include "engine/ring.h"
@@ -64,6 +65,11 @@ class Pipeline {
   // false (and changes nothing) when a maximum is below the current count.
   bool resize(uint32_t max_flows, uint32_t max_hosts);
 
+  // After process_batch(): packet i of the batch as decoded, and its flow's
+  // state right after it was counted (what the egress stage decides on).
+  const Packet* batch_packets() const { return pkts_; }
+  const PacketFlowRef* batch_flow_refs() const { return refs_; }
+
   const FlowTable& flows() const { return flows_; }
   const HostTable& hosts() const { return hosts_; }
   const NamePool& names() const { return names_; }
@@ -115,6 +121,7 @@ class Pipeline {
   SpscRing<ExpiredFlow>* expired_;
   Packet pkts_[kBatch];
   BatchItem items_[kBatch];
+  PacketFlowRef refs_[kBatch];
   uint64_t now_ns_ = 0;
   uint64_t last_sweep_ns_ = 0;
   uint64_t sweep_debt_ = 0;   // entries owed to the sweep (scaled by 1e9)
