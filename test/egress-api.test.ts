@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { hashPassword, passwordKey } from '../ts/egress/credentials.js';
-import type { EgressStats } from '../ts/egress/service.js';
+import type { EgressStats } from '../ts/bindings/engine.js';
 import { openLmdbKv, lmdbEnvPath } from '../ts/services/kv.js';
 import {
   buildDist, canon, FakeEngine, freePort, get, registryId, spawnFlowgate, startApi, startRedis, until, USER, type Flowgate,
@@ -41,11 +41,15 @@ function stats(): EgressStats {
     shunted: base + 5,
     sliced: base + 6,
     output_drops: base + 7,
+    forwarded_bytes: base + 8,
+    actions: { forward: base + 3, discard: base + 4, shunt: base + 5, 'slice-l4': 0, 'slice-l3': 0 },
+    outputs: [],
     policies: [
       { scope: 'default' as const, action: 'forward' as const, packets: base + 10, bytes: base + 11 },
       { scope: 'subnet' as const, match: '10.0.0.0/8', action: 'discard' as const, packets: base + 20, bytes: base + 21 },
       { scope: 'subnet' as const, match: '10.1.0.0/16', action: 'forward' as const, packets: base + 30, bytes: base + 31 },
-      { scope: 'protocol' as const, match: 'TLS', action: 'discard' as const, packets: base + 40, bytes: base + 41 },
+      // the engine names protocol rules by nDPI id (TLS = 91)
+      { scope: 'protocol' as const, match: '91', action: 'discard' as const, packets: base + 40, bytes: base + 41 },
     ],
   });
   return {

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 import { FlowgateError } from '../bindings/errors.js';
-import { Engine } from '../bindings/engine.js';
+import { Engine, type EgressConfig, type EgressOutput } from '../bindings/engine.js';
 import { Interfaces, type InterfaceSpec } from '../services/interfaces.js';
 import { formatRate, Reporter } from './progress.js';
 import { startEgressApi, startMonitoringApi, type EgressApi, type MonitoringApi } from './serve.js';
@@ -44,6 +44,12 @@ Monitors network interfaces or replays capture files.
       --kv <url>                egress API credential store: lmdb (default, in --data-dir) or
                                 redis://host:port[/db]
       --kv-product <word>       product word of the credential keys <word>.user.<name>.password (default cento)
+      --aggregated-egress <out>  an aggregated egress queue (repeat for queue 1, 2, …) fed by the first
+                                interface: an interface name, or a capture file (pcap:<path> or *.pcap)
+      --balanced-egress <out>   a balanced egress queue (repeat: flows spread over them by IP pair)
+      --bridge <ifA>,<ifB>      forward inline between two interfaces, both directions, under the
+                                bridge policy (replaces -i)
+      --egress-rotate-mb <n>    start a new egress capture file every n MB (default 1024; 0 = never)
       --egress-rules <file>     Cento-style INI rules file ([shunt], [egress.aggregated…], [bridge…]);
                                 re-read on SIGHUP
       --admin-password <pw>     password of user admin when the data directory is new
@@ -59,6 +65,25 @@ function num(v: string | undefined, name: string, min = 0): number | undefined {
   const n = Number(v);
   if (!Number.isFinite(n) || n < min) throw new FlowgateError(`--${name} must be a number >= ${min} (got '${v}')`, 'E_INVALID');
   return n;
+}
+
+/** Egress queue outputs: `pcap:<path>` or `*.pcap` is a capture file, anything else an interface. */
+function egressOutput(v: string, rotateMb: number): EgressOutput {
+  const file = v.startsWith('pcap:') ? v.slice(5) : /\.pcap$/i.test(v) ? v : null;
+  return file ? { pcap: file, rotateBytes: rotateMb * 1024 * 1024 } : { iface: v };
+}
+
+function egressConfig(agg: string[] | undefined, bal: string[] | undefined, bridge: string | undefined, rotateMb = 1024): EgressConfig | undefined {
+  if (!agg?.length && !bal?.length && !bridge) return undefined;
+  const cfg: EgressConfig = {};
+  if (agg?.length) cfg.aggregated = agg.map((v) => egressOutput(v, rotateMb));
+  if (bal?.length) cfg.balanced = bal.flatMap((v) => v.split(',')).filter(Boolean).map((v) => egressOutput(v, rotateMb));
+  if (bridge) {
+    const [a, b, extra] = bridge.split(',').map((x) => x.trim());
+    if (!a || !b || extra !== undefined) throw new FlowgateError(`--bridge wants two interfaces: <ifA>,<ifB> (got '${bridge}')`, 'E_INVALID');
+    cfg.bridge = [a, b];
+  }
+  return cfg;
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -92,6 +117,10 @@ export async function run(argv: string[]): Promise<number> {
         kv: { type: 'string' },
         'kv-product': { type: 'string' },
         'egress-rules': { type: 'string' },
+        'aggregated-egress': { type: 'string', multiple: true },
+        'balanced-egress': { type: 'string', multiple: true },
+        bridge: { type: 'string' },
+        'egress-rotate-mb': { type: 'string' },
         'log-level': { type: 'string' },
         quiet: { type: 'boolean', short: 'q' },
         help: { type: 'boolean', short: 'h' },
@@ -114,8 +143,23 @@ export async function run(argv: string[]): Promise<number> {
   }
 
   let specs: InterfaceSpec[];
-  if (o.interface?.length) {
+  let egressCfg: EgressConfig | undefined;
+  try {
+    egressCfg = egressConfig(o['aggregated-egress'], o['balanced-egress'], o.bridge, num(o['egress-rotate-mb'], 'egress-rotate-mb'));
+  } catch (e) {
+    console.error(`flowgate: ${(e as Error).message}`);
+    return 2;
+  }
+  if (egressCfg?.bridge) {
+    if (o.interface?.length) {
+      console.error('flowgate: --bridge captures on its two interfaces: give no -i');
+      return 2;
+    }
+    specs = [{ source: `bridge:${egressCfg.bridge.join(',')}`, egress: egressCfg }];
+  } else if (o.interface?.length) {
     specs = o.interface.map((source) => ({ source, loop: o.loop ?? false }));
+    // the egress queues are fed by the first interface (ifid 0)
+    if (egressCfg) specs[0].egress = egressCfg;
   } else {
     if (!existsSync(BUNDLED_CAPTURE)) {
       console.error(`flowgate: no -i given and the bundled capture ${BUNDLED_CAPTURE} is missing`);
@@ -189,8 +233,12 @@ export async function run(argv: string[]): Promise<number> {
         kvUrl: o.kv,
         product: o['kv-product'] ?? 'cento',
         rulesFile: o['egress-rules'],
-        layout: { aggregated: 0, balanced: 0, bridge: false },
-        engine: null,
+        layout: {
+          aggregated: egressCfg?.aggregated?.length ?? 0,
+          balanced: egressCfg?.balanced?.length ?? 0,
+          bridge: !!egressCfg?.bridge,
+        },
+        engine: egressCfg ? ifaces.get(0)!.engine : null,
       });
     }
   } catch (e) {

@@ -3,6 +3,7 @@
 // a restart), pushed to the engine as one table each time anything changes.
 import type { Database } from 'lmdb';
 
+import { l7Id, type Engine } from '../bindings/engine.js';
 import type { ConfigStore } from '../services/config-store.js';
 import {
   emptyPolicies, subnetInForce, target, toNative, type Action, type EgressPolicies, type NativeEgressPolicies,
@@ -11,36 +12,7 @@ import {
 import { parseRulesFile } from './rules-file.js';
 
 /** What the service needs of an engine with egress outputs. */
-export interface EgressEngine {
-  setEgressPolicies(p: NativeEgressPolicies): void;
-  egressStats(): EgressStats;
-}
-
-export interface EgressPolicyCounters {
-  scope: 'default' | 'subnet' | 'protocol';
-  match?: string;
-  action: Action;
-  packets: number;
-  bytes: number;
-}
-
-export interface EgressTargetStats {
-  target: TargetKind;
-  queue?: number;
-  output: string;
-  packets: number;
-  bytes: number;
-  forwarded: number;
-  discarded: number;
-  shunted: number;
-  sliced: number;
-  output_drops: number;
-  policies: EgressPolicyCounters[];
-}
-
-export interface EgressStats {
-  targets: EgressTargetStats[];
-}
+export type EgressEngine = Pick<Engine, 'setEgressPolicies' | 'egressStats'>;
 
 /** One change made through the API. */
 interface Override {
@@ -86,8 +58,17 @@ export class EgressService {
     return p;
   }
 
+  /** Targets this engine has (a rules file may name others: they wait for an engine that has them). */
+  private has(t: { target: TargetKind; queue?: number }): boolean {
+    if (t.target === 'aggregated') return (t.queue ?? 0) < this.layout.aggregated;
+    if (t.target === 'balanced') return this.layout.balanced > 0;
+    return this.layout.bridge;
+  }
+
   apply(): void {
-    this.engine?.setEgressPolicies(toNative(this.effective()));
+    if (!this.engine) return;
+    const table = toNative(this.effective());
+    this.engine.setEgressPolicies({ ...table, targets: table.targets.filter((t) => this.has(t)) });
   }
 
   /** SIGHUP: read the rules file again (a bad file keeps the current rules and throws). */
@@ -117,7 +98,9 @@ export class EgressService {
       inForce = rule ? { scope: 'protocol', match: rule, action: t.protocols[rule] } : { scope: 'default', action: t.default };
     }
     const ts = this.engine?.egressStats().targets.find((x) => x.target === kind && (kind !== 'aggregated' || (x.queue ?? 0) === (queue ?? 0)));
-    const pol = ts?.policies.find((x) => x.scope === inForce.scope && (x.match ?? '') === (inForce.match ?? ''));
+    // the engine names protocol rules by nDPI id
+    const engineMatch = inForce.scope === 'protocol' ? String(l7Id(inForce.match!)) : (inForce.match ?? '');
+    const pol = ts?.policies.find((x) => x.scope === inForce.scope && (x.match ?? '') === engineMatch);
     return {
       target: kind,
       ...(kind === 'aggregated' ? { queue: queue ?? 0 } : {}),

@@ -5,12 +5,14 @@ import { statSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { basename } from 'node:path';
 
-import { DEFAULT_LOCAL_NETWORKS, Engine, type EngineOptionsInput } from '../bindings/engine.js';
+import { DEFAULT_LOCAL_NETWORKS, Engine, type EgressConfig, type EngineOptionsInput } from '../bindings/engine.js';
 
 export interface InterfaceSpec {
-  /** interface name or capture file path */
+  /** interface name or capture file path ('bridge:A,B' for an inline bridge) */
   source: string;
   loop?: boolean;
+  /** egress queues fed by this interface, or an inline bridge (then `source` is only its name) */
+  egress?: EgressConfig;
 }
 
 export interface MonitoredInterface {
@@ -54,11 +56,13 @@ export class Interfaces {
     const { localNetworks = DEFAULT_LOCAL_NETWORKS, ...engineOpts } = defaults;
     try {
       specs.forEach((spec, ifid) => {
-        const isFile = isCaptureFile(spec.source);
-        const addresses = isFile ? [] : interfaceAddresses(spec.source);
+        const bridge = spec.egress?.bridge;
+        const isFile = !bridge && isCaptureFile(spec.source);
+        const addresses = isFile ? [] : bridge ? bridge.flatMap(interfaceAddresses) : interfaceAddresses(spec.source);
         const engine = new Engine({
           ...engineOpts,
-          ...(isFile ? { files: [spec.source], loop: spec.loop ?? false } : { iface: spec.source }),
+          ...(bridge ? {} : isFile ? { files: [spec.source], loop: spec.loop ?? false } : { iface: spec.source }),
+          ...(spec.egress ? { egress: spec.egress } : {}),
           localNetworks: [...localNetworks, ...addresses],
         });
         this.list.push({ ifid, ifname: spec.source, isFile, engine, addresses, expired: 0 });
