@@ -17,7 +17,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 const out = join(here, '..', '..', 'bench', 'out');
 const HOSTS = 100_000; // clients; servers add a tenth
 
-export async function apiBench(print: (name: string, value: string, unit: string) => void): Promise<void> {
+export async function apiBench(line: (l: string) => void = console.log): Promise<void> {
+  const print = (name: string, value: string, unit: string) => line(`${name}: ${value} ${unit}`);
   mkdirSync(out, { recursive: true });
   const file = join(out, `api-${HOSTS}h.pcap`);
   if (!existsSync(file)) generate({ out: file, hosts: HOSTS, flows: 150_000, packets: 450_000, durationSec: 30, seed: 11 });
@@ -28,26 +29,24 @@ export async function apiBench(print: (name: string, value: string, unit: string
       child.once('exit', (code) => reject(new Error(`api server exited (${code})`)));
       createInterface({ input: child.stdout! }).once('line', (l) => resolve(JSON.parse(l)));
     });
-    print('api hosts', String(ready.hosts), 'hosts');
+    print('api_hosts', String(ready.hosts), 'hosts');
     const headers = { authorization: `Basic ${Buffer.from(`admin:${ready.password}`).toString('base64')}` };
     const run = async (name: string, path: string, connections: number) => {
       const r = await autocannon({ url: ready.url + path, connections, duration: 8, headers });
       if (r.non2xx || r.errors) throw new Error(`${name}: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
-      print(`${name} requests`, r.requests.average.toFixed(0), 'req/s');
-      print(`${name} latency p50`, r.latency.p50.toFixed(2), 'ms');
-      print(`${name} latency p99`, r.latency.p99.toFixed(2), 'ms');
+      print(`${name}_requests`, r.requests.average.toFixed(0), 'req/s');
+      print(`${name}_latency_p50`, r.latency.p50.toFixed(2), 'ms');
+      print(`${name}_latency_p99`, r.latency.p99.toFixed(2), 'ms');
       return r.requests.average;
     };
-    const base = await run('api baseline (l4 consts)', '/lua/rest/v2/get/l4/protocol/consts.lua', 16);
-    const ifd = await run('api interface data', '/lua/rest/v2/get/interface/data.lua?ifid=0', 16);
-    print('api interface data / baseline', ((ifd / base) * 100).toFixed(1), '%');
-    await run('api host page (traffic desc)', '/lua/rest/v2/get/host/active.lua?ifid=0&perPage=25&sortColumn=traffic&sortOrder=desc', 1);
-    await run('api host page (ip asc, page 2000)', '/lua/rest/v2/get/host/active.lua?ifid=0&perPage=25&currentPage=2000&sortColumn=ip', 1);
+    const base = await run('api_baseline_l4_consts', '/lua/rest/v2/get/l4/protocol/consts.lua', 16);
+    const ifd = await run('api_interface_data', '/lua/rest/v2/get/interface/data.lua?ifid=0', 16);
+    print('api_interface_data_vs_baseline', ((ifd / base) * 100).toFixed(1), '%');
+    await run('api_host_page_traffic_desc', '/lua/rest/v2/get/host/active.lua?ifid=0&perPage=25&sortColumn=traffic&sortOrder=desc', 1);
+    await run('api_host_page_ip_asc_page2000', '/lua/rest/v2/get/host/active.lua?ifid=0&perPage=25&currentPage=2000&sortColumn=ip', 1);
   } finally {
     child.kill();
   }
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  await apiBench((n, v, u) => console.log(`${n}: ${v} ${u}`));
-}
+if (process.argv[1] === fileURLToPath(import.meta.url)) await apiBench();

@@ -3,13 +3,18 @@
 //     pipeline and through a read-only pass of the same reader: Mpps, Gbps
 //     and their ratio (best of three rounds each, alternating);
 //   - memory per active flow and per host with 1 M flows;
-//   - every capture of ../shared/pcaps/ndpi as one playlist.
+//   - every capture of ../shared/pcaps/ndpi as one playlist;
+//   - the monitoring API under load (bench/api.ts) and egress forwarding
+//     with and without 1,100 rules (bench/egress.ts).
+// `npm run bench -- <pipeline|memory|ndpi|api|egress>` runs one part.
 // Prints one `name: value unit` line per figure.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statfsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { apiBench } from './api.js';
+import { egressBench } from './egress.js';
 import { generate } from './gen/generate.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -128,3 +133,6 @@ if ((!only || only === 'ndpi') && existsSync(ndpiDir)) {
   figure('ndpi_playlist_full_vs_read_only', (full.mpps / ro.mpps) * 100, '%', 1);
   console.log(`ndpi_playlist: ${files.length} captures, ${full.packets} packets${full.error ? `; first error: ${full.error}` : ''}`);
 }
+
+if (!only || only === 'api') await apiBench();
+if (!only || only === 'egress') await egressBench();
