@@ -428,7 +428,8 @@ export interface NativeEngine {
   start(onEvent: (event: 'done' | 'expired') => void): void;
   stop(): void;
   state(): NativeState;
-  stats(): EngineStats;
+  /** fills `buf` (info().stats.size slots; engine.ts names them) */
+  stats(buf: Float64Array): void;
   hosts(q: NativeHostQuery): Page<HostRecord>;
   host(ip: string, vlan?: number): HostDetail | null;
   flows(q: NativeFlowQuery): Page<FlowRecord>;
@@ -459,6 +460,8 @@ export interface AddonInfo {
   expiredFlow: { size: number; fields: Record<string, [number, FieldType]> };
   decodeErrors: string[];
   dpi: DpiRegistry;
+  /** slots of the stats() buffer: named scalars, then decode errors, l4, dscp, broadcast domains */
+  stats: { scalars: string[]; decode: number; l4: number; dscp: number; bcast: number; size: number };
 }
 
 interface Addon {

@@ -25,6 +25,7 @@ Napi::Value Info(const Napi::CallbackInfo& info) {
   o.Set("flowEntryBytes", double(sizeof(Flow)));
   o.Set("hostEntryBytes", double(sizeof(Host)));
   o.Set("expiredFlow", expired_layout(env));
+  o.Set("stats", stats_layout(env));
   o.Set("dpi", dpi_registry(env));
   Napi::Array errs = Napi::Array::New(env, kDecodeErrorCount);
   for (size_t i = 0; i < kDecodeErrorCount; i++) errs.Set(uint32_t(i), decode_error_name(DecodeError(i)));

@@ -10,7 +10,10 @@ namespace fg {
 
 Napi::Object host_to_js(Napi::Env env, const HostRow& r);
 Napi::Object flow_to_js(Napi::Env env, const FlowRow& r);
-Napi::Object stats_to_js(Napi::Env env, const Engine& e, const Pipeline& pl);
+// Interface statistics into a Float64Array of stats_size() slots (layout: stats_layout()).
+size_t stats_size();
+void stats_fill(const Engine& e, const Pipeline& pl, double* out);
+Napi::Object stats_layout(Napi::Env env);
 Napi::Object l7_stats_to_js(Napi::Env env, const Pipeline& pl);
 Napi::Object expired_layout(Napi::Env env);
 Napi::Object dpi_registry(Napi::Env env);

@@ -351,7 +351,16 @@ Napi::Value EngineWrap::State(const Napi::CallbackInfo& info) {
 
 Napi::Value EngineWrap::Stats(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  return engine_->with_view([&](const Pipeline& pl) { return stats_to_js(env, *engine_, pl); });
+  require(info.Length() == 1 && info[0].IsTypedArray() && info[0].As<Napi::TypedArray>().TypedArrayType() == napi_float64_array,
+          env, "stats(buf: Float64Array)");
+  Napi::Float64Array buf = info[0].As<Napi::Float64Array>();
+  require(buf.ElementLength() >= stats_size(), env, "stats(): buffer too small");
+  double* out = buf.Data();
+  engine_->with_view([&](const Pipeline& pl) {
+    stats_fill(*engine_, pl, out);
+    return 0;
+  });
+  return env.Undefined();
 }
 
 Napi::Value EngineWrap::Hosts(const Napi::CallbackInfo& info) {
