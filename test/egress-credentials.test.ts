@@ -2,8 +2,7 @@
 // basic-auth parsing, the Hono middleware and `flowgate passwd`, over both
 // stores (LMDB in a temp dir, a real redis-server started here). Independent
 // truth: values are checked with / written by openssl and redis-cli.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { createServer, connect } from 'node:net';
+import { execFileSync } from 'node:child_process';
 import { PassThrough, Readable } from 'node:stream';
 
 import { Hono } from 'hono';
@@ -13,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { passwdMain, type PasswdIo } from '../ts/cli/passwd.js';
 import { basicAuth, hashPassword, parseBasicAuth, passwordKey, verifyPassword, type AuthEnv } from '../ts/egress/credentials.js';
 import { lmdbKv, openKv, type Kv } from '../ts/services/kv.js';
+import { freePort, startRedis, type Redis } from './fixtures/egress.js';
 import { tempDir } from './fixtures/pcap.js';
 
 const tmp = tempDir('flowgate-cred-');
@@ -26,31 +26,6 @@ function sh(script: string, env: Record<string, string> = {}): string {
 /** SHA-256 of salt‖password as computed by openssl, not by us. */
 function opensslHash(salt: string, pw: string): string {
   return sh(`printf '%s%s' "$SALT" "$PW" | openssl dgst -sha256 | awk '{print $NF}'`, { SALT: salt, PW: pw });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForPort(port: number, ms: number): Promise<void> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const c = connect(port, '127.0.0.1');
-      c.once('connect', () => (c.destroy(), resolve(true)));
-      c.once('error', () => resolve(false));
-    });
-    if (ok) return;
-    if (Date.now() > until) throw new Error(`redis-server did not listen on ${port} within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 function io(stdinText: string | Readable): PasswdIo & { out: () => string; err: () => string } {
@@ -98,29 +73,20 @@ function checkWithOpenssl(value: string, pw: string): void {
 
 // ---- redis-server ---------------------------------------------------------------------------------
 
-let redis: ChildProcess | undefined;
+let redis: Redis;
 let redisPort = 0;
 let redisUrl = '';
-const redisCli = (...args: string[]) => execFileSync('redis-cli', ['-p', String(redisPort), ...args], { encoding: 'utf8' }).replace(/\n$/, '');
+const redisCli = (...args: string[]) => redis.cli(...args);
 
 beforeAll(async () => {
   // No skip: CI installs redis-server (.ci/run); a missing binary is a failure.
-  redisPort = await freePort();
-  redisUrl = `redis://127.0.0.1:${redisPort}/0`;
-  const dir = tmp.dir;
-  redis = spawn('redis-server', ['--save', '', '--appendonly', 'no', '--port', String(redisPort), '--bind', '127.0.0.1', '--dir', dir], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const spawnError = new Promise<never>((_, reject) => redis!.once('error', (e) => reject(new Error(`cannot start redis-server: ${e.message}`))));
-  await Promise.race([waitForPort(redisPort, 10_000), spawnError]);
+  redis = await startRedis(tmp.dir);
+  redisPort = redis.port;
+  redisUrl = redis.url;
 });
 
 afterAll(async () => {
-  if (redis && redis.exitCode === null) {
-    const gone = new Promise((r) => redis!.once('exit', r));
-    redis.kill('SIGKILL');
-    await gone;
-  }
+  await redis?.stop();
   tmp.cleanup();
 });
 
