@@ -4,9 +4,8 @@
 // engine's table (protocol names → nDPI ids) in one place.
 import { BlockList, isIP } from 'node:net';
 
-import ipaddr from 'ipaddr.js';
-
 import { l7Id, l7Name } from '../bindings/engine.js';
+import { normalizeCidr } from '../services/cidr.js';
 
 export const ACTIONS = ['forward', 'discard', 'shunt', 'slice-l4', 'slice-l3'] as const;
 export type Action = (typeof ACTIONS)[number];
@@ -50,16 +49,9 @@ export function parseAction(v: string | undefined): Action {
 /** A CIDR (v4 or v6; a bare address is a host route), normalised to its network address. */
 export function parseSubnet(v: string | undefined): string {
   const s = (v ?? '').trim();
-  // node's parser is strict (no octal '010', no short '10.0.0'); ipaddr.js then does the masking
-  if (!isIP(s.split('/')[0])) throw new PolicyError(`invalid subnet '${s}': expected CIDR such as 192.168.1.0/24 or 2001:db8::/32`);
-  try {
-    const cidr = s.includes('/') ? s : `${s}/${ipaddr.parse(s).kind() === 'ipv4' ? 32 : 128}`;
-    const [addr, prefix] = ipaddr.parseCIDR(cidr);
-    const net = addr.kind() === 'ipv4' ? ipaddr.IPv4.networkAddressFromCIDR(cidr) : ipaddr.IPv6.networkAddressFromCIDR(cidr);
-    return `${net.toString()}/${prefix}`;
-  } catch {
-    throw new PolicyError(`invalid subnet '${s}': expected CIDR such as 192.168.1.0/24 or 2001:db8::/32`);
-  }
+  const n = normalizeCidr(s);
+  if (!n) throw new PolicyError(`invalid subnet '${s}': expected CIDR such as 192.168.1.0/24 or 2001:db8::/32`);
+  return n;
 }
 
 /**

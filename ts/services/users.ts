@@ -4,10 +4,10 @@
 // that lives only in this process, so HTTP basic auth on every request does
 // not pay scrypt every time.
 import { createHmac, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
-import { isIP } from 'node:net';
 import { promisify } from 'node:util';
 
 import { ApiError, RC } from '../api/rc.js';
+import { normalizeCidr } from './cidr.js';
 import type { ConfigStore } from './config-store.js';
 
 const scryptAsync = promisify(scrypt) as (pw: string, salt: Buffer, len: number, o: object) => Promise<Buffer>;
@@ -55,23 +55,11 @@ async function checkHash(stored: string, pw: string): Promise<boolean> {
   return timingSafeEqual(want, got);
 }
 
-/** a.b.c.d/n or v6/n; the prefix may be omitted for a single address. */
-export function parseCidr(s: string): string | null {
-  const [addr, prefix, extra] = s.trim().split('/');
-  if (extra !== undefined) return null;
-  const v = isIP(addr);
-  if (!v) return null;
-  const max = v === 4 ? 32 : 128;
-  if (prefix === undefined) return `${addr}/${max}`;
-  if (!/^\d{1,3}$/.test(prefix) || +prefix > max) return null;
-  return `${addr}/${+prefix}`;
-}
-
 export function parseNetworkList(s: string): string[] | null {
   const out: string[] = [];
   for (const part of s.split(',')) {
     if (!part.trim()) continue;
-    const c = parseCidr(part);
+    const c = normalizeCidr(part);
     if (!c) return null;
     out.push(c);
   }
