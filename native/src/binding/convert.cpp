@@ -375,8 +375,8 @@ Napi::Object stats_to_js(Napi::Env env, const Engine& e, const Pipeline& pl) {
   o.Set("host_table_full", double(s.host_table_full));
   o.Set("mac_table_full", double(s.mac_table_full));
   o.Set("host_l7_pool_full", double(s.host_l7_pool_full));
-  o.Set("host_l7_chunks", double(pl.host_l7().used()));
-  o.Set("host_l7_chunks_max", double(pl.host_l7().max()));
+  o.Set("host_l7_entries", double(pl.host_l7().used()));
+  o.Set("host_l7_entries_max", double(pl.host_l7().max()));
   o.Set("orphan_fragments", double(s.orphan_fragments));
   o.Set("expired_ring_drops", double(s.expired_ring_drops));
   o.Set("drops", double(e.kernel_drops()));
