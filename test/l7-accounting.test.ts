@@ -104,7 +104,7 @@ describe('real captures: per-application sums equal the host and interface total
       const before = e.hosts({ limit: 1e7, detail: true }).rows;
       const l7 = e.l7Stats();
       e.setLimits({ maxHosts: 1 << 16 });
-      expect(e.stats().host_l7_chunks_max).toBe(2 << 16);
+      expect(e.stats().host_l7_entries_max).toBe(5 << 16);
       expect(e.hosts({ limit: 1e7, detail: true }).rows).toEqual(before);
       expect(e.l7Stats()).toEqual(l7);
     } finally {
@@ -265,15 +265,15 @@ describe('applications, categories and flows counted by hand', () => {
   });
 });
 
-describe('the per-host pool is bounded', () => {
-  it('a full pool stops the hosts it cannot serve, counts them, and keeps the others exact', async () => {
+describe('the per-host table is bounded', () => {
+  it('a full table stops the hosts it cannot serve, counts them, and keeps the others exact', async () => {
     const file = join(NDPI_PCAPS, 'netflix.pcap');
-    // 32 host slots, 1 chunk each: fewer than the capture's hosts need.
-    const e = await replay([file], { maxHosts: 32, l7ChunksPerHost: 1 });
+    // 32 host slots, 1 entry each: fewer than the capture's hosts need.
+    const e = await replay([file], { maxHosts: 32, l7EntriesPerHost: 1 });
     try {
       const s = e.stats();
-      expect(s.host_l7_chunks_max).toBe(32);
-      expect(s.host_l7_chunks).toBeLessThanOrEqual(32);
+      expect(s.host_l7_entries_max).toBe(32);
+      expect(s.host_l7_entries).toBeLessThanOrEqual(32);
       const hosts = e.hosts({ limit: 1e6, detail: true }).rows;
       const full = hosts.filter((h) => h.l7_pool_full);
       expect(full.length).toBeGreaterThan(0);
@@ -290,17 +290,42 @@ describe('the per-host pool is bounded', () => {
     }
   });
 
-  it('a table rebuild keeps every chain, even when the hosts left need more than their share', async () => {
-    const e = await replay([join(NDPI_PCAPS, 'netflix.pcap')], { l7ChunksPerHost: 1 });
+  it('a table rebuild keeps every entry, even when the hosts left need more than their share', async () => {
+    const e = await replay([join(NDPI_PCAPS, 'netflix.pcap')], { l7EntriesPerHost: 1 });
     try {
       const s = e.stats();
       const before = e.hosts({ limit: 1e6, detail: true }).rows;
       // The smallest host table the names still fit in (one name slot per two hosts).
       const maxHosts = Math.max(s.num_hosts, 2 * before.filter((h) => h.name).length);
-      expect(s.host_l7_chunks).toBeGreaterThan(maxHosts);
+      expect(s.host_l7_entries).toBeGreaterThan(maxHosts);
       e.setLimits({ maxHosts });
-      expect(e.stats()).toMatchObject({ max_hosts: maxHosts, host_l7_chunks: s.host_l7_chunks, host_l7_chunks_max: s.host_l7_chunks });
+      expect(e.stats()).toMatchObject({ max_hosts: maxHosts, host_l7_entries: s.host_l7_entries, host_l7_entries_max: s.host_l7_entries });
       expect(e.hosts({ limit: 1e6, detail: true }).rows).toEqual(before);
+    } finally {
+      e.close();
+    }
+  });
+
+  it('an expired host leaves its entries to be reclaimed, and its slot\'s next host starts from zero', async () => {
+    // 10.1.0.1/2 talk under three DSCP marks, then go idle and expire; 10.2.0.1/2
+    // take their host slots (few slots: the freed ones) and talk until the end.
+    const old = [0, 10, 46].flatMap((d, k) => [U(0.1 * k, '10.1.0.1', 5000 + k, '10.1.0.2', 53, 30, d), U(0.1 * k + 0.05, '10.1.0.2', 53, '10.1.0.1', 5000 + k, 60, d)]);
+    const next = Array.from({ length: 40 }, (_, i) => U(12 + i * 0.5, '10.2.0.1', 6000, '10.2.0.2', 6001, 20 + i, 34));
+    const packets = [...old, ...filler(1, 640), ...next].sort((a, b) => Number(a.tsNs - b.tsNs));
+    const e = await replay([write(packets)], { maxHosts: 6, flowIdleSec: 2, localHostIdleSec: 3, remoteHostIdleSec: 3 });
+    try {
+      const s = e.stats();
+      expect(s.hosts_expired).toBeGreaterThanOrEqual(2);
+      expect(e.host('10.1.0.1')).toBeNull();
+      const hosts = e.hosts({ limit: 100, detail: true }).rows;
+      expect(hosts.map((h) => h.ip).sort()).toEqual(['10.2.0.1', '10.2.0.2', '10.9.9.1', '10.9.9.2']);
+      for (const h of hosts) {
+        expect(h.dscp.map((d) => d.dscp), h.ip).toEqual([h.ip.startsWith('10.2') ? 34 : 0]);
+        expect([sum(h.ndpi, (a) => a.bytes_sent), sum(h.ndpi, (a) => a.bytes_rcvd)], h.ip).toEqual([h.bytes_sent, h.bytes_rcvd]);
+        expect([sum(h.dscp, (a) => a.packets_sent), sum(h.dscp, (a) => a.packets_rcvd)], h.ip).toEqual([h.packets_sent, h.packets_rcvd]);
+      }
+      // The old hosts' entries were reclaimed by the sweep: only the live hosts' are left.
+      expect(s.host_l7_entries).toBe(sum(hosts, (h) => h.ndpi.length + h.ndpi_categories.length + h.dscp.length));
     } finally {
       e.close();
     }

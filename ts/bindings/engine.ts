@@ -94,8 +94,8 @@ export const EngineOptions = z
     remoteHostIdleSec: Seconds.default(60),
     /** classify applications (nDPI-style); false measures the pipeline without it */
     dpi: z.boolean().default(true),
-    /** per-host L7/DSCP counters: 64-byte chunks per host slot (a host with one application uses 2) */
-    l7ChunksPerHost: z.number().int().min(0).max(64).default(2),
+    /** per-host L7/DSCP counters: 40-byte table entries per host slot (a host uses one per application, category and DSCP mark); 0 turns them off */
+    l7EntriesPerHost: z.number().int().min(0).max(256).default(5),
     /** 'full' pipeline, 'read-only' (reader baseline) or 'decode-only' */
     mode: z.enum(['full', 'read-only', 'decode-only']).default('full'),
     /** 0: as fast as possible; 1: original timing; 2: twice as fast … */
@@ -326,7 +326,7 @@ export class Engine {
       localHostIdleSec: o.localHostIdleSec,
       remoteHostIdleSec: o.remoteHostIdleSec,
       dpi: o.dpi,
-      l7ChunksPerHost: o.l7ChunksPerHost,
+      l7EntriesPerHost: o.l7EntriesPerHost,
       mode: o.mode === 'full' ? 0 : o.mode === 'read-only' ? 1 : 2,
       replaySpeed: o.replaySpeed,
       loop: o.loop,

@@ -22,7 +22,7 @@ export interface NativeEngineOptions {
   localHostIdleSec?: number;
   remoteHostIdleSec?: number;
   dpi?: boolean;
-  l7ChunksPerHost?: number;
+  l7EntriesPerHost?: number;
   mode?: 0 | 1 | 2;
   replaySpeed?: number;
   loop?: boolean;
@@ -366,8 +366,8 @@ export interface EngineStats {
   mac_table_full: number;
   /** hosts whose L7 counters stopped because the per-host L7 pool was full */
   host_l7_pool_full: number;
-  host_l7_chunks: number;
-  host_l7_chunks_max: number;
+  host_l7_entries: number;
+  host_l7_entries_max: number;
   orphan_fragments: number;
   expired_ring_drops: number;
   drops: number;

@@ -330,7 +330,7 @@ Napi::Object flow_to_js(Napi::Env env, const FlowRow& r) {
   X(flows_created, s.flows_created) X(flows_expired, s.flows_expired) X(flow_table_full, s.flow_table_full) \
   X(hosts_created, s.hosts_created) X(hosts_expired, s.hosts_expired) X(host_table_full, s.host_table_full) \
   X(mac_table_full, s.mac_table_full) X(host_l7_pool_full, s.host_l7_pool_full)                          \
-  X(host_l7_chunks, pl.host_l7().used()) X(host_l7_chunks_max, pl.host_l7().max())                       \
+  X(host_l7_entries, pl.host_l7().used()) X(host_l7_entries_max, pl.host_l7().max())                       \
   X(orphan_fragments, s.orphan_fragments) X(expired_ring_drops, s.expired_ring_drops)                    \
   X(drops, e.kernel_drops()) X(first_seen_ns, s.first_ns) X(last_seen_ns, s.last_ns) X(now_ns, pl.now_ns()) \
   X(throughput_bps, s.bps) X(throughput_pps, s.pps) X(memory_bytes, pl.memory_bytes())                   \

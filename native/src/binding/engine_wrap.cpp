@@ -278,7 +278,7 @@ EngineWrap::EngineWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Engine
   cfg.limits.local_host_idle_ns = secs_ns(opt_num(o, "localHostIdleSec", 300));
   cfg.limits.remote_host_idle_ns = secs_ns(opt_num(o, "remoteHostIdleSec", 60));
   cfg.limits.dpi = opt_bool(o, "dpi", true);
-  cfg.limits.l7_chunks_per_host = opt_u32(o, "l7ChunksPerHost", cfg.limits.l7_chunks_per_host);
+  cfg.limits.l7_entries_per_host = opt_u32(o, "l7EntriesPerHost", cfg.limits.l7_entries_per_host);
   require(cfg.limits.max_flows >= 1 && cfg.limits.max_hosts >= 2, env, "maxFlows must be >= 1 and maxHosts >= 2");
   cfg.mode = Mode(opt_u32(o, "mode", 0));
   require(uint32_t(cfg.mode) <= 2, env, "mode must be 0 (full), 1 (read-only) or 2 (decode-only)");

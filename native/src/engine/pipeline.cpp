@@ -5,7 +5,7 @@ namespace {
 
 constexpr uint64_t kSecond = 1000000000ULL;
 constexpr uint64_t kSweepPeriod = 5 * kSecond;
-static_assert(HostL7Pool::kPeriod * kSecond == kSweepPeriod, "L7 duration grows by one sweep pass");
+static_assert(HostL7Table::kPeriod * kSecond == kSweepPeriod, "L7 duration grows by one sweep pass");
 
 int family_of(uint8_t proto) {
   switch (proto) {
@@ -35,9 +35,9 @@ int name_priority(uint8_t src) {
   return 0;
 }
 
-uint32_t l7_chunks(uint32_t max_hosts, uint32_t per_host) {
+uint32_t l7_entries(uint32_t max_hosts, uint32_t per_host) {
   uint64_t n = uint64_t(max_hosts) * per_host;
-  return uint32_t(n < 0xfffffff0u ? n : 0xfffffff0u);
+  return uint32_t(n < HostL7Table::kMaxEntries ? n : HostL7Table::kMaxEntries);
 }
 
 bool names_port(const Packet& p) {
@@ -58,7 +58,7 @@ Pipeline::Pipeline(const PipelineLimits& lim, SpscRing<ExpiredFlow>* expired)
       dpi_(lim.max_flows),
       mac_index_(lim.max_macs),
       mac_pool_(lim.max_macs),
-      l7_(l7_chunks(lim.max_hosts, lim.l7_chunks_per_host)),
+      l7_(l7_entries(lim.max_hosts, lim.l7_entries_per_host), lim.max_hosts),
       expired_(expired),
       name_cache_(new NameCacheEntry[kNameCacheSlots]()),
       frags_(new FragEntry[kFragSlots]()) {
@@ -494,11 +494,12 @@ void Pipeline::account_flow(Flow& f, bool sample_thpt) noexcept {
 }
 
 void Pipeline::credit_host(uint32_t hi, const L7Credit& c) noexcept {
-  Host& h = hosts_[hi];
-  if ((h.flags & kHostL7Full) || !l7_.max()) return;
-  // A host the pool cannot serve stops here rather than keep partial sums.
-  if (!l7_.credit(h.l7_head, c, sweep_pass_)) {
-    h.flags |= kHostL7Full;
+  // The table keeps its own copy of the full flag: a credit reads no host line.
+  if (!l7_.enabled() || l7_.full(hi)) return;
+  // A host the table cannot serve stops here rather than keep partial sums.
+  if (!l7_.credit(hi, c, sweep_pass_)) {
+    l7_.set_full(hi);
+    hosts_[hi].flags |= kHostL7Full;
     stats_.host_l7_pool_full++;
   }
 }
@@ -506,24 +507,10 @@ void Pipeline::credit_host(uint32_t hi, const L7Credit& c) noexcept {
 void Pipeline::sweep(uint32_t n) noexcept {
   const uint32_t fmax = flows_.max(), hmax = hosts_.max();
   uint32_t nf = n < fmax ? n : fmax;
-  // Flows a few slots ahead with traffic to credit: their hosts' first line,
-  // then the hosts' chain heads, are requested before the visit needs them.
-  auto ahead = [&](uint32_t d, bool chains) {
-    uint32_t j = flow_cursor_ + d < fmax ? flow_cursor_ + d : flow_cursor_ + d - fmax;
-    if (!flows_.used(j)) return;
-    const Flow& g = flows_[j];
-    if (g.pkts[0] == g.acct_pkts[0] && g.pkts[1] == g.acct_pkts[1]) return;
-    for (uint32_t hi : {g.cli_host, g.srv_host}) {
-      if (hi == HashIndex::kNone) continue;
-      const Host& h = hosts_[hi];
-      if (!chains) __builtin_prefetch(&h, 1);
-      else
-        for (uint32_t head : h.l7_head)
-          if (head) __builtin_prefetch(l7_.chunk_addr(head), 1);
-    }
-  };
+  L7Scout scout{l7_.enabled(), flow_cursor_, nf};
   for (uint32_t k = 0; k < nf; k++) {
-    if (fmax > 16) ahead(16, false), ahead(8, true);
+    scout.top_up(*this, k);
+    if (scout.on && to_credit(flow_cursor_) && scout.pending) scout.pending--;
     uint32_t i = flow_cursor_;
     if (++flow_cursor_ == fmax) flow_cursor_ = 0, sweep_pass_++;
     if (!flows_.used(i)) continue;
@@ -550,7 +537,7 @@ void Pipeline::sweep(uint32_t n) noexcept {
     if (e.active_as_client == 0 && e.active_as_server == 0 && now_ns_ - e.last_ns() > idle) {
       names_.release(e.name);
       if (e.flags & kHostLocal) stats_.local_hosts--;
-      l7_.release(e.l7_head);
+      if (l7_.enabled()) l7_.host_gone(i);
       hosts_.erase(i);
       stats_.hosts_expired++;
       continue;
@@ -565,6 +552,8 @@ void Pipeline::sweep(uint32_t n) noexcept {
       e.thpt_bytes = b, e.thpt_pkts = uint32_t(pk), e.thpt_ts = now_ns_;
     }
   }
+  // Entries of expired hosts are reclaimed at the same pace (a pass per 5 s).
+  if (l7_.enabled()) l7_.clean(uint32_t(fmax ? uint64_t(n) * l7_.slots() / fmax : n));
 }
 
 void Pipeline::advance(uint64_t now_ns) noexcept {
@@ -599,10 +588,10 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
   for (uint32_t i = 0; i < hosts_.max(); i++)
     if (hosts_.used(i) && hosts_[i].name != HashIndex::kNone) named++;
   if (named > max_hosts / 2 + 1) return false;
-  // The per-host L7 pool follows the host table's size, but never below what
-  // it holds: a rebuild keeps every chain.
-  uint32_t l7_max = l7_chunks(max_hosts, lim_.l7_chunks_per_host);
-  HostL7Pool nl(l7_max > l7_.used() ? l7_max : l7_.used());
+  // The per-host L7 table follows the host table's size, but never below what
+  // it holds: a rebuild keeps every live entry (and drops stale ones).
+  uint32_t l7_max = l7_entries(max_hosts, lim_.l7_entries_per_host), l7_live = l7_.enabled() ? l7_.live() : 0;
+  HostL7Table nl(l7_max > l7_live ? l7_max : l7_live, max_hosts);
   FlowTable nf(max_flows);
   HostTable nh(max_hosts);
   NamePool nn(max_hosts / 2 + 1);
@@ -612,14 +601,14 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
     if (!hosts_.used(i)) continue;
     uint32_t j = nh.create(hosts_[i].key, hosts_[i].hash);
     Host& h = nh[j];
-    h = hosts_[i];  // name and L7 chain are re-stored below
-    for (uint32_t& head : h.l7_head) head = nl.copy_from(l7_, head);
+    h = hosts_[i];  // the name is re-stored below, L7 entries after the loop
     if (const char* name = names_.get(h.name)) {
       h.name = nn.store(HashIndex::kNone, name, std::strlen(name));
       if (h.name == HashIndex::kNone) h.name_source = 0;
     }
     moved[i] = j;
   }
+  if (nl.enabled()) nl.adopt(l7_, moved.get());
   for (uint32_t i = 0; i < flows_.max(); i++) {
     if (!flows_.used(i)) continue;
     uint32_t j = nf.create(flows_[i].key, flows_[i].hash);
@@ -653,13 +642,23 @@ void Pipeline::learn_bcast_domain(uint32_t spa, uint32_t tpa) noexcept {
 }
 
 void Pipeline::account_all() noexcept {
-  for (uint32_t i = 0; i < flows_.max(); i++)
-    if (flows_.used(i)) account_flow(flows_[i], false);
+  L7Scout scout{l7_.enabled(), 0, flows_.max()};
+  for (uint32_t i = 0; i < flows_.max(); i++) {
+    scout.top_up(*this, i);
+    if (!flows_.used(i)) continue;
+    if (to_credit(i) && scout.pending) scout.pending--;
+    account_flow(flows_[i], false);
+  }
 }
 
 void Pipeline::flush_all() noexcept {
-  for (uint32_t i = 0; i < flows_.max(); i++)
-    if (flows_.used(i)) expire_flow(i, FlowEnd::Flushed);
+  L7Scout scout{l7_.enabled(), 0, flows_.max()};
+  for (uint32_t i = 0; i < flows_.max(); i++) {
+    scout.top_up(*this, i);
+    if (!flows_.used(i)) continue;
+    if (to_credit(i) && scout.pending) scout.pending--;
+    expire_flow(i, FlowEnd::Flushed);
+  }
 }
 
 }  // namespace fg

@@ -31,7 +31,7 @@ struct PipelineLimits {
   uint64_t local_host_idle_ns = 300ULL * 1000000000;  // ntopng: local 300 s
   uint64_t remote_host_idle_ns = 60ULL * 1000000000;  //         remote 60 s
   bool dpi = true;                                   // classify applications
-  uint32_t l7_chunks_per_host = 2;                   // per-host L7 pool (64 B chunks) per host slot
+  uint32_t l7_entries_per_host = 5;                  // per-host L7 table: 40 B entries per host slot
 };
 
 struct Mac {
@@ -75,7 +75,7 @@ class Pipeline {
   const NamePool& names() const { return names_; }
   const Classifier& classifier() const { return dpi_; }
   const IfaceStats& stats() const { return stats_; }
-  const HostL7Pool& host_l7() const { return l7_; }
+  const HostL7Table& host_l7() const { return l7_; }
   // Interface counters by application id and by category id.
   const IfaceL7Counter* iface_apps(uint32_t& n) const { n = n_apps_; return if_apps_.get(); }
   const IfaceL7Counter* iface_cats(uint32_t& n) const { n = n_cats_; return if_cats_.get(); }
@@ -100,6 +100,38 @@ class Pipeline {
   void expire_flow(uint32_t i, FlowEnd why) noexcept;
   void account_flow(Flow& f, bool sample_thpt) noexcept;
   void credit_host(uint32_t hi, const L7Credit& c) noexcept;
+  // A used slot whose flow carried something since its last accounting step.
+  bool to_credit(uint32_t j) const noexcept {
+    if (!flows_.used(j)) return false;
+    const Flow& g = flows_[j];
+    return g.pkts[0] != g.acct_pkts[0] || g.pkts[1] != g.acct_pkts[1];
+  }
+  // Requests the L7 entries flow slot j's next accounting step will touch.
+  void prefetch_l7(uint32_t j) const noexcept {
+    const Flow& g = flows_[j];
+    const uint16_t app = g.l7_app ? g.l7_app : g.l7_master;
+    if (g.cli_host != HashIndex::kNone) l7_.request(g.cli_host, app, g.l7_category, g.dscp[0], g.dscp[1]);
+    if (g.srv_host != HashIndex::kNone) l7_.request(g.srv_host, app, g.l7_category, g.dscp[1], g.dscp[0]);
+  }
+  static constexpr uint32_t kL7Ahead = 4;  // flows to credit ahead (each asks for up to 8 entries)
+  // A scout runs ahead of a walk over flow slots from..from+n (mod the table
+  // size) and requests the L7 entries of the next kL7Ahead flows that have
+  // something to credit, however many idle or empty slots lie between them.
+  struct L7Scout {
+    bool on;
+    uint32_t from, n;
+    uint32_t next = 0, pending = 0;  // the next slot (offset from `from`) to look at; flows requested, not yet credited
+    void top_up(const Pipeline& pl, uint32_t k) noexcept {
+      if (!on) return;
+      if (next <= k) next = k, pending = 0;
+      const uint32_t fmax = pl.flows_.max();
+      while (pending < kL7Ahead && next < n) {
+        uint32_t j = from + next < fmax ? from + next : from + next - fmax;
+        if (pl.to_credit(j)) pl.prefetch_l7(j), pending++;
+        next++;
+      }
+    }
+  };
   void sweep(uint32_t n) noexcept;
   bool frag_ports(const Packet& p, uint16_t& sport, uint16_t& dport) noexcept;
   void learn_name(const IpAddr& ip, uint16_t vlan, const char* name, size_t len, NameSource src) noexcept;
@@ -115,7 +147,7 @@ class Pipeline {
   HashIndex mac_index_;
   EntryPool<Mac> mac_pool_;
   IfaceStats stats_;
-  HostL7Pool l7_;
+  HostL7Table l7_;
   std::unique_ptr<IfaceL7Counter[]> if_apps_, if_cats_;
   uint32_t n_apps_ = 0, n_cats_ = 0;
   SpscRing<ExpiredFlow>* expired_;

@@ -143,7 +143,12 @@ HostPage query_hosts(const Pipeline& pl, const HostQuery& q) {
       const Host& h = ht[i];
       HostRow& r = page.rows.emplace_back();
       r.h = h, r.name = name_of(h);
-      if (q.detail) r.has_l7 = true, r.l7 = pl.host_l7().read(h.l7_head);
+      r.has_l7 = q.detail;
+    }
+    if (q.detail) {
+      std::vector<HostL7Stats> l7(to - from);
+      pl.host_l7().read_many(sel.data() + from, to - from, l7.data());
+      for (size_t k = 0; k < l7.size(); k++) page.rows[k].l7 = std::move(l7[k]);
     }
   }
   return page;
@@ -166,7 +171,7 @@ bool find_host(const Pipeline& pl, const IpAddr& ip, int vlan, HostRow& out) {
   const char* n = pl.names().get(out.h.name);
   out.name = n ? n : "";
   out.has_l7 = true;
-  out.l7 = pl.host_l7().read(out.h.l7_head);
+  out.l7 = pl.host_l7().read(i);
   return true;
 }
 

@@ -65,7 +65,7 @@ struct alignas(64) Host {
   uint8_t mac[6];
   uint8_t name_source;      // what taught us the name (NameSource)
   uint64_t first_ns;
-  uint32_t l7_head[2];      // HostL7Pool chains (applications; categories and DSCP): chunk + 1, 0 = none
+  uint32_t spare[2];        // (the L7 counters are in HostL7Table, by host slot)
   // lines 1-4
   HostTraffic traffic[2];
   HostPktStats pkt[2];

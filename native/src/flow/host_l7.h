@@ -1,8 +1,16 @@
 // ③ Per-host application (L7), category and DSCP counters, as ntopng's
-// nDPIStats and DSCP stats of a host. Most hosts see one or two applications
-// while a few see dozens, so the counters live in a bounded pool of 64-byte
-// chunks chained from Host::l7_head rather than in the host entry. Chunks are
-// taken and given back only by the sweep / flow expiry (never per packet).
+// nDPIStats and DSCP stats of a host. One global open-addressing table of
+// fixed 40-byte entries keyed by (host slot, kind, id): a credit is a few
+// independent O(1) lookups whose home slots follow from the flow alone (its
+// two host slots, application, category and DSCP marks), so the sweep
+// prefetches them for flows ahead of the one it credits. Entries are taken
+// only by the sweep / flow expiry (never per packet).
+//
+// Expiry is lazy: an entry carries its host slot's generation, bumped when the
+// host there expires; an entry whose generation is no longer its slot's is
+// stale — never matched, reusable by an insertion that probes past it, and
+// removed (backward shift) by a cleaner that walks the table at the sweep's
+// pace, so within one sweep pass (5 s) of the host's expiry.
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -10,20 +18,35 @@
 #include <vector>
 
 #include "flow/hash_index.h"
+#include "util/bytes.h"
 
 namespace fg {
 
-// Entries are packed u32 words; a 0 word ends a chunk's entries. Word 0:
-// kind << 14 | id in the low half, the sweep pass of the last credit (mod
-// 2^16) in the high half. Counters are 48-bit, in (sent, rcvd) pairs of three words: the
-// two low halves, then both high 16 bits.
-struct alignas(64) L7Chunk {
-  uint32_t next;      // next chunk + 1; 0 ends the chain
-  uint32_t w[15];
-};
-static_assert(sizeof(L7Chunk) == 64);
+// A prefetch the compiler keeps. GCC 12 counts __builtin_prefetch as no side
+// effect, so it drops calls to an inline function that does nothing else
+// (HostL7Table::request, Pipeline::prefetch_l7 compiled to nothing).
+inline void keep_prefetch(const void* p) {
+#if defined(__x86_64__) || defined(__i386__)
+  asm volatile("prefetcht0 %0" : : "m"(*static_cast<const char*>(p)));
+#else
+  __builtin_prefetch(p, 1);
+  asm volatile("" : : "r"(p) : "memory");
+#endif
+}
 
 enum L7Kind : uint32_t { kL7App = 1, kL7Cat = 2, kL7Dscp = 3 };
+
+// Counters are 48-bit: the low 32 bits in lo[], the high 16 in hi[].
+struct L7Entry {
+  uint32_t owner;     // host slot | slot generation << 26
+  uint16_t kid;       // kind << 14 | id; 0: an empty slot
+  uint16_t pass;      // sweep pass of the last credit (mod 2^16)
+  uint32_t flows;     // applications
+  uint32_t duration;  // applications, categories: s
+  uint32_t lo[4];     // bytes sent, bytes rcvd, packets sent, packets rcvd
+  uint16_t hi[4];
+};
+static_assert(sizeof(L7Entry) == 40);
 
 struct HostAppStats {
   uint16_t id;
@@ -53,183 +76,239 @@ struct L7Credit {
   uint64_t bytes_sent, bytes_rcvd, pkts_sent, pkts_rcvd;
 };
 
-class HostL7Pool {
+class HostL7Table {
  public:
-  // Words per entry of each kind: header, [flows, duration | duration], pairs.
-  static constexpr uint32_t kWords[4] = {0, 9, 5, 7};
-  static constexpr uint32_t kChunkWords = 15;
+  static constexpr uint32_t kHostBits = 26, kHostMask = (1u << kHostBits) - 1;
+  static constexpr uint8_t kGenMask = 63, kFull = 0x80;
+  static constexpr uint32_t kPeriod = 5;  // s: a sweep pass, and ntopng's housekeeping frequency
+  // The most entries a table holds; it has a quarter more slots (load <= 0.8).
+  static constexpr uint32_t kMaxEntries = 0xc0000000u;
 
-  explicit HostL7Pool(uint32_t max_chunks) : pool_(max_chunks ? max_chunks : 1), max_(max_chunks) {}
+  // max_entries: what the table may hold; host_slots: the host table's size.
+  HostL7Table(uint32_t max_entries, uint32_t host_slots)
+      : max_(std::min(max_entries, kMaxEntries)),
+        cap_(max_ ? uint32_t(uint64_t(max_) + max_ / 4 + 1) : 0),
+        hosts_(host_slots),
+        t_(zero_array<L7Entry>(cap_)),
+        state_(zero_array<uint8_t>(host_slots)) {}
 
-  // Credits one step to a host's two chains (chunk + 1 each): applications
-  // in heads[0]; categories and DSCP, few per host and wanted by every step,
-  // in heads[1] so they are found without walking the applications. All or
-  // nothing: false, and nothing changed, when the pool cannot hold a new entry.
-  bool credit(uint32_t* heads, const L7Credit& c, uint32_t pass) noexcept {
-    struct Want { uint32_t key; uint64_t s_b, r_b, s_p, r_p; uint32_t* at; };
+  static uint16_t kid(uint32_t kind, uint32_t id) { return uint16_t(kind << 14 | (id & 0x3fff)); }
+  bool enabled() const { return max_ != 0; }
+  bool full(uint32_t host) const { return state_[host] & kFull; }
+  void set_full(uint32_t host) { state_[host] |= kFull; }
+  // The host in this slot expired: its entries become stale (and the slot's
+  // next host starts with a clear full flag).
+  void host_gone(uint32_t host) {
+    state_[host] = uint8_t((state_[host] + 1) & kGenMask);
+    dirty_ = 2;  // the cleaner's next wrap may come before it has seen every slot; the one after that not
+  }
+
+  // Requests the lines a credit() of this host will touch.
+  void request(uint32_t host, uint16_t app, uint16_t cat, uint8_t dscp_a, uint8_t dscp_b) const {
+    keep_prefetch(&state_[host]);
+    prefetch_slot(home(host, kid(kL7App, app)));
+    prefetch_slot(home(host, kid(kL7Cat, cat)));
+    prefetch_slot(home(host, kid(kL7Dscp, dscp_a & 63)));
+    if (dscp_a != dscp_b) prefetch_slot(home(host, kid(kL7Dscp, dscp_b & 63)));
+  }
+
+  // Credits one step to a host. All or nothing: false, and nothing changed,
+  // when the table cannot take the host's new entries (a table at its
+  // maximum refuses even if stale entries still wait for the cleaner).
+  bool credit(uint32_t host, const L7Credit& c, uint32_t pass) noexcept {
+    struct Want { uint16_t kid; uint64_t s_b, r_b, s_p, r_p; L7Entry* at; };
     Want want[4];
     int n = 0;
-    want[n++] = {kL7App << 14 | (c.app & 0x3fff), c.bytes_sent, c.bytes_rcvd, c.pkts_sent, c.pkts_rcvd, nullptr};
-    want[n++] = {kL7Cat << 14 | (c.cat & 0x3fff), c.bytes_sent, c.bytes_rcvd, 0, 0, nullptr};
+    want[n++] = {kid(kL7App, c.app), c.bytes_sent, c.bytes_rcvd, c.pkts_sent, c.pkts_rcvd, nullptr};
+    want[n++] = {kid(kL7Cat, c.cat), c.bytes_sent, c.bytes_rcvd, 0, 0, nullptr};
     if (c.dscp_sent == c.dscp_rcvd) {
-      want[n++] = {kL7Dscp << 14 | (c.dscp_sent & 63), c.bytes_sent, c.bytes_rcvd, c.pkts_sent, c.pkts_rcvd, nullptr};
+      want[n++] = {kid(kL7Dscp, c.dscp_sent & 63), c.bytes_sent, c.bytes_rcvd, c.pkts_sent, c.pkts_rcvd, nullptr};
     } else {  // a direction that carried nothing creates no entry
-      if (c.pkts_sent) want[n++] = {kL7Dscp << 14 | (c.dscp_sent & 63), c.bytes_sent, 0, c.pkts_sent, 0, nullptr};
-      if (c.pkts_rcvd) want[n++] = {kL7Dscp << 14 | (c.dscp_rcvd & 63), 0, c.bytes_rcvd, 0, c.pkts_rcvd, nullptr};
+      if (c.pkts_sent) want[n++] = {kid(kL7Dscp, c.dscp_sent & 63), c.bytes_sent, 0, c.pkts_sent, 0, nullptr};
+      if (c.pkts_rcvd) want[n++] = {kid(kL7Dscp, c.dscp_rcvd & 63), 0, c.bytes_rcvd, 0, c.pkts_rcvd, nullptr};
     }
-    auto chain_of = [](const Want& x) { return x.key >> 14 == kL7App ? 0 : 1; };
-    int missing = 0;
-    for (int h = 0; h < 2; h++) {
-      int left = 0;
-      for (int k = 0; k < n; k++) left += chain_of(want[k]) == h;
-      for (uint32_t ch = heads[h]; ch && left; ch = pool_[ch - 1].next) {
-        uint32_t* w = pool_[ch - 1].w;
-        for (uint32_t i = 0; i < kChunkWords && w[i];) {
-          for (int k = 0; k < n; k++)
-            if (!want[k].at && (w[i] & 0xffff) == want[k].key) want[k].at = &w[i], left--;
-          i += kWords[w[i] >> 14 & 3];
-        }
-      }
-      missing += left;
-    }
+    const uint32_t owner = host | uint32_t(state_[host] & kGenMask) << kHostBits;
+    uint32_t missing = 0;
+    for (int k = 0; k < n; k++) missing += !(want[k].at = find(owner, want[k].kid));
     if (missing) {
-      // New entries go to a chain's head chunk while they fit, then to a new head.
-      uint32_t need = 0;
-      for (int h = 0; h < 2; h++) {
-        uint32_t used = heads[h] ? used_words(pool_[heads[h] - 1]) : kChunkWords;
-        for (int k = 0; k < n; k++) {
-          if (want[k].at || chain_of(want[k]) != h) continue;
-          uint32_t sz = kWords[want[k].key >> 14];
-          if (used + sz > kChunkWords) need++, used = 0;
-          used += sz;
-        }
-      }
-      if (pool_.size() + need > max_) return false;
-      for (int k = 0; k < n; k++) {
-        if (want[k].at) continue;
-        uint32_t& head = heads[chain_of(want[k])];
-        uint32_t sz = kWords[want[k].key >> 14];
-        uint32_t u = head ? used_words(pool_[head - 1]) : kChunkWords;
-        if (u + sz > kChunkWords) {
-          uint32_t ch = pool_.alloc();
-          std::memset(&pool_[ch], 0, sizeof(L7Chunk));
-          pool_[ch].next = head;
-          head = ch + 1;
-          u = 0;
-        }
-        uint32_t* e = &pool_[head - 1].w[u];
-        e[0] = want[k].key | uint32_t(uint16_t(pass - 1)) << 16;  // the first credit adds a period
-        want[k].at = e;
-      }
+      if (used_ + missing > max_) return false;
+      for (int k = 0; k < n; k++)
+        if (!want[k].at) want[k].at = insert(owner, want[k].kid, uint16_t(pass - 1));  // the first credit adds a period
     }
     for (int k = 0; k < n; k++) {
-      uint32_t* e = want[k].at;
-      const uint32_t kind = e[0] >> 14 & 3;
-      if (kind != kL7Dscp) {
-        // ntopng's nDPIStats adds its 5 s housekeeping period once per period
-        // with traffic; we add our 5 s sweep pass once per pass with a credit.
-        uint32_t* dur = kind == kL7App ? &e[2] : &e[1];
-        if (uint16_t(e[0] >> 16) != uint16_t(pass)) {
-          *dur += kPeriod;
-          e[0] = (e[0] & 0xffff) | uint32_t(uint16_t(pass)) << 16;
-        }
-      }
-      Want& x = want[k];
-      switch (kind) {
-        case kL7App:
-          e[1] += c.new_flow;
-          add_pair(e + 3, x.s_b, x.r_b);
-          add_pair(e + 6, x.s_p, x.r_p);
-          break;
-        case kL7Cat: add_pair(e + 2, x.s_b, x.r_b); break;
-        case kL7Dscp:
-          add_pair(e + 1, x.s_b, x.r_b);
-          add_pair(e + 4, x.s_p, x.r_p);
-          break;
-      }
+      L7Entry& e = *want[k].at;
+      const uint32_t kind = e.kid >> 14;
+      // ntopng's nDPIStats adds its 5 s housekeeping period once per period
+      // with traffic; we add our 5 s sweep pass once per pass with a credit.
+      if (kind != kL7Dscp && e.pass != uint16_t(pass)) e.duration += kPeriod, e.pass = uint16_t(pass);
+      const Want& x = want[k];
+      if (kind == kL7App) e.flows += c.new_flow;
+      add(e, 0, x.s_b), add(e, 1, x.r_b);
+      if (kind != kL7Cat) add(e, 2, x.s_p), add(e, 3, x.r_p);
     }
     return true;
   }
 
-  void release(uint32_t* heads) noexcept {
-    for (int h = 0; h < 2; h++) {
-      while (heads[h]) {
-        uint32_t next = pool_[heads[h] - 1].next;
-        pool_.release(heads[h] - 1);
-        heads[h] = next;
+  // Reclaims stale entries among the next n slots (the sweep's pace).
+  // Nothing to look at unless a host expired since the cleaner last went
+  // all the way round.
+  void clean(uint32_t n) noexcept {
+    if (!cap_ || !dirty_) return;
+    for (uint32_t k = 0; k < n && used_; k++) {
+      const L7Entry& e = t_[cursor_];
+      if (e.kid && stale(e)) {
+        erase_at(cursor_);  // an entry may have moved in: look again
+      } else if (++cursor_ == cap_) {
+        cursor_ = 0;
+        if (--dirty_ == 0) return;
       }
     }
   }
 
-  // Copies a chain out of another pool (table rebuild); the caller made sure
-  // this pool has room.
-  uint32_t copy_from(const HostL7Pool& o, uint32_t head) {
-    uint32_t first = 0, *link = &first;
-    for (uint32_t ch = head; ch; ch = o.pool_[ch - 1].next) {
-      uint32_t j = pool_.alloc();
-      pool_[j] = o.pool_[ch - 1];
-      pool_[j].next = 0;
-      *link = j + 1;
-      link = &pool_[j].next;
-    }
-    return first;
+  // Entries still owned by a live host.
+  uint32_t live() const {
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < cap_; i++) n += t_[i].kid && !stale(t_[i]);
+    return n;
   }
 
-  HostL7Stats read(const uint32_t* heads) const;
+  // Table rebuild: takes every live entry of `o`, whose host moved from slot
+  // s to moved[s] (generation 0 here). The caller made sure there is room.
+  void adopt(const HostL7Table& o, const uint32_t* moved) {
+    for (uint32_t i = 0; i < o.cap_; i++) {
+      const L7Entry& e = o.t_[i];
+      if (!e.kid || o.stale(e)) continue;
+      const uint32_t h = moved[e.owner & kHostMask];
+      if (h == HashIndex::kNone) continue;
+      if (o.full(e.owner & kHostMask)) set_full(h);
+      L7Entry* d = insert(h, e.kid, e.pass);
+      *d = e;
+      d->owner = h;
+    }
+    for (int k = 1; k < 4; k++) id_end_[k] = std::max(id_end_[k], o.id_end_[k]);
+  }
 
-  // Where a host's chains start: worth fetching before credit() walks them.
-  const void* chunk_addr(uint32_t head) const { return &pool_[head - 1]; }
-  uint32_t used() const { return pool_.size(); }
+  HostL7Stats read(uint32_t host) const;
+  // The counters of many hosts (a page of hosts): one pass over the table
+  // when that is cheaper than looking every possible id up per host.
+  void read_many(const uint32_t* hosts, size_t n, HostL7Stats* out) const;
+
+  uint32_t used() const { return used_; }  // entries, stale ones included until reclaimed
   uint32_t max() const { return max_; }
-  size_t memory_bytes() const { return max_ ? pool_.memory_bytes() : 0; }
-
-  static constexpr uint32_t kPeriod = 5;  // s: a sweep pass, and ntopng's housekeeping frequency
+  uint32_t slots() const { return cap_; }
+  size_t memory_bytes() const { return max_ ? size_t(cap_) * sizeof(L7Entry) + hosts_ : 0; }
 
  private:
-  static uint32_t used_words(const L7Chunk& c) {
-    uint32_t i = 0;
-    while (i < kChunkWords && c.w[i]) i += kWords[c.w[i] >> 14 & 3];
-    return i;
+  uint32_t home(uint32_t host, uint16_t k) const {
+    uint64_t h = mix64(uint64_t(host) << 16 | k);
+    return uint32_t((h >> 32) * cap_ >> 32);
   }
-  static void add_pair(uint32_t* p, uint64_t s, uint64_t r) {
-    uint64_t a = (uint64_t(p[2] & 0xffff) << 32 | p[0]) + s;
-    uint64_t b = (uint64_t(p[2] >> 16) << 32 | p[1]) + r;
-    p[0] = uint32_t(a), p[1] = uint32_t(b);
-    p[2] = uint32_t(a >> 32 & 0xffff) | uint32_t(b >> 32 & 0xffff) << 16;
+  uint32_t home_of(const L7Entry& e) const { return home(e.owner & kHostMask, e.kid); }
+  void prefetch_slot(uint32_t i) const {
+    // An entry may straddle two lines: both are asked for (the same line
+    // twice when it does not).
+    const char* p = reinterpret_cast<const char*>(t_.get()) + size_t(i) * sizeof(L7Entry);
+    keep_prefetch(p);
+    keep_prefetch(p + sizeof(L7Entry) - 1);
   }
-  static uint64_t pair_sent(const uint32_t* p) { return uint64_t(p[2] & 0xffff) << 32 | p[0]; }
-  static uint64_t pair_rcvd(const uint32_t* p) { return uint64_t(p[2] >> 16) << 32 | p[1]; }
+  uint32_t next(uint32_t i) const { return i + 1 == cap_ ? 0 : i + 1; }
+  bool stale(const L7Entry& e) const { return (state_[e.owner & kHostMask] & kGenMask) != e.owner >> kHostBits; }
 
-  EntryPool<L7Chunk> pool_;
-  uint32_t max_;
-};
-
-inline HostL7Stats HostL7Pool::read(const uint32_t* heads) const {
-  HostL7Stats s;
-  for (int h = 0; h < 2; h++) {
-    for (uint32_t ch = heads[h]; ch; ch = pool_[ch - 1].next) {
-      const uint32_t* w = pool_[ch - 1].w;
-      for (uint32_t i = 0; i < kChunkWords && w[i];) {
-        const uint32_t* e = &w[i];
-        const uint32_t kind = e[0] >> 14 & 3, id = e[0] & 0x3fff;
-        switch (kind) {
-          case kL7App:
-            s.apps.push_back({uint16_t(id), pair_sent(e + 3), pair_rcvd(e + 3), pair_sent(e + 6), pair_rcvd(e + 6), e[1], e[2]});
-            break;
-          case kL7Cat: s.cats.push_back({uint16_t(id), pair_sent(e + 2), pair_rcvd(e + 2), e[1]}); break;
-          case kL7Dscp:
-            s.dscp.push_back({uint8_t(id), pair_sent(e + 1), pair_rcvd(e + 1), pair_sent(e + 4), pair_rcvd(e + 4)});
-            break;
-        }
-        i += kWords[kind];
-      }
+  L7Entry* find(uint32_t owner, uint16_t k) {
+    if (!cap_) return nullptr;
+    for (uint32_t i = home(owner & kHostMask, k);; i = next(i)) {
+      L7Entry& e = t_[i];
+      if (e.kid == 0) return nullptr;
+      if (e.kid == k && e.owner == owner) return &e;
     }
   }
-  auto by_id = [](const auto& a, const auto& b) { return a.id < b.id; };
-  std::sort(s.apps.begin(), s.apps.end(), by_id);
-  std::sort(s.cats.begin(), s.cats.end(), by_id);
-  std::sort(s.dscp.begin(), s.dscp.end(), [](const auto& a, const auto& b) { return a.dscp < b.dscp; });
-  return s;
+  const L7Entry* find(uint32_t owner, uint16_t k) const { return const_cast<HostL7Table*>(this)->find(owner, k); }
+
+  // A new zeroed entry: the first stale slot on the probe path, else the
+  // empty one that ends it. The key must be absent and used_ < max_ (so an
+  // empty slot exists).
+  L7Entry* insert(uint32_t owner, uint16_t k, uint16_t pass) {
+    uint32_t i = home(owner & kHostMask, k), reuse = HashIndex::kNone;
+    for (; t_[i].kid; i = next(i))
+      if (reuse == HashIndex::kNone && stale(t_[i])) reuse = i;
+    if (reuse != HashIndex::kNone) i = reuse;
+    else used_++;
+    L7Entry& e = t_[i];
+    std::memset(&e, 0, sizeof(e));
+    e.owner = owner, e.kid = k, e.pass = pass;
+    const uint32_t kind = k >> 14, id = k & 0x3fff;
+    if (id >= id_end_[kind]) id_end_[kind] = id + 1;
+    return &e;
+  }
+
+  // Backward-shift deletion (Knuth 6.4 algorithm R), as HashIndex::erase.
+  void erase_at(uint32_t i) {
+    for (uint32_t j = next(i);; j = next(j)) {
+      if (t_[j].kid == 0) break;
+      const uint32_t h = home_of(t_[j]);
+      bool keep = (i <= j) ? (i < h && h <= j) : (i < h || h <= j);
+      if (keep) continue;
+      t_[i] = t_[j];
+      i = j;
+    }
+    std::memset(&t_[i], 0, sizeof(L7Entry));
+    used_--;
+  }
+
+  static void add(L7Entry& e, int w, uint64_t v) {
+    uint64_t x = (uint64_t(e.hi[w]) << 32 | e.lo[w]) + v;
+    e.lo[w] = uint32_t(x), e.hi[w] = uint16_t(x >> 32);
+  }
+  static uint64_t get(const L7Entry& e, int w) { return uint64_t(e.hi[w]) << 32 | e.lo[w]; }
+  static void append(HostL7Stats& s, const L7Entry& e) {
+    const uint16_t id = e.kid & 0x3fff;
+    switch (e.kid >> 14) {
+      case kL7App: s.apps.push_back({id, get(e, 0), get(e, 1), get(e, 2), get(e, 3), e.flows, e.duration}); break;
+      case kL7Cat: s.cats.push_back({id, get(e, 0), get(e, 1), e.duration}); break;
+      case kL7Dscp: s.dscp.push_back({uint8_t(id), get(e, 0), get(e, 1), get(e, 2), get(e, 3)}); break;
+    }
+  }
+  static void sort(HostL7Stats& s) {
+    auto by_id = [](const auto& a, const auto& b) { return a.id < b.id; };
+    std::sort(s.apps.begin(), s.apps.end(), by_id);
+    std::sort(s.cats.begin(), s.cats.end(), by_id);
+    std::sort(s.dscp.begin(), s.dscp.end(), [](const auto& a, const auto& b) { return a.dscp < b.dscp; });
+  }
+
+  uint32_t max_, cap_, hosts_;
+  uint32_t used_ = 0, cursor_ = 0;
+  uint32_t dirty_ = 0;  // wraps of the cleaner still needed for the hosts gone so far
+  uint32_t id_end_[4] = {0, 0, 0, 0};  // per kind: above every id ever stored (what read() looks up)
+  ZeroArray<L7Entry> t_;
+  ZeroArray<uint8_t> state_;  // per host slot: generation | kFull
+};
+
+inline HostL7Stats HostL7Table::read(uint32_t host) const {
+  HostL7Stats s;
+  if (!cap_) return s;
+  const uint32_t owner = host | uint32_t(state_[host] & kGenMask) << kHostBits;
+  for (uint32_t kind = kL7App; kind <= kL7Dscp; kind++)
+    for (uint32_t id = 0; id < id_end_[kind]; id++)
+      if (const L7Entry* e = find(owner, kid(kind, id))) append(s, *e);
+  return s;  // found in id order
+}
+
+inline void HostL7Table::read_many(const uint32_t* hosts, size_t n, HostL7Stats* out) const {
+  if (!cap_) return;
+  const uint64_t per_host = uint64_t(id_end_[1]) + id_end_[2] + id_end_[3];
+  if (n * per_host * 4 < cap_) {  // a lookup costs about as much as reading 4 slots in a row
+    for (size_t k = 0; k < n; k++) out[k] = read(hosts[k]);
+    return;
+  }
+  std::vector<uint32_t> row(hosts_, HashIndex::kNone);
+  for (size_t k = 0; k < n; k++) row[hosts[k]] = uint32_t(k);
+  for (uint32_t i = 0; i < cap_; i++) {
+    const L7Entry& e = t_[i];
+    if (!e.kid || stale(e)) continue;
+    const uint32_t r = row[e.owner & kHostMask];
+    if (r != HashIndex::kNone) append(out[r], e);
+  }
+  for (size_t k = 0; k < n; k++) sort(out[k]);
 }
 
 }  // namespace fg
