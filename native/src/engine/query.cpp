@@ -146,8 +146,8 @@ HostPage query_hosts(const Pipeline& pl, const HostQuery& q) {
       r.has_l7 = q.detail;
     }
     if (q.detail) {
-      std::vector<HostL7Stats> l7(to - from);
-      pl.host_l7().read_many(sel.data() + from, to - from, l7.data());
+      std::vector<HostL7Stats> l7(order.size());
+      pl.host_l7().read_many(order.data(), order.size(), l7.data());
       for (size_t k = 0; k < l7.size(); k++) page.rows[k].l7 = std::move(l7[k]);
     }
   }
