@@ -48,6 +48,9 @@ class Classifier {
   size_t memory_bytes() const { return pool_.memory_bytes() + meta_.memory_bytes(); }
 
   FlowMeta* ensure_meta(Flow& f, FlowInfo* fi, MetaKind k) noexcept;
+  // A dissector reading on after its match names the application (TLS
+  // certificate names): master.app, by DPI.
+  void refine(Flow& f, uint16_t master, uint16_t app) noexcept { set(f, master, app, Confidence::Dpi); }
 
  private:
   FlowInfo* ensure_info(Flow& f) noexcept;
