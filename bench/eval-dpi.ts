@@ -117,7 +117,11 @@ export async function evaluate(only?: (file: string) => boolean): Promise<EvalRe
       const wantMaster = t.master || t.app_name || t.app;
       n++;
       if (got[0] === want) ok++;
-      else wrong.push(`${want} -> ${got[0]}`), confusion.set(`${want} -> ${got[0]}`, (confusion.get(`${want} -> ${got[0]}`) ?? 0) + 1);
+      else {
+        const k = `${want} -> ${got[0]}`;
+        wrong.push(k);
+        confusion.set(k, (confusion.get(k) ?? 0) + 1);
+      }
       if (got[1] === wantMaster) agreeMaster++;
     }
     if (n) {
