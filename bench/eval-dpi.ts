@@ -67,6 +67,8 @@ export interface EvalResult {
   riskExact: number;
   matched: number;
   seconds: number;
+  /** per capture: file, flows, agreeing flows, disagreements (truth -> ours) */
+  perCapture: { file: string; n: number; ok: number; wrong: string[] }[];
 }
 
 export async function evaluate(only?: (file: string) => boolean): Promise<EvalResult> {
@@ -75,6 +77,7 @@ export async function evaluate(only?: (file: string) => boolean): Promise<EvalRe
   const confusion = new Map<string, number>();
   const risks = new Map<string, RiskCount>();
   let riskExact = 0, matched = 0;
+  const perCapture: EvalResult['perCapture'] = [];
   const count = (name: string) => {
     let c = risks.get(name);
     if (!c) risks.set(name, (c = { tp: 0, fp: 0, fn: 0 }));
@@ -96,6 +99,7 @@ export async function evaluate(only?: (file: string) => boolean): Promise<EvalRe
     }
     e.close();
     let n = 0, ok = 0;
+    const wrong: string[] = [];
     for (const t of truth) {
       const proto = L4[t.l4] ?? Number(t.l4);
       const k = key(proto, t.src, t.sport, t.dst, t.dport, t.vlan ?? 0);
@@ -113,17 +117,22 @@ export async function evaluate(only?: (file: string) => boolean): Promise<EvalRe
       const wantMaster = t.master || t.app_name || t.app;
       n++;
       if (got[0] === want) ok++;
-      else confusion.set(`${want} -> ${got[0]}`, (confusion.get(`${want} -> ${got[0]}`) ?? 0) + 1);
+      else {
+        const k = `${want} -> ${got[0]}`;
+        wrong.push(k);
+        confusion.set(k, (confusion.get(k) ?? 0) + 1);
+      }
       if (got[1] === wantMaster) agreeMaster++;
     }
     if (n) {
+      perCapture.push({ file: f, n, ok, wrong });
       captures++;
       perCaptureSum += ok / n;
     }
     flows += n;
     agree += ok;
   }
-  return { flows, agree, agreeMaster, captures, perCaptureMean: captures ? perCaptureSum / captures : 0, confusion, risks, riskExact, matched, seconds: (performance.now() - t0) / 1000 };
+  return { flows, agree, agreeMaster, captures, perCaptureMean: captures ? perCaptureSum / captures : 0, confusion, risks, riskExact, matched, perCapture, seconds: (performance.now() - t0) / 1000 };
 }
 
 if (process.argv[1]?.endsWith('eval-dpi.js')) {
@@ -144,5 +153,15 @@ if (process.argv[1]?.endsWith('eval-dpi.js')) {
   let tp = 0, fp = 0, fn = 0;
   for (const c of r.risks.values()) (tp += c.tp), (fp += c.fp), (fn += c.fn);
   console.log(`risks, all (micro): precision ${pct(tp / (tp + fp))} %, recall ${pct(tp / (tp + fn))} %; flows with the same risk set: ${pct(r.riskExact / r.matched)} %`);
+  // WORST=N: the N captures with the lowest agreement and what they disagree on.
+  if (process.env.WORST) {
+    console.log('worst captures (agreement, flows, disagreements):');
+    for (const c of [...r.perCapture].sort((a, b) => a.ok / a.n - b.ok / b.n || b.n - a.n).slice(0, Number(process.env.WORST))) {
+      if (c.ok === c.n) break;
+      const w = new Map<string, number>();
+      for (const x of c.wrong) w.set(x, (w.get(x) ?? 0) + 1);
+      console.log(`  ${pct(c.ok / c.n).padStart(6)} %  ${String(c.n).padStart(4)}  ${c.file}: ${[...w].map(([k, v]) => `${v}x ${k}`).join(', ')}`);
+    }
+  }
   console.log(`agreement: ${pct(r.agree / r.flows)} flows, ${pct(r.perCaptureMean)} captures`);
 }

@@ -185,7 +185,7 @@ void Classifier::inspect(Flow& f, const Packet& p, bool from_client) noexcept {
     if (v == Verdict::Match) {
       // The mask is dead from here: its bytes hold DnsMeta and the index of
       // the dissector reading on (written by the dissector, kept as is).
-      set(f, m.master, m.app ? m.app : d.id, Confidence::Dpi);
+      set(f, m.master, m.app ? m.app : d.id, m.cached ? Confidence::DpiCache : Confidence::Dpi);
       f.dpi_state = kDpiDone;
       if (m.more && fi) {
         fi->extra = uint8_t(i);
@@ -198,6 +198,30 @@ void Classifier::inspect(Flow& f, const Packet& p, bool from_client) noexcept {
   }
   save();
   if (!any_left || f.dpi_packets >= kMaxDpiPackets) give_up(f);
+}
+
+namespace {
+uint64_t endpoint_key(const IpAddr& ip, uint16_t port) {
+  uint64_t a, b;
+  std::memcpy(&a, ip.b, 8);
+  std::memcpy(&b, ip.b + 8, 8);
+  uint64_t h = (a * 0x9e3779b97f4a7c15ULL) ^ (b + 0x632be59bd9b4e019ULL + (uint64_t(port) << 48));
+  h ^= h >> 29;
+  h *= 0xbf58476d1ce4e5b9ULL;
+  h ^= h >> 32;
+  return h | 1;  // never 0, the empty slot
+}
+}  // namespace
+
+uint16_t Classifier::stun_cached(const IpAddr& ip, uint16_t port) const noexcept {
+  const uint64_t k = endpoint_key(ip, port);
+  const StunEntry& e = stun_[k % kStunCache];
+  return e.key == k ? e.app : 0;
+}
+
+void Classifier::stun_remember(const IpAddr& ip, uint16_t port, uint16_t app) noexcept {
+  const uint64_t k = endpoint_key(ip, port);
+  stun_[k % kStunCache] = {k, app};
 }
 
 void Classifier::give_up(Flow& f) noexcept {
@@ -269,7 +293,9 @@ uint64_t Classifier::risks(const Flow& f) const noexcept {
   if (app == id(ProtoId::RDP) || (app == id(ProtoId::AnyDesk) && f.key.proto == kProtoTcp)) set(Risk::DesktopFileSharing);
   // Found by DPI on neither of its protocol's default ports (the master's,
   // for master.app).
-  if (conf == Confidence::Dpi && (f.key.proto == kProtoTcp || f.key.proto == kProtoUdp)) {
+  // (STUN named from the cache counts as found by DPI, as nDPI has it.)
+  const bool by_dpi = conf == Confidence::Dpi || (conf == Confidence::DpiCache && master == id(ProtoId::STUN));
+  if (by_dpi && (f.key.proto == kProtoTcp || f.key.proto == kProtoUdp)) {
     if (const ProtoInfo* p = proto_info(master ? master : app)) {
       const char* ports = f.key.proto == kProtoTcp ? p->tcp_ports : p->udp_ports;
       if (ports && *ports && !port_listed(ports, srv_port, cli_port)) set(Risk::KnownProtoNonStdPort);

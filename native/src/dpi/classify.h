@@ -48,6 +48,15 @@ class Classifier {
   size_t memory_bytes() const { return pool_.memory_bytes() + meta_.memory_bytes(); }
 
   FlowMeta* ensure_meta(Flow& f, FlowInfo* fi, MetaKind k) noexcept;
+  // A dissector reading on after its match names the application (TLS
+  // certificate names): master.app, by DPI.
+  void refine(Flow& f, uint16_t master, uint16_t app, Confidence c = Confidence::Dpi) noexcept { set(f, master, app, c); }
+
+  // nDPI's STUN cache: the application a STUN flow was found to carry,
+  // remembered per endpoint (address, port) so later flows from or to the
+  // same endpoint are named alike ("DPI (cache)"). Direct-mapped, 0 = none.
+  uint16_t stun_cached(const IpAddr& ip, uint16_t port) const noexcept;
+  void stun_remember(const IpAddr& ip, uint16_t port, uint16_t app) noexcept;
 
  private:
   FlowInfo* ensure_info(Flow& f) noexcept;
@@ -57,6 +66,12 @@ class Classifier {
   EntryPool<FlowInfo> pool_;
   EntryPool<FlowMeta> meta_;
   NameLookup lookup_;
+  struct StunEntry {
+    uint64_t key;
+    uint16_t app;
+  };
+  static constexpr size_t kStunCache = 1024;
+  StunEntry stun_[kStunCache] = {};
   uint64_t info_full_ = 0, meta_full_ = 0;
 };
 

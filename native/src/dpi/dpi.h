@@ -46,6 +46,7 @@ struct Match {
   // metadata (certificate, response …): it is called again with
   // DpiCtx::extra set until it answers anything but NeedMore.
   bool more = false;
+  bool cached = false;  // named from an earlier flow (nDPI's "DPI (cache)")
 };
 
 class Classifier;

@@ -432,9 +432,58 @@ bool der_time(const uint8_t* p, const Der& d, int64_t& out) {
   return true;
 }
 
+// The subject's CN values, then the dNSNames of the subjectAltName
+// extension (2.5.29.17) found after the subject, to `on_name`.
+void cert_names(const uint8_t* p, size_t n, const Der& subject, size_t at, size_t tbs_end, CertNameFn on_name, void* ctx) {
+  size_t s = subject.off;
+  const size_t send = std::min(subject.end, n);
+  Der set, seq, oid, val;
+  while (s < send && der_next(p, send, s, set)) {
+    size_t q = set.off;
+    if (!der_next(p, std::min(set.end, send), q, seq)) break;
+    size_t r = seq.off, rend = std::min(seq.end, send);
+    if (!der_next(p, rend, r, oid) || !der_next(p, rend, r, val) || val.end > rend) continue;
+    if (oid.tag == 0x06 && oid.end - oid.off == 3 && p[oid.off] == 0x55 && p[oid.off + 1] == 0x04 && p[oid.off + 2] == 3 &&
+        on_name(ctx, reinterpret_cast<const char*>(p + val.off), val.end - val.off))
+      return;
+  }
+  // subjectPublicKeyInfo, then optional [1] [2] unique ids and [3] extensions.
+  const size_t end = std::min(tbs_end, n);
+  Der el;
+  while (at < end && der_next(p, end, at, el)) {
+    if (el.tag != 0xa3) continue;
+    size_t e = el.off;
+    Der exts, ext;
+    if (!der_next(p, end, e, exts) || exts.tag != 0x30) return;
+    size_t x = exts.off;
+    const size_t xend = std::min(exts.end, end);
+    while (x < xend && der_next(p, xend, x, ext)) {
+      size_t y = ext.off;
+      const size_t yend = std::min(ext.end, xend);
+      Der id, v;
+      if (!der_next(p, yend, y, id) || id.tag != 0x06) continue;
+      if (id.end - id.off != 3 || p[id.off] != 0x55 || p[id.off + 1] != 0x1d || p[id.off + 2] != 0x11) continue;
+      if (!der_next(p, yend, y, v)) continue;
+      if (v.tag == 0x01 && !der_next(p, yend, y, v)) continue;  // critical
+      if (v.tag != 0x04) continue;
+      size_t g = v.off;
+      Der names, name;
+      if (!der_next(p, yend, g, names) || names.tag != 0x30) continue;
+      size_t k = names.off;
+      const size_t kend = std::min(names.end, yend);
+      while (k < kend && der_next(p, kend, k, name)) {
+        if (name.end > kend) break;
+        if (name.tag == 0x82 && on_name(ctx, reinterpret_cast<const char*>(p + name.off), name.end - name.off)) return;
+      }
+      return;
+    }
+    return;
+  }
+}
+
 }  // namespace
 
-bool tls_read_certificate(Bytes body, TlsMeta& t) {
+bool tls_read_certificate(Bytes body, TlsMeta& t, CertNameFn on_name, void* ctx) {
   Reader r{body.data(), body.size()};
   r.u24();                 // certificate_list length
   size_t len = r.u24();    // first certificate
@@ -460,8 +509,10 @@ bool tls_read_certificate(Bytes body, TlsMeta& t) {
     int64_t a = 0, b = 0;
     if (der_time(p, nb, a) && der_time(p, na, b)) t.not_before = a, t.not_after = b;
   }
-  if (der_next(p, n, at, subject) && subject.tag == 0x30 && subject.end <= n)
+  if (der_next(p, n, at, subject) && subject.tag == 0x30 && subject.end <= n) {
     der_name(p, n, subject, t.subject, sizeof(t.subject));
+    if (on_name) cert_names(p, n, subject, at, tbs.end, on_name, ctx);
+  }
   return true;
 }
 

@@ -27,8 +27,12 @@ enum class HelloTransport : uint8_t { Tcp, Quic, Dtls };
 bool tls_read_client_hello(Bytes hs, HelloTransport tr, TlsMeta& t, HelloFacts& facts);
 // `hs` starts at the handshake header (type 2).
 bool tls_read_server_hello(Bytes hs, TlsMeta& t);
+// The names a certificate is for: the subject's CN, then each dNSName of
+// subjectAltName, as read (maybe "*.example.com"); return true to stop.
+using CertNameFn = bool (*)(void* ctx, const char* name, size_t len);
 // `body`: a Certificate message body after its 4-byte header (TLS ≤ 1.2).
-bool tls_read_certificate(Bytes body, TlsMeta& t);
+// `on_name`, when given, sees the first certificate's names.
+bool tls_read_certificate(Bytes body, TlsMeta& t, CertNameFn on_name = nullptr, void* ctx = nullptr);
 
 // nDPI's cipher classes (ndpi_is_safe_ssl_cipher): weak or insecure.
 bool tls_weak_cipher(uint16_t cipher);

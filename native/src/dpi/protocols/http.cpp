@@ -3,6 +3,7 @@
 
 #include <cstring>
 
+#include "dpi/classify.h"
 #include "dpi/dpi.h"
 #include "dpi/names.h"
 #include "dpi/tls_parse.h"
@@ -19,10 +20,20 @@ bool starts_with_method(Bytes b) {
   return false;
 }
 
+// WebDAV's methods (RFC 4918), which nDPI reports as HTTP.WebDAV.
+bool webdav_method(Bytes b) {
+  static const char* const kMethods[] = {"PROPFIND ", "PROPPATCH ", "MKCOL ", "COPY ", "MOVE ", "LOCK ", "UNLOCK "};
+  for (const char* m : kMethods) {
+    size_t n = std::strlen(m);
+    if (b.size() >= n && std::memcmp(b.data(), m, n) == 0) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 bool http_request_host(Bytes b, const char*& name, size_t& len) {
-  if (!starts_with_method(b)) return false;
+  if (!starts_with_method(b) && !webdav_method(b)) return false;
   const char* s = reinterpret_cast<const char*>(b.data());
   size_t n = b.size();
   for (size_t i = 0; i + 7 < n; i++) {
@@ -106,6 +117,40 @@ bool suspicious_ua(const char* v, size_t n) {
   return !std::memchr(v, ' ', n) && !std::memchr(v, '/', n);
 }
 
+bool starts(const char* v, size_t n, const char* want) {
+  size_t k = std::strlen(want);
+  return n >= k && strncasecmp(v, want, k) == 0;
+}
+
+// nDPI's HTTP sub-protocols known from a Content-Type (either direction).
+uint16_t app_by_content_type(const char* v, size_t n) {
+  if (starts(v, n, "application/ocsp-request") || starts(v, n, "application/ocsp-response")) return id(ProtoId::OCSP);
+  if (starts(v, n, "application/ipp")) return id(ProtoId::IPP);
+  if (starts(v, n, "application/json-rpc")) return id(ProtoId::JSON_RPC);
+  if (starts(v, n, "application/vnd.apple.mpegurl")) return id(ProtoId::HLS);
+  if (n >= 9 && strncasecmp(v + n - 9, "video/mp4", 9) == 0) return id(ProtoId::MpegDash);
+  return 0;
+}
+
+// The request's own sub-protocol: WebDAV methods, MPEG-DASH segments, a
+// Content-Type; 0 when none.
+uint16_t request_app(Bytes b) {
+  if (webdav_method(b)) return id(ProtoId::WebDAV);
+  const char* s = reinterpret_cast<const char*>(b.data());
+  size_t le = 0;
+  while (le < b.size() && s[le] != '\r' && s[le] != '\n') le++;
+  auto line_ends = [&](const char* t) {
+    size_t k = std::strlen(t);
+    return le >= k && std::memcmp(s + le - k, t, k) == 0;
+  };
+  if (line_ends(".mp4 HTTP/1.1") || line_ends(".m4s HTTP/1.1")) return id(ProtoId::MpegDash);
+  uint16_t app = 0;
+  each_header(b, [&](const char* name, size_t nl, const char* v, size_t vl) {
+    if (!app && is(name, nl, "content-type")) app = app_by_content_type(v, vl);
+  });
+  return app;
+}
+
 void read_request(DpiCtx& c, Bytes b) {
   FlowMeta* fm = c.meta(MetaKind::Http);
   const char* s = reinterpret_cast<const char*>(b.data());
@@ -136,15 +181,18 @@ void read_request(DpiCtx& c, Bytes b) {
   copy_str(fm->http.url, sizeof(fm->http.url), s + u, ue - u);
 }
 
-void read_response(DpiCtx& c, Bytes b) {
+// Returns the sub-protocol the response's Content-Type names, or 0.
+uint16_t read_response(DpiCtx& c, Bytes b) {
   FlowMeta* fm = c.meta(MetaKind::Http);
   const char* s = reinterpret_cast<const char*>(b.data());
   unsigned status = 0;
   for (size_t i = 9; i < 12 && i < b.size() && s[i] >= '0' && s[i] <= '9'; i++) status = status * 10 + unsigned(s[i] - '0');
   if (status >= 400) c.risk(Risk::ErrorCode);
   bool octets = false, executable = false;
+  uint16_t app = 0;
   size_t body = each_header(b, [&](const char* name, size_t nl, const char* v, size_t vl) {
     if (is(name, nl, "content-type")) {
+      app = app_by_content_type(v, vl);
       if (fm) copy_str(fm->http.content_type, sizeof(fm->http.content_type), v, vl);
       static const char* const kExe[] = {"application/x-dosexec", "application/x-msdownload", "application/x-executable",
                                          "application/vnd.microsoft.portable-executable"};
@@ -161,28 +209,30 @@ void read_response(DpiCtx& c, Bytes b) {
   if (executable) c.risk(Risk::BinaryAppTransfer);
   else if (octets) c.risk(Risk::BinaryDataTransfer);
   if (fm) fm->http.status = uint16_t(status);
+  return app;
 }
 
 Verdict classify_http(DpiCtx& c, Match& m) {
   Bytes b = c.payload;
   if (c.extra) {
     if (c.from_client || !status_line(b)) return Verdict::NeedMore;
-    read_response(c, b);
+    if (uint16_t app = read_response(c, b)) c.clf->refine(c.flow, id(ProtoId::HTTP), app);
     return Verdict::No;
   }
   if (c.from_client) {
-    if (!starts_with_method(b)) return Verdict::No;
+    if (!starts_with_method(b) && !webdav_method(b)) return Verdict::No;
     const char* host = nullptr;
     size_t len = 0;
     if (!http_request_host(b, host, len)) len = 0;
     c.match_named(m, id(ProtoId::HTTP), host, len);
+    if (uint16_t app = request_app(b)) m.master = id(ProtoId::HTTP), m.app = app;
     read_request(c, b);
     m.more = true;
     return Verdict::Match;
   }
   if (status_line(b)) {
     m.app = id(ProtoId::HTTP);
-    read_response(c, b);
+    if (uint16_t app = read_response(c, b)) m.master = id(ProtoId::HTTP), m.app = app;
     return Verdict::Match;
   }
   return Verdict::NeedMore;

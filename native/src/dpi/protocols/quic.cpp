@@ -9,6 +9,7 @@
 
 #include "dpi/dpi.h"
 #include "dpi/names.h"
+#include "dpi/payload.h"
 #include "dpi/tls_parse.h"
 
 namespace fg {
@@ -16,23 +17,63 @@ namespace {
 
 constexpr size_t kMaxDatagram = 2048;
 
+// Initial keys per version family: the salt of HKDF-Extract, the labels,
+// and the long-header type of Initial packets.
 struct Version {
-  uint32_t number;
   uint8_t salt[20];
   const char* key_label;
   const char* iv_label;
   const char* hp_label;
-  uint8_t initial_type;  // long-header packet type of Initial
+  uint8_t initial_type;
 };
 
-const Version kVersions[] = {
-    {0x00000001, {0x38, 0x76, 0x2c, 0xf7, 0xf5, 0x59, 0x34, 0xb3, 0x4d, 0x17, 0x9a, 0xe6, 0xa4, 0xc8, 0x0c, 0xad, 0xcc, 0xbb, 0x7f, 0x0a},
+enum Salt : uint8_t { kV1, kV2, kDraft29, kDraft23, kDraft22, kSaltQ050, kSaltT050, kSaltT051, kSalts };
+
+const Version kVersions[kSalts] = {
+    {{0x38, 0x76, 0x2c, 0xf7, 0xf5, 0x59, 0x34, 0xb3, 0x4d, 0x17, 0x9a, 0xe6, 0xa4, 0xc8, 0x0c, 0xad, 0xcc, 0xbb, 0x7f, 0x0a},
      "quic key", "quic iv", "quic hp", 0},
-    {0x6b3343cf, {0x0d, 0xed, 0xe3, 0xde, 0xf7, 0x00, 0xa6, 0xdb, 0x81, 0x93, 0x81, 0xbe, 0x6e, 0x26, 0x9d, 0xcb, 0xf9, 0xbd, 0x2e, 0xd9},
+    {{0x0d, 0xed, 0xe3, 0xde, 0xf7, 0x00, 0xa6, 0xdb, 0x81, 0x93, 0x81, 0xbe, 0x6e, 0x26, 0x9d, 0xcb, 0xf9, 0xbd, 0x2e, 0xd9},
      "quicv2 key", "quicv2 iv", "quicv2 hp", 1},
-    {0xff00001d, {0xaf, 0xbf, 0xec, 0x28, 0x99, 0x93, 0xd2, 0x4c, 0x9e, 0x97, 0x86, 0xf1, 0x9c, 0x61, 0x11, 0xe0, 0x43, 0x90, 0xa8, 0x99},
+    {{0xaf, 0xbf, 0xec, 0x28, 0x99, 0x93, 0xd2, 0x4c, 0x9e, 0x97, 0x86, 0xf1, 0x9c, 0x61, 0x11, 0xe0, 0x43, 0x90, 0xa8, 0x99},
+     "quic key", "quic iv", "quic hp", 0},
+    {{0xc3, 0xee, 0xf7, 0x12, 0xc7, 0x2e, 0xbb, 0x5a, 0x11, 0xa7, 0xd2, 0x43, 0x2b, 0xb4, 0x63, 0x65, 0xbe, 0xf9, 0xf5, 0x02},
+     "quic key", "quic iv", "quic hp", 0},
+    {{0x7f, 0xbc, 0xdb, 0x0e, 0x7c, 0x66, 0xbb, 0xe9, 0x19, 0x3a, 0x96, 0xcd, 0x21, 0x51, 0x9e, 0xbd, 0x7a, 0x02, 0x64, 0x4a},
+     "quic key", "quic iv", "quic hp", 0},
+    // Google QUIC with IETF framing: Q050 (gQUIC handshake), T050/T051 (TLS).
+    {{0x50, 0x45, 0x74, 0xef, 0xd0, 0x66, 0xfe, 0x2f, 0x9d, 0x94, 0x5c, 0xfc, 0xdb, 0xd3, 0xa7, 0xf0, 0xd3, 0xb5, 0x6b, 0x45},
+     "quic key", "quic iv", "quic hp", 0},
+    {{0x7f, 0xf5, 0x79, 0xe5, 0xac, 0xd0, 0x72, 0x91, 0x55, 0x80, 0x30, 0x4c, 0x43, 0xa2, 0x36, 0x7c, 0x60, 0x48, 0x83, 0x10},
+     "quic key", "quic iv", "quic hp", 0},
+    {{0x7a, 0x4e, 0xde, 0xf4, 0xe7, 0xcc, 0xee, 0x5f, 0xa4, 0x50, 0x6c, 0x19, 0x12, 0x4f, 0xc8, 0xcc, 0xda, 0x6e, 0x03, 0x3d},
      "quic key", "quic iv", "quic hp", 0},
 };
+
+constexpr uint32_t kQ050 = 0x51303530, kT050 = 0x54303530, kT051 = 0x54303531;
+
+// Which keys open a version's Initials; kSalts when none do (older Google
+// QUIC sends its handshake in clear, other versions are unknown).
+Salt salt_of(uint32_t v) {
+  if (v == 1) return kV1;
+  if (v == 0x6b3343cf) return kV2;
+  if (v == kQ050) return kSaltQ050;
+  if (v == kT050) return kSaltT050;
+  if (v == kT051) return kSaltT051;
+  unsigned draft = 0;
+  if ((v >> 8) == 0xff0000) draft = v & 0xff;
+  else if (v == 0xfaceb001) draft = 22;  // Facebook mvfst
+  else if (v == 0xfaceb002 || v == 0xfaceb00e) draft = 27;
+  if (!draft) return kSalts;
+  return draft <= 22 ? kDraft22 : draft <= 28 ? kDraft23 : draft <= 32 ? kDraft29 : kV1;
+}
+
+// Google QUIC: Q0xx (Q02x..Q05x) and T05x.
+bool gquic_version(uint32_t v) {
+  uint32_t hi = v & 0xffffff00;
+  return hi == 0x54303500 || hi == 0x51303500 || hi == 0x51303400 || hi == 0x51303300 || hi == 0x51303200;
+}
+// "Q043" → 43.
+unsigned gquic_number(uint32_t v) { return gquic_version(v) ? ((v >> 8) & 0xff) * 10 + (v & 0xff) - '0' * 11 : 0; }
 
 bool varint(Bytes b, size_t& off, uint64_t& v) {
   if (off >= b.size()) return false;
@@ -101,7 +142,7 @@ size_t decrypt_initial(Bytes b, const Version& v, uint8_t* out) {
   const size_t end = off + size_t(length);
 
   // HKDF-Extract(salt, DCID), with one context per version keyed by its salt.
-  static thread_local EVP_MAC_CTX* extract[sizeof(kVersions) / sizeof(kVersions[0])] = {};
+  static thread_local EVP_MAC_CTX* extract[kSalts] = {};
   const size_t vi = size_t(&v - kVersions);
   bool first = !extract[vi];
   if (first) extract[vi] = new_hmac_sha256();
@@ -122,7 +163,7 @@ size_t decrypt_initial(Bytes b, const Version& v, uint8_t* out) {
   if (!ecb || !gcm || !aes_ecb || !aes_gcm || !EVP_EncryptInit_ex2(ecb, aes_ecb, hp, nullptr, nullptr) ||
       !EVP_EncryptUpdate(ecb, mask, &ml, b.data() + pn_off + 4, 16))
     return 0;
-  uint8_t header[96 + 20];
+  uint8_t header[kMaxDatagram];  // tokens make long headers (Retry answers)
   if (pn_off + 4 > sizeof(header)) return 0;
   std::memcpy(header, b.data(), pn_off + 4);
   header[0] ^= mask[0] & 0x0f;
@@ -192,33 +233,113 @@ size_t gather_crypto(Bytes p, uint8_t* out, size_t cap) {
   return have;
 }
 
+// Google QUIC's handshake message (CHLO): tag count (LE), then per tag its
+// name and end offset (LE), then the values. The SNI tag's value, if any.
+bool chlo_sni(Bytes b, const char*& name, size_t& len) {
+  if (b.size() < 8 || !has_at(b, 0, "CHLO")) return false;
+  const size_t tags = size_t(b[4]) | size_t(b[5]) << 8;
+  const size_t values = 8 + 8 * tags;
+  if (values > b.size()) return false;
+  uint32_t prev = 0;
+  for (size_t i = 0; i < tags; i++) {
+    const uint8_t* t = b.data() + 8 + 8 * i;
+    uint32_t end = uint32_t(t[4]) | uint32_t(t[5]) << 8 | uint32_t(t[6]) << 16 | uint32_t(t[7]) << 24;
+    if (end < prev || end > b.size() - values) return false;
+    if (std::memcmp(t, "SNI\0", 4) == 0) {
+      name = reinterpret_cast<const char*>(b.data() + values + prev);
+      len = end - prev;
+      return true;
+    }
+    prev = end;
+  }
+  return false;
+}
+
+// The handshake data of a Google QUIC Initial's first stream frame: legacy
+// stream frames (≤ Q046: type 0b1xxx, stream 1, 16-bit length) or, from
+// Q050/T05x, a type-0x08 frame with varint offset and length. An ACK frame
+// may come first.
+Bytes gquic_stream(Bytes p, unsigned number) {
+  size_t off = 0;
+  while (off < p.size() && p[off] == 0) off++;
+  if (off < p.size() && (p[off] == 0x40 || p[off] == 0x60)) off += p[off] == 0x40 ? 6 : 9;
+  if (off >= p.size()) return {};
+  if (number >= 50) {
+    if (p[off++] != 0x08) return {};
+    uint64_t at, len;
+    if (!varint(p, off, at) || !varint(p, off, len) || len > p.size() - off) return {};
+    return Bytes(p.data() + off, size_t(len));
+  }
+  const uint8_t type = p[off];
+  if (type != 0xa0 && type != 0xa4) return {};
+  size_t offset_len = (type & 0x1c) >> 2;
+  if (offset_len) offset_len++;
+  if (off + 2 + offset_len + 2 > p.size() || p[off + 1] != 0x01) return {};
+  off += 2 + offset_len;
+  size_t len = number >= 39 ? size_t(p[off]) << 8 | p[off + 1] : size_t(p[off + 1]) << 8 | p[off];
+  off += 2;
+  if (len > p.size() - off) return {};
+  return Bytes(p.data() + off, len);
+}
+
 Verdict classify_quic(DpiCtx& c, Match& m) {
   Bytes b = c.payload;
   if (c.p.l4_proto != kProtoUdp || b.size() < 1200 - 8 || b.size() > kMaxDatagram) return c.from_client ? Verdict::No : Verdict::NeedMore;
   if (!c.from_client) return Verdict::NeedMore;
-  if (!(b[0] & 0x80) || !(b[0] & 0x40)) return Verdict::No;  // long header, fixed bit
-  uint32_t number = load_be32(b.data() + 1);
-  const Version* v = nullptr;
-  for (const Version& x : kVersions)
-    if (x.number == number) v = &x;
-  if (!v) {
-    // Versions whose Initials we don't open still have QUIC's shape: Google
-    // QUIC (Q0xx, T0xx), IETF drafts, Facebook's mvfst (0xfaceb00x).
-    bool known = (number >> 8) == 0xff0000 || (number & 0xff00f000) == 0x51003000 ||
-                 (number & 0xff00f000) == 0x54003000 || (number & 0xfffffff0) == 0xfaceb000;
+  const uint8_t first = b[0];
+  uint32_t number = 0;
+  if (first & 0x80) number = load_be32(b.data() + 1);
+  else if ((first & 0x09) == 0x09 && !(first & 0x40) && b.size() > 13) number = load_be32(b.data() + 9);  // gQUIC public header
+  const unsigned gq = gquic_number(number);
+  const Salt salt = salt_of(number);
+
+  // Google QUIC up to Q046: the handshake travels in clear after a 12-byte hash.
+  if (gq && gq <= 46 && salt == kSalts) {
+    size_t at = 0;
+    if (gq <= 43) {
+      if (!(first & 0x80) && !(first & 0x30)) at = gq <= 33 ? 27 : 26;  // 1-byte packet number; ≤ Q033: private flags
+    } else if ((first & 0xf3) == 0xc3 && b[5] == 0x50) {
+      at = 30;  // Q046 Initial: long header, 8-byte DCID
+    }
+    if (!at) return (first & 0xc0) == 0xc0 ? (m.app = id(ProtoId::QUIC), Verdict::Match) : Verdict::No;
+    m.app = id(ProtoId::QUIC);
+    const char* name = nullptr;
+    size_t len = 0;
+    if (!chlo_sni(gquic_stream(Bytes(b.data() + at, b.size() - at), gq), name, len)) len = 0;
+    c.match_named(m, id(ProtoId::QUIC), name, len);
+    return Verdict::Match;
+  }
+  if (!(first & 0x80) || !(first & 0x40)) return Verdict::No;  // long header, fixed bit
+  if (salt == kSalts) {
+    // Versions whose Initials we don't open still have QUIC's shape: other
+    // Google QUIC and Facebook mvfst versions.
+    // Versions forcing a negotiation (0x?a?a?a?a) are QUIC but nDPI reads no name there.
+    bool known = gq || (number & 0xfffffff0) == 0xfaceb000 || (number & 0x0f0f0f0f) == 0x0a0a0a0a;
     if (!known) return Verdict::No;
     m.app = id(ProtoId::QUIC);
     return Verdict::Match;
   }
-  if (((b[0] >> 4) & 0x03) != v->initial_type) return Verdict::No;
+  const Version& v = kVersions[salt];
+  if (salt != kSaltT050 && salt != kSaltT051 && ((first >> 4) & 0x03) != v.initial_type) return Verdict::No;
   m.app = id(ProtoId::QUIC);
   uint8_t plain[kMaxDatagram];
-  size_t n = decrypt_initial(b, *v, plain);
+  size_t n = decrypt_initial(b, v, plain);
   if (!n) return Verdict::Match;  // the shape is QUIC even if this one won't open
-  uint8_t hello[kMaxDatagram];
-  size_t hl = gather_crypto(Bytes(plain, n), hello, sizeof(hello));
   const char* name = nullptr;
   size_t len = 0;
+  if (gq) {  // Q050, T050, T051
+    Bytes hs = gquic_stream(Bytes(plain, n), gq);
+    if (gq == 50 && number == kQ050) {
+      if (!chlo_sni(hs, name, len)) len = 0;
+    } else if (hs.size()) {
+      if (!tls_handshake_sni(hs, name, len)) len = 0;
+      tls_hello_meta(c, hs, HelloTransport::Quic);
+    }
+    c.match_named(m, id(ProtoId::QUIC), name, len);
+    return Verdict::Match;
+  }
+  uint8_t hello[kMaxDatagram];
+  size_t hl = gather_crypto(Bytes(plain, n), hello, sizeof(hello));
   if (!hl || !tls_handshake_sni(Bytes(hello, hl), name, len)) len = 0;
   if (hl) tls_hello_meta(c, Bytes(hello, hl), HelloTransport::Quic);
   c.match_named(m, id(ProtoId::QUIC), name, len);

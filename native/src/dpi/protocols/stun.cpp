@@ -5,6 +5,7 @@
 // application behind it (STUN.WhatsAppCall …), as nDPI reads them.
 #include <cstring>
 
+#include "dpi/classify.h"
 #include "dpi/dpi.h"
 #include "dpi/payload.h"
 
@@ -58,22 +59,71 @@ uint16_t app_by_attributes(Bytes b) {
   return 0;
 }
 
+// nDPI names STUN to the big messaging networks' servers by their address.
+uint16_t app_by_server(const DpiCtx& c) {
+  for (const IpAddr* ip : {&c.p.dst, &c.p.src}) {
+    const uint16_t owner = app_by_ip(*ip);
+    if (owner == id(ProtoId::Facebook) || owner == id(ProtoId::WhatsApp)) return id(ProtoId::WhatsAppCall);
+    if (owner == id(ProtoId::Google)) return id(ProtoId::GoogleCall);
+  }
+  return 0;
+}
+
+// What names a STUN packet's application: an endpoint an earlier STUN flow
+// was named on (nDPI's cache), else the packet's attributes, which then
+// name both endpoints for later flows.
+uint16_t stun_app(const DpiCtx& c, Bytes b, bool& cached) {
+  uint16_t app = c.clf->stun_cached(c.p.src, c.p.sport);
+  if (!app) app = c.clf->stun_cached(c.p.dst, c.p.dport);
+  cached = app != 0;
+  if (app) return app;
+  app = app_by_attributes(b);
+  if (app) {
+    c.clf->stun_remember(c.p.src, c.p.sport, app);
+    c.clf->stun_remember(c.p.dst, c.p.dport, app);
+  }
+  return app;
+}
+
+bool stun_shape(const DpiCtx& c, Bytes b) {
+  if (b.size() < 20) return false;
+  uint16_t type = load_be16(b.data()), len = load_be16(b.data() + 2);
+  if ((type & 0xc000) || size_t(len) + 20 != b.size()) return false;
+  if (load_be32(b.data() + 4) == kMagicCookie) return true;  // unpadded lengths too (WhatsApp's attributes)
+  return !(len & 3) && classic_type(type) && (c.srv_port == 3478 || c.cli_port == 3478);
+}
+
+constexpr uint8_t kStunReadUpTo = 12;  // packets read for the application after the match
+
 Verdict classify_stun(DpiCtx& c, Match& m) {
   Bytes b = c.payload;
-  if (b.size() < 20) return Verdict::No;
-  uint16_t type = load_be16(b.data()), len = load_be16(b.data() + 2);
-  if ((type & 0xc000) || (len & 3) || size_t(len) + 20 != b.size()) return Verdict::No;
-  bool cookie = load_be32(b.data() + 4) == kMagicCookie;
-  if (!cookie && !(classic_type(type) && (c.srv_port == 3478 || c.cli_port == 3478))) return Verdict::No;
-  if (uint16_t app = app_by_attributes(b)) {
+  if (c.extra) {
+    // Matched as STUN (perhaps named by its server's address only): later
+    // packets may still name it, as nDPI reads on.
+    if (c.flow.dpi_packets > kStunReadUpTo) return Verdict::No;
+    if (!stun_shape(c, b)) return Verdict::NeedMore;
+    bool cached = false;
+    if (uint16_t app = stun_app(c, b, cached)) {
+      c.clf->refine(c.flow, id(ProtoId::STUN), app, cached ? Confidence::DpiCache : Confidence::Dpi);
+      return Verdict::No;
+    }
+    return Verdict::NeedMore;
+  }
+  if (!stun_shape(c, b)) return Verdict::No;
+  bool cached = false;
+  if (uint16_t app = stun_app(c, b, cached)) {
     m.master = id(ProtoId::STUN);
     m.app = app;
+    m.cached = cached;
     return Verdict::Match;
   }
   // The answer may still name the application; a lone request stays unnamed
   // (then guessed by port).
   if (c.flow.dpi_packets < 2) return Verdict::NeedMore;
-  m.app = id(ProtoId::STUN);
+  // Else the server's address may (not remembered: weaker than attributes).
+  if (uint16_t app = app_by_server(c)) m.master = id(ProtoId::STUN), m.app = app;
+  else m.app = id(ProtoId::STUN);
+  m.more = c.info != nullptr;
   return Verdict::Match;
 }
 

@@ -1,4 +1,5 @@
 // ④ TLS ClientHello (RFC 8446 §4.1.2, RFC 6066 §3): the server_name extension.
+#include "dpi/classify.h"
 #include "dpi/dpi.h"
 #include "dpi/names.h"
 #include "dpi/tls_parse.h"
@@ -86,6 +87,25 @@ void server_hello_risks(const DpiCtx& c, const TlsMeta& t) {
   if (tls_weak_cipher(t.cipher)) c.risk(Risk::TlsWeakCipher);
 }
 
+// nDPI names a TLS flow its SNI left unnamed by the server certificate's
+// names (subject CN, subjectAltName dNSNames) against the host patterns.
+// During the match itself (a capture starting at the ServerHello) the app
+// is handed back here instead.
+thread_local uint16_t t_cert_app = 0;
+
+bool cert_name_app(void* ctx, const char* name, size_t len) {
+  DpiCtx& c = *static_cast<DpiCtx*>(ctx);
+  if (len > 2 && name[0] == '*' && name[1] == '.') name += 2, len -= 2;
+  if (!len || len > 255) return false;
+  char low[256];
+  for (size_t i = 0; i < len; i++) low[i] = (name[i] >= 'A' && name[i] <= 'Z') ? char(name[i] + 32) : name[i];
+  const uint16_t app = app_by_host(low, len);
+  if (!app) return false;
+  if (c.extra) c.clf->refine(c.flow, c.flow.l7_app, app);
+  else t_cert_app = app;
+  return true;
+}
+
 // The server's stream, record by record, from the segments in order: what
 // a segment does not hold is skipped (srv_skip) rather than reassembled.
 // True when nothing more is to be read.
@@ -118,7 +138,9 @@ bool walk_server(const DpiCtx& c, TlsMeta& t) {
           if (tls_read_server_hello(msg, t)) server_hello_risks(c, t);
           if (t.version == 0x0304) return true;  // certificate encrypted
         } else if (ht == 11 && !(t.flags & kTlsCert)) {
-          if (tls_read_certificate(msg.subspan(4), t)) cert_risks(c, t);
+          // Only a flow still plain TLS (or its mail variants) is named.
+          const bool unnamed = !c.extra || (c.flow.l7_master == 0 && c.flow.l7_app == tls_proto_by_port(c));
+          if (tls_read_certificate(msg.subspan(4), t, unnamed ? cert_name_app : nullptr, const_cast<DpiCtx*>(&c))) cert_risks(c, t);
           return true;
         } else if (ht == 14 || ht == 12) {
           return (t.flags & kTlsCert) != 0;  // ServerHelloDone / key exchange: past the certificate
@@ -198,7 +220,9 @@ Verdict classify_tls(DpiCtx& c, Match& m) {
   if (hs == 0x02) {
     m.app = tls_proto_by_port(c);
     if (!c.from_client) {
+      t_cert_app = 0;
       if (FlowMeta* fm = c.meta(MetaKind::Tls)) m.more = !walk_server(c, fm->tls);
+      if (t_cert_app) m.master = m.app, m.app = t_cert_app;
     }
     return Verdict::Match;
   }
