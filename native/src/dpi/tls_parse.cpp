@@ -60,14 +60,18 @@ struct Text {
     n += k;
   }
   void chr(char c) { put(&c, 1); }
+  // Digits by hand: snprintf here cost ~9 % of the whole pipeline (a
+  // JA3 string has ~60 numbers per ClientHello).
   void dec(unsigned v) {
-    char t[8];
-    int k = std::snprintf(t, sizeof(t), "%u", v);
-    put(t, size_t(k));
+    char t[12];
+    size_t k = sizeof(t);
+    do t[--k] = char('0' + v % 10), v /= 10;
+    while (v);
+    put(t + k, sizeof(t) - k);
   }
   void hex4(unsigned v) {
-    char t[8];
-    std::snprintf(t, sizeof(t), "%04x", v & 0xffff);
+    static const char kHex[] = "0123456789abcdef";
+    char t[4] = {kHex[(v >> 12) & 15], kHex[(v >> 8) & 15], kHex[(v >> 4) & 15], kHex[v & 15]};
     put(t, 4);
   }
 };
