@@ -2,16 +2,17 @@
 // (`Authorization: Token <t>`), HTTP basic auth, a session cookie (from the
 // session endpoint), and v0's cookie carrying user and password.
 import type { Context } from 'hono';
-import { getCookie } from 'hono/cookie';
+import { parse } from 'hono/utils/cookie';
 
 import type { User, Users } from '../services/users.js';
+import { header } from './params.js';
 
 export type AuthResult = { user: User } | { user: null; reason: string };
 
 export async function authenticate(c: Context, users: Users): Promise<AuthResult> {
-  const header = c.req.header('authorization');
-  if (header) {
-    const [scheme, rest = ''] = header.trim().split(/\s+(.*)/s);
+  const auth = header(c, 'authorization');
+  if (auth) {
+    const [scheme, rest = ''] = auth.trim().split(/\s+(.*)/s);
     const s = scheme.toLowerCase();
     if (s === 'token') {
       const u = users.byToken(rest.trim());
@@ -31,7 +32,8 @@ export async function authenticate(c: Context, users: Users): Promise<AuthResult
     }
     return { user: null, reason: `unsupported authorization scheme '${scheme}'` };
   }
-  const cookies = getCookie(c);
+  const cookieHeader = header(c, 'cookie');
+  const cookies = cookieHeader ? parse(cookieHeader) : {};
   // ntopng names its session cookie `session` (newer releases add a
   // `session_<port>_<n>` suffix): accept both.
   const sessionId = cookies.session ?? Object.entries(cookies).find(([k]) => k.startsWith('session_'))?.[1];
