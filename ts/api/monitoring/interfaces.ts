@@ -90,38 +90,36 @@ export function interfaceData(ctx: ApiCtx) {
     // traffic profiles are not configured
     profiles: {} as Record<string, number>,
     periodic_stats_update_frequency_secs: 5,
+    system_host_stats: systemHostStats(sys, 0),
     // flows handed to a flows database (the historical-flows issue)
-    flow_export_count: 0,
-    flow_export_drops: 0,
-    flow_export_rate: 0,
-    sys,
+    db: { flow_export_count: 0, flow_export_drops: 0, flow_export_rate: 0 },
   };
 }
 
 type IfData = ReturnType<typeof interfaceData>;
+type Sys = ReturnType<ApiCtx['deps']['system']['read']>;
 
-const systemHostStats = (d: IfData) => ({
-  mem_total: d.sys.mem_total,
-  mem_used: d.sys.mem_used,
-  mem_free: d.sys.mem_free,
-  mem_cached: d.sys.mem_cached,
-  mem_buffers: d.sys.mem_buffers,
-  mem_shmem: d.sys.mem_shmem,
-  mem_sreclaimable: d.sys.mem_sreclaimable,
-  mem_ntopng_resident: d.sys.mem_ntopng_resident,
-  mem_ntopng_virtual: d.sys.mem_ntopng_virtual,
-  cpu_load: d.sys.cpu_load,
-  cpu_states: d.sys.cpu_states,
-  dropped_alerts: d.dropped_alerts,
-  alerts_queries: 0,
-  written_alerts: 0,
-});
-
-function v1v2(d: IfData) {
-  const { sys: _sys, flow_export_count, flow_export_drops, flow_export_rate, ...rest } = d;
-  return { rest: { ...rest, system_host_stats: systemHostStats(d) }, db: { flow_export_count, flow_export_drops, flow_export_rate } };
+function systemHostStats(sys: Sys, droppedAlerts: number) {
+  return {
+    mem_total: sys.mem_total,
+    mem_used: sys.mem_used,
+    mem_free: sys.mem_free,
+    mem_cached: sys.mem_cached,
+    mem_buffers: sys.mem_buffers,
+    mem_shmem: sys.mem_shmem,
+    mem_sreclaimable: sys.mem_sreclaimable,
+    mem_ntopng_resident: sys.mem_ntopng_resident,
+    mem_ntopng_virtual: sys.mem_ntopng_virtual,
+    cpu_load: sys.cpu_load,
+    cpu_states: sys.cpu_states,
+    dropped_alerts: droppedAlerts,
+    alerts_queries: 0,
+    written_alerts: 0,
+  };
 }
 
+// The data is built in v2's form (the busiest); v1 lifts the export
+// counters to the top, v0 picks its older field set.
 export const interfaceDataShape = {
   v0: (d: IfData) => ({
     ifname: d.ifname,
@@ -150,15 +148,11 @@ export const interfaceDataShape = {
     is_view: d.is_view,
     speed: d.speed,
     profiles: Object.keys(d.profiles),
-    system_host_stats: { cpu_idle: d.sys.cpu_idle, ...systemHostStats(d) },
+    system_host_stats: { cpu_idle: d.system_host_stats.cpu_states.idle, ...d.system_host_stats },
   }),
   v1: (d: IfData) => {
-    const { rest, db } = v1v2(d);
+    const { db, ...rest } = d;
     return { ...rest, ...db };
-  },
-  v2: (d: IfData) => {
-    const { rest, db } = v1v2(d);
-    return { ...rest, db };
   },
 };
 
