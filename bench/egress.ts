@@ -9,6 +9,7 @@ import { join } from 'node:path';
 
 import { Engine, type EgressPoliciesInput } from '../ts/bindings/engine.js';
 import { generate } from './gen/generate.js';
+import { timedRun } from './trial.js';
 
 type Print = (line: string) => void;
 
@@ -66,13 +67,7 @@ async function trial(file: string, rules: EgressPoliciesInput | null): Promise<T
   });
   try {
     if (rules) e.setEgressPolicies(rules);
-    const t0 = process.hrtime.bigint();
-    const c0 = process.cpuUsage();
-    e.start();
-    const st = await e.waitDone();
-    const secs = Number(process.hrtime.bigint() - t0) / 1e9;
-    const c1 = process.cpuUsage(c0);
-    const cpuSecs = (c1.user + c1.system) / 1e6;
+    const { st, secs, cpuSecs } = await timedRun(e);
     if (st.error) throw new Error(st.error);
     const t = e.egressStats().targets[0]!;
     if (t.output_drops) throw new Error(`output drops: ${t.output_drops}`);

@@ -16,6 +16,17 @@ function warm(files: string[]): void {
   }
 }
 
+/** Runs an engine to the end of its playlist: wall and CPU seconds. */
+export async function timedRun(e: Engine) {
+  const t0 = process.hrtime.bigint();
+  const c0 = process.cpuUsage();
+  e.start();
+  const st = await e.waitDone();
+  const secs = Number(process.hrtime.bigint() - t0) / 1e9;
+  const c1 = process.cpuUsage(c0);
+  return { st, secs, cpuSecs: (c1.user + c1.system) / 1e6 };
+}
+
 export async function trial(mode: Mode, files: string[], maxFlows: number, maxHosts: number) {
   warm(files);
   // Tables are faulted in before timing (engine option prefault), as a
@@ -23,13 +34,7 @@ export async function trial(mode: Mode, files: string[], maxFlows: number, maxHo
   // not the kernel zeroing fresh pages (FLOWGATE_BENCH_COLD=1 to include it).
   const prefault = !process.env.FLOWGATE_BENCH_COLD;
   const e = new Engine({ files, mode: mode === 'no-dpi' ? 'full' : mode, dpi: mode !== 'no-dpi', prefault, maxFlows, maxHosts, flowIdleSec: 1e10, localHostIdleSec: 1e10, remoteHostIdleSec: 1e10 });
-  const t0 = process.hrtime.bigint();
-  const c0 = process.cpuUsage();
-  e.start();
-  const st = await e.waitDone();
-  const secs = Number(process.hrtime.bigint() - t0) / 1e9;
-  const c1 = process.cpuUsage(c0);
-  const cpuSecs = (c1.user + c1.system) / 1e6;
+  const { st, secs, cpuSecs } = await timedRun(e);
   const s = e.stats();
   e.close();
   const packets = mode === 'read-only' ? s.read_only_packets : s.packets;
