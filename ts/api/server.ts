@@ -45,14 +45,17 @@ export function createMonitoringApp(deps: ApiDeps, opts: ServerOptions = {}): Ho
   return app;
 }
 
+// The body as text with its type set here: Hono's c.json costs ~10 % more per answer.
+const json = (c: Context, body: unknown, status: number) =>
+  c.body(JSON.stringify(body), status as 200, { 'content-type': 'application/json; charset=UTF-8' });
+
 function answer(c: Context, version: Version, rc: number, data: unknown, message?: string, rcStr?: string): Response {
-  const status = rcInfo(rc).http as 200;
   if (version === 'v0') {
     // v0 scripts answered 200 with bare JSON, 400 on bad input.
-    if (rc === 0) return c.json(data ?? {}, 200);
-    return c.json({ error: rcStr ?? rcInfo(rc).str, message: message ?? rcInfo(rc).text }, rc === RC.NOT_GRANTED ? 401 : 400);
+    if (rc === 0) return json(c, data ?? {}, 200);
+    return json(c, { error: rcStr ?? rcInfo(rc).str, message: message ?? rcInfo(rc).text }, rc === RC.NOT_GRANTED ? 401 : 400);
   }
-  return c.json(envelope(rc, data, message, rcStr), status);
+  return json(c, envelope(rc, data, message, rcStr), rcInfo(rc).http);
 }
 
 async function serve(c: Context, r: RouteDef, schema: z.ZodObject, version: Version, deps: ApiDeps, log: (l: string) => void): Promise<Response> {
