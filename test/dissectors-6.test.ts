@@ -1,0 +1,71 @@
+// One hand-built flow per case: each dissector added in this round
+// recognises its protocol by DPI, and a near miss (one detail wrong) is not
+// classified as that protocol by DPI.
+import { describe, expect, it } from 'vitest';
+
+import { classifier } from './fixtures/dissect.js';
+
+const classify = classifier('fg-dissectors-6-');
+const txt = (s: string) => Buffer.from(s, 'latin1');
+const u16 = (v: number) => Buffer.from([v >> 8, v & 255]);
+const u32 = (v: number) => Buffer.from([v >>> 24, (v >> 16) & 255, (v >> 8) & 255, v & 255]);
+// The fixture stamps packet i at 1700000000 + i.
+const T0 = 1700000000;
+
+describe('dissectors 6', () => {
+  it('NetFlow: a v5 export with one record and a plausible export time; not with a count that does not fit', async () => {
+    const v5 = (count: number, secs: number) =>
+      Buffer.concat([u16(5), u16(count), u32(123456), u32(secs), Buffer.alloc(12), Buffer.alloc(48, 1)]);
+    expect(await classify('udp', 40000, 2055, [v5(1, T0 - 10)], [true])).toBe('NetFlow (DPI)');
+    expect(await classify('udp', 40001, 2055, [v5(2, T0 - 10)], [true])).not.toMatch(/\(DPI\)/);
+    // An export time after the packet's own is no NetFlow.
+    expect(await classify('udp', 40002, 2055, [v5(1, T0 + 3600)], [true])).not.toMatch(/\(DPI\)/);
+  });
+
+  it('HAProxy: a PROXY v1 line followed by data; not the line alone', async () => {
+    const line = 'PROXY TCP4 192.0.2.1 192.0.2.2 56324 443\r\n';
+    expect(await classify('tcp', 40010, 8443, [txt(line + 'hello')])).toBe('HAProxy (DPI)');
+    expect(await classify('tcp', 40011, 8443, [txt(line)])).not.toMatch(/^HAProxy/);
+  });
+
+  it('HTTP2: the prior-knowledge preface; not a mangled one', async () => {
+    const preface = 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n';
+    expect(await classify('tcp', 40020, 8080, [Buffer.concat([txt(preface), Buffer.from([0, 0, 0, 4, 0, 0, 0, 0, 0])])])).toBe('HTTP2 (DPI)');
+    expect(await classify('tcp', 40021, 8080, [txt(preface.replace('SM', 'XM'))])).not.toMatch(/^HTTP2/);
+  });
+
+  it('WebSocket: an unmasked text frame whose length is the segment; not with a wrong length', async () => {
+    const body = txt('Welcome!');
+    expect(await classify('tcp', 40030, 12345, [Buffer.concat([Buffer.from([0x81, body.length]), body])], [false])).toBe('WebSocket (DPI)');
+    expect(await classify('tcp', 40031, 12345, [Buffer.concat([Buffer.from([0x81, body.length + 1]), body])], [false])).not.toMatch(/^WebSocket/);
+  });
+
+  it('SOMEIP: a request with its length, version 1 and a known type; not with protocol version 2', async () => {
+    const msg = (version: number, type: number) =>
+      Buffer.concat([u32(0x12340008), u32(8 + 5), u32(0x00010001), Buffer.from([version, 1, type, 0]), Buffer.alloc(5, 0xab)]);
+    expect(await classify('udp', 49191, 49201, [msg(1, 0x00)], [true])).toBe('SOMEIP (DPI)');
+    expect(await classify('udp', 49192, 49201, [msg(1, 0x20)], [true])).toBe('SOMEIP (DPI)');  // TP segment
+    expect(await classify('udp', 49193, 49201, [msg(2, 0x00)], [true])).not.toMatch(/^SOMEIP/);
+    expect(await classify('udp', 49194, 49201, [msg(1, 0x03)], [true])).not.toMatch(/^SOMEIP/);
+  });
+
+  it('GTP: GTP-C v2 and GTP prime by port and header; a GTP-C v2 length off by one is not', async () => {
+    const c2 = (extra: number) => Buffer.concat([Buffer.from([0x48, 0x20]), u16(8 + 4 + extra), u32(0), u32(0x000100), Buffer.alloc(4, 7)]);
+    expect(await classify('udp', 1024, 2123, [c2(0)], [true])).toBe('GTP.GTP_C (DPI)');
+    expect(await classify('udp', 1025, 2123, [c2(1)], [true])).not.toMatch(/GTP_C \(DPI\)/);
+    const prime = (type: number) => Buffer.concat([Buffer.from([0x2e, type]), u16(4), u16(1), Buffer.alloc(4, 1)]);
+    expect(await classify('udp', 64580, 3386, [prime(4)], [true])).toBe('GTP.GTP_PRIME (DPI)');
+    expect(await classify('udp', 64581, 3386, [prime(0)], [true])).not.toMatch(/GTP_PRIME/);
+  });
+
+  it('NFS: an ONC RPC call to program 100003 over UDP; not to another program', async () => {
+    const call = (prog: number) => Buffer.concat([u32(0x11223344), u32(0), u32(2), u32(prog), u32(2), u32(1), Buffer.alloc(24)]);
+    expect(await classify('udp', 800, 2050, [call(100003)], [true])).toBe('NFS (DPI)');
+    expect(await classify('udp', 801, 2050, [call(100021)], [true])).not.toMatch(/^NFS \(DPI\)/);
+  });
+
+  it('Mining: a stratum login over TCP; not a JSON object without its keys', async () => {
+    expect(await classify('tcp', 40040, 3333, [txt('{"id":1,"method":"mining.subscribe","params":[]}\n')])).toBe('Mining (DPI)');
+    expect(await classify('tcp', 40041, 3333, [txt('{"id":1,"result":true}\n')])).not.toMatch(/^Mining/);
+  });
+});
