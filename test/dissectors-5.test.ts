@@ -126,9 +126,9 @@ describe('dissectors 5', () => {
   describe('TLS named by the server certificate\'s names when the hello named nothing', () => {
     const tmp = tempDir('fg-cert-names-');
     afterAll(() => tmp.cleanup());
-    const cert = (san: string) => {
+    const cert = (san: string, subj = '/O=Test/CN=server.test') => {
       const key = join(tmp.dir, 'k.pem'), pem = join(tmp.dir, 'c.pem');
-      execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', key, '-out', pem, '-days', '90', '-subj', '/O=Test/CN=server.test', '-addext', `subjectAltName=${san}`], { stdio: 'ignore' });
+      execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', key, '-out', pem, '-days', '90', '-subj', subj, '-addext', `subjectAltName=${san}`], { stdio: 'ignore' });
       return execFileSync('openssl', ['x509', '-in', pem, '-outform', 'DER']);
     };
     const record = (type: number, body: Buffer) => Buffer.concat([Buffer.from([type, 3, 3]), vec16(body)]);
@@ -143,6 +143,14 @@ describe('dissectors 5', () => {
 
     it('names of no known application leave it TLS', async () => {
       expect(await classify('tcp', 40201, 443, [hello, server(cert('DNS:*.wazeish.test'))])).toBe('TLS (DPI)');
+    });
+
+    it("an organisation of nDPI's certificate list names it (O=Fortinet, self-signed)", async () => {
+      expect(await classify('tcp', 40202, 10443, [hello, server(cert('DNS:fw.test', '/C=US/O=Fortinet/CN=FortiGate'))])).toBe('TLS.FortiClient (DPI)');
+    });
+
+    it('a near miss of that organisation leaves it TLS', async () => {
+      expect(await classify('tcp', 40203, 10443, [hello, server(cert('DNS:fw.test', '/C=US/O=Fortigate Inc/CN=Fortinet'))])).toBe('TLS (DPI)');
     });
   });
 });

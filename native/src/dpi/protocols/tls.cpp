@@ -106,6 +106,29 @@ bool cert_name_app(void* ctx, const char* name, size_t len) {
   return true;
 }
 
+// nDPI's certificate-organisation list (tls_certificate_match): a DN
+// fragment of the issuer or subject names the application when the
+// certificate's names did not.
+struct DnApp {
+  const char* fragment;
+  ProtoId app;
+};
+constexpr DnApp kDnApps[] = {
+    {"O=Fortinet", ProtoId::FortiClient},
+    {"O=Windscribe", ProtoId::Windscribe},
+    {"CN=AnyDesk Client", ProtoId::AnyDesk},
+    {"O=philandro Software GmbH", ProtoId::AnyDesk},
+};
+
+void cert_dn_app(const DpiCtx& c, const TlsMeta& t) {
+  for (const DnApp& d : kDnApps) {
+    if (!std::strstr(t.issuer, d.fragment) && !std::strstr(t.subject, d.fragment)) continue;
+    if (c.extra) c.clf->refine(c.flow, c.flow.l7_app, id(d.app));
+    else t_cert_app = id(d.app);
+    return;
+  }
+}
+
 // The server's stream, record by record, from the segments in order: what
 // a segment does not hold is skipped (srv_skip) rather than reassembled.
 // True when nothing more is to be read.
@@ -140,7 +163,11 @@ bool walk_server(const DpiCtx& c, TlsMeta& t) {
         } else if (ht == 11 && !(t.flags & kTlsCert)) {
           // Only a flow still plain TLS (or its mail variants) is named.
           const bool unnamed = !c.extra || (c.flow.l7_master == 0 && c.flow.l7_app == tls_proto_by_port(c));
-          if (tls_read_certificate(msg.subspan(4), t, unnamed ? cert_name_app : nullptr, const_cast<DpiCtx*>(&c))) cert_risks(c, t);
+          if (tls_read_certificate(msg.subspan(4), t, unnamed ? cert_name_app : nullptr, const_cast<DpiCtx*>(&c))) {
+            cert_risks(c, t);
+            // still unnamed after the certificate's names
+            if (unnamed && (c.extra ? c.flow.l7_app == tls_proto_by_port(c) && !c.flow.l7_master : !t_cert_app)) cert_dn_app(c, t);
+          }
           return true;
         } else if (ht == 14 || ht == 12) {
           return (t.flags & kTlsCert) != 0;  // ServerHelloDone / key exchange: past the certificate
