@@ -3,6 +3,7 @@
 // domain suffixes: a name is looked up suffix by suffix at label boundaries,
 // most labels first (nDPI's rule), so "r3---sn-x.googlevideo.com" finds
 // "googlevideo.com"; patterns ending in '.' or '-' match at any label start.
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <string_view>
@@ -45,6 +46,8 @@ const HostTable& table() {
   return t;
 }
 
+uint16_t lookup(std::string_view name);  // nDPI's matching rules, below
+
 }  // namespace
 
 uint16_t app_by_host(const char* host, size_t len) {
@@ -53,6 +56,30 @@ uint16_t app_by_host(const char* host, size_t len) {
   for (size_t i = 0; i < len; i++) buf[i] = (host[i] >= 'A' && host[i] <= 'Z') ? char(host[i] + 32) : host[i];
   while (len && buf[len - 1] == '.') len--;  // a fully qualified "example.com."
   std::string_view name(buf, len);
+  // The same names come back all the time (every flow to a service): the
+  // answer for a recent name is remembered per worker thread, keyed by a
+  // 64-bit digest of the lower-cased name and its length.
+  uint64_t key = mix64(len * 0x9e3779b97f4a7c15ULL);
+  for (size_t i = 0; i < len; i += 8) {
+    uint64_t w = 0;
+    std::memcpy(&w, buf + i, std::min<size_t>(8, len - i));
+    key = mix64(key ^ w);
+  }
+  struct Remembered {
+    uint64_t key;
+    uint16_t app;
+  };
+  static thread_local Remembered recent[1024] = {};
+  Remembered& r = recent[key & 1023];
+  if (r.key == key && key) return r.app;
+  const uint16_t app = lookup(name);
+  r = {key, app};
+  return app;
+}
+
+namespace {
+
+uint16_t lookup(std::string_view name) {
   const HostTable& t = table();
   // nDPI's rule: the match with the most labels wins; on a tie, the one
   // ending first ("mail.google." beats "google.com" in mail.google.com).
@@ -88,5 +115,7 @@ uint16_t app_by_host(const char* host, size_t len) {
   }
   return best;
 }
+
+}  // namespace
 
 }  // namespace fg

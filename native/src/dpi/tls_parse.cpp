@@ -210,6 +210,36 @@ bool tls_read_client_hello(Bytes hs, HelloTransport tr, TlsMeta& t, HelloFacts& 
   if (facts.has_alpn) t.flags |= kTlsAlpnOffered;
   if (!facts.complete) return true;
 
+  // Client stacks are few (browsers, OS libraries): JA3/JA4 of a hello whose
+  // every input matches a recent one are copied, not rebuilt and digested
+  // (the strings and three digests were ~8 % of the worker on the bench).
+  // The key is a 64-bit mix of all those inputs.
+  uint64_t key = mix64(uint64_t(legacy) << 48 ^ uint64_t(best_version) << 32 ^ uint64_t(uint8_t(tr)) << 24 ^
+                       uint64_t(facts.has_sni) << 16 ^ (alpn ? uint64_t(alpn[0]) << 8 | alpn[alpn_len - 1] : 0x10000));
+  auto mix_list = [&key](const uint16_t* v, size_t n) {
+    key = mix64(key ^ (n + 0x9e37));
+    for (size_t i = 0; i < n; i++) key = mix64(key ^ v[i]);
+  };
+  mix_list(ciphers, nc);
+  mix_list(exts, ne);
+  mix_list(groups, ng);
+  mix_list(sigs, ns);
+  key = mix64(key ^ np);
+  for (size_t i = 0; i < np; i++) key = mix64(key ^ points[i]);
+  struct FpEntry {
+    uint64_t key;
+    uint8_t ja3c[16];
+    char ja4[36];
+  };
+  static thread_local FpEntry fp_cache[256] = {};
+  FpEntry& hit = fp_cache[key & 255];
+  if (key && hit.key == key) {
+    std::memcpy(t.ja3c, hit.ja3c, sizeof(t.ja3c));
+    std::memcpy(t.ja4, hit.ja4, sizeof(t.ja4));
+    t.flags |= kTlsJa3c;
+    return true;
+  }
+
   // JA3: version,ciphers,extensions,groups,point formats (decimal, GREASE out).
   Text j;
   j.dec(legacy);
@@ -277,6 +307,9 @@ bool tls_read_client_hello(Bytes hs, HelloTransport tr, TlsMeta& t, HelloFacts& 
   }
   if (ne) hash12(c, a + 24);
   else std::memset(a + 24, '0', 12);
+  hit.key = key;
+  std::memcpy(hit.ja3c, t.ja3c, sizeof(hit.ja3c));
+  std::memcpy(hit.ja4, t.ja4, sizeof(hit.ja4));
   return true;
 }
 
