@@ -1,9 +1,15 @@
 // One hand-built flow per case: each dissector added in this round
 // recognises its protocol by DPI, and a near miss (one detail wrong) is not
 // classified as that protocol by DPI.
-import { describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
-import { classifier } from './fixtures/dissect.js';
+import { afterAll, describe, expect, it } from 'vitest';
+
+import { Engine, l7Name } from '../ts/bindings/engine.js';
+import { classifier, CLI, SRV } from './fixtures/dissect.js';
+import { ETH, eth, ipv4, MAC_A, MAC_B } from './fixtures/frames.js';
+import { pcap, sec, tempDir } from './fixtures/pcap.js';
 
 const classify = classifier('fg-dissectors-6-');
 const txt = (s: string) => Buffer.from(s, 'latin1');
@@ -67,5 +73,40 @@ describe('dissectors 6', () => {
   it('Mining: a stratum login over TCP; not a JSON object without its keys', async () => {
     expect(await classify('tcp', 40040, 3333, [txt('{"id":1,"method":"mining.subscribe","params":[]}\n')])).toBe('Mining (DPI)');
     expect(await classify('tcp', 40041, 3333, [txt('{"id":1,"result":true}\n')])).not.toMatch(/^Mining/);
+  });
+});
+
+describe('Modbus/TCP', () => {
+  const mbap = (fc: number, pdu: Buffer, proto = 0) => Buffer.concat([u16(1), u16(proto), u16(2 + pdu.length), Buffer.from([1, fc]), pdu]);
+  it('a read request on port 502 is Modbus; function 0x5A is Modbus.UMAS', async () => {
+    expect(await classify('tcp', 40100, 502, [mbap(3, Buffer.from([0, 0, 0, 2]))])).toBe('Modbus (DPI)');
+    expect(await classify('tcp', 40101, 502, [mbap(0x5a, Buffer.from([0, 2]))])).toBe('Modbus.UMAS (DPI)');
+  });
+  it('a non-zero protocol id, a length that does not fit, or another port is not Modbus by DPI', async () => {
+    expect(await classify('tcp', 40102, 502, [mbap(3, Buffer.from([0, 0, 0, 2]), 7)])).not.toMatch(/\(DPI\)/);
+    expect(await classify('tcp', 40103, 502, [Buffer.concat([mbap(3, Buffer.from([0, 0, 0, 2])), Buffer.from([9])])])).not.toMatch(/\(DPI\)/);
+    expect(await classify('tcp', 40104, 5020, [mbap(3, Buffer.from([0, 0, 0, 2]))])).not.toMatch(/^Modbus/);
+  });
+});
+
+describe('protocols known from the IP protocol number', () => {
+  const tmp = tempDir('fg-ipproto-');
+  afterAll(() => tmp.cleanup());
+  const classifyProto = async (proto: number) => {
+    const file = join(tmp.dir, `p${proto}.pcap`);
+    const frame = eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: CLI, dst: SRV, proto }, Buffer.alloc(24, 1)));
+    writeFileSync(file, pcap([{ tsNs: sec(T0), data: frame }]));
+    const e = new Engine({ files: [file] });
+    e.start();
+    await e.waitDone();
+    const f = e.flows({ limit: 10 }).rows;
+    e.close();
+    expect(f.length).toBe(1);
+    return `${l7Name(f[0].l7_master, f[0].l7_app)} (${f[0].l7_confidence})`;
+  };
+
+  it('PGM is IP protocol 113; 114 is not', async () => {
+    expect(await classifyProto(113)).toBe('PGM (DPI)');
+    expect(await classifyProto(114)).not.toMatch(/^PGM/);
   });
 });

@@ -132,6 +132,7 @@ void Classifier::start(Flow& f) noexcept {
     case 132: by_ip = id(ProtoId::SCTP); break;
     case 8: by_ip = id(ProtoId::EGP); break;
     case 103: by_ip = id(ProtoId::IP_PIM); break;
+    case 113: by_ip = id(ProtoId::PGM); break;
     case kProtoIpip:
     case kProtoIpv6: by_ip = id(ProtoId::IP_in_IP); break;
     default: break;
