@@ -89,6 +89,16 @@ describe('Modbus/TCP', () => {
   });
 });
 
+describe('RTSP', () => {
+  it('a SETUP request line ending in RTSP/1.0, and an answer, are RTSP', async () => {
+    expect(await classify('tcp', 40110, 8554, [txt('SETUP rtsp://192.0.2.9:8554/trackID=1 RTSP/1.0\r\nCSeq: 4\r\n\r\n')])).toBe('RTSP (DPI)');
+    expect(await classify('tcp', 40111, 8554, [txt('RTSP/1.0 200 OK\r\nCSeq: 4\r\n\r\n')], [false])).toBe('RTSP (DPI)');
+  });
+  it('the same method with an HTTP version is not RTSP', async () => {
+    expect(await classify('tcp', 40112, 8554, [txt('OPTIONS rtsp://192.0.2.9/ HTTP/1.1\r\nHost: a\r\n\r\n')])).not.toMatch(/^RTSP/);
+  });
+});
+
 describe('protocols known from the IP protocol number', () => {
   const tmp = tempDir('fg-ipproto-');
   afterAll(() => tmp.cleanup());
