@@ -99,6 +99,18 @@ describe('RTSP', () => {
   });
 });
 
+describe('eDonkey', () => {
+  const le32 = (v: number) => Buffer.from([v & 255, (v >> 8) & 255, (v >> 16) & 255, v >>> 24]);
+  const msg = (marker: number, body: Buffer, extra = 0) => Buffer.concat([Buffer.from([marker]), le32(body.length + extra), body]);
+  it('a Hello with the 0xE3 marker and an exact length is eDonkey', async () => {
+    expect(await classify('tcp', 40120, 7551, [msg(0xe3, Buffer.concat([Buffer.from([0x01, 0x10]), Buffer.alloc(20, 7)]))])).toBe('eDonkey (DPI)');
+  });
+  it('a length one byte off, or another marker, is not', async () => {
+    expect(await classify('tcp', 40121, 7551, [msg(0xe3, Buffer.alloc(22, 1), 1)])).not.toMatch(/^eDonkey/);
+    expect(await classify('tcp', 40122, 7551, [msg(0xe4, Buffer.alloc(22, 1))])).not.toMatch(/^eDonkey/);
+  });
+});
+
 describe('protocols known from the IP protocol number', () => {
   const tmp = tempDir('fg-ipproto-');
   afterAll(() => tmp.cleanup());
