@@ -111,6 +111,14 @@ describe('eDonkey', () => {
   });
 });
 
+describe('Yojimbo', () => {
+  it('a netcode.io connection request is Yojimbo; another version string is not', async () => {
+    const req = (v: string) => Buffer.concat([Buffer.from([0]), txt(v), Buffer.alloc(40, 3)]);
+    expect(await classify('udp', 40130, 40000, [req('NETCODE 1.02\0')], [true])).toBe('Yojimbo (DPI)');
+    expect(await classify('udp', 40131, 40000, [req('NETKODE 1.02\0')], [true])).not.toMatch(/^Yojimbo/);
+  });
+});
+
 describe('protocols known from the IP protocol number', () => {
   const tmp = tempDir('fg-ipproto-');
   afterAll(() => tmp.cleanup());
