@@ -8,25 +8,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { LINKTYPE, pcapHeader, pcapRecords, pcapngBlocks, tempDir } from './fixtures/pcap.js';
-import { type RunResult, runEngine, tool, NDPI_PCAPS } from './fixtures/util.js';
+import { mulberry32 as rng, type RunResult, runEngine, tool, NDPI_PCAPS } from './fixtures/util.js';
 
 const PCAPS = NDPI_PCAPS;
 const BASE = join(PCAPS, '1kxun.pcap'); // 1723 records, Ethernet
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
-
-/** Deterministic PRNG (mulberry32). */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

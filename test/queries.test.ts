@@ -14,24 +14,13 @@ import type { FlowRecord, HostRecord } from '../ts/bindings/native.js';
 import { DNS_RESPONSE, DNS_TYPE, dns, dnsName, dnsPtr, httpGet, ipRdata } from './fixtures/apps.js';
 import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, addr, echo, eth, icmp, icmpv6, ipv4, ipv6, tcp, udp, vlanTag } from './fixtures/frames.js';
 import { type Packet, pcap, sec, tempDir } from './fixtures/pcap.js';
-import { normIp } from './fixtures/util.js';
+import { mulberry32 as prng, normIp } from './fixtures/util.js';
 
 const T0 = 1_700_000_000;
 const tmp = tempDir();
 
 // ---- the capture ---------------------------------------------------------------------------------
 
-/** mulberry32: a small deterministic PRNG. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const rnd = prng(20240611);
 const between = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1));
 

@@ -15,8 +15,6 @@
 // full tables, idle/lifetime expiry, host expiry, the sweep and the expired
 // ring (16 records, drained only now and then) are all exercised. An input
 // that finds the flow table full flushes it first (see below).
-// Works with both pipeline APIs: process_batch(raw, n, nets) and the older
-// per-packet process(raw, nets).
 // Build: see native/fuzz/README.md.
 #include <cstddef>
 #include <cstdint>
@@ -72,14 +70,6 @@ struct State {
   }
 };
 
-template <class P>
-void feed(P& pipe, const fg::RawPacket* raw, size_t n, const fg::NetConfig& nets) {
-  if constexpr (requires { pipe.process_batch(raw, n, nets); }) {
-    pipe.process_batch(raw, n, nets);
-  } else {
-    for (size_t i = 0; i < n; i++) pipe.process(raw[i], nets);
-  }
-}
 
 constexpr size_t kMaxFrames = 64;
 
@@ -130,7 +120,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // it is inspected: start each input with room (within one input of many
   // frames the table still fills up, and then turns flows away).
   if (st.pipe->flows().size() == st.pipe->flows().max()) st.pipe->flush_all();
-  feed(*st.pipe, raw.data(), raw.size(), st.nets);
+  st.pipe->process_batch(raw.data(), raw.size(), st.nets);
   if (sel & 0x40)
     for (const auto& r : raw) st.pipe->decode_only(r);
   st.pipe->advance(st.now + raw.size() * 1000);

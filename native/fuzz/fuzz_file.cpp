@@ -140,14 +140,6 @@ struct State {
   }
 };
 
-template <class P>
-void feed(P& pipe, const fg::RawPacket* raw, size_t n, const fg::NetConfig& nets) {
-  if constexpr (requires { pipe.process_batch(raw, n, nets); }) {
-    pipe.process_batch(raw, n, nets);
-  } else {
-    for (size_t i = 0; i < n; i++) pipe.process(raw[i], nets);
-  }
-}
 
 void write_input(int fd, const uint8_t* data, size_t size) {
   if (::ftruncate(fd, 0) != 0) std::abort();
@@ -184,7 +176,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (n > want) __builtin_trap();
     for (size_t i = 0; i < n; i++)
       if (batch[i].caplen > batch[i].wirelen) __builtin_trap();
-    feed(*st.pipe, batch, n, st.nets);
+    st.pipe->process_batch(batch, n, st.nets);
     st.pipe->advance(st.pipe->now_ns());
     total += n;
     // A file of `size` bytes cannot hold more packets than this (a pcapng

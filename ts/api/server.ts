@@ -25,15 +25,17 @@ export function createMonitoringApp(deps: ApiDeps, opts: ServerOptions = {}): Ho
   for (const r of routes) {
     const schema = z.object(r.params);
     for (const { version, url } of routeUrls(r)) {
-      app.on(['GET', 'POST'], url, async (c) => {
+      const handle = (c: Context) => serve(c, r, schema, version, deps, log);
+      app.on(['GET', 'POST'], url, !opts.debug ? handle : async (c) => {
         const t0 = performance.now();
-        const res = await serve(c, r, schema, version, deps, log);
-        if (opts.debug) log(`flowgate: api: ${c.req.method} ${c.req.path} -> ${res.status} (${(performance.now() - t0).toFixed(1)} ms)`);
+        const res = await handle(c);
+        log(`flowgate: api: ${c.req.method} ${c.req.path} -> ${res.status} (${(performance.now() - t0).toFixed(1)} ms)`);
         return res;
       });
     }
   }
-  app.get('/lua/rest/v2/openapi.json', (c) => c.json(openapi(routes)));
+  const doc = openapi(routes);
+  app.get('/lua/rest/v2/openapi.json', (c) => c.json(doc));
   app.notFound((c) => {
     const v2ish = /\/rest\/v[12]\//.test(c.req.path);
     return v2ish ? c.json(envelope(RC.NOT_FOUND, [], `no endpoint ${c.req.path}`), 404) : c.json({ error: 'not found' }, 404);

@@ -7,6 +7,7 @@ import {
   addon,
   type EgressPolicies,
   type EgressStats,
+  type AddonInfo,
   type EngineStats,
   type FlowRecord,
   type HostDetail,
@@ -145,27 +146,41 @@ export interface FlowQuery {
   allowed?: string[];
 }
 
+type ProtocolInfo = AddonInfo['dpi']['protocols'][number];
+
+/** nDPI's registry indexed once (the API looks names up per row, per request). */
+let registryIndex: { byId: Map<number, ProtocolInfo>; byName: Map<string, number>; category: Map<number, string> } | null = null;
+function registry() {
+  if (!registryIndex) {
+    const { protocols, categories } = addon.info().dpi;
+    registryIndex = {
+      byId: new Map(protocols.map((p) => [p.id, p])),
+      byName: new Map(protocols.map((p) => [p.name.toLowerCase(), p.id])),
+      category: new Map(categories.map((c) => [c.id, c.name])),
+    };
+  }
+  return registryIndex;
+}
+
+export const protocolInfo = (id: number): ProtocolInfo | undefined => registry().byId.get(id);
+export const categoryName = (id: number): string => registry().category.get(id) ?? 'Unspecified';
+
 /** nDPI's name for a classification: "TLS.YouTube", "DNS", "Unknown". */
-const protoNames = new Map<number, string>();
 export function l7Name(master: number, app: number): string {
-  if (!protoNames.size) for (const p of addon.info().dpi.protocols) protoNames.set(p.id, p.name);
-  const a = protoNames.get(app) ?? 'Unknown';
+  const a = protocolInfo(app)?.name ?? 'Unknown';
   if (!master || master === app) return a;
-  return `${protoNames.get(master) ?? 'Unknown'}.${a}`;
+  return `${protocolInfo(master)?.name ?? 'Unknown'}.${a}`;
 }
 
 /**
  * nDPI protocol id by name (case-insensitive; "TLS.YouTube" names YouTube)
  * or by number; undefined when the registry has no such protocol.
  */
-let protoIds: Map<string, number> | null = null;
 export function l7Id(v: string): number | undefined {
   const s = v.trim();
-  if (!protoNames.size) for (const p of addon.info().dpi.protocols) protoNames.set(p.id, p.name);
-  if (/^\d+$/.test(s)) return protoNames.has(+s) ? +s : undefined;
-  if (!protoIds) protoIds = new Map(addon.info().dpi.protocols.map((p) => [p.name.toLowerCase(), p.id]));
+  if (/^\d+$/.test(s)) return registry().byId.has(+s) ? +s : undefined;
   const app = s.includes('.') ? s.slice(s.lastIndexOf('.') + 1) : s;
-  return protoIds.get(app.toLowerCase());
+  return registry().byName.get(app.toLowerCase());
 }
 
 /** An expired flow as drained from the engine's ring. */

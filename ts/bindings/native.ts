@@ -223,6 +223,10 @@ export interface FlowEndpoint {
   localhost: boolean;
   is_broadcast: boolean;
   is_multicast: boolean;
+  /** the endpoint's host lies in a broadcast domain learned from ARP */
+  broadcast_domain_host: boolean;
+  /** the endpoint's host named itself in DHCP */
+  dhcp: boolean;
 }
 
 export interface FlowRecord {
@@ -357,6 +361,7 @@ export interface EngineStats {
   bcast_domains: { network: string; hits: number }[];
   max_flows: number;
   max_hosts: number;
+  max_macs: number;
   flows_created: number;
   flows_expired: number;
   flow_table_full: number;

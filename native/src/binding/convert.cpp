@@ -245,6 +245,8 @@ Napi::Object flow_to_js(Napi::Env env, const FlowRow& r) {
   c.Set("localhost", bool(r.cli_flags & kHostLocal));
   c.Set("is_broadcast", bool(r.cli_flags & kHostBroadcast));
   c.Set("is_multicast", bool(r.cli_flags & kHostMulticast));
+  c.Set("broadcast_domain_host", bool(r.cli_flags & kHostBroadcastDomain));
+  c.Set("dhcp", r.cli_name_source == uint8_t(NameSource::Dhcp));
   Napi::Object s = Napi::Object::New(env);
   s.Set("ip", format_ip(sip));
   s.Set("port", double(sport));
@@ -252,6 +254,8 @@ Napi::Object flow_to_js(Napi::Env env, const FlowRow& r) {
   s.Set("localhost", bool(r.srv_flags & kHostLocal));
   s.Set("is_broadcast", bool(r.srv_flags & kHostBroadcast));
   s.Set("is_multicast", bool(r.srv_flags & kHostMulticast));
+  s.Set("broadcast_domain_host", bool(r.srv_flags & kHostBroadcastDomain));
+  s.Set("dhcp", r.srv_name_source == uint8_t(NameSource::Dhcp));
   o.Set("client", c);
   o.Set("server", s);
   o.Set("first_seen", secs(f.first_ns));
@@ -326,7 +330,7 @@ Napi::Object flow_to_js(Napi::Env env, const FlowRow& r) {
   X(multicast_packets, s.multicast_packets) X(tcp_retransmissions, s.retransmissions)                    \
   X(tcp_out_of_order, s.out_of_order) X(tcp_lost, s.lost) X(tcp_keep_alive, s.keepalive)                 \
   X(num_flows, pl.flows().size()) X(num_hosts, pl.hosts().size()) X(num_local_hosts, s.local_hosts)     \
-  X(num_devices, pl.macs()) X(max_flows, pl.flows().max()) X(max_hosts, pl.hosts().max())                \
+  X(num_devices, pl.macs()) X(max_macs, pl.max_macs()) X(max_flows, pl.flows().max()) X(max_hosts, pl.hosts().max())                \
   X(flows_created, s.flows_created) X(flows_expired, s.flows_expired) X(flow_table_full, s.flow_table_full) \
   X(hosts_created, s.hosts_created) X(hosts_expired, s.hosts_expired) X(host_table_full, s.host_table_full) \
   X(mac_table_full, s.mac_table_full) X(host_l7_pool_full, s.host_l7_pool_full)                          \

@@ -80,6 +80,7 @@ class Pipeline {
   const IfaceL7Counter* iface_apps(uint32_t& n) const { n = n_apps_; return if_apps_.get(); }
   const IfaceL7Counter* iface_cats(uint32_t& n) const { n = n_cats_; return if_cats_.get(); }
   uint32_t macs() const { return mac_pool_.size(); }
+  uint32_t max_macs() const { return mac_pool_.max(); }
   uint64_t now_ns() const { return now_ns_; }
   size_t memory_bytes() const;
   const PipelineLimits& limits() const { return lim_; }

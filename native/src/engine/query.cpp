@@ -239,13 +239,13 @@ FlowPage query_flows(const Pipeline& pl, const FlowQuery& q) {
         const Host& h = ht[f.cli_host];
         const char* n = pl.names().get(h.name);
         r.cli_name = n ? n : "";
-        r.cli_flags = h.flags;
+        r.cli_flags = h.flags, r.cli_name_source = h.name_source;
       }
       if (f.srv_host != HashIndex::kNone) {
         const Host& h = ht[f.srv_host];
         const char* n = pl.names().get(h.name);
         r.srv_name = n ? n : "";
-        r.srv_flags = h.flags;
+        r.srv_flags = h.flags, r.srv_name_source = h.name_source;
       }
       page.rows.push_back(std::move(r));
     }

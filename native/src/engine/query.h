@@ -59,6 +59,7 @@ struct FlowRow {
   std::string host;                      // what DPI read: SNI, Host, DNS query
   uint8_t confidence = 0;                // Confidence
   uint8_t cli_flags = 0, srv_flags = 0;  // HostFlag bits (local, broadcast …)
+  uint8_t cli_name_source = 0, srv_name_source = 0;  // NameSource of the endpoints' names
   uint64_t risks = 0;                    // nDPI risk mask
   bool has_meta = false;
   FlowMeta meta;                         // valid when has_meta

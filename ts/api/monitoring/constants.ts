@@ -1,7 +1,7 @@
 // Constants endpoints and the name ↔ id lookups the other endpoints share:
 // L4 protocols (ntopng's l4_keys), nDPI applications and categories (the
 // engine's registry), alert severities.
-import { Engine, l7Id } from '../../bindings/engine.js';
+import { Engine } from '../../bindings/engine.js';
 
 /** ntopng's l4_keys: display name, lower-case key, IP protocol number. */
 export const L4_PROTOCOLS: [string, string, number][] = [
@@ -31,9 +31,6 @@ export const l4Consts = () => L4_PROTOCOLS.map(([name, other, id]) => ({ name, o
 
 const registry = () => Engine.info().dpi;
 
-/** nDPI protocol id by name or number (the engine's registry). */
-export const l7IdByName = l7Id;
-
 export const l7ApplicationConsts = () =>
   registry()
     .protocols.map((p) => ({ name: p.name, appl_id: p.id, cat_id: p.category }))
@@ -44,7 +41,6 @@ export const l7CategoryConsts = () =>
     .categories.map((c) => ({ name: c.name, cat_id: c.id }))
     .sort((a, b) => a.cat_id - b.cat_id);
 
-export const categoryName = (id: number) => registry().categories.find((c) => c.id === id)?.name ?? 'Unspecified';
 
 /** Alert severities as the spec numbers them. */
 export const alertSeverityConsts = () => [

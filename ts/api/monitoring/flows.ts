@@ -1,8 +1,8 @@
 // Flow endpoints: the active flow list and per-L4 / per-L7 flow counters.
-import { l7Name, type FlowRecord } from '../../bindings/engine.js';
+import { l7Id, l7Name, type FlowRecord } from '../../bindings/engine.js';
 import { ApiError, RC } from '../rc.js';
 import type { ApiCtx } from '../route.js';
-import { l4Id, l4Name, l7IdByName } from './constants.js';
+import { l4Id, l4Name } from './constants.js';
 import { inNetworks, parseHost } from './hosts.js';
 
 type FlowSortKey = 'bytes' | 'thpt' | 'duration' | 'first_seen' | 'last_seen' | 'client' | 'server' | 'vlan' | 'proto' | 'l7' | 'serial' | 'packets';
@@ -46,7 +46,7 @@ export function activeFlows(ctx: ApiCtx, p: ActiveFlowParams) {
   }
   let l7: number | undefined;
   if (p.application !== undefined) {
-    l7 = l7IdByName(p.application);
+    l7 = l7Id(p.application);
     if (l7 === undefined) throw new ApiError(RC.INVALID_ARGUMENTS, `unknown application '${p.application}'`);
   }
   const sortOrder = p.sortOrder ?? 'desc';
@@ -66,15 +66,13 @@ export function activeFlows(ctx: ApiCtx, p: ActiveFlowParams) {
     perPage,
     currentPage,
     totalRows: page.total,
-    data: page.rows.map((f) => flowRecord(ctx, f, p.verbose === true)),
+    data: page.rows.map((f) => flowRecord(f, p.verbose === true)),
     sort: [[p.sortColumn ?? 'bytes', sortOrder]],
   };
 }
 
-function flowRecord(ctx: ApiCtx, f: FlowRecord, verbose: boolean) {
+function flowRecord(f: FlowRecord, verbose: boolean) {
   const cli2srv = f.bytes ? Math.round((f.cli2srv_bytes * 100) / f.bytes) : 0;
-  const ch = ctx.iface.engine.host(f.client.ip, f.vlan);
-  const sh = ctx.iface.engine.host(f.server.ip, f.vlan);
   const r: Record<string, unknown> = {
     key: f.key,
     hash_id: String(f.hash_id),
@@ -85,15 +83,15 @@ function flowRecord(ctx: ApiCtx, f: FlowRecord, verbose: boolean) {
       ip: f.client.ip,
       port: f.client.port,
       is_blacklisted: false,
-      is_dhcp: ch?.name_source === 'dhcp',
-      is_broadcast_domain: ch?.broadcast_domain_host ?? false,
+      is_dhcp: f.client.dhcp,
+      is_broadcast_domain: f.client.broadcast_domain_host,
     },
     server: {
       name: f.server.name || f.server.ip,
       ip: f.server.ip,
       port: f.server.port,
       is_blacklisted: false,
-      is_dhcp: sh?.name_source === 'dhcp',
+      is_dhcp: f.server.dhcp,
       is_broadcast: f.server.is_broadcast,
     },
     vlan: f.vlan,

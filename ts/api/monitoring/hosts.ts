@@ -3,7 +3,7 @@
 // host is seen on, aliases.
 import { BlockList, isIP } from 'node:net';
 
-import { Engine, l7Name, type HostRecord } from '../../bindings/engine.js';
+import { categoryName, l7Name, protocolInfo, type HostRecord } from '../../bindings/engine.js';
 import type { MonitoredInterface } from '../../services/interfaces.js';
 import { ApiError, RC } from '../rc.js';
 import type { ApiCtx } from '../route.js';
@@ -239,13 +239,10 @@ export function hostFingerprints(ctx: ApiCtx, h: HostRecord) {
 
 /** ntopng's per-host `ndpi` and `ndpi_categories` tables (v1/v2 shape). */
 export function hostNdpi(h: HostRecord) {
-  const reg = Engine.info().dpi;
-  const proto = new Map(reg.protocols.map((p) => [p.id, p]));
-  const cat = new Map(reg.categories.map((c) => [c.id, c.name]));
   const ndpi: Record<string, Record<string, number | string>> = {};
   let unknown = 0;
   for (const a of h.ndpi ?? []) {
-    const name = proto.get(a.id)?.name ?? 'Unknown';
+    const name = protocolInfo(a.id)?.name ?? 'Unknown';
     if (a.id === 0) unknown += a.bytes_sent + a.bytes_rcvd;
     ndpi[name] = {
       'bytes.sent': a.bytes_sent,
@@ -254,12 +251,12 @@ export function hostNdpi(h: HostRecord) {
       'packets.rcvd': a.packets_rcvd,
       num_flows: a.num_flows,
       duration: a.duration,
-      breed: proto.get(a.id)?.breed ?? 'Unrated',
+      breed: protocolInfo(a.id)?.breed ?? 'Unrated',
     };
   }
   const cats: Record<string, Record<string, number>> = {};
   for (const c of h.ndpi_categories ?? []) {
-    cats[cat.get(c.id) ?? 'Unspecified'] = {
+    cats[categoryName(c.id)] = {
       bytes: c.bytes_sent + c.bytes_rcvd,
       'bytes.sent': c.bytes_sent,
       'bytes.rcvd': c.bytes_rcvd,

@@ -9,8 +9,6 @@ import type { ApiCtx } from '../route.js';
 import { collapseStats, groupL7, type Slice } from './stats.js';
 import { ApiError, RC } from '../rc.js';
 
-/** MAC table size the engine is built with (native Limits::max_macs). */
-const MAX_MACS = 16384;
 
 /** ntopng's secondsToTime: "MM:SS", "HH:MM:SS", "N day(s), HH:MM:SS". */
 export function secondsToTime(sec: number): string {
@@ -62,7 +60,7 @@ export function interfaceData(ctx: ApiCtx) {
     num_flows: s.num_flows,
     hosts_pctg: pct(s.num_hosts, s.max_hosts),
     flows_pctg: pct(s.num_flows, s.max_flows),
-    macs_pctg: pct(s.num_devices, MAX_MACS),
+    macs_pctg: pct(s.num_devices, s.max_macs),
     bytes: s.bytes,
     packets: s.packets,
     bytes_upload: s.bytes_upload,

@@ -1,5 +1,5 @@
 // Shared shaping of {label, value} statistics lists (pie charts in ntopng).
-import { Engine } from '../../bindings/engine.js';
+import { categoryName, protocolInfo } from '../../bindings/engine.js';
 
 export interface Slice {
   label: string;
@@ -26,13 +26,10 @@ export function collapseStats<T extends Slice>(list: T[], minSlices: number, pct
 
 /** Per-application byte counts grouped as ntopng's computeL7Stats does: by application name, breed or category. */
 export function groupL7(apps: { id: number; bytes: number }[], by: 'app' | 'breed' | 'category'): Slice[] {
-  const reg = Engine.info().dpi;
-  const proto = new Map(reg.protocols.map((p) => [p.id, p]));
-  const cat = new Map(reg.categories.map((c) => [c.id, c.name]));
   const sums = new Map<string, number>();
   for (const a of apps) {
-    const p = proto.get(a.id);
-    const label = by === 'app' ? (p?.name ?? 'Unknown') : by === 'breed' ? (p?.breed ?? 'Unrated') : (cat.get(p?.category ?? 0) ?? 'Unspecified');
+    const p = protocolInfo(a.id);
+    const label = by === 'app' ? (p?.name ?? 'Unknown') : by === 'breed' ? (p?.breed ?? 'Unrated') : categoryName(p?.category ?? 0);
     sums.set(label, (sums.get(label) ?? 0) + a.bytes);
   }
   return [...sums].map(([label, value]) => ({ label, value })).sort((a, b) => b.value - a.value);
