@@ -37,6 +37,7 @@ export const routes: RouteDef[] = [
     summary: 'Interface statistics', params: {}, errors: [INVALID_INTERFACE, INTERNAL_ERROR],
     handler: (ctx) => ifaces.interfaceData(ctx),
     shape: ifaces.interfaceDataShape,
+    response: { v0: ifaces.InterfaceDataV0, v1: ifaces.InterfaceDataV1, v2: ifaces.InterfaceDataV2 },
   }),
   route({
     path: 'get/interface/address', versions: [...V12], method: 'GET', perm: 'user', ifid: true,
