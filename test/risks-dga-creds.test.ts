@@ -130,11 +130,13 @@ describe('Clear-Text Credentials', () => {
     expect(await creds(143, [ok, 'a001 STARTTLS\r\n', 'a001 OK Begin TLS\r\n', 'a002 LOGIN alice secret\r\n'], [false, true, false, true])).toBe(false);
   });
 
-  it('SMTP: AUTH LOGIN / PLAIN answered in base64; not AUTH CRAM-MD5, not STARTTLS, not a line split off its CRLF', async () => {
+  it('SMTP: AUTH LOGIN answered in base64, AUTH PLAIN with inline credentials; not CRAM-MD5, not STARTTLS, not a line split off its CRLF', async () => {
     const greet = '220 mail.example.com ESMTP\r\n', ehlo = 'EHLO client.example.com\r\n', caps = '250-mail\r\n250 AUTH LOGIN PLAIN\r\n';
     const d = (n: number) => Array.from({ length: n }, (_, i) => i % 2 === 1);
     expect(await creds(587, [greet, ehlo, caps, 'AUTH LOGIN\r\n', '334 VXNlcm5hbWU6\r\n', 'YWxpY2U=\r\n'], d(6))).toBe(true);
     expect(await creds(587, [greet, ehlo, caps, 'AUTH PLAIN AGFsaWNlAHNlY3JldA==\r\n'], d(4))).toBe(true);
+    // PLAIN answered on a line of its own: nDPI decodes only the inline form.
+    expect(await creds(587, [greet, ehlo, caps, 'AUTH PLAIN\r\n', '334 \r\n', 'AGFsaWNlAHNlY3JldA==\r\n'], d(6))).toBe(false);
     expect(await creds(587, [greet, ehlo, caps, 'AUTH CRAM-MD5\r\n', '334 PDE4OTYuNjk3MTcwOTUyQHBvc3RvZmZpY2U+\r\n', 'YWxpY2UgNTJkOGIxMDc=\r\n'], d(6))).toBe(false);
     expect(await creds(25, [greet, ehlo, caps, 'STARTTLS\r\n', '220 Go ahead\r\n', 'AUTH LOGIN\r\n'], d(6))).toBe(false);
     // The base64 token and its CRLF in two segments (nDPI reads whole lines only).

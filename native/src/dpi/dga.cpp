@@ -1,9 +1,10 @@
 // The DGA heuristics (dga.h). nDPI's thresholds, checked in that order:
 // some names are never suspicious (reverse lookups, local TLDs, '_' or '-',
-// IPv4 literals, short first-label digit pairs), some always are (six or
-// more dots, a letter repeated six times, a 19+ character label that also
-// has digits or ends in a doubled letter); the rest is judged by the
-// letters of its first two labels.
+// IPv4 literals, a label ending in two digits among the name's first
+// digits), some always are (six or more dots after a non-numeric first
+// label, a character repeated six times, a 19+ character label when the
+// name also has digits or ends in a doubled character); the rest is judged
+// by the letters of its first two labels.
 #include "dpi/dga.h"
 
 #include <cstdint>

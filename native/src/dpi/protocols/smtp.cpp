@@ -2,9 +2,10 @@
 // multi-line greeting); the client answers EHLO or HELO. Stateless: a client
 // command reaching this dissector means every earlier packet was a greeting.
 // A STARTTLS upgrade stays SMTP, as we match on the EHLO before it.
-// After the match the client's commands are read on for AUTH LOGIN / PLAIN
-// (RFC 4954), whose base64 answer is the user name or the credentials in
-// clear (nDPI's clear-text credentials), until the mail itself or TLS.
+// After the match the client's commands are read on for nDPI's clear-text
+// credentials (RFC 4954): AUTH PLAIN with its base64 credentials on the
+// command line, or AUTH LOGIN and the base64 user name on the next line;
+// until the mail itself or TLS.
 #include <cstring>
 
 #include "dpi/dpi.h"
@@ -46,7 +47,8 @@ Verdict read_on(DpiCtx& c) {
       c.risk(Risk::ClearTextCredentials);
       return Verdict::No;
     }
-    st = kAuthAsked;
+    // nDPI reads a separate answer only for LOGIN.
+    if (login) st = kAuthAsked;
     return Verdict::NeedMore;
   }
   // Past authentication (the mail itself) or into TLS: nothing more to read.

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <strings.h>
 
 namespace fg {
 
@@ -217,7 +218,7 @@ namespace {
 
 // nDPI's Tor guess: Tor relays present random "www.<noise>.com|net" names.
 bool tor_like(const char* s, size_t n) {
-  return n > 8 && std::memcmp(s, "www.", 4) == 0 && (std::memcmp(s + n - 4, ".com", 4) == 0 || std::memcmp(s + n - 4, ".net", 4) == 0);
+  return n > 8 && strncasecmp(s, "www.", 4) == 0 && (strncasecmp(s + n - 4, ".com", 4) == 0 || strncasecmp(s + n - 4, ".net", 4) == 0);
 }
 
 Verdict classify_tls(DpiCtx& c, Match& m) {
