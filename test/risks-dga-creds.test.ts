@@ -14,10 +14,11 @@ const u16 = (v: number) => Buffer.from([v >> 8, v & 255]);
 const DGA = 'Susp DGA Domain name';
 const CREDS = 'Clear-Text Credentials';
 
-/** A standard query for `name` (type A). */
-function dnsQuery(name: string): Buffer {
+/** A standard query for `name` (type A), or its answer-less response with `rcode`. */
+function dnsQuery(name: string, rcode?: number): Buffer {
   const labels = name.split('.').map((l) => Buffer.concat([Buffer.from([l.length]), txt(l)]));
-  return Buffer.concat([u16(0x1234), u16(0x0100), u16(1), u16(0), u16(0), u16(0), ...labels, Buffer.from([0]), u16(1), u16(1)]);
+  const flags = rcode === undefined ? 0x0100 : 0x8180 | rcode;
+  return Buffer.concat([u16(0x1234), u16(flags), u16(1), u16(0), u16(0), u16(0), ...labels, Buffer.from([0]), u16(1), u16(1)]);
 }
 
 let port = 41000;
@@ -59,6 +60,16 @@ describe('Susp DGA Domain name', () => {
       'printer.local',
     ])
       expect([name, await dns(name)]).toEqual([name, false]);
+  });
+
+  it('a DGA name that resolves is also a risky domain (nDPI); one answered NXDOMAIN is not', async () => {
+    const name = 'xjwqkzpvbn.com';
+    const ok = await flow('udp', 53, [dnsQuery(name), dnsQuery(name, 0)]);
+    expect(ok.risks).toEqual(expect.arrayContaining([DGA, 'Risky Domain Name']));
+    const nx = await flow('udp', 53, [dnsQuery(name), dnsQuery(name, 3)]);
+    expect(nx.risks).toEqual(expect.arrayContaining([DGA, 'Error Code']));
+    expect(nx.risks).not.toContain('Risky Domain Name');
+    expect((await flow('udp', 53, [dnsQuery('google.com'), dnsQuery('google.com', 0)])).risks).not.toContain('Risky Domain Name');
   });
 
   it('never flags a name the host patterns know as an application', async () => {
