@@ -117,6 +117,13 @@ bool suspicious_ua(const char* v, size_t n) {
   return !std::memchr(v, ' ', n) && !std::memchr(v, '/', n);
 }
 
+bool contains_nocase(const char* v, size_t n, const char* want) {
+  const size_t k = std::strlen(want);
+  for (size_t i = 0; i + k <= n; i++)
+    if (strncasecmp(v + i, want, k) == 0) return true;
+  return false;
+}
+
 bool starts(const char* v, size_t n, const char* want) {
   size_t k = std::strlen(want);
   return n >= k && strncasecmp(v, want, k) == 0;
@@ -166,7 +173,8 @@ void read_request(DpiCtx& c, Bytes b) {
       ua_seen = !suspicious_ua(v, vl);
       if (fm) copy_str(fm->http.user_agent, sizeof(fm->http.user_agent), v, vl);
     } else if (is(name, nl, "authorization")) {
-      if (vl >= 6 && strncasecmp(v, "basic ", 6) == 0) c.risk(Risk::ClearTextCredentials);
+      // nDPI: "Basic" or "Digest" anywhere in the value.
+      if (contains_nocase(v, vl, "basic") || contains_nocase(v, vl, "digest")) c.risk(Risk::ClearTextCredentials);
     } else if (is(name, nl, "host")) {
       size_t hl = vl;
       const char* colon = static_cast<const char*>(std::memchr(v, ':', vl));
