@@ -7,11 +7,12 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { Engine, l7Name } from '../ts/bindings/engine.js';
-import { classifier, CLI, SRV } from './fixtures/dissect.js';
+import { classifier, CLI, flowRunner, SRV } from './fixtures/dissect.js';
 import { ETH, eth, ipv4, MAC_A, MAC_B } from './fixtures/frames.js';
 import { pcap, sec, tempDir } from './fixtures/pcap.js';
 
 const classify = classifier('fg-dissectors-6-');
+const runFlow = flowRunner('fg-dissectors-6r-');
 const txt = (s: string) => Buffer.from(s, 'latin1');
 const u16 = (v: number) => Buffer.from([v >> 8, v & 255]);
 const u32 = (v: number) => Buffer.from([v >>> 24, (v >> 16) & 255, (v >> 8) & 255, v & 255]);
@@ -138,5 +139,18 @@ describe('protocols known from the IP protocol number', () => {
   it('PGM is IP protocol 113; 114 is not', async () => {
     expect(await classifyProto(113)).toBe('PGM (DPI)');
     expect(await classifyProto(114)).not.toMatch(/^PGM/);
+  });
+
+  it('HTTP: a Host line in the request\'s second segment names the flow; a body line does not', async () => {
+    const url = '/' + 'a'.repeat(1400);
+    const first = txt(`GET ${url}`);
+    const rest = txt(' HTTP/1.1\r\nUser-Agent: curl/8.0\r\nHost: www.youtube.com\r\n\r\n');
+    const split = await runFlow('tcp', 40100, 80, [first, rest], [true, true]);
+    expect([l7Name(split.flow.l7_master, split.flow.l7_app), split.flow.host_name]).toEqual(['HTTP.YouTube', 'www.youtube.com']);
+    // headers ended in the first segment: a later "Host:" (body) names nothing
+    const post = txt('POST /x HTTP/1.1\r\nUser-Agent: curl/8.0\r\nContent-Length: 30\r\n\r\n');
+    const body = txt('host: www.youtube.com\r\nabcdef');
+    const whole = await runFlow('tcp', 40101, 80, [post, body], [true, true]);
+    expect([l7Name(whole.flow.l7_master, whole.flow.l7_app), whole.flow.host_name]).toEqual(['HTTP', '']);
   });
 });
