@@ -153,4 +153,13 @@ describe('protocols known from the IP protocol number', () => {
     const whole = await runFlow('tcp', 40101, 80, [post, body], [true, true]);
     expect([l7Name(whole.flow.l7_master, whole.flow.l7_app), whole.flow.host_name]).toEqual(['HTTP', '']);
   });
+
+  it('Syslog over TCP on any port: RFC 5424 or RFC 3164 headers after <PRI>; not a bare <PRI> there', async () => {
+    const r5424 = '<22>1 2021-04-18T14:51:48+04:00 host app - - - message text';
+    expect(await classify('tcp', 40110, 52173, [txt(r5424)], [true])).toBe('Syslog (DPI)');
+    expect(await classify('tcp', 40111, 52174, [txt('<13>Feb  5 17:32:18 10.0.0.99 Use the BFG!')], [true])).toBe('Syslog (DPI)');
+    expect(await classify('tcp', 40112, 52175, [txt('<22>hello, this is not a syslog header at all')], [true])).not.toMatch(/^Syslog/);
+    expect(await classify('tcp', 40113, 52176, [txt('<22>1 x021-04-18T14:51:48+04:00 host app')], [true])).not.toMatch(/^Syslog/);
+  });
 });
+
