@@ -161,5 +161,12 @@ describe('protocols known from the IP protocol number', () => {
     expect(await classify('tcp', 40112, 52175, [txt('<22>hello, this is not a syslog header at all')], [true])).not.toMatch(/^Syslog/);
     expect(await classify('tcp', 40113, 52176, [txt('<22>1 x021-04-18T14:51:48+04:00 host app')], [true])).not.toMatch(/^Syslog/);
   });
+
+  it('WireGuard.TunnelBear: its 204-byte initiation and 100-byte response; not a 204-byte initiation alone', async () => {
+    const msg = (type: number, len: number) => Buffer.concat([Buffer.from([type, 0, 0, 0]), Buffer.alloc(len - 4, 7)]);
+    expect(await classify('udp', 40120, 51820, [msg(1, 204), msg(2, 100)])).toBe('WireGuard.TunnelBear (DPI)');
+    expect(await classify('udp', 40121, 51821, [msg(1, 148)], [true])).toBe('WireGuard (DPI)');
+    expect(await classify('udp', 40122, 51822, [msg(1, 204)], [true])).not.toMatch(/\(DPI\)/);
+  });
 });
 
