@@ -168,5 +168,14 @@ describe('protocols known from the IP protocol number', () => {
     expect(await classify('udp', 40121, 51821, [msg(1, 148)], [true])).toBe('WireGuard (DPI)');
     expect(await classify('udp', 40122, 51822, [msg(1, 204)], [true])).not.toMatch(/\(DPI\)/);
   });
+
+  it('SOCKS 4 and 5: the request answered by the proxy; not the request alone or a wrong answer', async () => {
+    const s4 = Buffer.from([4, 1, 0, 80, 93, 184, 216, 119, 0]);
+    const s4ok = Buffer.from([0, 0x5a, 0, 0, 0, 0, 0, 0]);
+    expect(await classify('tcp', 40130, 21400, [s4, s4ok])).toBe('SOCKS (DPI)');
+    expect(await classify('tcp', 40131, 21401, [Buffer.from([5, 1, 0]), Buffer.from([5, 0])])).toBe('SOCKS (DPI)');
+    expect(await classify('tcp', 40132, 21402, [Buffer.from([5, 1, 0]), Buffer.from([5, 0xff, 1])])).not.toMatch(/^SOCKS/);
+    expect(await classify('tcp', 40133, 21403, [s4], [true])).not.toMatch(/^SOCKS \(DPI/);
+  });
 });
 
