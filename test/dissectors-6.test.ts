@@ -177,5 +177,10 @@ describe('protocols known from the IP protocol number', () => {
     expect(await classify('tcp', 40132, 21402, [Buffer.from([5, 1, 0]), Buffer.from([5, 0xff, 1])])).not.toMatch(/^SOCKS/);
     expect(await classify('tcp', 40133, 21403, [s4], [true])).not.toMatch(/^SOCKS \(DPI/);
   });
+
+  it('mining-pool JSON-RPC (eth_submitLogin with "worker") is Mining, not ETHEREUM', async () => {
+    const login = '{"worker": "eth1.0", "jsonrpc": "2.0", "params": ["0x9c99", "x"], "id": 2, "method": "eth_submitLogin"}\n';
+    expect(await classify('tcp', 40140, 9999, [txt(login)], [true])).toBe('Mining (DPI)');
+  });
 });
 
