@@ -106,27 +106,50 @@ bool cert_name_app(void* ctx, const char* name, size_t len) {
   return true;
 }
 
-// nDPI's certificate-organisation list (tls_certificate_match): a DN
-// fragment of the issuer or subject names the application when the
-// certificate's names did not.
+// nDPI's certificate-subject list (tls_certificate_match): a fragment of
+// the subject DN names the application when the certificate's names did
+// not. nDPI looks at the subject only (the issuer "O=Cloudflare, Inc." signs
+// half the web).
 struct DnApp {
   const char* fragment;
   ProtoId app;
 };
 constexpr DnApp kDnApps[] = {
-    {"O=Fortinet", ProtoId::FortiClient},
-    {"O=Windscribe", ProtoId::Windscribe},
     {"CN=AnyDesk Client", ProtoId::AnyDesk},
     {"O=philandro Software GmbH", ProtoId::AnyDesk},
+    {"O=Kakao", ProtoId::KakaoTalk},
+    {"O=ntop.org", ProtoId::ntop},
+    {"O=Netflix", ProtoId::NetFlix},
+    {"O=Cloudflare", ProtoId::Cloudflare},
+    {"CN=simplednscrypt.org", ProtoId::DNScrypt},
+    {"CN=*.gateway.messenger.live.com", ProtoId::Teams},
+    {"O=Fortinet", ProtoId::FortiClient},
+    {"CN=www.update.microsoft.com", ProtoId::WindowsUpdate},
+    {"CN=*.tunnelbear.com", ProtoId::TunnelBear},
+    {"CN=cloudflareclient.com", ProtoId::CloudflareWarp},
+    {"O=V Kontakte LLC", ProtoId::VK},
+    {"O=Yandex LLC", ProtoId::Yandex},
+    {"O=Riot Games, Inc.", ProtoId::RiotGames},
+    {"O=Riot Games Inc", ProtoId::RiotGames},
+    {"O=NoMachine", ProtoId::NoMachine},
+    {"O=Private Internet Access", ProtoId::PrivateInternetAccess},
+    {"O=Windscribe", ProtoId::Windscribe},
+    {"O=Sonos, Inc", ProtoId::Sonos},
+    {"CN=Snapchat Inc.", ProtoId::SnapchatCall},
+    {"CN=NVIDIA GameStream", ProtoId::GeForceNow},
 };
 
+uint16_t dn_app(const char* subject) {
+  for (const DnApp& d : kDnApps)
+    if (std::strstr(subject, d.fragment)) return id(d.app);
+  return 0;
+}
+
 void cert_dn_app(const DpiCtx& c, const TlsMeta& t) {
-  for (const DnApp& d : kDnApps) {
-    if (!std::strstr(t.issuer, d.fragment) && !std::strstr(t.subject, d.fragment)) continue;
-    if (c.extra) c.clf->refine(c.flow, c.flow.l7_app, id(d.app));
-    else t_cert_app = id(d.app);
-    return;
-  }
+  const uint16_t app = dn_app(t.subject);
+  if (!app) return;
+  if (c.extra) c.clf->refine(c.flow, c.flow.l7_app, app);
+  else t_cert_app = app;
 }
 
 // The server's stream, record by record, from the segments in order: what
@@ -220,7 +243,9 @@ Verdict classify_tls(DpiCtx& c, Match& m) {
   if (c.extra) {
     FlowMeta* fm = c.meta(MetaKind::Tls);
     if (!fm) return Verdict::No;
-    if (c.from_client) return Verdict::NeedMore;
+    // srv_state 1: the capture began with the server's records, so the
+    // flow's "client" is the TLS server.
+    if (c.from_client != (fm->tls.srv_state == 1)) return Verdict::NeedMore;
     return walk_server(c, fm->tls) ? Verdict::No : Verdict::NeedMore;
   }
   if (b.size() < 6) return Verdict::NeedMore;
@@ -245,12 +270,15 @@ Verdict classify_tls(DpiCtx& c, Match& m) {
     return Verdict::Match;
   }
   if (hs == 0x02) {
+    // From whichever side: a capture starting at the server's first flight
+    // has the server as the flow's client.
     m.app = tls_proto_by_port(c);
-    if (!c.from_client) {
-      t_cert_app = 0;
-      if (FlowMeta* fm = c.meta(MetaKind::Tls)) m.more = !walk_server(c, fm->tls);
-      if (t_cert_app) m.master = m.app, m.app = t_cert_app;
+    t_cert_app = 0;
+    if (FlowMeta* fm = c.meta(MetaKind::Tls)) {
+      fm->tls.srv_state = c.from_client ? 1 : 0;
+      m.more = !walk_server(c, fm->tls);
     }
+    if (t_cert_app) m.master = m.app, m.app = t_cert_app;
     return Verdict::Match;
   }
   return Verdict::No;
