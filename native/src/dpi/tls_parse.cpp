@@ -520,7 +520,8 @@ void cert_names(const uint8_t* p, size_t n, const Der& subject, size_t at, size_
 
 }  // namespace
 
-bool tls_read_certificate(Bytes body, TlsMeta& t, CertNameFn on_name, void* ctx) {
+bool tls_read_certificate(Bytes body, TlsMeta& t, CertNameFn on_name, void* ctx, char* subject_dn, size_t dn_cap) {
+  if (subject_dn && dn_cap) subject_dn[0] = 0;
   Reader r{body.data(), body.size()};
   r.u24();                 // certificate_list length
   size_t len = r.u24();    // first certificate
@@ -548,6 +549,7 @@ bool tls_read_certificate(Bytes body, TlsMeta& t, CertNameFn on_name, void* ctx)
   }
   if (der_next(p, n, at, subject) && subject.tag == 0x30 && subject.end <= n) {
     der_name(p, n, subject, t.subject, sizeof(t.subject));
+    if (subject_dn && dn_cap) der_name(p, n, subject, subject_dn, dn_cap);
     if (on_name) cert_names(p, n, subject, at, tbs.end, on_name, ctx);
   }
   return true;

@@ -31,8 +31,10 @@ bool tls_read_server_hello(Bytes hs, TlsMeta& t);
 // subjectAltName, as read (maybe "*.example.com"); return true to stop.
 using CertNameFn = bool (*)(void* ctx, const char* name, size_t len);
 // `body`: a Certificate message body after its 4-byte header (TLS ≤ 1.2).
-// `on_name`, when given, sees the first certificate's names.
-bool tls_read_certificate(Bytes body, TlsMeta& t, CertNameFn on_name = nullptr, void* ctx = nullptr);
+// `on_name`, when given, sees the first certificate's names; `subject_dn`
+// (when given) receives the whole subject DN, which TlsMeta keeps cut short.
+bool tls_read_certificate(Bytes body, TlsMeta& t, CertNameFn on_name = nullptr, void* ctx = nullptr,
+                          char* subject_dn = nullptr, size_t dn_cap = 0);
 
 // nDPI's cipher classes (ndpi_is_safe_ssl_cipher): weak or insecure.
 bool tls_weak_cipher(uint16_t cipher);

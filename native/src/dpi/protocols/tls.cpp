@@ -145,8 +145,8 @@ uint16_t dn_app(const char* subject) {
   return 0;
 }
 
-void cert_dn_app(const DpiCtx& c, const TlsMeta& t) {
-  const uint16_t app = dn_app(t.subject);
+void cert_dn_app(const DpiCtx& c, const char* subject) {
+  const uint16_t app = dn_app(subject);
   if (!app) return;
   if (c.extra) c.clf->refine(c.flow, c.flow.l7_app, app);
   else t_cert_app = app;
@@ -186,10 +186,11 @@ bool walk_server(const DpiCtx& c, TlsMeta& t) {
         } else if (ht == 11 && !(t.flags & kTlsCert)) {
           // Only a flow still plain TLS (or its mail variants) is named.
           const bool unnamed = !c.extra || (c.flow.l7_master == 0 && c.flow.l7_app == tls_proto_by_port(c));
-          if (tls_read_certificate(msg.subspan(4), t, unnamed ? cert_name_app : nullptr, const_cast<DpiCtx*>(&c))) {
+          char dn[256];
+          if (tls_read_certificate(msg.subspan(4), t, unnamed ? cert_name_app : nullptr, const_cast<DpiCtx*>(&c), dn, sizeof(dn))) {
             cert_risks(c, t);
             // still unnamed after the certificate's names
-            if (unnamed && (c.extra ? c.flow.l7_app == tls_proto_by_port(c) && !c.flow.l7_master : !t_cert_app)) cert_dn_app(c, t);
+            if (unnamed && (c.extra ? c.flow.l7_app == tls_proto_by_port(c) && !c.flow.l7_master : !t_cert_app)) cert_dn_app(c, dn);
           }
           return true;
         } else if (ht == 14 || ht == 12) {
