@@ -469,21 +469,10 @@ bool der_time(const uint8_t* p, const Der& d, int64_t& out) {
   return true;
 }
 
-// The subject's CN values, then the dNSNames of the subjectAltName
-// extension (2.5.29.17) found after the subject, to `on_name`.
-void cert_names(const uint8_t* p, size_t n, const Der& subject, size_t at, size_t tbs_end, CertNameFn on_name, void* ctx) {
-  size_t s = subject.off;
-  const size_t send = std::min(subject.end, n);
-  Der set, seq, oid, val;
-  while (s < send && der_next(p, send, s, set)) {
-    size_t q = set.off;
-    if (!der_next(p, std::min(set.end, send), q, seq)) break;
-    size_t r = seq.off, rend = std::min(seq.end, send);
-    if (!der_next(p, rend, r, oid) || !der_next(p, rend, r, val) || val.end > rend) continue;
-    if (oid.tag == 0x06 && oid.end - oid.off == 3 && p[oid.off] == 0x55 && p[oid.off + 1] == 0x04 && p[oid.off + 2] == 3 &&
-        on_name(ctx, reinterpret_cast<const char*>(p + val.off), val.end - val.off))
-      return;
-  }
+// The dNSNames of the subjectAltName extension (2.5.29.17), to `on_name`.
+// nDPI matches those only, not the subject's CN (a certificate without
+// subjectAltName is left to the subject DN list).
+void cert_names(const uint8_t* p, size_t n, size_t at, size_t tbs_end, CertNameFn on_name, void* ctx) {
   // subjectPublicKeyInfo, then optional [1] [2] unique ids and [3] extensions.
   const size_t end = std::min(tbs_end, n);
   Der el;
@@ -550,7 +539,7 @@ bool tls_read_certificate(Bytes body, TlsMeta& t, CertNameFn on_name, void* ctx,
   if (der_next(p, n, at, subject) && subject.tag == 0x30 && subject.end <= n) {
     der_name(p, n, subject, t.subject, sizeof(t.subject));
     if (subject_dn && dn_cap) der_name(p, n, subject, subject_dn, dn_cap);
-    if (on_name) cert_names(p, n, subject, at, tbs.end, on_name, ctx);
+    if (on_name) cert_names(p, n, at, tbs.end, on_name, ctx);
   }
   return true;
 }

@@ -27,8 +27,8 @@ enum class HelloTransport : uint8_t { Tcp, Quic, Dtls };
 bool tls_read_client_hello(Bytes hs, HelloTransport tr, TlsMeta& t, HelloFacts& facts);
 // `hs` starts at the handshake header (type 2).
 bool tls_read_server_hello(Bytes hs, TlsMeta& t);
-// The names a certificate is for: the subject's CN, then each dNSName of
-// subjectAltName, as read (maybe "*.example.com"); return true to stop.
+// The names a certificate is for: each dNSName of subjectAltName, as read
+// (maybe "*.example.com"); return true to stop.
 using CertNameFn = bool (*)(void* ctx, const char* name, size_t len);
 // `body`: a Certificate message body after its 4-byte header (TLS ≤ 1.2).
 // `on_name`, when given, sees the first certificate's names; `subject_dn`

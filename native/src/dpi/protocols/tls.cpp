@@ -88,7 +88,7 @@ void server_hello_risks(const DpiCtx& c, const TlsMeta& t) {
 }
 
 // nDPI names a TLS flow its SNI left unnamed by the server certificate's
-// names (subject CN, subjectAltName dNSNames) against the host patterns.
+// names (subjectAltName dNSNames) against the host patterns.
 // During the match itself (a capture starting at the ServerHello) the app
 // is handed back here instead.
 thread_local uint16_t t_cert_app = 0;
