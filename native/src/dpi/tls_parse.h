@@ -49,6 +49,14 @@ inline bool tls_grease(uint16_t v) { return (v & 0x0f0f) == 0x0a0a && (v >> 8) =
 // and risks (dpi/protocols/tls.cpp), also for QUIC and DTLS.
 struct DpiCtx;
 void tls_hello_meta(DpiCtx& c, Bytes hs, HelloTransport tr);
+// DTLS (dpi/protocols/tls.cpp). A record header (handshake, alert, CCS or
+// data; DTLS 1.0/1.2/1.3 version) whose length fits the datagram.
+bool dtls_record(Bytes b);
+// The handshake messages of a datagram's records: ServerHello, then the
+// server's certificate while in clear, whose names (or subject) name the
+// flow DTLS.App (nDPI's certificate rules). True once the certificate has
+// been read or nothing more can be (nothing left to look for).
+bool dtls_read_records(DpiCtx& c);
 // An address literal where a name belongs (nDPI's numeric host risk).
 bool numeric_host(const char* s, size_t n);
 

@@ -208,7 +208,81 @@ bool walk_server(const DpiCtx& c, TlsMeta& t) {
   return false;
 }
 
+// DTLS certificate names: the flow becomes DTLS.App (during the match the
+// app is handed back through t_cert_app).
+bool dtls_cert_name(void* ctx, const char* name, size_t len) {
+  DpiCtx& c = *static_cast<DpiCtx*>(ctx);
+  if (len > 2 && name[0] == '*' && name[1] == '.') name += 2, len -= 2;
+  if (!len || len > 255) return false;
+  char low[256];
+  for (size_t i = 0; i < len; i++) low[i] = (name[i] >= 'A' && name[i] <= 'Z') ? char(name[i] + 32) : name[i];
+  const uint16_t app = app_by_host(low, len);
+  if (!app) return false;
+  if (c.extra) c.clf->refine(c.flow, id(ProtoId::DTLS), app);
+  else t_cert_app = app;
+  return true;
+}
+
+// srv_state for DTLS: which side sent the ServerHello (the certificate's).
+constexpr uint8_t kDtlsServerIsClient = 1, kDtlsServerIsServer = 2;
+
 }  // namespace
+
+bool dtls_record(Bytes b) {
+  return b.size() >= 13 && b[0] >= 20 && b[0] <= 23 && b[1] == 0xfe && (b[2] == 0xff || b[2] == 0xfd || b[2] == 0xfc) &&
+         size_t(load_be16(b.data() + 11)) + 13 <= b.size();
+}
+
+bool dtls_read_records(DpiCtx& c) {
+  FlowMeta* fm = c.meta(MetaKind::Tls);
+  if (!fm) return true;
+  TlsMeta& t = fm->tls;
+  if (t.flags & kTlsCert) return true;
+  Bytes b = c.payload;
+  for (size_t off = 0; off + 13 <= b.size();) {
+    if (!dtls_record(b.subspan(off))) break;
+    const size_t len = load_be16(b.data() + off + 11);
+    // Handshake in clear: epoch 0.
+    if (b[off] == 22 && b[off + 3] == 0 && b[off + 4] == 0) {
+      Bytes rec = b.subspan(off + 13, len);
+      // Messages: type, length, message_seq, fragment_offset, fragment_length.
+      for (size_t h = 0; h + 12 <= rec.size();) {
+        const uint8_t ht = rec[h];
+        const size_t frag_off = size_t(rec[h + 6]) << 16 | size_t(rec[h + 7]) << 8 | rec[h + 8];
+        const size_t frag_len = size_t(rec[h + 9]) << 16 | size_t(rec[h + 10]) << 8 | rec[h + 11];
+        Bytes frag = rec.subspan(h + 12, std::min(frag_len, rec.size() - h - 12));
+        if (ht == 2 && frag_off == 0 && !(t.flags & kTlsServerHello) && frag.size() <= 512) {
+          // tls_read_server_hello reads a TLS header: type, 24-bit length.
+          uint8_t msg[4 + 512];
+          msg[0] = 2, msg[1] = rec[h + 1], msg[2] = rec[h + 2], msg[3] = rec[h + 3];
+          std::memcpy(msg + 4, frag.data(), frag.size());
+          if (tls_read_server_hello(Bytes(msg, 4 + frag.size()), t)) {
+            t.srv_state = c.from_client ? kDtlsServerIsClient : kDtlsServerIsServer;
+            if (tls_weak_cipher(t.cipher)) c.risk(Risk::TlsWeakCipher);
+          }
+        } else if (ht == 11 && frag_off == 0 && t.srv_state == (c.from_client ? kDtlsServerIsClient : kDtlsServerIsServer)) {
+          // The first fragment holds the certificate's start: names and
+          // subject when they fit (no reassembly of later fragments).
+          const bool unnamed = !c.extra || c.flow.l7_master == 0;
+          char dn[256];
+          if (tls_read_certificate(frag, t, dtls_cert_name, &c, dn, sizeof(dn))) {
+            cert_risks(c, t);
+            const uint16_t named = c.extra ? (c.flow.l7_master == id(ProtoId::DTLS) ? c.flow.l7_app : 0) : t_cert_app;
+            if (unnamed && !named)
+              if (const uint16_t app = dn_app(dn)) {
+                if (c.extra) c.clf->refine(c.flow, id(ProtoId::DTLS), app);
+                else t_cert_app = app;
+              }
+          }
+          return true;
+        }
+        h += 12 + frag_len;
+      }
+    }
+    off += 13 + len;
+  }
+  return false;
+}
 
 bool numeric_host(const char* s, size_t n) {
   if (!n) return false;
@@ -244,6 +318,7 @@ Verdict classify_tls(DpiCtx& c, Match& m) {
   if (c.extra) {
     FlowMeta* fm = c.meta(MetaKind::Tls);
     if (!fm) return Verdict::No;
+    if (c.p.l4_proto == kProtoUdp) return dtls_read_records(c) ? Verdict::No : Verdict::NeedMore;
     // srv_state 1: the capture began with the server's records, so the
     // flow's "client" is the TLS server.
     if (c.from_client != (fm->tls.srv_state == 1)) return Verdict::NeedMore;
@@ -255,6 +330,10 @@ Verdict classify_tls(DpiCtx& c, Match& m) {
     if (b[0] == 0x16 && b[1] == 0xfe && (b[2] == 0xff || b[2] == 0xfd)) {
       m.app = id(ProtoId::DTLS);
       if (c.from_client && b.size() > 13 && b[13] == 0x01) tls_hello_meta(c, b.subspan(13), HelloTransport::Dtls);
+      // Then the server's flight, maybe already in this datagram.
+      t_cert_app = 0;
+      m.more = !dtls_read_records(c);
+      if (t_cert_app) m.master = m.app, m.app = t_cert_app;
       return Verdict::Match;
     }
     return Verdict::No;
