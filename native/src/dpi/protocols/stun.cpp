@@ -8,6 +8,7 @@
 #include "dpi/classify.h"
 #include "dpi/dpi.h"
 #include "dpi/payload.h"
+#include "dpi/tls_parse.h"
 
 namespace fg {
 namespace {
@@ -85,36 +86,81 @@ uint16_t stun_app(const DpiCtx& c, Bytes b, bool& cached) {
   return app;
 }
 
+// Classic STUN (no cookie) is taken, as nDPI does, on a known message type
+// whose attributes (4-byte aligned) end exactly with the packet.
+bool classic_attributes(Bytes b) {
+  size_t off = 20;
+  while (off + 4 < b.size()) off += 4 + ((size_t(load_be16(b.data() + off + 2)) + 3) & ~size_t(3));
+  return off == b.size();
+}
+
 bool stun_shape(const DpiCtx& c, Bytes b) {
+  (void)c;
   if (b.size() < 20) return false;
   uint16_t type = load_be16(b.data()), len = load_be16(b.data() + 2);
   if ((type & 0xc000) || size_t(len) + 20 != b.size()) return false;
   if (load_be32(b.data() + 4) == kMagicCookie) return true;  // unpadded lengths too (WhatsApp's attributes)
-  return !(len & 3) && classic_type(type) && (c.srv_port == 3478 || c.cli_port == 3478);
+  return !(len & 3) && classic_type(type) && classic_attributes(b);
 }
 
-constexpr uint8_t kStunReadUpTo = 12;  // packets read for the application after the match
+// Applications of their own (not STUN's transports): nDPI's "real"
+// sub-classification, kept when the flow turns to DTLS or SRTP.
+bool real_app(uint16_t app) {
+  return app && app != id(ProtoId::STUN) && app != id(ProtoId::RTP) && app != id(ProtoId::RTCP) &&
+         app != id(ProtoId::SRTP) && app != id(ProtoId::DTLS) && app != id(ProtoId::Telegram);
+}
+
+// nDPI reads a STUN flow's next 6 packets after the match; DTLS showing up
+// in them gives 10 more for its handshake.
+constexpr uint8_t kStunReadUpTo = 7;
+constexpr uint8_t kDtlsReadMore = 10;
+
+// After the match: the flow multiplexes STUN, DTLS and (S)RTP by the first
+// byte (RFC 7983). STUN may still name the application; DTLS makes the flow
+// DTLS (keeping a real application, or taking the certificate's); RTP makes
+// STUN.RTP, or SRTP.App under a real application.
+Verdict stun_extra(DpiCtx& c) {
+  Bytes b = c.payload;
+  const uint16_t master = c.flow.l7_master, app = c.flow.l7_app;
+  const bool dtls = master == id(ProtoId::DTLS) || (master == 0 && app == id(ProtoId::DTLS));
+  if (c.flow.dpi_packets > kStunReadUpTo + (dtls ? kDtlsReadMore : 0)) return Verdict::No;
+  if (b.size() < 2) return Verdict::NeedMore;
+  const uint8_t first = b[0];
+  if (first <= 3) {
+    if (!stun_shape(c, b)) return Verdict::NeedMore;
+    bool cached = false;
+    const uint16_t named = stun_app(c, b, cached);
+    if (named && named != app) {
+      const uint16_t m = dtls ? id(ProtoId::DTLS) : master == id(ProtoId::SRTP) ? master : id(ProtoId::STUN);
+      c.clf->refine(c.flow, m, named, cached ? Confidence::DpiCache : Confidence::Dpi);
+    }
+  } else if (first >= 20 && first <= 63) {
+    if (!dtls_record(b)) return Verdict::NeedMore;
+    const FlowMeta* fm = c.meta(MetaKind::Tls);
+    if (fm && (fm->tls.flags & kTlsCert)) return Verdict::NeedMore;  // its handshake already read
+    if (!dtls) {
+      if (master == id(ProtoId::STUN) && real_app(app)) c.clf->refine(c.flow, id(ProtoId::DTLS), app);
+      else c.clf->refine(c.flow, 0, id(ProtoId::DTLS));
+    }
+    dtls_read_records(c);
+  } else if (first >= 128 && first <= 191) {
+    if (!rtp_shaped(b) || dtls || app == id(ProtoId::RTP) || master == id(ProtoId::SRTP)) return Verdict::NeedMore;
+    if (master == id(ProtoId::STUN) && real_app(app)) c.clf->refine(c.flow, id(ProtoId::SRTP), app);
+    else if (master == 0 && app == id(ProtoId::STUN)) c.clf->refine(c.flow, id(ProtoId::STUN), id(ProtoId::RTP));
+  }
+  return Verdict::NeedMore;
+}
 
 Verdict classify_stun(DpiCtx& c, Match& m) {
   Bytes b = c.payload;
-  if (c.extra) {
-    // Matched as STUN (perhaps named by its server's address only): later
-    // packets may still name it, as nDPI reads on.
-    if (c.flow.dpi_packets > kStunReadUpTo) return Verdict::No;
-    if (!stun_shape(c, b)) return Verdict::NeedMore;
-    bool cached = false;
-    if (uint16_t app = stun_app(c, b, cached)) {
-      c.clf->refine(c.flow, id(ProtoId::STUN), app, cached ? Confidence::DpiCache : Confidence::Dpi);
-      return Verdict::No;
-    }
-    return Verdict::NeedMore;
-  }
+  if (c.extra) return stun_extra(c);
   if (!stun_shape(c, b)) return Verdict::No;
   bool cached = false;
   if (uint16_t app = stun_app(c, b, cached)) {
     m.master = id(ProtoId::STUN);
     m.app = app;
     m.cached = cached;
+    m.more = c.info != nullptr;
     return Verdict::Match;
   }
   // The answer may still name the application; a lone request stays unnamed
