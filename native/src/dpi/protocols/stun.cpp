@@ -60,8 +60,27 @@ uint16_t app_by_attributes(Bytes b) {
   return 0;
 }
 
+// Google's STUN/TURN servers for Meet (support.google.com/a/answer/1279090):
+// ports 19302–19309 or 3478 on 74.125.250.0/24, 142.250.82.0/24,
+// 2001:4860:4864:5::/64 and :6::/64, as nDPI names them.
+bool google_call_server(const DpiCtx& c) {
+  auto port = [](uint16_t p) { return (p >= 19302 && p <= 19309) || p == 3478; };
+  if (!port(c.cli_port) && !port(c.srv_port)) return false;
+  for (const IpAddr* ip : {&c.p.src, &c.p.dst}) {
+    if (ip->is_v4()) {
+      const uint32_t net = ip->v4() & 0xffffff00u;
+      if (net == 0x4a7dfa00u || net == 0x8efa5200u) return true;
+    } else if (load_be32(ip->b) == 0x20014860u && load_be16(ip->b + 4) == 0x4864 &&
+               (load_be16(ip->b + 6) == 5 || load_be16(ip->b + 6) == 6)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // nDPI names STUN to the big messaging networks' servers by their address.
 uint16_t app_by_server(const DpiCtx& c) {
+  if (google_call_server(c)) return id(ProtoId::GoogleCall);
   for (const IpAddr* ip : {&c.p.dst, &c.p.src}) {
     const uint16_t owner = app_by_ip(*ip);
     if (owner == id(ProtoId::Facebook) || owner == id(ProtoId::WhatsApp)) return id(ProtoId::WhatsAppCall);
