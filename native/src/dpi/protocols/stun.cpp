@@ -80,28 +80,29 @@ bool google_call_server(const DpiCtx& c) {
 
 // nDPI names STUN to the big messaging networks' servers by their address.
 uint16_t app_by_server(const DpiCtx& c) {
-  if (google_call_server(c)) return id(ProtoId::GoogleCall);
   for (const IpAddr* ip : {&c.p.dst, &c.p.src}) {
     const uint16_t owner = app_by_ip(*ip);
     if (owner == id(ProtoId::Facebook) || owner == id(ProtoId::WhatsApp)) return id(ProtoId::WhatsAppCall);
-    if (owner == id(ProtoId::Google)) return id(ProtoId::GoogleCall);
   }
   return 0;
 }
 
-// What names a STUN packet's application: an endpoint an earlier STUN flow
-// was named on (nDPI's cache), else the packet's attributes, which then
-// name both endpoints for later flows.
+// What names a STUN packet's application, in nDPI's order: the packet's
+// attributes, Google Meet's servers, else an endpoint an earlier STUN flow
+// was named on (nDPI's cache). A name found here names both endpoints for
+// later flows.
 uint16_t stun_app(const DpiCtx& c, Bytes b, bool& cached) {
-  uint16_t app = c.clf->stun_cached(c.p.src, c.p.sport);
-  if (!app) app = c.clf->stun_cached(c.p.dst, c.p.dport);
-  cached = app != 0;
-  if (app) return app;
-  app = app_by_attributes(b);
+  cached = false;
+  uint16_t app = app_by_attributes(b);
+  if (!app && google_call_server(c)) app = id(ProtoId::GoogleCall);
   if (app) {
     c.clf->stun_remember(c.p.src, c.p.sport, app);
     c.clf->stun_remember(c.p.dst, c.p.dport, app);
+    return app;
   }
+  app = c.clf->stun_cached(c.p.src, c.p.sport);
+  if (!app) app = c.clf->stun_cached(c.p.dst, c.p.dport);
+  cached = app != 0;
   return app;
 }
 
