@@ -319,6 +319,12 @@ Verdict classify_tls(DpiCtx& c, Match& m) {
     FlowMeta* fm = c.meta(MetaKind::Tls);
     if (!fm) return Verdict::No;
     if (c.p.l4_proto == kProtoUdp) return dtls_read_records(c) ? Verdict::No : Verdict::NeedMore;
+    TlsMeta& t = fm->tls;
+    if (t.hello_seq && c.from_client && t.srv_state == 0) {
+      if (c.p.tcp_seq == t.hello_seq && t.hello_app) c.clf->refine(c.flow, c.flow.l7_app, t.hello_app);
+      if (c.p.tcp_seq == t.hello_seq) t.hello_seq = 0;
+      return Verdict::NeedMore;
+    }
     // srv_state 1: the capture began with the server's records, so the
     // flow's "client" is the TLS server.
     if (c.from_client != (fm->tls.srv_state == 1)) return Verdict::NeedMore;
@@ -346,7 +352,17 @@ Verdict classify_tls(DpiCtx& c, Match& m) {
     if (!tls_client_hello_sni(b, name, len)) len = 0;
     tls_hello_meta(c, b.subspan(5, std::min<size_t>(b.size() - 5, load_be16(b.data() + 3))), HelloTransport::Tcp);
     c.match_named(m, tls_proto_by_port(c), name, len);
-    m.more = c.meta(MetaKind::Tls) != nullptr;
+    FlowMeta* fm = c.meta(MetaKind::Tls);
+    m.more = fm != nullptr;
+    // nDPI reads a ClientHello once its record is whole: one cut short
+    // names the flow only when its next segment follows in sequence (a
+    // lost segment leaves it plain TLS).
+    if (fm && size_t(load_be16(b.data() + 3)) + 5 > b.size()) {
+      fm->tls.hello_app = m.master ? m.app : 0;
+      fm->tls.hello_seq = c.p.tcp_seq + uint32_t(b.size());
+      if (!fm->tls.hello_seq) fm->tls.hello_seq = 1;  // 0 means none
+      if (m.master) m.app = m.master, m.master = 0;
+    }
     return Verdict::Match;
   }
   if (hs == 0x02) {
