@@ -29,7 +29,7 @@ struct TlsMeta {
 };
 enum TlsFlag : uint8_t {
   kTlsJa3c = 1, kTlsJa3s = 2, kTlsCert = 4, kTlsQuic = 8, kTlsServerHello = 16, kTlsClientHello = 32,
-  kTlsAlpnOffered = 64,
+  kTlsAlpnOffered = 64, kTlsSelfSigned = 128,  // issuer DN == subject DN, compared whole
 };
 
 struct HttpMeta {

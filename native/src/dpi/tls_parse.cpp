@@ -192,6 +192,9 @@ bool tls_read_client_hello(Bytes hs, HelloTransport tr, TlsMeta& t, HelloFacts& 
           if (e.ok && l && e.has(l)) alpn = e.p + e.off, alpn_len = l;
           break;
         }
+        case 0x000e:  // use_srtp
+          facts.use_srtp = true;
+          break;
         case 0x002b: {  // supported_versions
           size_t l = e.u8();
           for (size_t k = 0; k + 1 < l && e.has(2); k += 2) {
@@ -528,7 +531,11 @@ bool tls_read_certificate(Bytes body, TlsMeta& t, CertNameFn on_name, void* ctx,
   Der sig, issuer, validity, subject;
   if (!der_next(p, n, at, sig) || !der_next(p, n, at, issuer) || issuer.tag != 0x30) return false;
   t.flags |= kTlsCert;
-  if (issuer.end <= n) der_name(p, n, issuer, t.issuer, sizeof(t.issuer));
+  char issuer_dn[256] = "";
+  if (issuer.end <= n) {
+    der_name(p, n, issuer, issuer_dn, sizeof(issuer_dn));
+    copy_str(t.issuer, sizeof(t.issuer), issuer_dn, std::strlen(issuer_dn));
+  }
   if (!der_next(p, n, at, validity) || validity.tag != 0x30 || validity.end > n) return true;
   size_t v = validity.off;
   Der nb, na;
@@ -537,8 +544,12 @@ bool tls_read_certificate(Bytes body, TlsMeta& t, CertNameFn on_name, void* ctx,
     if (der_time(p, nb, a) && der_time(p, na, b)) t.not_before = a, t.not_after = b;
   }
   if (der_next(p, n, at, subject) && subject.tag == 0x30 && subject.end <= n) {
-    der_name(p, n, subject, t.subject, sizeof(t.subject));
-    if (subject_dn && dn_cap) der_name(p, n, subject, subject_dn, dn_cap);
+    char dn[256];
+    der_name(p, n, subject, dn, sizeof(dn));
+    copy_str(t.subject, sizeof(t.subject), dn, std::strlen(dn));
+    if (subject_dn && dn_cap) copy_str(subject_dn, dn_cap, dn, std::strlen(dn));
+    // Self-signed: the whole names alike (the kept copies are cut short).
+    if (issuer_dn[0] && std::strcmp(issuer_dn, dn) == 0) t.flags |= kTlsSelfSigned;
     if (on_name) cert_names(p, n, at, tbs.end, on_name, ctx);
   }
   return true;

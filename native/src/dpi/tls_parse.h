@@ -17,6 +17,7 @@ struct HelloFacts {
   bool complete = false;   // the whole message was there (fingerprints valid)
   bool has_sni = false;
   bool has_alpn = false;
+  bool use_srtp = false;   // DTLS-SRTP (RFC 5764): WebRTC media
   const char* sni = nullptr;
   size_t sni_len = 0;
 };

@@ -69,7 +69,7 @@ constexpr int64_t kDay = 86400;
 
 // nDPI's certificate checks, against packet time.
 void cert_risks(const DpiCtx& c, const TlsMeta& t) {
-  if (t.issuer[0] && std::strcmp(t.issuer, t.subject) == 0) c.risk(Risk::TlsSelfSigned);
+  if (t.flags & kTlsSelfSigned) c.risk(Risk::TlsSelfSigned);
   if (!t.not_after) return;
   const int64_t now = int64_t(c.p.ts_ns / 1000000000ULL);
   if (now < t.not_before || now > t.not_after) c.risk(Risk::TlsCertExpired);
@@ -223,8 +223,10 @@ bool dtls_cert_name(void* ctx, const char* name, size_t len) {
   return true;
 }
 
-// srv_state for DTLS: which side sent the ServerHello (the certificate's).
-constexpr uint8_t kDtlsServerIsClient = 1, kDtlsServerIsServer = 2;
+// srv_state for DTLS: which side sent the ServerHello (the certificate's),
+// and whether the ClientHello offered DTLS-SRTP (WebRTC, whose self-signed
+// certificates nDPI does not flag).
+constexpr uint8_t kDtlsServerIsClient = 1, kDtlsServerIsServer = 2, kDtlsSide = 3, kDtlsWebrtc = 4;
 
 }  // namespace
 
@@ -251,21 +253,27 @@ bool dtls_read_records(DpiCtx& c) {
         const size_t frag_off = size_t(rec[h + 6]) << 16 | size_t(rec[h + 7]) << 8 | rec[h + 8];
         const size_t frag_len = size_t(rec[h + 9]) << 16 | size_t(rec[h + 10]) << 8 | rec[h + 11];
         Bytes frag = rec.subspan(h + 12, std::min(frag_len, rec.size() - h - 12));
-        if (ht == 2 && frag_off == 0 && !(t.flags & kTlsServerHello) && frag.size() <= 512) {
+        if (ht == 1 && frag_off == 0 && frag.size() == frag_len && !(t.srv_state & kDtlsWebrtc)) {
+          HelloFacts facts;
+          TlsMeta scratch{};
+          if (tls_read_client_hello(rec.subspan(h, 12 + frag.size()), HelloTransport::Dtls, scratch, facts) && facts.use_srtp)
+            t.srv_state |= kDtlsWebrtc;
+        } else if (ht == 2 && frag_off == 0 && !(t.flags & kTlsServerHello) && frag.size() <= 512) {
           // tls_read_server_hello reads a TLS header: type, 24-bit length.
           uint8_t msg[4 + 512];
           msg[0] = 2, msg[1] = rec[h + 1], msg[2] = rec[h + 2], msg[3] = rec[h + 3];
           std::memcpy(msg + 4, frag.data(), frag.size());
           if (tls_read_server_hello(Bytes(msg, 4 + frag.size()), t)) {
-            t.srv_state = c.from_client ? kDtlsServerIsClient : kDtlsServerIsServer;
+            t.srv_state = uint8_t((t.srv_state & ~kDtlsSide) | (c.from_client ? kDtlsServerIsClient : kDtlsServerIsServer));
             if (tls_weak_cipher(t.cipher)) c.risk(Risk::TlsWeakCipher);
           }
-        } else if (ht == 11 && frag_off == 0 && t.srv_state == (c.from_client ? kDtlsServerIsClient : kDtlsServerIsServer)) {
+        } else if (ht == 11 && frag_off == 0 && (t.srv_state & kDtlsSide) == (c.from_client ? kDtlsServerIsClient : kDtlsServerIsServer)) {
           // The first fragment holds the certificate's start: names and
           // subject when they fit (no reassembly of later fragments).
           const bool unnamed = !c.extra || c.flow.l7_master == 0;
           char dn[256];
           if (tls_read_certificate(frag, t, dtls_cert_name, &c, dn, sizeof(dn))) {
+            if (t.srv_state & kDtlsWebrtc) t.flags &= uint8_t(~kTlsSelfSigned);
             cert_risks(c, t);
             const uint16_t named = c.extra ? (c.flow.l7_master == id(ProtoId::DTLS) ? c.flow.l7_app : 0) : t_cert_app;
             if (unnamed && !named)
