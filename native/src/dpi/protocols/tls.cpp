@@ -152,10 +152,108 @@ void cert_dn_app(const DpiCtx& c, const char* subject) {
   else t_cert_app = app;
 }
 
+// The certificate message's body (after its 4-byte header): names, subject
+// list and risks. Only a flow still plain TLS (or its mail variants) is named.
+void read_certificate(const DpiCtx& c, TlsMeta& t, Bytes body) {
+  const bool unnamed = !c.extra || (c.flow.l7_master == 0 && c.flow.l7_app == tls_proto_by_port(c));
+  char dn[256];
+  if (tls_read_certificate(body, t, unnamed ? cert_name_app : nullptr, const_cast<DpiCtx*>(&c), dn, sizeof(dn))) {
+    cert_risks(c, t);
+    // still unnamed after the certificate's names
+    if (unnamed && (c.extra ? c.flow.l7_app == tls_proto_by_port(c) && !c.flow.l7_master : !t_cert_app)) cert_dn_app(c, dn);
+  }
+}
+
+// A Certificate message longer than its segment is gathered, as nDPI
+// reassembles the handshake, up to the end of the first certificate (what
+// is read of it), in one of a few per-thread buffers taken for the time
+// of the gathering: no allocation per flow; with all in use (or a gap in
+// the sequence) the segment's part is read as it is.
+struct CertGather {
+  const Flow* flow = nullptr;
+  uint64_t first_ns = 0;   // with `flow`: the same flow, not a later one at that address
+  uint64_t used_ns = 0;    // packet time of the last use (the oldest is taken over)
+  uint32_t next_seq = 0;   // the server's next byte
+  uint32_t need = 0, have = 0;
+  uint32_t rec_left = 0;   // bytes of the current record still to come
+  uint8_t hdr_have = 0;    // of a record header cut by the segment's end
+  uint8_t hdr[5];
+  uint8_t data[16384];
+};
+constexpr size_t kCertGathers = 8;
+constexpr uint8_t kGathering = 0x80;  // srv_state bit (TCP): a certificate is being gathered
+
+CertGather* gather_slot(const DpiCtx& c, bool take) {
+  static thread_local CertGather slots[kCertGathers];
+  CertGather* oldest = &slots[0];
+  for (CertGather& g : slots) {
+    if (g.flow == &c.flow && g.first_ns == c.flow.first_ns) return &g;
+    if (g.used_ns < oldest->used_ns) oldest = &g;
+  }
+  if (!take) return nullptr;
+  // Free slots have used_ns 0; a slot idle for 10 s of packet time is stale.
+  if (oldest->flow && c.p.ts_ns - oldest->used_ns < 10'000'000'000ULL) return nullptr;
+  *oldest = CertGather{};
+  oldest->flow = &c.flow, oldest->first_ns = c.flow.first_ns, oldest->used_ns = c.p.ts_ns;
+  return oldest;
+}
+
+// Appends the segment to the gathering; true once done (read or given up).
+bool gather_more(const DpiCtx& c, TlsMeta& t) {
+  CertGather* g = gather_slot(c, false);
+  if (!g) {
+    t.srv_state &= uint8_t(~kGathering);
+    return true;
+  }
+  Bytes b = c.payload;
+  const int32_t ahead = int32_t(c.p.tcp_seq - g->next_seq);
+  if (ahead < 0) return false;  // a retransmission
+  bool done = ahead > 0;        // a gap: read what is there
+  g->used_ns = c.p.ts_ns;
+  g->next_seq += uint32_t(b.size());
+  for (size_t off = 0; !done && off < b.size() && g->have < g->need;) {
+    if (g->rec_left == 0) {  // the next record's header, perhaps cut by a segment's end
+      while (g->hdr_have < 5 && off < b.size()) g->hdr[g->hdr_have++] = b[off++];
+      if (g->hdr_have < 5) break;
+      g->hdr_have = 0;
+      if (g->hdr[0] != 22 || g->hdr[1] != 0x03) done = true;
+      g->rec_left = load_be16(g->hdr + 3);
+      continue;
+    }
+    const size_t take = std::min<size_t>({g->rec_left, b.size() - off, g->need - g->have});
+    std::memcpy(g->data + g->have, b.data() + off, take);
+    g->have += uint32_t(take), g->rec_left -= uint32_t(take), off += take;
+  }
+  if (g->have < g->need && !done) return false;
+  read_certificate(c, t, Bytes(g->data + 4, g->have - 4));
+  t.srv_state &= uint8_t(~kGathering);
+  *g = CertGather{};
+  return true;
+}
+
+// Starts gathering the Certificate message `msg` (its start, as far as the
+// record and the segment hold it); false when no buffer is free.
+bool gather_start(const DpiCtx& c, TlsMeta& t, Bytes msg, size_t hl, size_t rec_left, size_t seg_end_off) {
+  if (c.p.l4_proto != kProtoTcp || msg.size() < 10) return false;
+  // Up to the first certificate's end: header, list length, its length.
+  const size_t first = size_t(msg[7]) << 16 | size_t(msg[8]) << 8 | msg[9];
+  const size_t need = std::min({hl + 4, 10 + first, sizeof(CertGather::data)});
+  if (msg.size() >= need) return false;  // all there already
+  CertGather* g = gather_slot(c, true);
+  if (!g) return false;
+  std::memcpy(g->data, msg.data(), msg.size());
+  g->have = uint32_t(msg.size()), g->need = uint32_t(need);
+  g->rec_left = uint32_t(rec_left);
+  g->next_seq = c.p.tcp_seq + uint32_t(seg_end_off);
+  t.srv_state |= kGathering;
+  return true;
+}
+
 // The server's stream, record by record, from the segments in order: what
 // a segment does not hold is skipped (srv_skip) rather than reassembled.
 // True when nothing more is to be read.
 bool walk_server(const DpiCtx& c, TlsMeta& t) {
+  if (t.srv_state & kGathering) return gather_more(c, t);
   Bytes b = c.payload;
   size_t off = 0;
   if (t.srv_skip) {
@@ -184,14 +282,10 @@ bool walk_server(const DpiCtx& c, TlsMeta& t) {
           if (tls_read_server_hello(msg, t)) server_hello_risks(c, t);
           if (t.version == 0x0304) return true;  // certificate encrypted
         } else if (ht == 11 && !(t.flags & kTlsCert)) {
-          // Only a flow still plain TLS (or its mail variants) is named.
-          const bool unnamed = !c.extra || (c.flow.l7_master == 0 && c.flow.l7_app == tls_proto_by_port(c));
-          char dn[256];
-          if (tls_read_certificate(msg.subspan(4), t, unnamed ? cert_name_app : nullptr, const_cast<DpiCtx*>(&c), dn, sizeof(dn))) {
-            cert_risks(c, t);
-            // still unnamed after the certificate's names
-            if (unnamed && (c.extra ? c.flow.l7_app == tls_proto_by_port(c) && !c.flow.l7_master : !t_cert_app)) cert_dn_app(c, dn);
-          }
+          // The message and its record may go on in the next segments.
+          const size_t rec_left = len - rec.size();
+          if (rec_left && h + msg.size() == rec.size() && gather_start(c, t, msg, hl, rec_left, off + 5 + rec.size())) return false;
+          read_certificate(c, t, msg.subspan(4));
           return true;
         } else if (ht == 14 || ht == 12) {
           return (t.flags & kTlsCert) != 0;  // ServerHelloDone / key exchange: past the certificate
@@ -328,14 +422,14 @@ Verdict classify_tls(DpiCtx& c, Match& m) {
     if (!fm) return Verdict::No;
     if (c.p.l4_proto == kProtoUdp) return dtls_read_records(c) ? Verdict::No : Verdict::NeedMore;
     TlsMeta& t = fm->tls;
-    if (t.hello_seq && c.from_client && t.srv_state == 0) {
+    if (t.hello_seq && c.from_client && (t.srv_state & 1) == 0) {
       if (c.p.tcp_seq == t.hello_seq && t.hello_app) c.clf->refine(c.flow, c.flow.l7_app, t.hello_app);
       if (c.p.tcp_seq == t.hello_seq) t.hello_seq = 0;
       return Verdict::NeedMore;
     }
     // srv_state 1: the capture began with the server's records, so the
     // flow's "client" is the TLS server.
-    if (c.from_client != (fm->tls.srv_state == 1)) return Verdict::NeedMore;
+    if (c.from_client != ((fm->tls.srv_state & 1) == 1)) return Verdict::NeedMore;
     return walk_server(c, fm->tls) ? Verdict::No : Verdict::NeedMore;
   }
   if (b.size() < 6) return Verdict::NeedMore;
