@@ -50,6 +50,11 @@ inline bool tls_grease(uint16_t v) { return (v & 0x0f0f) == 0x0a0a && (v >> 8) =
 // and risks (dpi/protocols/tls.cpp), also for QUIC and DTLS.
 struct DpiCtx;
 void tls_hello_meta(DpiCtx& c, Bytes hs, HelloTransport tr);
+// TLS begun inside another protocol's flow (FTP's AUTH TLS), read on as
+// the TLS dissector does after its match (dpi/protocols/tls.cpp): hello
+// metadata, the server's certificate naming master.App.
+enum class Verdict : uint8_t;
+Verdict tls_after_starttls(DpiCtx& c);
 // DTLS (dpi/protocols/tls.cpp). A record header (handshake, alert, CCS or
 // data; DTLS 1.0/1.2/1.3 version) whose length fits the datagram.
 bool dtls_record(Bytes b);

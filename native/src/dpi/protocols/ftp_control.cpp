@@ -6,11 +6,15 @@
 
 #include "dpi/dpi.h"
 #include "dpi/payload.h"
+#include "dpi/tls_parse.h"
 
 namespace fg {
 namespace {
 
 Verdict classify_ftp_control(DpiCtx& c, Match& m) {
+  // After AUTH TLS: the TLS handshake, whose certificate may name the app
+  // (FTPS.Huawei), as nDPI hands the flow over to its TLS code.
+  if (c.extra) return tls_after_starttls(c);
   Bytes b = c.payload;
   if (!c.from_client) {
     if (b.size() >= 6 && std::memcmp(b.data(), "220", 3) == 0 && (b[3] == ' ' || b[3] == '-')) return Verdict::NeedMore;
@@ -20,6 +24,7 @@ Verdict classify_ftp_control(DpiCtx& c, Match& m) {
   // nDPI names the session FTPS once the client asks for TLS.
   if (has_at_upper(b, 0, "AUTH TLS") || has_at_upper(b, 0, "AUTH SSL")) {
     m.app = id(ProtoId::FTPS);
+    m.more = c.info != nullptr;
     return Verdict::Match;
   }
   static const char* const kCmds[] = {"USER ", "FEAT\r", "SYST\r", "OPTS ", "PASS ", "CLNT "};

@@ -155,12 +155,12 @@ void cert_dn_app(const DpiCtx& c, const char* subject) {
 // The certificate message's body (after its 4-byte header): names, subject
 // list and risks. Only a flow still plain TLS (or its mail variants) is named.
 void read_certificate(const DpiCtx& c, TlsMeta& t, Bytes body) {
-  const bool unnamed = !c.extra || (c.flow.l7_master == 0 && c.flow.l7_app == tls_proto_by_port(c));
+  const bool unnamed = !c.extra || c.flow.l7_master == 0;
   char dn[256];
   if (tls_read_certificate(body, t, unnamed ? cert_name_app : nullptr, const_cast<DpiCtx*>(&c), dn, sizeof(dn))) {
     cert_risks(c, t);
     // still unnamed after the certificate's names
-    if (unnamed && (c.extra ? c.flow.l7_app == tls_proto_by_port(c) && !c.flow.l7_master : !t_cert_app)) cert_dn_app(c, dn);
+    if (unnamed && (c.extra ? !c.flow.l7_master : !t_cert_app)) cert_dn_app(c, dn);
   }
 }
 
@@ -384,6 +384,22 @@ bool dtls_read_records(DpiCtx& c) {
     off += 13 + len;
   }
   return false;
+}
+
+Verdict tls_after_starttls(DpiCtx& c) {
+  FlowMeta* fm = c.meta(MetaKind::Tls);
+  if (!fm) return Verdict::No;
+  TlsMeta& t = fm->tls;
+  Bytes b = c.payload;
+  if (c.from_client) {
+    if (!(t.flags & kTlsClientHello) && b.size() > 9 && b[0] == 0x16 && b[1] == 0x03 && b[5] == 0x01)
+      tls_hello_meta(c, b.subspan(5, std::min<size_t>(b.size() - 5, load_be16(b.data() + 3))), HelloTransport::Tcp);
+    return Verdict::NeedMore;
+  }
+  // The protocol's own reply ("234 …") before the server's first record.
+  if (!(t.flags & kTlsServerHello) && !(t.srv_state & kGathering) && (b.size() < 6 || b[0] != 0x16 || b[1] != 0x03))
+    return Verdict::NeedMore;
+  return walk_server(c, t) ? Verdict::No : Verdict::NeedMore;
 }
 
 bool numeric_host(const char* s, size_t n) {
