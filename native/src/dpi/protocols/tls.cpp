@@ -317,10 +317,28 @@ bool dtls_cert_name(void* ctx, const char* name, size_t len) {
   return true;
 }
 
+// A DTLS certificate body (after the handshake header): subjectAltName
+// names DTLS.App; a plain DTLS flow is else named by the subject list.
+void dtls_certificate(DpiCtx& c, TlsMeta& t, Bytes body);
+
 // srv_state for DTLS: which side sent the ServerHello (the certificate's),
 // and whether the ClientHello offered DTLS-SRTP (WebRTC, whose self-signed
 // certificates nDPI does not flag).
 constexpr uint8_t kDtlsServerIsClient = 1, kDtlsServerIsServer = 2, kDtlsSide = 3, kDtlsWebrtc = 4;
+
+void dtls_certificate(DpiCtx& c, TlsMeta& t, Bytes body) {
+  const bool unnamed = !c.extra || c.flow.l7_master == 0;
+  char dn[256];
+  if (!tls_read_certificate(body, t, dtls_cert_name, &c, dn, sizeof(dn))) return;
+  if (t.srv_state & kDtlsWebrtc) t.flags &= uint8_t(~kTlsSelfSigned);
+  cert_risks(c, t);
+  const uint16_t named = c.extra ? (c.flow.l7_master == id(ProtoId::DTLS) ? c.flow.l7_app : 0) : t_cert_app;
+  if (unnamed && !named)
+    if (const uint16_t app = dn_app(dn)) {
+      if (c.extra) c.clf->refine(c.flow, id(ProtoId::DTLS), app);
+      else t_cert_app = app;
+    }
+}
 
 }  // namespace
 
@@ -361,22 +379,41 @@ bool dtls_read_records(DpiCtx& c) {
             t.srv_state = uint8_t((t.srv_state & ~kDtlsSide) | (c.from_client ? kDtlsServerIsClient : kDtlsServerIsServer));
             if (tls_weak_cipher(t.cipher)) c.risk(Risk::TlsWeakCipher);
           }
-        } else if (ht == 11 && frag_off == 0 && (t.srv_state & kDtlsSide) == (c.from_client ? kDtlsServerIsClient : kDtlsServerIsServer)) {
-          // The first fragment holds the certificate's start: names and
-          // subject when they fit (no reassembly of later fragments).
-          const bool unnamed = !c.extra || c.flow.l7_master == 0;
-          char dn[256];
-          if (tls_read_certificate(frag, t, dtls_cert_name, &c, dn, sizeof(dn))) {
-            if (t.srv_state & kDtlsWebrtc) t.flags &= uint8_t(~kTlsSelfSigned);
-            cert_risks(c, t);
-            const uint16_t named = c.extra ? (c.flow.l7_master == id(ProtoId::DTLS) ? c.flow.l7_app : 0) : t_cert_app;
-            if (unnamed && !named)
-              if (const uint16_t app = dn_app(dn)) {
-                if (c.extra) c.clf->refine(c.flow, id(ProtoId::DTLS), app);
-                else t_cert_app = app;
+        } else if (ht == 11 && (t.srv_state & kDtlsSide) == (c.from_client ? kDtlsServerIsClient : kDtlsServerIsServer)) {
+          // The certificate may come in fragments: gathered up to the first
+          // certificate's end, as nDPI reassembles them.
+          if (frag_off == 0) {
+            const size_t msg_len = size_t(rec[h + 1]) << 16 | size_t(rec[h + 2]) << 8 | rec[h + 3];
+            const size_t first = frag.size() >= 6 ? (size_t(frag[3]) << 16 | size_t(frag[4]) << 8 | frag[5]) : 0;
+            const size_t need = std::min({msg_len, 6 + first, sizeof(CertGather::data)});
+            if (frag.size() < need && first && c.extra) {
+              if (CertGather* g = gather_slot(c, true)) {
+                std::memcpy(g->data, frag.data(), frag.size());
+                g->have = uint32_t(frag.size()), g->need = uint32_t(need);
+                t.srv_state |= kGathering;
+                h += 12 + frag_len;
+                continue;
               }
+            }
+            dtls_certificate(c, t, frag);
+            return true;
           }
-          return true;
+          if (t.srv_state & kGathering) {
+            CertGather* g = gather_slot(c, false);
+            if (!g) return true;
+            g->used_ns = c.p.ts_ns;
+            if (frag_off <= g->have && frag_off + frag.size() > g->have) {
+              const size_t take = std::min<size_t>(frag_off + frag.size() - g->have, g->need - g->have);
+              std::memcpy(g->data + g->have, frag.data() + (g->have - frag_off), take);
+              g->have += uint32_t(take);
+            }
+            if (g->have >= g->need) {
+              dtls_certificate(c, t, Bytes(g->data, g->have));
+              t.srv_state &= uint8_t(~kGathering);
+              *g = CertGather{};
+              return true;
+            }
+          }
         }
         h += 12 + frag_len;
       }
