@@ -113,6 +113,69 @@ describe('TLS certificates as nDPI reads them', () => {
   });
 });
 
+describe('a server certificate over several segments is gathered', () => {
+  const C = '10.0.0.1';
+  // A certificate whose subjectAltName lies past the first segment.
+  const many = Array.from({ length: 40 }, (_, i) => `DNS:host${i}.example.test`).join(',');
+  const flow = (srv: string, cport: number, gap: number) => {
+    const flight = serverFlight(cert('/CN=gathered', `${many},DNS:www.waze.com`));
+    const cut = 300;
+    return [
+      tcpFrame(C, cport, srv, 443, TCPF.SYN, 999),
+      tcpFrame(srv, 443, C, cport, TCPF.SYN | TCPF.ACK, 4999),
+      tcpFrame(C, cport, srv, 443, TCPF.ACK | TCPF.PSH, 1000, clientHello('unknown.test')),
+      tcpFrame(srv, 443, C, cport, TCPF.ACK | TCPF.PSH, 5000, flight.subarray(0, cut)),
+      tcpFrame(srv, 443, C, cport, TCPF.ACK | TCPF.PSH, 5000 + cut + gap, flight.subarray(cut + gap)),
+    ];
+  };
+  it('in sequence: its later names count; after a gap: not', async () => {
+    expect((await replay(flow('10.0.0.30', 40320, 0)))['10.0.0.30:443']).toBe('TLS.Waze (DPI)');
+    expect((await replay(flow('10.0.0.31', 40321, 20)))['10.0.0.31:443']).toBe('TLS (DPI)');
+  });
+
+  it('FTPS: the certificate after AUTH TLS names FTPS.App; without AUTH TLS no FTPS', async () => {
+    const frames = (srv: string, cport: number, auth: string) => [
+      tcpFrame(C, cport, srv, 21, TCPF.SYN, 999),
+      tcpFrame(srv, 21, C, cport, TCPF.SYN | TCPF.ACK, 4999),
+      tcpFrame(srv, 21, C, cport, TCPF.ACK | TCPF.PSH, 5000, txt('220 ready\r\n')),
+      tcpFrame(C, cport, srv, 21, TCPF.ACK | TCPF.PSH, 1000, txt(auth)),
+      tcpFrame(srv, 21, C, cport, TCPF.ACK | TCPF.PSH, 5011, txt('234 Proceed\r\n')),
+      tcpFrame(C, cport, srv, 21, TCPF.ACK | TCPF.PSH, 1000 + auth.length, clientHello()),
+      tcpFrame(srv, 21, C, cport, TCPF.ACK | TCPF.PSH, 5024, serverFlight(cert('/CN=oss', 'DNS:OSS.huawei.com'))),
+    ];
+    const got = await replay([...frames('10.0.0.32', 62092, 'AUTH TLS\r\n'), ...frames('10.0.0.34', 62093, 'AUTH XYZ\r\n')]);
+    expect(got['10.0.0.32:21']).toBe('FTPS.Huawei (DPI)');
+    expect(got['10.0.0.34:21']).not.toMatch(/^FTPS/);
+  });
+
+  it('self-signed is judged on the whole names, which the metadata keeps cut short', async () => {
+    // A leaf signed by a CA whose name shares the leaf's first 60 characters, and a self-signed one.
+    const base = '/C=NO/ST=Oslo/L=Oslo/O=Example Software ASA/OU=Example Max';
+    const caKey = join(tmp.dir, 'ca.key'), caPem = join(tmp.dir, 'ca.pem'), leafKey = join(tmp.dir, 'leaf.key');
+    const csr = join(tmp.dir, 'leaf.csr'), leafPem = join(tmp.dir, 'leaf.pem');
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', caKey, '-out', caPem, '-days', '90', '-subj', `${base}/CN=Example Max CA`], { stdio: 'ignore' });
+    execFileSync('openssl', ['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', leafKey, '-out', csr, '-subj', `${base}/CN=leaf.example.test`], { stdio: 'ignore' });
+    execFileSync('openssl', ['x509', '-req', '-in', csr, '-CA', caPem, '-CAkey', caKey, '-CAcreateserial', '-out', leafPem, '-days', '30'], { stdio: 'ignore' });
+    const leaf = execFileSync('openssl', ['x509', '-in', leafPem, '-outform', 'DER']);
+    const risks = async (der: Buffer, port: number) => {
+      const file = join(tmp.dir, `ss${port}.pcap`);
+      const frames = [
+        tcpFrame(C, port, '10.0.0.33', 443, TCPF.ACK | TCPF.PSH, 1000, clientHello('a.test')),
+        tcpFrame('10.0.0.33', 443, C, port, TCPF.ACK | TCPF.PSH, 5000, serverFlight(der)),
+      ];
+      writeFileSync(file, pcap(frames.map((data, i) => ({ tsNs: sec(1700000000 + i), data }))));
+      const e = new Engine({ files: [file], flowIdleSec: 1e10 });
+      e.start();
+      await e.waitDone();
+      const r = e.flows({ limit: 1 }).rows[0]!.risks;
+      e.close();
+      return r;
+    };
+    expect(await risks(leaf, 40330)).not.toContain('Self-signed Cert');
+    expect(await risks(cert(`${base}/CN=Example Max CA`), 40331)).toContain('Self-signed Cert');
+  });
+});
+
 describe('a ClientHello cut short names the flow once its next segment follows', () => {
   const C = '10.0.0.1';
   const flow = (srv: string, gap: number) => {
@@ -135,6 +198,19 @@ describe('DTLS', () => {
   it('the server certificate in clear: no subjectAltName, the subject list names it', async () => {
     expect(await classify('udp', 443, 38876, [dtlsServerFlight(cert('/O=Microsoft/CN=www.update.microsoft.com'))], [true])).toBe('DTLS.WindowsUpdate (DPI)');
     expect(await classify('udp', 443, 38877, [dtlsServerFlight(cert('/O=Microsoft/CN=www.update.microsoft.test'))], [true])).toBe('DTLS (DPI)');
+  });
+
+  it('a certificate in fragments is gathered; a missing fragment leaves it unnamed', async () => {
+    const many = Array.from({ length: 30 }, (_, i) => `DNS:h${i}.example.test`).join(',');
+    const der = cert('/CN=frag', `${many},DNS:*.discord.gg`);
+    const body = Buffer.concat([u24(der.length + 3), u24(der.length), der]);
+    const frag = (off: number, len: number) =>
+      dtlsRecord(22, Buffer.concat([Buffer.from([11]), u24(body.length), u16(1), u24(off), u24(len), body.subarray(off, off + len)]));
+    const sh = dtlsRecord(22, dtlsHandshake(2, Buffer.concat([u16(0xfefd), Buffer.alloc(32, 5), vec8(Buffer.alloc(0)), u16(0xc02b), Buffer.from([0])])));
+    const half = 400;
+    const first = Buffer.concat([sh, frag(0, half)]);
+    expect(await classify('udp', 43594, 50001, [dtlsClientHello(), first, frag(half, body.length - half)], [true, false, false])).toBe('DTLS.Discord (DPI)');
+    expect(await classify('udp', 43595, 50001, [dtlsClientHello(), first, frag(half + 10, body.length - half - 10)], [true, false, false])).toBe('DTLS (DPI)');
   });
 
   it('after a ClientHello, the answer names it by subjectAltName', async () => {
