@@ -113,6 +113,14 @@ describe('TLS certificates as nDPI reads them', () => {
   });
 });
 
+describe('TLS without its handshake', () => {
+  it('an Application Data record whole in the segment is TLS; one longer than the segment is not', async () => {
+    const data = (len: number, have: number) => Buffer.concat([Buffer.from([0x17, 3, 3]), u16(len), Buffer.alloc(have, 0x9c)]);
+    expect(await classify('tcp', 34686, 5228, [data(91, 91)])).toBe('TLS (DPI)');
+    expect(await classify('tcp', 34687, 5228, [data(400, 91)])).not.toMatch(/^TLS/);
+  });
+});
+
 describe('a server certificate over several segments is gathered', () => {
   const C = '10.0.0.1';
   // A certificate whose subjectAltName lies past the first segment.

@@ -499,6 +499,12 @@ Verdict classify_tls(DpiCtx& c, Match& m) {
     }
     return Verdict::No;
   }
+  // A capture that missed the handshake: nDPI takes an Application Data
+  // record (whole in the segment) as TLS.
+  if (b[0] == 0x17 && b[1] == 0x03 && b[2] <= 0x04 && size_t(load_be16(b.data() + 3)) + 5 <= b.size()) {
+    m.app = tls_proto_by_port(c);
+    return Verdict::Match;
+  }
   if (b[0] != 0x16 || b[1] != 0x03 || b[2] > 0x04) return Verdict::No;
   uint8_t hs = b[5];
   if (hs == 0x01 && c.from_client) {
