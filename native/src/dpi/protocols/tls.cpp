@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <strings.h>
 
 namespace fg {
 
@@ -93,17 +94,35 @@ void server_hello_risks(const DpiCtx& c, const TlsMeta& t) {
 // is handed back here instead.
 thread_local uint16_t t_cert_app = 0;
 
+// The subjectAltName walk: the first name of a known application, and
+// whether some name covers the SNI (nDPI's certificate-mismatch test).
+struct SanScan {
+  const DpiCtx* c;
+  uint16_t app = 0;
+  bool matched = false;
+};
+
+bool san_covers(const char* sni, size_t sni_len, const char* name, size_t len) {
+  if (len > 1 && name[0] == '*') {  // "*.example.com": the SNI's first label replaced
+    const char* dot = static_cast<const char*>(std::memchr(sni, '.', sni_len));
+    const size_t rest = dot ? sni_len - size_t(dot - sni) : 0;
+    return dot && rest == len - 1 && strncasecmp(dot, name + 1, rest) == 0;
+  }
+  return len == sni_len && strncasecmp(sni, name, len) == 0;
+}
+
 bool cert_name_app(void* ctx, const char* name, size_t len) {
-  DpiCtx& c = *static_cast<DpiCtx*>(ctx);
+  SanScan& s = *static_cast<SanScan*>(ctx);
+  const char* sni = s.c->info ? s.c->info->host : "";
+  const size_t sni_len = std::strlen(sni);
+  if (!s.matched && sni_len && san_covers(sni, sni_len, name, len)) s.matched = true;
+  if (s.app) return false;
   if (len > 2 && name[0] == '*' && name[1] == '.') name += 2, len -= 2;
   if (!len || len > 255) return false;
   char low[256];
   for (size_t i = 0; i < len; i++) low[i] = (name[i] >= 'A' && name[i] <= 'Z') ? char(name[i] + 32) : name[i];
-  const uint16_t app = app_by_host(low, len);
-  if (!app) return false;
-  if (c.extra) c.clf->refine(c.flow, c.flow.l7_app, app);
-  else t_cert_app = app;
-  return true;
+  s.app = app_by_host(low, len);
+  return false;
 }
 
 // nDPI's certificate-subject list (tls_certificate_match): a fragment of
@@ -157,7 +176,15 @@ void cert_dn_app(const DpiCtx& c, const char* subject) {
 void read_certificate(const DpiCtx& c, TlsMeta& t, Bytes body) {
   const bool unnamed = !c.extra || c.flow.l7_master == 0;
   char dn[256];
-  if (tls_read_certificate(body, t, unnamed ? cert_name_app : nullptr, const_cast<DpiCtx*>(&c), dn, sizeof(dn))) {
+  SanScan scan{&c};
+  if (tls_read_certificate(body, t, cert_name_app, &scan, dn, sizeof(dn))) {
+    // A certificate for other names than the SNI names nothing (nDPI).
+    const size_t sni_len = c.info ? std::strlen(c.info->host) : 0;
+    const bool covers = scan.matched || !sni_len || sni_len >= sizeof(c.info->host) - 1;
+    if (unnamed && scan.app && covers) {
+      if (c.extra) c.clf->refine(c.flow, c.flow.l7_app, scan.app);
+      else t_cert_app = scan.app;
+    }
     cert_risks(c, t);
     // still unnamed after the certificate's names
     if (unnamed && (c.extra ? !c.flow.l7_master : !t_cert_app)) cert_dn_app(c, dn);
