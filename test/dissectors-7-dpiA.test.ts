@@ -103,8 +103,14 @@ describe('TLS certificates as nDPI reads them', () => {
 
   it("subjectAltName names the app, the subject's CN does not", async () => {
     const hello = clientHello('unknown.test');
-    expect(await classify('tcp', 40304, 443, [hello, serverFlight(cert('/CN=www.waze.com', 'DNS:www.waze.com'))])).toBe('TLS.Waze (DPI)');
-    expect(await classify('tcp', 40305, 443, [hello, serverFlight(cert('/CN=www.waze.com', 'DNS:other.test'))])).toBe('TLS (DPI)');
+    expect(await classify('tcp', 40304, 443, [hello, serverFlight(cert('/CN=www.waze.com', 'DNS:unknown.test,DNS:www.waze.com'))])).toBe('TLS.Waze (DPI)');
+    expect(await classify('tcp', 40305, 443, [hello, serverFlight(cert('/CN=www.waze.com', 'DNS:unknown.test'))])).toBe('TLS (DPI)');
+  });
+
+  it('only a certificate whose names cover the SNI names the app (a wildcard covers one label)', async () => {
+    const hello = clientHello('www.unknown.test');
+    expect(await classify('tcp', 40308, 443, [hello, serverFlight(cert('/CN=x', 'DNS:*.unknown.test,DNS:www.waze.com'))])).toBe('TLS.Waze (DPI)');
+    expect(await classify('tcp', 40309, 443, [hello, serverFlight(cert('/CN=x', 'DNS:*.other.test,DNS:www.waze.com'))])).toBe('TLS (DPI)');
   });
 
   it("a capture starting at the server's flight reads its certificate all the same", async () => {
@@ -126,7 +132,7 @@ describe('a server certificate over several segments is gathered', () => {
   // A certificate whose subjectAltName lies past the first segment.
   const many = Array.from({ length: 40 }, (_, i) => `DNS:host${i}.example.test`).join(',');
   const flow = (srv: string, cport: number, gap: number) => {
-    const flight = serverFlight(cert('/CN=gathered', `${many},DNS:www.waze.com`));
+    const flight = serverFlight(cert('/CN=gathered', `${many},DNS:unknown.test,DNS:www.waze.com`));
     const cut = 300;
     return [
       tcpFrame(C, cport, srv, 443, TCPF.SYN, 999),
