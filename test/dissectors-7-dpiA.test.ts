@@ -107,6 +107,25 @@ describe('TLS certificates as nDPI reads them', () => {
     expect(await classify('tcp', 40305, 443, [hello, serverFlight(cert('/CN=www.waze.com', 'DNS:unknown.test'))])).toBe('TLS (DPI)');
   });
 
+  it('a certificate whose names do not cover the SNI raises TLS Cert Mismatch', async () => {
+    const run = async (san: string, port: number) => {
+      const file = join(tmp.dir, `mm${port}.pcap`);
+      const frames = [
+        tcpFrame('10.0.0.1', port, '10.0.0.40', 443, TCPF.ACK | TCPF.PSH, 1000, clientHello('www.unknown.test')),
+        tcpFrame('10.0.0.40', 443, '10.0.0.1', port, TCPF.ACK | TCPF.PSH, 5000, serverFlight(cert('/CN=x', san))),
+      ];
+      writeFileSync(file, pcap(frames.map((data, i) => ({ tsNs: sec(1700000000 + i), data }))));
+      const e = new Engine({ files: [file], flowIdleSec: 1e10 });
+      e.start();
+      await e.waitDone();
+      const r = e.flows({ limit: 1 }).rows[0]!.risks;
+      e.close();
+      return r;
+    };
+    expect(await run('DNS:*.other.test', 40340)).toContain('TLS Cert Mismatch');
+    expect(await run('DNS:*.unknown.test', 40341)).not.toContain('TLS Cert Mismatch');
+  });
+
   it('only a certificate whose names cover the SNI names the app (a wildcard covers one label)', async () => {
     const hello = clientHello('www.unknown.test');
     expect(await classify('tcp', 40308, 443, [hello, serverFlight(cert('/CN=x', 'DNS:*.unknown.test,DNS:www.waze.com'))])).toBe('TLS.Waze (DPI)');

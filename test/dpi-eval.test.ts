@@ -36,6 +36,7 @@ describe('classification against nDPI ground truth', () => {
       ['TLS Cert Expired', 0.85, 0.99],
       ['Self-signed Cert', 0.99, 0.6],
       ['TLS Cert About To Expire', 0.8, 0.99],
+      ['TLS Cert Mismatch', 0.8, 0.8],
       ['SSH Obsolete Ser Vers/Cipher', 0.99, 0.99],
       ['SSH Obsolete Cli Vers/Cipher', 0.99, 0.99],
     ];

@@ -100,6 +100,7 @@ struct SanScan {
   const DpiCtx* c;
   uint16_t app = 0;
   bool matched = false;
+  bool any = false;  // the certificate has subjectAltName names
 };
 
 bool san_covers(const char* sni, size_t sni_len, const char* name, size_t len) {
@@ -115,6 +116,7 @@ bool cert_name_app(void* ctx, const char* name, size_t len) {
   SanScan& s = *static_cast<SanScan*>(ctx);
   const char* sni = s.c->info ? s.c->info->host : "";
   const size_t sni_len = std::strlen(sni);
+  s.any = true;
   if (!s.matched && sni_len && san_covers(sni, sni_len, name, len)) s.matched = true;
   if (s.app) return false;
   if (len > 2 && name[0] == '*' && name[1] == '.') name += 2, len -= 2;
@@ -181,6 +183,7 @@ void read_certificate(const DpiCtx& c, TlsMeta& t, Bytes body) {
     // A certificate for other names than the SNI names nothing (nDPI).
     const size_t sni_len = c.info ? std::strlen(c.info->host) : 0;
     const bool covers = scan.matched || !sni_len || sni_len >= sizeof(c.info->host) - 1;
+    if (scan.any && !covers) c.risk(Risk::TlsCertMismatch);
     if (unnamed && scan.app && covers) {
       if (c.extra) c.clf->refine(c.flow, c.flow.l7_app, scan.app);
       else t_cert_app = scan.app;
