@@ -143,6 +143,15 @@ describe('TLS without its handshake', () => {
     const data = (len: number, have: number) => Buffer.concat([Buffer.from([0x17, 3, 3]), u16(len), Buffer.alloc(have, 0x9c)]);
     expect(await classify('tcp', 34686, 5228, [data(91, 91)])).toBe('TLS (DPI)');
     expect(await classify('tcp', 34687, 5228, [data(400, 91)])).not.toMatch(/^TLS/);
+    // Two records, the second cut by the segment's end: nDPI's reassembly waits.
+    expect(await classify('tcp', 34688, 5228, [Buffer.concat([data(32, 32), data(1872, 60)])])).not.toMatch(/^TLS/);
+  });
+
+  it("ApplePush: port 5223 to Apple's addresses when TLS did not claim the segment; not on another port", async () => {
+    const seg = Buffer.concat([Buffer.from([0x17, 3, 3]), u16(4064), Buffer.alloc(1400, 0x5a)]);
+    const frames = (port: number) => [tcpFrame('10.0.0.1', 49354, '17.242.60.84', port, TCPF.ACK | TCPF.PSH, 1000, seg)];
+    expect((await replay(frames(5223)))['17.242.60.84:5223']).toBe('ApplePush (DPI)');
+    expect((await replay(frames(5224)))['17.242.60.84:5224']).not.toMatch(/^ApplePush/);
   });
 });
 

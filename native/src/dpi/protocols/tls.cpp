@@ -529,9 +529,13 @@ Verdict classify_tls(DpiCtx& c, Match& m) {
     }
     return Verdict::No;
   }
-  // A capture that missed the handshake: nDPI takes an Application Data
-  // record (whole in the segment) as TLS.
-  if (b[0] == 0x17 && b[1] == 0x03 && b[2] <= 0x04 && size_t(load_be16(b.data() + 3)) + 5 <= b.size()) {
+  // A capture that missed the handshake: nDPI takes Application Data as TLS
+  // when the segment holds whole records only (its reassembly then has
+  // nothing left over).
+  if (b[0] == 0x17 && b[1] == 0x03 && b[2] <= 0x04) {
+    size_t off = 0;
+    while (off + 5 <= b.size() && b[off] >= 20 && b[off] <= 23 && b[off + 1] == 0x03) off += 5 + load_be16(b.data() + off + 3);
+    if (off != b.size()) return Verdict::No;
     m.app = tls_proto_by_port(c);
     return Verdict::Match;
   }
