@@ -134,10 +134,12 @@ describe('dissectors', () => {
     const bad = stun(0x0001, attr);
     bad.writeUInt16BE(12, 2);
     expect(await classify('udp', 50011, 19302, [bad, bad])).not.toMatch(/^STUN/);
-    // Classic STUN (no cookie) only on its port.
+    // Classic STUN (no cookie), on any port as nDPI takes it, when its attributes fit the packet.
     const classic = stun(0x0001, Buffer.alloc(0), 0x01020304);
     expect(await classify('udp', 50012, 3478, [classic, classic])).toBe('STUN (DPI)');
-    expect(await classify('udp', 50013, 3479, [classic, classic])).not.toMatch(/^STUN/);
+    expect(await classify('udp', 50013, 3479, [classic, classic])).toBe('STUN (DPI)');
+    const overrun = stun(0x0001, Buffer.from([0x00, 0x06, 0x00, 0x08, 0x61, 0x62, 0x63, 0x64]), 0x01020304);
+    expect(await classify('udp', 50015, 3479, [overrun, overrun])).not.toMatch(/^STUN/);
     // An attribute only WhatsApp calls use names the application at once.
     expect(await classify('udp', 50014, 3480, [stun(0x0001, Buffer.from([0x40, 0x00, 0x00, 0x04, 1, 2, 3, 4]))])).toBe('STUN.WhatsAppCall (DPI)');
   });

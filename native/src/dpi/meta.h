@@ -19,16 +19,17 @@ struct TlsMeta {
   uint8_t flags;            // TlsFlag
   uint8_t srv_state;        // server stream walker (tls.cpp)
   uint32_t srv_skip;        // bytes of the server stream to skip to the next record
-  uint32_t pad;
+  uint32_t hello_seq;        // a ClientHello cut short: the sequence number its rest starts at, 0 = none
   int64_t not_before, not_after;  // first certificate, epoch seconds
   uint8_t ja3c[16], ja3s[16];     // MD5
   char ja4[36];                   // FoxIO JA4, fixed length, not terminated
   char alpn_client[16], alpn_server[16];
-  char issuer[58], subject[58];
+  char issuer[57], subject[57];
+  uint16_t hello_app;       // the app the cut ClientHello's SNI names, once its rest follows
 };
 enum TlsFlag : uint8_t {
   kTlsJa3c = 1, kTlsJa3s = 2, kTlsCert = 4, kTlsQuic = 8, kTlsServerHello = 16, kTlsClientHello = 32,
-  kTlsAlpnOffered = 64,
+  kTlsAlpnOffered = 64, kTlsSelfSigned = 128,  // issuer DN == subject DN, compared whole
 };
 
 struct HttpMeta {

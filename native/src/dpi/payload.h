@@ -40,4 +40,13 @@ inline bool contains(Bytes b, std::string_view s) {
   return false;
 }
 
+// An RTP header (version 2, a static or dynamic payload type, not RTCP's),
+// as nDPI's RTP heuristic reads it (dpi/protocols/rtp.cpp).
+inline bool rtp_shaped(Bytes b) {
+  if (b.size() < 12 || (b[0] & 0xc0) != 0x80) return false;
+  const uint8_t pt = b[1] & 0x7f;
+  if (pt >= 72 && pt <= 76) return false;  // RTCP's sender report… as a marker + type
+  return pt <= 34 || pt >= 96;
+}
+
 }  // namespace fg

@@ -192,6 +192,9 @@ bool tls_read_client_hello(Bytes hs, HelloTransport tr, TlsMeta& t, HelloFacts& 
           if (e.ok && l && e.has(l)) alpn = e.p + e.off, alpn_len = l;
           break;
         }
+        case 0x000e:  // use_srtp
+          facts.use_srtp = true;
+          break;
         case 0x002b: {  // supported_versions
           size_t l = e.u8();
           for (size_t k = 0; k + 1 < l && e.has(2); k += 2) {
@@ -469,21 +472,10 @@ bool der_time(const uint8_t* p, const Der& d, int64_t& out) {
   return true;
 }
 
-// The subject's CN values, then the dNSNames of the subjectAltName
-// extension (2.5.29.17) found after the subject, to `on_name`.
-void cert_names(const uint8_t* p, size_t n, const Der& subject, size_t at, size_t tbs_end, CertNameFn on_name, void* ctx) {
-  size_t s = subject.off;
-  const size_t send = std::min(subject.end, n);
-  Der set, seq, oid, val;
-  while (s < send && der_next(p, send, s, set)) {
-    size_t q = set.off;
-    if (!der_next(p, std::min(set.end, send), q, seq)) break;
-    size_t r = seq.off, rend = std::min(seq.end, send);
-    if (!der_next(p, rend, r, oid) || !der_next(p, rend, r, val) || val.end > rend) continue;
-    if (oid.tag == 0x06 && oid.end - oid.off == 3 && p[oid.off] == 0x55 && p[oid.off + 1] == 0x04 && p[oid.off + 2] == 3 &&
-        on_name(ctx, reinterpret_cast<const char*>(p + val.off), val.end - val.off))
-      return;
-  }
+// The dNSNames of the subjectAltName extension (2.5.29.17), to `on_name`.
+// nDPI matches those only, not the subject's CN (a certificate without
+// subjectAltName is left to the subject DN list).
+void cert_names(const uint8_t* p, size_t n, size_t at, size_t tbs_end, CertNameFn on_name, void* ctx) {
   // subjectPublicKeyInfo, then optional [1] [2] unique ids and [3] extensions.
   const size_t end = std::min(tbs_end, n);
   Der el;
@@ -520,7 +512,8 @@ void cert_names(const uint8_t* p, size_t n, const Der& subject, size_t at, size_
 
 }  // namespace
 
-bool tls_read_certificate(Bytes body, TlsMeta& t, CertNameFn on_name, void* ctx) {
+bool tls_read_certificate(Bytes body, TlsMeta& t, CertNameFn on_name, void* ctx, char* subject_dn, size_t dn_cap) {
+  if (subject_dn && dn_cap) subject_dn[0] = 0;
   Reader r{body.data(), body.size()};
   r.u24();                 // certificate_list length
   size_t len = r.u24();    // first certificate
@@ -538,7 +531,11 @@ bool tls_read_certificate(Bytes body, TlsMeta& t, CertNameFn on_name, void* ctx)
   Der sig, issuer, validity, subject;
   if (!der_next(p, n, at, sig) || !der_next(p, n, at, issuer) || issuer.tag != 0x30) return false;
   t.flags |= kTlsCert;
-  if (issuer.end <= n) der_name(p, n, issuer, t.issuer, sizeof(t.issuer));
+  char issuer_dn[256] = "";
+  if (issuer.end <= n) {
+    der_name(p, n, issuer, issuer_dn, sizeof(issuer_dn));
+    copy_str(t.issuer, sizeof(t.issuer), issuer_dn, std::strlen(issuer_dn));
+  }
   if (!der_next(p, n, at, validity) || validity.tag != 0x30 || validity.end > n) return true;
   size_t v = validity.off;
   Der nb, na;
@@ -547,8 +544,13 @@ bool tls_read_certificate(Bytes body, TlsMeta& t, CertNameFn on_name, void* ctx)
     if (der_time(p, nb, a) && der_time(p, na, b)) t.not_before = a, t.not_after = b;
   }
   if (der_next(p, n, at, subject) && subject.tag == 0x30 && subject.end <= n) {
-    der_name(p, n, subject, t.subject, sizeof(t.subject));
-    if (on_name) cert_names(p, n, subject, at, tbs.end, on_name, ctx);
+    char dn[256];
+    der_name(p, n, subject, dn, sizeof(dn));
+    copy_str(t.subject, sizeof(t.subject), dn, std::strlen(dn));
+    if (subject_dn && dn_cap) copy_str(subject_dn, dn_cap, dn, std::strlen(dn));
+    // Self-signed: the whole names alike (the kept copies are cut short).
+    if (issuer_dn[0] && std::strcmp(issuer_dn, dn) == 0) t.flags |= kTlsSelfSigned;
+    if (on_name) cert_names(p, n, at, tbs.end, on_name, ctx);
   }
   return true;
 }

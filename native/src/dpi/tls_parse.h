@@ -17,6 +17,7 @@ struct HelloFacts {
   bool complete = false;   // the whole message was there (fingerprints valid)
   bool has_sni = false;
   bool has_alpn = false;
+  bool use_srtp = false;   // DTLS-SRTP (RFC 5764): WebRTC media
   const char* sni = nullptr;
   size_t sni_len = 0;
 };
@@ -27,12 +28,14 @@ enum class HelloTransport : uint8_t { Tcp, Quic, Dtls };
 bool tls_read_client_hello(Bytes hs, HelloTransport tr, TlsMeta& t, HelloFacts& facts);
 // `hs` starts at the handshake header (type 2).
 bool tls_read_server_hello(Bytes hs, TlsMeta& t);
-// The names a certificate is for: the subject's CN, then each dNSName of
-// subjectAltName, as read (maybe "*.example.com"); return true to stop.
+// The names a certificate is for: each dNSName of subjectAltName, as read
+// (maybe "*.example.com"); return true to stop.
 using CertNameFn = bool (*)(void* ctx, const char* name, size_t len);
 // `body`: a Certificate message body after its 4-byte header (TLS ≤ 1.2).
-// `on_name`, when given, sees the first certificate's names.
-bool tls_read_certificate(Bytes body, TlsMeta& t, CertNameFn on_name = nullptr, void* ctx = nullptr);
+// `on_name`, when given, sees the first certificate's names; `subject_dn`
+// (when given) receives the whole subject DN, which TlsMeta keeps cut short.
+bool tls_read_certificate(Bytes body, TlsMeta& t, CertNameFn on_name = nullptr, void* ctx = nullptr,
+                          char* subject_dn = nullptr, size_t dn_cap = 0);
 
 // nDPI's cipher classes (ndpi_is_safe_ssl_cipher): weak or insecure.
 bool tls_weak_cipher(uint16_t cipher);
@@ -47,6 +50,19 @@ inline bool tls_grease(uint16_t v) { return (v & 0x0f0f) == 0x0a0a && (v >> 8) =
 // and risks (dpi/protocols/tls.cpp), also for QUIC and DTLS.
 struct DpiCtx;
 void tls_hello_meta(DpiCtx& c, Bytes hs, HelloTransport tr);
+// TLS begun inside another protocol's flow (FTP's AUTH TLS), read on as
+// the TLS dissector does after its match (dpi/protocols/tls.cpp): hello
+// metadata, the server's certificate naming master.App.
+enum class Verdict : uint8_t;
+Verdict tls_after_starttls(DpiCtx& c);
+// DTLS (dpi/protocols/tls.cpp). A record header (handshake, alert, CCS or
+// data; DTLS 1.0/1.2/1.3 version) whose length fits the datagram.
+bool dtls_record(Bytes b);
+// The handshake messages of a datagram's records: ServerHello, then the
+// server's certificate while in clear, whose names (or subject) name the
+// flow DTLS.App (nDPI's certificate rules). True once the certificate has
+// been read or nothing more can be (nothing left to look for).
+bool dtls_read_records(DpiCtx& c);
 // An address literal where a name belongs (nDPI's numeric host risk).
 bool numeric_host(const char* s, size_t n);
 

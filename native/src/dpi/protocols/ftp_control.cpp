@@ -2,11 +2,13 @@
 // the client then sends USER, AUTH TLS, FEAT, SYST, OPTS … Stateless: a
 // client command reaching this dissector means every earlier packet was a
 // greeting. After the match the client's commands are read on for a USER
-// or PASS (nDPI's clear-text credentials; either one is enough).
+// or PASS (nDPI's clear-text credentials; either one is enough); after
+// AUTH TLS (FTPS) the TLS handshake is.
 #include <cstring>
 
 #include "dpi/dpi.h"
 #include "dpi/payload.h"
+#include "dpi/tls_parse.h"
 
 namespace fg {
 namespace {
@@ -14,6 +16,9 @@ namespace {
 bool credentials(Bytes b) { return command_at(b, 0, "USER") || command_at(b, 0, "PASS"); }
 
 Verdict classify_ftp_control(DpiCtx& c, Match& m) {
+  // After AUTH TLS: the TLS handshake, whose certificate may name the app
+  // (FTPS.Huawei), as nDPI hands the flow over to its TLS code.
+  if (c.extra && c.flow.l7_app == id(ProtoId::FTPS) && !c.flow.l7_master) return tls_after_starttls(c);
   Bytes b = c.payload;
   if (c.extra) {
     if (!c.from_client) return Verdict::NeedMore;
@@ -35,6 +40,7 @@ Verdict classify_ftp_control(DpiCtx& c, Match& m) {
   // nDPI names the session FTPS once the client asks for TLS.
   if (has_at_upper(b, 0, "AUTH TLS") || has_at_upper(b, 0, "AUTH SSL")) {
     m.app = id(ProtoId::FTPS);
+    m.more = c.info != nullptr;
     return Verdict::Match;
   }
   static const char* const kCmds[] = {"USER ", "FEAT\r", "SYST\r", "OPTS ", "PASS ", "CLNT "};

@@ -7,6 +7,7 @@
 
 #include <cstring>
 
+#include "dpi/classify.h"
 #include "dpi/dpi.h"
 #include "dpi/names.h"
 #include "dpi/payload.h"
@@ -282,8 +283,24 @@ Bytes gquic_stream(Bytes p, unsigned number) {
   return Bytes(p.data() + off, len);
 }
 
+// After a Q046 CHLO without SNI (Snapchat's calls): nDPI reads on while
+// the packets stay QUIC (0x40 set); the first that does not is RTP or RTCP
+// (version 2; sender/receiver report, or an RTP payload type) for a call
+// multiplexed with QUIC.
+Verdict quic_extra(DpiCtx& c) {
+  Bytes b = c.payload;
+  if (b.empty()) return Verdict::NeedMore;
+  if (b[0] & 0x40) return Verdict::NeedMore;
+  if (b.size() > 1 && (b[0] >> 6) == 2) {
+    const uint8_t pt = b[1] & 0x7f;
+    if (b[1] == 200 || b[1] == 201 || pt <= 34 || pt >= 96) c.clf->refine(c.flow, id(ProtoId::QUIC), id(ProtoId::SnapchatCall));
+  }
+  return Verdict::No;
+}
+
 Verdict classify_quic(DpiCtx& c, Match& m) {
   Bytes b = c.payload;
+  if (c.extra) return quic_extra(c);
   if (c.p.l4_proto != kProtoUdp || b.size() < 1200 - 8 || b.size() > kMaxDatagram) return c.from_client ? Verdict::No : Verdict::NeedMore;
   if (!c.from_client) return Verdict::NeedMore;
   const uint8_t first = b[0];
@@ -307,6 +324,7 @@ Verdict classify_quic(DpiCtx& c, Match& m) {
     size_t len = 0;
     if (!chlo_sni(gquic_stream(Bytes(b.data() + at, b.size() - at), gq), name, len)) len = 0;
     c.match_named(m, id(ProtoId::QUIC), name, len);
+    m.more = gq == 46 && !len && c.info != nullptr;
     return Verdict::Match;
   }
   if (!(first & 0x80) || !(first & 0x40)) return Verdict::No;  // long header, fixed bit

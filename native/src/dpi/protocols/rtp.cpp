@@ -6,16 +6,10 @@
 // packet means the first passed). Not on Ethereum's 30303, which looks alike,
 // nor towards a well-known port.
 #include "dpi/dpi.h"
+#include "dpi/payload.h"
 
 namespace fg {
 namespace {
-
-bool rtp_shaped(Bytes b) {
-  if (b.size() < 12 || (b[0] & 0xc0) != 0x80) return false;
-  uint8_t pt = b[1] & 0x7f;
-  if (pt >= 72 && pt <= 76) return false;  // RTCP's sender report… as a marker + type
-  return pt <= 34 || pt >= 96;
-}
 
 Verdict classify_rtp(DpiCtx& c, Match& m) {
   if (c.srv_port == 30303 || c.cli_port == 30303 || c.srv_port <= 1023) return Verdict::No;

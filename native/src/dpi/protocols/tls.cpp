@@ -70,7 +70,7 @@ constexpr int64_t kDay = 86400;
 
 // nDPI's certificate checks, against packet time.
 void cert_risks(const DpiCtx& c, const TlsMeta& t) {
-  if (t.issuer[0] && std::strcmp(t.issuer, t.subject) == 0) c.risk(Risk::TlsSelfSigned);
+  if (t.flags & kTlsSelfSigned) c.risk(Risk::TlsSelfSigned);
   if (!t.not_after) return;
   const int64_t now = int64_t(c.p.ts_ns / 1000000000ULL);
   if (now < t.not_before || now > t.not_after) c.risk(Risk::TlsCertExpired);
@@ -89,51 +89,201 @@ void server_hello_risks(const DpiCtx& c, const TlsMeta& t) {
 }
 
 // nDPI names a TLS flow its SNI left unnamed by the server certificate's
-// names (subject CN, subjectAltName dNSNames) against the host patterns.
+// names (subjectAltName dNSNames) against the host patterns.
 // During the match itself (a capture starting at the ServerHello) the app
 // is handed back here instead.
 thread_local uint16_t t_cert_app = 0;
 
+// The subjectAltName walk: the first name of a known application, and
+// whether some name covers the SNI (nDPI's certificate-mismatch test).
+struct SanScan {
+  const DpiCtx* c;
+  uint16_t app = 0;
+  bool matched = false;
+  bool any = false;  // the certificate has subjectAltName names
+};
+
+bool san_covers(const char* sni, size_t sni_len, const char* name, size_t len) {
+  if (len > 1 && name[0] == '*') {  // "*.example.com": the SNI's first label replaced
+    const char* dot = static_cast<const char*>(std::memchr(sni, '.', sni_len));
+    const size_t rest = dot ? sni_len - size_t(dot - sni) : 0;
+    return dot && rest == len - 1 && strncasecmp(dot, name + 1, rest) == 0;
+  }
+  return len == sni_len && strncasecmp(sni, name, len) == 0;
+}
+
 bool cert_name_app(void* ctx, const char* name, size_t len) {
-  DpiCtx& c = *static_cast<DpiCtx*>(ctx);
+  SanScan& s = *static_cast<SanScan*>(ctx);
+  const char* sni = s.c->info ? s.c->info->host : "";
+  const size_t sni_len = std::strlen(sni);
+  s.any = true;
+  if (!s.matched && sni_len && san_covers(sni, sni_len, name, len)) s.matched = true;
+  if (s.app) return false;
   if (len > 2 && name[0] == '*' && name[1] == '.') name += 2, len -= 2;
   if (!len || len > 255) return false;
   char low[256];
   for (size_t i = 0; i < len; i++) low[i] = (name[i] >= 'A' && name[i] <= 'Z') ? char(name[i] + 32) : name[i];
-  const uint16_t app = app_by_host(low, len);
-  if (!app) return false;
-  if (c.extra) c.clf->refine(c.flow, c.flow.l7_app, app);
-  else t_cert_app = app;
-  return true;
+  s.app = app_by_host(low, len);
+  return false;
 }
 
-// nDPI's certificate-organisation list (tls_certificate_match): a DN
-// fragment of the issuer or subject names the application when the
-// certificate's names did not.
+// nDPI's certificate-subject list (tls_certificate_match): a fragment of
+// the subject DN names the application when the certificate's names did
+// not. nDPI looks at the subject only (the issuer "O=Cloudflare, Inc." signs
+// half the web).
 struct DnApp {
   const char* fragment;
   ProtoId app;
 };
 constexpr DnApp kDnApps[] = {
-    {"O=Fortinet", ProtoId::FortiClient},
-    {"O=Windscribe", ProtoId::Windscribe},
     {"CN=AnyDesk Client", ProtoId::AnyDesk},
     {"O=philandro Software GmbH", ProtoId::AnyDesk},
+    {"O=Kakao", ProtoId::KakaoTalk},
+    {"O=ntop.org", ProtoId::ntop},
+    {"O=Netflix", ProtoId::NetFlix},
+    {"O=Cloudflare", ProtoId::Cloudflare},
+    {"CN=simplednscrypt.org", ProtoId::DNScrypt},
+    {"CN=*.gateway.messenger.live.com", ProtoId::Teams},
+    {"O=Fortinet", ProtoId::FortiClient},
+    {"CN=www.update.microsoft.com", ProtoId::WindowsUpdate},
+    {"CN=*.tunnelbear.com", ProtoId::TunnelBear},
+    {"CN=cloudflareclient.com", ProtoId::CloudflareWarp},
+    {"O=V Kontakte LLC", ProtoId::VK},
+    {"O=Yandex LLC", ProtoId::Yandex},
+    {"O=Riot Games, Inc.", ProtoId::RiotGames},
+    {"O=Riot Games Inc", ProtoId::RiotGames},
+    {"O=NoMachine", ProtoId::NoMachine},
+    {"O=Private Internet Access", ProtoId::PrivateInternetAccess},
+    {"O=Windscribe", ProtoId::Windscribe},
+    {"O=Sonos, Inc", ProtoId::Sonos},
+    {"CN=Snapchat Inc.", ProtoId::SnapchatCall},
+    {"CN=NVIDIA GameStream", ProtoId::GeForceNow},
 };
 
-void cert_dn_app(const DpiCtx& c, const TlsMeta& t) {
-  for (const DnApp& d : kDnApps) {
-    if (!std::strstr(t.issuer, d.fragment) && !std::strstr(t.subject, d.fragment)) continue;
-    if (c.extra) c.clf->refine(c.flow, c.flow.l7_app, id(d.app));
-    else t_cert_app = id(d.app);
-    return;
+uint16_t dn_app(const char* subject) {
+  for (const DnApp& d : kDnApps)
+    if (std::strstr(subject, d.fragment)) return id(d.app);
+  return 0;
+}
+
+void cert_dn_app(const DpiCtx& c, const char* subject) {
+  const uint16_t app = dn_app(subject);
+  if (!app) return;
+  if (c.extra) c.clf->refine(c.flow, c.flow.l7_app, app);
+  else t_cert_app = app;
+}
+
+// The certificate message's body (after its 4-byte header): names, subject
+// list and risks. Only a flow still plain TLS (or its mail variants) is named.
+void read_certificate(const DpiCtx& c, TlsMeta& t, Bytes body) {
+  const bool unnamed = !c.extra || c.flow.l7_master == 0;
+  char dn[256];
+  SanScan scan{&c};
+  if (tls_read_certificate(body, t, cert_name_app, &scan, dn, sizeof(dn))) {
+    // A certificate for other names than the SNI names nothing (nDPI).
+    const size_t sni_len = c.info ? std::strlen(c.info->host) : 0;
+    const bool covers = scan.matched || !sni_len || sni_len >= sizeof(c.info->host) - 1;
+    if (scan.any && !covers) c.risk(Risk::TlsCertMismatch);
+    if (unnamed && scan.app && covers) {
+      if (c.extra) c.clf->refine(c.flow, c.flow.l7_app, scan.app);
+      else t_cert_app = scan.app;
+    }
+    cert_risks(c, t);
+    // still unnamed after the certificate's names
+    if (unnamed && (c.extra ? !c.flow.l7_master : !t_cert_app)) cert_dn_app(c, dn);
   }
+}
+
+// A Certificate message longer than its segment is gathered, as nDPI
+// reassembles the handshake, up to the end of the first certificate (what
+// is read of it), in one of a few per-thread buffers taken for the time
+// of the gathering: no allocation per flow; with all in use (or a gap in
+// the sequence) the segment's part is read as it is.
+struct CertGather {
+  const Flow* flow = nullptr;
+  uint64_t first_ns = 0;   // with `flow`: the same flow, not a later one at that address
+  uint64_t used_ns = 0;    // packet time of the last use (the oldest is taken over)
+  uint32_t next_seq = 0;   // the server's next byte
+  uint32_t need = 0, have = 0;
+  uint32_t rec_left = 0;   // bytes of the current record still to come
+  uint8_t hdr_have = 0;    // of a record header cut by the segment's end
+  uint8_t hdr[5];
+  uint8_t data[16384];
+};
+constexpr size_t kCertGathers = 8;
+constexpr uint8_t kGathering = 0x80;  // srv_state bit (TCP): a certificate is being gathered
+
+CertGather* gather_slot(const DpiCtx& c, bool take) {
+  static thread_local CertGather slots[kCertGathers];
+  CertGather* oldest = &slots[0];
+  for (CertGather& g : slots) {
+    if (g.flow == &c.flow && g.first_ns == c.flow.first_ns) return &g;
+    if (g.used_ns < oldest->used_ns) oldest = &g;
+  }
+  if (!take) return nullptr;
+  // Free slots have used_ns 0; a slot idle for 10 s of packet time is stale.
+  if (oldest->flow && c.p.ts_ns - oldest->used_ns < 10'000'000'000ULL) return nullptr;
+  *oldest = CertGather{};
+  oldest->flow = &c.flow, oldest->first_ns = c.flow.first_ns, oldest->used_ns = c.p.ts_ns;
+  return oldest;
+}
+
+// Appends the segment to the gathering; true once done (read or given up).
+bool gather_more(const DpiCtx& c, TlsMeta& t) {
+  CertGather* g = gather_slot(c, false);
+  if (!g) {
+    t.srv_state &= uint8_t(~kGathering);
+    return true;
+  }
+  Bytes b = c.payload;
+  const int32_t ahead = int32_t(c.p.tcp_seq - g->next_seq);
+  if (ahead < 0) return false;  // a retransmission
+  bool done = ahead > 0;        // a gap: read what is there
+  g->used_ns = c.p.ts_ns;
+  g->next_seq += uint32_t(b.size());
+  for (size_t off = 0; !done && off < b.size() && g->have < g->need;) {
+    if (g->rec_left == 0) {  // the next record's header, perhaps cut by a segment's end
+      while (g->hdr_have < 5 && off < b.size()) g->hdr[g->hdr_have++] = b[off++];
+      if (g->hdr_have < 5) break;
+      g->hdr_have = 0;
+      if (g->hdr[0] != 22 || g->hdr[1] != 0x03) done = true;
+      g->rec_left = load_be16(g->hdr + 3);
+      continue;
+    }
+    const size_t take = std::min<size_t>({g->rec_left, b.size() - off, g->need - g->have});
+    std::memcpy(g->data + g->have, b.data() + off, take);
+    g->have += uint32_t(take), g->rec_left -= uint32_t(take), off += take;
+  }
+  if (g->have < g->need && !done) return false;
+  read_certificate(c, t, Bytes(g->data + 4, g->have - 4));
+  t.srv_state &= uint8_t(~kGathering);
+  *g = CertGather{};
+  return true;
+}
+
+// Starts gathering the Certificate message `msg` (its start, as far as the
+// record and the segment hold it); false when no buffer is free.
+bool gather_start(const DpiCtx& c, TlsMeta& t, Bytes msg, size_t hl, size_t rec_left, size_t seg_end_off) {
+  if (c.p.l4_proto != kProtoTcp || msg.size() < 10) return false;
+  // Up to the first certificate's end: header, list length, its length.
+  const size_t first = size_t(msg[7]) << 16 | size_t(msg[8]) << 8 | msg[9];
+  const size_t need = std::min({hl + 4, 10 + first, sizeof(CertGather::data)});
+  if (msg.size() >= need) return false;  // all there already
+  CertGather* g = gather_slot(c, true);
+  if (!g) return false;
+  std::memcpy(g->data, msg.data(), msg.size());
+  g->have = uint32_t(msg.size()), g->need = uint32_t(need);
+  g->rec_left = uint32_t(rec_left);
+  g->next_seq = c.p.tcp_seq + uint32_t(seg_end_off);
+  t.srv_state |= kGathering;
+  return true;
 }
 
 // The server's stream, record by record, from the segments in order: what
 // a segment does not hold is skipped (srv_skip) rather than reassembled.
 // True when nothing more is to be read.
 bool walk_server(const DpiCtx& c, TlsMeta& t) {
+  if (t.srv_state & kGathering) return gather_more(c, t);
   Bytes b = c.payload;
   size_t off = 0;
   if (t.srv_skip) {
@@ -162,13 +312,10 @@ bool walk_server(const DpiCtx& c, TlsMeta& t) {
           if (tls_read_server_hello(msg, t)) server_hello_risks(c, t);
           if (t.version == 0x0304) return true;  // certificate encrypted
         } else if (ht == 11 && !(t.flags & kTlsCert)) {
-          // Only a flow still plain TLS (or its mail variants) is named.
-          const bool unnamed = !c.extra || (c.flow.l7_master == 0 && c.flow.l7_app == tls_proto_by_port(c));
-          if (tls_read_certificate(msg.subspan(4), t, unnamed ? cert_name_app : nullptr, const_cast<DpiCtx*>(&c))) {
-            cert_risks(c, t);
-            // still unnamed after the certificate's names
-            if (unnamed && (c.extra ? c.flow.l7_app == tls_proto_by_port(c) && !c.flow.l7_master : !t_cert_app)) cert_dn_app(c, t);
-          }
+          // The message and its record may go on in the next segments.
+          const size_t rec_left = len - rec.size();
+          if (rec_left && h + msg.size() == rec.size() && gather_start(c, t, msg, hl, rec_left, off + 5 + rec.size())) return false;
+          read_certificate(c, t, msg.subspan(4));
           return true;
         } else if (ht == 14 || ht == 12) {
           return (t.flags & kTlsCert) != 0;  // ServerHelloDone / key exchange: past the certificate
@@ -185,7 +332,142 @@ bool walk_server(const DpiCtx& c, TlsMeta& t) {
   return false;
 }
 
+// DTLS certificate names: the flow becomes DTLS.App (during the match the
+// app is handed back through t_cert_app).
+bool dtls_cert_name(void* ctx, const char* name, size_t len) {
+  DpiCtx& c = *static_cast<DpiCtx*>(ctx);
+  if (len > 2 && name[0] == '*' && name[1] == '.') name += 2, len -= 2;
+  if (!len || len > 255) return false;
+  char low[256];
+  for (size_t i = 0; i < len; i++) low[i] = (name[i] >= 'A' && name[i] <= 'Z') ? char(name[i] + 32) : name[i];
+  const uint16_t app = app_by_host(low, len);
+  if (!app) return false;
+  if (c.extra) c.clf->refine(c.flow, id(ProtoId::DTLS), app);
+  else t_cert_app = app;
+  return true;
+}
+
+// A DTLS certificate body (after the handshake header): subjectAltName
+// names DTLS.App; a plain DTLS flow is else named by the subject list.
+void dtls_certificate(DpiCtx& c, TlsMeta& t, Bytes body);
+
+// srv_state for DTLS: which side sent the ServerHello (the certificate's),
+// and whether the ClientHello offered DTLS-SRTP (WebRTC, whose self-signed
+// certificates nDPI does not flag).
+constexpr uint8_t kDtlsServerIsClient = 1, kDtlsServerIsServer = 2, kDtlsSide = 3, kDtlsWebrtc = 4;
+
+void dtls_certificate(DpiCtx& c, TlsMeta& t, Bytes body) {
+  const bool unnamed = !c.extra || c.flow.l7_master == 0;
+  char dn[256];
+  if (!tls_read_certificate(body, t, dtls_cert_name, &c, dn, sizeof(dn))) return;
+  if (t.srv_state & kDtlsWebrtc) t.flags &= uint8_t(~kTlsSelfSigned);
+  cert_risks(c, t);
+  const uint16_t named = c.extra ? (c.flow.l7_master == id(ProtoId::DTLS) ? c.flow.l7_app : 0) : t_cert_app;
+  if (unnamed && !named)
+    if (const uint16_t app = dn_app(dn)) {
+      if (c.extra) c.clf->refine(c.flow, id(ProtoId::DTLS), app);
+      else t_cert_app = app;
+    }
+}
+
 }  // namespace
+
+bool dtls_record(Bytes b) {
+  return b.size() >= 13 && b[0] >= 20 && b[0] <= 23 && b[1] == 0xfe && (b[2] == 0xff || b[2] == 0xfd || b[2] == 0xfc) &&
+         size_t(load_be16(b.data() + 11)) + 13 <= b.size();
+}
+
+bool dtls_read_records(DpiCtx& c) {
+  FlowMeta* fm = c.meta(MetaKind::Tls);
+  if (!fm) return true;
+  TlsMeta& t = fm->tls;
+  if (t.flags & kTlsCert) return true;
+  Bytes b = c.payload;
+  for (size_t off = 0; off + 13 <= b.size();) {
+    if (!dtls_record(b.subspan(off))) break;
+    const size_t len = load_be16(b.data() + off + 11);
+    // Handshake in clear: epoch 0.
+    if (b[off] == 22 && b[off + 3] == 0 && b[off + 4] == 0) {
+      Bytes rec = b.subspan(off + 13, len);
+      // Messages: type, length, message_seq, fragment_offset, fragment_length.
+      for (size_t h = 0; h + 12 <= rec.size();) {
+        const uint8_t ht = rec[h];
+        const size_t frag_off = size_t(rec[h + 6]) << 16 | size_t(rec[h + 7]) << 8 | rec[h + 8];
+        const size_t frag_len = size_t(rec[h + 9]) << 16 | size_t(rec[h + 10]) << 8 | rec[h + 11];
+        Bytes frag = rec.subspan(h + 12, std::min(frag_len, rec.size() - h - 12));
+        if (ht == 1 && frag_off == 0 && frag.size() == frag_len && !(t.srv_state & kDtlsWebrtc)) {
+          HelloFacts facts;
+          TlsMeta scratch{};
+          if (tls_read_client_hello(rec.subspan(h, 12 + frag.size()), HelloTransport::Dtls, scratch, facts) && facts.use_srtp)
+            t.srv_state |= kDtlsWebrtc;
+        } else if (ht == 2 && frag_off == 0 && !(t.flags & kTlsServerHello) && frag.size() <= 512) {
+          // tls_read_server_hello reads a TLS header: type, 24-bit length.
+          uint8_t msg[4 + 512];
+          msg[0] = 2, msg[1] = rec[h + 1], msg[2] = rec[h + 2], msg[3] = rec[h + 3];
+          std::memcpy(msg + 4, frag.data(), frag.size());
+          if (tls_read_server_hello(Bytes(msg, 4 + frag.size()), t)) {
+            t.srv_state = uint8_t((t.srv_state & ~kDtlsSide) | (c.from_client ? kDtlsServerIsClient : kDtlsServerIsServer));
+            if (tls_weak_cipher(t.cipher)) c.risk(Risk::TlsWeakCipher);
+          }
+        } else if (ht == 11 && (t.srv_state & kDtlsSide) == (c.from_client ? kDtlsServerIsClient : kDtlsServerIsServer)) {
+          // The certificate may come in fragments: gathered up to the first
+          // certificate's end, as nDPI reassembles them.
+          if (frag_off == 0) {
+            const size_t msg_len = size_t(rec[h + 1]) << 16 | size_t(rec[h + 2]) << 8 | rec[h + 3];
+            const size_t first = frag.size() >= 6 ? (size_t(frag[3]) << 16 | size_t(frag[4]) << 8 | frag[5]) : 0;
+            const size_t need = std::min({msg_len, 6 + first, sizeof(CertGather::data)});
+            if (frag.size() < need && first && c.extra) {
+              if (CertGather* g = gather_slot(c, true)) {
+                std::memcpy(g->data, frag.data(), frag.size());
+                g->have = uint32_t(frag.size()), g->need = uint32_t(need);
+                t.srv_state |= kGathering;
+                h += 12 + frag_len;
+                continue;
+              }
+            }
+            dtls_certificate(c, t, frag);
+            return true;
+          }
+          if (t.srv_state & kGathering) {
+            CertGather* g = gather_slot(c, false);
+            if (!g) return true;
+            g->used_ns = c.p.ts_ns;
+            if (frag_off <= g->have && frag_off + frag.size() > g->have) {
+              const size_t take = std::min<size_t>(frag_off + frag.size() - g->have, g->need - g->have);
+              std::memcpy(g->data + g->have, frag.data() + (g->have - frag_off), take);
+              g->have += uint32_t(take);
+            }
+            if (g->have >= g->need) {
+              dtls_certificate(c, t, Bytes(g->data, g->have));
+              t.srv_state &= uint8_t(~kGathering);
+              *g = CertGather{};
+              return true;
+            }
+          }
+        }
+        h += 12 + frag_len;
+      }
+    }
+    off += 13 + len;
+  }
+  return false;
+}
+
+Verdict tls_after_starttls(DpiCtx& c) {
+  FlowMeta* fm = c.meta(MetaKind::Tls);
+  if (!fm) return Verdict::No;
+  TlsMeta& t = fm->tls;
+  Bytes b = c.payload;
+  if (c.from_client) {
+    if (!(t.flags & kTlsClientHello) && b.size() > 9 && b[0] == 0x16 && b[1] == 0x03 && b[5] == 0x01)
+      tls_hello_meta(c, b.subspan(5, std::min<size_t>(b.size() - 5, load_be16(b.data() + 3))), HelloTransport::Tcp);
+    return Verdict::NeedMore;
+  }
+  // The protocol's own reply ("234 …") before the server's first record.
+  if (!(t.flags & kTlsServerHello) && !(t.srv_state & kGathering) && (b.size() < 6 || b[0] != 0x16 || b[1] != 0x03))
+    return Verdict::NeedMore;
+  return walk_server(c, t) ? Verdict::No : Verdict::NeedMore;
+}
 
 bool numeric_host(const char* s, size_t n) {
   if (!n) return false;
@@ -226,7 +508,16 @@ Verdict classify_tls(DpiCtx& c, Match& m) {
   if (c.extra) {
     FlowMeta* fm = c.meta(MetaKind::Tls);
     if (!fm) return Verdict::No;
-    if (c.from_client) return Verdict::NeedMore;
+    if (c.p.l4_proto == kProtoUdp) return dtls_read_records(c) ? Verdict::No : Verdict::NeedMore;
+    TlsMeta& t = fm->tls;
+    if (t.hello_seq && c.from_client && (t.srv_state & 1) == 0) {
+      if (c.p.tcp_seq == t.hello_seq && t.hello_app) c.clf->refine(c.flow, c.flow.l7_app, t.hello_app);
+      if (c.p.tcp_seq == t.hello_seq) t.hello_seq = 0;
+      return Verdict::NeedMore;
+    }
+    // srv_state 1: the capture began with the server's records, so the
+    // flow's "client" is the TLS server.
+    if (c.from_client != ((fm->tls.srv_state & 1) == 1)) return Verdict::NeedMore;
     return walk_server(c, fm->tls) ? Verdict::No : Verdict::NeedMore;
   }
   if (b.size() < 6) return Verdict::NeedMore;
@@ -235,9 +526,23 @@ Verdict classify_tls(DpiCtx& c, Match& m) {
     if (b[0] == 0x16 && b[1] == 0xfe && (b[2] == 0xff || b[2] == 0xfd)) {
       m.app = id(ProtoId::DTLS);
       if (c.from_client && b.size() > 13 && b[13] == 0x01) tls_hello_meta(c, b.subspan(13), HelloTransport::Dtls);
+      // Then the server's flight, maybe already in this datagram.
+      t_cert_app = 0;
+      m.more = !dtls_read_records(c);
+      if (t_cert_app) m.master = m.app, m.app = t_cert_app;
       return Verdict::Match;
     }
     return Verdict::No;
+  }
+  // A capture that missed the handshake: nDPI takes Application Data as TLS
+  // when the segment holds whole records only (its reassembly then has
+  // nothing left over).
+  if (b[0] == 0x17 && b[1] == 0x03 && b[2] <= 0x04) {
+    size_t off = 0;
+    while (off + 5 <= b.size() && b[off] >= 20 && b[off] <= 23 && b[off + 1] == 0x03) off += 5 + load_be16(b.data() + off + 3);
+    if (off != b.size()) return Verdict::No;
+    m.app = tls_proto_by_port(c);
+    return Verdict::Match;
   }
   if (b[0] != 0x16 || b[1] != 0x03 || b[2] > 0x04) return Verdict::No;
   uint8_t hs = b[5];
@@ -247,16 +552,29 @@ Verdict classify_tls(DpiCtx& c, Match& m) {
     if (!tls_client_hello_sni(b, name, len)) len = 0;
     tls_hello_meta(c, b.subspan(5, std::min<size_t>(b.size() - 5, load_be16(b.data() + 3))), HelloTransport::Tcp);
     if (c.match_named(m, tls_proto_by_port(c), name, len) && tor_like(name, len)) m.master = id(ProtoId::TLS), m.app = id(ProtoId::Tor);
-    m.more = c.meta(MetaKind::Tls) != nullptr;
+    FlowMeta* fm = c.meta(MetaKind::Tls);
+    m.more = fm != nullptr;
+    // nDPI reads a ClientHello once its record is whole: one cut short
+    // names the flow only when its next segment follows in sequence (a
+    // lost segment leaves it plain TLS).
+    if (fm && size_t(load_be16(b.data() + 3)) + 5 > b.size()) {
+      fm->tls.hello_app = m.master ? m.app : 0;
+      fm->tls.hello_seq = c.p.tcp_seq + uint32_t(b.size());
+      if (!fm->tls.hello_seq) fm->tls.hello_seq = 1;  // 0 means none
+      if (m.master) m.app = m.master, m.master = 0;
+    }
     return Verdict::Match;
   }
   if (hs == 0x02) {
+    // From whichever side: a capture starting at the server's first flight
+    // has the server as the flow's client.
     m.app = tls_proto_by_port(c);
-    if (!c.from_client) {
-      t_cert_app = 0;
-      if (FlowMeta* fm = c.meta(MetaKind::Tls)) m.more = !walk_server(c, fm->tls);
-      if (t_cert_app) m.master = m.app, m.app = t_cert_app;
+    t_cert_app = 0;
+    if (FlowMeta* fm = c.meta(MetaKind::Tls)) {
+      fm->tls.srv_state = c.from_client ? 1 : 0;
+      m.more = !walk_server(c, fm->tls);
     }
+    if (t_cert_app) m.master = m.app, m.app = t_cert_app;
     return Verdict::Match;
   }
   return Verdict::No;
