@@ -65,6 +65,16 @@ struct DpiCtx {
   // The flow's metadata entry of that kind, allocated on first use; null
   // when the pool is full or the flow has another kind.
   FlowMeta* meta(MetaKind k) const;
+  // A few bytes a dissector carries from one packet of the flow to the
+  // next while it is under inspection (RX's connection ids): the tail of
+  // FlowInfo::host, which holds no name until a dissector matched (host[0]
+  // stays 0, so nothing reads them as one); null when the pool is full or
+  // a name is already there. Only one dissector per L4 protocol uses it.
+  static constexpr size_t kScratch = 16;
+  uint8_t* scratch() const {
+    if (!info || info->host[0]) return nullptr;
+    return reinterpret_cast<uint8_t*>(info->host) + sizeof(info->host) - kScratch;
+  }
   void risk(Risk r) const {
     if (info) info->risks |= stored_bit(r);
   }

@@ -1,0 +1,55 @@
+// One hand-built flow per case: each dissector added in this round
+// recognises its protocol by DPI, and a near miss (one detail wrong) is not
+// classified as that protocol by DPI.
+import { describe, expect, it } from 'vitest';
+
+import { classifier } from './fixtures/dissect.js';
+
+const classify = classifier('fg-dissectors-7-dpiB-');
+const txt = (s: string) => Buffer.from(s, 'latin1');
+const u16le = (v: number) => Buffer.from([v & 255, v >> 8]);
+const u32 = (v: number) => Buffer.from([v >>> 24, (v >> 16) & 255, (v >> 8) & 255, v & 255]);
+
+describe('dissectors 7 (dpiB)', () => {
+  it('Nats: the server INFO then the client CONNECT; not INFO without its JSON object', async () => {
+    const info = 'INFO {"server_id":"X","version":"2.1.6","proto":1}\r\n';
+    const connect = 'CONNECT {"verbose":false}\r\nPING\r\n';
+    expect(await classify('tcp', 40100, 4222, [txt(info), txt(connect)], [false, true])).toBe('Nats (DPI)');
+    expect(await classify('tcp', 40101, 4222, [txt('INFO server\r\n'), txt('PING\r\n')], [false, true])).not.toMatch(/^Nats/);
+    // A verb without its line end is no NATS either.
+    expect(await classify('tcp', 40102, 4222, [txt('PUB foo 5')], [true])).not.toMatch(/^Nats/);
+  });
+
+  it('DCERPC: a connectionless call on the PROFINET IO UUID; not with a body length that does not fill the datagram', async () => {
+    // 80-byte header, little-endian (drep 0x10), object UUID dea00000-6c97-11d1-…
+    const call = (bodyLen: number, extra: number) => {
+      const h = Buffer.alloc(80);
+      h[0] = 4, h[1] = 0, h[2] = 0x08, h[4] = 0x10;
+      h.writeUInt32LE(0xdea00000, 8), h.writeUInt16LE(0x6c97, 12), h.writeUInt16LE(0x11d1, 14);
+      u16le(bodyLen).copy(h, 74);
+      return Buffer.concat([h, Buffer.alloc(bodyLen + extra, 0x11)]);
+    };
+    expect(await classify('udp', 1566, 34964, [call(20, 0)], [true])).toBe('DCERPC.PROFINET_IO (DPI)');
+    expect(await classify('udp', 1567, 34964, [call(20, 1)], [true])).not.toMatch(/DCERPC/);
+  });
+
+  it('DCERPC: a connection-oriented bind whose fragment length is the segment; not when it is not', async () => {
+    const bind = (len: number, size: number) => {
+      const b = Buffer.alloc(size, 0);
+      b[0] = 5, b[2] = 11, b[3] = 3, b[4] = 0x10;
+      u16le(len).copy(b, 8);
+      return b;
+    };
+    expect(await classify('tcp', 40110, 135, [bind(72, 72)])).toBe('DCERPC (DPI)');
+    expect(await classify('tcp', 40111, 135, [bind(73, 72)])).not.toBe('DCERPC (DPI)');
+  });
+
+  it('RX: a call and its reply on the same connection epoch and id; not when the reply names another connection', async () => {
+    const rx = (epoch: number, conn: number, type: number, flags: number) =>
+      Buffer.concat([u32(epoch), u32(conn), u32(1), u32(1), u32(1), Buffer.from([type, flags, 0, 0, 0, 0, 0, 52]), Buffer.alloc(16, 7)]);
+    expect(await classify('udp', 7001, 7003, [rx(0x5e0a1b2c, 0x11223344, 1, 1), rx(0x5e0a1b2c, 0x11223344, 1, 4)])).toBe('RX (DPI)');
+    expect(await classify('udp', 7002, 7003, [rx(0x5e0a1b2c, 0x11223344, 1, 1), rx(0x5e0a1b2c, 0x11223348, 1, 4)])).not.toMatch(/^RX/);
+    // A type RX does not have.
+    expect(await classify('udp', 7004, 7003, [rx(0x5e0a1b2c, 0x11223344, 12, 1), rx(0x5e0a1b2c, 0x11223344, 12, 4)])).not.toMatch(/^RX/);
+  });
+});
