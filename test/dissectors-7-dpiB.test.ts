@@ -52,4 +52,25 @@ describe('dissectors 7 (dpiB)', () => {
     // A type RX does not have.
     expect(await classify('udp', 7004, 7003, [rx(0x5e0a1b2c, 0x11223344, 12, 1), rx(0x5e0a1b2c, 0x11223344, 12, 4)])).not.toMatch(/^RX/);
   });
+  it('iQIYI: a datagram of 121-299 bytes naming PPStream; not a shorter one', async () => {
+    const dgram = (size: number) => Buffer.concat([Buffer.alloc(20, 1), txt('PPStream'), Buffer.alloc(size - 28, 0)]);
+    expect(await classify('udp', 50412, 16600, [dgram(135)], [true])).toBe('iQIYI (DPI)');
+    expect(await classify('udp', 50413, 16600, [dgram(120)], [true])).not.toMatch(/^iQIYI/);
+  });
+
+  it('PathofExile: the login packet with its fixed words around the name; not with another trailer', async () => {
+    const login = (tail: number) =>
+      Buffer.concat([Buffer.from([0, 3, 0, 0x37, 0x75, 0x60, 0, 2, 0, 9]), txt('nDPI_Test'), u32(0xec8fecf2), u32(0), u32(tail)]);
+    expect(await classify('tcp', 36262, 6112, [login(0x40000001)])).toBe('PathofExile (DPI)');
+    expect(await classify('tcp', 36263, 6112, [login(0x40000002)])).not.toMatch(/^PathofExile/);
+  });
+
+  it('MapleStory: the updater request with User-Agent AspINet, before HTTP takes it; not with another agent', async () => {
+    const req = (ua: string) => txt(`GET /maplestory/ HTTP/1.1\r\nHost: example.com\r\nUser-Agent: ${ua}\r\nAccept: */*\r\n\r\n`);
+    expect(await classify('tcp', 60546, 80, [req('AspINet')])).toBe('MapleStory (DPI)');
+    expect(await classify('tcp', 60547, 80, [req('curl/8.0')])).toBe('HTTP (DPI)');
+    // The game's 16-byte hello.
+    const hello = Buffer.concat([u32(0x0e003a00), Buffer.from([1, 0, 0x32]), Buffer.alloc(9, 0)]);
+    expect(await classify('tcp', 60548, 8484, [hello])).toBe('MapleStory (DPI)');
+  });
 });
