@@ -73,4 +73,28 @@ describe('dissectors 7 (dpiB)', () => {
     const hello = Buffer.concat([u32(0x0e003a00), Buffer.from([1, 0, 0x32]), Buffer.alloc(9, 0)]);
     expect(await classify('tcp', 60548, 8484, [hello])).toBe('MapleStory (DPI)');
   });
+  it('TeamViewer: four packets opening 0x17 0x24 (later 0x11 0x30) off its port; not three', async () => {
+    const hello = Buffer.concat([Buffer.from([0x17, 0x24, 0x0a, 0x20]), Buffer.alloc(30, 0)]);
+    const data = Buffer.concat([Buffer.from([0x11, 0x30, 0x36, 0x00]), Buffer.alloc(40, 1)]);
+    const dirs = [true, true, true, false];
+    expect(await classify('tcp', 8787, 32177, [hello, hello, hello, data], dirs)).toBe('TeamViewer (DPI)');
+    expect(await classify('tcp', 8788, 32177, [hello, hello, hello], [true, true, true])).not.toMatch(/^TeamViewer/);
+    // On port 5938 the first one does.
+    expect(await classify('tcp', 40120, 5938, [hello])).toBe('TeamViewer (DPI)');
+  });
+
+  it('Usenet: the server greeting then AUTHINFO USER from the client; not the command from the greeting side', async () => {
+    const greet = txt('200 Leafnode NNTP Daemon ready\r\n');
+    const auth = txt('AUTHINFO USER someone\r\n');
+    expect(await classify('tcp', 55630, 119, [greet, auth], [false, true])).toBe('Usenet (DPI)');
+    expect(await classify('tcp', 55631, 119, [greet, auth], [false, false])).not.toBe('Usenet (DPI)');
+  });
+
+  it('Jabber: a stream header in the jabber streams namespace, TruPhone when addressed to im.truphone.com; not another namespace', async () => {
+    const stream = (to: string, ns = 'http://etherx.jabber.org/streams') =>
+      txt(`<stream:stream xmlns='jabber:client' xmlns:stream='${ns}' version='1.0' to='${to}'>`);
+    expect(await classify('tcp', 54898, 5222, [stream('example.org')])).toBe('Jabber (DPI)');
+    expect(await classify('tcp', 54899, 1299, [stream('im.truphone.com')])).toBe('TruPhone (DPI)');
+    expect(await classify('tcp', 54900, 1299, [stream('example.org', 'http://example.org/streams')])).not.toMatch(/^(Jabber|TruPhone)/);
+  });
 });

@@ -21,7 +21,7 @@ Verdict classify_rx(DpiCtx& c, Match& m) {
   const uint8_t type = b[20], flags = b[21], security = b[22];
   // Types data (1) to version (13); 12 (params 4) is not taken.
   if (type < 1 || type > 13 || type == 12 || !flags_known(flags) || security > 3) return Verdict::No;
-  uint8_t* keep = c.scratch();
+  uint8_t* keep = c.scratch(kScratchRx);
   if (!keep) return Verdict::No;
   // keep[0] marks ids stored; epoch and connection id at 1..8.
   const bool other_side = c.flow.pkts[c.from_client ? 1 : 0] != 0;
