@@ -97,4 +97,29 @@ describe('dissectors 7 (dpiB)', () => {
     expect(await classify('tcp', 54899, 1299, [stream('im.truphone.com')])).toBe('TruPhone (DPI)');
     expect(await classify('tcp', 54900, 1299, [stream('example.org', 'http://example.org/streams')])).not.toMatch(/^(Jabber|TruPhone)/);
   });
+  it('Gnutella: the CONNECT handshake line, and the servent TLS hello of 82 bytes ahead of TLS; not a plain ClientHello of that size', async () => {
+    expect(await classify('tcp', 40130, 6346, [txt('GNUTELLA CONNECT/0.6\r\nUser-Agent: x\r\n\r\n')])).toBe('Gnutella (DPI)');
+    const hello = (cipherAt76: number) => {
+      const h = Buffer.alloc(82, 0);
+      Buffer.from([0x16, 0x03, 0x01, 0x00, 0x4d, 0x01, 0x00, 0x00, 0x49, 0x03]).copy(h, 0);
+      h.writeUInt16BE(cipherAt76, 76), h.writeUInt32BE(0x00340100, 78);
+      return h;
+    };
+    expect(await classify('tcp', 40131, 11, [Buffer.from([0]), hello(0x0002)], [true, true])).toBe('Gnutella (DPI)');
+    expect(await classify('tcp', 40132, 11, [Buffer.from([0]), hello(0x0004)], [true, true])).not.toMatch(/^Gnutella/);
+  });
+
+  it('HalfLife2: a 0xffffffff … "000" request answered in kind; not a one-sided pair', async () => {
+    const q = Buffer.concat([u32(0xffffffff), Buffer.alloc(12, 0), txt('000\0')]);
+    expect(await classify('udp', 27005, 27015, [q, q])).toBe('HalfLife2 (DPI)');
+    expect(await classify('udp', 27006, 27015, [q, q], [true, true])).not.toMatch(/^HalfLife2/);
+  });
+
+  it('Protobuf: four datagrams of well-formed varint fields; not with a group field', async () => {
+    const msg = txt('XXXXXXXXXXXXXXXXXXXX');  // field 11, varint 88, ten times
+    const dirs = [true, true, true, true];
+    expect(await classify('udp', 41119, 41120, [msg, msg, msg, msg], dirs)).toBe('Protobuf (DPI)');
+    const group = Buffer.from([0x0b, 0x01, 0x0c, 0x58, 0x58]);  // start group, end group
+    expect(await classify('udp', 41121, 41120, [group, group, group, group], dirs)).not.toMatch(/^Protobuf/);
+  });
 });

@@ -57,7 +57,8 @@ enum ScratchSlot : uint8_t {
   kScratchRx = 0,          // 9 bytes: stored flag, connection epoch and id
   kScratchTeamViewer = 9,  // 1 byte: stage
   kScratchUsenet = 10,     // 1 byte: direction of the greeting + 1
-  kScratchEnd = 11,
+  kScratchHalfLife2 = 11,  // 1 byte: direction of the request + 1
+  kScratchEnd = 12,
 };
 
 static_assert(kScratchEnd <= kScratchBytes);
