@@ -122,4 +122,25 @@ describe('dissectors 7 (dpiB)', () => {
     const group = Buffer.from([0x0b, 0x01, 0x0c, 0x58, 0x58]);  // start group, end group
     expect(await classify('udp', 41121, 41120, [group, group, group, group], dirs)).not.toMatch(/^Protobuf/);
   });
+  it('HTTP: a SOAPAction header makes the request HTTP.SOAP; a plain POST stays HTTP', async () => {
+    const post = (extra: string) => txt(`POST /svc HTTP/1.1\r\nHost: example.com\r\n${extra}Content-Length: 0\r\n\r\n`);
+    expect(await classify('tcp', 40140, 8091, [post('SOAPAction: \r\n')])).toBe('HTTP.SOAP (DPI)');
+    expect(await classify('tcp', 40141, 8091, [post('X-Action: soap\r\n')])).toBe('HTTP (DPI)');
+  });
+
+  it('HTTP: a video/mp4 response seen first is MPEG-DASH; after a request that was not, it stays HTTP', async () => {
+    const resp = txt('HTTP/1.1 200 OK\r\nContent-Type: video/mp4\r\nContent-Length: 10\r\n\r\n');
+    const req = txt('GET /video?id=1 HTTP/1.1\r\nHost: example.com\r\n\r\n');
+    // The capture starts with the server's answer.
+    expect(await classify('tcp', 80, 40150, [resp], [true])).toBe('HTTP.MpegDash (DPI)');
+    expect(await classify('tcp', 40151, 80, [req, resp])).toBe('HTTP (DPI)');
+  });
+
+  it('NetEaseGames: the 12-byte client hello and the Naraka opening; not a hello with another trailer', async () => {
+    const hello = (tail: number) => Buffer.concat([Buffer.from([0x01, 0xb5, 0xd0, 0x01, 0x11, 0x2a, 0x3d, 0x03]), Buffer.from([tail & 255, (tail >> 8) & 255, (tail >> 16) & 255, tail >>> 24])]);
+    expect(await classify('udp', 56588, 4513, [hello(0x01010100)], [true])).toBe('NetEaseGames (DPI)');
+    expect(await classify('udp', 56589, 4513, [hello(0x01010101)], [true])).not.toMatch(/^NetEaseGames/);
+    const naraka = Buffer.concat([Buffer.from([0x07, 0x08, 0x08, 0x0c]), Buffer.alloc(40, 3)]);
+    expect(await classify('udp', 58951, 28203, [naraka], [true])).toBe('NetEaseGames (DPI)');
+  });
 });

@@ -133,7 +133,7 @@ uint16_t app_by_content_type(const char* v, size_t n) {
 }
 
 // The request's own sub-protocol: WebDAV methods, MPEG-DASH segments, a
-// Content-Type; 0 when none.
+// Content-Type, a SOAPAction header; 0 when none.
 uint16_t request_app(Bytes b) {
   if (webdav_method(b)) return id(ProtoId::WebDAV);
   const char* s = reinterpret_cast<const char*>(b.data());
@@ -145,10 +145,13 @@ uint16_t request_app(Bytes b) {
   };
   if (line_ends(".mp4 HTTP/1.1") || line_ends(".m4s HTTP/1.1")) return id(ProtoId::MpegDash);
   uint16_t app = 0;
+  bool soap = false;
   each_header(b, [&](const char* name, size_t nl, const char* v, size_t vl) {
     if (!app && is(name, nl, "content-type")) app = app_by_content_type(v, vl);
+    // A SOAPAction header marks a SOAP call (nDPI's SOAP sub-protocol).
+    if (is(name, nl, "soapaction")) soap = true;
   });
-  return app;
+  return app ? app : soap ? id(ProtoId::SOAP) : 0;
 }
 
 void read_request(DpiCtx& c, Bytes b) {
@@ -215,12 +218,16 @@ uint16_t read_response(DpiCtx& c, Bytes b) {
 Verdict classify_http(DpiCtx& c, Match& m) {
   Bytes b = c.payload;
   if (c.extra) {
-    if (c.from_client || !status_line(b)) return Verdict::NeedMore;
-    if (uint16_t app = read_response(c, b)) c.clf->refine(c.flow, id(ProtoId::HTTP), app);
+    if (!status_line(b)) return Verdict::NeedMore;
+    // MPEG-DASH is judged on the packet that named the flow HTTP only: a
+    // video/mp4 answer to a request already seen does not make it DASH.
+    uint16_t app = read_response(c, b);
+    if (app && app != id(ProtoId::MpegDash)) c.clf->refine(c.flow, id(ProtoId::HTTP), app);
     return Verdict::No;
   }
-  if (c.from_client) {
-    if (!starts_with_method(b) && !webdav_method(b)) return Verdict::No;
+  // Request or response by its first line, not by direction: a capture
+  // that starts mid-connection shows the response first.
+  if (starts_with_method(b) || webdav_method(b)) {
     const char* host = nullptr;
     size_t len = 0;
     if (!http_request_host(b, host, len)) len = 0;
@@ -235,7 +242,7 @@ Verdict classify_http(DpiCtx& c, Match& m) {
     if (uint16_t app = read_response(c, b)) m.master = id(ProtoId::HTTP), m.app = app;
     return Verdict::Match;
   }
-  return Verdict::NeedMore;
+  return c.from_client ? Verdict::No : Verdict::NeedMore;
 }
 
 }  // namespace
