@@ -143,4 +143,9 @@ describe('dissectors 7 (dpiB)', () => {
     const naraka = Buffer.concat([Buffer.from([0x07, 0x08, 0x08, 0x0c]), Buffer.alloc(40, 3)]);
     expect(await classify('udp', 58951, 28203, [naraka], [true])).toBe('NetEaseGames (DPI)');
   });
+  it('BitTorrent: a uTP SYN (BEP 29) names the flow; not one with a zero connection id', async () => {
+    const syn = (conn: number) => Buffer.concat([Buffer.from([0x41, 0x00]), Buffer.from([conn >> 8, conn & 255]), u32(0xed639296), u32(0), u32(0x00100000), Buffer.from([0x23, 0xc6, 0, 0])]);
+    expect(await classify('udp', 49861, 33333, [syn(0x4567)], [true])).toBe('BitTorrent (DPI)');
+    expect(await classify('udp', 49862, 33333, [syn(0)], [true])).not.toMatch(/^BitTorrent/);
+  });
 });
