@@ -1,14 +1,38 @@
 // One hand-built flow per case: each dissector added in this round
 // recognises its protocol by DPI, and a near miss (one detail wrong) is not
 // classified as that protocol by DPI.
-import { describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
 
+import { afterAll, describe, expect, it } from 'vitest';
+
+import { Engine, l7Name } from '../ts/bindings/engine.js';
 import { classifier } from './fixtures/dissect.js';
+import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, eth, ipv4, tcp } from './fixtures/frames.js';
+import { pcap, sec, tempDir } from './fixtures/pcap.js';
 
 const classify = classifier('fg-dissectors-7-dpiB-');
 const txt = (s: string) => Buffer.from(s, 'latin1');
 const u16le = (v: number) => Buffer.from([v & 255, v >> 8]);
 const u32 = (v: number) => Buffer.from([v >>> 24, (v >> 16) & 255, (v >> 8) & 255, v & 255]);
+
+// A TCP flow to `port` with a payload no dissector knows, flushed at the end
+// of the capture so that inspection gives up and guesses.
+const tmp = tempDir('fg-dissectors-7-dpiB-guess-');
+afterAll(() => tmp.cleanup());
+async function guess(port: number): Promise<string> {
+  const junk = new Uint8Array(48).map((_, i) => (i * 37 + 11) & 0xff);
+  const seg = (c: boolean, flags: number, seq: number, data?: Uint8Array) =>
+    eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: c ? '10.0.0.1' : '10.0.0.2', dst: c ? '10.0.0.2' : '10.0.0.1', proto: IPPROTO.TCP }, tcp({ sport: c ? 50000 : port, dport: c ? port : 50000, flags, seq, ack: 1 }, data)));
+  const frames = [seg(true, TCPF.SYN, 999), seg(false, TCPF.SYN | TCPF.ACK, 4999), seg(true, TCPF.PSH | TCPF.ACK, 1000, junk), seg(false, TCPF.PSH | TCPF.ACK, 5000, junk)];
+  const file = tmp.file(`guess-${port}.pcap`);
+  writeFileSync(file, pcap(frames.map((data, i) => ({ tsNs: sec(1700000000 + i), data }))));
+  const e = new Engine({ files: [file], flushAtEnd: true, flowIdleSec: 1e10 });
+  e.start();
+  await e.waitDone();
+  const [f] = e.drainExpired(16);
+  e.close();
+  return `${l7Name(f!.l7_master, f!.l7_app)} (${f!.confidence})`;
+}
 
 describe('dissectors 7 (dpiB)', () => {
   it('Nats: the server INFO then the client CONNECT; not INFO without its JSON object', async () => {
@@ -147,5 +171,16 @@ describe('dissectors 7 (dpiB)', () => {
     const syn = (conn: number) => Buffer.concat([Buffer.from([0x41, 0x00]), Buffer.from([conn >> 8, conn & 255]), u32(0xed639296), u32(0), u32(0x00100000), Buffer.from([0x23, 0xc6, 0, 0])]);
     expect(await classify('udp', 49861, 33333, [syn(0x4567)], [true])).toBe('BitTorrent (DPI)');
     expect(await classify('udp', 49862, 33333, [syn(0)], [true])).not.toMatch(/^BitTorrent/);
+  });
+  it('HTTP: CONNECT is HTTP_Connect and an absolute URI HTTP_Proxy; an origin-form request stays HTTP', async () => {
+    expect(await classify('tcp', 40160, 8080, [txt('CONNECT example.org:443 HTTP/1.1\r\nHost: example.org:443\r\n\r\n')])).toBe('HTTP_Connect (DPI)');
+    expect(await classify('tcp', 40161, 8080, [txt('GET http://example.org/ HTTP/1.1\r\nHost: example.org\r\n\r\n')])).toBe('HTTP_Proxy (DPI)');
+    expect(await classify('tcp', 40162, 8080, [txt('GET / HTTP/1.1\r\nHost: example.org\r\n\r\n')])).toBe('HTTP (DPI)');
+  });
+
+  it('port guess: a port two protocols list goes to the later one (8080 HTTP_Proxy, 445 SMBv23)', async () => {
+    expect(await guess(8080)).toBe('HTTP_Proxy (Match by port)');
+    expect(await guess(445)).toBe('SMBv23 (Match by port)');
+    expect(await guess(40123)).toBe('Unknown (Unknown)');
   });
 });

@@ -81,6 +81,15 @@ uint8_t method_of(Bytes b) {
   return 0;
 }
 
+// The request target is an absolute "http://" URI (a request to a proxy).
+bool absolute_uri(Bytes b) {
+  const char* s = reinterpret_cast<const char*>(b.data());
+  const char* sp = static_cast<const char*>(std::memchr(s, ' ', b.size()));
+  if (!sp) return false;
+  const size_t at = size_t(sp - s) + 1;
+  return b.size() - at > 7 && strncasecmp(s + at, "http://", 7) == 0;
+}
+
 // Calls fn(name, name_len, value, value_len) per header line; returns the
 // offset of the body (after the blank line), or 0 when the headers are cut.
 template <class F>
@@ -231,8 +240,13 @@ Verdict classify_http(DpiCtx& c, Match& m) {
     const char* host = nullptr;
     size_t len = 0;
     if (!http_request_host(b, host, len)) len = 0;
-    c.match_named(m, id(ProtoId::HTTP), host, len);
-    if (uint16_t app = request_app(b)) m.master = id(ProtoId::HTTP), m.app = app;
+    // A tunnel request (CONNECT) or an absolute URI names a proxy: nDPI's
+    // HTTP_Connect and HTTP_Proxy stand in for HTTP.
+    uint16_t proto = id(ProtoId::HTTP);
+    if (method_of(b) == uint8_t(HttpMethod::Connect)) proto = id(ProtoId::HTTP_Connect);
+    else if (absolute_uri(b)) proto = id(ProtoId::HTTP_Proxy);
+    c.match_named(m, proto, host, len);
+    if (uint16_t app = request_app(b)) m.master = proto, m.app = app;
     read_request(c, b);
     m.more = true;
     return Verdict::Match;
