@@ -183,4 +183,9 @@ describe('dissectors 7 (dpiB)', () => {
     expect(await guess(445)).toBe('SMBv23 (Match by port)');
     expect(await guess(40123)).toBe('Unknown (Unknown)');
   });
+  it('Nintendo: a datagram over 48 bytes opening 32 ab 98 64 02; not with 01 as the fifth byte', async () => {
+    const dgram = (kind: number) => Buffer.concat([Buffer.from([0x32, 0xab, 0x98, 0x64, kind]), Buffer.alloc(60, 0x11)]);
+    expect(await classify('udp', 55915, 27520, [dgram(2)], [true])).toBe('Nintendo (DPI)');
+    expect(await classify('udp', 55916, 27520, [dgram(1)], [true])).not.toMatch(/^Nintendo/);
+  });
 });
