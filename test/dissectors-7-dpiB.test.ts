@@ -188,4 +188,28 @@ describe('dissectors 7 (dpiB)', () => {
     expect(await classify('udp', 55915, 27520, [dgram(2)], [true])).toBe('Nintendo (DPI)');
     expect(await classify('udp', 55916, 27520, [dgram(1)], [true])).not.toMatch(/^Nintendo/);
   });
+  it('RTP: a non-RTP packet first, then three RTP packets; RTP over TCP with RFC 4571 framing; not a replayed first packet', async () => {
+    const rtp = (seq: number, pt = 0x6f) => Buffer.concat([Buffer.from([0x80, pt]), Buffer.from([seq >> 8, seq & 255]), u32(0x1e5131ff), u32(0xb80974d8), Buffer.alloc(20, 0x48)]);
+    const dirs = [true, true, true, true];
+    const hello = Buffer.concat([Buffer.from([0x01, 0x00]), Buffer.alloc(14, 0)]);
+    expect(await classify('udp', 55402, 6008, [hello, rtp(100), rtp(101), rtp(102)], dirs)).toBe('RTP (DPI)');
+    expect(await classify('udp', 55403, 6008, [rtp(100), rtp(101), rtp(100)], [true, true, true])).not.toMatch(/^RTP/);
+    const framed = (seq: number) => {
+      const r = rtp(seq, 0x08);
+      return Buffer.concat([Buffer.from([r.length >> 8, r.length & 255]), r]);
+    };
+    expect(await classify('tcp', 40252, 5000, [framed(1), framed(2), framed(3)], [true, true, true])).toBe('RTP (DPI)');
+  });
+
+  it('RTCP: four RTCP sender reports with no RTP; not three', async () => {
+    const sr = Buffer.concat([Buffer.from([0x80, 200, 0x00, 0x06]), Buffer.alloc(24, 0x22)]);
+    expect(await classify('udp', 40200, 40201, [sr, sr, sr, sr], [true, true, true, true])).toBe('RTCP (DPI)');
+    expect(await classify('udp', 40202, 40201, [sr, sr, sr], [true, true, true])).not.toMatch(/^RTCP/);
+  });
+
+  it('TocaBoca: a datagram opening with eight 0x7d; not with seven', async () => {
+    const d = (k: number) => Buffer.concat([Buffer.alloc(k, 0x7d), Buffer.alloc(20 - k, 0x01)]);
+    expect(await classify('udp', 40210, 5056, [d(8)], [true])).toBe('TocaBoca (DPI)');
+    expect(await classify('udp', 40211, 5056, [d(7)], [true])).not.toMatch(/^TocaBoca/);
+  });
 });

@@ -52,13 +52,14 @@ struct Match {
 class Classifier;
 
 // Offsets into DpiCtx::scratch(), one range per dissector keeping state.
-constexpr size_t kScratchBytes = 16;
+constexpr size_t kScratchBytes = 24;
 enum ScratchSlot : uint8_t {
   kScratchRx = 0,          // 9 bytes: stored flag, connection epoch and id
   kScratchTeamViewer = 9,  // 1 byte: stage
   kScratchUsenet = 10,     // 1 byte: direction of the greeting + 1
   kScratchHalfLife2 = 11,  // 1 byte: direction of the request + 1
-  kScratchEnd = 12,
+  kScratchRtp = 12,        // 6 bytes: RTP / RTCP stages, first sequence number per direction
+  kScratchEnd = 18,
 };
 
 static_assert(kScratchEnd <= kScratchBytes);
