@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 import { Engine, l7Name } from '../ts/bindings/engine.js';
 import { classifier } from './fixtures/dissect.js';
-import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, eth, ipv4, tcp } from './fixtures/frames.js';
+import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, eth, ipv4, tcp, udp } from './fixtures/frames.js';
 import { pcap, sec, tempDir } from './fixtures/pcap.js';
 
 const classify = classifier('fg-dissectors-7-dpiB-');
@@ -19,6 +19,19 @@ const u32 = (v: number) => Buffer.from([v >>> 24, (v >> 16) & 255, (v >> 8) & 25
 // of the capture so that inspection gives up and guesses.
 const tmp = tempDir('fg-dissectors-7-dpiB-guess-');
 afterAll(() => tmp.cleanup());
+// One UDP datagram from 10.0.0.1 to `server`:23045, classified.
+async function kakao(server: string, payload: Uint8Array): Promise<string> {
+  const frame = eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: '10.0.0.1', dst: server, proto: IPPROTO.UDP }, udp({ sport: 11321, dport: 23045 }, payload)));
+  const file = tmp.file(`kakao-${server}.pcap`);
+  writeFileSync(file, pcap([{ tsNs: sec(1700000000), data: frame }]));
+  const e = new Engine({ files: [file], flowIdleSec: 1e10 });
+  e.start();
+  await e.waitDone();
+  const f = e.flows({ limit: 1 }).rows[0]!;
+  e.close();
+  return l7Name(f.l7_master, f.l7_app);
+}
+
 async function guess(port: number): Promise<string> {
   const junk = new Uint8Array(48).map((_, i) => (i * 37 + 11) & 0xff);
   const seg = (c: boolean, flags: number, seq: number, data?: Uint8Array) =>
@@ -211,5 +224,10 @@ describe('dissectors 7 (dpiB)', () => {
     const d = (k: number) => Buffer.concat([Buffer.alloc(k, 0x7d), Buffer.alloc(20 - k, 0x01)]);
     expect(await classify('udp', 40210, 5056, [d(8)], [true])).toBe('TocaBoca (DPI)');
     expect(await classify('udp', 40211, 5056, [d(7)], [true])).not.toMatch(/^TocaBoca/);
+  });
+  it('KakaoTalk_Voice: a control packet (0x81 first) to 1.201.0.0/16; not to another network', async () => {
+    const rtcp = Buffer.concat([Buffer.from([0x81, 0xc9, 0x00, 0x07]), Buffer.alloc(28, 0x33)]);
+    expect(await kakao('1.201.1.174', rtcp)).toBe('KakaoTalk_Voice');
+    expect(await kakao('1.202.1.174', rtcp)).not.toBe('KakaoTalk_Voice');
   });
 });
