@@ -7,11 +7,12 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { Engine, l7Name } from '../ts/bindings/engine.js';
-import { classifier, CLI, SRV } from './fixtures/dissect.js';
+import { classifier, CLI, flowRunner, SRV } from './fixtures/dissect.js';
 import { ETH, eth, ipv4, MAC_A, MAC_B } from './fixtures/frames.js';
 import { pcap, sec, tempDir } from './fixtures/pcap.js';
 
 const classify = classifier('fg-dissectors-6-');
+const runFlow = flowRunner('fg-dissectors-6r-');
 const txt = (s: string) => Buffer.from(s, 'latin1');
 const u16 = (v: number) => Buffer.from([v >> 8, v & 255]);
 const u32 = (v: number) => Buffer.from([v >>> 24, (v >> 16) & 255, (v >> 8) & 255, v & 255]);
@@ -139,4 +140,47 @@ describe('protocols known from the IP protocol number', () => {
     expect(await classifyProto(113)).toBe('PGM (DPI)');
     expect(await classifyProto(114)).not.toMatch(/^PGM/);
   });
+
+  it('HTTP: a Host line in the request\'s second segment names the flow; a body line does not', async () => {
+    const url = '/' + 'a'.repeat(1400);
+    const first = txt(`GET ${url}`);
+    const rest = txt(' HTTP/1.1\r\nUser-Agent: curl/8.0\r\nHost: www.youtube.com\r\n\r\n');
+    const split = await runFlow('tcp', 40100, 80, [first, rest], [true, true]);
+    expect([l7Name(split.flow.l7_master, split.flow.l7_app), split.flow.host_name]).toEqual(['HTTP.YouTube', 'www.youtube.com']);
+    // headers ended in the first segment: a later "Host:" (body) names nothing
+    const post = txt('POST /x HTTP/1.1\r\nUser-Agent: curl/8.0\r\nContent-Length: 30\r\n\r\n');
+    const body = txt('host: www.youtube.com\r\nabcdef');
+    const whole = await runFlow('tcp', 40101, 80, [post, body], [true, true]);
+    expect([l7Name(whole.flow.l7_master, whole.flow.l7_app), whole.flow.host_name]).toEqual(['HTTP', '']);
+  });
+
+  it('Syslog over TCP on any port: RFC 5424 or RFC 3164 headers after <PRI>; not a bare <PRI> there', async () => {
+    const r5424 = '<22>1 2021-04-18T14:51:48+04:00 host app - - - message text';
+    expect(await classify('tcp', 40110, 52173, [txt(r5424)], [true])).toBe('Syslog (DPI)');
+    expect(await classify('tcp', 40111, 52174, [txt('<13>Feb  5 17:32:18 10.0.0.99 Use the BFG!')], [true])).toBe('Syslog (DPI)');
+    expect(await classify('tcp', 40112, 52175, [txt('<22>hello, this is not a syslog header at all')], [true])).not.toMatch(/^Syslog/);
+    expect(await classify('tcp', 40113, 52176, [txt('<22>1 x021-04-18T14:51:48+04:00 host app')], [true])).not.toMatch(/^Syslog/);
+  });
+
+  it('WireGuard.TunnelBear: its 204-byte initiation and 100-byte response; not a 204-byte initiation alone', async () => {
+    const msg = (type: number, len: number) => Buffer.concat([Buffer.from([type, 0, 0, 0]), Buffer.alloc(len - 4, 7)]);
+    expect(await classify('udp', 40120, 51820, [msg(1, 204), msg(2, 100)])).toBe('WireGuard.TunnelBear (DPI)');
+    expect(await classify('udp', 40121, 51821, [msg(1, 148)], [true])).toBe('WireGuard (DPI)');
+    expect(await classify('udp', 40122, 51822, [msg(1, 204)], [true])).not.toMatch(/\(DPI\)/);
+  });
+
+  it('SOCKS 4 and 5: the request answered by the proxy; not the request alone or a wrong answer', async () => {
+    const s4 = Buffer.from([4, 1, 0, 80, 93, 184, 216, 119, 0]);
+    const s4ok = Buffer.from([0, 0x5a, 0, 0, 0, 0, 0, 0]);
+    expect(await classify('tcp', 40130, 21400, [s4, s4ok])).toBe('SOCKS (DPI)');
+    expect(await classify('tcp', 40131, 21401, [Buffer.from([5, 1, 0]), Buffer.from([5, 0])])).toBe('SOCKS (DPI)');
+    expect(await classify('tcp', 40132, 21402, [Buffer.from([5, 1, 0]), Buffer.from([5, 0xff, 1])])).not.toMatch(/^SOCKS/);
+    expect(await classify('tcp', 40133, 21403, [s4], [true])).not.toMatch(/^SOCKS \(DPI/);
+  });
+
+  it('mining-pool JSON-RPC (eth_submitLogin with "worker") is Mining, not ETHEREUM', async () => {
+    const login = '{"worker": "eth1.0", "jsonrpc": "2.0", "params": ["0x9c99", "x"], "id": 2, "method": "eth_submitLogin"}\n';
+    expect(await classify('tcp', 40140, 9999, [txt(login)], [true])).toBe('Mining (DPI)');
+  });
 });
+

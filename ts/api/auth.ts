@@ -12,6 +12,8 @@ export type AuthResult = { user: User } | { user: null; reason: string };
 export async function authenticate(c: Context, users: Users): Promise<AuthResult> {
   const auth = header(c, 'authorization');
   if (auth) {
+    const known = users.byCredential(auth);
+    if (known) return { user: known };
     const [scheme, rest = ''] = auth.trim().split(/\s+(.*)/s);
     const s = scheme.toLowerCase();
     if (s === 'token') {
@@ -28,6 +30,7 @@ export async function authenticate(c: Context, users: Users): Promise<AuthResult
       const i = decoded.indexOf(':');
       if (i <= 0) return { user: null, reason: 'malformed basic authorization' };
       const u = await users.verify(decoded.slice(0, i), decoded.slice(i + 1));
+      if (u) users.rememberCredential(auth, u);
       return u ? { user: u } : { user: null, reason: 'wrong user name or password' };
     }
     return { user: null, reason: `unsupported authorization scheme '${scheme}'` };

@@ -4,6 +4,7 @@ import { z } from 'zod';
 
 import { rcInfo } from './rc.js';
 import { routeUrls, type RouteDef } from './route.js';
+import { envelopeSchema, jsonSchema } from './serialize.js';
 
 export function openapi(routes: RouteDef[]) {
   const paths: Record<string, unknown> = {};
@@ -17,15 +18,18 @@ export function openapi(routes: RouteDef[]) {
         schema: z.toJSONSchema(schema as z.ZodType, { io: 'output', unrepresentable: 'any' }),
       })),
     ];
-    const responses: Record<string, unknown> = { '200': { description: 'rc 0 (OK)' } };
+    const errors: Record<string, unknown> = {};
     for (const rc of r.errors) {
       const i = rcInfo(rc);
       const key = String(i.http);
-      const prev = responses[key] as { description: string } | undefined;
+      const prev = errors[key] as { description: string } | undefined;
       const d = `rc ${rc} (${i.str})`;
-      responses[key] = { description: prev ? `${prev.description}, ${d}` : d };
+      errors[key] = { description: prev ? `${prev.description}, ${d}` : d };
     }
     for (const { version, url } of routeUrls(r)) {
+      const rsp = r.response?.[version];
+      const ok = rsp ? { content: { 'application/json': { schema: version === 'v0' ? jsonSchema(rsp) : envelopeSchema(jsonSchema(rsp)) } } } : {};
+      const responses = { '200': { description: 'rc 0 (OK)', ...ok }, ...errors };
       const op = {
         summary: r.summary,
         tags: [version],

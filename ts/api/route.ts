@@ -51,6 +51,8 @@ export interface RouteDef<S extends z.ZodRawShape = z.ZodRawShape> {
   /** the spec's Err list (documentation and the OpenAPI document) */
   errors: number[];
   handler: (ctx: ApiCtx, p: z.infer<z.ZodObject<S>>) => unknown | Promise<unknown>;
+  /** per version, the schema of a successful answer (after `shape`): serializer and OpenAPI document */
+  response?: Partial<Record<Version, z.ZodType>>;
   /** per-version wire shape of the handler's data (default: as is) */
   shape?: Partial<Record<Version, (data: any, ctx: ApiCtx) => unknown>>;
 }

@@ -37,6 +37,7 @@ export const routes: RouteDef[] = [
     summary: 'Interface statistics', params: {}, errors: [INVALID_INTERFACE, INTERNAL_ERROR],
     handler: (ctx) => ifaces.interfaceData(ctx),
     shape: ifaces.interfaceDataShape,
+    response: { v0: ifaces.InterfaceDataV0, v1: ifaces.InterfaceDataV1, v2: ifaces.InterfaceDataV2 },
   }),
   route({
     path: 'get/interface/address', versions: [...V12], method: 'GET', perm: 'user', ifid: true,
@@ -101,8 +102,8 @@ export const routes: RouteDef[] = [
     handler: (ctx, p) => hosts.findHost(ctx, p.host, p.vlan),
     shape: {
       v0: (h, ctx) => hosts.hostDataV0(ctx, h),
-      v1: (h, ctx) => ({ ...hosts.hostDataFlat(ctx, h), ...hosts.hostFingerprints(ctx, h) }),
-      v2: (h, ctx) => ({ ...hosts.hostDataFlat(ctx, h), ...hosts.hostFingerprints(ctx, h) }),
+      v1: (h, ctx) => ({ ...hosts.hostDataFlat(ctx, h), ...hosts.hostFlowFacts(ctx, h) }),
+      v2: (h, ctx) => ({ ...hosts.hostDataFlat(ctx, h), ...hosts.hostFlowFacts(ctx, h) }),
     },
   }),
   route({
@@ -113,9 +114,9 @@ export const routes: RouteDef[] = [
     handler: (ctx, p) => {
       if (p.host) {
         const h = hosts.findHost(ctx, p.host, p.vlan);
-        return hosts.selectFields({ ...hosts.hostDataFlat(ctx, h), ...hosts.hostFingerprints(ctx, h) }, p.field_alias);
+        return hosts.selectFields({ ...hosts.hostDataFlat(ctx, h), ...hosts.hostFlowFacts(ctx, h) }, p.field_alias);
       }
-      // every host: without the per-host fingerprint scan of the flow table
+      // every host: without the per-host scan of its flows (fingerprints, contacts, HTTP hosts)
       const all = ctx.iface.engine.hosts({ limit: 1 << 30, allowed: ctx.allowed, vlan: p.vlan, detail: true });
       return all.rows.map((h) => hosts.selectFields(hosts.hostDataFlat(ctx, h), p.field_alias));
     },

@@ -166,6 +166,11 @@ export interface HostRecord {
   active_flows_as_server: number;
   total_flows_as_client: number;
   total_flows_as_server: number;
+  /** ICMP flows opened by a port / host unreachable message, this host sending (client) or receiving it */
+  unreachable_flows_as_client: number;
+  unreachable_flows_as_server: number;
+  host_unreachable_flows_as_client: number;
+  host_unreachable_flows_as_server: number;
   throughput_bps: number;
   throughput_pps: number;
   /** ntopng's ValueTrend: 1 up, 2 down, 3 stable */

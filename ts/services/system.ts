@@ -30,18 +30,23 @@ function readKb(file: string): Record<string, number> {
   return out;
 }
 
+/** Percent of time in each state between two readings (first reading: since boot). */
+function percentages(cur: number[], prev: number[]): CpuStates | null {
+  const d = cur.map((v, i) => v - (prev[i] ?? 0));
+  const total = d.reduce((a, b) => a + b, 0);
+  return total > 0 ? (Object.fromEntries(CPU_FIELDS.map((f, i) => [f, ((d[i] ?? 0) * 100) / total])) as CpuStates) : null;
+}
+
 export class SystemStats {
   private prev = readCpu();
   private prevAt = Date.now();
-  private states: CpuStates = Object.fromEntries(CPU_FIELDS.map((f) => [f, 0])) as CpuStates;
+  private states: CpuStates = percentages(this.prev, []) ?? (Object.fromEntries(CPU_FIELDS.map((f) => [f, 0])) as CpuStates);
 
   /** CPU percentages since the previous reading (at least a second apart). */
   cpuStates(): CpuStates {
     if (Date.now() - this.prevAt >= 1000) {
       const cur = readCpu();
-      const d = cur.map((v, i) => v - (this.prev[i] ?? 0));
-      const total = d.reduce((a, b) => a + b, 0);
-      if (total > 0) this.states = Object.fromEntries(CPU_FIELDS.map((f, i) => [f, ((d[i] ?? 0) * 100) / total])) as CpuStates;
+      this.states = percentages(cur, this.prev) ?? this.states;
       this.prev = cur;
       this.prevAt = Date.now();
     }

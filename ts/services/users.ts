@@ -89,6 +89,11 @@ export class Users {
   private readonly tokens;
   private readonly cacheKey = randomBytes(32);
   private readonly verified = new Map<string, { mac: Buffer; until: number; user: User }>();
+  // Verified Authorization header values → user (the hot path of API
+  // pollers: no decoding, no digest). The value is what the client sends on
+  // every request; any change to users drops them all (generation).
+  private readonly credentials = new Map<string, { until: number; gen: number; user: User }>();
+  private gen = 0;
 
   /** `resolveInterface` maps an allowed_interface value (ifid or name) to an ifname, or null */
   constructor(
@@ -186,6 +191,7 @@ export class Users {
     if (f.password) next.password = await hashPassword(f.password);
     await this.users.put(username, next);
     this.verified.delete(username);
+    this.gen++;
     return next;
   }
 
@@ -195,6 +201,7 @@ export class Users {
     if (u.role === 'administrator' && this.admins() <= 1) throw new ApiError(RC.DELETE_USER_FAILED, 'the last administrator cannot be deleted');
     await this.users.remove(username);
     this.verified.delete(username);
+    this.gen++;
     await this.users.transaction(() => {
       for (const { key, value } of this.sessions.getRange()) if (value.username === username) this.sessions.remove(key);
       for (const { key, value } of this.tokens.getRange()) if (value.username === username) this.tokens.remove(key);
@@ -216,6 +223,17 @@ export class Users {
     if (!(await checkHash(u.password, password))) return null;
     this.verified.set(username, { mac, until: Date.now() + CACHE_MS, user: u });
     return u;
+  }
+
+  /** The user an Authorization header value was verified for, recently and since no user changed. */
+  byCredential(header: string): User | null {
+    const e = this.credentials.get(header);
+    return e && e.gen === this.gen && e.until > Date.now() ? e.user : null;
+  }
+
+  rememberCredential(header: string, user: User): void {
+    if (this.credentials.size >= 1024) this.credentials.clear();
+    this.credentials.set(header, { until: Date.now() + CACHE_MS, gen: this.gen, user });
   }
 
   /** A session id for the user; `durationSec` 0 = never expires. */

@@ -169,6 +169,10 @@ Napi::Object host_to_js(Napi::Env env, const HostRow& r) {
   o.Set("active_flows_as_server", double(h.active_as_server));
   o.Set("total_flows_as_client", double(h.total_as_client));
   o.Set("total_flows_as_server", double(h.total_as_server));
+  o.Set("unreachable_flows_as_client", double(h.unreachable[kUnreachPort][0]));
+  o.Set("unreachable_flows_as_server", double(h.unreachable[kUnreachPort][1]));
+  o.Set("host_unreachable_flows_as_client", double(h.unreachable[kUnreachHost][0]));
+  o.Set("host_unreachable_flows_as_server", double(h.unreachable[kUnreachHost][1]));
   o.Set("throughput_bps", double(h.bps));
   o.Set("throughput_pps", double(h.pps));
   o.Set("throughput_trend_bps", trend(h.bps, h.prev_bps));

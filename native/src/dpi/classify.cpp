@@ -1,5 +1,6 @@
 #include "dpi/classify.h"
 
+#include "dpi/dga.h"
 #include "flow/local_nets.h"
 
 #include <cstring>
@@ -47,14 +48,18 @@ void DpiCtx::set_host(const char* s, size_t n) const {
 
 FlowMeta* DpiCtx::meta(MetaKind k) const { return info ? clf->ensure_meta(flow, info, k) : nullptr; }
 
-void DpiCtx::match_named(Match& m, uint16_t proto, const char* name, size_t len) const {
+bool DpiCtx::match_named(Match& m, uint16_t proto, const char* name, size_t len) const {
   uint16_t app = 0;
+  bool dga = false;
   if (len) {
     set_host(name, len);
     app = app_by_host(name, len);
+    // nDPI judges only names that no application claims.
+    if (!app && dga_suspicious(name, len)) risk(Risk::SuspDgaDomain), dga = true;
   }
   m.master = app ? proto : 0;
   m.app = app ? app : proto;
+  return dga;
 }
 
 // Flow::info is the pool entry + 1, so a zeroed flow has none. Sizes keep

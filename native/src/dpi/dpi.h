@@ -24,7 +24,10 @@ struct alignas(64) FlowInfo {
   union {
     uint64_t excluded[2];   // while inspecting: dissectors that answered no
     struct {                // once a dissector matched
-      DnsMeta dns;          // kind Dns
+      union {
+        DnsMeta dns;        // kind Dns
+        uint8_t state[15];  // the dissector reading on (Match::more): its own, set at the match
+      };
       uint8_t extra;        // the dissector still reading metadata
     };
   };
@@ -92,8 +95,9 @@ struct DpiCtx {
     if (info) info->risks |= stored_bit(r);
   }
   // `proto` carrying a name (SNI, Host, DNS query): proto.App when the name
-  // is a known application's, else proto alone, as nDPI reports it.
-  void match_named(Match& m, uint16_t proto, const char* name, size_t len) const;
+  // is a known application's, else proto alone, as nDPI reports it. True
+  // when an unclaimed name looks machine-generated (risk SuspDgaDomain).
+  bool match_named(Match& m, uint16_t proto, const char* name, size_t len) const;
 };
 
 using DissectFn = Verdict (*)(DpiCtx& c, Match& m);

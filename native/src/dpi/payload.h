@@ -24,6 +24,14 @@ inline bool has_at_upper(Bytes b, size_t at, std::string_view s) {
   return true;
 }
 
+// A command word at the start of a line-based protocol's message ("USER",
+// "PASS"), upper case, followed by a space, a line end or nothing.
+inline bool command_at(Bytes b, size_t at, std::string_view word) {
+  if (!has_at_upper(b, at, word)) return false;
+  size_t e = at + word.size();
+  return e == b.size() || b[e] == ' ' || b[e] == '\r' || b[e] == '\n' || b[e] == '\t';
+}
+
 // `s` anywhere in the payload.
 inline bool contains(Bytes b, std::string_view s) {
   if (s.empty()) return true;

@@ -316,6 +316,12 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
       h.active_as_server++, h.total_as_server++;
       f.srv_local = (h.flags & kHostLocal) != 0, f.srv_bcast = (h.flags & kHostBroadcast) != 0;
     }
+    // An ICMP flow opened by an unreachable message: its sender is the
+    // client (as ntopng counts them, at flow creation).
+    if (int k = unreachable_kind(p.l4_proto, p.icmp_type, p.icmp_code); k >= 0) {
+      if (f.cli_host != HashIndex::kNone) hosts_[f.cli_host].unreachable[k][0]++;
+      if (f.srv_host != HashIndex::kNone) hosts_[f.srv_host].unreachable[k][1]++;
+    }
     stats_.flows_created++;
   }
   Flow& f = flows_[fi];

@@ -30,6 +30,18 @@ enum HostFlag : uint8_t {
 // Traffic families as ntopng splits them.
 enum Family : uint8_t { kFamTcp = 0, kFamUdp = 1, kFamIcmp = 2, kFamOther = 3, kFamCount = 4 };
 
+// Host::unreachable kinds.
+enum Unreachable : uint8_t { kUnreachPort = 0, kUnreachHost = 1 };
+
+// What an ICMP message announces, as ntopng counts unreachable flows:
+// port unreachable (ICMP 3/3, ICMPv6 1/4) or host unreachable (ICMP 3/1,
+// ICMPv6 1/3); -1 for anything else.
+inline int unreachable_kind(uint8_t l4_proto, uint8_t type, uint8_t code) {
+  if (l4_proto == kProtoIcmp && type == 3) return code == 3 ? kUnreachPort : code == 1 ? kUnreachHost : -1;
+  if (l4_proto == kProtoIcmpv6 && type == 1) return code == 4 ? kUnreachPort : code == 3 ? kUnreachHost : -1;
+  return -1;
+}
+
 // pktStats size bins: upTo64 … above9000.
 constexpr int kSizeBins = 10;
 inline int size_bin(uint32_t len) {
@@ -70,8 +82,10 @@ struct alignas(64) Host {
   HostTraffic traffic[2];
   HostPktStats pkt[2];
   // cold: changed per flow, per TCP anomaly, per sweep
-  uint32_t fam_pkts_hi[2][kFamCount];  // carries of traffic[d].fam_pkts_lo
+  uint16_t fam_pkts_hi[2][kFamCount];  // carries of traffic[d].fam_pkts_lo (48-bit counts)
   uint32_t active_as_client, active_as_server, total_as_client, total_as_server;
+  // ICMP flows that began with a port / host unreachable, [kind][0 as client, 1 as server]
+  uint32_t unreachable[2][2];
   uint32_t retr[2], ooo[2], lost[2], keepalive[2];
   uint64_t udp_sent_noncast;
   uint64_t thpt_ts, thpt_bytes;

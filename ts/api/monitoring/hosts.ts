@@ -188,6 +188,10 @@ export function hostDataFlat(ctx: ApiCtx, h: HostRecord, iface: MonitoredInterfa
     'active_flows.as_server': h.active_flows_as_server,
     'total_flows.as_client': h.total_flows_as_client,
     'total_flows.as_server': h.total_flows_as_server,
+    'unreachable_flows.as_client': h.unreachable_flows_as_client,
+    'unreachable_flows.as_server': h.unreachable_flows_as_server,
+    'host_unreachable_flows.as_client': h.host_unreachable_flows_as_client,
+    'host_unreachable_flows.as_server': h.host_unreachable_flows_as_server,
     num_alerts: 0,
     total_alerts: 0,
     num_flow_alerts: 0,
@@ -214,16 +218,28 @@ export function hostDataFlat(ctx: ApiCtx, h: HostRecord, iface: MonitoredInterfa
 }
 
 /**
- * What the host's active client flows announced: JA3 and HASSH client
- * fingerprints with their use counts and the application seen with them
- * (ntopng keeps these per host). An empty Lua table encodes as [].
+ * What the host's active flows tell, in one pass over them: the JA3 and
+ * HASSH client fingerprints it announced with their use counts and the
+ * application seen with them, its distinct peers as client and as server
+ * (ntopng's active contacts), and the HTTP virtual hosts (names, not
+ * address literals) it serves (active_http_hosts). An empty Lua table encodes as [].
  */
-export function hostFingerprints(ctx: ApiCtx, h: HostRecord) {
+const NDPI_HTTP = 7;
+
+export function hostFlowFacts(ctx: ApiCtx, h: HostRecord) {
   const ja3: Record<string, { num_uses: number; app_name: string }> = {};
   const hassh: Record<string, { num_uses: number; app_name: string }> = {};
+  const peersAsClient = new Set<string>(), peersAsServer = new Set<string>(), httpHosts = new Set<string>();
   const flows = ctx.iface.engine.flows({ host: h.ip, hostVlan: h.vlan, limit: 1 << 30, sort: 'serial', order: 'asc' });
   for (const f of flows.rows) {
+    // a host talking to itself is both ends
+    if (f.server.ip === h.ip) {
+      peersAsServer.add(f.client.ip);
+      const vhost = f.l7_master === NDPI_HTTP || f.l7_app === NDPI_HTTP ? f.host_name : '';
+      if (vhost) httpHosts.add(vhost.toLowerCase());
+    }
     if (f.client.ip !== h.ip) continue;
+    peersAsClient.add(f.server.ip);
     const app = l7Name(f.l7_master, f.l7_app);
     const add = (m: typeof ja3, k: string | undefined) => {
       if (!k) return;
@@ -234,7 +250,13 @@ export function hostFingerprints(ctx: ApiCtx, h: HostRecord) {
     add(hassh, f.ssh?.hassh_client);
   }
   const orEmpty = (m: object) => (Object.keys(m).length ? m : []);
-  return { ja3_fingerprint: orEmpty(ja3), hassh_fingerprint: orEmpty(hassh) };
+  return {
+    ja3_fingerprint: orEmpty(ja3),
+    hassh_fingerprint: orEmpty(hassh),
+    'contacts.as_client': peersAsClient.size,
+    'contacts.as_server': peersAsServer.size,
+    active_http_hosts: httpHosts.size,
+  };
 }
 
 /** ntopng's per-host `ndpi` and `ndpi_categories` tables (v1/v2 shape). */

@@ -3,6 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { BlockList, isIPv4 } from 'node:net';
 
+import { z } from 'zod';
+
 import { l7Name, type EngineStats } from '../../bindings/engine.js';
 import type { MonitoredInterface } from '../../services/interfaces.js';
 import type { ApiCtx } from '../route.js';
@@ -40,8 +42,41 @@ function linkSpeed(i: MonitoredInterface): number {
 
 const pct = (n: number, max: number) => (max > 0 ? (n * 100) / max : 0);
 
+const num = z.number();
+const rate = z.object({ bps: num, pps: num });
+const sysFields = {
+  mem_total: num, mem_used: num, mem_free: num, mem_cached: num, mem_buffers: num, mem_shmem: num, mem_sreclaimable: num,
+  mem_ntopng_resident: num, mem_ntopng_virtual: num, cpu_load: num, cpu_states: z.record(z.string(), num),
+  dropped_alerts: num, alerts_queries: num, written_alerts: num,
+};
+const tcpPacketStats = z.object({ retransmissions: num, out_of_order: num, lost: num });
+
+/** get/interface/data v2 (the form the data is built in). */
+export const InterfaceDataV2 = z.object({
+  ifid: z.string(), ifname: z.string(), uptime: z.string(), localtime: z.string(), epoch: num, speed: num, is_view: z.boolean(),
+  num_hosts: num, num_local_hosts: num, num_devices: num, num_flows: num, hosts_pctg: num, flows_pctg: num, macs_pctg: num,
+  bytes: num, packets: num, bytes_upload: num, bytes_download: num, packets_upload: num, packets_download: num,
+  local2remote: num, remote2local: num, throughput_bps: num, throughput_pps: num,
+  throughput: z.object({ upload: rate, download: rate }), remote_bps: num, remote_pps: num, drops: num, tcpPacketStats,
+  has_alerts: z.boolean(), alerted_flows: num, engaged_alerts: num, dropped_alerts: num, ts_alerts: z.array(z.unknown()),
+  num_live_captures: num, profiles: z.record(z.string(), num), periodic_stats_update_frequency_secs: num,
+  system_host_stats: z.object(sysFields),
+  db: z.object({ flow_export_count: num, flow_export_drops: num, flow_export_rate: num }),
+});
+/** v1: the export counters at the top level. */
+export const InterfaceDataV1 = InterfaceDataV2.omit({ db: true }).extend(InterfaceDataV2.shape.db.shape);
+/** v0: ntopng's older field set. */
+export const InterfaceDataV0 = z.object({
+  ifname: z.string(), num_flows: num, num_hosts: num, num_local_hosts: num, num_devices: num, uptime: z.string(),
+  alerts_stored: z.boolean(), engaged_alerts: num, num_live_captures: num, flows_pctg: num, hosts_pctg: num, tcpPacketStats,
+  bytes: num, packets: num, bytes_download: num, bytes_upload: num, remote_pps: num, remote_bps: num, epoch: num,
+  localtime: z.string(), drops: num, remote2local: num, local2remote: num, is_view: z.boolean(), speed: num,
+  profiles: z.array(z.string()), system_host_stats: z.object({ cpu_idle: num, ...sysFields }),
+});
+type IfData = z.infer<typeof InterfaceDataV2>;
+
 /** What get/interface/data knows, before the per-version shapes. */
-export function interfaceData(ctx: ApiCtx) {
+export function interfaceData(ctx: ApiCtx): IfData {
   const i = ctx.iface;
   const s: EngineStats = i.engine.stats();
   const rates = ctx.deps.rates.get(i.ifid);
@@ -83,10 +118,10 @@ export function interfaceData(ctx: ApiCtx) {
     alerted_flows: 0,
     engaged_alerts: 0,
     dropped_alerts: 0,
-    ts_alerts: [] as unknown[],
+    ts_alerts: [],
     num_live_captures: 0,
     // traffic profiles are not configured
-    profiles: {} as Record<string, number>,
+    profiles: {},
     periodic_stats_update_frequency_secs: 5,
     system_host_stats: systemHostStats(sys, 0),
     // flows handed to a flows database (the historical-flows issue)
@@ -94,7 +129,6 @@ export function interfaceData(ctx: ApiCtx) {
   };
 }
 
-type IfData = ReturnType<typeof interfaceData>;
 type Sys = ReturnType<ApiCtx['deps']['system']['read']>;
 
 function systemHostStats(sys: Sys, droppedAlerts: number) {
@@ -119,7 +153,7 @@ function systemHostStats(sys: Sys, droppedAlerts: number) {
 // The data is built in v2's form (the busiest); v1 lifts the export
 // counters to the top, v0 picks its older field set.
 export const interfaceDataShape = {
-  v0: (d: IfData) => ({
+  v0: (d: IfData): z.infer<typeof InterfaceDataV0> => ({
     ifname: d.ifname,
     num_flows: d.num_flows,
     num_hosts: d.num_hosts,
@@ -148,7 +182,7 @@ export const interfaceDataShape = {
     profiles: Object.keys(d.profiles),
     system_host_stats: { cpu_idle: d.system_host_stats.cpu_states.idle, ...d.system_host_stats },
   }),
-  v1: (d: IfData) => {
+  v1: (d: IfData): z.infer<typeof InterfaceDataV1> => {
     const { db, ...rest } = d;
     return { ...rest, ...db };
   },

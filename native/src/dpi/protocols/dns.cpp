@@ -96,6 +96,8 @@ void read_response(DpiCtx& c, Bytes b) {
   d.answers = load_be16(b.data() + 6);
   d.flags |= 1;
   if (d.rcode) c.risk(Risk::ErrorCode);
+  // nDPI: a machine-generated name that resolved is a risky domain.
+  else if (c.info->risks & stored_bit(Risk::SuspDgaDomain)) c.risk(Risk::RiskyDomain);
 }
 
 Verdict classify_dns(DpiCtx& c, Match& m) {

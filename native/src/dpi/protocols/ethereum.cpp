@@ -1,12 +1,11 @@
 // ④ Ethereum, as nDPI recognises it. UDP: devp2p node discovery on port
 // 30303 (a 98-byte hash + signature prefix, then a packet type up to
 // NODES = 4), not to broadcast / multicast. TCP: an RLPx handshake (300–599
-// bytes, byte 2 = 0x04) towards ports 30300–30305, or mining-pool JSON-RPC
-// ("eth1.0" / "worker").
+// bytes, byte 2 = 0x04) towards ports 30300–30305. Mining-pool JSON-RPC
+// ("eth1.0", "worker") is Mining (mining.cpp), as nDPI reports it.
 #include <cstring>
 
 #include "dpi/dpi.h"
-#include "dpi/payload.h"
 
 namespace fg {
 namespace {
@@ -19,12 +18,7 @@ Verdict classify_ethereum(DpiCtx& c, Match& m) {
       return Verdict::No;
     if (p.dst.is_v4() ? (p.dst.v4() >> 24) == 0xff : load_be32(p.dst.b) == 0xff020000) return Verdict::No;
   } else {
-    if (b.size() <= 10) return Verdict::No;
-    if (b.size() > 300 && b.size() < 600 && b[2] == 0x04) {
-      if (p.dport < 30300 || p.dport > 30305) return Verdict::No;
-    } else if (!(contains(b, "{") && (contains(b, "\"eth1.0\"") || contains(b, "\"worker\":")))) {
-      return Verdict::No;
-    }
+    if (b.size() <= 300 || b.size() >= 600 || b[2] != 0x04 || p.dport < 30300 || p.dport > 30305) return Verdict::No;
   }
   m.app = id(ProtoId::ETHEREUM);
   return Verdict::Match;

@@ -1,7 +1,8 @@
 // ④ FTP control (RFC 959): the server greets first with "220 " (or "220-");
 // the client then sends USER, AUTH TLS, FEAT, SYST, OPTS … Stateless: a
 // client command reaching this dissector means every earlier packet was a
-// greeting.
+// greeting. After the match the client's commands are read on for a USER
+// or PASS (nDPI's clear-text credentials; either one is enough).
 #include <cstring>
 
 #include "dpi/dpi.h"
@@ -10,13 +11,27 @@
 namespace fg {
 namespace {
 
+bool credentials(Bytes b) { return command_at(b, 0, "USER") || command_at(b, 0, "PASS"); }
+
 Verdict classify_ftp_control(DpiCtx& c, Match& m) {
   Bytes b = c.payload;
+  if (c.extra) {
+    if (!c.from_client) return Verdict::NeedMore;
+    if (credentials(b)) {
+      c.risk(Risk::ClearTextCredentials);
+      return Verdict::No;
+    }
+    return command_at(b, 0, "AUTH") ? Verdict::No : Verdict::NeedMore;  // TLS from here on
+  }
   if (!c.from_client) {
     if (b.size() >= 6 && std::memcmp(b.data(), "220", 3) == 0 && (b[3] == ' ' || b[3] == '-')) return Verdict::NeedMore;
     return Verdict::No;
   }
-  if (c.flow.dpi_packets < 2) return Verdict::No;  // the server speaks first
+  if (c.flow.dpi_packets < 2) {
+    // A capture starting mid-session: nDPI still sees the credentials on port 21.
+    if (c.srv_port == 21 && credentials(b)) c.risk(Risk::ClearTextCredentials);
+    return Verdict::No;  // the server speaks first
+  }
   // nDPI names the session FTPS once the client asks for TLS.
   if (has_at_upper(b, 0, "AUTH TLS") || has_at_upper(b, 0, "AUTH SSL")) {
     m.app = id(ProtoId::FTPS);
@@ -26,6 +41,8 @@ Verdict classify_ftp_control(DpiCtx& c, Match& m) {
   for (const char* k : kCmds)
     if (has_at_upper(b, 0, k)) {
       m.app = id(ProtoId::FTP_CONTROL);
+      if (credentials(b)) c.risk(Risk::ClearTextCredentials);
+      else m.more = true;
       return Verdict::Match;
     }
   return Verdict::No;

@@ -32,32 +32,46 @@ bool webdav_method(Bytes b) {
 
 }  // namespace
 
-bool http_request_host(Bytes b, const char*& name, size_t& len) {
-  if (!starts_with_method(b) && !webdav_method(b)) return false;
+namespace {
+
+// The Host header among the lines of b, starting with the line at `from`
+// (0: b begins with a line, as a continuation segment does).
+bool host_line(Bytes b, size_t from, const char*& name, size_t& len) {
   const char* s = reinterpret_cast<const char*>(b.data());
   size_t n = b.size();
-  for (size_t i = 0; i + 7 < n; i++) {
-    if (s[i] != '\n') continue;
-    if (i + 1 < n && (s[i + 1] == '\r' || s[i + 1] == '\n')) return false;  // end of headers
-    if (strncasecmp(s + i + 1, "host:", 5) != 0) continue;
-    size_t v = i + 6;
-    while (v < n && (s[v] == ' ' || s[v] == '\t')) v++;
-    size_t e = v;
-    while (e < n && s[e] != '\r' && s[e] != '\n') e++;
-    while (e > v && (s[e - 1] == ' ' || s[e - 1] == '\t')) e--;  // RFC 9112 §5: optional whitespace
-    // Drop a port, but not the colons of a bracketed IPv6 literal.
-    size_t colon = e;
-    for (size_t k = v; k < e; k++) {
-      if (s[k] == ']') colon = e;
-      else if (s[k] == ':') colon = k;
+  for (size_t i = from; i + 5 < n;) {
+    if (s[i] == '\r' || s[i] == '\n') return false;  // end of headers
+    if (strncasecmp(s + i, "host:", 5) == 0) {
+      size_t v = i + 5;
+      while (v < n && (s[v] == ' ' || s[v] == '\t')) v++;
+      size_t e = v;
+      while (e < n && s[e] != '\r' && s[e] != '\n') e++;
+      while (e > v && (s[e - 1] == ' ' || s[e - 1] == '\t')) e--;  // RFC 9112 §5: optional whitespace
+      // Drop a port, but not the colons of a bracketed IPv6 literal.
+      size_t colon = e;
+      for (size_t k = v; k < e; k++) {
+        if (s[k] == ']') colon = e;
+        else if (s[k] == ':') colon = k;
+      }
+      if (v == e) return false;
+      if (s[v] != '[') e = colon;
+      name = s + v;
+      len = e - v;
+      return plausible_name(name, len);
     }
-    if (v == e) return false;
-    if (s[v] != '[') e = colon;
-    name = s + v;
-    len = e - v;
-    return plausible_name(name, len);
+    const void* nl = std::memchr(s + i, '\n', n - i);
+    if (!nl) return false;
+    i = size_t(static_cast<const char*>(nl) - s) + 1;
   }
   return false;
+}
+
+}  // namespace
+
+bool http_request_host(Bytes b, const char*& name, size_t& len) {
+  if (!starts_with_method(b) && !webdav_method(b)) return false;
+  const void* nl = std::memchr(b.data(), '\n', b.size());
+  return nl && host_line(b, size_t(static_cast<const uint8_t*>(nl) - b.data()) + 1, name, len);
 }
 
 }  // namespace fg
@@ -126,6 +140,13 @@ bool suspicious_ua(const char* v, size_t n) {
   return !std::memchr(v, ' ', n) && !std::memchr(v, '/', n);
 }
 
+bool contains_nocase(const char* v, size_t n, const char* want) {
+  const size_t k = std::strlen(want);
+  for (size_t i = 0; i + k <= n; i++)
+    if (strncasecmp(v + i, want, k) == 0) return true;
+  return false;
+}
+
 bool starts(const char* v, size_t n, const char* want) {
   size_t k = std::strlen(want);
   return n >= k && strncasecmp(v, want, k) == 0;
@@ -178,7 +199,8 @@ void read_request(DpiCtx& c, Bytes b) {
       ua_seen = !suspicious_ua(v, vl);
       if (fm) copy_str(fm->http.user_agent, sizeof(fm->http.user_agent), v, vl);
     } else if (is(name, nl, "authorization")) {
-      if (vl >= 6 && strncasecmp(v, "basic ", 6) == 0) c.risk(Risk::ClearTextCredentials);
+      // nDPI: "Basic" or "Digest" anywhere in the value.
+      if (contains_nocase(v, vl, "basic") || contains_nocase(v, vl, "digest")) c.risk(Risk::ClearTextCredentials);
     } else if (is(name, nl, "host")) {
       size_t hl = vl;
       const char* colon = static_cast<const char*>(std::memchr(v, ':', vl));
@@ -224,9 +246,34 @@ uint16_t read_response(DpiCtx& c, Bytes b) {
   return app;
 }
 
+// FlowInfo::state[0] after a request matched: whether its Host line may
+// still come in the next client segment.
+enum : uint8_t { kHostDone = 0, kHostPending = 1 };
+
+bool headers_end(Bytes b) {
+  const char* s = reinterpret_cast<const char*>(b.data());
+  for (size_t i = 0; i + 1 < b.size(); i++)
+    if (s[i] == '\n' && (s[i + 1] == '\n' || (s[i + 1] == '\r' && i + 2 < b.size() && s[i + 2] == '\n'))) return true;
+  return false;
+}
+
 Verdict classify_http(DpiCtx& c, Match& m) {
   Bytes b = c.payload;
   if (c.extra) {
+    if (c.from_client && !status_line(b)) {
+      // A request whose first segment ended before its Host line (a long
+      // URL): the name is in the next client segment, where nDPI reads it too.
+      const char* host = nullptr;
+      size_t len = 0;
+      if (c.info && c.info->state[0] == kHostPending) {
+        if (http_request_host(b, host, len) || host_line(b, 0, host, len)) {
+          c.set_host(host, len);
+          if (uint16_t app = app_by_host(host, len)) c.clf->refine(c.flow, id(ProtoId::HTTP), app);
+        }
+        if (len || headers_end(b)) c.info->state[0] = kHostDone;
+      }
+      return Verdict::NeedMore;
+    }
     if (!status_line(b)) return Verdict::NeedMore;
     // MPEG-DASH is judged on the packet that named the flow HTTP only: a
     // video/mp4 answer to a request already seen does not make it DASH.
@@ -248,6 +295,7 @@ Verdict classify_http(DpiCtx& c, Match& m) {
     c.match_named(m, proto, host, len);
     if (uint16_t app = request_app(b)) m.master = proto, m.app = app;
     read_request(c, b);
+    if (c.info) c.info->state[0] = len || headers_end(b) ? kHostDone : kHostPending;
     m.more = true;
     return Verdict::Match;
   }

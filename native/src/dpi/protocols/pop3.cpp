@@ -1,6 +1,8 @@
 // ④ POP3 (RFC 1939): the server greets first with "+OK"; the client then
 // sends USER, APOP, CAPA, AUTH or STLS. Stateless: a client command reaching
-// this dissector means every earlier packet was a "+OK" greeting.
+// this dissector means every earlier packet was a "+OK" greeting. After the
+// match the client's commands are read on for a USER or PASS (nDPI's
+// clear-text credentials; SASL's base64 exchanges are not decoded).
 #include <cstring>
 
 #include "dpi/dpi.h"
@@ -9,17 +11,32 @@
 namespace fg {
 namespace {
 
+bool credentials(Bytes b) { return command_at(b, 0, "USER") || command_at(b, 0, "PASS"); }
+
 Verdict classify_pop3(DpiCtx& c, Match& m) {
   Bytes b = c.payload;
+  if (c.extra) {
+    if (!c.from_client) return Verdict::NeedMore;
+    if (credentials(b)) {
+      c.risk(Risk::ClearTextCredentials);
+      return Verdict::No;
+    }
+    return command_at(b, 0, "STLS") ? Verdict::No : Verdict::NeedMore;  // TLS from here on
+  }
   if (!c.from_client) {
     if (b.size() >= 5 && std::memcmp(b.data(), "+OK", 3) == 0 && (b[3] == ' ' || b[3] == '\r')) return Verdict::NeedMore;
     return Verdict::No;
   }
-  if (c.flow.dpi_packets < 2) return Verdict::No;  // the server speaks first
+  if (c.flow.dpi_packets < 2) {
+    if (c.srv_port == 110 && credentials(b)) c.risk(Risk::ClearTextCredentials);  // mid-session capture
+    return Verdict::No;  // the server speaks first
+  }
   static const char* const kCmds[] = {"USER ", "APOP ", "CAPA\r", "AUTH", "STLS\r"};
   for (const char* k : kCmds)
     if (has_at_upper(b, 0, k)) {
       m.app = id(ProtoId::POP3);
+      if (credentials(b)) c.risk(Risk::ClearTextCredentials);
+      else m.more = !command_at(b, 0, "STLS");
       return Verdict::Match;
     }
   return Verdict::No;

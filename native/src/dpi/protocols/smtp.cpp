@@ -2,6 +2,10 @@
 // multi-line greeting); the client answers EHLO or HELO. Stateless: a client
 // command reaching this dissector means every earlier packet was a greeting.
 // A STARTTLS upgrade stays SMTP, as we match on the EHLO before it.
+// After the match the client's commands are read on for nDPI's clear-text
+// credentials (RFC 4954): AUTH PLAIN with its base64 credentials on the
+// command line, or AUTH LOGIN and the base64 user name on the next line;
+// until the mail itself or TLS.
 #include <cstring>
 
 #include "dpi/dpi.h"
@@ -10,8 +14,53 @@
 namespace fg {
 namespace {
 
+enum SmtpState : uint8_t { kIdle = 0, kAuthAsked = 1 };
+
+bool base64_char(uint8_t ch) {
+  return (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '+' || ch == '/' || ch == '=';
+}
+
+// A base64 token from `at` up to a CRLF within the segment (nDPI reads
+// whole lines only: a token whose CRLF comes in the next segment is missed).
+bool base64_line(Bytes b, size_t at) {
+  size_t i = at;
+  while (i < b.size() && base64_char(b[i])) i++;
+  return i > at && i + 1 < b.size() && b[i] == '\r' && b[i + 1] == '\n';
+}
+
+Verdict read_on(DpiCtx& c) {
+  Bytes b = c.payload;
+  if (!c.from_client) return Verdict::NeedMore;
+  uint8_t scratch = kIdle;
+  uint8_t& st = c.info ? c.info->state[0] : scratch;
+  if (st == kAuthAsked) {
+    if (base64_line(b, 0)) {
+      c.risk(Risk::ClearTextCredentials);
+      return Verdict::No;
+    }
+    if (has_at(b, 0, "*\r\n")) st = kIdle;  // the client cancelled
+  }
+  if (command_at(b, 0, "AUTH")) {
+    const bool login = command_at(b, 5, "LOGIN"), plain = command_at(b, 5, "PLAIN");
+    if (!login && !plain) return Verdict::NeedMore;  // a challenge-response mechanism: nothing in clear
+    if (base64_line(b, 11)) {                        // initial response on the command line
+      c.risk(Risk::ClearTextCredentials);
+      return Verdict::No;
+    }
+    // nDPI reads a separate answer only for LOGIN.
+    if (login) st = kAuthAsked;
+    return Verdict::NeedMore;
+  }
+  // Past authentication (the mail itself) or into TLS: nothing more to read.
+  if (command_at(b, 0, "MAIL") || command_at(b, 0, "RCPT") || command_at(b, 0, "DATA") || command_at(b, 0, "STARTTLS") ||
+      command_at(b, 0, "QUIT"))
+    return Verdict::No;
+  return Verdict::NeedMore;
+}
+
 Verdict classify_smtp(DpiCtx& c, Match& m) {
   Bytes b = c.payload;
+  if (c.extra) return read_on(c);
   if (!c.from_client) {
     if (b.size() >= 6 && std::memcmp(b.data(), "220", 3) == 0 && (b[3] == ' ' || b[3] == '-')) return Verdict::NeedMore;
     return Verdict::No;
@@ -19,6 +68,8 @@ Verdict classify_smtp(DpiCtx& c, Match& m) {
   if (c.flow.dpi_packets < 2) return Verdict::No;  // the server speaks first
   if ((has_at_upper(b, 0, "EHLO ") || has_at_upper(b, 0, "HELO ")) && b.size() >= 7) {
     m.app = id(ProtoId::SMTP);
+    if (c.info) c.info->state[0] = kIdle;
+    m.more = true;
     return Verdict::Match;
   }
   return Verdict::No;

@@ -1,7 +1,10 @@
 // ④ Telnet (RFC 854/855): sessions open with option negotiation, packets
 // made only of IAC (0xff) commands: WILL/WONT/DO/DONT <option>, or a
-// subnegotiation IAC SB … IAC SE.
+// subnegotiation IAC SB … IAC SE. After the match the session is read on
+// as nDPI does for clear-text credentials: a "login:" prompt, then the
+// line end closing the typed user name.
 #include "dpi/dpi.h"
+#include "dpi/payload.h"
 
 namespace fg {
 namespace {
@@ -27,9 +30,30 @@ bool all_iac(Bytes b) {
   return cmds > 0;
 }
 
+enum TelnetState : uint8_t { kNoPrompt = 0, kPrompted = 1 };
+
+Verdict read_on(DpiCtx& c) {
+  Bytes b = c.payload;
+  if (!c.info || b.empty() || b[0] == 0xff) return Verdict::NeedMore;  // negotiation
+  uint8_t& st = c.info->state[0];
+  if (st == kNoPrompt) {
+    if (b.size() > 6 && has_at_upper(b, 0, "LOGIN:")) st = kPrompted;
+    return Verdict::NeedMore;
+  }
+  // Typed (and echoed) a character or a word at a time until the line ends.
+  if (b[0] == '\r' || b[0] == '\n') {
+    c.risk(Risk::ClearTextCredentials);
+    return Verdict::No;
+  }
+  return Verdict::NeedMore;
+}
+
 Verdict classify_telnet(DpiCtx& c, Match& m) {
+  if (c.extra) return read_on(c);
   if (!all_iac(c.payload)) return Verdict::No;
   m.app = id(ProtoId::Telnet);
+  if (c.info) c.info->state[0] = kNoPrompt;
+  m.more = true;
   return Verdict::Match;
 }
 

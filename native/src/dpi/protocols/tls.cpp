@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <strings.h>
 
 namespace fg {
 
@@ -215,6 +216,11 @@ void tls_hello_meta(DpiCtx& c, Bytes hs, HelloTransport tr) {
 
 namespace {
 
+// nDPI's Tor guess: Tor relays present random "www.<noise>.com|net" names.
+bool tor_like(const char* s, size_t n) {
+  return n > 8 && strncasecmp(s, "www.", 4) == 0 && (strncasecmp(s + n - 4, ".com", 4) == 0 || strncasecmp(s + n - 4, ".net", 4) == 0);
+}
+
 Verdict classify_tls(DpiCtx& c, Match& m) {
   Bytes b = c.payload;
   if (c.extra) {
@@ -240,7 +246,7 @@ Verdict classify_tls(DpiCtx& c, Match& m) {
     size_t len = 0;
     if (!tls_client_hello_sni(b, name, len)) len = 0;
     tls_hello_meta(c, b.subspan(5, std::min<size_t>(b.size() - 5, load_be16(b.data() + 3))), HelloTransport::Tcp);
-    c.match_named(m, tls_proto_by_port(c), name, len);
+    if (c.match_named(m, tls_proto_by_port(c), name, len) && tor_like(name, len)) m.master = id(ProtoId::TLS), m.app = id(ProtoId::Tor);
     m.more = c.meta(MetaKind::Tls) != nullptr;
     return Verdict::Match;
   }

@@ -1,6 +1,8 @@
 // ④ WireGuard over UDP: a message type byte followed by three reserved zero
 // bytes; handshake initiation (1) is exactly 148 bytes, response (2) 92,
-// cookie reply (3) 64.
+// cookie reply (3) 64. TunnelBear's handshake has the same layout at
+// 204 / 100 bytes: its initiation waits for the response, which names the
+// flow WireGuard.TunnelBear (nDPI's rule).
 #include "dpi/dpi.h"
 
 namespace fg {
@@ -9,6 +11,11 @@ namespace {
 Verdict classify_wireguard(DpiCtx& c, Match& m) {
   Bytes b = c.payload;
   if (b.size() < 32 || b[1] || b[2] || b[3]) return Verdict::No;
+  if (b[0] == 1 && b.size() == 204) return Verdict::NeedMore;
+  if (b[0] == 2 && b.size() == 100) {
+    m.master = id(ProtoId::WireGuard), m.app = id(ProtoId::TunnelBear);
+    return Verdict::Match;
+  }
   size_t want;
   switch (b[0]) {
     case 1: want = 148; break;
