@@ -230,4 +230,12 @@ describe('dissectors 7 (dpiB)', () => {
     expect(await kakao('1.201.1.174', rtcp)).toBe('KakaoTalk_Voice');
     expect(await kakao('1.202.1.174', rtcp)).not.toBe('KakaoTalk_Voice');
   });
+  it('NetBIOS: a datagram to 138 carrying its sender\'s address and more than the names is NetBIOS.SMBv1; not with another address', async () => {
+    const dgm = (src: number[]) => {
+      const body = Buffer.alloc(100, 0xaa);
+      return Buffer.concat([Buffer.from([0x11, 0x0e, 0x84, 0xec]), Buffer.from(src), Buffer.from([0x00, 0x8a, 0x00, body.length, 0x00, 0x00]), body]);
+    };
+    expect(await classify('udp', 138, 138, [dgm([10, 0, 0, 1])], [true])).toBe('NetBIOS.SMBv1 (DPI)');
+    expect(await classify('udp', 138, 138, [dgm([10, 0, 0, 9])], [true])).not.toMatch(/\(DPI\)/);
+  });
 });
