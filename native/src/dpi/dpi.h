@@ -54,6 +54,19 @@ struct Match {
 
 class Classifier;
 
+// Offsets into DpiCtx::scratch(), one range per dissector keeping state.
+constexpr size_t kScratchBytes = 24;
+enum ScratchSlot : uint8_t {
+  kScratchRx = 0,          // 9 bytes: stored flag, connection epoch and id
+  kScratchTeamViewer = 9,  // 1 byte: stage
+  kScratchUsenet = 10,     // 1 byte: direction of the greeting + 1
+  kScratchHalfLife2 = 11,  // 1 byte: direction of the request + 1
+  kScratchRtp = 12,        // 6 bytes: RTP / RTCP stages, first sequence number per direction
+  kScratchEnd = 18,
+};
+
+static_assert(kScratchEnd <= kScratchBytes);
+
 // What a dissector sees.
 struct DpiCtx {
   const Packet& p;
@@ -68,6 +81,16 @@ struct DpiCtx {
   // The flow's metadata entry of that kind, allocated on first use; null
   // when the pool is full or the flow has another kind.
   FlowMeta* meta(MetaKind k) const;
+  // A few bytes a dissector carries from one packet of the flow to the
+  // next while it is under inspection (RX's connection ids, a stage
+  // counter): the tail of FlowInfo::host, which holds no name until a
+  // dissector matched (host[0] stays 0, so nothing reads them as one); null
+  // when the pool is full or a name is already there. Each dissector keeps
+  // to its own ScratchSlot.
+  uint8_t* scratch(ScratchSlot slot) const {
+    if (!info || info->host[0]) return nullptr;
+    return reinterpret_cast<uint8_t*>(info->host) + sizeof(info->host) - kScratchBytes + slot;
+  }
   void risk(Risk r) const {
     if (info) info->risks |= stored_bit(r);
   }

@@ -46,13 +46,15 @@ struct Tables {
       add_ports(p.udp_ports, udp_port.get(), p.id);
     }
   }
-  // The first protocol listing a port keeps it (lowest id), as nDPI's default.
+  // A port two protocols list goes to the later one in the table, as in
+  // nDPI, whose default-port tree overwrites a duplicate (TCP 445 guesses
+  // SMBv23, 8080 HTTP_Proxy).
   static void add_ports(const char* list, uint16_t* table, uint16_t id) {
     for (const char* s = list; *s;) {
       char* end;
       long port = std::strtol(s, &end, 10);
       if (end == s) break;
-      if (port > 0 && port < 65536 && table[port] == 0) table[port] = id;
+      if (port > 0 && port < 65536) table[port] = id;
       s = *end == ',' ? end + 1 : end;
     }
   }

@@ -1,5 +1,5 @@
 // ④ BitTorrent: the peer-wire handshake ("\x13BitTorrent protocol", BEP 3),
-// also inside a uTP packet (BEP 29, 20-byte header first); the DHT's
+// uTP packets (BEP 29) by their header; the DHT's
 // bencoded queries and answers (BEP 5), which open with the sender's 20-byte
 // node id; and local peer discovery ("BT-SEARCH * HTTP/1.1", BEP 14).
 #include <cstring>
@@ -13,10 +13,29 @@ namespace {
 constexpr char kHandshake[] = "\x13" "BitTorrent protocol";
 constexpr size_t kHandshakeLen = sizeof(kHandshake) - 1;
 
-bool utp_header(Bytes b) {
-  if (b.size() < 20) return false;
-  uint8_t type = b[0] >> 4, version = b[0] & 0x0f;
-  return version == 1 && type <= 4 && (b[1] == 0 || b[1] == 1 || b[1] == 2);
+// A uTP (BEP 29) packet: version 1, type up to 4 (SYN), a well-formed
+// extension chain (types up to 2, at most 4 links), non-zero connection id
+// and timestamp; a SYN carries nothing and no timestamp difference, a DATA
+// packet carries something, a zero window only on a bare header. 0 = not
+// uTP, 1 = a control packet, 2 = DATA (weaker evidence).
+int utp_kind(Bytes b) {
+  if (b.size() < 20) return 0;
+  const uint8_t type = b[0] >> 4, version = b[0] & 0x0f;
+  size_t off = 20;
+  uint8_t ext = b[1];
+  for (int links = 0; ext != 0 && off + 1 < b.size();) {
+    ext = b[off];
+    if (ext > 2 || ++links > 4) return 0;
+    off += 2 + size_t(b[off + 1]);
+  }
+  if (ext != 0) return 0;
+  const bool bare = b.size() == off;
+  if (version != 1 || type > 4 || b[1] > 2) return 0;
+  if (type == 4 && (load_be32(b.data() + 8) != 0 || !bare)) return 0;
+  if (type == 0 && bare) return 0;
+  if (load_be16(b.data() + 2) == 0 || load_be32(b.data() + 4) == 0) return 0;
+  if (load_be32(b.data() + 12) == 0 && !bare) return 0;
+  return type == 0 ? 2 : 1;
 }
 
 Verdict classify_bittorrent(DpiCtx& c, Match& m) {
@@ -35,9 +54,10 @@ Verdict classify_bittorrent(DpiCtx& c, Match& m) {
     // An answer that first tells the querier its outside address.
     static const char kR[] = "1:rd2:id20:";
     for (size_t i = 7; !found && i + sizeof(kR) - 1 <= b.size() && i < 40; i++) found = has_at(b, i, std::string_view(kR, sizeof(kR) - 1));
-  } else if (utp_header(b)) {
-    if (has_at(b, 20, std::string_view(kHandshake, kHandshakeLen))) found = true;
-    else return Verdict::NeedMore;  // a uTP SYN / state packet: the handshake follows
+  } else if (int utp = utp_kind(b)) {
+    // A control packet is enough; DATA needs the handshake or a third packet.
+    if (utp == 1 || contains(Bytes(b.data() + 20, b.size() - 20), "BitTorrent protocol") || c.flow.dpi_packets > 2) found = true;
+    else return Verdict::NeedMore;
   }
   if (!found) return Verdict::No;
   m.app = id(ProtoId::BitTorrent);

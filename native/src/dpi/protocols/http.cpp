@@ -95,6 +95,15 @@ uint8_t method_of(Bytes b) {
   return 0;
 }
 
+// The request target is an absolute "http://" URI (a request to a proxy).
+bool absolute_uri(Bytes b) {
+  const char* s = reinterpret_cast<const char*>(b.data());
+  const char* sp = static_cast<const char*>(std::memchr(s, ' ', b.size()));
+  if (!sp) return false;
+  const size_t at = size_t(sp - s) + 1;
+  return b.size() - at > 7 && strncasecmp(s + at, "http://", 7) == 0;
+}
+
 // Calls fn(name, name_len, value, value_len) per header line; returns the
 // offset of the body (after the blank line), or 0 when the headers are cut.
 template <class F>
@@ -154,7 +163,7 @@ uint16_t app_by_content_type(const char* v, size_t n) {
 }
 
 // The request's own sub-protocol: WebDAV methods, MPEG-DASH segments, a
-// Content-Type; 0 when none.
+// Content-Type, a SOAPAction header; 0 when none.
 uint16_t request_app(Bytes b) {
   if (webdav_method(b)) return id(ProtoId::WebDAV);
   const char* s = reinterpret_cast<const char*>(b.data());
@@ -166,10 +175,13 @@ uint16_t request_app(Bytes b) {
   };
   if (line_ends(".mp4 HTTP/1.1") || line_ends(".m4s HTTP/1.1")) return id(ProtoId::MpegDash);
   uint16_t app = 0;
+  bool soap = false;
   each_header(b, [&](const char* name, size_t nl, const char* v, size_t vl) {
     if (!app && is(name, nl, "content-type")) app = app_by_content_type(v, vl);
+    // A SOAPAction header marks a SOAP call (nDPI's SOAP sub-protocol).
+    if (is(name, nl, "soapaction")) soap = true;
   });
-  return app;
+  return app ? app : soap ? id(ProtoId::SOAP) : 0;
 }
 
 void read_request(DpiCtx& c, Bytes b) {
@@ -248,7 +260,7 @@ bool headers_end(Bytes b) {
 Verdict classify_http(DpiCtx& c, Match& m) {
   Bytes b = c.payload;
   if (c.extra) {
-    if (c.from_client) {
+    if (c.from_client && !status_line(b)) {
       // A request whose first segment ended before its Host line (a long
       // URL): the name is in the next client segment, where nDPI reads it too.
       const char* host = nullptr;
@@ -263,16 +275,25 @@ Verdict classify_http(DpiCtx& c, Match& m) {
       return Verdict::NeedMore;
     }
     if (!status_line(b)) return Verdict::NeedMore;
-    if (uint16_t app = read_response(c, b)) c.clf->refine(c.flow, id(ProtoId::HTTP), app);
+    // MPEG-DASH is judged on the packet that named the flow HTTP only: a
+    // video/mp4 answer to a request already seen does not make it DASH.
+    uint16_t app = read_response(c, b);
+    if (app && app != id(ProtoId::MpegDash)) c.clf->refine(c.flow, id(ProtoId::HTTP), app);
     return Verdict::No;
   }
-  if (c.from_client) {
-    if (!starts_with_method(b) && !webdav_method(b)) return Verdict::No;
+  // Request or response by its first line, not by direction: a capture
+  // that starts mid-connection shows the response first.
+  if (starts_with_method(b) || webdav_method(b)) {
     const char* host = nullptr;
     size_t len = 0;
     if (!http_request_host(b, host, len)) len = 0;
-    c.match_named(m, id(ProtoId::HTTP), host, len);
-    if (uint16_t app = request_app(b)) m.master = id(ProtoId::HTTP), m.app = app;
+    // A tunnel request (CONNECT) or an absolute URI names a proxy: nDPI's
+    // HTTP_Connect and HTTP_Proxy stand in for HTTP.
+    uint16_t proto = id(ProtoId::HTTP);
+    if (method_of(b) == uint8_t(HttpMethod::Connect)) proto = id(ProtoId::HTTP_Connect);
+    else if (absolute_uri(b)) proto = id(ProtoId::HTTP_Proxy);
+    c.match_named(m, proto, host, len);
+    if (uint16_t app = request_app(b)) m.master = proto, m.app = app;
     read_request(c, b);
     if (c.info) c.info->state[0] = len || headers_end(b) ? kHostDone : kHostPending;
     m.more = true;
@@ -283,7 +304,7 @@ Verdict classify_http(DpiCtx& c, Match& m) {
     if (uint16_t app = read_response(c, b)) m.master = id(ProtoId::HTTP), m.app = app;
     return Verdict::Match;
   }
-  return Verdict::NeedMore;
+  return c.from_client ? Verdict::No : Verdict::NeedMore;
 }
 
 }  // namespace

@@ -76,9 +76,18 @@ Verdict name_service(Bytes b) {
   return encoded_name_at(b, 12) ? Verdict::Match : Verdict::No;
 }
 
-Verdict datagram_service(Bytes b, Match& m) {
+Verdict datagram_service(Bytes b, const Packet& p, Match& m) {
   if (b.size() < 14) return Verdict::No;
   uint8_t type = b[0];
+  // nDPI's check on a datagram to 138: its length field, a message type and
+  // the source address it carries equal to the sender's; anything past the
+  // header and the two names (82 bytes) is taken for an SMB payload.
+  const size_t dlen = load_be16(b.data() + 10);
+  if (p.dport == 138 && dlen + 14 == b.size() && type >= 0x10 && type <= 0x16 && p.src.is_v4() &&
+      load_be32(b.data() + 4) == p.src.v4()) {
+    if (dlen > 82) m.app = id(ProtoId::SMBv1), m.master = id(ProtoId::NetBIOS);
+    return Verdict::Match;
+  }
   if (type < 0x10 || type > 0x16) return Verdict::No;
   if (type <= 0x12) {  // direct unique / group, broadcast: length, then two names
     if (size_t(load_be16(b.data() + 10)) + 14 != b.size()) return Verdict::No;
@@ -124,7 +133,7 @@ Verdict classify_netbios(DpiCtx& c, Match& m) {
   } else if (c.srv_port == 137 || c.cli_port == 137) {
     v = name_service(c.payload);
   } else if (c.srv_port == 138 || c.cli_port == 138) {
-    v = datagram_service(c.payload, m);
+    v = datagram_service(c.payload, c.p, m);
   } else {
     return Verdict::No;
   }

@@ -1,26 +1,88 @@
-// ④ RTP (UDP), after nDPI's heuristic: version 2, at least the 12-byte
-// header, a payload type among the static audio/video ones (0–34) or the
-// dynamic range (96–127), and not the RTCP range. One such packet could be
-// chance, so the flow's first two payload packets must both look like RTP
-// (stateless: a first packet that does not is a No, so reaching the second
-// packet means the first passed). Not on Ethereum's 30303, which looks alike,
-// nor towards a well-known port.
+// ④ RTP and RTCP, after nDPI's heuristic. Over UDP (not from or to
+// Ethereum's 30303, not towards LLMNR, mDNS, FINS or a port below 1024) or
+// over TCP with RFC 4571's 16-bit length framing the whole segment. A few
+// packets of something else may come first: the search ends at the fourth
+// packet if nothing RTP-like was seen by then. Version 2 with a media
+// payload type (0–34, 96–127), room for the CSRC list and extension header,
+// is RTP: the third such packet names the flow, unless it repeats the
+// first one's sequence number (one direction replaying itself). RTCP
+// (packet types 192–213, its length fitting) four times before any RTP is
+// RTCP.
+#include <cstring>
+
 #include "dpi/dpi.h"
 #include "dpi/payload.h"
 
 namespace fg {
 namespace {
 
+enum Kind { kNone, kRtp, kRtcp };
+
+Kind rtp_or_rtcp(const uint8_t* p, size_t n, uint16_t& seq) {
+  if (n < 2 || (p[0] & 0xc0) != 0x80) return kNone;
+  const uint8_t pt = p[1] & 0x7f;
+  if ((pt <= 34 || pt >= 96) && n >= 12) {
+    const size_t csrc = p[0] & 0x0f;
+    const bool ext = p[0] & 0x10;
+    size_t need = 12 + 4 * csrc + (ext ? 4 : 0);
+    if (ext) {
+      if (need > n) return kNone;
+      need += 4 * size_t(load_be16(p + need - 2));
+    }
+    if (need > n) return kNone;
+    seq = load_be16(p + 2);
+    return kRtp;
+  }
+  if (p[1] >= 192 && p[1] <= 213 && n >= 8 && (size_t(load_be16(p + 2)) + 1) * 4 <= n) return kRtcp;
+  return kNone;
+}
+
 Verdict classify_rtp(DpiCtx& c, Match& m) {
-  if (c.srv_port == 30303 || c.cli_port == 30303 || c.srv_port <= 1023) return Verdict::No;
-  if (!rtp_shaped(c.payload)) return Verdict::No;
-  if (c.flow.dpi_packets < 3) return Verdict::NeedMore;
-  m.app = id(ProtoId::RTP);
-  return Verdict::Match;
+  Bytes b = c.payload;
+  const uint8_t* p = b.data();
+  size_t n = b.size();
+  if (c.p.l4_proto == kProtoTcp) {
+    if (n < 4 || size_t(load_be16(p)) + 2 != n) return Verdict::No;
+    p += 2, n -= 2;
+  } else {
+    const uint16_t dport = c.p.dport;
+    if (c.p.sport == 30303 || dport == 30303 || dport == 5355 || dport == 5353 || dport == 9600 || dport <= 1023) return Verdict::No;
+  }
+  uint8_t* st = c.scratch(kScratchRtp);
+  if (!st) return Verdict::No;
+  // st[0]: RTP stage (low nibble), RTCP stage (high); st[1]: first sequence
+  // number seen, per direction (bits); st[2..5]: those numbers.
+  uint8_t rtp = st[0] & 0x0f, rtcp = st[0] >> 4;
+  if (c.flow.dpi_packets > 3 && rtp == 0 && rtcp == 0) return Verdict::No;
+  const int dir = c.from_client ? 0 : 1;
+  uint16_t seq = 0;
+  const Kind k = rtp_or_rtcp(p, n, seq);
+  if (k == kRtp) {
+    if (rtp == 2) {
+      uint16_t first;
+      std::memcpy(&first, st + 2 + 2 * dir, 2);
+      if ((st[1] >> dir & 1) && first == seq) return Verdict::No;
+      m.app = id(ProtoId::RTP);
+      return Verdict::Match;
+    }
+    if (rtp == 0) {
+      std::memcpy(st + 2 + 2 * dir, &seq, 2);
+      st[1] |= uint8_t(1 << dir);
+    }
+    rtp++;
+  } else if (k == kRtcp && rtp == 0) {
+    if (rtcp == 3) {
+      m.app = id(ProtoId::RTCP);
+      return Verdict::Match;
+    }
+    rtcp++;
+  }
+  st[0] = uint8_t(rtp | rtcp << 4);
+  return Verdict::NeedMore;
 }
 
 }  // namespace
 
-FG_DISSECTOR(rtp, {"RTP", id(ProtoId::RTP), kL4Udp, 3, classify_rtp});
+FG_DISSECTOR(rtp, {"RTP", id(ProtoId::RTP), kL4Both, 12, classify_rtp});
 
 }  // namespace fg

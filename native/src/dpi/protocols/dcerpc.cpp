@@ -1,0 +1,50 @@
+// ④ DCE/RPC. Over TCP (connection-oriented): version 5, a packet type
+// below 16 and the fragment length (little-endian at 8) equal to the
+// segment, at least 64 bytes. Over UDP (connectionless): version 4, a
+// packet type up to 10, sane flags and data representation, and the body
+// length at 74 (in the sender's byte order) filling the 80-byte header's
+// datagram exactly. A connectionless call on the PROFINET IO object UUID
+// (dea00000-6c97-11d1-…) is PROFINET_IO over DCERPC.
+#include "dpi/dpi.h"
+
+namespace fg {
+namespace {
+
+bool connection_oriented(Bytes b) {
+  return b.size() >= 64 && b[0] == 5 && b[2] < 16 && size_t(b[8] | b[9] << 8) == b.size();
+}
+
+bool connectionless(Bytes b, bool& little) {
+  if (b.size() < 80 || b[0] != 4 || b[1] > 10 || (b[3] & 0xfc) || (b[4] & 0xee) || b[5] > 3) return false;
+  little = b[4] == 0x10;
+  const size_t body = little ? size_t(b[74] | b[75] << 8) : size_t(b[74] << 8 | b[75]);
+  return b.size() == body + 80;
+}
+
+// The object UUID's first three fields, read in the packet's byte order.
+bool profinet_io(Bytes b, bool little) {
+  const uint8_t* p = b.data();
+  uint32_t time_low = little ? load_le32(p + 8) : load_be32(p + 8);
+  uint16_t time_mid = little ? load_le16(p + 12) : load_be16(p + 12);
+  uint16_t time_hi = little ? load_le16(p + 14) : load_be16(p + 14);
+  return time_low == 0xdea00000 && time_mid == 0x6c97 && time_hi == 0x11d1;
+}
+
+Verdict classify_dcerpc(DpiCtx& c, Match& m) {
+  Bytes b = c.payload;
+  bool little = false;
+  if (c.p.l4_proto == kProtoTcp ? connection_oriented(b) : connectionless(b, little)) {
+    if (c.p.l4_proto == kProtoUdp && profinet_io(b, little)) {
+      m.master = id(ProtoId::DCERPC);
+      m.app = id(ProtoId::PROFINET_IO);
+    }
+    return Verdict::Match;
+  }
+  return b.size() > 1 ? Verdict::No : Verdict::NeedMore;
+}
+
+}  // namespace
+
+FG_DISSECTOR(dcerpc, {"DCERPC", id(ProtoId::DCERPC), kL4Both, 1, classify_dcerpc});
+
+}  // namespace fg

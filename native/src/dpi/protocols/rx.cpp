@@ -1,0 +1,42 @@
+// ④ RX (AFS's RPC transport, UDP). Each packet carries a 28-byte header
+// whose type (1–13 but 12), flags (one of RX's values) and security index
+// (0–3) are checked; the first packet keeps the connection epoch and id,
+// and the first one from the other side must repeat both.
+#include <cstring>
+
+#include "dpi/dpi.h"
+
+namespace fg {
+namespace {
+
+bool flags_known(uint8_t f) {
+  // empty, client-initiated (1, 33), request-ack, last packet, "more" and
+  // the plus combinations RX implementations send.
+  return f == 0 || f == 1 || f == 2 || f == 3 || f == 4 || f == 5 || f == 6 || f == 9 || f == 33 || f == 34;
+}
+
+Verdict classify_rx(DpiCtx& c, Match& m) {
+  Bytes b = c.payload;
+  if (b.size() < 28) return Verdict::No;
+  const uint8_t type = b[20], flags = b[21], security = b[22];
+  // Types data (1) to version (13); 12 (params 4) is not taken.
+  if (type < 1 || type > 13 || type == 12 || !flags_known(flags) || security > 3) return Verdict::No;
+  uint8_t* keep = c.scratch(kScratchRx);
+  if (!keep) return Verdict::No;
+  // keep[0] marks ids stored; epoch and connection id at 1..8.
+  const bool other_side = c.flow.pkts[c.from_client ? 1 : 0] != 0;
+  if (other_side && keep[0]) {
+    if (std::memcmp(keep + 1, b.data(), 8) != 0) return Verdict::No;
+    m.app = id(ProtoId::RX);
+    return Verdict::Match;
+  }
+  keep[0] = 1;
+  std::memcpy(keep + 1, b.data(), 8);
+  return Verdict::NeedMore;
+}
+
+}  // namespace
+
+FG_DISSECTOR(rx, {"RX", id(ProtoId::RX), kL4Udp, 8, classify_rx});
+
+}  // namespace fg

@@ -1,0 +1,32 @@
+// ④ Usenet (NNTP, TCP): the server's greeting "200 " or "201 " (posting
+// allowed or not), then the client's next line: "AUTHINFO USER …",
+// "MODE READER" or "HELP".
+#include "dpi/dpi.h"
+#include "dpi/payload.h"
+
+namespace fg {
+namespace {
+
+Verdict classify_usenet(DpiCtx& c, Match& m) {
+  Bytes b = c.payload;
+  uint8_t* greeted = c.scratch(kScratchUsenet);  // direction of the greeting + 1
+  if (!greeted) return Verdict::No;
+  const uint8_t dir = c.from_client ? 1 : 2;
+  if (!*greeted) {
+    if (b.size() <= 10 || !(has_at(b, 0, "200 ") || has_at(b, 0, "201 "))) return Verdict::No;
+    *greeted = dir;
+    return Verdict::NeedMore;
+  }
+  if (*greeted == dir) return Verdict::No;
+  const bool hit = (b.size() > 20 && has_at(b, 0, "AUTHINFO USER ")) || (b.size() == 13 && has_at(b, 0, "MODE READER\r\n")) ||
+                   (b.size() == 6 && has_at(b, 0, "HELP\r\n"));
+  if (!hit) return Verdict::No;
+  m.app = id(ProtoId::Usenet);
+  return Verdict::Match;
+}
+
+}  // namespace
+
+FG_DISSECTOR(usenet, {"Usenet", id(ProtoId::Usenet), kL4Tcp, 2, classify_usenet});
+
+}  // namespace fg
