@@ -12,6 +12,9 @@ namespace {
 struct Registry {
   Dissector list[kMaxDissectors];
   size_t n = 0;
+  // Per L4 mask (kL4Tcp, kL4Udp), the dissectors that run on it, as bits in
+  // list order: a packet visits only its candidates, not every dissector.
+  uint64_t on_l4[3][kMaxDissectors / 64] = {};
 };
 Registry& registry() {
   static Registry r;
@@ -31,6 +34,8 @@ uint16_t category_of(uint16_t master, uint16_t app) {
 bool register_dissector(const Dissector& d) {
   Registry& r = registry();
   if (r.n == kMaxDissectors) return false;
+  for (uint8_t l4 : {kL4Tcp, kL4Udp})
+    if (d.l4 & l4) r.on_l4[l4][r.n >> 6] |= uint64_t(1) << (r.n & 63);
   r.list[r.n++] = d;
   return true;
 }
@@ -179,28 +184,32 @@ void Classifier::inspect(Flow& f, const Packet& p, bool from_client) noexcept {
   DpiCtx ctx{p, Bytes(p.payload, p.payload_len), from_client, f, fi, cli_port, srv_port, this};
   const Registry& r = registry();
   bool any_left = false;
-  for (size_t i = 0; i < r.n; i++) {
-    const Dissector& d = r.list[i];
-    if (!(d.l4 & l4) || (excluded[i >> 6] >> (i & 63) & 1)) continue;
-    if (f.dpi_packets > d.max_packets) {
-      exclude(i);
-      continue;
-    }
-    Match m;
-    Verdict v = d.fn(ctx, m);
-    if (v == Verdict::Match) {
-      // The mask is dead from here: its bytes hold DnsMeta and the index of
-      // the dissector reading on (written by the dissector, kept as is).
-      set(f, m.master, m.app ? m.app : d.id, m.cached ? Confidence::DpiCache : Confidence::Dpi);
-      f.dpi_state = kDpiDone;
-      if (m.more && fi) {
-        fi->extra = uint8_t(i);
-        f.dpi_state = kDpiExtra;
+  static_assert(kMaxDissectors == 128, "two mask words");
+  for (size_t w = 0; w < 2; w++) {
+    // this word's candidates, lowest index (registration order) first
+    for (uint64_t cand = r.on_l4[l4][w] & ~excluded[w]; cand; cand &= cand - 1) {
+      const size_t i = w * 64 + size_t(__builtin_ctzll(cand));
+      const Dissector& d = r.list[i];
+      if (f.dpi_packets > d.max_packets) {
+        exclude(i);
+        continue;
       }
-      return;
+      Match m;
+      Verdict v = d.fn(ctx, m);
+      if (v == Verdict::Match) {
+        // The mask is dead from here: its bytes hold DnsMeta and the index of
+        // the dissector reading on (written by the dissector, kept as is).
+        set(f, m.master, m.app ? m.app : d.id, m.cached ? Confidence::DpiCache : Confidence::Dpi);
+        f.dpi_state = kDpiDone;
+        if (m.more && fi) {
+          fi->extra = uint8_t(i);
+          f.dpi_state = kDpiExtra;
+        }
+        return;
+      }
+      if (v == Verdict::No) exclude(i);
+      else any_left = true;
     }
-    if (v == Verdict::No) exclude(i);
-    else any_left = true;
   }
   save();
   if (!any_left || f.dpi_packets >= kMaxDpiPackets) give_up(f);

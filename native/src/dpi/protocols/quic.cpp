@@ -2,8 +2,12 @@
 // is protected with keys derived from its Destination Connection ID alone,
 // so it can be read: remove header protection, decrypt (AES-128-GCM), put
 // the CRYPTO frames together and read the ClientHello's SNI.
-#include <openssl/core_names.h>
+// SHA256_* and AES_* (deprecated in OpenSSL 3, still exported by node) make
+// HMAC and the header-protection block without EVP's per-call allocations.
+#define OPENSSL_SUPPRESS_DEPRECATED
+#include <openssl/aes.h>
 #include <openssl/evp.h>
+#include <openssl/sha.h>
 
 #include <cstring>
 
@@ -86,24 +90,33 @@ bool varint(Bytes b, size_t& off, uint64_t& v) {
   return true;
 }
 
-// HMAC-SHA256 through MAC contexts made once per worker thread: fetching the
-// algorithm per call (what the one-shot HMAC() does) cost more than the
-// whole Initial decryption; the extract step keeps each version's salt keyed.
-EVP_MAC_CTX* new_hmac_sha256() {
-  EVP_MAC* mac = EVP_MAC_fetch(nullptr, "HMAC", nullptr);
-  EVP_MAC_CTX* ctx = mac ? EVP_MAC_CTX_new(mac) : nullptr;
-  EVP_MAC_free(mac);  // the context holds its own reference
-  char digest[] = "SHA256";
-  OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, digest, 0), OSSL_PARAM_construct_end()};
-  if (ctx && !EVP_MAC_CTX_set_params(ctx, params)) EVP_MAC_CTX_free(ctx), ctx = nullptr;
-  return ctx;
+// HMAC-SHA256 (RFC 2104) on OpenSSL's SHA-256: a key is its two padded
+// states, copied per use. OpenSSL 3's EVP_MAC allocated a digest context
+// per call (HMAC_Final duplicates one) and looked its parameters up by
+// name; this runs once per QUIC flow on the packet path.
+struct HmacKey {
+  SHA256_CTX inner, outer;
+};
+
+void hmac_key(HmacKey& k, const uint8_t* key, size_t len) {  // len ≤ 64
+  uint8_t pad[64];
+  std::memset(pad, 0x36, sizeof(pad));
+  for (size_t i = 0; i < len; i++) pad[i] ^= key[i];
+  SHA256_Init(&k.inner);
+  SHA256_Update(&k.inner, pad, sizeof(pad));
+  std::memset(pad, 0x5c, sizeof(pad));
+  for (size_t i = 0; i < len; i++) pad[i] ^= key[i];
+  SHA256_Init(&k.outer);
+  SHA256_Update(&k.outer, pad, sizeof(pad));
 }
 
-// key == nullptr reuses the context's previous key (the version's salt).
-bool hmac_sha256(EVP_MAC_CTX* ctx, const uint8_t* key, size_t klen, const uint8_t* msg, size_t mlen, uint8_t out[32]) {
-  size_t n = 0;
-  return ctx && EVP_MAC_init(ctx, key, klen, nullptr) && EVP_MAC_update(ctx, msg, mlen) && EVP_MAC_final(ctx, out, &n, 32) &&
-         n == 32;
+void hmac(const HmacKey& k, const uint8_t* msg, size_t len, uint8_t out[32]) {
+  SHA256_CTX c = k.inner;
+  SHA256_Update(&c, msg, len);
+  SHA256_Final(out, &c);
+  c = k.outer;
+  SHA256_Update(&c, out, 32);
+  SHA256_Final(out, &c);
 }
 
 // RFC 8446 §7.1 HKDF-Expand-Label with an empty context, output ≤ 32 bytes.
@@ -118,9 +131,10 @@ bool expand_label(const uint8_t* secret, const char* label, uint8_t* out, size_t
   size_t info_len = 4 + ll;
   // HKDF-Expand, one block (len ≤ 32): T(1) = HMAC(secret, info | 0x01).
   info[info_len] = 1;
-  static thread_local EVP_MAC_CTX* ctx = new_hmac_sha256();
+  HmacKey k;
+  hmac_key(k, secret, 32);
   uint8_t t[32];
-  if (!hmac_sha256(ctx, secret, 32, info, info_len + 1, t)) return false;
+  hmac(k, info, info_len + 1, t);
   std::memcpy(out, t, len);
   return true;
 }
@@ -142,28 +156,28 @@ size_t decrypt_initial(Bytes b, const Version& v, uint8_t* out) {
   const size_t pn_off = off;
   const size_t end = off + size_t(length);
 
-  // HKDF-Extract(salt, DCID), with one context per version keyed by its salt.
-  static thread_local EVP_MAC_CTX* extract[kSalts] = {};
-  const size_t vi = size_t(&v - kVersions);
-  bool first = !extract[vi];
-  if (first) extract[vi] = new_hmac_sha256();
+  // HKDF-Extract(salt, DCID), each version's salt keyed once.
+  static const struct SaltKeys {
+    HmacKey k[kSalts];
+    SaltKeys() {
+      for (size_t i = 0; i < kSalts; i++) hmac_key(k[i], kVersions[i].salt, sizeof(kVersions[i].salt));
+    }
+  } salts;
   uint8_t initial[32], client[32], key[16], iv[12], hp[16];
-  if (!hmac_sha256(extract[vi], first ? v.salt : nullptr, first ? sizeof(v.salt) : 0, dcid, dcid_len, initial)) return 0;
+  hmac(salts.k[&v - kVersions], dcid, dcid_len, initial);
   if (!expand_label(initial, "client in", client, 32) || !expand_label(client, v.key_label, key, 16) ||
       !expand_label(client, v.iv_label, iv, 12) || !expand_label(client, v.hp_label, hp, 16))
     return 0;
 
   // Header protection: AES-ECB of the 16-byte sample 4 bytes after the packet number start.
   if (pn_off + 4 + 16 > end) return 0;
-  static thread_local EVP_CIPHER_CTX* ecb = EVP_CIPHER_CTX_new();
   static thread_local EVP_CIPHER_CTX* gcm = EVP_CIPHER_CTX_new();
-  static thread_local EVP_CIPHER* aes_ecb = EVP_CIPHER_fetch(nullptr, "AES-128-ECB", nullptr);
   static thread_local EVP_CIPHER* aes_gcm = EVP_CIPHER_fetch(nullptr, "AES-128-GCM", nullptr);
-  uint8_t mask[32];
-  int ml = 0;
-  if (!ecb || !gcm || !aes_ecb || !aes_gcm || !EVP_EncryptInit_ex2(ecb, aes_ecb, hp, nullptr, nullptr) ||
-      !EVP_EncryptUpdate(ecb, mask, &ml, b.data() + pn_off + 4, 16))
-    return 0;
+  if (!gcm || !aes_gcm) return 0;
+  AES_KEY hp_key;
+  if (AES_set_encrypt_key(hp, 128, &hp_key) != 0) return 0;
+  uint8_t mask[16];
+  AES_encrypt(b.data() + pn_off + 4, mask, &hp_key);
   uint8_t header[kMaxDatagram];  // tokens make long headers (Retry answers)
   if (pn_off + 4 > sizeof(header)) return 0;
   std::memcpy(header, b.data(), pn_off + 4);

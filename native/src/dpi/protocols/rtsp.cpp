@@ -1,6 +1,8 @@
 // ④ RTSP: a request line ending in " RTSP/1.0" (or 2.0) — its methods
 // overlap HTTP's (OPTIONS), so the version decides — or an answer starting
 // "RTSP/1.0 ".
+#include <cstring>
+
 #include "dpi/dpi.h"
 #include "dpi/payload.h"
 
@@ -15,14 +17,15 @@ Verdict classify_rtsp(DpiCtx& c, Match& m) {
     return Verdict::Match;
   }
   if (b[0] < 'A' || b[0] > 'Z') return Verdict::No;
+  // the request line ends at the first CRLF (within 1 KB)
   const size_t limit = b.size() < 1024 ? b.size() : 1024;
-  for (size_t i = 1; i + 1 < limit; i++) {
-    if (b[i] != '\r' || b[i + 1] != '\n') continue;
-    if (i >= 9 && (has_at(b, i - 9, " RTSP/1.0") || has_at(b, i - 9, " RTSP/2.0"))) {
-      m.app = id(ProtoId::RTSP);
-      return Verdict::Match;
-    }
-    return Verdict::No;
+  const void* cr = std::memchr(b.data() + 1, '\r', limit - 1);
+  if (!cr) return Verdict::No;
+  const size_t i = size_t(static_cast<const uint8_t*>(cr) - b.data());
+  if (i + 1 >= limit || b[i + 1] != '\n') return Verdict::No;
+  if (i >= 9 && (has_at(b, i - 9, " RTSP/1.0") || has_at(b, i - 9, " RTSP/2.0"))) {
+    m.app = id(ProtoId::RTSP);
+    return Verdict::Match;
   }
   return Verdict::No;
 }
