@@ -119,8 +119,9 @@ void hmac(const HmacKey& k, const uint8_t* msg, size_t len, uint8_t out[32]) {
   SHA256_Final(out, &c);
 }
 
-// RFC 8446 §7.1 HKDF-Expand-Label with an empty context, output ≤ 32 bytes.
-bool expand_label(const uint8_t* secret, const char* label, uint8_t* out, size_t len) {
+// RFC 8446 §7.1 HKDF-Expand-Label with an empty context, output ≤ 32 bytes,
+// under a keyed secret (one key serves the key, IV and HP labels).
+bool expand_label(const HmacKey& secret, const char* label, uint8_t* out, size_t len) {
   uint8_t info[64];
   size_t ll = std::strlen(label) + 6;  // "tls13 " + label
   if (ll > 40) return false;
@@ -131,12 +132,48 @@ bool expand_label(const uint8_t* secret, const char* label, uint8_t* out, size_t
   size_t info_len = 4 + ll;
   // HKDF-Expand, one block (len ≤ 32): T(1) = HMAC(secret, info | 0x01).
   info[info_len] = 1;
-  HmacKey k;
-  hmac_key(k, secret, 32);
   uint8_t t[32];
-  hmac(k, info, info_len + 1, t);
+  hmac(secret, info, info_len + 1, t);
   std::memcpy(out, t, len);
   return true;
+}
+
+// A client Initial's keys. Clients split a ClientHello over Initials that
+// share the DCID: the last few derivations are kept per worker thread.
+struct InitialKeys {
+  uint8_t dcid[20];
+  uint8_t dcid_len = 0xff;  // none
+  uint8_t version = 0;
+  uint8_t key[16], iv[12], hp[16];
+};
+
+const InitialKeys* initial_keys(const Version& v, const uint8_t* dcid, uint8_t dcid_len) {
+  static thread_local InitialKeys memo[4];
+  static thread_local unsigned next = 0;
+  const uint8_t vi = uint8_t(&v - kVersions);
+  for (const InitialKeys& k : memo)
+    if (k.dcid_len == dcid_len && k.version == vi && std::memcmp(k.dcid, dcid, dcid_len) == 0) return &k;
+  // HKDF-Extract(salt, DCID), each version's salt keyed once.
+  static const struct SaltKeys {
+    HmacKey k[kSalts];
+    SaltKeys() {
+      for (size_t i = 0; i < kSalts; i++) hmac_key(k[i], kVersions[i].salt, sizeof(kVersions[i].salt));
+    }
+  } salts;
+  InitialKeys& k = memo[next++ & 3];
+  uint8_t initial[32], client[32];
+  HmacKey ik, ck;
+  hmac(salts.k[vi], dcid, dcid_len, initial);
+  hmac_key(ik, initial, 32);
+  if (!expand_label(ik, "client in", client, 32)) return nullptr;
+  hmac_key(ck, client, 32);
+  if (!expand_label(ck, v.key_label, k.key, 16) || !expand_label(ck, v.iv_label, k.iv, 12) || !expand_label(ck, v.hp_label, k.hp, 16)) {
+    k.dcid_len = 0xff;
+    return nullptr;
+  }
+  std::memcpy(k.dcid, dcid, dcid_len);
+  k.dcid_len = dcid_len, k.version = vi;
+  return &k;
 }
 
 // The decrypted payload of a client Initial, or 0 bytes.
@@ -156,18 +193,9 @@ size_t decrypt_initial(Bytes b, const Version& v, uint8_t* out) {
   const size_t pn_off = off;
   const size_t end = off + size_t(length);
 
-  // HKDF-Extract(salt, DCID), each version's salt keyed once.
-  static const struct SaltKeys {
-    HmacKey k[kSalts];
-    SaltKeys() {
-      for (size_t i = 0; i < kSalts; i++) hmac_key(k[i], kVersions[i].salt, sizeof(kVersions[i].salt));
-    }
-  } salts;
-  uint8_t initial[32], client[32], key[16], iv[12], hp[16];
-  hmac(salts.k[&v - kVersions], dcid, dcid_len, initial);
-  if (!expand_label(initial, "client in", client, 32) || !expand_label(client, v.key_label, key, 16) ||
-      !expand_label(client, v.iv_label, iv, 12) || !expand_label(client, v.hp_label, hp, 16))
-    return 0;
+  const InitialKeys* keys = initial_keys(v, dcid, dcid_len);
+  if (!keys) return 0;
+  const uint8_t *key = keys->key, *iv = keys->iv, *hp = keys->hp;
 
   // Header protection: AES-ECB of the 16-byte sample 4 bytes after the packet number start.
   if (pn_off + 4 + 16 > end) return 0;
