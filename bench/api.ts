@@ -38,6 +38,8 @@ export async function apiBench(line: (l: string) => void = console.log): Promise
     const run = async (name: string, path: string, connections: number) => {
       let rps: number, p50: number, p99: number;
       if (useWrk) {
+        // 2 s unmeasured first: the service's JIT and caches warm up
+        execFileSync('wrk', ['-t1', `-c${connections}`, '-d2s', '-H', `Authorization: ${headers.authorization}`, ready.url + path]);
         const out = execFileSync('wrk', ['-t1', `-c${connections}`, '-d8s', '--latency', '-H', `Authorization: ${headers.authorization}`, ready.url + path], { encoding: 'utf8' });
         if (/Non-2xx/.test(out)) throw new Error(`${name}: non-2xx answers\n${out}`);
         const ms = (label: string) => {
