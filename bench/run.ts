@@ -1,7 +1,8 @@
 // `npm run bench`: the engine's figures, each trial in a fresh process.
 //   - a generated capture (≥ 2 M packets, ≥ 200 k flows) through the full
 //     pipeline and through a read-only pass of the same reader: Mpps, Gbps
-//     and their ratio (best of three rounds each, alternating);
+//     and their ratio (best of three rounds each, alternating; the cost of
+//     classification also from medians over seven alternating rounds);
 //   - memory per active flow and per host with 1 M flows;
 //   - every capture of ../shared/pcaps/ndpi as one playlist;
 //   - the monitoring API under load (bench/api.ts) and egress forwarding
@@ -95,7 +96,7 @@ if (!only || only === 'pipeline') {
   const [file] = staged([capture('mix', 200_000, 2_000_000, 10_000)]);
   const results: Record<string, Result> = {};
   const all: Record<string, number[]> = {};
-  for (let i = 0; i < Math.max(rounds, 5); i++) {
+  for (let i = 0; i < Math.max(rounds, 7); i++) {
     for (const mode of ['read-only', 'decode-only', 'no-dpi', 'full']) {
       const r = runTrial(mode, [file], 262_144, 65_536);
       if (r.error) throw new Error(`${mode}: ${r.error}`);
