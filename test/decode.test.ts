@@ -301,7 +301,6 @@ const overGre = (g: Buffer) => ethIp(ipHdr(IPPROTO.GRE, g));
 const greHdr = (flags: number, proto: number) => Buffer.from([flags >> 8, flags & 255, proto >> 8, proto & 255]);
 const dstOpts = (n: number, last: number, body: Buffer = Buffer.alloc(0)): Buffer => (n === 0 ? body : ipv6Options(n === 1 ? last : IPPROTO.DSTOPTS, dstOpts(n - 1, last, body)));
 const ipip = (depth: number): Buffer => (depth === 0 ? syn4() : ipHdr(IPPROTO.IPIP, ipip(depth - 1)));
-const arp = Buffer.alloc(28);
 const capwapHdr = Buffer.from([0x00, 0x10, 0x00, 0x00, 0, 0, 0, 0]); // preamble 0, HLEN 2 words, 802.3 payload
 const gtpFlags = (flags: number, rest: number[]) => Buffer.from([flags, 0xff, 0, 0, 0, 0, 0, 1, ...rest]);
 

@@ -4,12 +4,11 @@
 
 import { describe, expect, it } from 'vitest';
 
-import { tcp, udp } from './fixtures/frames.js';
 import { classifier } from './fixtures/dissect.js';
+import { txt } from './fixtures/bytes.js';
 
 const classify = classifier('fg-dissectors-3a-');
 
-const txt = (s: string) => Buffer.from(s, 'latin1');
 
 function tpkt(x224: Buffer): Buffer {
   const h = Buffer.from([3, 0, 0, 0, x224.length]);

@@ -4,12 +4,11 @@
 
 import { describe, expect, it } from 'vitest';
 
-import { tcp, udp } from './fixtures/frames.js';
 import { classifier } from './fixtures/dissect.js';
+import { txt } from './fixtures/bytes.js';
 
 const classify = classifier('fg-dissectors-3b-');
 
-const txt = (s: string) => Buffer.from(s, 'latin1');
 
 function mysqlGreeting(proto = 0x0a): Buffer {
   const body = Buffer.concat([Buffer.from([proto]), txt('8.0.36\0'), Buffer.from([1, 0, 0, 0]), Buffer.alloc(8, 0x41), Buffer.from([0]), Buffer.alloc(30, 0x42)]);

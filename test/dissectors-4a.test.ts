@@ -6,7 +6,6 @@
 
 import { describe, expect, it } from 'vitest';
 
-import { tcp, udp } from './fixtures/frames.js';
 import { classifier } from './fixtures/dissect.js';
 
 const classify = classifier('fg-dissectors-4a-');

@@ -4,12 +4,11 @@
 
 import { describe, expect, it } from 'vitest';
 
-import { tcp, udp } from './fixtures/frames.js';
 import { classifier } from './fixtures/dissect.js';
+import { txt } from './fixtures/bytes.js';
 
 const classify = classifier('fg-dissectors-4b-');
 
-const txt = (s: string) => Buffer.from(s, 'latin1');
 
 describe('dissectors 4b', () => {
   it('Spotify: LAN discovery between ports 57621, not from another port; TCP hello, not with a wrong byte', async () => {

@@ -2,24 +2,17 @@
 // the engine: each addition recognises its protocol by DPI, and a near miss
 // (one detail wrong) is not classified as that protocol by DPI.
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { Engine, l7Name } from '../ts/bindings/engine.js';
-import { CLI, SRV, classifier } from './fixtures/dissect.js';
+import { l7Name } from '../ts/bindings/engine.js';
+import { CLI, SRV, classifier, replayFrames } from './fixtures/dissect.js';
 import { ETH, IPPROTO, MAC_A, MAC_B, eth, ipv4, udp } from './fixtures/frames.js';
-import { pcap, sec, tempDir } from './fixtures/pcap.js';
+import { tempDir } from './fixtures/pcap.js';
+import { txt, u16, u24, le16, le32, vec8, vec16 } from './fixtures/bytes.js';
 
 const classify = classifier('fg-dissectors-5-');
-const txt = (s: string) => Buffer.from(s, 'latin1');
-const u16 = (v: number) => Buffer.from([v >> 8, v & 255]);
-const u24 = (v: number) => Buffer.from([v >> 16, (v >> 8) & 255, v & 255]);
-const le16 = (v: number) => Buffer.from([v & 255, v >> 8]);
-const le32 = (v: number) => Buffer.from([v & 255, (v >> 8) & 255, (v >> 16) & 255, v >>> 24]);
-const vec8 = (b: Buffer) => Buffer.concat([Buffer.from([b.length]), b]);
-const vec16 = (b: Buffer) => Buffer.concat([u16(b.length), b]);
 
 function stun(type: number, attrs: Buffer): Buffer {
   const h = Buffer.alloc(20);
@@ -91,13 +84,10 @@ describe('dissectors 5', () => {
       eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src, dst, proto: IPPROTO.UDP }, udp({ sport, dport }, p)));
     const flows = async (frames: Buffer[]) => {
       const file = join(tmp.dir, `c${Math.random().toString(36).slice(2)}.pcap`);
-      writeFileSync(file, pcap(frames.map((data, i) => ({ tsNs: sec(1700000000 + i), data }))));
-      const e = new Engine({ files: [file], flowIdleSec: 1e10 });
-      e.start();
-      await e.waitDone();
-      const rows = e.flows({ limit: 10 }).rows.map((f) => [f.server.ip, `${l7Name(f.l7_master, f.l7_app)} (${f.l7_confidence})`]);
-      e.close();
-      return Object.fromEntries(rows);
+      return replayFrames(file, frames, (e) => {
+        const rows = e.flows({ limit: 10 }).rows.map((f) => [f.server.ip, `${l7Name(f.l7_master, f.l7_app)} (${f.l7_confidence})`]);
+        return Object.fromEntries(rows);
+      });
     };
     const plain = stun(0x0001, Buffer.from([0x00, 0x06, 0x00, 0x04, 0x61, 0x62, 0x63, 0x64]));
     const answer = stun(0x0101, Buffer.from([0x00, 0x06, 0x00, 0x04, 0x61, 0x62, 0x63, 0x64]));

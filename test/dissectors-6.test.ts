@@ -10,12 +10,10 @@ import { Engine, l7Name } from '../ts/bindings/engine.js';
 import { classifier, CLI, flowRunner, SRV } from './fixtures/dissect.js';
 import { ETH, eth, ipv4, MAC_A, MAC_B } from './fixtures/frames.js';
 import { pcap, sec, tempDir } from './fixtures/pcap.js';
+import { txt, u16, u32 } from './fixtures/bytes.js';
 
 const classify = classifier('fg-dissectors-6-');
 const runFlow = flowRunner('fg-dissectors-6r-');
-const txt = (s: string) => Buffer.from(s, 'latin1');
-const u16 = (v: number) => Buffer.from([v >> 8, v & 255]);
-const u32 = (v: number) => Buffer.from([v >>> 24, (v >> 16) & 255, (v >> 8) & 255, v & 255]);
 // The fixture stamps packet i at 1700000000 + i.
 const T0 = 1700000000;
 

@@ -3,27 +3,20 @@
 // short, Snapchat calls), DingTalk and Sonos. One hand-built flow per case:
 // each case is matched by DPI, and a near miss (one detail wrong) is not.
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { Engine, l7Name } from '../ts/bindings/engine.js';
-import { classifier } from './fixtures/dissect.js';
+import { l7Name } from '../ts/bindings/engine.js';
+import { classifier, replayFrames } from './fixtures/dissect.js';
 import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, eth, ipv4, tcp, udp } from './fixtures/frames.js';
-import { pcap, sec, tempDir } from './fixtures/pcap.js';
+import { tempDir } from './fixtures/pcap.js';
+import { txt, u16, u24, le16, le32, vec8, vec16 } from './fixtures/bytes.js';
 
 const classify = classifier('fg-dissectors-7-dpiA-');
 const tmp = tempDir('fg-dissectors-7-dpiA-x-');
 afterAll(() => tmp.cleanup());
 
-const txt = (s: string) => Buffer.from(s, 'latin1');
-const u16 = (v: number) => Buffer.from([v >> 8, v & 255]);
-const u24 = (v: number) => Buffer.from([v >> 16, (v >> 8) & 255, v & 255]);
-const le16 = (v: number) => Buffer.from([v & 255, v >> 8]);
-const le32 = (v: number) => Buffer.from([v & 255, (v >> 8) & 255, (v >> 16) & 255, v >>> 24]);
-const vec8 = (b: Buffer) => Buffer.concat([Buffer.from([b.length]), b]);
-const vec16 = (b: Buffer) => Buffer.concat([u16(b.length), b]);
 
 let certs = 0;
 /** A self-signed certificate (DER); subjectAltName only when given. */
@@ -75,13 +68,10 @@ const rtp = (pt: number) => Buffer.concat([Buffer.from([0x80, pt]), u16(1), Buff
 /** Frames of several flows replayed at once: server "ip:port" → "name (confidence)". */
 async function replay(frames: Buffer[]): Promise<Record<string, string>> {
   const file = join(tmp.dir, `r${Math.random().toString(36).slice(2)}.pcap`);
-  writeFileSync(file, pcap(frames.map((data, i) => ({ tsNs: sec(1700000000 + i), data }))));
-  const e = new Engine({ files: [file], flowIdleSec: 1e10 });
-  e.start();
-  await e.waitDone();
-  const rows = e.flows({ limit: 20 }).rows.map((f) => [`${f.server.ip}:${f.server.port}`, `${l7Name(f.l7_master, f.l7_app)} (${f.l7_confidence})`]);
-  e.close();
-  return Object.fromEntries(rows);
+  return replayFrames(file, frames, (e) => {
+    const rows = e.flows({ limit: 20 }).rows.map((f) => [`${f.server.ip}:${f.server.port}`, `${l7Name(f.l7_master, f.l7_app)} (${f.l7_confidence})`]);
+    return Object.fromEntries(rows);
+  });
 }
 const udpFrame = (src: string, sport: number, dst: string, dport: number, p: Buffer) =>
   eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src, dst, proto: IPPROTO.UDP }, udp({ sport, dport }, p)));
@@ -114,13 +104,7 @@ describe('TLS certificates as nDPI reads them', () => {
         tcpFrame('10.0.0.1', port, '10.0.0.40', 443, TCPF.ACK | TCPF.PSH, 1000, clientHello('www.unknown.test')),
         tcpFrame('10.0.0.40', 443, '10.0.0.1', port, TCPF.ACK | TCPF.PSH, 5000, serverFlight(cert('/CN=x', san))),
       ];
-      writeFileSync(file, pcap(frames.map((data, i) => ({ tsNs: sec(1700000000 + i), data }))));
-      const e = new Engine({ files: [file], flowIdleSec: 1e10 });
-      e.start();
-      await e.waitDone();
-      const r = e.flows({ limit: 1 }).rows[0]!.risks;
-      e.close();
-      return r;
+      return replayFrames(file, frames, (e) => e.flows({ limit: 1 }).rows[0]!.risks);
     };
     expect(await run('DNS:*.other.test', 40340)).toContain('TLS Cert Mismatch');
     expect(await run('DNS:*.unknown.test', 40341)).not.toContain('TLS Cert Mismatch');
@@ -205,13 +189,7 @@ describe('a server certificate over several segments is gathered', () => {
         tcpFrame(C, port, '10.0.0.33', 443, TCPF.ACK | TCPF.PSH, 1000, clientHello('a.test')),
         tcpFrame('10.0.0.33', 443, C, port, TCPF.ACK | TCPF.PSH, 5000, serverFlight(der)),
       ];
-      writeFileSync(file, pcap(frames.map((data, i) => ({ tsNs: sec(1700000000 + i), data }))));
-      const e = new Engine({ files: [file], flowIdleSec: 1e10 });
-      e.start();
-      await e.waitDone();
-      const r = e.flows({ limit: 1 }).rows[0]!.risks;
-      e.close();
-      return r;
+      return replayFrames(file, frames, (e) => e.flows({ limit: 1 }).rows[0]!.risks);
     };
     expect(await risks(leaf, 40330)).not.toContain('Self-signed Cert');
     expect(await risks(cert(`${base}/CN=Example Max CA`), 40331)).toContain('Self-signed Cert');

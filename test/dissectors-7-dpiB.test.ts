@@ -6,14 +6,13 @@ import { writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { Engine, l7Name } from '../ts/bindings/engine.js';
-import { classifier } from './fixtures/dissect.js';
+import { classifier, replayFrames } from './fixtures/dissect.js';
 import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, eth, ipv4, tcp, udp } from './fixtures/frames.js';
 import { pcap, sec, tempDir } from './fixtures/pcap.js';
+import { txt, u32 } from './fixtures/bytes.js';
 
 const classify = classifier('fg-dissectors-7-dpiB-');
-const txt = (s: string) => Buffer.from(s, 'latin1');
 const u16le = (v: number) => Buffer.from([v & 255, v >> 8]);
-const u32 = (v: number) => Buffer.from([v >>> 24, (v >> 16) & 255, (v >> 8) & 255, v & 255]);
 
 // A TCP flow to `port` with a payload no dissector knows, flushed at the end
 // of the capture so that inspection gives up and guesses.
@@ -38,13 +37,10 @@ async function guess(port: number): Promise<string> {
     eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: c ? '10.0.0.1' : '10.0.0.2', dst: c ? '10.0.0.2' : '10.0.0.1', proto: IPPROTO.TCP }, tcp({ sport: c ? 50000 : port, dport: c ? port : 50000, flags, seq, ack: 1 }, data)));
   const frames = [seg(true, TCPF.SYN, 999), seg(false, TCPF.SYN | TCPF.ACK, 4999), seg(true, TCPF.PSH | TCPF.ACK, 1000, junk), seg(false, TCPF.PSH | TCPF.ACK, 5000, junk)];
   const file = tmp.file(`guess-${port}.pcap`);
-  writeFileSync(file, pcap(frames.map((data, i) => ({ tsNs: sec(1700000000 + i), data }))));
-  const e = new Engine({ files: [file], flushAtEnd: true, flowIdleSec: 1e10 });
-  e.start();
-  await e.waitDone();
-  const [f] = e.drainExpired(16);
-  e.close();
-  return `${l7Name(f!.l7_master, f!.l7_app)} (${f!.confidence})`;
+  return replayFrames(file, frames, (e) => {
+    const [f] = e.drainExpired(16);
+    return `${l7Name(f!.l7_master, f!.l7_app)} (${f!.confidence})`;
+  }, { flushAtEnd: true });
 }
 
 describe('dissectors 7 (dpiB)', () => {

@@ -1,16 +1,14 @@
 // One hand-built flow per case, replayed through the engine: each dissector
 // recognises its protocol by DPI, and a near miss (one detail wrong) is not
 // classified as that protocol by DPI (a guess by port may still name it).
-import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { tcp, udp } from './fixtures/frames.js';
 import { classifier } from './fixtures/dissect.js';
+import { txt } from './fixtures/bytes.js';
 
 const classify = classifier('fg-dissectors-');
 
-const txt = (s: string) => Buffer.from(s, 'latin1');
 
 function stun(type: number, attrs: Buffer, cookie = 0x2112a442): Buffer {
   const h = Buffer.alloc(20);

@@ -12,7 +12,7 @@ import { hashPassword, passwordKey } from '../ts/egress/credentials.js';
 import type { EgressStats } from '../ts/bindings/engine.js';
 import { openLmdbKv, lmdbEnvPath } from '../ts/services/kv.js';
 import {
-  buildDist, canon, FakeEngine, freePort, get, registryId, spawnFlowgate, startApi, startRedis, until, USER, type Flowgate,
+  buildDist, canon, FakeEngine, freePort, get, registryId, spawnFlowgate, startApi, startRedis, USER, type Flowgate,
   type Redis, type Running,
 } from './fixtures/egress.js';
 import { tempDir } from './fixtures/pcap.js';

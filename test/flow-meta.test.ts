@@ -12,6 +12,7 @@ import { Engine } from '../ts/bindings/engine.js';
 import { flowRunner } from './fixtures/dissect.js';
 import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, eth, ipv4, tcp } from './fixtures/frames.js';
 import { pcap, sec, tempDir } from './fixtures/pcap.js';
+import { u16, u24, vec8, vec16 } from './fixtures/bytes.js';
 
 const run = flowRunner('fg-flow-meta-');
 const tshark = (file: string, ...fields: string[]) =>
@@ -19,10 +20,6 @@ const tshark = (file: string, ...fields: string[]) =>
     .split('\n')
     .filter((l) => l.replace(/\t/g, '').trim());
 
-const u16 = (v: number) => Buffer.from([v >> 8, v & 255]);
-const u24 = (v: number) => Buffer.from([v >> 16, (v >> 8) & 255, v & 255]);
-const vec8 = (b: Buffer) => Buffer.concat([Buffer.from([b.length]), b]);
-const vec16 = (b: Buffer) => Buffer.concat([u16(b.length), b]);
 const list16 = (v: number[]) => Buffer.concat(v.map(u16));
 const ext = (type: number, body: Buffer) => Buffer.concat([u16(type), vec16(body)]);
 const record = (type: number, body: Buffer) => Buffer.concat([Buffer.from([type, 3, 3]), vec16(body)]);

@@ -1,14 +1,14 @@
 // nDPI's guess by address: a flow that inspection could not classify and
 // whose port says nothing gets the application whose IP prefix list (see
 // native/src/dpi/data/ip-ranges.tsv) holds its server, as "Match by IP".
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-import { Engine, l7Name } from '../ts/bindings/engine.js';
+import { l7Name } from '../ts/bindings/engine.js';
 import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, eth, ipv4, ipv6, tcp } from './fixtures/frames.js';
-import { pcap, sec } from './fixtures/pcap.js';
+import { replayFrames } from './fixtures/dissect.js';
 
 // One TCP flow from 10.0.0.1 (2001:db8::1 for IPv6) to `server`:40123 with a payload no dissector knows.
 async function classify(server: string): Promise<{ name: string; confidence: string }> {
@@ -30,14 +30,11 @@ async function classify(server: string): Promise<{ name: string; confidence: str
       seg(server, client, 40123, 50000, TCPF.PSH | TCPF.ACK, 5000, junk),
     ];
     const file = join(dir, 'ip.pcap');
-    writeFileSync(file, pcap(frames.map((data, i) => ({ tsNs: sec(1700000000 + i), data }))));
     // Flushed at the end of the capture: the flow ends and inspection gives up.
-    const e = new Engine({ files: [file], flushAtEnd: true, flowIdleSec: 1e10 });
-    e.start();
-    await e.waitDone();
-    const [f] = e.drainExpired(16);
-    e.close();
-    return { name: l7Name(f.l7_master, f.l7_app), confidence: f.confidence };
+    return replayFrames(file, frames, (e) => {
+      const [f] = e.drainExpired(16);
+      return { name: l7Name(f.l7_master, f.l7_app), confidence: f.confidence };
+    }, { flushAtEnd: true });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -12,7 +12,7 @@ import { Engine, type FlowQuery, FlowSort, type HostQuery, HostSort } from '../t
 import { FlowgateError } from '../ts/bindings/errors.js';
 import type { FlowRecord, HostRecord } from '../ts/bindings/native.js';
 import { DNS_RESPONSE, DNS_TYPE, dns, dnsName, dnsPtr, httpGet, ipRdata } from './fixtures/apps.js';
-import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, addr, echo, eth, icmp, icmpv6, ipv4, ipv6, tcp, udp, vlanTag } from './fixtures/frames.js';
+import { ETH, MAC_A, MAC_B, TCPF, addr, echo, eth, icmp, icmpv6, ipv4, ipv6, tcp, udp, vlanTag } from './fixtures/frames.js';
 import { type Packet, pcap, sec, tempDir } from './fixtures/pcap.js';
 import { mulberry32 as prng, normIp } from './fixtures/util.js';
 

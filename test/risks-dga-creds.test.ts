@@ -7,10 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { l7Name } from '../ts/bindings/engine.js';
 import { tlsClientHello } from './fixtures/apps.js';
 import { flowRunner } from './fixtures/dissect.js';
+import { txt, u16 } from './fixtures/bytes.js';
 
 const run = flowRunner('fg-risks-dga-creds-');
-const txt = (s: string) => Buffer.from(s, 'latin1');
-const u16 = (v: number) => Buffer.from([v >> 8, v & 255]);
 const DGA = 'Susp DGA Domain name';
 const CREDS = 'Clear-Text Credentials';
 

@@ -6,7 +6,7 @@ import type { Database } from 'lmdb';
 import { l7Id, type Engine } from '../bindings/engine.js';
 import type { ConfigStore } from '../services/config-store.js';
 import {
-  emptyPolicies, subnetInForce, target, toNative, type Action, type EgressPolicies, type NativeEgressPolicies,
+  emptyPolicies, subnetInForce, target, toNative, type Action, type EgressPolicies,
   type TargetKind,
 } from './policy.js';
 import { parseRulesFile } from './rules-file.js';
