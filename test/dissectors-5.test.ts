@@ -10,18 +10,10 @@ import { l7Name } from '../ts/bindings/engine.js';
 import { CLI, SRV, classifier, replayFrames } from './fixtures/dissect.js';
 import { ETH, IPPROTO, MAC_A, MAC_B, eth, ipv4, udp } from './fixtures/frames.js';
 import { tempDir } from './fixtures/pcap.js';
-import { txt, u16, u24, le16, le32, vec8, vec16 } from './fixtures/bytes.js';
+import { txt, u16, u24, le16, le32, vec8, vec16, stun } from './fixtures/bytes.js';
 
 const classify = classifier('fg-dissectors-5-');
 
-function stun(type: number, attrs: Buffer): Buffer {
-  const h = Buffer.alloc(20);
-  h.writeUInt16BE(type, 0);
-  h.writeUInt16BE(attrs.length, 2);
-  h.writeUInt32BE(0x2112a442, 4);
-  h.fill(7, 8, 20);
-  return Buffer.concat([h, attrs]);
-}
 
 /** A Google QUIC Q043 client hello in clear: public header, 12-byte hash, a stream-1 frame holding a CHLO. */
 function gquic43(sni: string, stream = 1): Buffer {

@@ -11,7 +11,7 @@ import { l7Name } from '../ts/bindings/engine.js';
 import { classifier, replayFrames } from './fixtures/dissect.js';
 import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, eth, ipv4, tcp, udp } from './fixtures/frames.js';
 import { tempDir } from './fixtures/pcap.js';
-import { txt, u16, u24, le16, le32, vec8, vec16 } from './fixtures/bytes.js';
+import { txt, u16, u24, le16, le32, vec8, vec16, stun } from './fixtures/bytes.js';
 
 const classify = classifier('fg-dissectors-7-dpiA-');
 const tmp = tempDir('fg-dissectors-7-dpiA-x-');
@@ -54,14 +54,6 @@ const dtlsServerFlight = (der: Buffer) =>
     dtlsRecord(22, dtlsHandshake(11, Buffer.concat([u24(der.length + 3), u24(der.length), der]), 1)),
   ]);
 
-function stun(type: number, attrs: Buffer): Buffer {
-  const h = Buffer.alloc(20);
-  h.writeUInt16BE(type, 0);
-  h.writeUInt16BE(attrs.length, 2);
-  h.writeUInt32BE(0x2112a442, 4);
-  h.fill(7, 8, 20);
-  return Buffer.concat([h, attrs]);
-}
 const username = Buffer.from([0x00, 0x06, 0x00, 0x04, 0x61, 0x62, 0x63, 0x64]);
 const rtp = (pt: number) => Buffer.concat([Buffer.from([0x80, pt]), u16(1), Buffer.alloc(4, 1), Buffer.alloc(4, 2), Buffer.alloc(160, 0x55)]);
 
