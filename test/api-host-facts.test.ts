@@ -3,12 +3,13 @@
 // (contacts.*), HTTP virtual hosts served (active_http_hosts), and ICMP
 // flows opened by a port / host unreachable message (unreachable_flows.*,
 // host_unreachable_flows.*: the message's sender counts as client, as
-// ntopng counts them).
+// ntopng counts them), and v0's `dns` / `http` of local hosts (each DNS
+// flow's query and answer, each HTTP flow's first request and response).
 import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { startApi, v2, type ApiService } from './fixtures/api.js';
+import { startApi, v0, v2, type ApiService } from './fixtures/api.js';
 import { NDPI_PCAPS, normIp, tool } from './fixtures/util.js';
 
 const FILES = ['1kxun.pcap', 'stun_signal.pcapng', 'instagram.pcap'].map((f) => join(NDPI_PCAPS, f));
@@ -19,20 +20,34 @@ interface Truth {
   httpHosts: Map<string, Set<string>>;
   unreach: Map<string, [number, number, number, number]>; // port cli, port srv, host cli, host srv
   hosts: Set<string>;
+  /** per host: DNS queries sent/rcvd by type name, replies ok/error sent/rcvd; HTTP methods, status classes */
+  dns: Map<string, Record<string, number>>;
+  http: Map<string, Record<string, number>>;
 }
+
+const DNS_TYPES: Record<number, string> = { 1: 'num_a', 2: 'num_ns', 5: 'num_cname', 6: 'num_soa', 12: 'num_ptr', 15: 'num_mx', 16: 'num_txt', 28: 'num_aaaa', 255: 'num_any' };
+const bump = (m: Map<string, Record<string, number>>, host: string, key: string) => {
+  const r = m.get(host) ?? m.set(host, {}).get(host)!;
+  r[key] = (r[key] ?? 0) + 1;
+};
 
 /** Flows rebuilt from tshark's per-packet fields (no VLANs in these captures). */
 function truthOf(file: string): Truth {
   const out = tool('tshark', ['-n', '-r', file, '-T', 'fields', '-E', 'occurrence=f', '-E', 'separator=|',
     '-e', 'ip.src', '-e', 'ip.dst', '-e', 'ipv6.src', '-e', 'ipv6.dst', '-e', 'ip.proto', '-e', 'ipv6.nxt',
     '-e', 'tcp.srcport', '-e', 'tcp.dstport', '-e', 'tcp.flags.syn', '-e', 'tcp.flags.ack', '-e', 'udp.srcport', '-e', 'udp.dstport',
-    '-e', 'icmp.type', '-e', 'icmp.code', '-e', 'icmpv6.type', '-e', 'icmpv6.code', '-e', 'http.host', '-e', 'http.request']);
-  const t: Truth = { asClient: new Map(), asServer: new Map(), httpHosts: new Map(), unreach: new Map(), hosts: new Set() };
-  const flows = new Map<string, { cli: string; srv: string; http?: string }>();
+    '-e', 'icmp.type', '-e', 'icmp.code', '-e', 'icmpv6.type', '-e', 'icmpv6.code', '-e', 'http.host', '-e', 'http.request',
+    '-e', 'dns.flags.response', '-e', 'dns.qry.type', '-e', 'dns.flags.rcode']);
+  // HTTP requests and responses read per segment, as DPI reads them (a
+  // response whose body the capture cut short still counts)
+  const seg = tool('tshark', ['-n', '-o', 'tcp.desegment_tcp_streams:FALSE', '-r', file, '-T', 'fields', '-E', 'occurrence=f', '-E', 'separator=|',
+    '-e', 'ip.src', '-e', 'ip.dst', '-e', 'ipv6.src', '-e', 'ipv6.dst', '-e', 'tcp.srcport', '-e', 'tcp.dstport', '-e', 'http.request.method', '-e', 'http.response.code', '-Y', 'http']);
+  const t: Truth = { asClient: new Map(), asServer: new Map(), httpHosts: new Map(), unreach: new Map(), hosts: new Set(), dns: new Map(), http: new Map() };
+  const flows = new Map<string, { cli: string; srv: string; http?: string; query?: boolean; answer?: boolean; method?: string; status?: string }>();
   const add = (m: Map<string, Set<string>>, k: string, v: string) => (m.get(k) ?? m.set(k, new Set()).get(k)!).add(v);
   for (const line of out.split('\n')) {
     if (!line) continue;
-    const [s4, d4, s6, d6, p4, p6, ts, td, syn, ack, us, ud, it4, ic4, it6, ic6, httpHost, httpReq] = line.split('|');
+    const [s4, d4, s6, d6, p4, p6, ts, td, syn, ack, us, ud, it4, ic4, it6, ic6, httpHost, httpReq, dnsResp, dnsType, dnsRcode] = line.split('|');
     const src = s4 || s6, dst = d4 || d6;
     if (!src || !dst) continue;
     const proto = Number((p4 || p6).split(',')[0]);
@@ -58,12 +73,42 @@ function truthOf(file: string): Truth {
         u(f.srv)[kind * 2 + 1]++;
       }
     }
+    // DNS on port 53 (UDP): the flow's first query and its first answer
+    if (proto === 17 && (sp === 53 || dp === 53) && dnsResp !== '') {
+      const fromCli = a === f.cli;
+      if (dnsResp === '0' && !f.query) {
+        f.query = true;
+        const q = DNS_TYPES[Number(dnsType.split(',')[0])] ?? 'num_other';
+        bump(t.dns, f.cli, `sent.${q}`), bump(t.dns, f.srv, `rcvd.${q}`);
+      } else if (dnsResp === '1' && f.query && !f.answer && !fromCli) {
+        f.answer = true;
+        const ok = Number(dnsRcode) === 0 ? 'num_replies_ok' : 'num_replies_error';
+        bump(t.dns, f.cli, `rcvd.${ok}`), bump(t.dns, f.srv, `sent.${ok}`);
+      }
+    }
+
     // the first request's Host names the flow (what DPI reads)
     if (proto === 6 && httpReq && httpHost && f.http === undefined && a === f.cli) {
       f.http = httpHost.toLowerCase();
       // virtual hosts are names: an address literal (with or without port) is none
       if (!/^(\d+\.){3}\d+(:\d+)?$|^\[/.test(f.http)) add(t.httpHosts, f.srv, f.http);
     }
+  }
+  // HTTP over TCP: each flow's first request (method) and first response (status class)
+  for (const line of seg.split('\n')) {
+    if (!line) continue;
+    const [s4, d4, s6, d6, sp, dp, method, status] = line.split('|');
+    const [a, b] = [normIp(s4 || s6), normIp(d4 || d6)];
+    const f = flows.get([6, ...[`${a}:${sp}`, `${b}:${dp}`].sort()].join('|'));
+    if (!f) continue;
+    if (method && !f.method && a === f.cli) f.method = method;
+    if (status && !f.status && a === f.srv) f.status = status;
+  }
+  for (const f of flows.values()) {
+    if (!f.method) continue;
+    const q = ({ GET: 'num_get', POST: 'num_post', HEAD: 'num_head', PUT: 'num_put' } as Record<string, string>)[f.method] ?? 'num_other';
+    bump(t.http, f.cli, `sender.${q}`), bump(t.http, f.srv, `receiver.${q}`);
+    if (f.status) bump(t.http, f.cli, `receiver.num_${f.status[0]}xx`), bump(t.http, f.srv, `sender.num_${f.status[0]}xx`);
   }
   return t;
 }
@@ -95,5 +140,36 @@ describe('host data fields from flows', () => {
     }
     // each capture exercises something (1kxun: HTTP servers; the others: ICMP unreachables)
     expect(unreachSeen + httpSeen).toBeGreaterThan(0);
+  });
+
+  it('v0 dns and http of every local host of 1kxun equal tshark', async () => {
+    const t = truths[0];
+    let seen = 0;
+    for (const host of t.hosts) {
+      const r = await s.call(v0('get/host/data'), { query: { ifid: 0, host } });
+      expect(r.status, host).toBe(200);
+      if (!r.body.localHost) {
+        expect(r.body.dns).toBeUndefined();
+        continue;
+      }
+      const got: Record<string, number> = {};
+      for (const side of ['sent', 'rcvd'] as const) {
+        const d = r.body.dns[side];
+        for (const [k, v] of Object.entries(d.queries as Record<string, number>)) if (v) got[`${side}.${k}`] = v;
+        for (const k of ['num_replies_ok', 'num_replies_error']) if (d[k]) got[`${side}.${k}`] = d[k];
+        expect(d.num_queries).toBe(Object.values(d.queries as Record<string, number>).reduce((a, b) => a + b, 0));
+      }
+      const gotHttp: Record<string, number> = {};
+      for (const side of ['sender', 'receiver'] as const) {
+        const x = r.body.http[side];
+        for (const part of ['query', 'response'] as const) {
+          for (const [k, v] of Object.entries(x[part] as Record<string, number>)) if (v && k !== 'total') gotHttp[`${side}.${k}`] = v;
+        }
+      }
+      expect([host, got]).toEqual([host, t.dns.get(host) ?? {}]);
+      expect([host, gotHttp]).toEqual([host, t.http.get(host) ?? {}]);
+      seen += Object.keys(got).length + Object.keys(gotHttp).length;
+    }
+    expect(seen).toBeGreaterThan(10);
   });
 });

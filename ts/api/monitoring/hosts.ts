@@ -224,7 +224,7 @@ export function hostDataFlat(ctx: ApiCtx, h: HostRecord, iface: MonitoredInterfa
  * (ntopng's active contacts), and the HTTP virtual hosts (names, not
  * address literals) it serves (active_http_hosts). An empty Lua table encodes as [].
  */
-const NDPI_HTTP = 7;
+const NDPI_HTTP = 7, NDPI_DNS = 5;
 
 export function hostFlowFacts(ctx: ApiCtx, h: HostRecord) {
   const ja3: Record<string, { num_uses: number; app_name: string }> = {};
@@ -359,7 +359,51 @@ export function hostDataV0(ctx: ApiCtx, h: HostRecord): Record<string, unknown> 
     'flows.as_server': h.active_flows_as_server,
     total_activity_time: h.duration,
     ifid: ctx.iface.ifid,
+    // ntopng keeps DNS and HTTP statistics for local hosts only
+    ...(h.localhost ? hostDnsHttp(ctx, h) : {}),
   };
+}
+
+const DNS_TYPES: Record<number, string> = { 1: 'num_a', 2: 'num_ns', 5: 'num_cname', 6: 'num_soa', 12: 'num_ptr', 15: 'num_mx', 16: 'num_txt', 28: 'num_aaaa', 255: 'num_any' };
+const HTTP_METHODS: Record<string, string> = { GET: 'num_get', POST: 'num_post', HEAD: 'num_head', PUT: 'num_put' };
+
+/**
+ * v0's `dns` and `http` objects (ntopng's DnsStats and HTTPstats), counted
+ * over the host's active flows: each DNS flow's query (not LLMNR / mDNS) (and its answer when
+ * one was seen), each HTTP flow's first request and response. `sent` /
+ * `sender` is what this host sent: queries as client, replies as server.
+ */
+export function hostDnsHttp(ctx: ApiCtx, h: HostRecord) {
+  const dnsSide = () => ({
+    num_queries: 0, num_replies_ok: 0, num_replies_error: 0,
+    queries: { num_a: 0, num_ns: 0, num_cname: 0, num_soa: 0, num_ptr: 0, num_mx: 0, num_txt: 0, num_aaaa: 0, num_any: 0, num_other: 0 } as Record<string, number>,
+  });
+  const httpSide = () => ({
+    query: { total: 0, num_get: 0, num_post: 0, num_head: 0, num_put: 0, num_other: 0 } as Record<string, number>,
+    response: { total: 0, num_1xx: 0, num_2xx: 0, num_3xx: 0, num_4xx: 0, num_5xx: 0 } as Record<string, number>,
+  });
+  const dns = { sent: dnsSide(), rcvd: dnsSide() };
+  const http = { sender: httpSide(), receiver: httpSide() };
+  const flows = ctx.iface.engine.flows({ host: h.ip, hostVlan: h.vlan, limit: 1 << 30, sort: 'serial', order: 'asc' });
+  for (const f of flows.rows) {
+    for (const asClient of [true, false]) {
+      if ((asClient ? f.client.ip : f.server.ip) !== h.ip) continue;
+      if (f.dns && (f.l7_master === NDPI_DNS || f.l7_app === NDPI_DNS)) {
+        const [q, r] = asClient ? [dns.sent, dns.rcvd] : [dns.rcvd, dns.sent];
+        q.num_queries++;
+        q.queries[DNS_TYPES[f.dns.query_type] ?? 'num_other']++;
+        if (f.dns.rcode !== undefined) r[f.dns.rcode === 0 ? 'num_replies_ok' : 'num_replies_error']++;
+      }
+      if (f.http?.method) {
+        const [q, r] = asClient ? [http.sender, http.receiver] : [http.receiver, http.sender];
+        q.query.total++;
+        q.query[HTTP_METHODS[f.http.method] ?? 'num_other']++;
+        const cls = Math.floor((f.http.status ?? 0) / 100);
+        if (cls >= 1 && cls <= 5) r.response.total++, r.response[`num_${cls}xx`]++;
+      }
+    }
+  }
+  return { dns, http };
 }
 
 /** v0's ndpiStats: per protocol {bytes{sent,rcvd}, packets{sent,rcvd}, duration}, plus categories. */
