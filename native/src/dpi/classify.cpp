@@ -1,6 +1,7 @@
 #include "dpi/classify.h"
 
 #include "dpi/dga.h"
+#include "dpi/payload.h"
 #include "flow/local_nets.h"
 
 #include <cstring>
@@ -65,6 +66,15 @@ bool DpiCtx::match_named(Match& m, uint16_t proto, const char* name, size_t len)
   m.master = app ? proto : 0;
   m.app = app ? app : proto;
   return dga;
+}
+
+Verdict read_on_for_login(DpiCtx& c, const char* starts_tls) {
+  if (!c.from_client) return Verdict::NeedMore;
+  if (user_or_pass(c.payload)) {
+    c.risk(Risk::ClearTextCredentials);
+    return Verdict::No;
+  }
+  return command_at(c.payload, 0, starts_tls) ? Verdict::No : Verdict::NeedMore;
 }
 
 // Flow::info is the pool entry + 1, so a zeroed flow has none. Sizes keep

@@ -102,6 +102,11 @@ struct DpiCtx {
 
 using DissectFn = Verdict (*)(DpiCtx& c, Match& m);
 
+// FTP's and POP3's reading after their match: the client's USER or PASS
+// raises clear-text credentials and ends it, as does `starts_tls` (AUTH,
+// STLS: what follows is TLS); anything else waits for the next command.
+Verdict read_on_for_login(DpiCtx& c, const char* starts_tls);
+
 enum L4Mask : uint8_t { kL4Tcp = 1, kL4Udp = 2, kL4Both = 3 };
 
 struct Dissector {

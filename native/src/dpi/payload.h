@@ -32,6 +32,10 @@ inline bool command_at(Bytes b, size_t at, std::string_view word) {
   return e == b.size() || b[e] == ' ' || b[e] == '\r' || b[e] == '\n' || b[e] == '\t';
 }
 
+// A USER or PASS command: a login in clear (FTP, POP3), either one enough
+// for nDPI's clear-text credentials.
+inline bool user_or_pass(Bytes b) { return command_at(b, 0, "USER") || command_at(b, 0, "PASS"); }
+
 // `s` anywhere in the payload.
 inline bool contains(Bytes b, std::string_view s) {
   if (s.empty()) return true;

@@ -3,7 +3,7 @@
 // host is seen on, aliases.
 import { BlockList, isIP } from 'node:net';
 
-import { categoryName, l7Name, protocolInfo, type HostRecord } from '../../bindings/engine.js';
+import { categoryName, l7Id, l7Name, protocolInfo, type HostRecord } from '../../bindings/engine.js';
 import type { MonitoredInterface } from '../../services/interfaces.js';
 import { ApiError, RC } from '../rc.js';
 import type { ApiCtx } from '../route.js';
@@ -217,6 +217,10 @@ export function hostDataFlat(ctx: ApiCtx, h: HostRecord, iface: MonitoredInterfa
   return o;
 }
 
+/** Every active flow of the host, oldest first. */
+const hostFlows = (ctx: ApiCtx, h: HostRecord) =>
+  ctx.iface.engine.flows({ host: h.ip, hostVlan: h.vlan, limit: 1 << 30, sort: 'serial', order: 'asc' });
+
 /**
  * What the host's active flows tell, in one pass over them: the JA3 and
  * HASSH client fingerprints it announced with their use counts and the
@@ -224,18 +228,17 @@ export function hostDataFlat(ctx: ApiCtx, h: HostRecord, iface: MonitoredInterfa
  * (ntopng's active contacts), and the HTTP virtual hosts (names, not
  * address literals) it serves (active_http_hosts). An empty Lua table encodes as [].
  */
-const NDPI_HTTP = 7, NDPI_DNS = 5;
-
 export function hostFlowFacts(ctx: ApiCtx, h: HostRecord) {
   const ja3: Record<string, { num_uses: number; app_name: string }> = {};
   const hassh: Record<string, { num_uses: number; app_name: string }> = {};
   const peersAsClient = new Set<string>(), peersAsServer = new Set<string>(), httpHosts = new Set<string>();
-  const flows = ctx.iface.engine.flows({ host: h.ip, hostVlan: h.vlan, limit: 1 << 30, sort: 'serial', order: 'asc' });
+  const HTTP = l7Id('HTTP');
+  const flows = hostFlows(ctx, h);
   for (const f of flows.rows) {
     // a host talking to itself is both ends
     if (f.server.ip === h.ip) {
       peersAsServer.add(f.client.ip);
-      const vhost = f.l7_master === NDPI_HTTP || f.l7_app === NDPI_HTTP ? f.host_name : '';
+      const vhost = f.l7_master === HTTP || f.l7_app === HTTP ? f.host_name : '';
       if (vhost) httpHosts.add(vhost.toLowerCase());
     }
     if (f.client.ip !== h.ip) continue;
@@ -384,11 +387,12 @@ export function hostDnsHttp(ctx: ApiCtx, h: HostRecord) {
   });
   const dns = { sent: dnsSide(), rcvd: dnsSide() };
   const http = { sender: httpSide(), receiver: httpSide() };
-  const flows = ctx.iface.engine.flows({ host: h.ip, hostVlan: h.vlan, limit: 1 << 30, sort: 'serial', order: 'asc' });
+  const DNS = l7Id('DNS');
+  const flows = hostFlows(ctx, h);
   for (const f of flows.rows) {
     for (const asClient of [true, false]) {
       if ((asClient ? f.client.ip : f.server.ip) !== h.ip) continue;
-      if (f.dns && (f.l7_master === NDPI_DNS || f.l7_app === NDPI_DNS)) {
+      if (f.dns && (f.l7_master === DNS || f.l7_app === DNS)) {
         const [q, r] = asClient ? [dns.sent, dns.rcvd] : [dns.rcvd, dns.sent];
         q.num_queries++;
         q.queries[DNS_TYPES[f.dns.query_type] ?? 'num_other']++;

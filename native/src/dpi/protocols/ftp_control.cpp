@@ -13,28 +13,19 @@
 namespace fg {
 namespace {
 
-bool credentials(Bytes b) { return command_at(b, 0, "USER") || command_at(b, 0, "PASS"); }
-
 Verdict classify_ftp_control(DpiCtx& c, Match& m) {
   // After AUTH TLS: the TLS handshake, whose certificate may name the app
   // (FTPS.Huawei), as nDPI hands the flow over to its TLS code.
   if (c.extra && c.flow.l7_app == id(ProtoId::FTPS) && !c.flow.l7_master) return tls_after_starttls(c);
   Bytes b = c.payload;
-  if (c.extra) {
-    if (!c.from_client) return Verdict::NeedMore;
-    if (credentials(b)) {
-      c.risk(Risk::ClearTextCredentials);
-      return Verdict::No;
-    }
-    return command_at(b, 0, "AUTH") ? Verdict::No : Verdict::NeedMore;  // TLS from here on
-  }
+  if (c.extra) return read_on_for_login(c, "AUTH");
   if (!c.from_client) {
     if (b.size() >= 6 && std::memcmp(b.data(), "220", 3) == 0 && (b[3] == ' ' || b[3] == '-')) return Verdict::NeedMore;
     return Verdict::No;
   }
   if (c.flow.dpi_packets < 2) {
     // A capture starting mid-session: nDPI still sees the credentials on port 21.
-    if (c.srv_port == 21 && credentials(b)) c.risk(Risk::ClearTextCredentials);
+    if (c.srv_port == 21 && user_or_pass(b)) c.risk(Risk::ClearTextCredentials);
     return Verdict::No;  // the server speaks first
   }
   // nDPI names the session FTPS once the client asks for TLS.
@@ -47,7 +38,7 @@ Verdict classify_ftp_control(DpiCtx& c, Match& m) {
   for (const char* k : kCmds)
     if (has_at_upper(b, 0, k)) {
       m.app = id(ProtoId::FTP_CONTROL);
-      if (credentials(b)) c.risk(Risk::ClearTextCredentials);
+      if (user_or_pass(b)) c.risk(Risk::ClearTextCredentials);
       else m.more = true;
       return Verdict::Match;
     }

@@ -11,31 +11,22 @@
 namespace fg {
 namespace {
 
-bool credentials(Bytes b) { return command_at(b, 0, "USER") || command_at(b, 0, "PASS"); }
-
 Verdict classify_pop3(DpiCtx& c, Match& m) {
   Bytes b = c.payload;
-  if (c.extra) {
-    if (!c.from_client) return Verdict::NeedMore;
-    if (credentials(b)) {
-      c.risk(Risk::ClearTextCredentials);
-      return Verdict::No;
-    }
-    return command_at(b, 0, "STLS") ? Verdict::No : Verdict::NeedMore;  // TLS from here on
-  }
+  if (c.extra) return read_on_for_login(c, "STLS");
   if (!c.from_client) {
     if (b.size() >= 5 && std::memcmp(b.data(), "+OK", 3) == 0 && (b[3] == ' ' || b[3] == '\r')) return Verdict::NeedMore;
     return Verdict::No;
   }
   if (c.flow.dpi_packets < 2) {
-    if (c.srv_port == 110 && credentials(b)) c.risk(Risk::ClearTextCredentials);  // mid-session capture
+    if (c.srv_port == 110 && user_or_pass(b)) c.risk(Risk::ClearTextCredentials);  // mid-session capture
     return Verdict::No;  // the server speaks first
   }
   static const char* const kCmds[] = {"USER ", "APOP ", "CAPA\r", "AUTH", "STLS\r"};
   for (const char* k : kCmds)
     if (has_at_upper(b, 0, k)) {
       m.app = id(ProtoId::POP3);
-      if (credentials(b)) c.risk(Risk::ClearTextCredentials);
+      if (user_or_pass(b)) c.risk(Risk::ClearTextCredentials);
       else m.more = !command_at(b, 0, "STLS");
       return Verdict::Match;
     }
