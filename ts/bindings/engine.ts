@@ -317,7 +317,8 @@ const buildStats = ((): ((b: Float64Array) => EngineStats) => {
 /** Seconds of packet time between two timeseries ticks (Engine::kTickStep). */
 export const TICK_STEP = 60;
 
-export type TickListener = (boundary: number, prev: number) => void | Promise<void>;
+/** `last`: the tick after a file playlist's last packet (longer steps close their partial step too). */
+export type TickListener = (boundary: number, prev: number, last: boolean) => void | Promise<void>;
 
 export class Engine {
   readonly options: z.output<typeof EngineOptions>;
@@ -375,7 +376,7 @@ export class Engine {
     this.native.start((ev, a, b) => {
       if (ev === 'done') this.resolveDone?.();
       else if (ev === 'expired') this.expiredListener?.();
-      else if (ev === 'tick') this.onTickEvent(a, b);
+      else if (ev === 'tick' || ev === 'last_tick') this.onTickEvent(a, b, ev === 'last_tick');
     });
     return this;
   }
@@ -385,7 +386,7 @@ export class Engine {
    * JS thread at each boundary (a multiple of TICK_STEP seconds) with the
    * previous tick's boundary; every flow's counters are credited up to the
    * boundary, and the traffic since `prev` lies in the step starting at
-   * `prev`. The engine waits (files; live at most 250 ms) until the listener
+   * `prev`; `last` marks the one after a playlist's last packet. The engine waits (files; live at most 250 ms) until the listener
    * returns, or until its promise settles: read what is needed with the
    * query methods, then return. Set it before start() to see every tick.
    */
@@ -400,11 +401,11 @@ export class Engine {
     this.native.tickDone(boundary);
   }
 
-  private onTickEvent(boundary: number, prev: number): void {
+  private onTickEvent(boundary: number, prev: number, last: boolean): void {
     const l = this.tickListener;
     let r: unknown;
     try {
-      r = l?.(boundary, prev);
+      r = l?.(boundary, prev, last);
     } catch (e) {
       this.tickDone(boundary);
       throw e;

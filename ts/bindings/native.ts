@@ -438,8 +438,8 @@ export interface Page<T> {
 }
 
 export interface NativeEngine {
-  /** `tick`: a = the boundary, b = the previous tick's boundary (epoch seconds) */
-  start(onEvent: (event: 'done' | 'expired' | 'tick', a: number, b: number) => void): void;
+  /** `tick`, `last_tick` (after a playlist's last packet): a = the boundary, b = the previous tick's boundary (epoch seconds) */
+  start(onEvent: (event: 'done' | 'expired' | 'tick' | 'last_tick', a: number, b: number) => void): void;
   stop(): void;
   state(): NativeState;
   /** fills `buf` (info().stats.size slots; engine.ts names them) */

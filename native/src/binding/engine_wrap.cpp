@@ -320,7 +320,7 @@ Napi::Value EngineWrap::Start(const Napi::CallbackInfo& info) {
   Ref();
   referenced_ = true;
   Napi::ThreadSafeFunction t = tsfn_;
-  // Events are string literals ("done", "expired", "tick"): safe to pass by pointer.
+  // Events are string literals ("done", "expired", "tick", "last_tick"): safe to pass by pointer.
   engine_->start([this, t](const char* ev, double a, double b) mutable {
     const bool done = std::strcmp(ev, "done") == 0;
     t.NonBlockingCall([this, ev, done, a, b](Napi::Env env, Napi::Function cb) {

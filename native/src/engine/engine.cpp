@@ -112,7 +112,7 @@ void Engine::tick_done(uint64_t boundary_s) {
 
 // Called by the worker holding the batch lock, before any packet at or past
 // `boundary_ns` is processed. One pass over the flow table per step.
-void Engine::tick(std::unique_lock<std::mutex>& lk, uint64_t boundary_ns) {
+void Engine::tick(std::unique_lock<std::mutex>& lk, uint64_t boundary_ns, bool last) {
   pipeline_->account_all();
   const uint64_t prev_ns = last_tick_ns_;
   last_tick_ns_ = boundary_ns;
@@ -121,7 +121,7 @@ void Engine::tick(std::unique_lock<std::mutex>& lk, uint64_t boundary_ns) {
   if (!on_event_ || !tick_listener_.load()) return;
   const uint64_t b = boundary_ns / 1000000000ULL, p = prev_ns / 1000000000ULL;
   lk.unlock();
-  on_event_("tick", double(b), double(p));
+  on_event_(last ? "last_tick" : "tick", double(b), double(p));
   {
     std::unique_lock<std::mutex> g(tick_mu_);
     auto acked = [&] { return stop_.load() || tick_ack_s_ >= b; };
@@ -270,7 +270,7 @@ void Engine::run_loop() {
     // time (and so the sweep that would credit them) stops here.
     lk.lock();
     // The last (partial) step closes at the boundary after the last packet.
-    if (next_tick_ns_ && cfg_.mode == Mode::Full && !is_live_) tick(lk, next_tick_ns_);
+    if (next_tick_ns_ && cfg_.mode == Mode::Full && !is_live_) tick(lk, next_tick_ns_, true);
     if (cfg_.flush_at_end) pipeline_->flush_all();
     else pipeline_->account_all();
     lk.unlock();

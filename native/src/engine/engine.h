@@ -47,7 +47,8 @@ class Engine {
   // playlist ends (or the source fails), "expired" when records wait in the
   // ring and no doorbell is pending (drain to get them; draining re-arms),
   // "tick" (a = the boundary, b = the previous tick's boundary, epoch
-  // seconds) when a tick listener is set (see below).
+  // seconds) when a tick listener is set (see below), "last_tick" for the
+  // one after a file playlist's last packet.
   using EventFn = std::function<void(const char* ev, double a, double b)>;
   void start(EventFn on_event);
 
@@ -128,7 +129,7 @@ class Engine {
   void reopen();
   void unlock_and_yield(std::unique_lock<std::mutex>& lk);
   void ring_doorbell();
-  void tick(std::unique_lock<std::mutex>& lk, uint64_t boundary_ns);
+  void tick(std::unique_lock<std::mutex>& lk, uint64_t boundary_ns, bool last = false);
   void process_range(std::unique_lock<std::mutex>& lk, RawPacket* b, size_t n, std::shared_ptr<const NetConfig>& nets,
                      std::shared_ptr<const PolicyTable>& policy, bool timed, uint64_t& wall0, uint64_t& pkt0);
 
