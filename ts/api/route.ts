@@ -8,6 +8,7 @@ import type { Interfaces, MonitoredInterface } from '../services/interfaces.js';
 import type { User, Users } from '../services/users.js';
 import type { Rates } from '../services/rates.js';
 import type { SystemStats } from '../services/system.js';
+import type { Timeseries } from '../services/timeseries/index.js';
 
 export type Version = 'v0' | 'v1' | 'v2';
 
@@ -22,6 +23,8 @@ export interface ApiDeps {
   system: SystemStats;
   /** epoch ms the service started */
   startedAt: number;
+  /** timeseries sampler and store (null: not running; its endpoints answer -6) */
+  timeseries?: Timeseries | null;
 }
 
 export interface ApiCtx {
