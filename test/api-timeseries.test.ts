@@ -210,3 +210,43 @@ describe('pro ts_multi.lua and v2 batch.lua', () => {
     expect((await bare.call(v2('get/timeseries/batch'), { json: { queries: [] } })).body.rc).toBe(-6);
   });
 });
+
+describe('pro interface/top/ts_stats.lua and host/top/ts_stats.lua', () => {
+  const stats = (fam: string, query: Record<string, string | number>) => s.call(pro(`get/${fam}/top/ts_stats`), { query: { epoch_begin: T0, epoch_end: END, ...query } });
+
+  it('top protocols and categories of the interface: their bytes add up to the traffic', async () => {
+    for (const view of ['top_protocols', 'top_categories']) {
+      const r = await stats('interface', { ts_query: 'ifid:0', detail_view: view });
+      expect(r.body.rc).toBe(0);
+      const rows = r.body.rsp as any[];
+      expect(rows.reduce((a, x) => a + x.traffic, 0)).toBe(BYTES);
+      expect(rows.reduce((a, x) => a + x.percentage, 0)).toBeCloseTo(100, 9);
+      const key = view === 'top_protocols' ? 'protocol' : 'category';
+      expect(rows.every((x) => typeof x[key].label === 'string' && Number.isInteger(x[key].id))).toBe(true);
+      expect(rows[0].ts_query).toBe(`ifid:0,${key}:${rows[0][key].label}`);
+    }
+  });
+
+  it('top senders and receivers: the local hosts by what they sent / received', async () => {
+    const send = (await stats('interface', { ts_query: 'ifid:0', detail_view: 'top_senders' })).body.rsp;
+    expect(send.map((x: any) => [x.host.ip, x.traffic])).toEqual([
+      [HOST_A, sum(cap.minutes, (m) => m.aToB)],
+      [HOST_B, sum(cap.minutes, (m) => m.bToA)],
+    ]);
+    expect(send[0]).toMatchObject({ ts_schema: 'host:traffic', ts_query: `ifid:0,host:${HOST_A}` });
+    const recv = (await stats('interface', { ts_query: 'ifid:0', detail_view: 'top_receivers' })).body.rsp;
+    expect(recv.map((x: any) => [x.host.ip, x.traffic])).toEqual([
+      [HOST_B, sum(cap.minutes, (m) => m.aToB)],
+      [HOST_A, sum(cap.minutes, (m) => m.bToA)],
+    ]);
+  });
+
+  it("a host's top protocols add up to what it sent and received; errors", async () => {
+    const r = await stats('host', { ts_query: `ifid:0,host:${HOST_A}`, detail_view: 'top_protocols' });
+    expect(r.body.rsp.reduce((a: number, x: any) => a + x.traffic, 0)).toBe(BYTES);
+    expect((await stats('host', { ts_query: `ifid:0,host:${HOST_A}`, detail_view: 'top_senders' })).body.rc).toBe(-5);
+    expect((await stats('host', { ts_query: 'ifid:0', detail_view: 'top_protocols' })).body.rc).toBe(-5);
+    expect((await stats('interface', { ts_query: 'ifid:4', detail_view: 'top_protocols' })).body.rc).toBe(-2);
+    expect((await s.call(pro('get/host/top/ts_stats'), { query: { ts_query: `ifid:0,host:${HOST_A}` }, user: 'elsewhere', pw: 'Passw0rd!x' })).body.rc).toBe(-3);
+  });
+});

@@ -49,6 +49,15 @@ const BatchQuery = z
   })
   .passthrough();
 
+const topStatsParams = {
+  ts_query: str(1024),
+  epoch_begin: Epoch.optional(),
+  epoch_end: Epoch.optional(),
+  detail_view: str(32).optional(),
+  zoom: str(8).optional(),
+  new_charts: str(8).optional(),
+};
+
 export const timeseriesRoutes: RouteDef[] = [
   route({
     path: 'get/timeseries/ts', versions: ['v0', 'v1', 'v2'], method: 'GET', perm: 'user',
@@ -107,5 +116,17 @@ export const timeseriesRoutes: RouteDef[] = [
     },
     errors: [INVALID_ARGUMENTS, INTERNAL_ERROR],
     handler: (ctx, p) => ts.batch(ctx, p),
+  }),
+  route({
+    path: 'get/interface/top/ts_stats', versions: ['v2'], pro: true, method: 'GET', perm: 'user',
+    summary: 'Top applications, categories, senders or receivers (detail_view) of an interface over epoch_begin..epoch_end, from the stored series',
+    params: topStatsParams, errors: ERRORS,
+    handler: (ctx, p) => ts.topStats(ctx, 'interface', p),
+  }),
+  route({
+    path: 'get/host/top/ts_stats', versions: ['v2'], pro: true, method: 'GET', perm: 'user',
+    summary: "Top applications or categories (detail_view) of a local host over epoch_begin..epoch_end, from the stored series",
+    params: topStatsParams, errors: ERRORS,
+    handler: (ctx, p) => ts.topStats(ctx, 'host', p),
   }),
 ];

@@ -8,6 +8,7 @@ import { isIP } from 'node:net';
 
 import ipaddr from 'ipaddr.js';
 
+import { Engine, l7Id } from '../../bindings/engine.js';
 import { normalizeCidr } from '../../services/cidr.js';
 import {
   SCHEMAS,
@@ -438,4 +439,51 @@ export async function batch(ctx: ApiCtx, p: { epoch_begin?: number; epoch_end?: 
     }
   }
   return { meta: { epoch_begin: ep.begin, epoch_end: ep.end, date_format: 'DD/MM/YYYY HH:mm:ss' }, results };
+}
+
+// ── pro interface/top/ts_stats.lua, host/top/ts_stats.lua ──────────────
+
+const CATEGORY_ID = new Map(Engine.info().dpi.categories.map((c) => [c.name, c.id]));
+
+export type DetailView = 'top_protocols' | 'top_categories' | 'top_senders' | 'top_receivers';
+
+/**
+ * The rows of a top table over epoch_begin..epoch_end from the stored
+ * series: what each application / category / local host carried, its share
+ * of the total (percentage), and the ts_schema / ts_query that chart it.
+ * For a host (`host` in ts_query): its applications and categories.
+ */
+export async function topStats(ctx: ApiCtx, family: 'interface' | 'host', p: { ts_query: string; epoch_begin?: number; epoch_end?: number; detail_view?: string }): Promise<unknown[]> {
+  const view = (p.detail_view ?? 'top_protocols') as DetailView;
+  const views: DetailView[] = family === 'host' ? ['top_protocols', 'top_categories'] : ['top_protocols', 'top_categories', 'top_senders', 'top_receivers'];
+  if (!views.includes(view)) throw bad(`detail_view must be one of ${views.join(', ')}`);
+  const ep = epochs(p.epoch_begin, p.epoch_end);
+  const base = family === 'host' ? 'host:traffic' : 'iface:traffic';
+  const q = resolveQuery(ctx, base, p.ts_query); // checks ifid (-2), the host and the user (-3)
+  const fixed = family === 'host' ? `host=${q.tags.host}` : '';
+  const ts = service(ctx);
+  const schemaName =
+    view === 'top_protocols' ? (family === 'host' ? 'host:ndpi' : 'iface:ndpi') : view === 'top_categories' ? (family === 'host' ? 'host:ndpi_categories' : 'iface:ndpi_categories') : 'host:traffic';
+  const schema = schemaByName(schemaName)!;
+  let totals;
+  try {
+    totals = await ts.seriesTotals(schema, q.ifid, fixed, ep.begin, ep.end);
+  } catch (e) {
+    if (e instanceof StoreError) throw new ApiError(RC.INTERNAL_ERROR, `timeseries store: ${e.message}`);
+    throw e;
+  }
+  const metric = view === 'top_senders' ? 'bytes_sent' : view === 'top_receivers' ? 'bytes_rcvd' : null;
+  const rows = totals
+    .map((t) => ({ t, traffic: metric ? (t.byMetric[metric] ?? 0) : t.total }))
+    .filter((x) => x.traffic > 0 && (!ctx.allowed || !x.t.tags.host || inNetworks(x.t.tags.host.split('@')[0], ctx.allowed)))
+    .sort((a, b) => b.traffic - a.traffic);
+  const all = rows.reduce((a, x) => a + x.traffic, 0);
+  const query = (tags: Record<string, string>) => ['ifid:' + q.ifid, ...Object.entries(tags).map(([k, v]) => `${k}:${v}`)].join(',');
+  return rows.map(({ t, traffic }) => {
+    const row: Record<string, unknown> = { traffic, percentage: (traffic / all) * 100, ts_schema: schemaName, ts_query: query(t.tags) };
+    if (view === 'top_protocols') row.protocol = { id: l7Id(t.tags.protocol) ?? 0, label: t.tags.protocol };
+    else if (view === 'top_categories') row.category = { id: CATEGORY_ID.get(t.tags.category) ?? 0, label: t.tags.category };
+    else row.host = { ip: t.tags.host.split('@')[0], label: t.tags.host };
+    return row;
+  });
 }
