@@ -250,3 +250,53 @@ describe('pro interface/top/ts_stats.lua and host/top/ts_stats.lua', () => {
     expect((await s.call(pro('get/host/top/ts_stats'), { query: { ts_query: `ifid:0,host:${HOST_A}` }, user: 'elsewhere', pw: 'Passw0rd!x' })).body.rc).toBe(-3);
   });
 });
+
+describe('pro lightview/aggregate.lua', () => {
+  const agg = pro('get/lightview/aggregate');
+
+  it('pie: the endpoint on each interface, slices summed by label', async () => {
+    const one = (await s.call(v2('get/interface/l7/stats'), { query: { ifid: 0, ndpistats_mode: 'sinceStartup' } })).body.rsp as { label: string; value: number }[];
+    expect(one.length).toBeGreaterThan(0);
+    const endpoint = '/lua/rest/v2/get/interface/l7/stats.lua?ndpistats_mode=sinceStartup';
+    const r = await s.call(agg, { query: { endpoint, component: 'pie', max_values: 10 } });
+    expect(r.body.rc).toBe(0);
+    const want = one.map((x) => ({ label: x.label, value: 2 * x.value })).sort((a, b) => b.value - a.value || (a.label < b.label ? -1 : 1)).slice(0, 10);
+    expect(r.body.rsp).toEqual(want);
+    const top1 = await s.call(agg, { query: { endpoint, component: 'pie', max_values: 1 } });
+    expect(top1.body.rsp).toEqual(want.slice(0, 1));
+  });
+
+  it('badge sums numbers, table concatenates rows, no component: the last answer', async () => {
+    const one = (await s.call(v2('get/interface/data'), { query: { ifid: 1 } })).body.rsp;
+    const badge = await s.call(agg, { query: { endpoint: '/lua/rest/v2/get/interface/data.lua', component: 'badge' } });
+    expect(badge.body.rsp.bytes).toBe(2 * one.bytes);
+    expect(badge.body.rsp.packets).toBe(2 * one.packets);
+    const last = await s.call(agg, { query: { endpoint: '/lua/rest/v2/get/interface/data.lua' } });
+    expect(last.body.rsp.ifid).toBe('1');
+    const table = await s.call(agg, { query: { endpoint: '/lua/rest/v2/get/host/active.lua', component: 'table', perPage: 100 } });
+    const hosts = (await s.call(v2('get/host/active'), { query: { ifid: 0, perPage: 100 } })).body.rsp.data;
+    expect(table.body.rsp.data).toHaveLength(2 * hosts.length);
+  });
+
+  it('POST to batch.lua: each query on every interface, series summed, split_series on request', async () => {
+    const r = await s.call(`${agg}?endpoint=/lua/rest/v2/get/timeseries/batch.lua&component=timeseries`, {
+      json: { epoch_begin: T0, epoch_end: T0 + 600, queries: [{ id: 'q0', ts_schema: 'iface:traffic', ts_query: 'ifid:0', split: true }, { id: 'q1', ts_schema: 'iface:packets', ts_query: 'ifid:0' }] },
+    });
+    expect(r.body.rc).toBe(0);
+    const q0 = r.body.rsp.results.q0;
+    expect(q0.series[0].data).toEqual(Array.from({ length: 10 }, (_, k) => 2 * rate(k)!));
+    expect(q0.split_series.map((x: any) => x.ifid)).toEqual([0, 1]);
+    expect(q0.split_series[1].series[0].data).toEqual(Array.from({ length: 10 }, (_, k) => rate(k)));
+    expect(q0.split_series[1].metadata.query.ifid).toBe('1');
+    expect(r.body.rsp.results.q1.split_series).toBeUndefined();
+  });
+
+  it('no endpoint: empty; a foreign or recursive endpoint: -5; the caller\'s rights apply', async () => {
+    expect((await s.call(agg)).body.rsp).toEqual([]);
+    expect((await s.call(agg, { query: { endpoint: 'http://example.com/x.lua' } })).body.rc).toBe(-5);
+    expect((await s.call(agg, { query: { endpoint: '/lua/pro/rest/v2/get/lightview/aggregate.lua' } })).body.rc).toBe(-5);
+    expect((await s.call(agg, { query: { endpoint: '/lua/rest/v2/get/interface/data.lua', component: 'donut' } })).body.rc).toBe(-5);
+    const denied = await s.call(agg, { query: { endpoint: '/lua/rest/v2/edit/ntopng/incr_flows.lua' }, user: 'elsewhere', pw: 'Passw0rd!x' });
+    expect(denied.body.rc).toBe(-3);
+  });
+});

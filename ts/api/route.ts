@@ -25,6 +25,8 @@ export interface ApiDeps {
   startedAt: number;
   /** timeseries sampler and store (null: not running; its endpoints answer -6) */
   timeseries?: Timeseries | null;
+  /** runs a request through this API (set by createMonitoringApp) */
+  forward?: (url: string, init: RequestInit) => Promise<Response>;
 }
 
 export interface ApiCtx {
@@ -36,6 +38,8 @@ export interface ApiCtx {
   iface: MonitoredInterface;
   /** networks the user may see; undefined = everything */
   allowed: string[] | undefined;
+  /** every parameter as read (query ∪ form/JSON body), before the route's schema */
+  raw?: Record<string, unknown>;
 }
 
 export interface RouteDef<S extends z.ZodRawShape = z.ZodRawShape> {

@@ -1,9 +1,10 @@
 // Route declarations of the timeseries family (handlers in timeseries.ts).
 import { z } from 'zod';
 
-import { int, str } from '../params.js';
+import { int, oneOf, str } from '../params.js';
 import { RC } from '../rc.js';
 import { route, type RouteDef } from '../route.js';
+import * as lightview from './lightview.js';
 import * as ts from './timeseries.js';
 
 const { INVALID_INTERFACE, NOT_GRANTED, INVALID_ARGUMENTS, INTERNAL_ERROR } = RC;
@@ -128,5 +129,19 @@ export const timeseriesRoutes: RouteDef[] = [
     summary: "Top applications or categories (detail_view) of a local host over epoch_begin..epoch_end, from the stored series",
     params: topStatsParams, errors: ERRORS,
     handler: (ctx, p) => ts.topStats(ctx, 'host', p),
+  }),
+];
+
+export const lightviewRoutes: RouteDef[] = [
+  route({
+    path: 'get/lightview/aggregate', versions: ['v2'], pro: true, method: 'GET', perm: 'user',
+    summary: 'Runs `endpoint` once per local interface and merges the answers for a dashboard component (pie, badge, table, sankey, timeseries); POST forwards its JSON body (batch.lua: series summed per query, split_series with split: true)',
+    params: {
+      endpoint: str(512).optional(),
+      component: oneOf(lightview.COMPONENTS).optional(),
+      max_values: int(1, 1000).optional(),
+    },
+    errors: ERRORS,
+    handler: (ctx, p) => lightview.aggregate(ctx, p),
   }),
 ];
