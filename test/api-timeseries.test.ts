@@ -300,3 +300,14 @@ describe('pro lightview/aggregate.lua', () => {
     expect(denied.body.rc).toBe(-3);
   });
 });
+
+describe('top queries for an unprivileged user', () => {
+  it('top:host:traffic lists only hosts inside the allowed networks', async () => {
+    const query = { ts_schema: 'top:host:traffic', ts_query: 'ifid:0', epoch_begin: T0, epoch_end: END };
+    const admin = await s.call(v2('get/timeseries/ts'), { query });
+    expect(new Set(admin.body.rsp.series.map((x: any) => x.tags.host))).toEqual(new Set([HOST_A, HOST_B]));
+    const other = await s.call(v2('get/timeseries/ts'), { query, user: 'elsewhere', pw: 'Passw0rd!x' });
+    expect(other.body.rc).toBe(0);
+    expect(other.body.rsp.series).toEqual([]);
+  });
+});

@@ -151,6 +151,14 @@ export function compareSeconds(c: string | undefined): number | null {
   return s;
 }
 
+/** A series an unprivileged user may see: its host or network inside the user's networks. */
+function visible(ctx: ApiCtx, tags: Record<string, string>): boolean {
+  if (!ctx.allowed) return true;
+  if (tags.host !== undefined && !inNetworks(tags.host.split('@')[0], ctx.allowed)) return false;
+  if (tags.subnet !== undefined && !inNetworks(tags.subnet.split('/')[0], ctx.allowed)) return false;
+  return true;
+}
+
 /** One series of a result: its tags and data. */
 export interface ResultSet {
   tags: Record<string, string>;
@@ -174,7 +182,7 @@ export async function runQuery(ctx: ApiCtx, q: ResolvedQuery, ep: Epochs, limit:
     if (q.topTag === null) {
       sets.push({ tags: q.tags, data: await ts.series({ schema: q.schema, ifid: q.ifid, tags: q.text, begin: ep.begin, end: ep.end, limit }) });
     } else {
-      const top = (await ts.seriesTotals(q.schema, q.ifid, q.text, ep.begin, ep.end)).filter((x) => x.total > 0).slice(0, TOP_N);
+      const top = (await ts.seriesTotals(q.schema, q.ifid, q.text, ep.begin, ep.end)).filter((x) => x.total > 0 && visible(ctx, x.tags)).slice(0, TOP_N);
       for (const t of top) {
         sets.push({ tags: { ifid: q.tags.ifid, ...t.tags }, data: await ts.series({ schema: q.schema, ifid: q.ifid, tags: t.text, begin: ep.begin, end: ep.end, limit }) });
       }
