@@ -8,6 +8,7 @@ import type { Interfaces, MonitoredInterface } from '../services/interfaces.js';
 import type { User, Users } from '../services/users.js';
 import type { Rates } from '../services/rates.js';
 import type { SystemStats } from '../services/system.js';
+import type { Timeseries } from '../services/timeseries/index.js';
 
 export type Version = 'v0' | 'v1' | 'v2';
 
@@ -22,6 +23,10 @@ export interface ApiDeps {
   system: SystemStats;
   /** epoch ms the service started */
   startedAt: number;
+  /** timeseries sampler and store (null: not running; its endpoints answer -6) */
+  timeseries?: Timeseries | null;
+  /** runs a request through this API (set by createMonitoringApp) */
+  forward?: (url: string, init: RequestInit) => Promise<Response>;
 }
 
 export interface ApiCtx {
@@ -33,6 +38,8 @@ export interface ApiCtx {
   iface: MonitoredInterface;
   /** networks the user may see; undefined = everything */
   allowed: string[] | undefined;
+  /** every parameter as read (query ∪ form/JSON body), before the route's schema */
+  raw?: Record<string, unknown>;
 }
 
 export interface RouteDef<S extends z.ZodRawShape = z.ZodRawShape> {

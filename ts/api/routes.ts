@@ -9,6 +9,7 @@ import * as flows from './monitoring/flows.js';
 import * as hosts from './monitoring/hosts.js';
 import * as ifaces from './monitoring/interfaces.js';
 import * as users from './monitoring/users.js';
+import { lightviewRoutes, timeseriesRoutes } from './monitoring/timeseries.routes.js';
 
 const { NOT_FOUND, INVALID_INTERFACE, NOT_GRANTED, INVALID_HOST, INVALID_ARGUMENTS, INTERNAL_ERROR, BAD_FORMAT, BAD_CONTENT } = RC;
 const V012 = ['v0', 'v1', 'v2'] as const;
@@ -247,4 +248,6 @@ export const routes: RouteDef[] = [
     summary: 'Create the API token of a user (`Authorization: Token …`)', params: { username: str(64) }, errors: [INVALID_ARGUMENTS],
     handler: (ctx, p) => users.createApiToken(ctx, p),
   }),
+  ...timeseriesRoutes,
+  ...lightviewRoutes,
 ];

@@ -20,9 +20,11 @@ export interface ServerOptions {
   debug?: boolean;
 }
 
-export function createMonitoringApp(deps: ApiDeps, opts: ServerOptions = {}): Hono {
+export function createMonitoringApp(apiDeps: ApiDeps, opts: ServerOptions = {}): Hono {
   const log = opts.log ?? ((l: string) => console.error(l));
   const app = new Hono();
+  // Endpoints that run other endpoints (pro lightview/aggregate) go through the app itself.
+  const deps: ApiDeps = { ...apiDeps, forward: async (url, init) => app.request(url, init) };
   for (const r of routes) {
     const schema = z.object(r.params);
     for (const { version, url } of routeUrls(r)) {
@@ -96,6 +98,7 @@ async function serve(c: Context, r: RouteDef, schema: z.ZodObject, version: Vers
       version,
       iface: undefined as unknown as ApiCtx['iface'],
       allowed: seesEverything(user.allowed_networks) ? undefined : user.allowed_networks,
+      raw,
     };
     if (r.ifid) ctx.iface = selectInterface(deps, user, raw.ifid);
     const p = parseParams(schema, raw);

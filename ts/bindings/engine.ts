@@ -17,6 +17,7 @@ import {
   type NativeEngineOptions,
   type NativeState,
   type Page,
+  type TrafficBy,
 } from './native.js';
 
 export type {
@@ -28,6 +29,7 @@ export type {
   EgressTargetPolicy,
   EgressTargetStats,
 } from './native.js';
+export type { TrafficBy } from './native.js';
 export type { EngineStats, FlowRecord, HostDetail, HostDscp, HostL7App, HostL7Category, HostRecord, L7Stats, NativeState as EngineState, Page } from './native.js';
 
 /** ntopng's defaults: RFC 1918 and RFC 4193 (ULA) networks are local. */
@@ -312,6 +314,12 @@ const buildStats = ((): ((b: Float64Array) => EngineStats) => {
   return new Function('b', `return { ${fields.join(', ')}, ${tcp}, decode: { ${dec.join(', ')} }, l4: [], dscp: [], bcast_domains: [] };`) as (b: Float64Array) => EngineStats;
 })();
 
+/** Seconds of packet time between two timeseries ticks (Engine::kTickStep). */
+export const TICK_STEP = 60;
+
+/** `last`: the tick after a file playlist's last packet (longer steps close their partial step too). */
+export type TickListener = (boundary: number, prev: number, last: boolean) => void | Promise<void>;
+
 export class Engine {
   readonly options: z.output<typeof EngineOptions>;
   private readonly native: NativeEngine;
@@ -319,6 +327,8 @@ export class Engine {
   private resolveDone: (() => void) | null = null;
   private closed = false;
   private expiredListener: (() => void) | null = null;
+  private tickListener: TickListener | null = null;
+  private localNets: string[] = [];
   private readonly drainBuf = new ArrayBuffer(layout.size * 4096);
   private readonly statsBuf = new Float64Array(info.stats.size);
 
@@ -363,11 +373,45 @@ export class Engine {
 
   start(): this {
     this.done = new Promise<void>((resolve) => (this.resolveDone = resolve));
-    this.native.start((ev) => {
+    this.native.start((ev, a, b) => {
       if (ev === 'done') this.resolveDone?.();
       else if (ev === 'expired') this.expiredListener?.();
+      else if (ev === 'tick' || ev === 'last_tick') this.onTickEvent(a, b, ev === 'last_tick');
     });
     return this;
+  }
+
+  /**
+   * Timeseries ticks on packet time (Engine::tick in engine.h): called on the
+   * JS thread at each boundary (a multiple of TICK_STEP seconds) with the
+   * previous tick's boundary; every flow's counters are credited up to the
+   * boundary, and the traffic since `prev` lies in the step starting at
+   * `prev`; `last` marks the one after a playlist's last packet. The engine waits (files; live at most 250 ms) until the listener
+   * returns, or until its promise settles: read what is needed with the
+   * query methods, then return. Set it before start() to see every tick.
+   */
+  onTick(listener: TickListener | null): this {
+    this.tickListener = listener;
+    this.native.setTickListener(listener !== null);
+    return this;
+  }
+
+  /** Lets the worker go on after the tick at `boundary` (done automatically when the listener returns). */
+  tickDone(boundary: number): void {
+    this.native.tickDone(boundary);
+  }
+
+  private onTickEvent(boundary: number, prev: number, last: boolean): void {
+    const l = this.tickListener;
+    let r: unknown;
+    try {
+      r = l?.(boundary, prev, last);
+    } catch (e) {
+      this.tickDone(boundary);
+      throw e;
+    }
+    if (r instanceof Promise) r.finally(() => this.tickDone(boundary)).catch(() => {});
+    else this.tickDone(boundary);
   }
 
   /**
@@ -419,6 +463,17 @@ export class Engine {
 
   setLocalNetworks(cidrs: string[]): void {
     this.native.setLocalNetworks(cidrs);
+    this.localNets = [...cidrs];
+  }
+
+  /** The local networks in force, in the order their indices (trafficBy().networks) refer to. */
+  get localNetworks(): readonly string[] {
+    return this.localNets;
+  }
+
+  /** Traffic per VLAN and per local network since startup (credited by flow accounting steps). */
+  trafficBy(): TrafficBy {
+    return this.native.trafficBy();
   }
 
   /**

@@ -396,6 +396,9 @@ export interface EngineStats {
   malformed: number;
   read_only_packets: number;
   read_only_bytes: number;
+  /** timeseries ticks (steps of packet time closed) and those a live capture did not wait for */
+  ticks: number;
+  ticks_late: number;
 }
 
 export interface NativeState {
@@ -435,7 +438,8 @@ export interface Page<T> {
 }
 
 export interface NativeEngine {
-  start(onEvent: (event: 'done' | 'expired') => void): void;
+  /** `tick`, `last_tick` (after a playlist's last packet): a = the boundary, b = the previous tick's boundary (epoch seconds) */
+  start(onEvent: (event: 'done' | 'expired' | 'tick' | 'last_tick', a: number, b: number) => void): void;
   stop(): void;
   state(): NativeState;
   /** fills `buf` (info().stats.size slots; engine.ts names them) */
@@ -451,6 +455,15 @@ export interface NativeEngine {
   drainExpired(buf: ArrayBuffer, max?: number): number;
   setEgressPolicies(p: EgressPolicies): void;
   egressStats(): EgressStats;
+  setTickListener(on: boolean): void;
+  tickDone(boundary: number): void;
+  trafficBy(): TrafficBy;
+}
+
+/** Traffic per VLAN (client→server is sent) and per local network (by index in the local network list). */
+export interface TrafficBy {
+  vlans: { vlan: number; bytes_sent: number; bytes_rcvd: number; packets_sent: number; packets_rcvd: number }[];
+  networks: { index: number; ingress: number; egress: number; inner: number }[];
 }
 
 export type FieldType = 'ip16' | 'u64' | 'u32' | 'u16' | 'u8';

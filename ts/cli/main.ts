@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { FlowgateError } from '../bindings/errors.js';
 import { Engine, type EgressConfig, type EgressOutput } from '../bindings/engine.js';
 import { Interfaces, type InterfaceSpec } from '../services/interfaces.js';
+import { Timeseries, parseRetention } from '../services/timeseries/index.js';
 import { formatRate, Reporter } from './progress.js';
 import { startEgressApi, startMonitoringApi, type EgressApi, type MonitoringApi } from './serve.js';
 
@@ -52,6 +53,9 @@ Monitors network interfaces or replays capture files.
       --egress-rotate-mb <n>    start a new egress capture file every n MB (default 1024; 0 = never)
       --egress-rules <file>     Cento-style INI rules file ([shunt], [egress.aggregated…], [bridge…]);
                                 re-read on SIGHUP
+      --ts-retention-days <r,h,d>  days timeseries points are kept at 1/5-minute, hour and day
+                                resolution (default 1,100,365, as ntopng's RRDs), counted back from
+                                the newest packet time
       --admin-password <pw>     password of user admin when the data directory is new
                                 (default: $FLOWGATE_ADMIN_PASSWORD, else generated and printed once)
       --log-level <level>       error, warn, info (default) or debug (logs every API request)
@@ -122,6 +126,7 @@ export async function run(argv: string[]): Promise<number> {
         bridge: { type: 'string' },
         'egress-rotate-mb': { type: 'string' },
         'log-level': { type: 'string' },
+        'ts-retention-days': { type: 'string' },
         quiet: { type: 'boolean', short: 'q' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'V' },
@@ -192,6 +197,16 @@ export async function run(argv: string[]): Promise<number> {
   for (const i of ifaces.list) {
     console.log(`flowgate: ifid ${i.ifid}: ${i.isFile ? 'replaying' : 'capturing on'} ${i.ifname}`);
   }
+  // The sampler listens before the engines start: a replay's first minutes are not missed.
+  let timeseries: Timeseries | undefined;
+  try {
+    const retention = o['ts-retention-days'] !== undefined ? parseRetention(o['ts-retention-days']) : undefined;
+    if ((num(o['http-port'], 'http-port') ?? 3000) > 0) timeseries = new Timeseries({ retention }).attach(ifaces.list);
+  } catch (e) {
+    console.error(`flowgate: ${(e as Error).message}`);
+    ifaces.close();
+    return 2;
+  }
   const started = performance.now();
   ifaces.start();
 
@@ -209,6 +224,7 @@ export async function run(argv: string[]): Promise<number> {
         tlsKey: o['tls-key'],
         adminPassword: o['admin-password'] ?? process.env.FLOWGATE_ADMIN_PASSWORD,
         debug: level === 'debug',
+        timeseries,
       });
     }
   } catch (e) {

@@ -12,7 +12,10 @@ import { ConfigStore } from '../services/config-store.js';
 import type { Interfaces } from '../services/interfaces.js';
 import { lmdbKv, openKv } from '../services/kv.js';
 import { Rates } from '../services/rates.js';
+import type { Backend } from '../services/store/backend.js';
+import { openStore } from '../services/store/index.js';
 import { SystemStats } from '../services/system.js';
+import type { Timeseries } from '../services/timeseries/index.js';
 import { Users } from '../services/users.js';
 
 export interface MonitoringApiOptions {
@@ -25,6 +28,8 @@ export interface MonitoringApiOptions {
   debug?: boolean;
   /** where startup lines go (default stdout) */
   print?: (line: string) => void;
+  /** the timeseries sampler (attached to the engines): connected here to the historical store */
+  timeseries?: Timeseries;
 }
 
 export interface MonitoringApi {
@@ -50,8 +55,19 @@ export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOpt
     const pwFile = join(dataDir, 'admin-password');
     if (admin.created && admin.generated) writeFileSync(pwFile, `${admin.password}\n`, { mode: 0o600 });
     const rates = new Rates(ifaces).start();
+    // Timeseries points go to the historical store; without it their endpoints answer -6.
+    let history: Backend | null = null;
+    if (o.timeseries) {
+      try {
+        history = await openStore({ dataDir });
+        await o.timeseries.connect(history);
+        print(`flowgate: timeseries in ${history.description}`);
+      } catch (e) {
+        console.error(`flowgate: timeseries unavailable: ${(e as Error).message}`);
+      }
+    }
     const app = createMonitoringApp(
-      { interfaces: ifaces, users, store, rates, system: new SystemStats(), startedAt: Date.now() },
+      { interfaces: ifaces, users, store, rates, system: new SystemStats(), startedAt: Date.now(), timeseries: o.timeseries ?? null },
       { log: (l) => console.error(l), debug: o.debug },
     );
     const srv = await listen(app, { port: o.port, bind: o.bind, tlsCert: o.tlsCert, tlsKey: o.tlsKey });
@@ -73,6 +89,8 @@ export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOpt
       close: async () => {
         rates.stop();
         await srv.close();
+        await o.timeseries?.flush();
+        await history?.close();
         await store.close();
       },
     };

@@ -347,7 +347,8 @@ Napi::Object flow_to_js(Napi::Env env, const FlowRow& r) {
   X(host_memory_bytes, pl.hosts().memory_bytes() + pl.names().memory_bytes() + pl.host_l7().memory_bytes()) \
   X(malformed, s.decode.total_errors()) X(read_only_packets, e.read_only_packets())                      \
   X(read_only_bytes, e.read_only_bytes()) X(decode_non_ip, s.decode.non_ip)                              \
-  X(decode_ip_fragments, s.decode.fragments) X(decode_tunnel_packets, s.decode.tunneled)
+  X(decode_ip_fragments, s.decode.fragments) X(decode_tunnel_packets, s.decode.tunneled) \
+  X(ticks, e.ticks()) X(ticks_late, e.ticks_late())
 
 namespace {
 #define FG_COUNT(name, v) +1

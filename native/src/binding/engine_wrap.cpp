@@ -238,6 +238,9 @@ Napi::Function EngineWrap::Init(Napi::Env env) {
                          InstanceMethod("drainExpired", &EngineWrap::DrainExpired),
                          InstanceMethod("setEgressPolicies", &EngineWrap::SetEgressPolicies),
                          InstanceMethod("egressStats", &EngineWrap::EgressStats),
+                         InstanceMethod("setTickListener", &EngineWrap::SetTickListener),
+                         InstanceMethod("tickDone", &EngineWrap::TickDone),
+                         InstanceMethod("trafficBy", &EngineWrap::TrafficBy),
                      });
 }
 
@@ -317,15 +320,15 @@ Napi::Value EngineWrap::Start(const Napi::CallbackInfo& info) {
   Ref();
   referenced_ = true;
   Napi::ThreadSafeFunction t = tsfn_;
-  // Events are string literals ("done", "expired"): safe to pass by pointer.
-  engine_->start([this, t](const char* ev) mutable {
+  // Events are string literals ("done", "expired", "tick", "last_tick"): safe to pass by pointer.
+  engine_->start([this, t](const char* ev, double a, double b) mutable {
     const bool done = std::strcmp(ev, "done") == 0;
-    t.NonBlockingCall([this, ev, done](Napi::Env env, Napi::Function cb) {
+    t.NonBlockingCall([this, ev, done, a, b](Napi::Env env, Napi::Function cb) {
       if (done && referenced_) {
         referenced_ = false;
         Unref();
       }
-      cb.Call({Napi::String::New(env, ev)});
+      cb.Call({Napi::String::New(env, ev), Napi::Number::New(env, a), Napi::Number::New(env, b)});
     });
     if (done) t.Release();  // the worker is exiting: nothing else will call
   });
@@ -487,6 +490,64 @@ Napi::Value EngineWrap::DrainExpired(const Napi::CallbackInfo& info) {
   if (info.Length() > 1 && info[1].IsNumber()) max = std::min<size_t>(max, info[1].As<Napi::Number>().Uint32Value());
   size_t n = engine_->drain_expired(static_cast<ExpiredFlow*>(buf.Data()), max);
   return Napi::Number::New(env, double(n));
+}
+
+Napi::Value EngineWrap::SetTickListener(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  require(info.Length() == 1 && info[0].IsBoolean(), env, "setTickListener(on: boolean)");
+  engine_->set_tick_listener(info[0].As<Napi::Boolean>().Value());
+  return env.Undefined();
+}
+
+Napi::Value EngineWrap::TickDone(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  require(info.Length() == 1 && info[0].IsNumber(), env, "tickDone(boundary: number)");
+  double b = info[0].As<Napi::Number>().DoubleValue();
+  require(b >= 0, env, "tickDone(boundary: number)");
+  engine_->tick_done(uint64_t(b));
+  return env.Undefined();
+}
+
+// Traffic per VLAN (non-empty ones) and per local network (by index in the
+// local network list), as credited by flow accounting steps.
+Napi::Value EngineWrap::TrafficBy(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  struct V { uint32_t vlan; VlanTraffic t; };
+  struct N { uint32_t index; NetTraffic t; };
+  std::vector<V> vlans;
+  std::vector<N> nets;
+  engine_->with_view([&](const Pipeline& pl) {
+    const VlanTraffic* vt = pl.vlan_traffic();
+    for (uint32_t v = 0; v < Pipeline::kVlans; v++)
+      if (vt[v].pkts[0] | vt[v].pkts[1]) vlans.push_back({v, vt[v]});
+    const NetTraffic* nt = pl.net_traffic();
+    for (uint32_t i = 0; i < Pipeline::kMaxNets; i++)
+      if (nt[i].ingress | nt[i].egress | nt[i].inner) nets.push_back({i, nt[i]});
+    return 0;
+  });
+  Napi::Object r = Napi::Object::New(env);
+  Napi::Array va = Napi::Array::New(env, vlans.size());
+  for (size_t i = 0; i < vlans.size(); i++) {
+    Napi::Object x = Napi::Object::New(env);
+    x.Set("vlan", double(vlans[i].vlan));
+    x.Set("bytes_sent", double(vlans[i].t.bytes[0]));
+    x.Set("bytes_rcvd", double(vlans[i].t.bytes[1]));
+    x.Set("packets_sent", double(vlans[i].t.pkts[0]));
+    x.Set("packets_rcvd", double(vlans[i].t.pkts[1]));
+    va.Set(uint32_t(i), x);
+  }
+  Napi::Array na = Napi::Array::New(env, nets.size());
+  for (size_t i = 0; i < nets.size(); i++) {
+    Napi::Object x = Napi::Object::New(env);
+    x.Set("index", double(nets[i].index));
+    x.Set("ingress", double(nets[i].t.ingress));
+    x.Set("egress", double(nets[i].t.egress));
+    x.Set("inner", double(nets[i].t.inner));
+    na.Set(uint32_t(i), x);
+  }
+  r.Set("vlans", va);
+  r.Set("networks", na);
+  return r;
 }
 
 Napi::Value EngineWrap::SetEgressPolicies(const Napi::CallbackInfo& info) {

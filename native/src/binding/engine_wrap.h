@@ -39,6 +39,9 @@ class EngineWrap : public Napi::ObjectWrap<EngineWrap> {
   Napi::Value DrainExpired(const Napi::CallbackInfo& info);
   Napi::Value SetEgressPolicies(const Napi::CallbackInfo& info);
   Napi::Value EgressStats(const Napi::CallbackInfo& info);
+  Napi::Value SetTickListener(const Napi::CallbackInfo& info);
+  Napi::Value TickDone(const Napi::CallbackInfo& info);
+  Napi::Value TrafficBy(const Napi::CallbackInfo& info);
 
   std::unique_ptr<Engine> engine_;
   Napi::ThreadSafeFunction tsfn_;

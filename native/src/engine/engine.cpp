@@ -62,7 +62,7 @@ double Engine::progress() const {
   return p > 1 ? 1 : p;
 }
 
-void Engine::start(std::function<void(const char*)> on_event) {
+void Engine::start(EventFn on_event) {
   EngineState expect = EngineState::Idle;
   if (!state_.compare_exchange_strong(expect, EngineState::Running)) throw std::logic_error("engine already started");
   on_event_ = std::move(on_event);
@@ -71,6 +71,10 @@ void Engine::start(std::function<void(const char*)> on_event) {
 
 void Engine::stop() {
   stop_.store(true);
+  {
+    std::lock_guard<std::mutex> g(tick_mu_);  // wakes a worker waiting for a tick's acknowledgement
+  }
+  tick_cv_.notify_all();
   if (source_) source_->interrupt();
   if (thread_.joinable()) thread_.join();
   if (egress_) {
@@ -95,7 +99,36 @@ void Engine::unlock_and_yield(std::unique_lock<std::mutex>& lk) {
 
 // Never blocks the worker: one pending call at most (drain re-arms it).
 void Engine::ring_doorbell() {
-  if (on_event_ && ring_.size() && !armed_.exchange(true)) on_event_("expired");
+  if (on_event_ && ring_.size() && !armed_.exchange(true)) on_event_("expired", 0, 0);
+}
+
+void Engine::tick_done(uint64_t boundary_s) {
+  {
+    std::lock_guard<std::mutex> g(tick_mu_);
+    if (boundary_s > tick_ack_s_) tick_ack_s_ = boundary_s;
+  }
+  tick_cv_.notify_all();
+}
+
+// Called by the worker holding the batch lock, before any packet at or past
+// `boundary_ns` is processed. One pass over the flow table per step.
+void Engine::tick(std::unique_lock<std::mutex>& lk, uint64_t boundary_ns, bool last) {
+  pipeline_->account_all();
+  const uint64_t prev_ns = last_tick_ns_;
+  last_tick_ns_ = boundary_ns;
+  next_tick_ns_ = boundary_ns + kTickStep;
+  ticks_.fetch_add(1, std::memory_order_relaxed);
+  if (!on_event_ || !tick_listener_.load()) return;
+  const uint64_t b = boundary_ns / 1000000000ULL, p = prev_ns / 1000000000ULL;
+  lk.unlock();
+  on_event_(last ? "last_tick" : "tick", double(b), double(p));
+  {
+    std::unique_lock<std::mutex> g(tick_mu_);
+    auto acked = [&] { return stop_.load() || tick_ack_s_ >= b; };
+    if (!is_live_) tick_cv_.wait(g, acked);
+    else if (!tick_cv_.wait_for(g, std::chrono::milliseconds(kTickWaitLiveMs), acked)) ticks_late_.fetch_add(1, std::memory_order_relaxed);
+  }
+  lk.lock();
 }
 
 void Engine::run() noexcept {
@@ -110,7 +143,39 @@ void Engine::run() noexcept {
     error_ = "worker stopped: unknown error";
     state_.store(EngineState::Failed);
   }
-  if (on_event_) on_event_("done");
+  if (on_event_) on_event_("done", 0, 0);
+}
+
+// Packets [b, b+n) of a batch through the pipeline (and egress); with
+// original timing each waits for its moment, the batch lock released.
+void Engine::process_range(std::unique_lock<std::mutex>& lk, RawPacket* b, size_t n, std::shared_ptr<const NetConfig>& nets,
+                           std::shared_ptr<const PolicyTable>& policy, bool timed, uint64_t& wall0, uint64_t& pkt0) {
+  if (!timed) {
+    pipeline_->process_batch(b, n, *nets);
+    if (egress_) egress_->process(b, pipeline_->batch_packets(), pipeline_->batch_flow_refs(), n, *policy);
+    return;
+  }
+  for (size_t i = 0; i < n && !stop_.load(); i++) {
+    RawPacket& p = b[i];
+    if (!wall0) wall0 = mono_ns(), pkt0 = p.ts_ns;
+    uint64_t due = wall0 + uint64_t(double(p.ts_ns > pkt0 ? p.ts_ns - pkt0 : 0) / cfg_.replay_speed);
+    if (due > mono_ns()) {
+      lk.unlock();
+      while (!stop_.load() && mono_ns() < due) {
+        uint64_t left = due - mono_ns();
+        std::this_thread::sleep_for(std::chrono::nanoseconds(left > 50000000 ? 50000000 : left));
+      }
+      lk.lock();
+      // The tables may have been swapped while we waited.
+      nets = std::atomic_load(&nets_);
+      if (egress_) policy = std::atomic_load(&policy_);
+    }
+    pipeline_->process_batch(&p, 1, *nets);
+    if (egress_) {
+      egress_->process(&p, pipeline_->batch_packets(), pipeline_->batch_flow_refs(), 1, *policy);
+      egress_->end_batch();
+    }
+  }
 }
 
 void Engine::run_loop() {
@@ -125,7 +190,10 @@ void Engine::run_loop() {
     if (n == 0) {
       if (!source_->done()) {  // live and quiet: let time pass for expiry and throughput
         lk.lock();
-        pipeline_->advance(wall_ns());
+        const uint64_t now = wall_ns();
+        pipeline_->advance(now);
+        // A quiet link still closes its steps.
+        if (next_tick_ns_ && cfg_.mode == Mode::Full && now >= next_tick_ns_) tick(lk, now / kTickStep * kTickStep);
         if (egress_) egress_->flush_if_due(mono_ns());
         unlock_and_yield(lk);
         continue;
@@ -162,30 +230,21 @@ void Engine::run_loop() {
     }
     if (cfg_.mode == Mode::DecodeOnly) {
       for (size_t i = 0; i < n; i++) pipeline_->decode_only(batch[i]);
-    } else if (!timed) {
-      pipeline_->process_batch(batch, n, *nets);
-      if (egress_) egress_->process(batch, pipeline_->batch_packets(), pipeline_->batch_flow_refs(), n, *policy);
     } else {
-      // Original timing: each packet waits for its moment, lock released.
-      for (size_t i = 0; i < n && !stop_.load(); i++) {
-        RawPacket& p = batch[i];
-        if (!timed_wall0) timed_wall0 = mono_ns(), timed_pkt0 = p.ts_ns;
-        uint64_t due = timed_wall0 + uint64_t(double(p.ts_ns > timed_pkt0 ? p.ts_ns - timed_pkt0 : 0) / cfg_.replay_speed);
-        if (due > mono_ns()) {
-          lk.unlock();
-          while (!stop_.load() && mono_ns() < due) {
-            uint64_t left = due - mono_ns();
-            std::this_thread::sleep_for(std::chrono::nanoseconds(left > 50000000 ? 50000000 : left));
-          }
-          lk.lock();
-          // The table may have been swapped while we waited.
-          if (egress_) policy = std::atomic_load(&policy_);
-        }
-        pipeline_->process_batch(&p, 1, *nets);
-        if (egress_) {
-          egress_->process(&p, pipeline_->batch_packets(), pipeline_->batch_flow_refs(), 1, *policy);
-          egress_->end_batch();
-        }
+      // The batch is cut before the first packet at or past the next tick
+      // boundary: one compare per packet, nothing else on the packet path.
+      size_t from = 0;
+      while (from < n && !stop_.load(std::memory_order_relaxed)) {
+        if (!next_tick_ns_) last_tick_ns_ = batch[from].ts_ns / kTickStep * kTickStep, next_tick_ns_ = last_tick_ns_ + kTickStep;
+        size_t to = from;
+        while (to < n && batch[to].ts_ns < next_tick_ns_) to++;
+        if (to > from) process_range(lk, batch + from, to - from, nets, policy, timed, timed_wall0, timed_pkt0);
+        if (to == n) break;
+        tick(lk, batch[to].ts_ns / kTickStep * kTickStep);
+        // The lock was released: the tables may have been swapped meanwhile.
+        nets = std::atomic_load(&nets_);
+        if (egress_) policy = std::atomic_load(&policy_);
+        from = to;
       }
     }
     pipeline_->advance(pipeline_->now_ns());
@@ -210,6 +269,8 @@ void Engine::run_loop() {
     // packets are credited to the per-application counters now, since packet
     // time (and so the sweep that would credit them) stops here.
     lk.lock();
+    // The last (partial) step closes at the boundary after the last packet.
+    if (next_tick_ns_ && cfg_.mode == Mode::Full && !is_live_) tick(lk, next_tick_ns_, true);
     if (cfg_.flush_at_end) pipeline_->flush_all();
     else pipeline_->account_all();
     lk.unlock();

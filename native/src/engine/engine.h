@@ -45,8 +45,30 @@ class Engine {
 
   // `on_event` is called from the worker thread: "done" once when a file
   // playlist ends (or the source fails), "expired" when records wait in the
-  // ring and no doorbell is pending (drain to get them; draining re-arms).
-  void start(std::function<void(const char*)> on_event);
+  // ring and no doorbell is pending (drain to get them; draining re-arms),
+  // "tick" (a = the boundary, b = the previous tick's boundary, epoch
+  // seconds) when a tick listener is set (see below), "last_tick" for the
+  // one after a file playlist's last packet.
+  using EventFn = std::function<void(const char* ev, double a, double b)>;
+  void start(EventFn on_event);
+
+  // Timeseries ticks on packet time. Before the first packet at or past the
+  // next multiple of kTickStep is processed, every flow's per-application
+  // counters are credited (account_all) so the tables hold exactly the
+  // traffic before the boundary; a packet jumping several steps makes one
+  // tick at the last boundary before it, and a file playlist that ends makes
+  // one at the boundary after its last packet. The traffic between two ticks
+  // then lies in the step starting at the earlier one. With a listener set,
+  // the worker releases the batch lock, signals "tick" and waits for
+  // tick_done(boundary): without limit for files (a replay gives the same
+  // series at any speed), at most kTickWaitLive for live capture (capture
+  // never stalls; such ticks are counted late).
+  static constexpr uint64_t kTickStep = 60ULL * 1000000000;
+  static constexpr int kTickWaitLiveMs = 250;
+  void set_tick_listener(bool on) { tick_listener_.store(on); }
+  void tick_done(uint64_t boundary_s);
+  uint64_t ticks() const { return ticks_.load(std::memory_order_relaxed); }
+  uint64_t ticks_late() const { return ticks_late_.load(std::memory_order_relaxed); }
   void stop();  // idempotent: joins the worker
 
   EngineState state() const { return state_.load(); }
@@ -107,6 +129,9 @@ class Engine {
   void reopen();
   void unlock_and_yield(std::unique_lock<std::mutex>& lk);
   void ring_doorbell();
+  void tick(std::unique_lock<std::mutex>& lk, uint64_t boundary_ns, bool last = false);
+  void process_range(std::unique_lock<std::mutex>& lk, RawPacket* b, size_t n, std::shared_ptr<const NetConfig>& nets,
+                     std::shared_ptr<const PolicyTable>& policy, bool timed, uint64_t& wall0, uint64_t& pkt0);
 
   EngineConfig cfg_;
   bool is_live_;
@@ -124,7 +149,14 @@ class Engine {
   mutable std::mutex err_mu_;
   std::string error_;
   std::thread thread_;
-  std::function<void(const char*)> on_event_;
+  EventFn on_event_;
+  // Ticks: worker-only positions, the acknowledgement under tick_mu_.
+  uint64_t next_tick_ns_ = 0, last_tick_ns_ = 0;
+  std::mutex tick_mu_;
+  std::condition_variable tick_cv_;
+  uint64_t tick_ack_s_ = 0;
+  std::atomic<bool> tick_listener_{false};
+  std::atomic<uint64_t> ticks_{0}, ticks_late_{0};
   std::atomic<uint64_t> ro_packets_{0}, ro_bytes_{0}, ro_sink_{0}, kernel_drops_{0};
   // Replay-loop time shift: each pass starts after the previous one ended.
   uint64_t loop_shift_ns_ = 0, pass_first_ns_ = 0, pass_last_ns_ = 0;

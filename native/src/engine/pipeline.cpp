@@ -75,6 +75,9 @@ Pipeline::Pipeline(const PipelineLimits& lim, SpscRing<ExpiredFlow>* expired)
     if (category_at(i) >= n_cats_) n_cats_ = category_at(i) + 1u;
   if_apps_.reset(new IfaceL7Counter[n_apps_]());
   if_cats_.reset(new IfaceL7Counter[n_cats_]());
+  vlans_.reset(new VlanTraffic[kVlans]());
+  host_net_.reset(new uint8_t[lim.max_hosts]);
+  std::memset(host_net_.get(), kNoNet, lim.max_hosts);
 }
 
 void Pipeline::name_host(Host& h, const char* name, size_t len, NameSource src) noexcept {
@@ -145,7 +148,9 @@ uint32_t Pipeline::host_for(const IpAddr& ip, uint16_t vlan, const uint8_t* mac,
   e.first_ns = e.traffic[0].last_ns = e.traffic[1].last_ns = now_ns_;
   e.thpt_ts = now_ns_;
   uint8_t fl = 0;
-  if (nets.is_local(ip)) fl |= kHostLocal;
+  const int net = nets.local_index(ip);
+  if (net >= 0) fl |= kHostLocal;
+  host_net_[i] = net >= 0 && net < int(kMaxNets) ? uint8_t(net) : kNoNet;
   if (is_multicast(ip)) fl |= kHostMulticast;
   if (is_limited_broadcast(ip) || nets.is_subnet_broadcast(ip)) fl |= kHostBroadcast;
   if (is_private(ip)) fl |= kHostPrivate;
@@ -493,10 +498,27 @@ void Pipeline::account_flow(Flow& f, bool sample_thpt) noexcept {
     IfaceL7Counter& c = if_cats_[f.l7_category];
     c.bytes += uint64_t(db[0]) + db[1], c.packets += uint64_t(dp[0]) + dp[1], c.flows += new_flow;
   }
+  VlanTraffic& v = vlans_[f.key.vlan & (kVlans - 1)];
+  v.bytes[0] += db[0], v.bytes[1] += db[1], v.pkts[0] += dp[0], v.pkts[1] += dp[1];
+  if (f.cli_local | f.srv_local) credit_nets(f, db[0], db[1]);
   if (f.cli_host != HashIndex::kNone)
     credit_host(f.cli_host, {app, f.l7_category, f.dscp[0], f.dscp[1], new_flow, db[0], db[1], dp[0], dp[1]});
   if (f.srv_host != HashIndex::kNone)
     credit_host(f.srv_host, {app, f.l7_category, f.dscp[1], f.dscp[0], new_flow, db[1], db[0], dp[1], dp[0]});
+}
+
+// ntopng's Flow::update_hosts_stats: the client's network counts what the
+// client sent as egress and what it received as ingress, the server's the
+// reverse; both ends in one network count once, as inner traffic.
+void Pipeline::credit_nets(const Flow& f, uint32_t c2s, uint32_t s2c) noexcept {
+  const uint8_t cn = f.cli_local && f.cli_host != HashIndex::kNone ? host_net_[f.cli_host] : kNoNet;
+  const uint8_t sn = f.srv_local && f.srv_host != HashIndex::kNone ? host_net_[f.srv_host] : kNoNet;
+  if (cn != kNoNet && cn == sn) {
+    net_traffic_[cn].inner += uint64_t(c2s) + s2c;
+    return;
+  }
+  if (cn != kNoNet) net_traffic_[cn].egress += c2s, net_traffic_[cn].ingress += s2c;
+  if (sn != kNoNet) net_traffic_[sn].ingress += c2s, net_traffic_[sn].egress += s2c;
 }
 
 void Pipeline::credit_host(uint32_t hi, const L7Credit& c) noexcept {
@@ -602,6 +624,8 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
   HostTable nh(max_hosts);
   NamePool nn(max_hosts / 2 + 1);
   std::unique_ptr<uint32_t[]> moved(new uint32_t[hosts_.max()]);
+  std::unique_ptr<uint8_t[]> nnet(new uint8_t[max_hosts]);
+  std::memset(nnet.get(), kNoNet, max_hosts);
   for (uint32_t i = 0; i < hosts_.max(); i++) {
     moved[i] = HashIndex::kNone;
     if (!hosts_.used(i)) continue;
@@ -613,6 +637,7 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
       if (h.name == HashIndex::kNone) h.name_source = 0;
     }
     moved[i] = j;
+    nnet[j] = host_net_[i];
   }
   if (nl.enabled()) nl.adopt(l7_, moved.get());
   for (uint32_t i = 0; i < flows_.max(); i++) {
@@ -627,6 +652,7 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
   hosts_ = std::move(nh);
   names_ = std::move(nn);
   l7_ = std::move(nl);
+  host_net_ = std::move(nnet);
   lim_.max_flows = max_flows, lim_.max_hosts = max_hosts;
   flow_cursor_ = host_cursor_ = 0;
   sweep_pass_++;

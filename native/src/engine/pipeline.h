@@ -42,6 +42,16 @@ struct Mac {
   uint64_t bytes_sent, bytes_rcvd, pkts_sent, pkts_rcvd;
 };
 
+// Traffic per VLAN and per local network, credited by flow accounting steps
+// as ntopng's periodic flow update does (VLAN: sent = client→server; local
+// network: ingress / egress across its border, inner when both ends are in it).
+struct VlanTraffic {
+  uint64_t bytes[2], pkts[2];  // [0] client→server, [1] server→client
+};
+struct NetTraffic {
+  uint64_t ingress, egress, inner;  // bytes
+};
+
 enum class Mode : uint8_t { Full = 0, ReadOnly = 1, DecodeOnly = 2 };
 
 class Pipeline {
@@ -79,6 +89,10 @@ class Pipeline {
   // Interface counters by application id and by category id.
   const IfaceL7Counter* iface_apps(uint32_t& n) const { n = n_apps_; return if_apps_.get(); }
   const IfaceL7Counter* iface_cats(uint32_t& n) const { n = n_cats_; return if_cats_.get(); }
+  const VlanTraffic* vlan_traffic() const { return vlans_.get(); }  // kVlans entries
+  const NetTraffic* net_traffic() const { return net_traffic_; }    // kMaxNets entries, by local network index
+  static constexpr uint32_t kVlans = 4096;
+  static constexpr uint32_t kMaxNets = 255;  // local networks past the 255th get no counters
   uint32_t macs() const { return mac_pool_.size(); }
   uint32_t max_macs() const { return mac_pool_.max(); }
   uint64_t now_ns() const { return now_ns_; }
@@ -101,6 +115,7 @@ class Pipeline {
   void expire_flow(uint32_t i, FlowEnd why) noexcept;
   void account_flow(Flow& f, bool sample_thpt) noexcept;
   void credit_host(uint32_t hi, const L7Credit& c) noexcept;
+  void credit_nets(const Flow& f, uint32_t c2s, uint32_t s2c) noexcept;
   // A used slot whose flow carried something since its last accounting step.
   bool to_credit(uint32_t j) const noexcept {
     if (!flows_.used(j)) return false;
@@ -150,6 +165,11 @@ class Pipeline {
   IfaceStats stats_;
   HostL7Table l7_;
   std::unique_ptr<IfaceL7Counter[]> if_apps_, if_cats_;
+  std::unique_ptr<VlanTraffic[]> vlans_;
+  NetTraffic net_traffic_[kMaxNets] = {};
+  // Local network index of each host slot (kNoNet: not local), set when the host is created.
+  static constexpr uint8_t kNoNet = 0xff;
+  std::unique_ptr<uint8_t[]> host_net_;
   uint32_t n_apps_ = 0, n_cats_ = 0;
   SpscRing<ExpiredFlow>* expired_;
   Packet pkts_[kBatch];

@@ -41,6 +41,12 @@ struct NetConfig {
       if (c.contains(a)) return true;
     return false;
   }
+  // Position of the first local network holding a (ntopng's network id), -1 if none.
+  int local_index(const IpAddr& a) const {
+    for (size_t i = 0; i < local.size(); i++)
+      if (local[i].contains(a)) return int(i);
+    return -1;
+  }
   bool is_subnet_broadcast(const IpAddr& a) const {
     for (const auto& c : local)
       if (c.is_broadcast_of(a)) return true;

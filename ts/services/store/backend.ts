@@ -36,10 +36,16 @@ export interface Query {
 
 export type Row = Record<string, unknown>;
 
-/** Rows to append, column-major: `columns[i][r]` is column i of row r (same order as the table's columns). */
+/**
+ * Rows to append, column-major: `columns[i][r]` is column i of row r (same
+ * order as the table's columns). A column may be a plain array or a typed
+ * array (the flow writer decodes straight into Float64Array/Uint32Array…).
+ * Integers may be numbers or bigints; a missing value (null/undefined) is
+ * stored as 0 or '' (no column is nullable, as in ntopng's schema).
+ */
 export interface Batch {
   rows: number;
-  columns: unknown[][];
+  columns: ArrayLike<unknown>[];
 }
 
 export interface Backend {
@@ -57,4 +63,38 @@ export interface Backend {
   /** drops one day-partition */
   dropPartition(t: TableDef, day: string): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * Why a store call failed: `unavailable` (cannot reach/open the store: the
+ * service keeps serving the live API and reports it), `query` (the store
+ * refused the statement: a bad query, an unknown column).
+ */
+export class StoreError extends Error {
+  constructor(
+    readonly kind: 'unavailable' | 'query',
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'StoreError';
+  }
+}
+
+const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Table and column names come from code (TableDef), never from requests; still, refuse anything odd. */
+export function checkIdent(name: string): string {
+  if (!IDENT.test(name)) throw new StoreError('query', `invalid SQL identifier ${JSON.stringify(name)}`);
+  return name;
+}
+
+/** The partition ('YYYYMMDD', UTC) holding an epoch-seconds time. */
+export function dayOf(epochSec: number): string {
+  const d = new Date(Math.floor(epochSec / 86400) * 86400_000);
+  return `${d.getUTCFullYear()}${String(d.getUTCMonth() + 1).padStart(2, '0')}${String(d.getUTCDate()).padStart(2, '0')}`;
+}
+
+/** 64-bit results: a number when exact (|v| ≤ 2^53), else the bigint. */
+export function intResult(v: bigint): number | bigint {
+  return v <= 9007199254740992n && v >= -9007199254740992n ? Number(v) : v;
 }

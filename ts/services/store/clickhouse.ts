@@ -1,0 +1,422 @@
+// The scale-out historical store: ClickHouse over its HTTP interface (port
+// 8123), no driver. Tables are MergeTree, PARTITION BY toYYYYMMDD(<time>)
+// as ntopng's schema has them; appends are one `INSERT … FORMAT RowBinary`
+// per batch (encoded here: little-endian fixed widths, varint-prefixed
+// strings, DateTime = UInt32 seconds); SELECTs answer `FORMAT JSON`.
+//
+// ClickHouse 18.16 (what Debian ships, what CI installs) has no bound
+// parameters on HTTP, so `renderSql` is the ONE place where a value becomes
+// SQL text: each `?` outside quotes/comments is replaced by a literal built
+// from the typed value (finite numbers, escaped quoted strings). The SQL
+// text itself never carries request text.
+import {
+  StoreError,
+  checkIdent,
+  intResult,
+  type Backend,
+  type Batch,
+  type ColType,
+  type ColumnDef,
+  type Query,
+  type Row,
+  type SqlValue,
+  type TableDef,
+} from './backend.js';
+
+export interface ClickHouseOptions {
+  /** http(s)://host:8123/<database> (database default `flowgate`); user:password@ in the URL also works */
+  url: string;
+  user?: string;
+  password?: string;
+  /** per-request timeout (default 60 s) */
+  timeoutMs?: number;
+}
+
+const DDL: Record<ColType, string> = {
+  u8: 'UInt8',
+  u16: 'UInt16',
+  u32: 'UInt32',
+  u64: 'UInt64',
+  i64: 'Int64',
+  f64: 'Float64',
+  str: 'String',
+  datetime: "DateTime('UTC')",
+};
+
+const q = (ident: string) => `\`${checkIdent(ident)}\``;
+
+// ---------------------------------------------------------------- literals
+
+/** One value as a ClickHouse literal. */
+export function sqlLiteral(v: SqlValue): string {
+  if (v === null) return 'NULL';
+  switch (typeof v) {
+    case 'boolean':
+      return v ? '1' : '0';
+    case 'bigint':
+      return v < 0n ? `(${v})` : String(v);
+    case 'number':
+      if (!Number.isFinite(v)) throw new StoreError('query', 'non-finite number bound to a query');
+      // parenthesized when negative: `a-?` must not become the comment `a--1`
+      return v < 0 || Object.is(v, -0) ? `(${v})` : String(v);
+    case 'string':
+      return quoteString(v);
+    default:
+      throw new StoreError('query', `cannot bind a ${typeof v}`);
+  }
+}
+
+function quoteString(s: string): string {
+  let out = "'";
+  for (let i = 0; i < s.length; i++) {
+    const ch = s.charCodeAt(i);
+    if (ch === 0x27) out += "\\'";
+    else if (ch === 0x5c) out += '\\\\';
+    else if (ch < 0x20 || ch === 0x7f) out += `\\x${ch.toString(16).padStart(2, '0')}`;
+    else out += s[i];
+  }
+  return out + "'";
+}
+
+/**
+ * Replaces each `?` placeholder with its value's literal, skipping `?` inside
+ * '…' strings, "…"/`…` identifiers and comments; the count must match.
+ */
+export function renderSql(sql: string, params: readonly SqlValue[]): string {
+  let out = '';
+  let p = 0;
+  let i = 0;
+  const n = sql.length;
+  while (i < n) {
+    const c = sql[i];
+    if (c === "'" || c === '"' || c === '`') {
+      let j = i + 1;
+      while (j < n) {
+        if (sql[j] === '\\') j += 2;
+        else if (sql[j] === c) {
+          if (sql[j + 1] === c) j += 2; // doubled quote
+          else break;
+        } else j++;
+      }
+      if (j >= n) throw new StoreError('query', 'unterminated quote in SQL');
+      out += sql.slice(i, j + 1);
+      i = j + 1;
+    } else if (c === '-' && sql[i + 1] === '-') {
+      const j = sql.indexOf('\n', i);
+      const end = j < 0 ? n : j;
+      out += sql.slice(i, end);
+      i = end;
+    } else if (c === '/' && sql[i + 1] === '*') {
+      const j = sql.indexOf('*/', i + 2);
+      if (j < 0) throw new StoreError('query', 'unterminated comment in SQL');
+      out += sql.slice(i, j + 2);
+      i = j + 2;
+    } else if (c === '?') {
+      if (p >= params.length) throw new StoreError('query', `SQL has more ? than the ${params.length} values given`);
+      out += sqlLiteral(params[p++]);
+      i++;
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  if (p !== params.length) throw new StoreError('query', `SQL has ${p} ? for ${params.length} values`);
+  return out;
+}
+
+// ---------------------------------------------------------------- RowBinary
+
+function num(v: unknown): number {
+  if (v == null) return 0;
+  const n = typeof v === 'number' ? v : Number(v);
+  if (!Number.isFinite(n)) throw new StoreError('query', 'non-finite value in a batch');
+  return n;
+}
+
+/** A column-major batch as RowBinary bytes (rows one after another, columns in table order). */
+export function encodeRowBinary(cols: ColumnDef[], batch: Batch): Buffer {
+  const nrows = batch.rows;
+  // strings: encode once, to size the buffer
+  const strs: (Buffer[] | null)[] = cols.map(() => null);
+  let size = 0;
+  for (let c = 0; c < cols.length; c++) {
+    const t = cols[c].type;
+    if (t === 'str') {
+      const src = batch.columns[c];
+      const enc: Buffer[] = new Array(nrows);
+      for (let r = 0; r < nrows; r++) {
+        const v = src[r];
+        const b = Buffer.from(v == null ? '' : String(v), 'utf8');
+        enc[r] = b;
+        size += b.length + varintLen(b.length);
+      }
+      strs[c] = enc;
+    } else size += WIDTH[t] * nrows;
+  }
+  const buf = Buffer.allocUnsafe(size);
+  let o = 0;
+  for (let r = 0; r < nrows; r++) {
+    for (let c = 0; c < cols.length; c++) {
+      const v = batch.columns[c][r];
+      switch (cols[c].type) {
+        case 'u8':
+          buf[o++] = num(v) & 0xff;
+          break;
+        case 'u16':
+          buf.writeUInt16LE(num(v) & 0xffff, o);
+          o += 2;
+          break;
+        case 'u32':
+        case 'datetime':
+          buf.writeUInt32LE(num(v) >>> 0, o);
+          o += 4;
+          break;
+        case 'u64':
+        case 'i64':
+          if (typeof v === 'bigint') buf.writeBigUInt64LE(BigInt.asUintN(64, v), o);
+          else {
+            const n = Math.trunc(num(v));
+            if (n >= 0 && n <= Number.MAX_SAFE_INTEGER) {
+              buf.writeUInt32LE(n % 0x100000000, o);
+              buf.writeUInt32LE(Math.floor(n / 0x100000000), o + 4);
+            } else buf.writeBigUInt64LE(BigInt.asUintN(64, BigInt(n)), o);
+          }
+          o += 8;
+          break;
+        case 'f64':
+          buf.writeDoubleLE(v == null ? 0 : Number(v), o);
+          o += 8;
+          break;
+        case 'str': {
+          const b = strs[c]![r];
+          o = writeVarint(buf, o, b.length);
+          o += b.copy(buf, o);
+          break;
+        }
+      }
+    }
+  }
+  return buf;
+}
+
+const WIDTH: Record<Exclude<ColType, 'str'>, number> = { u8: 1, u16: 2, u32: 4, datetime: 4, u64: 8, i64: 8, f64: 8 };
+
+function varintLen(n: number): number {
+  let l = 1;
+  while (n >= 0x80) {
+    n = Math.floor(n / 128);
+    l++;
+  }
+  return l;
+}
+function writeVarint(buf: Buffer, o: number, n: number): number {
+  while (n >= 0x80) {
+    buf[o++] = (n & 0x7f) | 0x80;
+    n = Math.floor(n / 128);
+  }
+  buf[o++] = n;
+  return o;
+}
+
+// ---------------------------------------------------------------- results
+
+interface JsonAnswer {
+  meta: { name: string; type: string }[];
+  data: Record<string, unknown>[];
+}
+
+const INT64 = /^(Nullable\()?U?Int64\)?$/;
+const DATETIME = /^(Nullable\()?DateTime(\('([^']*)'\))?\)?$/;
+
+/** 'YYYY-MM-DD hh:mm:ss' in time zone `tz` → epoch seconds */
+function epochOf(text: string, tz: string): number {
+  const m = /^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)$/.exec(text);
+  if (!m) return NaN;
+  const asUtc = Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6]) / 1000;
+  if (tz === 'UTC' || tz === 'Etc/UTC') return asUtc;
+  // the zone's offset at that moment (twice: the first guess may sit across a DST change)
+  let t = asUtc - tzOffset(asUtc, tz);
+  t = asUtc - tzOffset(t, tz);
+  return t;
+}
+function tzOffset(epoch: number, tz: string): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: tz,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).formatToParts(new Date(epoch * 1000));
+  const g = (t: string) => Number(parts.find((p) => p.type === t)!.value);
+  return Date.UTC(g('year'), g('month') - 1, g('day'), g('hour'), g('minute'), g('second')) / 1000 - epoch;
+}
+
+// ---------------------------------------------------------------- backend
+
+export class ClickHouseBackend implements Backend {
+  readonly dialect = 'clickhouse' as const;
+  readonly description: string;
+  readonly database: string;
+  private readonly base: URL;
+  private readonly headers: Record<string, string>;
+  private readonly timeoutMs: number;
+  /** the server's own time zone, for DateTime values without one */
+  private serverTz = 'UTC';
+  private closed = false;
+  private inflight = new Set<Promise<unknown>>();
+
+  private constructor(o: ClickHouseOptions) {
+    let u: URL;
+    try {
+      u = new URL(o.url);
+    } catch {
+      throw new StoreError('unavailable', `clickhouse: invalid URL ${JSON.stringify(o.url)}`);
+    }
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') {
+      throw new StoreError('unavailable', `clickhouse: URL must be http(s)://host:8123/<db>, got ${u.protocol}`);
+    }
+    const db = decodeURIComponent(u.pathname.replace(/^\/+|\/+$/g, '')) || 'flowgate';
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(db)) throw new StoreError('unavailable', `clickhouse: invalid database name ${JSON.stringify(db)}`);
+    const user = o.user ?? (u.username ? decodeURIComponent(u.username) : 'default');
+    const password = o.password ?? (u.password ? decodeURIComponent(u.password) : '');
+    this.database = db;
+    this.base = new URL(`${u.protocol}//${u.host}/`);
+    // Basic auth: understood by every ClickHouse version (X-ClickHouse-User/Key came later than 18.16)
+    this.headers = { authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` };
+    this.timeoutMs = o.timeoutMs ?? 60_000;
+    this.description = `clickhouse ${this.base.origin}/${db}`;
+  }
+
+  /** Connects (SELECT 1), creates the database if missing. Throws StoreError('unavailable') with the reason. */
+  static async open(o: ClickHouseOptions): Promise<ClickHouseBackend> {
+    const b = new ClickHouseBackend(o);
+    await b.post(`CREATE DATABASE IF NOT EXISTS ${q(b.database)}`, null, false);
+    const tz = await b.query({ sql: 'SELECT timezone() AS tz', params: [] });
+    b.serverTz = String(tz[0]?.tz ?? 'UTC');
+    return b;
+  }
+
+  /** One HTTP request: the statement in the URL when a body carries data, else in the body. */
+  private async post(sql: string, body: Buffer | null, inDb = true): Promise<string> {
+    if (this.closed) throw new StoreError('unavailable', `${this.description}: closed`);
+    const url = new URL(this.base);
+    if (inDb) url.searchParams.set('database', this.database);
+    if (body) url.searchParams.set('query', sql);
+    const p = (async () => {
+      let res: Response;
+      try {
+        res = await fetch(url, {
+          method: 'POST',
+          headers: this.headers,
+          body: body ? (body as Uint8Array<ArrayBuffer>) : sql, // allocUnsafe: never a SharedArrayBuffer
+          signal: AbortSignal.timeout(this.timeoutMs),
+        });
+      } catch (e) {
+        const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+        const why = cause?.code ?? cause?.message ?? (e as Error).message;
+        throw new StoreError('unavailable', `${this.description}: cannot reach the server (${why})`, { cause: e });
+      }
+      const text = await res.text();
+      if (!res.ok) {
+        const msg = text.trim().split('\n')[0].slice(0, 500);
+        // 516 = authentication failed, 192 = unknown user: the store is unusable, not the query wrong
+        const auth = /^Code: (516|192|193|194)\b/.test(msg) || res.status === 401 || res.status === 403;
+        throw new StoreError(auth ? 'unavailable' : 'query', `${this.description}: ${msg || `HTTP ${res.status}`}`);
+      }
+      return text;
+    })();
+    this.inflight.add(p);
+    try {
+      return await p;
+    } finally {
+      this.inflight.delete(p);
+    }
+  }
+
+  async ensureTable(t: TableDef): Promise<void> {
+    checkIdent(t.name);
+    const cols = t.columns.map((c) => `${q(c.name)} ${DDL[c.type]}`).join(', ');
+    if (t.partitionBy && !t.columns.some((c) => c.name === t.partitionBy)) {
+      throw new StoreError('query', `${t.name}: partition column ${t.partitionBy} is not a column`);
+    }
+    const part = t.partitionBy ? ` PARTITION BY toYYYYMMDD(${q(t.partitionBy)})` : '';
+    const order = t.orderBy.length ? `(${t.orderBy.map(q).join(', ')})` : 'tuple()';
+    await this.post(`CREATE TABLE IF NOT EXISTS ${q(t.name)} (${cols}) ENGINE = MergeTree()${part} ORDER BY ${order}`, null);
+    // columns a newer TableDef added (older rows read their default 0 / '')
+    const have = new Set(
+      (await this.query({ sql: 'SELECT name FROM system.columns WHERE database = ? AND table = ?', params: [this.database, t.name] })).map(
+        (r) => String(r.name),
+      ),
+    );
+    for (const c of t.columns) {
+      if (!have.has(c.name)) await this.post(`ALTER TABLE ${q(t.name)} ADD COLUMN ${q(c.name)} ${DDL[c.type]}`, null);
+    }
+  }
+
+  async append(t: TableDef, batch: Batch): Promise<void> {
+    if (batch.columns.length !== t.columns.length) {
+      throw new StoreError('query', `${t.name}: batch has ${batch.columns.length} columns, table ${t.columns.length}`);
+    }
+    if (batch.rows === 0) return;
+    const body = encodeRowBinary(t.columns, batch);
+    await this.post(`INSERT INTO ${q(t.name)} (${t.columns.map((c) => q(c.name)).join(', ')}) FORMAT RowBinary`, body);
+  }
+
+  async query(qy: Query): Promise<Row[]> {
+    let sql = renderSql(qy.sql, qy.params).replace(/[\s;]+$/, '');
+    const reads = /^\s*(\(\s*)*(SELECT|WITH|SHOW|DESCRIBE|DESC|EXISTS)\b/i.test(sql);
+    if (!reads) {
+      await this.post(sql, null);
+      return [];
+    }
+    if (!/\bFORMAT\s+\w+\s*$/i.test(sql)) sql += ' FORMAT JSON';
+    const text = await this.post(sql, null);
+    let ans: JsonAnswer;
+    try {
+      ans = JSON.parse(text) as JsonAnswer;
+    } catch (e) {
+      throw new StoreError('query', `${this.description}: answer is not JSON (${(e as Error).message})`);
+    }
+    // 64-bit integers come quoted, DateTime as text: numbers as the DuckDB backend returns them
+    const fix: [string, 'int' | 'time', string][] = [];
+    for (const m of ans.meta) {
+      if (INT64.test(m.type)) fix.push([m.name, 'int', '']);
+      else {
+        const d = DATETIME.exec(m.type);
+        if (d) fix.push([m.name, 'time', d[3] ?? this.serverTz]);
+      }
+    }
+    if (fix.length) {
+      for (const row of ans.data) {
+        for (const [name, kind, tz] of fix) {
+          const v = row[name];
+          if (typeof v !== 'string') continue;
+          row[name] = kind === 'int' ? intResult(BigInt(v)) : epochOf(v, tz);
+        }
+      }
+    }
+    return ans.data;
+  }
+
+  async partitions(t: TableDef): Promise<{ day: string; bytes: number; rows: number }[]> {
+    const r = await this.query({
+      sql: `SELECT partition, sum(rows) AS rows, sum(bytes_on_disk) AS bytes FROM system.parts
+             WHERE active AND database = ? AND table = ? GROUP BY partition ORDER BY partition`,
+      params: [this.database, t.name],
+    });
+    return r.map((x) => ({ day: String(x.partition), rows: Number(x.rows), bytes: Number(x.bytes) }));
+  }
+
+  async dropPartition(t: TableDef, day: string): Promise<void> {
+    if (!/^\d{8}$/.test(day)) throw new StoreError('query', `invalid partition ${JSON.stringify(day)}`);
+    await this.post(`ALTER TABLE ${q(t.name)} DROP PARTITION ${day}`, null);
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.inflight]);
+    this.closed = true;
+  }
+}

@@ -1,0 +1,97 @@
+// ⑧ The timeseries schemas, as ntopng defines them (scripts/lua/modules/
+// timeseries/schemas/ts_minute.lua, ts_5min.lua, ts_second.lua): name, tags,
+// metrics, counter or gauge. Interface schemas are written every 60 s of
+// packet time, the others every 300 s (ntopng's steps; ntopng's per-second
+// interface schemas are written here at 60 s). Counters are stored as what
+// each step carried and read back as per-second rates; gauges as values.
+//
+// `written: false` marks schemas the engine has no data for yet (no geoip:
+// ASN and country): they are listed but no point is ever written for them.
+
+export type MetricType = 'counter' | 'gauge';
+
+export interface Schema {
+  name: string;
+  /** seconds between two points */
+  step: 60 | 300;
+  /** tag names in ntopng's order; `ifid` first */
+  tags: readonly string[];
+  metrics: readonly string[];
+  type: MetricType;
+  written: boolean;
+  /** what the consts list shows (timeseries_info.lua) */
+  label: string;
+  /** ntopng's measure_unit: bps for byte counters, pps for packets, number otherwise */
+  unit: 'bps' | 'pps' | 'number';
+}
+
+const iface = (name: string, metrics: string[], type: MetricType, label: string, unit: Schema['unit'], extraTag?: string): Schema => ({
+  name, step: 60, tags: extraTag ? ['ifid', extraTag] : ['ifid'], metrics, type, written: true, label, unit,
+});
+const five = (name: string, entityTag: string, metrics: string[], label: string, extraTag?: string, written = true): Schema => ({
+  name, step: 300, tags: extraTag ? ['ifid', entityTag, extraTag] : ['ifid', entityTag], metrics, type: 'counter', written, label, unit: 'bps',
+});
+
+export const SCHEMAS: readonly Schema[] = [
+  // interface, every minute
+  iface('iface:traffic', ['bytes'], 'counter', 'Traffic', 'bps'),
+  // ntopng: NIC egress/ingress; here what left the local networks (upload) and what came in (download)
+  iface('iface:traffic_rxtx', ['bytes_sent', 'bytes_rcvd'], 'counter', 'Traffic Sent vs Received', 'bps'),
+  iface('iface:packets', ['packets'], 'counter', 'Packets', 'pps'),
+  iface('iface:hosts', ['num_hosts'], 'gauge', 'Active Hosts', 'number'),
+  iface('iface:local_hosts', ['num_hosts'], 'gauge', 'Active Local Hosts', 'number'),
+  iface('iface:devices', ['num_devices'], 'gauge', 'Active Devices', 'number'),
+  iface('iface:flows', ['num_flows'], 'gauge', 'Active Flows', 'number'),
+  iface('iface:new_flows', ['new_flows'], 'counter', 'New Flows', 'number'),
+  iface('iface:local2remote', ['bytes'], 'counter', 'Local to Remote Traffic', 'bps'),
+  iface('iface:remote2local', ['bytes'], 'counter', 'Remote to Local Traffic', 'bps'),
+  iface('iface:tcp_retransmissions', ['packets'], 'counter', 'TCP Retransmissions', 'pps'),
+  iface('iface:tcp_out_of_order', ['packets'], 'counter', 'TCP Out of Order', 'pps'),
+  iface('iface:tcp_lost', ['packets'], 'counter', 'TCP Lost', 'pps'),
+  iface('iface:tcp_keep_alive', ['packets'], 'counter', 'TCP Keep Alive', 'pps'),
+  iface('iface:ndpi', ['bytes'], 'counter', 'Application Protocols', 'bps', 'protocol'),
+  iface('iface:ndpi_categories', ['bytes'], 'counter', 'Application Categories', 'bps', 'category'),
+  iface('iface:l4protos', ['bytes'], 'counter', 'L4 Protocols', 'bps', 'l4proto'),
+  // not in ntopng (which keeps DSCP per host only): the interface's bytes per DSCP class, named as host:dscp
+  iface('iface:dscp', ['bytes'], 'counter', 'DSCP Classes', 'bps', 'dscp_class'),
+  // local networks (-m), every minute as ntopng (ts_minute.lua)
+  { name: 'subnet:traffic', step: 60, tags: ['ifid', 'subnet'], metrics: ['bytes_ingress', 'bytes_egress', 'bytes_inner'], type: 'counter', written: true, label: 'Traffic', unit: 'bps' },
+  // local hosts, every 5 minutes
+  five('host:traffic', 'host', ['bytes_sent', 'bytes_rcvd'], 'Traffic'),
+  five('host:ndpi', 'host', ['bytes_sent', 'bytes_rcvd'], 'Application Protocols', 'protocol'),
+  five('host:ndpi_categories', 'host', ['bytes_sent', 'bytes_rcvd'], 'Application Categories', 'category'),
+  five('host:dscp', 'host', ['bytes_sent', 'bytes_rcvd'], 'DSCP Classes', 'dscp_class'),
+  five('host:l4protos', 'host', ['bytes_sent', 'bytes_rcvd'], 'L4 Protocols', 'l4proto'),
+  { ...five('host:active_flows', 'host', ['flows_as_client', 'flows_as_server'], 'Active Flows'), type: 'gauge', unit: 'number' },
+  { ...five('host:total_flows', 'host', ['flows_as_client', 'flows_as_server'], 'Total Flows'), unit: 'number' },
+  five('vlan:traffic', 'vlan', ['bytes_sent', 'bytes_rcvd'], 'Traffic'),
+  // no geoip yet: ASN and country are unknown (0 / ''), so no series
+  five('asn:traffic', 'asn', ['bytes_sent', 'bytes_rcvd'], 'Traffic', undefined, false),
+  { ...five('country:traffic', 'country', ['bytes_ingress', 'bytes_egress', 'bytes_inner'], 'Traffic', undefined, false) },
+];
+
+const BY_NAME = new Map(SCHEMAS.map((s) => [s.name, s]));
+
+export const schemaByName = (name: string): Schema | undefined => BY_NAME.get(name);
+
+/** The entity of a schema name: 'iface', 'host', 'subnet' … (timeseries_info's id). */
+export const schemaFamily = (name: string): string => name.slice(0, name.indexOf(':'));
+
+/** ntopng's DSCP precedence class names (DSCPStats::precedence2Name over ds2Precedence). */
+export function dscpClass(dscp: number): string {
+  if (dscp === 0) return 'cs0';
+  if (dscp === 1) return 'le';
+  if (dscp === 46 || dscp === 40) return 'cs5';
+  if (dscp === 57) return 'cs7';
+  if (dscp === 48) return 'cs6';
+  // AF classes and CS1-4 (even code points 8..38 with drop bits 00/01/10/11 → x0, x2, x4, x6)
+  if (dscp >= 8 && dscp <= 38 && dscp % 2 === 0) return `cs${dscp >> 3}`;
+  return 'unknown';
+}
+
+/** ntopng's l4_keys names (l4_protocol_list.lua); other protocols are 'other_ip'. */
+export const L4_NAMES: Record<number, string> = {
+  0: 'ip', 1: 'icmp', 2: 'igmp', 6: 'tcp', 17: 'udp', 41: 'ipv6', 46: 'rsvp', 47: 'gre', 50: 'esp', 58: 'icmpv6',
+  88: 'eigrp', 89: 'ospf', 103: 'pim', 112: 'vrrp', 115: 'l2tp', 132: 'sctp', 139: 'hip',
+};
+export const l4Name = (proto: number): string => L4_NAMES[proto] ?? 'other_ip';
