@@ -20,6 +20,7 @@ import { startHistory } from '../ts/services/store/history.js';
 import { openStore } from '../ts/services/store/index.js';
 import { startApi, v2 } from './fixtures/api.js';
 import { clickhouseSkip, startClickHouse, type ClickHouseServer } from './fixtures/clickhouse.js';
+import { buildDist } from './fixtures/egress.js';
 import { type TsharkView, tsharkView } from './fixtures/tshark.js';
 import { NDPI_PCAPS, normIp, tool } from './fixtures/util.js';
 
@@ -379,6 +380,7 @@ describe('the service with its historical store', () => {
   });
 
   it('runs without history when ClickHouse cannot be reached (one line, exit 0)', () => {
+    buildDist();
     const dir = mkdtempSync(join(tmpdir(), 'flowgate-cli-'));
     const out = execFileSync(
       process.execPath,

@@ -106,6 +106,8 @@ export const EngineOptions = z
     loop: z.boolean().default(false),
     /** expire (and emit) every flow when a file playlist ends */
     flushAtEnd: z.boolean().default(false),
+    /** expired-flow ring size in records (rounded up to a power of two; default 65536) */
+    ringRecords: z.number().int().min(1024).max(1 << 24).optional(),
     /** fault the tables in at construction (startup) instead of on first use by packets */
     prefault: z.boolean().default(false),
     localNetworks: z.array(z.string()).default(DEFAULT_LOCAL_NETWORKS),
@@ -406,6 +408,7 @@ export class Engine {
       loop: o.loop,
       flushAtEnd: o.flushAtEnd,
       prefault: o.prefault,
+      ringRecords: o.ringRecords,
       egress: o.egress as NativeEngineOptions['egress'],
     });
     this.setLocalNetworks(o.localNetworks);

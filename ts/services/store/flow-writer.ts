@@ -221,6 +221,14 @@ export class FlowBatch {
     return this.rows >= this.capacity;
   }
 
+  /** Empties the batch for reuse (its arrays are kept: no garbage per batch). */
+  reset(): this {
+    this.rows = 0;
+    this.perIf.clear();
+    this.since = 0;
+    return this;
+  }
+
   /**
    * Appends the record at `base` (false when a snapshot or end adds nothing
    * to what the flow's rows already hold).
@@ -360,6 +368,8 @@ export class FlowWriter implements ExpiredSink {
   private readonly bytes = new Uint8Array(this.drainBuf);
   private cur: FlowBatch | null = null;
   private readonly queue: FlowBatch[] = [];
+  /** written batches kept for reuse */
+  private readonly spare: FlowBatch[] = [];
   private inflight: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private nextRunId = 1;
@@ -438,7 +448,7 @@ export class FlowWriter implements ExpiredSink {
     const n = st.iface.engine.drainExpiredRaw(this.drainBuf);
     for (let i = 0; i < n; i++) {
       let b = this.cur;
-      if (!b) b = this.cur = new FlowBatch(this.o.batchRows, this.consts);
+      if (!b) b = this.cur = this.spare.pop()?.reset() ?? new FlowBatch(this.o.batchRows, this.consts);
       b.add(this.view, this.bytes, i * REC, st.src);
       if (b.full) this.seal();
     }
@@ -469,6 +479,7 @@ export class FlowWriter implements ExpiredSink {
     if (!b || !b.rows) return;
     if (this.queue.length >= this.o.maxQueued) {
       this.lost(b);
+      if (this.spare.length < 2) this.spare.push(b);
       return;
     }
     this.queue.push(b);
@@ -510,6 +521,7 @@ export class FlowWriter implements ExpiredSink {
       )
       .finally(() => {
         this.inflight = null;
+        if (this.spare.length < 2) this.spare.push(b);
         this.pump();
       });
   }
