@@ -572,6 +572,15 @@ export class Engine {
     return this.native.drainExpired(buf, Math.floor(buf.byteLength / layout.size));
   }
 
+  /**
+   * Ends up to `max` active flows now (reason 'flushed') and puts their
+   * records in the expired ring, never more than it has room for; returns
+   * how many. The service's shutdown: active flows go to the flow store.
+   */
+  expireActive(max = 4096): number {
+    return this.native.expireActive(max);
+  }
+
   drainExpired(max = 65536): ExpiredFlow[] {
     const out: ExpiredFlow[] = [];
     const view = new DataView(this.drainBuf);

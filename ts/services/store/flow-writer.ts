@@ -536,9 +536,21 @@ export class FlowWriter implements ExpiredSink {
     }
   }
 
+  /**
+   * Ends every flow still active in the engines and writes them (a
+   * service's shutdown, as ntopng dumps its flows when it stops).
+   */
+  async expireActive(): Promise<void> {
+    for (const st of this.ifs.values()) {
+      while (st.iface.engine.expireActive(DRAIN_RECORDS) > 0) while (this.drainChunk(st) === DRAIN_RECORDS);
+    }
+    await this.flush();
+  }
+
   /** Flushes, then lets the engines' records go (the store itself is closed by its owner). */
-  async close(): Promise<void> {
+  async close(o: { expireActive?: boolean } = {}): Promise<void> {
     if (this.closed) return;
+    if (o.expireActive) await this.expireActive();
     await this.flush();
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
