@@ -9,6 +9,8 @@ import type { User, Users } from '../services/users.js';
 import type { Rates } from '../services/rates.js';
 import type { SystemStats } from '../services/system.js';
 import type { Timeseries } from '../services/timeseries/index.js';
+import type { Backend } from '../services/store/backend.js';
+import type { ExportCounters } from '../services/store/flow-writer.js';
 
 export type Version = 'v0' | 'v1' | 'v2';
 
@@ -27,6 +29,10 @@ export interface ApiDeps {
   timeseries?: Timeseries | null;
   /** runs a request through this API (set by createMonitoringApp) */
   forward?: (url: string, init: RequestInit) => Promise<Response>;
+  /** the historical store (flows, …); null when it could not open */
+  history: Backend | null;
+  /** per interface, the flow writer's export counters (interface data's db.*); null without a store */
+  flowExport: { counters(ifid: number): ExportCounters } | null;
 }
 
 export interface ApiCtx {

@@ -19,6 +19,7 @@ export interface NativeEngineOptions {
   maxMacs?: number;
   flowIdleSec?: number;
   flowLifetimeSec?: number;
+  periodicDumpSec?: number;
   localHostIdleSec?: number;
   remoteHostIdleSec?: number;
   dpi?: boolean;
@@ -453,6 +454,8 @@ export interface NativeEngine {
   setLimits(maxFlows: number, maxHosts: number): void;
   /** Copies up to `max` whole records (default: as many as fit) into buf. */
   drainExpired(buf: ArrayBuffer, max?: number): number;
+  /** Expires up to `max` active flows into the expired ring (no more than it has room for); returns how many. */
+  expireActive(max: number): number;
   setEgressPolicies(p: EgressPolicies): void;
   egressStats(): EgressStats;
   setTickListener(on: boolean): void;
@@ -466,7 +469,8 @@ export interface TrafficBy {
   networks: { index: number; ingress: number; egress: number; inner: number }[];
 }
 
-export type FieldType = 'ip16' | 'u64' | 'u32' | 'u16' | 'u8';
+/** 'mac': 6 bytes; 'str': a NUL-terminated char array (its length is the gap to the next field) */
+export type FieldType = 'ip16' | 'u64' | 'u32' | 'u16' | 'u8' | 'mac' | 'str';
 
 export interface DpiRegistry {
   protocols: { id: number; name: string; is_app: boolean; breed: string; category: number; udp_ports: string; tcp_ports: string }[];

@@ -9,6 +9,7 @@ import { FlowgateError } from '../bindings/errors.js';
 import { Engine, type EgressConfig, type EgressOutput } from '../bindings/engine.js';
 import { Interfaces, type InterfaceSpec } from '../services/interfaces.js';
 import { Timeseries, parseRetention } from '../services/timeseries/index.js';
+import { startHistory, type History } from '../services/store/history.js';
 import { formatRate, Reporter } from './progress.js';
 import { startEgressApi, startMonitoringApi, type EgressApi, type MonitoringApi } from './serve.js';
 
@@ -56,6 +57,12 @@ Monitors network interfaces or replays capture files.
       --ts-retention-days <r,h,d>  days timeseries points are kept at 1/5-minute, hour and day
                                 resolution (default 1,100,365, as ntopng's RRDs), counted back from
                                 the newest packet time
+      --clickhouse <url>        historical store on ClickHouse, http://host:8123/<db> (default: DuckDB
+                                in <data-dir>/history.duckdb)
+      --clickhouse-user <name>  ClickHouse user (default: the URL's, else default)
+      --clickhouse-password <pw>  ClickHouse password (default: the URL's, else empty)
+      --history-retention-days <n>  days of flows kept, oldest day dropped first (default 30; 0 = no limit)
+      --history-max-gb <n>      also drop the oldest days while the store is larger than this
       --admin-password <pw>     password of user admin when the data directory is new
                                 (default: $FLOWGATE_ADMIN_PASSWORD, else generated and printed once)
       --log-level <level>       error, warn, info (default) or debug (logs every API request)
@@ -117,6 +124,11 @@ export async function run(argv: string[]): Promise<number> {
         'tls-cert': { type: 'string' },
         'tls-key': { type: 'string' },
         'admin-password': { type: 'string' },
+        clickhouse: { type: 'string' },
+        'clickhouse-user': { type: 'string' },
+        'clickhouse-password': { type: 'string' },
+        'history-retention-days': { type: 'string' },
+        'history-max-gb': { type: 'string' },
         'egress-port': { type: 'string' },
         kv: { type: 'string' },
         'kv-product': { type: 'string' },
@@ -207,8 +219,23 @@ export async function run(argv: string[]): Promise<number> {
     ifaces.close();
     return 2;
   }
+  // The historical store first: the engines' expired flows go to its writer
+  // from the first packet. A store that cannot open is one line, not a failure.
+  let history: History | null;
+  try {
+    history = await startHistory({
+      dataDir: o['data-dir'] ?? 'data',
+      clickhouse: o.clickhouse ? { url: o.clickhouse, user: o['clickhouse-user'], password: o['clickhouse-password'], timeoutMs: 10_000 } : null,
+      retentionDays: num(o['history-retention-days'], 'history-retention-days'),
+      maxGb: num(o['history-max-gb'], 'history-max-gb'),
+    });
+  } catch (e) {
+    console.error(`flowgate: ${(e as Error).message}`);
+    ifaces.close();
+    return 2;
+  }
   const started = performance.now();
-  ifaces.start();
+  ifaces.start(history?.writer);
 
   let api: MonitoringApi | null = null;
   try {
@@ -225,11 +252,13 @@ export async function run(argv: string[]): Promise<number> {
         adminPassword: o['admin-password'] ?? process.env.FLOWGATE_ADMIN_PASSWORD,
         debug: level === 'debug',
         timeseries,
+        history,
       });
     }
   } catch (e) {
     console.error(`flowgate: cannot start the monitoring API: ${(e as Error).message}`);
     ifaces.close();
+    await history?.close();
     return 1;
   }
 
@@ -261,6 +290,7 @@ export async function run(argv: string[]): Promise<number> {
     console.error(`flowgate: cannot start the egress API: ${(e as Error).message}`);
     await api?.close();
     ifaces.close();
+    await history?.close();
     return 1;
   }
 
@@ -299,5 +329,8 @@ export async function run(argv: string[]): Promise<number> {
   await egress?.close();
   await api?.close();
   ifaces.close();
+  // after the engines stopped: the flows still active are ended and written
+  // (as ntopng dumps its flows when it stops)
+  await history?.close();
   return ifaces.list.some((i) => i.engine.state().state === 'failed') ? 1 : 0;
 }

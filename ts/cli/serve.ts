@@ -12,8 +12,7 @@ import { ConfigStore } from '../services/config-store.js';
 import type { Interfaces } from '../services/interfaces.js';
 import { lmdbKv, openKv } from '../services/kv.js';
 import { Rates } from '../services/rates.js';
-import type { Backend } from '../services/store/backend.js';
-import { openStore } from '../services/store/index.js';
+import type { History } from '../services/store/history.js';
 import { SystemStats } from '../services/system.js';
 import type { Timeseries } from '../services/timeseries/index.js';
 import { Users } from '../services/users.js';
@@ -30,6 +29,8 @@ export interface MonitoringApiOptions {
   print?: (line: string) => void;
   /** the timeseries sampler (attached to the engines): connected here to the historical store */
   timeseries?: Timeseries;
+  /** the historical store and its writer (startHistory), null/absent without */
+  history?: History | null;
 }
 
 export interface MonitoringApi {
@@ -55,19 +56,29 @@ export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOpt
     const pwFile = join(dataDir, 'admin-password');
     if (admin.created && admin.generated) writeFileSync(pwFile, `${admin.password}\n`, { mode: 0o600 });
     const rates = new Rates(ifaces).start();
-    // Timeseries points go to the historical store; without it their endpoints answer -6.
-    let history: Backend | null = null;
-    if (o.timeseries) {
+    // Timeseries points go to the historical store (one store for flows and
+    // series); without it their endpoints answer -6.
+    const backend = o.history?.backend ?? null;
+    if (o.timeseries && backend) {
       try {
-        history = await openStore({ dataDir });
-        await o.timeseries.connect(history);
-        print(`flowgate: timeseries in ${history.description}`);
+        await o.timeseries.connect(backend);
+        print(`flowgate: timeseries in ${backend.description}`);
       } catch (e) {
         console.error(`flowgate: timeseries unavailable: ${(e as Error).message}`);
       }
     }
     const app = createMonitoringApp(
-      { interfaces: ifaces, users, store, rates, system: new SystemStats(), startedAt: Date.now(), timeseries: o.timeseries ?? null },
+      {
+        interfaces: ifaces,
+        users,
+        store,
+        rates,
+        system: new SystemStats(),
+        startedAt: Date.now(),
+        history: backend,
+        flowExport: o.history?.writer ?? null,
+        timeseries: o.timeseries ?? null,
+      },
       { log: (l) => console.error(l), debug: o.debug },
     );
     const srv = await listen(app, { port: o.port, bind: o.bind, tlsCert: o.tlsCert, tlsKey: o.tlsKey });
@@ -89,8 +100,8 @@ export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOpt
       close: async () => {
         rates.stop();
         await srv.close();
+        // the series sampled so far are written before main closes the store
         await o.timeseries?.flush();
-        await history?.close();
         await store.close();
       },
     };

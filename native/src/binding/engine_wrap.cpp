@@ -236,6 +236,7 @@ Napi::Function EngineWrap::Init(Napi::Env env) {
                          InstanceMethod("setLocalNetworks", &EngineWrap::SetLocalNetworks),
                          InstanceMethod("setLimits", &EngineWrap::SetLimits),
                          InstanceMethod("drainExpired", &EngineWrap::DrainExpired),
+                         InstanceMethod("expireActive", &EngineWrap::ExpireActive),
                          InstanceMethod("setEgressPolicies", &EngineWrap::SetEgressPolicies),
                          InstanceMethod("egressStats", &EngineWrap::EgressStats),
                          InstanceMethod("setTickListener", &EngineWrap::SetTickListener),
@@ -278,6 +279,7 @@ EngineWrap::EngineWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Engine
   cfg.limits.max_macs = opt_u32(o, "maxMacs", cfg.limits.max_macs);
   cfg.limits.flow_idle_ns = secs_ns(opt_num(o, "flowIdleSec", 60));
   cfg.limits.flow_lifetime_ns = secs_ns(opt_num(o, "flowLifetimeSec", 0));
+  cfg.limits.periodic_dump_ns = secs_ns(opt_num(o, "periodicDumpSec", 300));
   cfg.limits.local_host_idle_ns = secs_ns(opt_num(o, "localHostIdleSec", 300));
   cfg.limits.remote_host_idle_ns = secs_ns(opt_num(o, "remoteHostIdleSec", 60));
   cfg.limits.dpi = opt_bool(o, "dpi", true);
@@ -548,6 +550,16 @@ Napi::Value EngineWrap::TrafficBy(const Napi::CallbackInfo& info) {
   r.Set("vlans", va);
   r.Set("networks", na);
   return r;
+}
+
+Napi::Value EngineWrap::ExpireActive(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  require(info.Length() == 1 && info[0].IsNumber(), env, "expireActive(max: number)");
+  uint32_t max = info[0].As<Napi::Number>().Uint32Value();
+  // never more than the ring can take before the caller drains it
+  uint64_t room = engine_->expired_capacity() - engine_->expired_pending();
+  if (max > room) max = uint32_t(room);
+  return Napi::Number::New(env, double(engine_->expire_active(max)));
 }
 
 Napi::Value EngineWrap::SetEgressPolicies(const Napi::CallbackInfo& info) {
