@@ -5,8 +5,9 @@
 // may see (client or server inside one of them).
 import ipaddr from 'ipaddr.js';
 
-import type { ColumnCatalog, Expr, SelectItem, SelectQuery } from './ast.js';
-import { checkGrouping, lex, MAX_HITS, parseGroupBy, parseMaxHits, parseOrderBy, parseSelect, parseWhere, QueryError } from './parse.js';
+import type { CmpOp, ColumnCatalog, Expr, SelectItem, SelectQuery } from './ast.js';
+import { ipv4ToNum } from './ip.js';
+import { checkGrouping, lex, literalFor, MAX_HITS, parseGroupBy, parseMaxHits, parseOrderBy, parseSelect, parseWhere, QueryError } from './parse.js';
 
 function col(catalog: ColumnCatalog, name: string): Extract<Expr, { t: 'col' }> {
   const c = catalog.byName.get(name);
@@ -150,3 +151,145 @@ export function topkQuery(catalog: ColumnCatalog, c: TopkClauses, w: Window): Se
 }
 
 export { MAX_HITS };
+
+// ── historical_db_search.lua ─────────────────────────────────────────────
+
+/** ntopng's filter operators (`<value>;<op>`) on numbers and text. */
+const OPS: Record<string, CmpOp> = { eq: '=', neq: '!=', lt: '<', gt: '>', lte: '<=', gte: '>=' };
+
+/** Filter tags on one column (ntopng's tags; `ip`, `cli_ip`, `srv_ip`, `l7proto` are handled apart). */
+const TAG_COLUMN: Readonly<Record<string, string>> = {
+  vlan_id: 'VLAN_ID',
+  l4proto: 'PROTOCOL',
+  ip_version: 'IP_PROTOCOL_VERSION',
+  cli_port: 'IP_SRC_PORT',
+  srv_port: 'IP_DST_PORT',
+  l7proto_master: 'L7_PROTO_MASTER',
+  l7cat: 'L7_CATEGORY',
+  cli_name: 'SRC_LABEL',
+  srv_name: 'DST_LABEL',
+  info: 'INFO',
+  community_id: 'COMMUNITY_ID',
+  score: 'SCORE',
+  alert_id: 'STATUS',
+  cli_asn: 'SRC_ASN',
+  srv_asn: 'DST_ASN',
+  probe_ip: 'PROBE_IP',
+  input_snmp: 'INPUT_SNMP',
+  output_snmp: 'OUTPUT_SNMP',
+  cli_location: 'CLIENT_LOCATION',
+  srv_location: 'SERVER_LOCATION',
+  packets: 'PACKETS',
+  bytes: 'TOTAL_BYTES',
+};
+
+/** The filter parameters historical_db_search.lua takes. */
+export const FILTER_TAGS = ['ip', 'cli_ip', 'srv_ip', 'l7proto', ...Object.keys(TAG_COLUMN)] as const;
+
+const L4_NAMES: Record<string, number> = { icmp: 1, igmp: 2, tcp: 6, udp: 17, gre: 47, esp: 50, icmpv6: 58, sctp: 132 };
+
+/**
+ * ntopng's tag filters: `tag=<value>;<op>[,<value>;<op>…]`; several `eq` of
+ * one tag are alternatives (OR), everything else must all hold (AND).
+ */
+export function tagFilters(catalog: ColumnCatalog, filters: Record<string, string | undefined>): Expr[] {
+  const out: Expr[] = [];
+  for (const tag of FILTER_TAGS) {
+    const raw = filters[tag];
+    if (raw === undefined || raw === '') continue;
+    const alternatives: Expr[] = [];
+    for (const part of raw.split(',')) {
+      if (!part.trim()) continue;
+      const cut = part.lastIndexOf(';');
+      const text = (cut >= 0 ? part.slice(0, cut) : part).trim();
+      const opName = cut >= 0 ? part.slice(cut + 1).trim() : 'eq';
+      const op = OPS[opName];
+      if (!op) throw new QueryError(`${tag}: operator '${opName}' is not one of ${Object.keys(OPS).join(', ')}`);
+      const cmp = (name: string, value = text): Expr => {
+        const c = col(catalog, name);
+        return { t: 'cmp', op, l: c, r: literalFor(catalog, c.col, value, tag), kind: 'bool' };
+      };
+      // an address picks its family's columns
+      const fam = (pair: [string, string]) => (ipv4ToNum(text) !== null ? pair[0] : pair[1]);
+      let e: Expr;
+      switch (tag) {
+        case 'ip':
+        case 'l7proto': {
+          const [a, b] = tag === 'ip' ? [fam(['IPV4_SRC_ADDR', 'IPV6_SRC_ADDR']), fam(['IPV4_DST_ADDR', 'IPV6_DST_ADDR'])] : ['L7_PROTO', 'L7_PROTO_MASTER'];
+          // either side equal / neither side equal
+          e = { t: 'logic', op: op === '!=' ? 'AND' : 'OR', args: [cmp(a), cmp(b)], kind: 'bool' };
+          break;
+        }
+        case 'cli_ip':
+          e = cmp(fam(['IPV4_SRC_ADDR', 'IPV6_SRC_ADDR']));
+          break;
+        case 'srv_ip':
+          e = cmp(fam(['IPV4_DST_ADDR', 'IPV6_DST_ADDR']));
+          break;
+        case 'l4proto':
+          e = cmp(TAG_COLUMN[tag], L4_NAMES[text.toLowerCase()] !== undefined ? String(L4_NAMES[text.toLowerCase()]) : text);
+          break;
+        default:
+          e = cmp(TAG_COLUMN[tag]);
+      }
+      if (op === '=') alternatives.push(e);
+      else out.push(e);
+    }
+    if (alternatives.length) out.push(alternatives.length === 1 ? alternatives[0] : { t: 'logic', op: 'OR', args: alternatives, kind: 'bool' });
+  }
+  return out;
+}
+
+export interface SearchPage {
+  /** zero-based index of the first record */
+  start?: number;
+  /** records per page (default 10, at most MAX_HITS) */
+  length?: number;
+  /** a record field */
+  sort?: string;
+  order?: 'asc' | 'desc';
+}
+
+/**
+ * The top_conversations preset: one record per (VLAN, client, server) with
+ * its flows and bytes, largest first (the python client's
+ * get_top_conversations: sort=bytes, order=DESC, length=10).
+ */
+export function conversationsQuery(catalog: ColumnCatalog, page: SearchPage, filters: Expr[], w: Window): SelectQuery {
+  const c = (name: string) => col(catalog, name);
+  const keys = ['VLAN_ID', 'IP_PROTOCOL_VERSION', 'IPV4_SRC_ADDR', 'IPV6_SRC_ADDR', 'IPV4_DST_ADDR', 'IPV6_DST_ADDR'].map(c);
+  const items: SelectItem[] = [
+    ...keys.map((k) => ({ expr: k, key: k.col.name })),
+    { expr: { t: 'agg', fn: 'ANY', arg: c('SRC_LABEL'), distinct: false, kind: 'str' }, key: 'SRC_LABEL' },
+    { expr: { t: 'agg', fn: 'ANY', arg: c('DST_LABEL'), distinct: false, kind: 'str' }, key: 'DST_LABEL' },
+    { expr: { t: 'agg', fn: 'COUNT', distinct: false, kind: 'num' }, key: 'count' },
+    { expr: { t: 'agg', fn: 'SUM', arg: c('TOTAL_BYTES'), distinct: false, kind: 'num' }, key: 'bytes' },
+  ];
+  const idx = (key: string) => items.findIndex((i) => i.key === key);
+  const SORT: Record<string, number[]> = {
+    bytes: [idx('bytes')],
+    count: [idx('count')],
+    flows_number: [idx('count')],
+    vlan_id: [idx('VLAN_ID')],
+    cli_ip: [idx('IPV4_SRC_ADDR'), idx('IPV6_SRC_ADDR')],
+    srv_ip: [idx('IPV4_DST_ADDR'), idx('IPV6_DST_ADDR')],
+    cli_name: [idx('SRC_LABEL')],
+    srv_name: [idx('DST_LABEL')],
+  };
+  const sort = page.sort || 'bytes';
+  const by = SORT[sort];
+  if (!by) throw new QueryError(`sort: '${sort}' is not one of ${Object.keys(SORT).join(', ')}`);
+  const desc = (page.order ?? 'desc') === 'desc';
+  // then by the conversation itself, so pages never overlap on ties
+  const tie = [...SORT.cli_ip, ...SORT.srv_ip, idx('VLAN_ID')].filter((i) => !by.includes(i));
+  const length = page.length ?? 10;
+  if (!Number.isInteger(length) || length < 1) throw new QueryError('length must be a positive integer');
+  return {
+    items,
+    where: [...windowConditions(catalog, w), ...filters],
+    groupBy: keys,
+    orderBy: [...by.map((index) => ({ expr: { t: 'item' as const, index }, desc })), ...tie.map((index) => ({ expr: { t: 'item' as const, index }, desc: false }))],
+    limit: Math.min(length, MAX_HITS),
+    offset: page.start ?? 0,
+  };
+}

@@ -31,3 +31,67 @@ export function formatRows(rows: Row[], columns: OutputColumn[]): Record<string,
     return o;
   });
 }
+
+// ── historical_db_search.lua records ─────────────────────────────────────
+
+/** ntopng's bytesToSize: 1024-based units, two decimals at most ("1 Byte", "512 Bytes", "1.5 KB"). */
+export function bytesToSize(bytes: number): string {
+  if (bytes === 1) return '1 Byte';
+  const units: [number, string][] = [
+    [1024 ** 4, 'TB'],
+    [1024 ** 3, 'GB'],
+    [1024 ** 2, 'MB'],
+    [1024, 'KB'],
+  ];
+  for (const [size, unit] of units) if (bytes >= size) return `${round2(bytes / size)} ${unit}`;
+  return `${round2(bytes)} Bytes`;
+}
+
+/** Lua's tostring of format_utils.round(x, 2): integers bare, else up to two decimals ("2.0" when they round away). */
+function round2(x: number): string {
+  if (Number.isInteger(x)) return String(x);
+  const r = Number(x.toFixed(2));
+  return Number.isInteger(r) ? r.toFixed(1) : String(r);
+}
+
+const shorten = (s: string, max: number) => (s.length > max ? `${s.slice(0, max)}\u2026` : s);
+
+export interface HostField {
+  value: string;
+  title: string;
+  label: string;
+  tag_key: string;
+  ip: string;
+  name: string;
+  /** ntopng links the host page here; this service has no host page ('') */
+  reference: string;
+}
+
+/** ntopng's dt_format_ip_common: the address, or the host's name when the flow recorded one. */
+function hostField(ip: string, name: string, prefix: 'cli' | 'srv'): HostField {
+  const o: HostField = { value: ip, title: ip, label: ip, tag_key: `${prefix}_ip`, ip, name: '', reference: '' };
+  if (name && name !== ip) Object.assign(o, { value: name, title: name, name, label: shorten(name, 16), tag_key: `${prefix}_name` });
+  return o;
+}
+
+/** The top_conversations rows as historical_db_search.lua answers records (the python client reads cli_ip.ip, srv_name, bytes …). */
+export function formatConversations(rows: Row[], columns: OutputColumn[]) {
+  return formatRows(rows, columns).map((r) => {
+    const v6 = r.IP_PROTOCOL_VERSION === '6';
+    const cli = v6 ? r.IPV6_SRC_ADDR : r.IPV4_SRC_ADDR;
+    const srv = v6 ? r.IPV6_DST_ADDR : r.IPV4_DST_ADDR;
+    const vlan = Number(r.VLAN_ID);
+    return {
+      vlan_id: { title: vlan ? String(vlan) : '', label: vlan ? String(vlan) : '', value: vlan },
+      cli_ip: hostField(cli, r.SRC_LABEL, 'cli'),
+      srv_ip: hostField(srv, r.DST_LABEL, 'srv'),
+      cli_name: r.SRC_LABEL,
+      srv_name: r.DST_LABEL,
+      count: r.count,
+      bytes: bytesToSize(Number(r.bytes)),
+    };
+  });
+}
+
+/** ntopng's formatValue: thousands separated by commas. */
+export const formatValue = (n: number) => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');

@@ -180,7 +180,7 @@ class Parser {
   }
 
   err(msg: string, at: Tok = this.peek): never {
-    throw new QueryError(`${this.ctx.clause}: ${msg} at position ${at.pos + 1}`);
+    throw new QueryError(`${this.ctx.clause}: ${msg}${at.pos >= 0 ? ` at position ${at.pos + 1}` : ''}`);
   }
 
   private what(t: Tok): string {
@@ -581,6 +581,18 @@ function compare(op: CmpOp, l: Expr, r: Expr, p: Parser, at: Tok): Expr {
   else r = coerce(r, l.kind, p, at);
   if (l.kind === 'ipv6' && op !== '=' && op !== '!=') p.err('IPv6 addresses compare with = or != only', at);
   return { t: 'cmp', op, l, r, kind: 'bool' };
+}
+
+/**
+ * A value given as text outside any clause (a `value;op` filter parameter)
+ * in the storage form of the column it filters, or a QueryError naming `what`.
+ */
+export function literalFor(catalog: ColumnCatalog, col: CatalogColumn, text: string, what: string): Expr {
+  const at: Tok = { k: 'end', v: '', pos: -1 };
+  const p = new Parser([at], { clause: what, catalog, aggregates: false });
+  if (/[\u0000-\u001f\u007f]/.test(text)) p.err('control characters are not allowed', at);
+  if (text.length > LIMITS.stringChars) p.err(`value longer than ${LIMITS.stringChars} characters`, at);
+  return coerce({ t: 'lit', value: text, kind: 'str' }, col.kind, p, at);
 }
 
 // ── clauses ──────────────────────────────────────────────────────────────
