@@ -8,6 +8,8 @@ import type { Interfaces, MonitoredInterface } from '../services/interfaces.js';
 import type { User, Users } from '../services/users.js';
 import type { Rates } from '../services/rates.js';
 import type { SystemStats } from '../services/system.js';
+import type { Backend } from '../services/store/backend.js';
+import type { ExportCounters } from '../services/store/flow-writer.js';
 
 export type Version = 'v0' | 'v1' | 'v2';
 
@@ -22,6 +24,10 @@ export interface ApiDeps {
   system: SystemStats;
   /** epoch ms the service started */
   startedAt: number;
+  /** the historical store (flows, …); null when it could not open */
+  history: Backend | null;
+  /** per interface, the flow writer's export counters (interface data's db.*); null without a store */
+  flowExport: { counters(ifid: number): ExportCounters } | null;
 }
 
 export interface ApiCtx {

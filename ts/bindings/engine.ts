@@ -91,6 +91,8 @@ export const EngineOptions = z
     maxHosts: z.number().int().min(2).max(1 << 26).default(131072),
     flowIdleSec: Seconds.default(60),
     flowLifetimeSec: Seconds.default(0),
+    /** a snapshot record of each flow every this many seconds of its life (ntopng's periodic flow dump, 300 s); 0 = off */
+    periodicDumpSec: Seconds.default(300),
     localHostIdleSec: Seconds.default(300),
     remoteHostIdleSec: Seconds.default(60),
     /** classify applications (nDPI-style); false measures the pipeline without it */
@@ -218,6 +220,19 @@ export interface ExpiredFlow {
   /** nDPI flow risk ids and names */
   risk_ids: number[];
   risks: string[];
+  /** 'end': the flow ended; 'periodic': a snapshot of a flow still active (counters so far) */
+  kind: 'end' | 'periodic';
+  /** ntopng's CLIENT/SERVER_LOCATION: 0 remote, 1 local, 2 multicast */
+  cli_location: number;
+  srv_location: number;
+  /** the hosts' MACs, 'aa:bb:…' ('00:00:00:00:00:00' when unknown) */
+  cli_mac: string;
+  srv_mac: string;
+  /** ntopng's flow INFO: DNS query, HTTP host + URL, TLS/QUIC SNI, SSH banner … ('' when none) */
+  info: string;
+  /** the hosts' names as learned ('' when none), truncated to 31 bytes */
+  cli_name: string;
+  srv_name: string;
 }
 
 function riskIds(mask: bigint): number[] {
@@ -230,7 +245,42 @@ const info = addon.info();
 const layout = info.expiredFlow;
 const REASONS = ['idle', 'lifetime', 'flushed', 'evicted'] as const;
 
-function ipText(b: Uint8Array, at: number): string {
+/**
+ * The expired-flow record's layout for readers decoding drained bytes
+ * themselves (the flow store): size, and per field its offset, type and —
+ * for 'str' fields — capacity (the gap to the next field).
+ */
+export const expiredLayout = (() => {
+  const entries = Object.entries(layout.fields).sort((a, b) => a[1][0] - b[1][0]);
+  const fields: Record<string, { off: number; type: string; len: number }> = {};
+  entries.forEach(([k, [off, type]], i) => {
+    const next = i + 1 < entries.length ? entries[i + 1][1][0] : layout.size;
+    fields[k] = { off, type, len: next - off };
+  });
+  return { size: layout.size, fields };
+})();
+
+const utf8 = new TextDecoder('utf-8');
+/** A NUL-terminated char array as text (bytes that are not UTF-8 become U+FFFD). */
+export function cString(b: Uint8Array, at: number, cap: number): string {
+  let end = at;
+  const stop = at + cap;
+  while (end < stop && b[end] !== 0) end++;
+  if (end === at) return '';
+  // ASCII, the common case, without TextDecoder's call overhead
+  let ascii = true;
+  for (let i = at; i < end; i++) if (b[i] > 0x7e || b[i] < 0x20) { ascii = false; break; }
+  return ascii ? String.fromCharCode.apply(null, b.subarray(at, end) as unknown as number[]) : utf8.decode(b.subarray(at, end));
+}
+
+function macText(b: Uint8Array, at: number): string {
+  let s = '';
+  for (let i = 0; i < 6; i++) s += (i ? ':' : '') + b[at + i].toString(16).padStart(2, '0').toUpperCase();
+  return s;
+}
+
+/** A 16-byte address (IPv4 v4-mapped) as text: dotted quad, or RFC 5952 IPv6. */
+export function ipText(b: Uint8Array, at: number): string {
   // v4-mapped (::ffff:a.b.c.d) is how the engine stores IPv4.
   let v4 = b[at + 10] === 0xff && b[at + 11] === 0xff;
   for (let i = 0; v4 && i < 10; i++) v4 = b[at + i] === 0;
@@ -289,6 +339,14 @@ function decodeExpired(v: DataView, b: Uint8Array, base: number): ExpiredFlow {
     ttl_srv: u8('ttl_srv'),
     confidence: info.dpi.confidence[u8('confidence')] ?? 'Unknown',
     ...((ids) => ({ risk_ids: ids, risks: ids.map((i) => info.dpi.risks[i] ?? String(i)) }))(riskIds(v.getBigUint64(base + F.risks, true))),
+    kind: u8('kind') === 1 ? 'periodic' : 'end',
+    cli_location: u8('cli_location'),
+    srv_location: u8('srv_location'),
+    cli_mac: macText(b, base + F.cli_mac),
+    srv_mac: macText(b, base + F.srv_mac),
+    info: cString(b, base + F.info, expiredLayout.fields.info.len),
+    cli_name: cString(b, base + F.cli_name, expiredLayout.fields.cli_name.len),
+    srv_name: cString(b, base + F.srv_name, expiredLayout.fields.srv_name.len),
   };
 }
 
@@ -338,6 +396,7 @@ export class Engine {
       maxHosts: o.maxHosts,
       flowIdleSec: o.flowIdleSec,
       flowLifetimeSec: o.flowLifetimeSec,
+      periodicDumpSec: o.periodicDumpSec,
       localHostIdleSec: o.localHostIdleSec,
       remoteHostIdleSec: o.remoteHostIdleSec,
       dpi: o.dpi,
@@ -497,9 +556,19 @@ export class Engine {
   }
 
   /**
-   * Takes flows that expired since the last call: at most `max`, and never
-   * more than were waiting when called (the worker keeps adding meanwhile).
+   * Takes flows that expired since the last call: at most `max` records
+   * (periodic snapshots among them are skipped), and never more than were
+   * waiting when called (the worker keeps adding meanwhile).
    */
+  /**
+   * Copies waiting records (whole ones, at most what `buf` holds) into `buf`
+   * and returns how many: for readers decoding the bytes themselves with
+   * `expiredLayout` (the flow store), without an object per flow.
+   */
+  drainExpiredRaw(buf: ArrayBuffer): number {
+    return this.native.drainExpired(buf, Math.floor(buf.byteLength / layout.size));
+  }
+
   drainExpired(max = 65536): ExpiredFlow[] {
     const out: ExpiredFlow[] = [];
     const view = new DataView(this.drainBuf);
@@ -508,7 +577,8 @@ export class Engine {
     while (out.length < max) {
       const want = Math.min(perCall, max - out.length);
       const n = this.native.drainExpired(this.drainBuf, want);
-      for (let i = 0; i < n; i++) out.push(decodeExpired(view, bytes, i * layout.size));
+      // periodic snapshots are for the flow store (drainExpiredRaw): flows that ended only
+      for (let i = 0; i < n; i++) if (bytes[i * layout.size + F.kind] === 0) out.push(decodeExpired(view, bytes, i * layout.size));
       if (n < want) break;
     }
     return out;

@@ -19,6 +19,7 @@ export interface NativeEngineOptions {
   maxMacs?: number;
   flowIdleSec?: number;
   flowLifetimeSec?: number;
+  periodicDumpSec?: number;
   localHostIdleSec?: number;
   remoteHostIdleSec?: number;
   dpi?: boolean;
@@ -453,7 +454,8 @@ export interface NativeEngine {
   egressStats(): EgressStats;
 }
 
-export type FieldType = 'ip16' | 'u64' | 'u32' | 'u16' | 'u8';
+/** 'mac': 6 bytes; 'str': a NUL-terminated char array (its length is the gap to the next field) */
+export type FieldType = 'ip16' | 'u64' | 'u32' | 'u16' | 'u8' | 'mac' | 'str';
 
 export interface DpiRegistry {
   protocols: { id: number; name: string; is_app: boolean; breed: string; category: number; udp_ports: string; tcp_ports: string }[];

@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { FlowgateError } from '../bindings/errors.js';
 import { Engine, type EgressConfig, type EgressOutput } from '../bindings/engine.js';
 import { Interfaces, type InterfaceSpec } from '../services/interfaces.js';
+import { startHistory, type History } from '../services/store/history.js';
 import { formatRate, Reporter } from './progress.js';
 import { startEgressApi, startMonitoringApi, type EgressApi, type MonitoringApi } from './serve.js';
 
@@ -52,6 +53,12 @@ Monitors network interfaces or replays capture files.
       --egress-rotate-mb <n>    start a new egress capture file every n MB (default 1024; 0 = never)
       --egress-rules <file>     Cento-style INI rules file ([shunt], [egress.aggregated…], [bridge…]);
                                 re-read on SIGHUP
+      --clickhouse <url>        historical store on ClickHouse, http://host:8123/<db> (default: DuckDB
+                                in <data-dir>/history.duckdb)
+      --clickhouse-user <name>  ClickHouse user (default: the URL's, else default)
+      --clickhouse-password <pw>  ClickHouse password (default: the URL's, else empty)
+      --history-retention-days <n>  days of flows kept, oldest day dropped first (default 30; 0 = no limit)
+      --history-max-gb <n>      also drop the oldest days while the store is larger than this
       --admin-password <pw>     password of user admin when the data directory is new
                                 (default: $FLOWGATE_ADMIN_PASSWORD, else generated and printed once)
       --log-level <level>       error, warn, info (default) or debug (logs every API request)
@@ -113,6 +120,11 @@ export async function run(argv: string[]): Promise<number> {
         'tls-cert': { type: 'string' },
         'tls-key': { type: 'string' },
         'admin-password': { type: 'string' },
+        clickhouse: { type: 'string' },
+        'clickhouse-user': { type: 'string' },
+        'clickhouse-password': { type: 'string' },
+        'history-retention-days': { type: 'string' },
+        'history-max-gb': { type: 'string' },
         'egress-port': { type: 'string' },
         kv: { type: 'string' },
         'kv-product': { type: 'string' },
@@ -192,8 +204,23 @@ export async function run(argv: string[]): Promise<number> {
   for (const i of ifaces.list) {
     console.log(`flowgate: ifid ${i.ifid}: ${i.isFile ? 'replaying' : 'capturing on'} ${i.ifname}`);
   }
+  // The historical store first: the engines' expired flows go to its writer
+  // from the first packet. A store that cannot open is one line, not a failure.
+  let history: History | null;
+  try {
+    history = await startHistory({
+      dataDir: o['data-dir'] ?? 'data',
+      clickhouse: o.clickhouse ? { url: o.clickhouse, user: o['clickhouse-user'], password: o['clickhouse-password'], timeoutMs: 10_000 } : null,
+      retentionDays: num(o['history-retention-days'], 'history-retention-days'),
+      maxGb: num(o['history-max-gb'], 'history-max-gb'),
+    });
+  } catch (e) {
+    console.error(`flowgate: ${(e as Error).message}`);
+    ifaces.close();
+    return 2;
+  }
   const started = performance.now();
-  ifaces.start();
+  ifaces.start(history?.writer);
 
   let api: MonitoringApi | null = null;
   try {
@@ -209,11 +236,13 @@ export async function run(argv: string[]): Promise<number> {
         tlsKey: o['tls-key'],
         adminPassword: o['admin-password'] ?? process.env.FLOWGATE_ADMIN_PASSWORD,
         debug: level === 'debug',
+        history,
       });
     }
   } catch (e) {
     console.error(`flowgate: cannot start the monitoring API: ${(e as Error).message}`);
     ifaces.close();
+    await history?.close();
     return 1;
   }
 
@@ -245,6 +274,7 @@ export async function run(argv: string[]): Promise<number> {
     console.error(`flowgate: cannot start the egress API: ${(e as Error).message}`);
     await api?.close();
     ifaces.close();
+    await history?.close();
     return 1;
   }
 
@@ -283,5 +313,7 @@ export async function run(argv: string[]): Promise<number> {
   await egress?.close();
   await api?.close();
   ifaces.close();
+  // after the engines stopped: what they expired last is written too
+  await history?.close();
   return ifaces.list.some((i) => i.engine.state().state === 'failed') ? 1 : 0;
 }

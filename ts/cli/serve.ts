@@ -12,6 +12,7 @@ import { ConfigStore } from '../services/config-store.js';
 import type { Interfaces } from '../services/interfaces.js';
 import { lmdbKv, openKv } from '../services/kv.js';
 import { Rates } from '../services/rates.js';
+import type { History } from '../services/store/history.js';
 import { SystemStats } from '../services/system.js';
 import { Users } from '../services/users.js';
 
@@ -25,6 +26,8 @@ export interface MonitoringApiOptions {
   debug?: boolean;
   /** where startup lines go (default stdout) */
   print?: (line: string) => void;
+  /** the historical store and its writer (startHistory), null/absent without */
+  history?: History | null;
 }
 
 export interface MonitoringApi {
@@ -51,7 +54,16 @@ export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOpt
     if (admin.created && admin.generated) writeFileSync(pwFile, `${admin.password}\n`, { mode: 0o600 });
     const rates = new Rates(ifaces).start();
     const app = createMonitoringApp(
-      { interfaces: ifaces, users, store, rates, system: new SystemStats(), startedAt: Date.now() },
+      {
+        interfaces: ifaces,
+        users,
+        store,
+        rates,
+        system: new SystemStats(),
+        startedAt: Date.now(),
+        history: o.history?.backend ?? null,
+        flowExport: o.history?.writer ?? null,
+      },
       { log: (l) => console.error(l), debug: o.debug },
     );
     const srv = await listen(app, { port: o.port, bind: o.bind, tlsCert: o.tlsCert, tlsKey: o.tlsKey });

@@ -27,6 +27,11 @@ export interface MonitoredInterface {
   expired: number;
 }
 
+/** Takes an interface's expired-flow records (the flow writer). */
+export interface ExpiredSink {
+  attach(i: MonitoredInterface): void;
+}
+
 export interface EngineDefaults extends Omit<EngineOptionsInput, 'files' | 'iface' | 'loop' | 'localNetworks'> {
   localNetworks?: string[];
 }
@@ -77,13 +82,17 @@ export class Interfaces {
     return this.list[ifid];
   }
 
-  start(): void {
+  /**
+   * Starts the engines. Their expired flows go to `sink` (the historical
+   * store's writer); without one they are counted and let go.
+   */
+  start(sink?: ExpiredSink | null): void {
     for (const i of this.list) {
-      // Expired flows are taken as the engine rings; storing them is the
-      // historical-flows issue, until then they are counted and let go.
-      i.engine.onExpired(() => {
-        i.expired += i.engine.drainExpired().length;
-      });
+      if (sink) sink.attach(i);
+      else
+        i.engine.onExpired(() => {
+          i.expired += i.engine.drainExpired().length;
+        });
       i.engine.start();
     }
   }

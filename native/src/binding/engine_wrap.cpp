@@ -275,6 +275,7 @@ EngineWrap::EngineWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Engine
   cfg.limits.max_macs = opt_u32(o, "maxMacs", cfg.limits.max_macs);
   cfg.limits.flow_idle_ns = secs_ns(opt_num(o, "flowIdleSec", 60));
   cfg.limits.flow_lifetime_ns = secs_ns(opt_num(o, "flowLifetimeSec", 0));
+  cfg.limits.periodic_dump_ns = secs_ns(opt_num(o, "periodicDumpSec", 300));
   cfg.limits.local_host_idle_ns = secs_ns(opt_num(o, "localHostIdleSec", 300));
   cfg.limits.remote_host_idle_ns = secs_ns(opt_num(o, "remoteHostIdleSec", 60));
   cfg.limits.dpi = opt_bool(o, "dpi", true);

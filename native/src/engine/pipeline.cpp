@@ -425,35 +425,85 @@ void Pipeline::decode_only(const RawPacket& raw) noexcept {
   if (decode_frame(raw.linktype, Bytes(raw.data, raw.caplen), p, stats_.decode) == DecodeResult::Ip) stats_.ip_packets++;
 }
 
+static void copy_cstr(char* dst, size_t cap, const char* src) {
+  size_t n = src ? strnlen(src, cap - 1) : 0;
+  std::memcpy(dst, src, n);
+  dst[n] = 0;
+}
+
+static uint8_t location(const IpAddr& a, bool local) {
+  return uint8_t(is_multicast(a) ? Location::Multicast : local ? Location::Local : Location::Remote);
+}
+
+void Pipeline::emit_record(const Flow& f, RecordKind kind, FlowEnd why) noexcept {
+  if (!expired_) return;
+  ExpiredFlow r;
+  std::memset(&r, 0, sizeof(r));
+  const IpAddr& cli = f.cli_is_hi ? f.key.hi : f.key.lo;
+  const IpAddr& srv = f.cli_is_hi ? f.key.lo : f.key.hi;
+  std::memcpy(r.cli_ip, cli.b, 16);
+  std::memcpy(r.srv_ip, srv.b, 16);
+  r.cli_port = f.cli_is_hi ? f.key.port_hi : f.key.port_lo;
+  r.srv_port = f.cli_is_hi ? f.key.port_lo : f.key.port_hi;
+  r.first_ns = f.first_ns, r.last_ns = f.last_ns;
+  r.cli2srv_bytes = f.bytes[0], r.srv2cli_bytes = f.bytes[1];
+  r.cli2srv_pkts = f.pkts[0], r.srv2cli_pkts = f.pkts[1];
+  r.serial = f.serial;
+  r.retr = f.retr[0] + f.retr[1], r.ooo = f.ooo[0] + f.ooo[1], r.lost = f.lost[0] + f.lost[1];
+  r.vlan = f.key.vlan, r.proto = f.key.proto, r.ip_version = f.ip_version;
+  r.l7_master = f.l7_master, r.l7_app = f.l7_app, r.l7_category = f.l7_category;
+  r.cli_flags = f.tcp_flags[0], r.srv_flags = f.tcp_flags[1];
+  r.tunnel = f.tunnel, r.reason = uint8_t(why), r.kind = uint8_t(kind);
+  r.dscp_cli = f.dscp[0], r.dscp_srv = f.dscp[1];
+  r.ttl_cli = f.ttl[0], r.ttl_srv = f.ttl[1];
+  const FlowInfo* fi = dpi_.info(f);
+  if (fi) r.confidence = fi->confidence;
+  else r.confidence = f.l7_app ? uint8_t(Confidence::Dpi) : 0;
+  r.risks = dpi_.risks(f);
+  r.cli_location = location(cli, f.cli_local), r.srv_location = location(srv, f.srv_local);
+  r.icmp_type = f.icmp_type, r.icmp_code = f.icmp_code;
+  if (f.cli_host != HashIndex::kNone) {
+    const Host& h = hosts_[f.cli_host];
+    std::memcpy(r.cli_mac, h.mac, 6);
+    copy_cstr(r.cli_name, sizeof(r.cli_name), names_.get(h.name));
+  }
+  if (f.srv_host != HashIndex::kNone) {
+    const Host& h = hosts_[f.srv_host];
+    std::memcpy(r.srv_mac, h.mac, 6);
+    copy_cstr(r.srv_name, sizeof(r.srv_name), names_.get(h.name));
+  }
+  flow_info_text(f, fi, r.info, sizeof(r.info));
+  if (!expired_->push(r)) stats_.expired_ring_drops++;
+}
+
+// ntopng's Flow::getFlowInfo, from what the dissectors kept: the DNS query,
+// HTTP's host + URL (nDPI's http.url), the TLS/QUIC SNI or another server
+// name, else SSH's server (or client) banner.
+void Pipeline::flow_info_text(const Flow& f, const FlowInfo* fi, char* out, size_t cap) const noexcept {
+  out[0] = 0;
+  if (!fi) return;
+  const FlowMeta* m = dpi_.meta(f);
+  // host[] holds a name only once a dissector set one (scratch bytes sit in
+  // its tail before, with host[0] kept 0)
+  if (m && m->kind == MetaKind::Http && (fi->host[0] || m->http.url[0])) {
+    size_t n = strnlen(fi->host, sizeof(fi->host));
+    if (n >= cap) n = cap - 1;
+    std::memcpy(out, fi->host, n);
+    copy_cstr(out + n, cap - n, m->http.url);
+    return;
+  }
+  if (fi->host[0]) {
+    copy_cstr(out, cap, fi->host);
+    return;
+  }
+  if (m && m->kind == MetaKind::Ssh) copy_cstr(out, cap, m->ssh.banner_s[0] ? m->ssh.banner_s : m->ssh.banner_c);
+}
+
 void Pipeline::expire_flow(uint32_t i, FlowEnd why) noexcept {
   Flow& f = flows_[i];
   dpi_.give_up(f);  // nDPI guesses by port when a flow ends unclassified
   account_flow(f, false);
-  if (expired_) {
-    ExpiredFlow r;
-    std::memset(&r, 0, sizeof(r));
-    const IpAddr& cli = f.cli_is_hi ? f.key.hi : f.key.lo;
-    const IpAddr& srv = f.cli_is_hi ? f.key.lo : f.key.hi;
-    std::memcpy(r.cli_ip, cli.b, 16);
-    std::memcpy(r.srv_ip, srv.b, 16);
-    r.cli_port = f.cli_is_hi ? f.key.port_hi : f.key.port_lo;
-    r.srv_port = f.cli_is_hi ? f.key.port_lo : f.key.port_hi;
-    r.first_ns = f.first_ns, r.last_ns = f.last_ns;
-    r.cli2srv_bytes = f.bytes[0], r.srv2cli_bytes = f.bytes[1];
-    r.cli2srv_pkts = f.pkts[0], r.srv2cli_pkts = f.pkts[1];
-    r.serial = f.serial;
-    r.retr = f.retr[0] + f.retr[1], r.ooo = f.ooo[0] + f.ooo[1], r.lost = f.lost[0] + f.lost[1];
-    r.vlan = f.key.vlan, r.proto = f.key.proto, r.ip_version = f.ip_version;
-    r.l7_master = f.l7_master, r.l7_app = f.l7_app, r.l7_category = f.l7_category;
-    r.cli_flags = f.tcp_flags[0], r.srv_flags = f.tcp_flags[1];
-    r.tunnel = f.tunnel, r.reason = uint8_t(why);
-    r.dscp_cli = f.dscp[0], r.dscp_srv = f.dscp[1];
-    r.ttl_cli = f.ttl[0], r.ttl_srv = f.ttl[1];
-    if (const FlowInfo* fi = dpi_.info(f)) r.confidence = fi->confidence;
-    else r.confidence = f.l7_app ? uint8_t(Confidence::Dpi) : 0;
-    r.risks = dpi_.risks(f);
-    if (!expired_->push(r)) stats_.expired_ring_drops++;
-  }
+  emit_record(f, RecordKind::End, why);
   dpi_.release(f);
   if (f.cli_host != HashIndex::kNone) hosts_[f.cli_host].active_as_client--;
   if (f.srv_host != HashIndex::kNone) hosts_[f.srv_host].active_as_server--;
@@ -528,6 +578,15 @@ void Pipeline::sweep(uint32_t n) noexcept {
     if (lim_.flow_lifetime_ns && now_ns_ - f.first_ns > lim_.flow_lifetime_ns) {
       expire_flow(i, FlowEnd::Lifetime);
       continue;
+    }
+    if (lim_.periodic_dump_ns) {
+      // a long-lived flow's snapshot each period of its life (ntopng's
+      // periodic flow dump); the store writes what changed since the last one
+      const uint8_t epoch = uint8_t(((now_ns_ - f.first_ns) / lim_.periodic_dump_ns) & 3);
+      if (epoch != f.dump_epoch) {
+        f.dump_epoch = epoch;
+        emit_record(f, RecordKind::Periodic, FlowEnd::Idle);
+      }
     }
     account_flow(f, true);
   }

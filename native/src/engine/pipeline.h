@@ -28,6 +28,7 @@ struct PipelineLimits {
   uint32_t max_macs = 16384;
   uint64_t flow_idle_ns = 60ULL * 1000000000;        // ntopng: 60 s
   uint64_t flow_lifetime_ns = 0;                     // 0: no lifetime split (ntopng)
+  uint64_t periodic_dump_ns = 300ULL * 1000000000;   // snapshot flows every 300 s of their life (ntopng's periodic dump); 0 = off
   uint64_t local_host_idle_ns = 300ULL * 1000000000;  // ntopng: local 300 s
   uint64_t remote_host_idle_ns = 60ULL * 1000000000;  //         remote 60 s
   bool dpi = true;                                   // classify applications
@@ -99,6 +100,9 @@ class Pipeline {
   uint32_t host_for(const IpAddr& ip, uint16_t vlan, const uint8_t* mac, const NetConfig& nets) noexcept;
   void count_mac(const uint8_t* mac, uint32_t bytes, bool sent) noexcept;
   void expire_flow(uint32_t i, FlowEnd why) noexcept;
+  // The record of a flow (ended, or a periodic snapshot) into the expired ring.
+  void emit_record(const Flow& f, RecordKind kind, FlowEnd why) noexcept;
+  void flow_info_text(const Flow& f, const FlowInfo* fi, char* out, size_t cap) const noexcept;
   void account_flow(Flow& f, bool sample_thpt) noexcept;
   void credit_host(uint32_t hi, const L7Credit& c) noexcept;
   // A used slot whose flow carried something since its last accounting step.

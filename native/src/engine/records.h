@@ -1,11 +1,21 @@
 // ⑥ Fixed-size records crossing to TypeScript. Their layout is described to
 // TS once at load (binding/layout.cpp) so no offsets are repeated there.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 
 namespace fg {
 
-// An expired flow, as later issues store it (historical flows).
+// What a record reports: a flow that ended, or a periodic snapshot of a
+// flow still active (its counters so far; the flow store turns snapshots
+// into rows of deltas, as ntopng's periodic flow dumps).
+enum class RecordKind : uint8_t { End = 0, Periodic = 1 };
+
+// Where a flow endpoint is, as ntopng's CLIENT/SERVER_LOCATION.
+enum class Location : uint8_t { Remote = 0, Local = 1, Multicast = 2 };
+
+// An expired flow (or a periodic snapshot), what the historical flows
+// store. 256 bytes, fixed: the expiry path copies, never allocates.
 struct ExpiredFlow {
   uint8_t cli_ip[16], srv_ip[16];   // v4-mapped for IPv4
   uint64_t first_ns, last_ns;
@@ -22,10 +32,19 @@ struct ExpiredFlow {
   uint8_t dscp_cli, dscp_srv;
   uint8_t ttl_cli, ttl_srv;
   uint8_t confidence;               // Confidence (dpi/registry.h)
-  uint8_t pad[1];
+  uint8_t kind;                     // RecordKind
   uint64_t risks;                   // nDPI risk mask (bit = ndpi_risk_enum id)
-  uint8_t pad2[8];
+  uint8_t cli_location, srv_location;  // Location
+  uint8_t icmp_type, icmp_code;     // the flow's first ICMP message (Community ID hashes them)
+  uint8_t pad[4];
+  uint8_t cli_mac[6], srv_mac[6];   // the hosts' MACs (0 when unknown)
+  // ntopng's INFO (Flow::getFlowInfo): DNS query, HTTP host + URL, TLS/QUIC
+  // SNI, else the server name; SSH: the server's (else client's) banner.
+  char info[52];
+  // The hosts' names as learned (DNS answers, DHCP, SNI …): SRC/DST_LABEL.
+  char cli_name[32], srv_name[32];  // NUL-terminated, truncated
 };
-static_assert(sizeof(ExpiredFlow) == 128);
+static_assert(sizeof(ExpiredFlow) == 256);
+static_assert(offsetof(ExpiredFlow, risks) == 112 && offsetof(ExpiredFlow, cli_mac) == 128);
 
 }  // namespace fg

@@ -57,6 +57,9 @@ struct alignas(64) Flow {
   // their identity lines.
   uint8_t cli_local : 1, srv_local : 1, cli_bcast : 1, srv_bcast : 1;
   uint8_t acct_counted : 1;  // num_flows was counted for the current application
+  // The periodic snapshot last taken (its period index mod 4): the sweep
+  // visits a flow every few seconds, so two periods never pass unseen.
+  uint8_t dump_epoch : 2;
   uint8_t ip_version;
   uint8_t icmp_type, icmp_code;
   // line 1: what every packet updates

@@ -124,8 +124,8 @@ export function interfaceData(ctx: ApiCtx): IfData {
     profiles: {},
     periodic_stats_update_frequency_secs: 5,
     system_host_stats: systemHostStats(sys, 0),
-    // flows handed to a flows database (the historical-flows issue)
-    db: { flow_export_count: 0, flow_export_drops: 0, flow_export_rate: 0 },
+    // flows written to the historical store (zeros without one, as ntopng without a flows database)
+    db: ctx.deps.flowExport?.counters(i.ifid) ?? { flow_export_count: 0, flow_export_drops: 0, flow_export_rate: 0 },
   };
 }
 

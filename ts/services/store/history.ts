@@ -1,0 +1,74 @@
+// The historical store as the service runs it: one Backend for the whole
+// process, the flow writer feeding it, retention trimming it. A store that
+// cannot open (ClickHouse down, a locked DuckDB file) is one log line: the
+// service keeps serving the live API without history.
+import { resolve } from 'node:path';
+
+import type { Backend } from './backend.js';
+import type { ClickHouseOptions } from './clickhouse.js';
+import { FLOWS_TABLE } from './flow-columns.js';
+import { FlowWriter, type FlowWriterOptions } from './flow-writer.js';
+import { openStore } from './index.js';
+import { Retention } from './retention.js';
+
+export interface HistoryOptions {
+  dataDir: string;
+  clickhouse?: ClickHouseOptions | null;
+  /** --history-retention-days (default 30) */
+  retentionDays?: number;
+  /** --history-max-gb */
+  maxGb?: number;
+  writer?: FlowWriterOptions;
+  /** startup line (default stdout) */
+  print?: (line: string) => void;
+  /** errors later on (default stderr) */
+  log?: (line: string) => void;
+}
+
+export interface History {
+  backend: Backend;
+  writer: FlowWriter;
+  retention: Retention;
+  /** flushes the writer, stops retention, closes the store */
+  close(): Promise<void>;
+}
+
+export async function startHistory(o: HistoryOptions): Promise<History | null> {
+  const print = o.print ?? ((l: string) => console.log(l));
+  const log = o.log ?? ((l: string) => console.error(l));
+  let backend: Backend;
+  try {
+    backend = await openStore({ dataDir: resolve(o.dataDir), clickhouse: o.clickhouse });
+  } catch (e) {
+    print(`flowgate: historical store: unavailable, flows are not stored (${(e as Error).message})`);
+    return null;
+  }
+  let writer: FlowWriter;
+  try {
+    writer = await FlowWriter.open(backend, { log, ...o.writer });
+  } catch (e) {
+    print(`flowgate: historical store: unavailable, flows are not stored (${(e as Error).message})`);
+    await backend.close().catch(() => undefined);
+    return null;
+  }
+  const days = o.retentionDays ?? 30;
+  const retention = new Retention(backend, {
+    days,
+    maxBytes: o.maxGb !== undefined ? o.maxGb * 2 ** 30 : undefined,
+    log,
+  })
+    .track(FLOWS_TABLE)
+    .start();
+  const limits = [days > 0 ? `${days} days` : 'no age limit', ...(o.maxGb !== undefined ? [`at most ${o.maxGb} GB`] : [])];
+  print(`flowgate: historical store: ${backend.description} (flows kept ${limits.join(', ')})`);
+  return {
+    backend,
+    writer,
+    retention,
+    close: async () => {
+      retention.stop();
+      await writer.close().catch((e: Error) => log(`flowgate: historical store: ${e.message}`));
+      await backend.close();
+    },
+  };
+}
