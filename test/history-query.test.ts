@@ -17,6 +17,7 @@ import { compile, compiler, type Dialect } from '../ts/services/store/query/comp
 import { bytesToSize, formatConversations, formatRows } from '../ts/services/store/query/format.js';
 import { bytesToIpv6, ipv4ToNum, ipv6Canonical } from '../ts/services/store/query/ip.js';
 import { LIMITS, QueryError } from '../ts/services/store/query/parse.js';
+import { ipText } from '../ts/bindings/engine.js';
 import { clickhouseSkip, startClickHouse, type ClickHouseServer } from './fixtures/clickhouse.js';
 import { BOUND, INJECTION } from './fixtures/query-corpus.js';
 
@@ -61,14 +62,22 @@ describe('addresses', () => {
     expect(ipv4ToNum('255.255.255.255')).toBe(0xffffffff);
     for (const bad of ['010.0.0.1', '1.2.3', '256.1.1.1', '1.2.3.4 ', ' 1.2.3.4', '1.2.3.4.5']) expect(ipv4ToNum(bad)).toBeNull();
   });
-  it('IPv6 canonical text as inet_ntop writes it', () => {
+  it('IPv6 canonical text as the engine writes it (ipText, RFC 5952)', () => {
     expect(ipv6Canonical('2001:DB8:0:0:0:0:0:1')).toBe('2001:db8::1');
-    expect(ipv6Canonical('::FFFF:1.2.3.4')).toBe('::ffff:1.2.3.4');
+    expect(ipv6Canonical('::FFFF:1.2.3.4')).toBe('::ffff:102:304');
+    expect(ipv6Canonical('::1.2.3.4')).toBe('::102:304');
     expect(ipv6Canonical('0:0:0:0:0:0:0:0')).toBe('::');
     expect(ipv6Canonical('1:0:2:0:3:0:4:0')).toBe('1:0:2:0:3:0:4:0');
     expect(ipv6Canonical('1:0:0:2:0:0:0:3')).toBe('1:0:0:2::3');
     expect(ipv6Canonical('fe80::1%eth0')).toBeNull();
+    for (const bad of ['1:2:3:4:5:6:7:8:9', '1::2::3', ':::', '12345::', '1:2:3:4:5:6:7', '1.2.3.4::', 'g::1', '::1.2.3']) expect(ipv6Canonical(bad), bad).toBeNull();
+    expect(ipv6Canonical('1:2:3:4:5:6:7::')).toBe('1:2:3:4:5:6:7:0');
+    expect(ipv6Canonical('::')).toBe('::');
     expect(bytesToIpv6(new Uint8Array(16).fill(0).map((_, i) => (i === 15 ? 1 : 0)))).toBe('::1');
+    // the engine's own text for the same bytes (the flow writer stores it)
+    const b = Uint8Array.from([0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1]);
+    expect(bytesToIpv6(b)).toBe(ipText(b, 0));
+    expect(bytesToIpv6(b)).toBe('2001:db8::1:0:0:1');
   });
 });
 

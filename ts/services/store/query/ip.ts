@@ -1,9 +1,9 @@
 // Address text ↔ stored form for the flows store: IPv4 as the UInt32 of
-// ntopng's schema, IPv6 as the text glibc's inet_ntop writes (what the
-// engine prints, RFC 5952 with IPv4-mapped/compatible tails in dotted form),
-// so a literal in a where_clause is turned into exactly what was stored.
-import ipaddr from 'ipaddr.js';
-
+// ntopng's schema, IPv6 as the RFC 5952 text the flow writer stores (the
+// engine's ipText in ts/bindings/engine.ts: lower-case hex, the longest run
+// of two or more zero groups as '::', no dotted tail), so a literal in a
+// where_clause becomes exactly what was stored. Kept apart from engine.ts so
+// the query language loads no native code.
 const OCTET = '(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
 /** dotted quad, strictly: no leading zeros (octal in some parsers), no short forms */
 const DOTTED = new RegExp(`^${OCTET}\\.${OCTET}\\.${OCTET}\\.${OCTET}$`);
@@ -18,12 +18,45 @@ export function numToIpv4(n: number): string {
   return `${(n >>> 24) & 255}.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}`;
 }
 
+const HEX_GROUP = /^[0-9A-Fa-f]{1,4}$/;
+
+/** IPv6 text (RFC 4291 forms, a dotted IPv4 tail allowed) → 16 bytes; zone ids and anything else → null. */
 export function ipv6ToBytes(text: string): Uint8Array | null {
-  if (!text.includes(':') || !ipaddr.IPv6.isValid(text) || text.includes('%')) return null;
-  return Uint8Array.from(ipaddr.IPv6.parse(text).toByteArray());
+  if (!/^[0-9A-Fa-f:.]+$/.test(text) || !text.includes(':')) return null;
+  const halves = text.split('::');
+  if (halves.length > 2) return null;
+  const groups = (h: string): number[] | null => {
+    if (h === '') return [];
+    const out: number[] = [];
+    const parts = h.split(':');
+    for (let i = 0; i < parts.length; i++) {
+      const p = parts[i];
+      if (i === parts.length - 1 && p.includes('.')) {
+        const n = ipv4ToNum(p);
+        if (n === null) return null;
+        out.push(n >>> 16, n & 0xffff);
+      } else if (HEX_GROUP.test(p)) out.push(parseInt(p, 16));
+      else return null;
+    }
+    return out;
+  };
+  const head = groups(halves[0]);
+  const tail = halves.length === 2 ? groups(halves[1]) : [];
+  if (!head || !tail) return null;
+  // a dotted tail is only allowed at the very end
+  if (halves.length === 2 && halves[0].includes('.')) return null;
+  const missing = 8 - head.length - tail.length;
+  if (halves.length === 1 ? missing !== 0 : missing < 1) return null;
+  const w = [...head, ...new Array<number>(halves.length === 2 ? missing : 0).fill(0), ...tail];
+  const b = new Uint8Array(16);
+  w.forEach((x, i) => {
+    b[2 * i] = x >> 8;
+    b[2 * i + 1] = x & 255;
+  });
+  return b;
 }
 
-/** inet_ntop(AF_INET6) of 16 bytes. */
+/** RFC 5952 text of 16 bytes, as the engine writes IPv6 addresses. */
 export function bytesToIpv6(b: Uint8Array): string {
   const w: number[] = [];
   for (let i = 0; i < 16; i += 2) w.push((b[i] << 8) | b[i + 1]);
@@ -41,11 +74,6 @@ export function bytesToIpv6(b: Uint8Array): string {
     i = j;
   }
   if (bestLen < 2) best = -1;
-  const dotted = `${b[12]}.${b[13]}.${b[14]}.${b[15]}`;
-  // ::a.b.c.d and ::ffff:a.b.c.d keep the IPv4 tail dotted
-  if (best === 0 && (bestLen === 6 || (bestLen === 5 && w[5] === 0xffff))) {
-    return bestLen === 6 ? `::${dotted}` : `::ffff:${dotted}`;
-  }
   let out = '';
   for (let i = 0; i < 8; i++) {
     if (i === best) {
