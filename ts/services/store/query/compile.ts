@@ -44,6 +44,13 @@ export abstract class Compiler {
   sum(sql: string): string {
     return `SUM(${sql})`;
   }
+  nullIfZero(sql: string): string {
+    return `NULLIF(${sql}, 0)`;
+  }
+  /** MIN/MAX/ANY (kind: what the aggregate yields) */
+  pick(fn: 'MIN' | 'MAX' | 'ANY', sql: string, _kind: Kind): string {
+    return fn === 'ANY' ? this.anyValue(sql) : `${fn}(${sql})`;
+  }
   /** an IPv6 text column between two bounds given as 32 hex digits */
   abstract ipv6InRange(col: string, loHex: string, hiHex: string): string;
 
@@ -62,8 +69,11 @@ export abstract class Compiler {
         return this.param(e.value);
       case 'null':
         return 'NULL';
-      case 'arith':
-        return `(${this.toFloat(this.value(e.l))} ${e.op} ${this.toFloat(this.value(e.r))})`;
+      case 'arith': {
+        const r = this.toFloat(this.value(e.r));
+        // x / 0 is NULL (''), not inf/nan, on both backends
+        return `(${this.toFloat(this.value(e.l))} ${e.op} ${e.op === '/' ? this.nullIfZero(r) : r})`;
+      }
       case 'neg':
         return `(0 - ${this.toFloat(this.value(e.arg))})`;
       case 'abs':
@@ -84,10 +94,10 @@ export abstract class Compiler {
         return `COUNT(${e.distinct ? 'DISTINCT ' : ''}${arg})`;
       case 'SUM':
         return this.sum(arg);
-      case 'ANY':
-        return this.anyValue(arg);
+      case 'AVG':
+        return `AVG(${arg})`;
       default:
-        return `${e.fn}(${arg})`;
+        return this.pick(e.fn, arg, e.kind);
     }
   }
 
@@ -185,6 +195,10 @@ export class DuckDbCompiler extends Compiler {
     // ClickHouse sums an empty set to 0, DuckDB to NULL: answer 0 on both
     return `COALESCE(SUM(${sql}), 0)`;
   }
+  override pick(fn: 'MIN' | 'MAX' | 'ANY', sql: string, kind: Kind): string {
+    // ClickHouse answers an empty set's MIN/MAX/any with the type's default (0, ''): so does DuckDB here
+    return `COALESCE(${super.pick(fn, sql, kind)}, ${kind === 'str' || kind === 'ipv6' ? "''" : '0'})`;
+  }
   /**
    * DuckDB cannot parse addresses without the inet extension (a download):
    * the stored inet_ntop text is expanded in SQL to 32 hex digits, which
@@ -219,6 +233,9 @@ export class ClickHouseCompiler extends Compiler {
   }
   anyValue(sql: string): string {
     return `any(${sql})`;
+  }
+  override nullIfZero(sql: string): string {
+    return `nullIf(${sql}, 0)`;
   }
   ipv6InRange(col: string, loHex: string, hiHex: string): string {
     const text = (h: string) => bytesToIpv6(Uint8Array.from(h.match(/../g)!.map((x) => parseInt(x, 16))));
