@@ -250,6 +250,10 @@ describe.each([
     expect(cols.find((c) => c.column_name === 'IPV4_SRC_ADDR')).toMatchObject({ tag: 'cli_ip', db_type: 'Number', db_raw_type: 'Uint32' });
     expect(cols.find((c) => c.column_name === 'IPV6_DST_ADDR')).toMatchObject({ tag: 'srv_ip', db_type: 'IPv6' });
     expect(cols.find((c) => c.column_name === 'FIRST_SEEN')).toMatchObject({ tag: 'first_seen', db_type: 'DateTime' });
+    // the spec's spelling of the instance column is ntopng's NTOPNG_INSTANCE_NAME
+    const inst = await rsp({ select_clause: 'NTOPNG_INSTANCE_NAME, MONITOR_INSTANCE_NAME', maxhits_clause: 1 });
+    expect(inst[0].MONITOR_INSTANCE_NAME).toBe(inst[0].NTOPNG_INSTANCE_NAME);
+    expect(inst[0].NTOPNG_INSTANCE_NAME.length).toBeGreaterThan(0);
     // every listed column can be selected
     const names = cols.map((c) => c.column_name);
     const row = await rsp({ select_clause: names.join(','), maxhits_clause: 1 });

@@ -52,6 +52,9 @@ export function catalogOf(table: string, cols: readonly { name: string; type: Co
   // ntopng's examples group by IPV4_DST_ADDR_FORMATTED (its select writes
   // IPv4NumToString(col) AS col_FORMATTED): the same grouping as the column.
   for (const c of columns) if (c.kind === 'ipv4' || c.kind === 'ipv6') byName.set(`${c.name}_FORMATTED`, c);
+  // the spec writes the product's name as MONITOR where ntopng says NTOPNG
+  const inst = byName.get('NTOPNG_INSTANCE_NAME');
+  if (inst) byName.set('MONITOR_INSTANCE_NAME', inst);
   return { table, columns, byName };
 }
 
