@@ -160,6 +160,8 @@ interface Ctx {
 class Parser {
   private p = 0;
   private depth = 0;
+  /** inside SUM(…) etc.: no aggregate within an aggregate */
+  private inAggregate = false;
 
   constructor(
     private readonly toks: Tok[],
@@ -426,8 +428,6 @@ class Parser {
     }
   }
 
-  private inAggregate = false;
-
   private aggregate(name: Tok, fn: AggFn): Expr {
     if (!this.ctx.aggregates) this.err(`aggregate ${fn} is not allowed in ${this.ctx.clause}`, name);
     if (this.inAggregate) this.err(`aggregate ${fn} inside another aggregate`, name);
@@ -564,12 +564,13 @@ function signed(text: string, p: Parser, at: Tok): Expr {
   const s = text.trim();
   const neg = s.startsWith('-');
   const n = numberValue(neg ? s.slice(1) : s, p, at);
-  return { t: 'lit', value: neg ? (typeof n === 'bigint' ? -n : -n) : n, kind: 'num' };
+  return { t: 'lit', value: neg ? -n : n, kind: 'num' };
 }
 
 const isNumberish = (k: Kind) => k === 'num' || k === 'ipv4' || k === 'time';
-const label = (k: Kind) => ({ num: 'a number', str: 'text', ipv4: 'an IPv4 address', ipv6: 'an IPv6 address', time: 'a time', bool: 'a condition' })[k];
-const article = (k: Kind) => ({ num: 'a number', str: 'text', ipv4: 'an IPv4 address', ipv6: 'an IPv6 address', time: 'a time (epoch seconds or YYYY-MM-DD hh:mm:ss)', bool: 'a condition' })[k];
+const KIND_TEXT: Record<Kind, string> = { num: 'a number', str: 'text', ipv4: 'an IPv4 address', ipv6: 'an IPv6 address', time: 'a time', bool: 'a condition' };
+const label = (k: Kind) => KIND_TEXT[k];
+const article = (k: Kind) => (k === 'time' ? 'a time (epoch seconds or YYYY-MM-DD hh:mm:ss)' : KIND_TEXT[k]);
 
 function compare(op: CmpOp, l: Expr, r: Expr, p: Parser, at: Tok): Expr {
   value(l, p, at);
