@@ -6,8 +6,10 @@
 //   - memory per active flow and per host with 1 M flows;
 //   - every capture of ../shared/pcaps/ndpi as one playlist;
 //   - the monitoring API under load (bench/api.ts) and egress forwarding
-//     with and without 1,100 rules (bench/egress.ts).
-// `npm run bench -- <pipeline|memory|ndpi|api|egress>` runs one part.
+//     with and without 1,100 rules (bench/egress.ts);
+//   - the historical store's insert rate against the engine's flow expiry
+//     rate (bench/history.ts).
+// `npm run bench -- <pipeline|memory|ndpi|api|egress|history>` runs one part.
 // Prints one `name: value unit` line per figure.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statfsSync, statSync } from 'node:fs';
@@ -17,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { apiBench } from './api.js';
 import { egressBench } from './egress.js';
 import { generate } from './gen/generate.js';
+import { historyBench } from './history.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
@@ -143,3 +146,4 @@ if ((!only || only === 'ndpi') && existsSync(ndpiDir)) {
 
 if (!only || only === 'api') await apiBench();
 if (!only || only === 'egress') await egressBench();
+if (!only || only === 'history') await historyBench();

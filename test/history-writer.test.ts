@@ -20,6 +20,7 @@ import { startHistory } from '../ts/services/store/history.js';
 import { openStore } from '../ts/services/store/index.js';
 import { startApi, v2 } from './fixtures/api.js';
 import { clickhouseSkip, startClickHouse, type ClickHouseServer } from './fixtures/clickhouse.js';
+import { buildDist } from './fixtures/egress.js';
 import { type TsharkView, tsharkView } from './fixtures/tshark.js';
 import { NDPI_PCAPS, normIp, tool } from './fixtures/util.js';
 
@@ -378,7 +379,29 @@ describe('the service with its historical store', () => {
     }
   });
 
+  it('stores every flow of a replayed capture when the command exits, active ones included', async () => {
+    buildDist();
+    const dir = mkdtempSync(join(tmpdir(), 'flowgate-cli-'));
+    const out = execFileSync(
+      process.execPath,
+      ['bin/flowgate.js', '-i', files[0]!, '--exit-when-done', '--http-port', '0', '--egress-port', '0', '-q', '--data-dir', dir],
+      { encoding: 'utf8' },
+    );
+    expect(out).toContain(`flowgate: historical store: duckdb ${join(dir, 'history.duckdb')} (flows kept 30 days)`);
+    const b = await openStore({ dataDir: dir });
+    await b.ensureTable(FLOWS_TABLE);
+    const rows = await b.query({ sql: `SELECT ${COLS} FROM flows`, params: [] });
+    await b.close();
+    rmSync(dir, { recursive: true, force: true });
+    // 1kxun.pcap: 197 flows, of which the idle timeout ends 168 during the replay
+    expect(new Set(rows.map((r) => r.FLOW_ID)).size).toBe(197);
+    const theirs = theirConversations(views.get(CAPTURES[0]!)!);
+    const ours = ourConversations(rows);
+    for (const [k, d] of theirs) expect(ours.get(k), k).toEqual(d);
+  });
+
   it('runs without history when ClickHouse cannot be reached (one line, exit 0)', () => {
+    buildDist();
     const dir = mkdtempSync(join(tmpdir(), 'flowgate-cli-'));
     const out = execFileSync(
       process.execPath,

@@ -24,6 +24,9 @@ const T: TableDef = {
     { name: 'DELTA', type: 'i64' },
     { name: 'RATIO', type: 'f64' },
     { name: 'TEXT', type: 'str' },
+    // not known yet: not stored, read as 0 / '' whatever a batch carries
+    { name: 'LATER_N', type: 'u16', absent: true },
+    { name: 'LATER_S', type: 'str', absent: true },
   ],
   orderBy: ['T', 'ID'],
   partitionBy: 'T',
@@ -71,8 +74,8 @@ const ROWS: Rec[] = HOSTILE.map((s, i) => ({
 ROWS.push({ T: D2b, ID: 2n ** 63n + 7n, SMALL: 0, PORT: 0, ADDR: 0, DELTA: -(2n ** 62n), RATIO: -1.5e300, TEXT: 'big' });
 ROWS.push({ T: D4, ID: 2 ** 53, SMALL: 1, PORT: 80, ADDR: 0x0a000001, DELTA: 2 ** 40, RATIO: 0, TEXT: 'edge' });
 
-const NAMES = T.columns.map((c) => c.name) as (keyof Rec)[];
-const batchOf = (rows: Rec[]) => ({ rows: rows.length, columns: NAMES.map((n) => rows.map((r) => r[n])) });
+const NAMES = T.columns.filter((c) => !c.absent).map((c) => c.name) as (keyof Rec)[];
+const batchOf = (rows: Rec[]) => ({ rows: rows.length, columns: [...NAMES.map((n) => rows.map((r) => r[n])), rows.map(() => 7), rows.map(() => 'ignored')] });
 const dayOfRec = (r: Rec) => new Date(r.T * 1000).toISOString().slice(0, 10).replace(/-/g, '');
 
 /** what a backend must hand back for a stored record: 64-bit values as number when exact */
@@ -117,6 +120,8 @@ function suite(name: string, skip: string | null, make: () => Promise<Harness>) 
       // ID 2^63+7 cannot be a number; 2^53 can
       expect(typeof got.find((r) => r.TEXT === 'big')!.ID).toBe('bigint');
       expect(got.find((r) => r.TEXT === 'edge')!.ID).toBe(2 ** 53);
+      const later = await b.query({ sql: 'SELECT DISTINCT LATER_N, LATER_S FROM events', params: [] });
+      expect(later).toEqual([{ LATER_N: 0, LATER_S: '' }]);
     });
 
     it('binds hostile strings as values, never as SQL', async () => {
@@ -183,14 +188,17 @@ function suite(name: string, skip: string | null, make: () => Promise<Harness>) 
       expect((await b.partitions(T)).map((p) => p.day)).toEqual(['20240301', '20240302', '20240304']);
     });
 
-    it('adds columns a newer table definition has; old rows read 0 and empty', async () => {
-      const T2: TableDef = { ...T, columns: [...T.columns, { name: 'EXTRA_N', type: 'u32' }, { name: 'EXTRA_S', type: 'str' }] };
+    it('adds columns a newer table definition has (and stores one no longer absent); old rows read 0 and empty', async () => {
+      const T2: TableDef = {
+        ...T,
+        columns: [...T.columns.map((c) => (c.name === 'LATER_N' ? { name: c.name, type: c.type } : c)), { name: 'EXTRA_N', type: 'u32' }, { name: 'EXTRA_S', type: 'str' }],
+      };
       await b.ensureTable(T2);
       await b.append(T2, { rows: 1, columns: [...batchOf([{ ...ROWS[0], ID: 2000 }]).columns, [42], ['x']] });
-      const got = await b.query({ sql: 'SELECT ID, EXTRA_N, EXTRA_S FROM events WHERE ID IN (?, ?) ORDER BY ID', params: [1, 2000] });
+      const got = await b.query({ sql: 'SELECT ID, EXTRA_N, EXTRA_S, LATER_N, LATER_S FROM events WHERE ID IN (?, ?) ORDER BY ID', params: [1, 2000] });
       expect(got).toEqual([
-        { ID: 1, EXTRA_N: 0, EXTRA_S: '' },
-        { ID: 2000, EXTRA_N: 42, EXTRA_S: 'x' },
+        { ID: 1, EXTRA_N: 0, EXTRA_S: '', LATER_N: 0, LATER_S: '' },
+        { ID: 2000, EXTRA_N: 42, EXTRA_S: 'x', LATER_N: 7, LATER_S: '' },
       ]);
     });
   });

@@ -106,6 +106,8 @@ export const EngineOptions = z
     loop: z.boolean().default(false),
     /** expire (and emit) every flow when a file playlist ends */
     flushAtEnd: z.boolean().default(false),
+    /** expired-flow ring size in records (rounded up to a power of two; default 65536) */
+    ringRecords: z.number().int().min(1024).max(1 << 24).optional(),
     /** fault the tables in at construction (startup) instead of on first use by packets */
     prefault: z.boolean().default(false),
     localNetworks: z.array(z.string()).default(DEFAULT_LOCAL_NETWORKS),
@@ -406,6 +408,7 @@ export class Engine {
       loop: o.loop,
       flushAtEnd: o.flushAtEnd,
       prefault: o.prefault,
+      ringRecords: o.ringRecords,
       egress: o.egress as NativeEngineOptions['egress'],
     });
     this.setLocalNetworks(o.localNetworks);
@@ -567,6 +570,15 @@ export class Engine {
    */
   drainExpiredRaw(buf: ArrayBuffer): number {
     return this.native.drainExpired(buf, Math.floor(buf.byteLength / layout.size));
+  }
+
+  /**
+   * Ends up to `max` active flows now (reason 'flushed') and puts their
+   * records in the expired ring, never more than it has room for; returns
+   * how many. The service's shutdown: active flows go to the flow store.
+   */
+  expireActive(max = 4096): number {
+    return this.native.expireActive(max);
   }
 
   drainExpired(max = 65536): ExpiredFlow[] {

@@ -450,6 +450,8 @@ export interface NativeEngine {
   setLimits(maxFlows: number, maxHosts: number): void;
   /** Copies up to `max` whole records (default: as many as fit) into buf. */
   drainExpired(buf: ArrayBuffer, max?: number): number;
+  /** Expires up to `max` active flows into the expired ring (no more than it has room for); returns how many. */
+  expireActive(max: number): number;
   setEgressPolicies(p: EgressPolicies): void;
   egressStats(): EgressStats;
 }

@@ -313,7 +313,8 @@ export async function run(argv: string[]): Promise<number> {
   await egress?.close();
   await api?.close();
   ifaces.close();
-  // after the engines stopped: what they expired last is written too
+  // after the engines stopped: the flows still active are ended and written
+  // (as ntopng dumps its flows when it stops)
   await history?.close();
   return ifaces.list.some((i) => i.engine.state().state === 'failed') ? 1 : 0;
 }

@@ -236,6 +236,7 @@ Napi::Function EngineWrap::Init(Napi::Env env) {
                          InstanceMethod("setLocalNetworks", &EngineWrap::SetLocalNetworks),
                          InstanceMethod("setLimits", &EngineWrap::SetLimits),
                          InstanceMethod("drainExpired", &EngineWrap::DrainExpired),
+                         InstanceMethod("expireActive", &EngineWrap::ExpireActive),
                          InstanceMethod("setEgressPolicies", &EngineWrap::SetEgressPolicies),
                          InstanceMethod("egressStats", &EngineWrap::EgressStats),
                      });
@@ -488,6 +489,16 @@ Napi::Value EngineWrap::DrainExpired(const Napi::CallbackInfo& info) {
   if (info.Length() > 1 && info[1].IsNumber()) max = std::min<size_t>(max, info[1].As<Napi::Number>().Uint32Value());
   size_t n = engine_->drain_expired(static_cast<ExpiredFlow*>(buf.Data()), max);
   return Napi::Number::New(env, double(n));
+}
+
+Napi::Value EngineWrap::ExpireActive(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  require(info.Length() == 1 && info[0].IsNumber(), env, "expireActive(max: number)");
+  uint32_t max = info[0].As<Napi::Number>().Uint32Value();
+  // never more than the ring can take before the caller drains it
+  uint64_t room = engine_->expired_capacity() - engine_->expired_pending();
+  if (max > room) max = uint32_t(room);
+  return Napi::Number::New(env, double(engine_->expire_active(max)));
 }
 
 Napi::Value EngineWrap::SetEgressPolicies(const Napi::CallbackInfo& info) {

@@ -37,6 +37,7 @@ class EngineWrap : public Napi::ObjectWrap<EngineWrap> {
   Napi::Value SetLocalNetworks(const Napi::CallbackInfo& info);
   Napi::Value SetLimits(const Napi::CallbackInfo& info);
   Napi::Value DrainExpired(const Napi::CallbackInfo& info);
+  Napi::Value ExpireActive(const Napi::CallbackInfo& info);
   Napi::Value SetEgressPolicies(const Napi::CallbackInfo& info);
   Napi::Value EgressStats(const Napi::CallbackInfo& info);
 

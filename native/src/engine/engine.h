@@ -94,12 +94,22 @@ class Engine {
     return pipeline_->resize(max_flows, max_hosts);
   }
 
+  // Expires up to `max` active flows into the ring (under the batch lock,
+  // so also while running); the caller drains between calls.
+  uint32_t expire_active(uint32_t max) {
+    waiters_.fetch_add(1);
+    std::lock_guard<std::mutex> g(mu_);
+    waiters_.fetch_sub(1);
+    return pipeline_->expire_some(max);
+  }
+
   // Clears the doorbell first: records pushed after this ring it again.
   size_t drain_expired(ExpiredFlow* out, size_t max) {
     armed_.store(false);
     return ring_.drain(out, max);
   }
   uint64_t expired_pending() const { return ring_.size(); }
+  uint64_t expired_capacity() const { return ring_.capacity(); }
 
  private:
   void run() noexcept;

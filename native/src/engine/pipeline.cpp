@@ -716,6 +716,16 @@ void Pipeline::account_all() noexcept {
   }
 }
 
+uint32_t Pipeline::expire_some(uint32_t max) noexcept {
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < flows_.max() && n < max; i++) {
+    if (!flows_.used(i)) continue;
+    expire_flow(i, FlowEnd::Flushed);
+    n++;
+  }
+  return n;
+}
+
 void Pipeline::flush_all() noexcept {
   L7Scout scout{l7_.enabled(), 0, flows_.max()};
   for (uint32_t i = 0; i < flows_.max(); i++) {

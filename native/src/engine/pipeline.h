@@ -59,6 +59,9 @@ class Pipeline {
   void advance(uint64_t now_ns) noexcept;
   // Expires every flow now (end of capture when asked, or shutdown).
   void flush_all() noexcept;
+  // Expires up to `max` active flows now (reason Flushed); returns how many.
+  // The service's shutdown: what is still active goes to the flow store.
+  uint32_t expire_some(uint32_t max) noexcept;
   void account_all() noexcept;
   const BcastDomains& bcast_domains() const { return bcast_; }  // credit every flow's counters not yet accounted (end of a replay)
   // Rebuilds the flow and host tables with new maximums (ntopng's incr_flows),

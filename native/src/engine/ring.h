@@ -35,6 +35,7 @@ class SpscRing {
     return n;
   }
   size_t size() const { return size_t(head_.load() - tail_.load()); }
+  size_t capacity() const { return size_t(cap_); }
   uint64_t dropped() const { return dropped_.load(std::memory_order_relaxed); }
 
  private:

@@ -10,6 +10,14 @@ export type ColType = 'u8' | 'u16' | 'u32' | 'u64' | 'i64' | 'f64' | 'str' | 'da
 export interface ColumnDef {
   name: string;
   type: ColType;
+  /**
+   * Not known yet: every row holds the default 0 / '' (ntopng's unknown
+   * value). A partitioned table need not store it (DuckDB's view reads the
+   * default, ClickHouse fills the column's DEFAULT); a batch still carries
+   * the column and its values are ignored. Dropping the flag later stores
+   * it from then on, older rows reading the default.
+   */
+  absent?: boolean;
 }
 
 export interface TableDef {

@@ -133,82 +133,90 @@ function num(v: unknown): number {
   return n;
 }
 
-/** A column-major batch as RowBinary bytes (rows one after another, columns in table order). */
-export function encodeRowBinary(cols: ColumnDef[], batch: Batch): Buffer {
-  const nrows = batch.rows;
-  // strings: encode once, to size the buffer
-  const strs: (Buffer[] | null)[] = cols.map(() => null);
+function writeStr(buf: Buffer, o: number, s: string): number {
+  const l = s.length;
+  let ascii = true;
+  for (let k = 0; k < l; k++) {
+    if (s.charCodeAt(k) > 0x7f) {
+      ascii = false;
+      break;
+    }
+  }
+  if (ascii) {
+    o = writeVarint(buf, o, l);
+    if (l > 32) buf.write(s, o, l, 'latin1');
+    else for (let k = 0; k < l; k++) buf[o + k] = s.charCodeAt(k);
+    return o + l;
+  }
+  const n = Buffer.byteLength(s, 'utf8');
+  o = writeVarint(buf, o, n);
+  buf.write(s, o, n, 'utf8');
+  return o + n;
+}
+
+type CellWriter = (buf: Buffer, o: number, r: number) => number;
+
+/** One column's RowBinary writer: reads row r of `src`, writes it at o, returns the next offset. */
+function cellWriter(type: ColType, src: ArrayLike<unknown>): CellWriter {
+  switch (type) {
+    case 'u8':
+      return (buf, o, r) => ((buf[o] = num(src[r]) & 0xff), o + 1);
+    case 'u16':
+      return (buf, o, r) => buf.writeUInt16LE(num(src[r]) & 0xffff, o);
+    case 'u32':
+    case 'datetime':
+      return (buf, o, r) => buf.writeUInt32LE(num(src[r]) >>> 0, o);
+    case 'f64':
+      return (buf, o, r) => buf.writeDoubleLE(num(src[r]), o);
+    case 'u64':
+    case 'i64':
+      return (buf, o, r) => {
+        const v = src[r];
+        if (typeof v === 'bigint') return buf.writeBigUInt64LE(BigInt.asUintN(64, v), o);
+        const n = Math.trunc(num(v));
+        if (n >= 0 && n <= Number.MAX_SAFE_INTEGER) {
+          buf.writeUInt32LE(n % 0x100000000, o);
+          return buf.writeUInt32LE(Math.floor(n / 0x100000000), o + 4);
+        }
+        return buf.writeBigUInt64LE(BigInt.asUintN(64, BigInt(n)), o);
+      };
+    case 'str':
+      return (buf, o, r) => {
+        const v = src[r];
+        return writeStr(buf, o, v == null ? '' : typeof v === 'string' ? v : String(v));
+      };
+  }
+}
+
+/**
+ * Rows of a column-major batch as RowBinary (rows one after another, the
+ * given columns in order); `data[i]` holds the values of `cols[i]`.
+ */
+export function encodeRowBinary(cols: ColumnDef[], data: ArrayLike<unknown>[], rows: number): Buffer {
+  // size: fixed widths, plus at most 3 bytes per UTF-16 unit and a 5-byte varint per string
   let size = 0;
   for (let c = 0; c < cols.length; c++) {
     const t = cols[c].type;
-    if (t === 'str') {
-      const src = batch.columns[c];
-      const enc: Buffer[] = new Array(nrows);
-      for (let r = 0; r < nrows; r++) {
-        const v = src[r];
-        const b = Buffer.from(v == null ? '' : String(v), 'utf8');
-        enc[r] = b;
-        size += b.length + varintLen(b.length);
-      }
-      strs[c] = enc;
-    } else size += WIDTH[t] * nrows;
-  }
-  const buf = Buffer.allocUnsafe(size);
-  let o = 0;
-  for (let r = 0; r < nrows; r++) {
-    for (let c = 0; c < cols.length; c++) {
-      const v = batch.columns[c][r];
-      switch (cols[c].type) {
-        case 'u8':
-          buf[o++] = num(v) & 0xff;
-          break;
-        case 'u16':
-          buf.writeUInt16LE(num(v) & 0xffff, o);
-          o += 2;
-          break;
-        case 'u32':
-        case 'datetime':
-          buf.writeUInt32LE(num(v) >>> 0, o);
-          o += 4;
-          break;
-        case 'u64':
-        case 'i64':
-          if (typeof v === 'bigint') buf.writeBigUInt64LE(BigInt.asUintN(64, v), o);
-          else {
-            const n = Math.trunc(num(v));
-            if (n >= 0 && n <= Number.MAX_SAFE_INTEGER) {
-              buf.writeUInt32LE(n % 0x100000000, o);
-              buf.writeUInt32LE(Math.floor(n / 0x100000000), o + 4);
-            } else buf.writeBigUInt64LE(BigInt.asUintN(64, BigInt(n)), o);
-          }
-          o += 8;
-          break;
-        case 'f64':
-          buf.writeDoubleLE(v == null ? 0 : Number(v), o);
-          o += 8;
-          break;
-        case 'str': {
-          const b = strs[c]![r];
-          o = writeVarint(buf, o, b.length);
-          o += b.copy(buf, o);
-          break;
-        }
-      }
+    if (t !== 'str') {
+      size += WIDTH[t] * rows;
+      continue;
+    }
+    const src = data[c];
+    for (let r = 0; r < rows; r++) {
+      const v = src[r];
+      size += 5 + 3 * (v == null ? 0 : typeof v === 'string' ? v.length : String(v).length);
     }
   }
-  return buf;
+  const buf = Buffer.allocUnsafe(size);
+  const writers = cols.map((c, i) => cellWriter(c.type, data[i]));
+  const nc = writers.length;
+  let o = 0;
+  for (let r = 0; r < rows; r++) for (let c = 0; c < nc; c++) o = writers[c](buf, o, r);
+  return buf.subarray(0, o);
 }
 
 const WIDTH: Record<Exclude<ColType, 'str'>, number> = { u8: 1, u16: 2, u32: 4, datetime: 4, u64: 8, i64: 8, f64: 8 };
 
-function varintLen(n: number): number {
-  let l = 1;
-  while (n >= 0x80) {
-    n = Math.floor(n / 128);
-    l++;
-  }
-  return l;
-}
 function writeVarint(buf: Buffer, o: number, n: number): number {
   while (n >= 0x80) {
     buf[o++] = (n & 0x7f) | 0x80;
@@ -361,8 +369,11 @@ export class ClickHouseBackend implements Backend {
       throw new StoreError('query', `${t.name}: batch has ${batch.columns.length} columns, table ${t.columns.length}`);
     }
     if (batch.rows === 0) return;
-    const body = encodeRowBinary(t.columns, batch);
-    await this.post(`INSERT INTO ${q(t.name)} (${t.columns.map((c) => q(c.name)).join(', ')}) FORMAT RowBinary`, body);
+    // absent columns are left to their DEFAULT (see ColumnDef.absent)
+    const idx = t.columns.map((c, i) => (t.partitionBy && c.absent ? -1 : i)).filter((i) => i >= 0);
+    const cols = idx.map((i) => t.columns[i]);
+    const body = encodeRowBinary(cols, idx.map((i) => batch.columns[i]), batch.rows);
+    await this.post(`INSERT INTO ${q(t.name)} (${cols.map((c) => q(c.name)).join(', ')}) FORMAT RowBinary`, body);
   }
 
   async query(qy: Query): Promise<Row[]> {

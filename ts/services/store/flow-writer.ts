@@ -221,6 +221,14 @@ export class FlowBatch {
     return this.rows >= this.capacity;
   }
 
+  /** Empties the batch for reuse (its arrays are kept: no garbage per batch). */
+  reset(): this {
+    this.rows = 0;
+    this.perIf.clear();
+    this.since = 0;
+    return this;
+  }
+
   /**
    * Appends the record at `base` (false when a snapshot or end adds nothing
    * to what the flow's rows already hold).
@@ -360,6 +368,8 @@ export class FlowWriter implements ExpiredSink {
   private readonly bytes = new Uint8Array(this.drainBuf);
   private cur: FlowBatch | null = null;
   private readonly queue: FlowBatch[] = [];
+  /** written batches kept for reuse */
+  private readonly spare: FlowBatch[] = [];
   private inflight: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private nextRunId = 1;
@@ -438,7 +448,7 @@ export class FlowWriter implements ExpiredSink {
     const n = st.iface.engine.drainExpiredRaw(this.drainBuf);
     for (let i = 0; i < n; i++) {
       let b = this.cur;
-      if (!b) b = this.cur = new FlowBatch(this.o.batchRows, this.consts);
+      if (!b) b = this.cur = this.spare.pop()?.reset() ?? new FlowBatch(this.o.batchRows, this.consts);
       b.add(this.view, this.bytes, i * REC, st.src);
       if (b.full) this.seal();
     }
@@ -469,6 +479,7 @@ export class FlowWriter implements ExpiredSink {
     if (!b || !b.rows) return;
     if (this.queue.length >= this.o.maxQueued) {
       this.lost(b);
+      if (this.spare.length < 2) this.spare.push(b);
       return;
     }
     this.queue.push(b);
@@ -510,6 +521,7 @@ export class FlowWriter implements ExpiredSink {
       )
       .finally(() => {
         this.inflight = null;
+        if (this.spare.length < 2) this.spare.push(b);
         this.pump();
       });
   }
@@ -524,9 +536,21 @@ export class FlowWriter implements ExpiredSink {
     }
   }
 
+  /**
+   * Ends every flow still active in the engines and writes them (a
+   * service's shutdown, as ntopng dumps its flows when it stops).
+   */
+  async expireActive(): Promise<void> {
+    for (const st of this.ifs.values()) {
+      while (st.iface.engine.expireActive(DRAIN_RECORDS) > 0) while (this.drainChunk(st) === DRAIN_RECORDS);
+    }
+    await this.flush();
+  }
+
   /** Flushes, then lets the engines' records go (the store itself is closed by its owner). */
-  async close(): Promise<void> {
+  async close(o: { expireActive?: boolean } = {}): Promise<void> {
     if (this.closed) return;
+    if (o.expireActive) await this.expireActive();
     await this.flush();
     this.closed = true;
     if (this.timer) clearInterval(this.timer);

@@ -29,8 +29,11 @@ export interface History {
   backend: Backend;
   writer: FlowWriter;
   retention: Retention;
-  /** flushes the writer, stops retention, closes the store */
-  close(): Promise<void>;
+  /**
+   * Writes the flows still active (`expireActive`, default true: the
+   * service stops), flushes the writer, stops retention, closes the store.
+   */
+  close(o?: { expireActive?: boolean }): Promise<void>;
 }
 
 export async function startHistory(o: HistoryOptions): Promise<History | null> {
@@ -65,9 +68,9 @@ export async function startHistory(o: HistoryOptions): Promise<History | null> {
     backend,
     writer,
     retention,
-    close: async () => {
+    close: async (c = {}) => {
       retention.stop();
-      await writer.close().catch((e: Error) => log(`flowgate: historical store: ${e.message}`));
+      await writer.close({ expireActive: c.expireActive ?? true }).catch((e: Error) => log(`flowgate: historical store: ${e.message}`));
       await backend.close();
     },
   };
