@@ -8,7 +8,7 @@ import type { Backend } from './backend.js';
 import { catalogOf, type ColumnCatalog } from './query/ast.js';
 import { conversationsQuery, flowsQuery, tagFilters, topkQuery, type FlowsClauses, type SearchPage, type TopkClauses, type Window } from './query/build.js';
 import { compiler } from './query/compile.js';
-import { formatConversations, formatRows, formatValue } from './query/format.js';
+import { formatConversations, formatRowsYielding, formatValue } from './query/format.js';
 import { COLUMN_TAGS, ntopngTypes } from './query/tags.js';
 
 export { QueryError } from './query/parse.js';
@@ -56,13 +56,13 @@ export class FlowsQuery {
   /** get/db/flows.lua: records whose values are all strings. */
   async flows(c: FlowsClauses, w: Window): Promise<Record<string, string>[]> {
     const q = this.compiler().select(flowsQuery(this.catalog, c, w));
-    return formatRows(await this.backend.query(q), q.columns);
+    return formatRowsYielding(await this.backend.query(q), q.columns);
   }
 
   /** get/db/topk_flows.lua: the keys and their aggregated value, largest first. */
   async topk(c: TopkClauses, w: Window): Promise<Record<string, string>[]> {
     const q = this.compiler().select(topkQuery(this.catalog, c, w));
-    return formatRows(await this.backend.query(q), q.columns);
+    return formatRowsYielding(await this.backend.query(q), q.columns);
   }
 
   /** get/db/columns_info.lua: every column with ntopng's tag and types. */

@@ -7,29 +7,48 @@ import type { Kind } from './ast.js';
 import { itemAlias, type OutputColumn } from './compile.js';
 import { bytesToIpv6, numToIpv4 } from './ip.js';
 
-function text(v: unknown, kind: Kind): string {
-  if (v === null || v === undefined) return '';
-  switch (kind) {
-    case 'ipv4':
-      return typeof v === 'number' || typeof v === 'bigint' ? numToIpv4(Number(v)) : String(v);
-    case 'ipv6':
-      return v instanceof Uint8Array && v.length === 16 ? bytesToIpv6(v) : String(v);
-    case 'time':
-      return typeof v === 'number' ? String(Math.trunc(v)) : String(v);
-    default:
-      if (typeof v === 'number') return Number.isInteger(v) ? v.toFixed(0) : String(v);
-      return String(v);
+type Conv = (v: unknown) => string;
+
+const absent = (v: unknown) => v === null || v === undefined;
+
+/** One converter per kind, chosen once per column rather than per value. */
+const CONVERT: Record<Kind, Conv> = {
+  ipv4: (v) => (absent(v) ? '' : typeof v === 'number' || typeof v === 'bigint' ? numToIpv4(Number(v)) : String(v)),
+  ipv6: (v) => (absent(v) ? '' : v instanceof Uint8Array && v.length === 16 ? bytesToIpv6(v) : String(v)),
+  time: (v) => (absent(v) ? '' : typeof v === 'number' ? String(Math.trunc(v)) : String(v)),
+  // integers beyond 2^53 arrive as bigint, so String() never writes an exponent for them
+  num: (v) => (absent(v) ? '' : String(v)),
+  str: (v) => (absent(v) ? '' : String(v)),
+  bool: (v) => (absent(v) ? '' : String(v)),
+};
+
+function formatRange(rows: Row[], columns: OutputColumn[], from: number, to: number, out: Record<string, string>[]): void {
+  const aliases = columns.map((_, i) => itemAlias(i));
+  const convs = columns.map((c) => CONVERT[c.kind]);
+  const keys = columns.map((c) => c.key);
+  for (let r = from; r < to; r++) {
+    const row = rows[r];
+    const o: Record<string, string> = {};
+    for (let i = 0; i < keys.length; i++) o[keys[i]] = convs[i](row[aliases[i]]);
+    out.push(o);
   }
 }
 
 /** Backend rows (keyed by item alias c0, c1, …) → records keyed as the clause named them. */
 export function formatRows(rows: Row[], columns: OutputColumn[]): Record<string, string>[] {
-  const aliases = columns.map((_, i) => itemAlias(i));
-  return rows.map((r) => {
-    const o: Record<string, string> = {};
-    for (let i = 0; i < columns.length; i++) o[columns[i].key] = text(r[aliases[i]], columns[i].kind);
-    return o;
-  });
+  const out: Record<string, string>[] = [];
+  formatRange(rows, columns, 0, rows.length, out);
+  return out;
+}
+
+/** The same, yielding to the event loop between slices: 10,000 rows × 67 columns take ~100 ms. */
+export async function formatRowsYielding(rows: Row[], columns: OutputColumn[], slice = 1000): Promise<Record<string, string>[]> {
+  const out: Record<string, string>[] = [];
+  for (let from = 0; from < rows.length; from += slice) {
+    if (from) await new Promise<void>((resolve) => setImmediate(resolve));
+    formatRange(rows, columns, from, Math.min(rows.length, from + slice), out);
+  }
+  return out;
 }
 
 // ── historical_db_search.lua records ─────────────────────────────────────
