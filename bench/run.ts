@@ -20,6 +20,7 @@ import { apiBench } from './api.js';
 import { egressBench } from './egress.js';
 import { generate } from './gen/generate.js';
 import { historyBench } from './history.js';
+import { historyQueriesBench } from './history-query.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
@@ -147,3 +148,4 @@ if ((!only || only === 'ndpi') && existsSync(ndpiDir)) {
 if (!only || only === 'api') await apiBench();
 if (!only || only === 'egress') await egressBench();
 if (!only || only === 'history') await historyBench();
+if (!only || only === 'history') await historyQueriesBench();

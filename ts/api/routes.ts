@@ -5,6 +5,7 @@ import { bool, int, oneOf, str } from './params.js';
 import { ApiError, RC } from './rc.js';
 import { route, type RouteDef } from './route.js';
 import * as constants from './monitoring/constants.js';
+import { dbRoutes } from './monitoring/db.routes.js';
 import * as flows from './monitoring/flows.js';
 import * as hosts from './monitoring/hosts.js';
 import * as ifaces from './monitoring/interfaces.js';
@@ -250,4 +251,7 @@ export const routes: RouteDef[] = [
   }),
   ...timeseriesRoutes,
   ...lightviewRoutes,
+
+  // ── flows database (pro) ──────────────────────────────────────────────
+  ...dbRoutes,
 ];
