@@ -71,6 +71,14 @@ describe('get/timeseries/ts.lua', () => {
     expect(Object.keys(p.body.rsp.series[0].data)[1]).toBe(String(T0 + 120));
   });
 
+  it("without epochs, the window is the hour before the series' own (packet) clock, not the wall clock's", async () => {
+    const r = await s.call(v2('get/timeseries/ts'), { query: { ts_schema: 'iface:traffic', ts_query: 'ifid:0', limit: 60, extended: 1 } });
+    expect(r.body.rc).toBe(0);
+    // the replay's last tick closes minute LAST: the hour before it holds minutes 16..75
+    expect(r.body.rsp.metadata.epoch_begin).toBe(END - 3600);
+    expect(r.body.rsp.statistics.total).toBe(sum(cap.minutes.filter((m) => m.k >= LAST + 1 - 60), (m) => m.bytes));
+  });
+
   it("v2 POST as ntopng's Python client sends it: start, count, step, series label/data, statistics; metadata", async () => {
     const r = await s.call(v2('get/timeseries/ts'), { json: { ts_schema: 'host:traffic', ts_query: `ifid:0,host:${HOST_A}`, epoch_begin: String(T0), epoch_end: String(END) } });
     expect(r.body.rc).toBe(0);

@@ -66,7 +66,7 @@ export const timeseriesRoutes: RouteDef[] = [
     params: tsParams, errors: ERRORS,
     handler: async (ctx, p) => {
       const q = ts.resolveQuery(ctx, p.ts_schema, p.ts_query);
-      const r = await ts.runQuery(ctx, q, ts.epochs(p.epoch_begin, p.epoch_end), p.limit ?? 60, p.ts_compare || null);
+      const r = await ts.runQuery(ctx, q, ts.epochs(ctx, p.epoch_begin, p.epoch_end), p.limit ?? 60, p.ts_compare || null);
       return ctx.version === 'v2' ? ts.shapeV2(r) : ts.shapeV01(r, ctx.version, p.extended ?? false);
     },
   }),

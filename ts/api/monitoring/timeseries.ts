@@ -137,8 +137,12 @@ export interface Epochs {
   end: number;
 }
 
-export function epochs(begin: number | undefined, end: number | undefined): Epochs {
-  const e = end ?? Math.floor(Date.now() / 1000);
+/**
+ * The window asked for; without an end, the series' own clock (packet time:
+ * a replayed capture's last hour, not the wall clock's empty one), else now.
+ */
+export function epochs(ctx: ApiCtx, begin: number | undefined, end: number | undefined): Epochs {
+  const e = end ?? (ctx.deps.timeseries?.store.clock || Math.floor(Date.now() / 1000));
   const b = begin ?? e - DEFAULT_SPAN;
   if (b >= e) throw bad(`epoch_begin (${b}) must be before epoch_end (${e})`);
   return { begin: b, end: e };
@@ -404,7 +408,7 @@ export async function tsMulti(ctx: ApiCtx, p: { epoch_begin?: number; epoch_end?
   const reqs = Array.isArray(p.ts_requests) ? p.ts_requests : Object.values(p.ts_requests);
   if (!reqs.length) throw bad('ts_requests is empty');
   if (reqs.length > MAX_QUERIES) throw bad(`at most ${MAX_QUERIES} ts_requests`);
-  const ep = epochs(p.epoch_begin, p.epoch_end);
+  const ep = epochs(ctx, p.epoch_begin, p.epoch_end);
   compareSeconds(p.ts_compare);
   const resolved = reqs.map((r) => resolveQuery(ctx, r.ts_schema, r.ts_query));
   const out: unknown[] = [];
@@ -430,7 +434,7 @@ export interface BatchQuery {
  */
 export async function batch(ctx: ApiCtx, p: { epoch_begin?: number; epoch_end?: number; limit?: number; ts_compare?: string; queries: BatchQuery[] }): Promise<unknown> {
   if (p.queries.length > MAX_QUERIES) throw bad(`at most ${MAX_QUERIES} queries`);
-  const ep = epochs(p.epoch_begin, p.epoch_end);
+  const ep = epochs(ctx, p.epoch_begin, p.epoch_end);
   service(ctx); // no store: -6 for the whole request
   const results: Record<string, unknown> = {};
   for (const q of p.queries) {
@@ -465,7 +469,7 @@ export async function topStats(ctx: ApiCtx, family: 'interface' | 'host', p: { t
   const view = (p.detail_view ?? 'top_protocols') as DetailView;
   const views: DetailView[] = family === 'host' ? ['top_protocols', 'top_categories'] : ['top_protocols', 'top_categories', 'top_senders', 'top_receivers'];
   if (!views.includes(view)) throw bad(`detail_view must be one of ${views.join(', ')}`);
-  const ep = epochs(p.epoch_begin, p.epoch_end);
+  const ep = epochs(ctx, p.epoch_begin, p.epoch_end);
   const base = family === 'host' ? 'host:traffic' : 'iface:traffic';
   const q = resolveQuery(ctx, base, p.ts_query); // checks ifid (-2), the host and the user (-3)
   const fixed = family === 'host' ? `host=${q.tags.host}` : '';

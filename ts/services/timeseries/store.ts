@@ -114,6 +114,11 @@ export class TsStore {
     private readonly log: (line: string) => void = (l) => console.error(l),
   ) {}
 
+  /** The newest boundary seen (packet time, epoch s; 0 before any): the series' "now". */
+  get clock(): number {
+    return this.newest;
+  }
+
   /** Creates the tables if needed and starts writing what was queued. */
   async connect(backend: Backend): Promise<void> {
     for (const l of LEVELS) await backend.ensureTable(TABLES[l]);
