@@ -1,0 +1,163 @@
+// ⑧ The flow writer's back half, beside the store (on the store's worker
+// thread for the real backends): raw expired-flow records in, decoded into
+// batches bounded by size and age, appended one at a time. Sealed batches
+// wait in a bounded queue; when the store falls behind (or fails) whole
+// batches are dropped and counted: the packet path never waits for the
+// database.
+import { threadId } from 'node:worker_threads';
+
+import type { Backend } from './backend.js';
+import { Constants, FlowBatch, FlowSource, recordSize } from './flow-batch.js';
+import { FLOWS_TABLE } from './flow-columns.js';
+
+export interface FlowSinkOptions {
+  /** a batch is sealed at this many rows */
+  batchRows: number;
+  /** … or once its first row waited this long (ms) */
+  flushMs: number;
+  /** sealed batches waiting behind the append in flight; beyond, new batches are dropped and counted */
+  maxQueued: number;
+  /** NTOPNG_INSTANCE_NAME */
+  instanceName: string;
+}
+
+export interface FlowSinkEvents {
+  /** an interface's totals changed: rows written, rows dropped by the sink */
+  counts(ifid: number, written: number, drops: number): void;
+  log(line: string): void;
+}
+
+/** Where and how much the sink appended (the tests' proof that appends leave the event loop). */
+export interface FlowSinkStats {
+  /** worker_threads.threadId of the thread that ran the appends (0: the main thread) */
+  threadId: number;
+  batches: number;
+  rows: number;
+}
+
+interface IfCounts {
+  src: FlowSource;
+  written: number;
+  drops: number;
+}
+
+export class FlowSink {
+  private readonly consts: Constants;
+  private readonly ifs = new Map<number, IfCounts>();
+  private cur: FlowBatch | null = null;
+  private readonly queue: FlowBatch[] = [];
+  /** written batches kept for reuse */
+  private readonly spare: FlowBatch[] = [];
+  private inflight: Promise<void> | null = null;
+  private failing = false;
+  private lastFailLog = 0;
+  private lastPrune = Date.now();
+  private readonly timer: NodeJS.Timeout;
+  readonly stats: FlowSinkStats = { threadId, batches: 0, rows: 0 };
+
+  constructor(
+    private readonly backend: Backend,
+    private readonly o: FlowSinkOptions,
+    private readonly ev: FlowSinkEvents,
+  ) {
+    this.consts = new Constants(o.batchRows, o.instanceName);
+    this.timer = setInterval(() => this.tick(), Math.min(250, o.flushMs));
+    this.timer.unref();
+  }
+
+  /** Starts an interface: FLOW_ID = runId × 2^32 + serial; `staleSec` prunes flows whose end record was lost. */
+  attach(ifid: number, runId: number, staleSec: number): void {
+    this.ifs.set(ifid, { src: new FlowSource(ifid, runId, staleSec), written: 0, drops: 0 });
+  }
+
+  /** Decodes `n` records (the bytes are free again on return). */
+  push(ifid: number, bytes: Uint8Array, n: number): void {
+    const st = this.ifs.get(ifid);
+    if (!st) return;
+    const rec = recordSize();
+    const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    for (let i = 0; i < n; i++) {
+      let b = this.cur;
+      if (!b) b = this.cur = this.spare.pop()?.reset() ?? new FlowBatch(this.o.batchRows, this.consts);
+      b.add(v, bytes, i * rec, st.src);
+      if (b.full) this.seal();
+    }
+  }
+
+  private tick(): void {
+    const now = Date.now();
+    if (now - this.lastPrune >= 60_000) {
+      this.lastPrune = now;
+      for (const st of this.ifs.values()) st.src.prune();
+    }
+    if (this.cur && this.cur.rows && now - this.cur.since >= this.o.flushMs) this.seal();
+  }
+
+  private seal(): void {
+    const b = this.cur;
+    this.cur = null;
+    if (!b || !b.rows) return;
+    if (this.queue.length >= this.o.maxQueued) {
+      this.settle(b, false);
+      if (this.spare.length < 2) this.spare.push(b);
+      return;
+    }
+    this.queue.push(b);
+    this.pump();
+  }
+
+  /** Counts a batch as written or lost, per interface. */
+  private settle(b: FlowBatch, written: boolean): void {
+    for (const [ifid, n] of b.perIf) {
+      const st = this.ifs.get(ifid);
+      if (!st) continue;
+      if (written) st.written += n;
+      else st.drops += n;
+      this.ev.counts(ifid, st.written, st.drops);
+    }
+  }
+
+  private pump(): void {
+    if (this.inflight || !this.queue.length) return;
+    const b = this.queue.shift()!;
+    this.inflight = this.backend
+      .append(FLOWS_TABLE, b.batch())
+      .then(
+        () => {
+          this.stats.batches++;
+          this.stats.rows += b.rows;
+          this.settle(b, true);
+          if (this.failing) this.ev.log(`flowgate: historical store: writing again (${this.backend.description})`);
+          this.failing = false;
+        },
+        (e: Error) => {
+          this.settle(b, false);
+          const now = Date.now();
+          if (!this.failing || now - this.lastFailLog > 60_000) {
+            const drops = [...this.ifs.values()].reduce((a, s) => a + s.drops, 0);
+            this.ev.log(`flowgate: historical store: write failed, flows dropped (${drops} so far): ${e.message}`);
+            this.lastFailLog = now;
+          }
+          this.failing = true;
+        },
+      )
+      .finally(() => {
+        this.inflight = null;
+        if (this.spare.length < 2) this.spare.push(b);
+        this.pump();
+      });
+  }
+
+  /** Seals the batch being filled and waits until everything pushed is written (or dropped). */
+  async flush(): Promise<void> {
+    this.seal();
+    while (this.inflight || this.queue.length) {
+      this.pump();
+      await this.inflight;
+    }
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+  }
+}
