@@ -17,7 +17,7 @@ import { openStore } from '../ts/services/store/index.js';
 import type { Backend } from '../ts/services/store/backend.js';
 import { FLOW_COLUMNS, FLOWS_TABLE } from '../ts/services/store/flow-columns.js';
 import { FlowsQuery, type Window } from '../ts/services/store/flows-query.js';
-import { fillFlows } from './history.js';
+import { clickhouseAvailable, fillFlows } from './history.js';
 
 export interface QueryBenchOptions {
   backend: Backend;
@@ -102,15 +102,6 @@ async function trial(clickhouse: boolean): Promise<Record<string, number>> {
   } finally {
     await srv?.stop();
     rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-function clickhouseAvailable(): boolean {
-  try {
-    execFileSync('sh', ['-c', 'command -v clickhouse-server'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
   }
 }
 

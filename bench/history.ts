@@ -134,7 +134,8 @@ async function trial(file: string, withClickHouse: boolean): Promise<TrialResult
   return { records, pipelineSecs, ringDrops, insertSecs, checkpointSecs, rows, loopMaxMs, chInsertSecs };
 }
 
-function clickhouseAvailable(): boolean {
+/** A clickhouse-server binary is on PATH (the ClickHouse figures are taken with it). */
+export function clickhouseAvailable(): boolean {
   try {
     execFileSync('sh', ['-c', 'command -v clickhouse-server'], { stdio: 'ignore' });
     return true;

@@ -21,7 +21,7 @@ import { openStore } from '../ts/services/store/index.js';
 import { startApi, v2 } from './fixtures/api.js';
 import { clickhouseSkip, startClickHouse, type ClickHouseServer } from './fixtures/clickhouse.js';
 import { buildDist } from './fixtures/egress.js';
-import { type TsharkView, tsharkView } from './fixtures/tshark.js';
+import { addConv, convKey, type ConvDir, type TsharkView, tsharkView } from './fixtures/tshark.js';
 import { NDPI_PCAPS, normIp, tool } from './fixtures/util.js';
 
 // Chosen as in truth-tshark.test.ts (every IP packet a plain TCP/UDP/ICMP one):
@@ -55,31 +55,13 @@ function tsharkFrames(file: string): Frame[] {
     });
 }
 
-interface Dir {
-  framesAB: number;
-  bytesAB: number;
-  framesBA: number;
-  bytesBA: number;
-}
-
-function convKey(proto: string, a: string, pa: number, b: string, pb: number): { key: string; ab: boolean } {
-  const x = `${a}#${pa}`, y = `${b}#${pb}`;
-  return x <= y ? { key: `${proto}|${x}|${y}`, ab: true } : { key: `${proto}|${y}|${x}`, ab: false };
-}
-function add(m: Map<string, Dir>, key: string, ab: boolean, fAB: number, bAB: number, fBA: number, bBA: number) {
-  const d = m.get(key) ?? { framesAB: 0, bytesAB: 0, framesBA: 0, bytesBA: 0 };
-  if (ab) (d.framesAB += fAB), (d.bytesAB += bAB), (d.framesBA += fBA), (d.bytesBA += bBA);
-  else (d.framesAB += fBA), (d.bytesAB += bBA), (d.framesBA += fAB), (d.bytesBA += bAB);
-  m.set(key, d);
-}
-
 /** tshark's TCP/UDP conversations, bytes exact from the frames */
-function theirConversations(view: TsharkView): Map<string, Dir> {
-  const m = new Map<string, Dir>();
+function theirConversations(view: TsharkView): Map<string, ConvDir> {
+  const m = new Map<string, ConvDir>();
   for (const proto of ['tcp', 'udp'] as const) {
     for (const row of view.conv[proto]) {
       const { key, ab } = convKey(proto, row.a, row.pa, row.b, row.pb);
-      add(m, key, ab, row.framesAB, 0, row.framesBA, 0);
+      addConv(m, key, ab, row.framesAB, 0, row.framesBA, 0);
     }
   }
   for (const f of view.frames) {
@@ -98,13 +80,13 @@ const addr = (r: Row, side: 'SRC' | 'DST') => normIp(r.IP_PROTOCOL_VERSION === 4
 type Row = Record<string, unknown>;
 
 /** our rows summed per TCP/UDP conversation (VLANs merged, as tshark's tables) */
-function ourConversations(rows: Row[]): Map<string, Dir> {
-  const m = new Map<string, Dir>();
+function ourConversations(rows: Row[]): Map<string, ConvDir> {
+  const m = new Map<string, ConvDir>();
   for (const r of rows) {
     const p = Number(r.PROTOCOL);
     if (p !== 6 && p !== 17) continue;
     const { key, ab } = convKey(p === 6 ? 'tcp' : 'udp', addr(r, 'SRC'), Number(r.IP_SRC_PORT), addr(r, 'DST'), Number(r.IP_DST_PORT));
-    add(m, key, ab, Number(r.SRC2DST_PACKETS), Number(r.SRC2DST_BYTES), Number(r.DST2SRC_PACKETS), Number(r.DST2SRC_BYTES));
+    addConv(m, key, ab, Number(r.SRC2DST_PACKETS), Number(r.SRC2DST_BYTES), Number(r.DST2SRC_PACKETS), Number(r.DST2SRC_BYTES));
   }
   return m;
 }

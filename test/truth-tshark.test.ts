@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import type { FlowRecord, HostRecord } from '../ts/bindings/native.js';
-import { type TsharkView, tsharkView, wsFormatBytes } from './fixtures/tshark.js';
+import { addConv, convKey, type ConvDir, type TsharkView, tsharkView, wsFormatBytes } from './fixtures/tshark.js';
 import { normIp, runEngine, tool, NDPI_PCAPS } from './fixtures/util.js';
 
 const PCAPS = NDPI_PCAPS;
@@ -34,33 +34,13 @@ const CAPTURES = [
   'googledns_android10.pcap',
 ];
 
-interface Dir {
-  framesAB: number;
-  bytesAB: number;
-  framesBA: number;
-  bytesBA: number;
-}
-
-/** Direction-independent conversation key; `ab` is true when (a, pa) sorts first. */
-function convKey(proto: string, a: string, pa: number, b: string, pb: number): { key: string; ab: boolean } {
-  const x = `${a}#${pa}`, y = `${b}#${pb}`;
-  return x <= y ? { key: `${proto}|${x}|${y}`, ab: true } : { key: `${proto}|${y}|${x}`, ab: false };
-}
-
-function add(m: Map<string, Dir>, key: string, ab: boolean, framesAB: number, bytesAB: number, framesBA: number, bytesBA: number) {
-  const d = m.get(key) ?? { framesAB: 0, bytesAB: 0, framesBA: 0, bytesBA: 0 };
-  if (ab) d.framesAB += framesAB, d.bytesAB += bytesAB, d.framesBA += framesBA, d.bytesBA += bytesBA;
-  else d.framesAB += framesBA, d.bytesAB += bytesBA, d.framesBA += framesAB, d.bytesBA += bytesAB;
-  m.set(key, d);
-}
-
 /** Our TCP/UDP flows summed over VLANs per conversation (tshark's tables ignore VLANs). */
-function ourConversations(flows: FlowRecord[]): Map<string, Dir> {
-  const m = new Map<string, Dir>();
+function ourConversations(flows: FlowRecord[]): Map<string, ConvDir> {
+  const m = new Map<string, ConvDir>();
   for (const f of flows) {
     if (f.proto !== 6 && f.proto !== 17) continue;
     const { key, ab } = convKey(f.proto === 6 ? 'tcp' : 'udp', normIp(f.client.ip), f.client.port, normIp(f.server.ip), f.server.port);
-    add(m, key, ab, f.cli2srv_packets, f.cli2srv_bytes, f.srv2cli_packets, f.srv2cli_bytes);
+    addConv(m, key, ab, f.cli2srv_packets, f.cli2srv_bytes, f.srv2cli_packets, f.srv2cli_bytes);
   }
   return m;
 }
@@ -112,12 +92,12 @@ describe.each(CAPTURES)('tshark agrees on %s', (name) => {
 
     // --- TCP/UDP conversations ---
     const ours = ourConversations(r.flows);
-    const theirs = new Map<string, Dir>();
+    const theirs = new Map<string, ConvDir>();
     const printed = new Map<string, { rows: number; bytesAB: string; bytesBA: string; ab: boolean }>();
     for (const proto of ['tcp', 'udp'] as const) {
       for (const row of view.conv[proto]) {
         const { key, ab } = convKey(proto, row.a, row.pa, row.b, row.pb);
-        add(theirs, key, ab, row.framesAB, 0, row.framesBA, 0);
+        addConv(theirs, key, ab, row.framesAB, 0, row.framesBA, 0);
         const p = printed.get(key);
         printed.set(key, { rows: (p?.rows ?? 0) + 1, bytesAB: row.bytesAB, bytesBA: row.bytesBA, ab });
       }

@@ -3,7 +3,7 @@
 // engines start (so no tick is missed), connected to the historical store
 // once that is open.
 import type { Backend } from '../store/backend.js';
-import { querySeries, type SeriesData } from './query.js';
+import { querySeries, type SeriesData, type SeriesQuery } from './query.js';
 import { Sampler, parseTagsText, type SampledInterface } from './sampler.js';
 import { schemaByName, type Schema } from './schemas.js';
 import { DEFAULT_RETENTION, TsStore, type Retention } from './store.js';
@@ -16,16 +16,6 @@ export { DEFAULT_RETENTION, parseRetention, type Retention } from './store.js';
 export interface TimeseriesOptions {
   retention?: Retention;
   log?: (line: string) => void;
-}
-
-export interface SeriesRequest {
-  schema: Schema;
-  ifid: number;
-  /** canonical tags text after ifid */
-  tags: string;
-  begin: number;
-  end: number;
-  limit: number;
 }
 
 export class Timeseries {
@@ -56,7 +46,7 @@ export class Timeseries {
     return this.store.flush();
   }
 
-  async series(r: SeriesRequest): Promise<SeriesData> {
+  async series(r: SeriesQuery): Promise<SeriesData> {
     await this.store.flush();
     return querySeries(this.store, r);
   }
