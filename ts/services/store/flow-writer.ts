@@ -18,6 +18,7 @@ import { expiredLayout, ipText, type Engine } from '../../bindings/engine.js';
 import type { ExpiredSink, MonitoredInterface } from '../interfaces.js';
 import type { Backend, Batch } from './backend.js';
 import { FLOW_COLUMNS, FLOWS_TABLE } from './flow-columns.js';
+import { AlertColumnArrays } from '../alerts/catalogue.js';
 
 const REC = expiredLayout.size;
 const F = Object.fromEntries(Object.entries(expiredLayout.fields).map(([k, v]) => [k, v.off])) as Record<string, number>;
@@ -164,6 +165,7 @@ export class FlowBatch {
   private readonly srvLoc: Uint8Array;
   private readonly p0: Uint32Array;
   private readonly p1: Uint32Array;
+  private readonly alerts: AlertColumnArrays;
 
   constructor(
     readonly capacity: number,
@@ -207,6 +209,7 @@ export class FlowBatch {
       ['SRC2DST_PACKETS', (this.p0 = new Uint32Array(n))],
       ['DST2SRC_PACKETS', (this.p1 = new Uint32Array(n))],
       ['NTOPNG_INSTANCE_NAME', consts.instance],
+      ...(this.alerts = new AlertColumnArrays(n)).entries(), // alerts: SCORE STATUS ALERTS_MAP SEVERITY ALERT_CATEGORY
     ]);
     // every other column holds ntopng's unknown value (flow-columns.ts says why)
     this.cols = FLOW_COLUMNS.map((c) => own.get(c.name) ?? (c.type === 'str' ? consts.emptyStr : consts.zero));
@@ -294,6 +297,8 @@ export class FlowBatch {
     this.l7m[r] = master;
     this.l7c[r] = v.getUint16(base + F.l7_category, true);
     this.risk[r] = u64(v, base + F.risks);
+    // alerts hook: the flow alert columns derive from the risk mask alone (services/alerts)
+    this.alerts.fill(r, v.getUint32(base + F.risks, true), v.getUint32(base + F.risks + 4, true));
     this.info[r] = cstr(b, base + F.info, LEN_INFO);
     this.ifidCol[r] = src.ifid;
     this.srcLabel[r] = cstr(b, base + F.cli_name, LEN_NAME);
