@@ -84,7 +84,8 @@ export class FlowAlerts {
     const q = cmp.select(sel);
     const count = cmp.count(sel);
     const [rows, totals] = await Promise.all([this.backend.query(q), this.backend.query(count)]);
-    return { rows: await formatRowsYielding(rows, q.columns), total: Number(totals[0]?.groups ?? 0) };
+    // ungrouped: the inner count is one row holding the matching rows
+    return { rows: await formatRowsYielding(rows, q.columns), total: Number(totals[0]?.rows ?? 0) };
   }
 
   /** alert count per value of one column (STATUS or SEVERITY), largest first */
