@@ -6,6 +6,7 @@ import { ApiError, RC } from './rc.js';
 import { route, type RouteDef } from './route.js';
 import * as constants from './monitoring/constants.js';
 import { dbRoutes } from './monitoring/db.routes.js';
+import { alertRoutes } from './monitoring/alerts.routes.js';
 import * as flows from './monitoring/flows.js';
 import * as hosts from './monitoring/hosts.js';
 import * as ifaces from './monitoring/interfaces.js';
@@ -254,4 +255,5 @@ export const routes: RouteDef[] = [
 
   // ── flows database (pro) ──────────────────────────────────────────────
   ...dbRoutes,
+  ...alertRoutes,
 ];

@@ -12,6 +12,7 @@ import { hash } from 'node:crypto';
 
 import { ipText } from '../../bindings/ip-text.js';
 import type { Batch } from './backend.js';
+import { AlertColumnArrays } from '../alerts/catalogue.js';
 import { FLOW_COLUMNS } from './flow-columns.js';
 
 /** The expired-flow record's layout (engine.ts's expiredLayout): size and, per field, offset and capacity. */
@@ -174,6 +175,7 @@ export class FlowBatch {
   private readonly srvLoc: Uint8Array;
   private readonly p0: Uint32Array;
   private readonly p1: Uint32Array;
+  private readonly alerts: AlertColumnArrays;
 
   constructor(
     readonly capacity: number,
@@ -218,6 +220,7 @@ export class FlowBatch {
       ['SRC2DST_PACKETS', (this.p0 = new Uint32Array(n))],
       ['DST2SRC_PACKETS', (this.p1 = new Uint32Array(n))],
       ['NTOPNG_INSTANCE_NAME', consts.instance],
+      ...(this.alerts = new AlertColumnArrays(n)).entries(), // alerts: SCORE STATUS ALERTS_MAP SEVERITY ALERT_CATEGORY
     ]);
     // every other column holds ntopng's unknown value (flow-columns.ts says why)
     this.cols = FLOW_COLUMNS.map((c) => own.get(c.name) ?? (c.type === 'str' ? consts.emptyStr : consts.zero));
@@ -305,6 +308,8 @@ export class FlowBatch {
     this.l7m[r] = master;
     this.l7c[r] = v.getUint16(base + F.l7_category, true);
     this.risk[r] = u64(v, base + F.risks);
+    // alerts hook: the flow alert columns derive from the risk mask alone (services/alerts)
+    this.alerts.fill(r, v.getUint32(base + F.risks, true), v.getUint32(base + F.risks + 4, true));
     this.info[r] = cstr(b, base + F.info, LEN_INFO);
     this.ifidCol[r] = src.ifid;
     this.srcLabel[r] = cstr(b, base + F.cli_name, LEN_NAME);

@@ -13,7 +13,7 @@
 // in both and compares exactly (one canonical spelling).
 //
 // Columns marked absent always hold ntopng's unknown value for now (no
-// geoip, alerts, scores, probes, SNMP, pools, process data yet): they are
+// geoip, probes, SNMP, pools, process data yet): they are
 // not stored, the store reads them as 0 / '' (a third of the columns: the
 // insert rate is ~1.5x with them left out).
 //
@@ -74,7 +74,7 @@ export const FLOW_COLUMNS: readonly FlowColumn[] = [
   { name: 'PROFILE', absent: true, type: 'str', label: 'Profile Name', from: `'' (traffic profiles are not configured): ${UNKNOWN}` },
   { name: 'NTOPNG_INSTANCE_NAME', type: 'str', label: 'Instance Name', from: 'the host name of the machine running the service' },
   { name: 'INTERFACE_ID', type: 'u16', label: 'Interface ID', from: 'ifid (position of -i)' },
-  { name: 'STATUS', absent: true, type: 'u8', label: 'Predominant Alert ID', from: `0 until flow alerts exist: ${UNKNOWN}` },
+  { name: 'STATUS', type: 'u8', label: 'Predominant Alert ID', from: 'the flow alert with the highest score among those its nDPI risks raise, 0 = none (services/alerts/catalogue.ts)' },
   { name: 'SRC_COUNTRY_CODE', absent: true, type: 'u16', label: 'Source Country Code', from: `0 (no geoip yet): ${UNKNOWN}` },
   { name: 'DST_COUNTRY_CODE', absent: true, type: 'u16', label: 'Destination Country Code', from: `0 (no geoip yet): ${UNKNOWN}` },
   { name: 'SRC_LABEL', type: 'str', label: 'Source Host Name', from: "the client host's learned name (DNS, DHCP, SNI …), ≤ 31 bytes, else ''" },
@@ -88,7 +88,7 @@ export const FLOW_COLUMNS: readonly FlowColumn[] = [
   { name: 'OBSERVATION_POINT_ID', absent: true, type: 'u16', label: 'Observation Point ID', from: '0: no probe observation point' },
   { name: 'SRC2DST_TCP_FLAGS', type: 'u8', label: 'Source TCP Flags', kind: 'flags', from: 'OR of TCP flags client → server' },
   { name: 'DST2SRC_TCP_FLAGS', type: 'u8', label: 'Destination TCP Flags', kind: 'flags', from: 'OR of TCP flags server → client' },
-  { name: 'SCORE', absent: true, type: 'u16', label: 'Score', from: `0 until flow checks score flows: ${UNKNOWN}` },
+  { name: 'SCORE', type: 'u16', label: 'Score', from: "sum of the scores of the flow's risk alerts (nDPI's per-risk score, services/alerts/catalogue.ts)" },
   { name: 'CLIENT_NW_LATENCY_US', absent: true, type: 'u32', label: 'Source Network Latency', from: `0 (not measured yet): ${UNKNOWN}` },
   { name: 'SERVER_NW_LATENCY_US', absent: true, type: 'u32', label: 'Dest. Network Latency', from: `0 (not measured yet): ${UNKNOWN}` },
   { name: 'CLIENT_LOCATION', type: 'u8', label: 'Source Location', from: '0 remote, 1 local (-m networks), 2 multicast' },
@@ -103,16 +103,18 @@ export const FLOW_COLUMNS: readonly FlowColumn[] = [
   { name: 'DST_PROC_NAME', absent: true, type: 'str', label: 'Destination Process Name', from: "''" },
   { name: 'SRC_PROC_USER_NAME', absent: true, type: 'str', label: 'Source Process Username', from: "''" },
   { name: 'DST_PROC_USER_NAME', absent: true, type: 'str', label: 'Dest. Process Username', from: "''" },
-  { name: 'ALERTS_MAP', absent: true, type: 'str', label: 'Alerts Bitmap', from: `'' until flow alerts exist: ${UNKNOWN}` },
-  { name: 'SEVERITY', absent: true, type: 'u8', label: 'Alert Severity', from: `0 until flow alerts exist: ${UNKNOWN}` },
-  { name: 'IS_CLI_ATTACKER', absent: true, type: 'u8', label: 'Source Attacker', from: `0: ${UNKNOWN}` },
-  { name: 'IS_CLI_VICTIM', absent: true, type: 'u8', label: 'Source Victim', from: `0: ${UNKNOWN}` },
+  { name: 'ALERTS_MAP', type: 'str', label: 'Alerts Bitmap', from: "the flow's alert ids as a 128-bit bitmap in hex ('' = none)" },
+  { name: 'SEVERITY', type: 'u8', label: 'Alert Severity', from: "ntopng's severity of the predominant alert's score (0 = none)" },
+  { name: 'IS_CLI_ATTACKER', absent: true, type: 'u8', label: 'Source Attacker', from: "0: ntopng's risk alerts never mark attacker/victim; other checks come later" },
+  { name: 'IS_CLI_VICTIM', absent: true, type: 'u8', label: 'Source Victim', from: '0: as IS_CLI_ATTACKER' },
   { name: 'IS_CLI_BLACKLISTED', absent: true, type: 'u8', label: 'Blacklisted Source', from: `0 (no blacklists yet): ${UNKNOWN}` },
-  { name: 'IS_SRV_ATTACKER', absent: true, type: 'u8', label: 'Destination Attacker', from: `0: ${UNKNOWN}` },
-  { name: 'IS_SRV_VICTIM', absent: true, type: 'u8', label: 'Destination Victim', from: `0: ${UNKNOWN}` },
+  { name: 'IS_SRV_ATTACKER', absent: true, type: 'u8', label: 'Destination Attacker', from: '0: as IS_CLI_ATTACKER' },
+  { name: 'IS_SRV_VICTIM', absent: true, type: 'u8', label: 'Destination Victim', from: '0: as IS_CLI_ATTACKER' },
   { name: 'IS_SRV_BLACKLISTED', absent: true, type: 'u8', label: 'Blacklisted Destination', from: `0: ${UNKNOWN}` },
   { name: 'SRC2DST_PACKETS', type: 'u32', label: 'Source to Dest. Packets', kind: 'packets', from: 'client → server packets in the row window' },
   { name: 'DST2SRC_PACKETS', type: 'u32', label: 'Dest. to Source Packets', kind: 'packets', from: 'server → client packets in the row window' },
+  // ntopng adds it with ALTER TABLE after the others (db_schema_clickhouse.sql)
+  { name: 'ALERT_CATEGORY', type: 'u8', label: 'Alert Category', from: "the predominant alert's category (ntopng's AlertCategory: 0 other, 1 security, 3 network)" },
 ];
 
 /** ntopng's flows table (ORDER BY as ntopng's), partitioned by the UTC day of FIRST_SEEN. */

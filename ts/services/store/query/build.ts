@@ -172,6 +172,7 @@ const TAG_COLUMN: Readonly<Record<string, string>> = {
   community_id: 'COMMUNITY_ID',
   score: 'SCORE',
   alert_id: 'STATUS',
+  severity: 'SEVERITY',
   cli_asn: 'SRC_ASN',
   srv_asn: 'DST_ASN',
   probe_ip: 'PROBE_IP',

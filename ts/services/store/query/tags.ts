@@ -53,6 +53,7 @@ export const COLUMN_TAGS: Readonly<Record<string, string>> = {
   DST_HOST_POOL_ID: 'srv_host_pool_id',
   ALERTS_MAP: 'alerts_map',
   SEVERITY: 'severity',
+  ALERT_CATEGORY: 'alert_category',
   IS_CLI_ATTACKER: 'is_cli_attacker',
   IS_CLI_VICTIM: 'is_cli_victim',
   IS_CLI_BLACKLISTED: 'is_cli_blacklisted',

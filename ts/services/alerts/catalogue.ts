@@ -1,0 +1,223 @@
+// ⑧ Flow alerts from nDPI flow risks, as ntopng raises them: the catalogue
+// as data and the alert columns a flow row carries.
+//
+// Sources (facts only): ntopng src/FlowRiskAlerts.cpp (risk → alert type and
+// category; a risk with no entry raises no alert), include/ntop_typedefs.h
+// (FlowAlertTypeEnum ids = scripts/lua/modules/alert_keys/flow_alert_keys.lua,
+// AlertCategory, AlertLevel), src/Flow.cpp setAlertsBitmap (score, predominant
+// alert), src/Utils.cpp mapScoreToSeverity, src/Bitmap128.cpp toHexString
+// (ALERTS_MAP); nDPI src/lib/ndpi_main.c ndpi_known_risks (severity and
+// client share per risk) and src/lib/ndpi_utils.c ndpi_risk2score.
+
+/** nDPI risk severity → score (ndpi_risk_score) */
+const LOW = 10, MEDIUM = 50, HIGH = 100, SEVERE = 150;
+/** ntopng AlertCategory */
+export const CATEGORY = { other: 0, security: 1, internals: 2, network: 3, system: 4, ids_ips: 5 } as const;
+const { security: SEC, network: NET, other: OTH } = CATEGORY;
+
+export interface FlowRiskAlert {
+  /** ndpi_risk_enum id */
+  risk: number;
+  /** FlowAlertTypeEnum id (the STATUS column, alert_id of the API) */
+  alertId: number;
+  /** ntopng's alert key name (flow_alert_keys.lua, without the flow_alert_ prefix) */
+  key: string;
+  category: number;
+  /** nDPI score of the risk alone (client + server) */
+  score: number;
+  /** client share of it (ndpi_risk2score: score × client% / 100, integer) */
+  cliScore: number;
+}
+
+// [risk id, alert id, key, category, nDPI score, client %]
+const ROWS: [number, number, string, number, number, number][] = [
+  [1, 39, 'ndpi_url_possible_xss', SEC, SEVERE, 90],
+  [2, 40, 'ndpi_url_possible_sql_injection', SEC, SEVERE, 90],
+  [3, 41, 'ndpi_url_possible_rce_injection', SEC, SEVERE, 90],
+  [4, 29, 'ndpi_binary_application_transfer', SEC, SEVERE, 50],
+  [5, 30, 'ndpi_known_proto_on_non_std_port', SEC, MEDIUM, 50],
+  [6, 28, 'ndpi_tls_certificate_selfsigned', SEC, HIGH, 90],
+  [7, 24, 'ndpi_tls_old_protocol_version', SEC, HIGH, 90],
+  [8, 25, 'ndpi_tls_unsafe_ciphers', SEC, HIGH, 90],
+  [9, 22, 'ndpi_tls_certificate_expired', SEC, HIGH, 10],
+  [10, 23, 'ndpi_tls_certificate_mismatch', SEC, HIGH, 50],
+  [11, 42, 'ndpi_http_suspicious_user_agent', SEC, HIGH, 90],
+  [12, 43, 'ndpi_numeric_ip_host', SEC, LOW, 50],
+  [13, 44, 'ndpi_http_suspicious_url', SEC, HIGH, 90],
+  [14, 45, 'ndpi_http_suspicious_header', SEC, HIGH, 90],
+  [15, 46, 'ndpi_tls_not_carrying_https', SEC, LOW, 50],
+  [16, 47, 'ndpi_suspicious_dga_domain', SEC, HIGH, 90],
+  [17, 48, 'ndpi_malformed_packet', SEC, LOW, 50],
+  [18, 61, 'ndpi_ssh_obsolete_client', SEC, HIGH, 90],
+  [19, 49, 'ndpi_ssh_obsolete_server', SEC, MEDIUM, 10],
+  [20, 50, 'ndpi_smb_insecure_version', SEC, HIGH, 90],
+  [21, 51, 'ndpi_tls_suspicious_esni_usage', SEC, MEDIUM, 50],
+  [22, 52, 'ndpi_unsafe_protocol', SEC, LOW, 50],
+  [23, 53, 'ndpi_dns_suspicious_traffic', SEC, MEDIUM, 90],
+  [24, 54, 'ndpi_tls_missing_sni', SEC, MEDIUM, 50],
+  [25, 63, 'ndpi_http_suspicious_content', SEC, HIGH, 90],
+  [26, 85, 'ndpi_risky_asn', SEC, MEDIUM, 50],
+  [27, 86, 'ndpi_risky_domain', SEC, MEDIUM, 50],
+  [28, 79, 'ndpi_malicious_fingerprint', SEC, MEDIUM, 50],
+  [29, 80, 'ndpi_malicious_sha1_certificate', SEC, MEDIUM, 50],
+  [30, 78, 'ndpi_desktop_or_file_sharing_session', SEC, LOW, 50],
+  [31, 81, 'ndpi_tls_uncommon_alpn', OTH, MEDIUM, 50],
+  [32, 60, 'ndpi_tls_cert_validity_too_long', SEC, MEDIUM, 50],
+  [33, 82, 'ndpi_tls_suspicious_extension', SEC, HIGH, 90],
+  [34, 83, 'ndpi_tls_fatal_alert', OTH, LOW, 50],
+  [35, 73, 'ndpi_suspicious_entropy', SEC, LOW, 50],
+  [36, 62, 'ndpi_clear_text_credentials', SEC, HIGH, 90],
+  [37, 64, 'ndpi_dns_large_packet', SEC, MEDIUM, 50],
+  [38, 65, 'ndpi_dns_fragmented', SEC, MEDIUM, 50],
+  [39, 66, 'ndpi_invalid_characters', SEC, HIGH, 90],
+  [40, 68, 'ndpi_possible_exploit', SEC, SEVERE, 90],
+  [41, 69, 'ndpi_tls_certificate_about_to_expire', SEC, MEDIUM, 10],
+  [42, 70, 'ndpi_punicody_idn', SEC, LOW, 10],
+  [43, 71, 'ndpi_error_code_detected', NET, LOW, 10],
+  [44, 72, 'ndpi_http_crawler_bot', NET, LOW, 10],
+  [45, 76, 'ndpi_anonymous_subscriber', SEC, MEDIUM, 50],
+  [46, 26, 'ndpi_unidirectional_traffic', NET, LOW, 50],
+  [47, 84, 'ndpi_http_obsolete_server', SEC, MEDIUM, 10],
+  [48, 88, 'ndpi_periodic_flow', NET, LOW, 10],
+  [49, 89, 'ndpi_minor_issues', NET, LOW, 10],
+  [50, 90, 'ndpi_tcp_issues', NET, MEDIUM, 50],
+  [51, 96, 'ndpi_fully_encrypted', NET, MEDIUM, 50],
+  [52, 97, 'ndpi_tls_alpn_sni_mismatch', SEC, MEDIUM, 50],
+  [53, 98, 'ndpi_malware_host_contacted', SEC, SEVERE, 90],
+  [54, 99, 'ndpi_binary_data_transfer', SEC, MEDIUM, 50],
+  [55, 101, 'ndpi_probing_attempt', SEC, MEDIUM, 50],
+  // 56 NDPI_OBFUSCATED_TRAFFIC: no entry in ntopng's table → no alert
+];
+
+export const FLOW_RISK_ALERTS: readonly FlowRiskAlert[] = ROWS.map(([risk, alertId, key, category, score, pct]) => ({
+  risk,
+  alertId,
+  key,
+  category,
+  score,
+  cliScore: Math.floor((score * pct) / 100),
+}));
+
+/** by nDPI risk id */
+export const BY_RISK: readonly (FlowRiskAlert | undefined)[] = (() => {
+  const a: (FlowRiskAlert | undefined)[] = new Array(64).fill(undefined);
+  for (const r of FLOW_RISK_ALERTS) a[r.risk] = r;
+  return a;
+})();
+/** by alert id (STATUS) */
+export const BY_ALERT_ID: ReadonlyMap<number, FlowRiskAlert> = new Map(FLOW_RISK_ALERTS.map((r) => [r.alertId, r]));
+
+/** ntopng's AlertLevel ids and their names/colours (alert_severities.lua) */
+export const SEVERITIES: Readonly<Record<number, { name: string; color: string }>> = {
+  0: { name: 'none', color: '#a8e4ef' },
+  1: { name: 'debug', color: '#a8e4ef' },
+  2: { name: 'info', color: '#c1f0c1' },
+  3: { name: 'notice', color: '#5cd65c' },
+  4: { name: 'warning', color: '#ffc007' },
+  5: { name: 'error', color: '#ff3231' },
+  6: { name: 'critical', color: '#fb6962' },
+  8: { name: 'emergency', color: '#fb6962' },
+};
+
+/** Utils::mapScoreToSeverity: 0 none, <10 info, <50 notice, <100 warning, <200 error, <250 critical, else emergency */
+export function scoreToSeverity(score: number): number {
+  if (score < 1) return 0;
+  if (score < 10) return 2;
+  if (score < 50) return 3;
+  if (score < 100) return 4;
+  if (score < 200) return 5;
+  if (score < 250) return 6;
+  return 8;
+}
+
+/** The alert columns of a flow row (names as in flow-columns.ts). */
+export interface FlowAlertColumns {
+  SCORE: number;
+  STATUS: number;
+  ALERTS_MAP: string;
+  SEVERITY: number;
+  ALERT_CATEGORY: number;
+}
+
+const NONE: FlowAlertColumns = Object.freeze({ SCORE: 0, STATUS: 0, ALERTS_MAP: '', SEVERITY: 0, ALERT_CATEGORY: 0 });
+const hex8 = (n: number) => (n >>> 0).toString(16).toUpperCase().padStart(8, '0');
+
+/**
+ * What ntopng's flow checks make of a risk mask (given as its low and high
+ * 32-bit words, so the writer needs no BigInt): each mapped risk is one
+ * alert worth its nDPI score (client + server share, each below 250); the
+ * flow score is their sum; the predominant alert (STATUS) is the first with
+ * the highest score (risks checked in id order; a later one replaces it only
+ * when strictly higher, as setAlertsBitmap does); SEVERITY maps the
+ * predominant score; ALERT_CATEGORY is the predominant alert's; ALERTS_MAP
+ * is the 128-bit alert-id bitmap in Bitmap128::toHexString's form (upper
+ * hex, leading zero bytes dropped, '' without alerts).
+ * IS_CLI_ATTACKER/… stay 0: no risk alert in ntopng marks attacker/victim.
+ */
+export function flowAlertColumnsOf(lo: number, hi: number): FlowAlertColumns {
+  if (!lo && !hi) return NONE;
+  let score = 0, top: FlowRiskAlert | undefined;
+  const words = [0, 0, 0, 0]; // alert-id bitmap, 32 bits per word, least significant first
+  for (let id = 1; id < 64; id++) {
+    const set = id < 32 ? (lo >>> id) & 1 : (hi >>> (id - 32)) & 1;
+    if (!set) continue;
+    const a = BY_RISK[id];
+    if (!a) continue;
+    score += a.score;
+    words[a.alertId >>> 5] |= 1 << (a.alertId & 31);
+    if (!top || a.score > top.score) top = a;
+  }
+  if (!top) return NONE;
+  return {
+    SCORE: Math.min(score, 0xffff),
+    STATUS: top.alertId,
+    ALERTS_MAP: (hex8(words[3]) + hex8(words[2]) + hex8(words[1]) + hex8(words[0])).replace(/^(00)+(?=..)/, ''),
+    SEVERITY: scoreToSeverity(top.score),
+    ALERT_CATEGORY: top.category,
+  };
+}
+
+/** The same from a 64-bit risk mask. */
+export function flowAlertColumns(riskMask: bigint | number): FlowAlertColumns {
+  const m = BigInt(riskMask);
+  return flowAlertColumnsOf(Number(m & 0xffffffffn), Number((m >> 32n) & 0xffffffffn));
+}
+
+/** The alert columns of a flow batch, filled row by row from the record's risk words (the writer's one hook). */
+export class AlertColumnArrays {
+  readonly score: Uint16Array;
+  readonly status: Uint8Array;
+  readonly map: string[];
+  readonly severity: Uint8Array;
+  readonly category: Uint8Array;
+  constructor(n: number) {
+    this.score = new Uint16Array(n);
+    this.status = new Uint8Array(n);
+    this.map = new Array<string>(n).fill('');
+    this.severity = new Uint8Array(n);
+    this.category = new Uint8Array(n);
+  }
+  /** [column name, array] for the batch's column map */
+  entries(): [string, ArrayLike<unknown>][] {
+    return [
+      ['SCORE', this.score],
+      ['STATUS', this.status],
+      ['ALERTS_MAP', this.map],
+      ['SEVERITY', this.severity],
+      ['ALERT_CATEGORY', this.category],
+    ];
+  }
+  fill(r: number, lo: number, hi: number): void {
+    const a = flowAlertColumnsOf(lo, hi);
+    this.score[r] = a.SCORE;
+    this.status[r] = a.STATUS;
+    this.map[r] = a.ALERTS_MAP;
+    this.severity[r] = a.SEVERITY;
+    this.category[r] = a.ALERT_CATEGORY;
+  }
+}
+
+/** The flow score alone (active flows' `score`). */
+export function flowScore(riskMask: bigint | number): number {
+  return flowAlertColumns(riskMask).SCORE;
+}
