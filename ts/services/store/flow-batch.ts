@@ -161,7 +161,8 @@ export class FlowBatch {
   private readonly l7: Uint16Array;
   private readonly l7m: Uint16Array;
   private readonly l7c: Uint16Array;
-  private readonly risk: Float64Array;
+  /** FLOW_RISK as 64-bit values, written as two 32-bit halves (nDPI risk ids reach 56: a double would round them) */
+  private readonly risk: Uint32Array;
   private readonly info: string[];
   private readonly ifidCol: Uint16Array;
   private readonly srcLabel: string[];
@@ -205,7 +206,7 @@ export class FlowBatch {
       ['L7_PROTO', (this.l7 = new Uint16Array(n))],
       ['L7_PROTO_MASTER', (this.l7m = new Uint16Array(n))],
       ['L7_CATEGORY', (this.l7c = new Uint16Array(n))],
-      ['FLOW_RISK', (this.risk = new Float64Array(n))],
+      ['FLOW_RISK', new BigUint64Array((this.risk = new Uint32Array(2 * n)).buffer)],
       ['INFO', (this.info = new Array<string>(n))],
       ['INTERFACE_ID', (this.ifidCol = new Uint16Array(n))],
       ['SRC_LABEL', (this.srcLabel = new Array<string>(n))],
@@ -307,9 +308,11 @@ export class FlowBatch {
     this.l7[r] = app || master;
     this.l7m[r] = master;
     this.l7c[r] = v.getUint16(base + F.l7_category, true);
-    this.risk[r] = u64(v, base + F.risks);
+    const riskLo = v.getUint32(base + F.risks, true), riskHi = v.getUint32(base + F.risks + 4, true);
+    this.risk[2 * r] = riskLo;
+    this.risk[2 * r + 1] = riskHi;
     // alerts hook: the flow alert columns derive from the risk mask alone (services/alerts)
-    this.alerts.fill(r, v.getUint32(base + F.risks, true), v.getUint32(base + F.risks + 4, true));
+    this.alerts.fill(r, riskLo, riskHi);
     this.info[r] = cstr(b, base + F.info, LEN_INFO);
     this.ifidCol[r] = src.ifid;
     this.srcLabel[r] = cstr(b, base + F.cli_name, LEN_NAME);
