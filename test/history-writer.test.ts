@@ -313,6 +313,9 @@ class SlowBackend implements Backend {
   dropPartition(t: TableDef, day: string) {
     return this.inner.dropPartition(t, day);
   }
+  deleteWhere(t: TableDef, where: Query) {
+    return this.inner.deleteWhere(t, where);
+  }
   close() {
     return this.inner.close();
   }

@@ -70,6 +70,13 @@ export interface Backend {
   partitions(t: TableDef): Promise<{ day: string; bytes: number; rows: number }[]>;
   /** drops one day-partition */
   dropPartition(t: TableDef, day: string): Promise<void>;
+  /**
+   * Deletes the rows matching a condition (`where.sql`: column names and `?`
+   * placeholders only, values bound) and resolves once they are gone
+   * (DuckDB DELETE per day table; ClickHouse's ALTER TABLE … DELETE mutation,
+   * waited for). Resolves to the rows deleted when the backend knows (DuckDB), else -1.
+   */
+  deleteWhere(t: TableDef, where: Query): Promise<number>;
   close(): Promise<void>;
 }
 

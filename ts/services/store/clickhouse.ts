@@ -426,6 +426,25 @@ export class ClickHouseBackend implements Backend {
     await this.post(`ALTER TABLE ${q(t.name)} DROP PARTITION ${day}`, null);
   }
 
+  /**
+   * ClickHouse 18.16 deletes through a mutation (ALTER TABLE … DELETE WHERE),
+   * which runs in the background and has no synchronous setting yet: it is
+   * waited for in system.mutations (every mutation of the table done).
+   */
+  async deleteWhere(t: TableDef, where: Query): Promise<number> {
+    await this.post(`ALTER TABLE ${q(t.name)} DELETE WHERE ${renderSql(where.sql, where.params)}`, null);
+    const deadline = Date.now() + this.timeoutMs;
+    for (let wait = 10; ; wait = Math.min(wait * 2, 200)) {
+      const r = await this.query({
+        sql: 'SELECT count() AS pending FROM system.mutations WHERE database = ? AND table = ? AND is_done = 0',
+        params: [this.database, t.name],
+      });
+      if (!Number(r[0]?.pending ?? 0)) return -1;
+      if (Date.now() > deadline) throw new StoreError('query', `${this.description}: delete from ${t.name} still running after ${this.timeoutMs} ms`);
+      await new Promise((res) => setTimeout(res, wait));
+    }
+  }
+
   async close(): Promise<void> {
     await Promise.allSettled([...this.inflight]);
     this.closed = true;

@@ -505,6 +505,26 @@ export class DuckDbBackend implements Backend {
     });
   }
 
+  deleteWhere(t: TableDef, where: Query): Promise<number> {
+    return this.serial.run(async () => {
+      this.live();
+      const st = this.state(t);
+      const params = where.params.map(bindValue);
+      let n = 0;
+      // a partitioned table's rows live in its day tables (the view cannot be deleted from)
+      const names = t.partitionBy ? [...st.tables.keys()].map((d) => `${t.name}_${d}`) : [t.name];
+      for (const name of names) {
+        try {
+          const r = await this.writer.run(`DELETE FROM ${q(name)} WHERE ${where.sql}`, params.length ? params : undefined);
+          n += Number(r.rowsChanged);
+        } catch (e) {
+          throw new StoreError('query', `duckdb: delete from ${name}: ${(e as Error).message}`, { cause: e });
+        }
+      }
+      return n;
+    });
+  }
+
   close(): Promise<void> {
     return this.serial.run(async () => {
       if (this.closed) return;

@@ -33,6 +33,8 @@ async function call(op: string, args: unknown[]): Promise<unknown> {
       return backend.partitions(a[0]);
     case 'dropPartition':
       return backend.dropPartition(a[0], a[1]);
+    case 'deleteWhere':
+      return backend.deleteWhere(a[0], a[1]);
     case 'close':
       sink?.close();
       return backend.close();

@@ -137,6 +137,9 @@ export class WorkerBackend implements Backend {
   dropPartition(t: TableDef, day: string): Promise<void> {
     return this.call('dropPartition', t, day);
   }
+  deleteWhere(t: TableDef, where: Query): Promise<number> {
+    return this.call('deleteWhere', t, where);
+  }
   async close(): Promise<void> {
     if (this.closed) return;
     await this.call('close');

@@ -16,6 +16,8 @@ export type Kind = 'num' | 'str' | 'ipv4' | 'ipv6' | 'time' | 'bool';
 export interface CatalogColumn {
   /** canonical (ntopng) name, upper case */
   name: string;
+  /** the name as the table stores it (ClickHouse names are case-sensitive: alert tables are lower case) */
+  sql: string;
   type: ColType;
   kind: Exclude<Kind, 'bool'>;
 }
@@ -39,6 +41,7 @@ const IPV6_NAME = /(^|_)IPV6(_|$)/;
 export function catalogOf(table: string, cols: readonly { name: string; type: ColType }[]): ColumnCatalog {
   const columns: CatalogColumn[] = cols.map((c) => ({
     name: c.name.toUpperCase(),
+    sql: c.name,
     type: c.type,
     kind:
       c.type === 'datetime' ? 'time'
@@ -85,6 +88,8 @@ export type Expr =
    * parsed): IPv4 bounds as numbers, IPv6 bounds as 32 hex digits.
    */
   | { t: 'innet'; arg: Extract<Expr, { t: 'col' }>; lo: number | string; hi: number | string; kind: 'bool' }
+  /** an IPv4 address stored as dotted text (alert tables' `ip`) as its number; NULL when the text is not one */
+  | { t: 'ip4num'; arg: Extract<Expr, { t: 'col' }>; kind: 'num' }
   /** matches nothing (a user without any usable network) */
   | { t: 'never'; kind: 'bool' };
 

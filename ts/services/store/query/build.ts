@@ -190,53 +190,93 @@ export const FILTER_TAGS = ['ip', 'cli_ip', 'srv_ip', 'l7proto', ...Object.keys(
 const L4_NAMES: Record<string, number> = { icmp: 1, igmp: 2, tcp: 6, udp: 17, gre: 47, esp: 50, icmpv6: 58, sctp: 132 };
 
 /**
- * ntopng's tag filters: `tag=<value>;<op>[,<value>;<op>…]`; several `eq` of
- * one tag are alternatives (OR), everything else must all hold (AND).
+ * One tag's `<value>;<op>[,<value>;<op>…]` parts. `in`/`nin` (ntopng's
+ * "contains" on text tags) only where `text` says the tag is text.
  */
-export function tagFilters(catalog: ColumnCatalog, filters: Record<string, string | undefined>): Expr[] {
+function tagParts(tag: string, raw: string): { text: string; op: CmpOp | 'in' | 'nin' }[] {
+  const out: { text: string; op: CmpOp | 'in' | 'nin' }[] = [];
+  for (const part of raw.split(',')) {
+    if (!part.trim()) continue;
+    const cut = part.lastIndexOf(';');
+    const text = (cut >= 0 ? part.slice(0, cut) : part).trim();
+    const opName = cut >= 0 ? part.slice(cut + 1).trim() : 'eq';
+    const op = opName === 'in' || opName === 'nin' ? opName : OPS[opName];
+    if (!op) throw new QueryError(`${tag}: operator '${opName}' is not one of ${[...Object.keys(OPS), 'in', 'nin'].join(', ')}`);
+    out.push({ text, op });
+  }
+  return out;
+}
+
+/** several `eq` of one tag are alternatives (OR), everything else must all hold (AND) */
+function combine(out: Expr[], parts: { e: Expr; eq: boolean }[]): void {
+  const alternatives = parts.filter((p) => p.eq).map((p) => p.e);
+  for (const p of parts) if (!p.eq) out.push(p.e);
+  if (alternatives.length) out.push(alternatives.length === 1 ? alternatives[0] : { t: 'logic', op: 'OR', args: alternatives, kind: 'bool' });
+}
+
+/** `column <op> value`, the value converted for the column; in/nin: contains (text columns only). */
+function tagCondition(catalog: ColumnCatalog, name: string, op: CmpOp | 'in' | 'nin', text: string, tag: string): Expr {
+  const c = col(catalog, name);
+  if (op === 'in' || op === 'nin') {
+    if (c.kind !== 'str') throw new QueryError(`${tag}: operator '${op}' applies to text filters only`);
+    return { t: 'like', arg: c, pattern: literalFor(catalog, c.col, `%${text}%`, tag), ci: true, not: op === 'nin', kind: 'bool' };
+  }
+  return { t: 'cmp', op, l: c, r: literalFor(catalog, c.col, text, tag), kind: 'bool' };
+}
+
+/**
+ * ntopng's tag filters: `tag=<value>;<op>[,<value>;<op>…]`. Without `tags`,
+ * the flows table's (historical_db_search.lua: addresses pick their family's
+ * columns, ip/l7proto match either side); with `tags` (tag → column, e.g. an
+ * alert table's), each tag is one column.
+ */
+export function tagFilters(catalog: ColumnCatalog, filters: Record<string, string | undefined>, tags?: Readonly<Record<string, string>>): Expr[] {
   const out: Expr[] = [];
+  if (tags) {
+    for (const [tag, name] of Object.entries(tags)) {
+      const raw = filters[tag];
+      if (raw === undefined || raw === '') continue;
+      combine(out, tagParts(tag, raw).map(({ text, op }) => ({ e: tagCondition(catalog, name, op, text, tag), eq: op === '=' })));
+    }
+    return out;
+  }
   for (const tag of FILTER_TAGS) {
     const raw = filters[tag];
     if (raw === undefined || raw === '') continue;
-    const alternatives: Expr[] = [];
-    for (const part of raw.split(',')) {
-      if (!part.trim()) continue;
-      const cut = part.lastIndexOf(';');
-      const text = (cut >= 0 ? part.slice(0, cut) : part).trim();
-      const opName = cut >= 0 ? part.slice(cut + 1).trim() : 'eq';
-      const op = OPS[opName];
-      if (!op) throw new QueryError(`${tag}: operator '${opName}' is not one of ${Object.keys(OPS).join(', ')}`);
-      const cmp = (name: string, value = text): Expr => {
-        const c = col(catalog, name);
-        return { t: 'cmp', op, l: c, r: literalFor(catalog, c.col, value, tag), kind: 'bool' };
-      };
-      // an address picks its family's columns
-      const fam = (pair: [string, string]) => (ipv4ToNum(text) !== null ? pair[0] : pair[1]);
-      let e: Expr;
-      switch (tag) {
-        case 'ip':
-        case 'l7proto': {
-          const [a, b] = tag === 'ip' ? [fam(['IPV4_SRC_ADDR', 'IPV6_SRC_ADDR']), fam(['IPV4_DST_ADDR', 'IPV6_DST_ADDR'])] : ['L7_PROTO', 'L7_PROTO_MASTER'];
-          // either side equal / neither side equal
-          e = { t: 'logic', op: op === '!=' ? 'AND' : 'OR', args: [cmp(a), cmp(b)], kind: 'bool' };
-          break;
+    combine(
+      out,
+      tagParts(tag, raw).map(({ text, op }) => {
+        if (op === 'in' || op === 'nin') {
+          if (!TAG_COLUMN[tag]) throw new QueryError(`${tag}: operator '${op}' applies to text filters only`);
+          return { e: tagCondition(catalog, TAG_COLUMN[tag], op, text, tag), eq: false };
         }
-        case 'cli_ip':
-          e = cmp(fam(['IPV4_SRC_ADDR', 'IPV6_SRC_ADDR']));
-          break;
-        case 'srv_ip':
-          e = cmp(fam(['IPV4_DST_ADDR', 'IPV6_DST_ADDR']));
-          break;
-        case 'l4proto':
-          e = cmp(TAG_COLUMN[tag], L4_NAMES[text.toLowerCase()] !== undefined ? String(L4_NAMES[text.toLowerCase()]) : text);
-          break;
-        default:
-          e = cmp(TAG_COLUMN[tag]);
-      }
-      if (op === '=') alternatives.push(e);
-      else out.push(e);
-    }
-    if (alternatives.length) out.push(alternatives.length === 1 ? alternatives[0] : { t: 'logic', op: 'OR', args: alternatives, kind: 'bool' });
+        const cmp = (name: string, value = text): Expr => tagCondition(catalog, name, op, value, tag);
+        // an address picks its family's columns
+        const fam = (pair: [string, string]) => (ipv4ToNum(text) !== null ? pair[0] : pair[1]);
+        let e: Expr;
+        switch (tag) {
+          case 'ip':
+          case 'l7proto': {
+            const [a, b] = tag === 'ip' ? [fam(['IPV4_SRC_ADDR', 'IPV6_SRC_ADDR']), fam(['IPV4_DST_ADDR', 'IPV6_DST_ADDR'])] : ['L7_PROTO', 'L7_PROTO_MASTER'];
+            // either side equal / neither side equal
+            e = { t: 'logic', op: op === '!=' ? 'AND' : 'OR', args: [cmp(a), cmp(b)], kind: 'bool' };
+            break;
+          }
+          case 'cli_ip':
+            e = cmp(fam(['IPV4_SRC_ADDR', 'IPV6_SRC_ADDR']));
+            break;
+          case 'srv_ip':
+            e = cmp(fam(['IPV4_DST_ADDR', 'IPV6_DST_ADDR']));
+            break;
+          case 'l4proto':
+            e = cmp(TAG_COLUMN[tag], L4_NAMES[text.toLowerCase()] !== undefined ? String(L4_NAMES[text.toLowerCase()]) : text);
+            break;
+          default:
+            e = cmp(TAG_COLUMN[tag]);
+        }
+        return { e, eq: op === '=' };
+      }),
+    );
   }
   return out;
 }

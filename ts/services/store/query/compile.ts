@@ -53,6 +53,8 @@ export abstract class Compiler {
   }
   /** an IPv6 text column between two bounds given as 32 hex digits */
   abstract ipv6InRange(col: string, loHex: string, hiHex: string): string;
+  /** dotted IPv4 text → its number (NULL, or no match, when not an address) */
+  abstract ipv4FromText(col: string): string;
 
   // ── the walk ─────────────────────────────────────────────────────────
   param(v: SqlValue): string {
@@ -64,7 +66,7 @@ export abstract class Compiler {
   value(e: Expr): string {
     switch (e.t) {
       case 'col':
-        return e.kind === 'time' ? this.epoch(this.ident(e.col.name)) : this.ident(e.col.name);
+        return e.kind === 'time' ? this.epoch(this.ident(e.col.sql)) : this.ident(e.col.sql);
       case 'lit':
         return this.param(e.value);
       case 'null':
@@ -80,6 +82,8 @@ export abstract class Compiler {
         return `abs(${this.toFloat(this.value(e.arg))})`;
       case 'agg':
         return this.aggregate(e);
+      case 'ip4num':
+        return this.ipv4FromText(this.ident(e.arg.col.sql));
       default:
         return this.cond(e);
     }
@@ -107,7 +111,7 @@ export abstract class Compiler {
    */
   private side(e: Expr, timeMode: boolean): string {
     if (!timeMode) return this.value(e);
-    if (e.t === 'col') return this.ident(e.col.name);
+    if (e.t === 'col') return this.ident(e.col.sql);
     if (e.t === 'lit') return this.timeFromEpoch(this.param(e.value));
     return this.value(e);
   }
@@ -136,8 +140,8 @@ export abstract class Compiler {
         return `${this.value(e.arg)} IS ${e.not ? 'NOT ' : ''}NULL`;
       case 'innet':
         return e.arg.kind === 'ipv6'
-          ? this.ipv6InRange(this.ident(e.arg.col.name), String(e.lo), String(e.hi))
-          : `${this.ident(e.arg.col.name)} BETWEEN ${this.param(e.lo)} AND ${this.param(e.hi)}`;
+          ? this.ipv6InRange(this.ident(e.arg.col.sql), String(e.lo), String(e.hi))
+          : `${this.ident(e.arg.col.sql)} BETWEEN ${this.param(e.lo)} AND ${this.param(e.hi)}`;
       case 'never':
         return '1 = 0';
       case 'between': {
@@ -207,6 +211,10 @@ export class DuckDbCompiler extends Compiler {
   ipv6InRange(col: string, loHex: string, hiHex: string): string {
     return `${duckIpv6Key(col)} BETWEEN ${this.param(loHex)} AND ${this.param(hiHex)}`;
   }
+  ipv4FromText(col: string): string {
+    const o = (n: number) => `CAST(split_part(${col}, '.', ${n}) AS UBIGINT)`;
+    return `(CASE WHEN regexp_full_match(${col}, '[0-9]{1,3}[.][0-9]{1,3}[.][0-9]{1,3}[.][0-9]{1,3}') THEN ${o(1)} * 16777216 + ${o(2)} * 65536 + ${o(3)} * 256 + ${o(4)} END)`;
+  }
 }
 
 /** SQL of a DuckDB expression: IPv6 text → its 16 bytes as 32 lower-case hex digits. */
@@ -240,6 +248,10 @@ export class ClickHouseCompiler extends Compiler {
   ipv6InRange(col: string, loHex: string, hiHex: string): string {
     const text = (h: string) => bytesToIpv6(Uint8Array.from(h.match(/../g)!.map((x) => parseInt(x, 16))));
     return `IPv6StringToNum(${col}) BETWEEN IPv6StringToNum(${this.param(text(loHex))}) AND IPv6StringToNum(${this.param(text(hiHex))})`;
+  }
+  ipv4FromText(col: string): string {
+    // 0 for text that is not an address (never inside a scope network but 0.0.0.0/x)
+    return `IPv4StringToNum(${col})`;
   }
   override ilike(arg: string, pattern: string, not: boolean): string {
     // ILIKE arrived after ClickHouse 18.16
