@@ -105,6 +105,27 @@ export class FlowAlerts {
     return (await formatRowsYielding(await this.backend.query(q), q.columns)).map((r) => ({ value: Number(r.value), count: Number(r.count) }));
   }
 
+  /** alert count and score sum per (severity, first-seen second): the 'all' family's per-entity and per-slot answers */
+  async bySeveritySecond(w: Window, filters: Record<string, string | undefined> = {}): Promise<{ severity: number; tstamp: number; count: number; score: number }[]> {
+    const sev = this.col('SEVERITY'), t = this.col('FIRST_SEEN');
+    const sel: SelectQuery = {
+      items: [
+        { expr: sev, key: 'severity' },
+        { expr: t, key: 'tstamp' },
+        { expr: { t: 'agg', fn: 'COUNT', distinct: false, kind: 'num' }, key: 'count' },
+        { expr: { t: 'agg', fn: 'SUM', arg: this.col('SCORE'), distinct: false, kind: 'num' }, key: 'score' },
+      ],
+      where: this.where(w, filters),
+      groupBy: [sev, t],
+      orderBy: [],
+      limit: 1_000_000,
+    };
+    const q = compiler(this.backend.dialect, this.catalog).select(sel);
+    return (await formatRowsYielding(await this.backend.query(q), q.columns)).map((r) => ({
+      severity: Number(r.severity), tstamp: Number(r.tstamp), count: Number(r.count), score: Number(r.score),
+    }));
+  }
+
   /** alerts per hour of each UTC day inside the window: {day start: [24 counts]} */
   async perHour(w: Window, filters: Record<string, string | undefined> = {}): Promise<Record<string, number[]>> {
     const t = this.col('FIRST_SEEN');

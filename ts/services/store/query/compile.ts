@@ -170,6 +170,13 @@ export abstract class Compiler {
     return { sql, params: this.params, columns: q.items.map((it) => ({ key: it.key, kind: it.expr.kind })) };
   }
 
+  /** Conditions ANDed into one WHERE body (no keyword), for deleteWhere. */
+  where(conds: Expr[]): Query {
+    this.params = [];
+    const sql = conds.length ? conds.map((w) => `(${this.cond(w)})`).join(' AND ') : '1 = 1';
+    return { sql, params: this.params };
+  }
+
   /** SELECT COUNT(*) of the groups (or rows) a query would answer, and of the rows it reads. */
   count(q: SelectQuery): Query {
     this.params = [];
