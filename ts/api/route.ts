@@ -11,6 +11,7 @@ import type { SystemStats } from '../services/system.js';
 import type { Timeseries } from '../services/timeseries/index.js';
 import type { Backend } from '../services/store/backend.js';
 import type { ExportCounters } from '../services/store/flow-writer.js';
+import type { AlertService } from '../services/alerts/alert-service.js';
 
 export type Version = 'v0' | 'v1' | 'v2';
 
@@ -33,6 +34,8 @@ export interface ApiDeps {
   history: Backend | null;
   /** per interface, the flow writer's export counters (interface data's db.*); null without a store */
   flowExport: { counters(ifid: number): ExportCounters } | null;
+  /** engaged and stored alerts of every family but flow (null: not running; its endpoints answer -6) */
+  alerts?: AlertService | null;
 }
 
 export interface ApiCtx {

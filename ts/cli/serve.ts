@@ -11,6 +11,7 @@ import { createMonitoringApp } from '../api/server.js';
 import { ConfigStore } from '../services/config-store.js';
 import type { Interfaces } from '../services/interfaces.js';
 import { lmdbKv, openKv } from '../services/kv.js';
+import { AlertService } from '../services/alerts/alert-service.js';
 import { Rates } from '../services/rates.js';
 import type { History } from '../services/store/history.js';
 import { SystemStats } from '../services/system.js';
@@ -37,6 +38,8 @@ export interface MonitoringApi {
   url: string;
   store: ConfigStore;
   users: Users;
+  /** what checks raise alerts into (AlertSink) */
+  alerts: AlertService;
   close(): Promise<void>;
 }
 
@@ -67,6 +70,10 @@ export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOpt
         console.error(`flowgate: timeseries unavailable: ${(e as Error).message}`);
       }
     }
+    // Alerts are stored beside the flows (one table per family); without a
+    // store engaged alerts still work and stored ones are counted as dropped.
+    const alerts = await AlertService.open(backend, { log: (l) => console.error(l) });
+    if (alerts.stored) print(`flowgate: alerts stored in ${backend!.description}`);
     const app = createMonitoringApp(
       {
         interfaces: ifaces,
@@ -78,6 +85,7 @@ export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOpt
         history: backend,
         flowExport: o.history?.writer ?? null,
         timeseries: o.timeseries ?? null,
+        alerts,
       },
       { log: (l) => console.error(l), debug: o.debug },
     );
@@ -97,9 +105,12 @@ export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOpt
       url: srv.url,
       store,
       users,
+      alerts,
       close: async () => {
         rates.stop();
         await srv.close();
+        // the alerts queued so far are written before main closes the store
+        await alerts.close();
         // the series sampled so far are written before main closes the store
         await o.timeseries?.flush();
         await store.close();

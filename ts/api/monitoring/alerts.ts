@@ -7,6 +7,14 @@ import { alertName } from '../../services/alerts/flow-alerts.js';
 import { SEVERITIES } from '../../services/alerts/catalogue.js';
 import { StoreError } from '../../services/store/backend.js';
 import { envelope, ApiError, RC } from '../rc.js';
+import type { AlertService } from '../../services/alerts/alert-service.js';
+import { MAX_LENGTH, type AlertStatus, type AlertWindow } from '../../services/alerts/alert-store.js';
+import { addTotals, entityValue, formatEntityRecord, formatFamilyRecord, newTotals, toCsv, v0DataRecord, v1DataRecord, type EntityTotals } from '../../services/alerts/alert-format.js';
+import { QUERY_FAMILY } from '../../services/alerts/alert-tables.js';
+import { familyAlertName } from '../../services/alerts/families.js';
+import { ALERT_FAMILIES, type AlertFamily } from '../../services/alerts/types.js';
+import { FLOWS_TABLE } from '../../services/store/flow-columns.js';
+import { FlowsQuery } from '../../services/store/flows-query.js';
 import type { ApiCtx } from '../route.js';
 
 function service(ctx: ApiCtx): FlowAlerts {
@@ -82,4 +90,250 @@ export async function alertTs(ctx: ApiCtx, p: CounterParams, filters: Record<str
   // 'historical' (non-flow families) holds nothing yet
   if (p.status === 'historical') return {};
   return answer(() => s.perHour(window(ctx, p), filters));
+}
+
+// ── every other family (services/alerts/alert-service.ts, alert-store.ts) ──
+
+const STATUSES = ['historical', 'acknowledged', 'any', 'engaged'] as const;
+
+function alertsOf(ctx: ApiCtx): AlertService {
+  if (ctx.user.role !== 'administrator' && !ctx.user.allow_alerts) {
+    throw new ApiError(RC.NOT_GRANTED, `user ${ctx.user.username} may not read alerts (allow_alerts)`);
+  }
+  const a = ctx.deps.alerts;
+  if (!a) throw new ApiError(RC.INTERNAL_ERROR, 'the alert service is not running');
+  return a;
+}
+
+function statusOf(s: string | undefined): AlertStatus {
+  const v = s ?? 'historical';
+  if (!(STATUSES as readonly string[]).includes(v)) throw new ApiError(RC.INVALID_ARGUMENTS, `status '${v}' is not one of ${STATUSES.join(', ')}`);
+  return v as AlertStatus;
+}
+
+function alertWindow(ctx: ApiCtx, p: AlertWindowParams): AlertWindow {
+  const w = window(ctx, p);
+  return { begin: w.begin, end: w.end, ifid: ctx.iface.ifid, networks: ctx.allowed };
+}
+
+export interface FamilyListParams extends ListParams {
+  status?: string;
+  format?: string;
+  sort?: string;
+  order?: string;
+}
+
+/** v2 get/<family>/alert/list.lua: {records}, recordsTotal/recordsFiltered; format=txt answers CSV */
+export async function familyAlertList(ctx: ApiCtx, f: AlertFamily, p: FamilyListParams, filters: Record<string, string | undefined>) {
+  const a = alertsOf(ctx);
+  const status = statusOf(p.status);
+  const r = await answer(() => a.store.list(f, alertWindow(ctx, p), status, filters, { start: p.start, length: p.length, sort: p.sort, order: p.order }));
+  const records = r.rows.map((row) => formatFamilyRecord(f, row));
+  if (p.format === 'txt') return ctx.c.body(toCsv(records), 200, { 'content-type': 'text/csv' });
+  return ctx.c.json({ ...envelope(RC.OK, { records }), recordsTotal: r.total, recordsFiltered: r.total });
+}
+
+/** Flow alerts grouped by severity and first-seen second (the 'all' answers), [] without a store. */
+async function flowGroups(ctx: ApiCtx, w: AlertWindow, status: AlertStatus, filters: Record<string, string | undefined>) {
+  // flow alerts are stored rows: nothing is engaged, nothing acknowledged
+  if (status === 'engaged' || status === 'acknowledged' || !ctx.deps.history) return [];
+  return flowAlerts(ctx.deps.history).bySeveritySecond({ begin: w.begin, end: w.end, ifid: w.ifid, networks: w.networks }, filters);
+}
+
+/** Every family's alerts grouped by (severity, second), flow included, as all_alerts_view reads them. */
+async function allGroups(ctx: ApiCtx, a: AlertService, w: AlertWindow, status: AlertStatus, filters: Record<string, string | undefined>) {
+  const out: { family: AlertFamily | 'flow'; severity: number; tstamp: number; count: number; score: number }[] = [];
+  for (const g of await flowGroups(ctx, w, status, filters)) out.push({ family: 'flow', ...g });
+  for (const f of ALERT_FAMILIES) {
+    // a restricted user sees host and network alerts only (scope), the others answer nothing
+    if (!a.stored && status !== 'engaged') continue;
+    for (const g of await a.store.groups(f, w, status, filters, ['SEVERITY', 'TSTAMP'])) {
+      out.push({ family: f, severity: g.keys[0], tstamp: g.keys[1], count: g.count, score: g.score });
+    }
+  }
+  return out;
+}
+
+/** v2 get/all/alert/list.lua: one record per alert entity with its counts per severity group */
+export async function allAlertList(ctx: ApiCtx, p: FamilyListParams, filters: Record<string, string | undefined>) {
+  const a = alertsOf(ctx);
+  const status = statusOf(p.status);
+  const w = alertWindow(ctx, p);
+  const groups = await answer(() => allGroups(ctx, a, w, status, filters));
+  const totals = new Map<AlertFamily | 'flow', EntityTotals>();
+  for (const g of groups) {
+    let t = totals.get(g.family);
+    if (!t) totals.set(g.family, (t = newTotals(g.family)));
+    addTotals(t, g.severity, g.count, g.score);
+  }
+  const all = [...totals].map(([f, t]) => formatEntityRecord(f, t)).sort((x, y) => y.count - x.count || x.entity_id - y.entity_id);
+  const start = p.start ?? 0;
+  const records = all.slice(start, start + Math.min(p.length ?? 10, MAX_LENGTH));
+  if (p.format === 'txt') return ctx.c.body(toCsv(records), 200, { 'content-type': 'text/csv' });
+  return ctx.c.json({ ...envelope(RC.OK, { records }), recordsTotal: all.length, recordsFiltered: all.length });
+}
+
+/** ntopng's count_by_severity_and_time: 31 slots over the window (at least 1 s wide), aligned on the slot width */
+function slotBounds(w: AlertWindow) {
+  const span = w.end - w.begin;
+  const width = span < 31 ? 1 : Math.floor(span / 31);
+  const min = w.begin - (w.begin % width);
+  return { min, max: min + width * 31, width };
+}
+
+/** v2 get/all/alert/ts.lua, get/<family>/alert/ts.lua: {series: [{name, data: [[ms, count]…]}], colors} per severity, highest first */
+export async function alertSeverityTs(ctx: ApiCtx, f: AlertFamily | 'all', p: CounterParams, filters: Record<string, string | undefined>) {
+  const a = alertsOf(ctx);
+  const status = statusOf(p.status);
+  const w = alertWindow(ctx, p);
+  const { min, max, width } = slotBounds(w);
+  const groups = await answer(async () =>
+    f === 'all'
+      ? allGroups(ctx, a, w, status, filters)
+      : (await a.store.groups(f, w, status, filters, ['SEVERITY', 'TSTAMP'])).map((g) => ({ severity: g.keys[0], tstamp: g.keys[1], count: g.count })),
+  );
+  const bySev = new Map<number, Map<number, number>>();
+  for (const g of groups) {
+    // an engaged alert raised before the window counts from its first slot
+    const slot = Math.max(min, g.tstamp - (g.tstamp % width));
+    if (slot > max) continue;
+    let m = bySev.get(g.severity);
+    if (!m) bySev.set(g.severity, (m = new Map()));
+    m.set(slot, (m.get(slot) ?? 0) + g.count);
+  }
+  const points = (m: Map<number, number> | undefined) => {
+    const out: [number, number][] = [];
+    for (let s = min; s <= max + 1; s += width) out.push([s * 1000, m?.get(s) ?? 0]);
+    return out;
+  };
+  const sevs = [...bySev.keys()].sort((x, y) => y - x);
+  if (!sevs.length) return { series: [{ name: 'no_alerts', data: points(undefined) }], colors: ['#ccc'] };
+  return {
+    series: sevs.map((s) => ({ name: SEVERITIES[s]?.name ?? String(s), data: points(bySev.get(s)) })),
+    colors: sevs.map((s) => SEVERITIES[s]?.color ?? '#ccc'),
+  };
+}
+
+/** counts per alert type or severity of the other families ('historical' key of the counters) */
+async function familyCounts(ctx: ApiCtx, key: 'ALERT_ID' | 'SEVERITY', p: CounterParams, filters: Record<string, string | undefined>) {
+  const a = ctx.deps.alerts;
+  if (!a) return [];
+  const status = p.status === 'engaged' ? 'engaged' : 'historical';
+  if (status === 'historical' && !a.stored) return [];
+  const w = alertWindow(ctx, p);
+  const m = new Map<string, { value: number; name: string; count: number }>();
+  for (const f of ALERT_FAMILIES) {
+    for (const g of await a.store.groups(f, w, status, filters, [key])) {
+      const name = key === 'ALERT_ID' ? familyAlertName(f, g.keys[0]) : (SEVERITIES[g.keys[0]]?.name ?? String(g.keys[0]));
+      const e = m.get(name) ?? { value: g.keys[0], name, count: 0 };
+      e.count += g.count;
+      m.set(name, e);
+    }
+  }
+  return [...m.values()].sort((x, y) => y.count - x.count || x.value - y.value);
+}
+
+export async function alertTypeCountersAll(ctx: ApiCtx, p: CounterParams, filters: Record<string, string | undefined>) {
+  const flows = p.status === 'engaged' ? { 'historical-flows': [] } : await alertTypeCounters(ctx, p, filters);
+  const other = await answer(() => familyCounts(ctx, 'ALERT_ID', p, filters));
+  return { ...flows, historical: other.map((r) => ({ count: String(r.count), type: r.name, alert_id: r.value })) };
+}
+
+export async function alertSeverityCountersAll(ctx: ApiCtx, p: CounterParams, filters: Record<string, string | undefined>) {
+  const flows = p.status === 'engaged' ? { 'historical-flows': [] } : await alertSeverityCounters(ctx, p, filters);
+  const other = await answer(() => familyCounts(ctx, 'SEVERITY', p, filters));
+  return { ...flows, historical: other.map((r) => ({ count: String(r.count), severity: r.name, severity_id: r.value })) };
+}
+
+/** get/alert/ts.lua: status=historical-flows (flows), historical or engaged (every other family): {day start: [24 hourly counts]} */
+export async function alertTsAll(ctx: ApiCtx, p: CounterParams, filters: Record<string, string | undefined>) {
+  if (p.status === undefined || p.status === 'historical-flows') return alertTs(ctx, { ...p, status: 'historical-flows' }, filters);
+  const a = alertsOf(ctx);
+  const status = statusOf(p.status);
+  const w = alertWindow(ctx, p);
+  const out: Record<string, number[]> = {};
+  await answer(async () => {
+    for (const f of ALERT_FAMILIES) {
+      if (status !== 'engaged' && !a.stored) throw new StoreError('unavailable', 'the historical store (where alerts are kept) is not available');
+      for (const g of await a.store.groups(f, w, status, filters, ['TSTAMP'])) {
+        const ts = g.keys[0];
+        const day = ts - (ts % 86400);
+        (out[String(day)] ??= new Array(24).fill(0))[Math.floor((ts - day) / 3600)] += g.count;
+      }
+    }
+  });
+  return out;
+}
+
+export interface DataParams extends AlertWindowParams {
+  status?: string;
+  alert_type?: number;
+  alert_severity?: number;
+}
+
+/** v1 (and v0) get/alert/data.lua: historical (every family but flow), historical-flows, engaged */
+export async function alertData(ctx: ApiCtx, p: DataParams, version: 'v0' | 'v1') {
+  if (!p.status) throw new ApiError(RC.INVALID_ARGUMENTS, 'status is required (historical, historical-flows, engaged)');
+  if (!['historical', 'historical-flows', 'engaged'].includes(p.status)) throw new ApiError(RC.INVALID_ARGUMENTS, `status '${p.status}' is not one of historical, historical-flows, engaged`);
+  const filters: Record<string, string | undefined> = {
+    alert_id: p.alert_type !== undefined ? String(p.alert_type) : undefined,
+    severity: p.alert_severity !== undefined ? String(p.alert_severity) : undefined,
+  };
+  const out: (ReturnType<typeof v1DataRecord> & { id: number })[] = [];
+  await answer(async () => {
+    if (p.status === 'historical-flows') {
+      const r = await service(ctx).list(window(ctx, p), filters, { length: MAX_LENGTH });
+      for (const row of r.rows) {
+        const rec = formatAlertRecord(row) as { cli_ip: { ip: string }; srv_ip: { ip: string }; cli_port: { value: string }; srv_port: { value: string }; alert_name: string; score: { value: number }; tstamp: { value: number } };
+        const ev = `${rec.cli_ip.ip}:${rec.cli_port.value} -> ${rec.srv_ip.ip}:${rec.srv_port.value}`;
+        out.push({ ...v1DataRecord('flow', ev, rec.alert_name, rec.score.value, rec.tstamp.value, 1, rec.alert_name), id: Number(row.alert_id) });
+      }
+      return;
+    }
+    const a = alertsOf(ctx);
+    const status = p.status === 'engaged' ? 'engaged' : 'historical';
+    const w = alertWindow(ctx, p);
+    for (const f of ALERT_FAMILIES) {
+      const r = await a.store.list(f, w, status, filters, { length: MAX_LENGTH });
+      for (const row of r.rows) {
+        const rec = formatFamilyRecord(f, row) as { alert_name: string; description: string; count: number };
+        out.push({ ...v1DataRecord(f, entityValue(f, row), rec.alert_name, Number(row.score), Number(row.tstamp), rec.count, rec.description || rec.alert_name), id: Number(row.alert_id) });
+      }
+    }
+  });
+  out.sort((x, y) => Number(y.date) - Number(x.date));
+  return version === 'v0' ? out.map((r) => v0DataRecord(r, r.id)) : out.map(({ id: _id, ...r }) => r);
+}
+
+export interface QueryParams extends AlertWindowParams {
+  alert_family: string;
+  select_clause?: string;
+  where_clause?: string;
+  maxhits_clause?: number;
+  order_by?: string;
+  group_by?: string;
+}
+
+/** v2 get/alert/list/alerts.lua: the clauses on one family's table (flow: the flows table's alert rows) */
+export async function alertQuery(ctx: ApiCtx, p: QueryParams) {
+  const f = QUERY_FAMILY[p.alert_family];
+  if (!f) throw new ApiError(RC.INVALID_ARGUMENTS, `alert_family '${p.alert_family}' is not one of ${Object.keys(QUERY_FAMILY).join(', ')}`);
+  const clauses = { select: p.select_clause, where: p.where_clause, groupBy: p.group_by, orderBy: p.order_by, maxhits: p.maxhits_clause };
+  if (f === 'flow') {
+    const be = service(ctx) && ctx.deps.history!;
+    const w = window(ctx, p);
+    return answer(() => new FlowsQuery(be, FLOWS_TABLE).flows({ ...clauses, where: p.where_clause?.trim() ? `STATUS != 0 AND (${p.where_clause})` : 'STATUS != 0' }, w));
+  }
+  const a = alertsOf(ctx);
+  return answer(() => a.store.query(f, alertWindow(ctx, p), clauses));
+}
+
+/** delete/<family>/alerts.lua (administrators): the stored alerts matching the filters */
+export async function deleteFamilyAlerts(ctx: ApiCtx, f: AlertFamily, p: CounterParams, filters: Record<string, string | undefined>) {
+  if (ctx.user.role !== 'administrator') throw new ApiError(RC.NOT_GRANTED, 'only administrators delete alerts');
+  const a = alertsOf(ctx);
+  const status = statusOf(p.status);
+  if (status === 'engaged') throw new ApiError(RC.INVALID_ARGUMENTS, 'engaged alerts are not stored: they end when their check releases them');
+  await answer(() => a.store.delete(f, alertWindow(ctx, p), status, filters));
+  return [];
 }

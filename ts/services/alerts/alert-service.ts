@@ -72,8 +72,8 @@ interface IfaceState {
 const GROUPS: SeverityGroup[] = ['notice', 'warning', 'error', 'critical', 'emergency'];
 
 export class AlertService implements AlertSink {
-  /** the stored alerts (null without a store) */
-  readonly store: AlertStore | null;
+  /** the alerts as the endpoints read them (stored ones need a store: `stored`) */
+  readonly store: AlertStore;
   private readonly ifaces = new Map<number, IfaceState>();
   private queue: Pending[] = [];
   private flushing: Promise<void> | null = null;
@@ -96,10 +96,15 @@ export class AlertService implements AlertSink {
     this.flushMs = o.flushMs ?? 1000;
     this.maxHosts = o.maxHosts ?? 65536;
     this.log = o.log ?? ((l) => console.error(l));
-    this.store = backend ? new AlertStore(backend, this) : null;
+    this.store = new AlertStore(backend, this);
   }
 
   /** Creates the family tables (when a store is given); a store that refuses them is one log line and no store. */
+  /** alerts are written to a store */
+  get stored(): boolean {
+    return this.backend !== null;
+  }
+
   static async open(history: Backend | null, o: AlertServiceOptions = {}): Promise<AlertService> {
     let be = history;
     if (be) {

@@ -7,7 +7,7 @@
 // their would-be rows, so both statuses filter alike.
 import ipaddr from 'ipaddr.js';
 
-import type { Backend } from '../store/backend.js';
+import { StoreError, type Backend } from '../store/backend.js';
 import { catalogOf, type CatalogColumn, type ColumnCatalog, type Expr, type SelectItem, type SelectQuery } from '../store/query/ast.js';
 import { tagFilters } from '../store/query/build.js';
 import { compiler } from '../store/query/compile.js';
@@ -81,9 +81,15 @@ export interface Group {
 
 export class AlertStore {
   constructor(
-    private readonly backend: Backend,
+    private readonly store: Backend | null,
     private readonly service: AlertService,
   ) {}
+
+  /** stored alerts need the store; engaged ones do not */
+  private get backend(): Backend {
+    if (!this.store) throw new StoreError('unavailable', 'the historical store (where alerts are kept) is not available');
+    return this.store;
+  }
 
   // ── conditions ───────────────────────────────────────────────────────
 

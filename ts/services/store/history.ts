@@ -10,6 +10,7 @@ import { FLOWS_TABLE } from './flow-columns.js';
 import { FlowWriter, type FlowWriterOptions } from './flow-writer.js';
 import { openStore } from './index.js';
 import { Retention } from './retention.js';
+import { ALERT_TABLES } from '../alerts/alert-tables.js';
 
 export interface HistoryOptions {
   dataDir: string;
@@ -54,14 +55,22 @@ export async function startHistory(o: HistoryOptions): Promise<History | null> {
     await backend.close().catch(() => undefined);
     return null;
   }
+  // the alert tables live and age with the flows (created here so retention can see them from its first check)
+  const alertTables = Object.values(ALERT_TABLES);
+  try {
+    for (const t of alertTables) await backend.ensureTable(t);
+  } catch (e) {
+    log(`flowgate: historical store: alert tables unavailable (${(e as Error).message})`);
+    alertTables.length = 0;
+  }
   const days = o.retentionDays ?? 30;
   const retention = new Retention(backend, {
     days,
     maxBytes: o.maxGb !== undefined ? o.maxGb * 2 ** 30 : undefined,
     log,
-  })
-    .track(FLOWS_TABLE)
-    .start();
+  }).track(FLOWS_TABLE);
+  for (const t of alertTables) retention.track(t);
+  retention.start();
   const limits = [days > 0 ? `${days} days` : 'no age limit', ...(o.maxGb !== undefined ? [`at most ${o.maxGb} GB`] : [])];
   print(`flowgate: historical store: ${backend.description} (flows kept ${limits.join(', ')})`);
   return {
