@@ -81,6 +81,7 @@ export function interfaceData(ctx: ApiCtx): IfData {
   const s: EngineStats = i.engine.stats();
   const rates = ctx.deps.rates.get(i.ifid);
   const sys = ctx.deps.system.read();
+  const alertCounters = ctx.deps.alerts?.counters(i.ifid) ?? { engaged: 0, written: 0, dropped: 0 };
   return {
     ifid: String(i.ifid),
     ifname: i.ifname,
@@ -113,17 +114,17 @@ export function interfaceData(ctx: ApiCtx): IfData {
     remote_pps: 0,
     drops: s.drops,
     tcpPacketStats: { retransmissions: s.tcpPacketStats.retransmissions, out_of_order: s.tcpPacketStats.out_of_order, lost: s.tcpPacketStats.lost },
-    // The alerts issue fills these; until then no alert exists.
-    has_alerts: false,
+    // engaged alerts now, alerts this interface stored or could not (alert service)
+    has_alerts: alertCounters.engaged > 0 || alertCounters.written > 0,
     alerted_flows: 0,
-    engaged_alerts: 0,
-    dropped_alerts: 0,
+    engaged_alerts: alertCounters.engaged,
+    dropped_alerts: alertCounters.dropped,
     ts_alerts: [],
     num_live_captures: 0,
     // traffic profiles are not configured
     profiles: {},
     periodic_stats_update_frequency_secs: 5,
-    system_host_stats: systemHostStats(sys, 0),
+    system_host_stats: systemHostStats(sys, ctx.deps.alerts?.systemCounters()),
     // flows written to the historical store (zeros without one, as ntopng without a flows database)
     db: ctx.deps.flowExport?.counters(i.ifid) ?? { flow_export_count: 0, flow_export_drops: 0, flow_export_rate: 0 },
   };
@@ -131,7 +132,8 @@ export function interfaceData(ctx: ApiCtx): IfData {
 
 type Sys = ReturnType<ApiCtx['deps']['system']['read']>;
 
-function systemHostStats(sys: Sys, droppedAlerts: number) {
+/** ntopng's system_host_stats alert figures are summed over every interface, the system one included */
+function systemHostStats(sys: Sys, alerts: { dropped_alerts: number; alerts_queries: number; written_alerts: number } | undefined) {
   return {
     mem_total: sys.mem_total,
     mem_used: sys.mem_used,
@@ -144,9 +146,9 @@ function systemHostStats(sys: Sys, droppedAlerts: number) {
     mem_ntopng_virtual: sys.mem_ntopng_virtual,
     cpu_load: sys.cpu_load,
     cpu_states: sys.cpu_states,
-    dropped_alerts: droppedAlerts,
-    alerts_queries: 0,
-    written_alerts: 0,
+    dropped_alerts: alerts?.dropped_alerts ?? 0,
+    alerts_queries: alerts?.alerts_queries ?? 0,
+    written_alerts: alerts?.written_alerts ?? 0,
   };
 }
 
