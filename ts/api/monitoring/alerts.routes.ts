@@ -31,41 +31,6 @@ const status = z.enum(['historical', 'historical-flows', 'engaged']).optional();
 const pick = (p: Record<string, unknown>) => Object.fromEntries(ALERT_FILTERS.map((t) => [t, p[t] as string | undefined]));
 const FILTERS = `filters <tag>=<value>;<op> (${ALERT_FILTERS.join(', ')}; op eq, neq, lt, gt, lte, gte)`;
 
-export const alertRoutes: RouteDef[] = [
-  route({
-    path: 'get/flow/alert/list', versions: ['v2'], method: 'GET', perm: 'user', ifid: true,
-    summary: `Stored flow alerts (flows with a non-zero predominant alert), newest first: rsp {records}, recordsTotal, recordsFiltered; epoch_begin/epoch_end (default the last hour), start, length (≤ ${MAX_LENGTH}); ${FILTERS}`,
-    params: { epoch_begin: epoch(), epoch_end: epoch(), start: int(0).optional(), length: int(1).optional(), format: str(8).optional(), ...filterParams },
-    errors: ERRORS,
-    handler: (ctx, p) => flowAlertList(ctx, p, pick(p)),
-  }),
-  route({
-    path: 'get/alert/type/counters', versions: ['v1', 'v2'], method: 'GET', perm: 'user', ifid: true,
-    summary: `Alert counts per type, largest first: rsp {'historical-flows': [{count, type, alert_id}] (flow alerts), historical: [{count, type, alert_id}] (every other family; status=engaged: the engaged ones)}; ${FILTERS}`,
-    params: { epoch_begin: epoch(), epoch_end: epoch(), status, ...filterParams },
-    errors: ERRORS,
-    handler: (ctx, p) => alertTypeCountersAll(ctx, p, pick(p)),
-  }),
-  route({
-    path: 'get/alert/severity/counters', versions: ['v1', 'v2'], method: 'GET', perm: 'user', ifid: true,
-    summary: `Alert counts per severity, largest first: rsp {'historical-flows': [{count, severity, severity_id}], historical: [{count, severity, severity_id}] (status=engaged: the engaged ones)}; ${FILTERS}`,
-    params: { epoch_begin: epoch(), epoch_end: epoch(), status, ...filterParams },
-    errors: ERRORS,
-    handler: (ctx, p) => alertSeverityCountersAll(ctx, p, pick(p)),
-  }),
-  route({
-    path: 'get/alert/ts', versions: ['v1', 'v2'], method: 'GET', perm: 'user', ifid: true,
-    summary: `Alerts per hour: rsp {<UTC day start>: [24 counts]}; status=historical-flows (default: flow alerts), historical or engaged (every other family); ${FILTERS}`,
-    params: { epoch_begin: epoch(), epoch_end: epoch(), status, alert_type: str(64).optional(), alert_severity: str(64).optional(), ...filterParams },
-    errors: ERRORS,
-    handler: (ctx, p) => {
-      const f = pick(p);
-      return alertTsAll(ctx, p, { ...f, alert_id: f.alert_id ?? p.alert_type, severity: f.severity ?? p.alert_severity });
-    },
-  }),
-  ...familyRoutes(),
-];
-
 // ── every other family ───────────────────────────────────────────────────
 
 const familyStatus = str(16).optional();
@@ -152,3 +117,38 @@ function familyRoutes(): RouteDef[] {
   );
   return out;
 }
+
+export const alertRoutes: RouteDef[] = [
+  route({
+    path: 'get/flow/alert/list', versions: ['v2'], method: 'GET', perm: 'user', ifid: true,
+    summary: `Stored flow alerts (flows with a non-zero predominant alert), newest first: rsp {records}, recordsTotal, recordsFiltered; epoch_begin/epoch_end (default the last hour), start, length (≤ ${MAX_LENGTH}); ${FILTERS}`,
+    params: { epoch_begin: epoch(), epoch_end: epoch(), start: int(0).optional(), length: int(1).optional(), format: str(8).optional(), ...filterParams },
+    errors: ERRORS,
+    handler: (ctx, p) => flowAlertList(ctx, p, pick(p)),
+  }),
+  route({
+    path: 'get/alert/type/counters', versions: ['v1', 'v2'], method: 'GET', perm: 'user', ifid: true,
+    summary: `Alert counts per type, largest first: rsp {'historical-flows': [{count, type, alert_id}] (flow alerts), historical: [{count, type, alert_id}] (every other family; status=engaged: the engaged ones)}; ${FILTERS}`,
+    params: { epoch_begin: epoch(), epoch_end: epoch(), status, ...filterParams },
+    errors: ERRORS,
+    handler: (ctx, p) => alertTypeCountersAll(ctx, p, pick(p)),
+  }),
+  route({
+    path: 'get/alert/severity/counters', versions: ['v1', 'v2'], method: 'GET', perm: 'user', ifid: true,
+    summary: `Alert counts per severity, largest first: rsp {'historical-flows': [{count, severity, severity_id}], historical: [{count, severity, severity_id}] (status=engaged: the engaged ones)}; ${FILTERS}`,
+    params: { epoch_begin: epoch(), epoch_end: epoch(), status, ...filterParams },
+    errors: ERRORS,
+    handler: (ctx, p) => alertSeverityCountersAll(ctx, p, pick(p)),
+  }),
+  route({
+    path: 'get/alert/ts', versions: ['v1', 'v2'], method: 'GET', perm: 'user', ifid: true,
+    summary: `Alerts per hour: rsp {<UTC day start>: [24 counts]}; status=historical-flows (default: flow alerts), historical or engaged (every other family); ${FILTERS}`,
+    params: { epoch_begin: epoch(), epoch_end: epoch(), status, alert_type: str(64).optional(), alert_severity: str(64).optional(), ...filterParams },
+    errors: ERRORS,
+    handler: (ctx, p) => {
+      const f = pick(p);
+      return alertTsAll(ctx, p, { ...f, alert_id: f.alert_id ?? p.alert_type, severity: f.severity ?? p.alert_severity });
+    },
+  }),
+  ...familyRoutes(),
+];

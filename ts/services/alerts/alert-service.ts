@@ -100,6 +100,11 @@ export class AlertService implements AlertSink {
   }
 
   /** Creates the family tables (when a store is given); a store that refuses them is one log line and no store. */
+  /** alerts waiting to be written now (at most maxQueued) */
+  get queued(): number {
+    return this.queue.length;
+  }
+
   /** alerts are written to a store */
   get stored(): boolean {
     return this.backend !== null;
@@ -243,7 +248,7 @@ export class AlertService implements AlertSink {
       return;
     }
     this.queue.push(p);
-    if (this.queue.length >= this.batchRows) void this.flush();
+    if (this.queue.length >= this.batchRows) this.kick();
     else if (!this.timer) {
       this.timer = setTimeout(() => {
         this.timer = null;
@@ -253,14 +258,23 @@ export class AlertService implements AlertSink {
     }
   }
 
-  /** Writes everything queued (one flush at a time); resolves once written or dropped. */
+  /** Starts writing unless a write is under way (which goes on until the queue is empty): no allocation per call. */
+  private kick(): void {
+    if (!this.flushing && this.queue.length) this.flushing = this.drain().finally(() => (this.flushing = null));
+  }
+
+  private async drain(): Promise<void> {
+    while (this.queue.length) {
+      const take = this.queue;
+      this.queue = [];
+      await this.write(take);
+    }
+  }
+
+  /** Writes everything queued; resolves once it is written or dropped. */
   flush(): Promise<void> {
-    if (this.flushing) return this.flushing.then(() => (this.queue.length ? this.flush() : undefined));
-    if (!this.queue.length) return Promise.resolve();
-    const take = this.queue;
-    this.queue = [];
-    this.flushing = this.write(take).finally(() => (this.flushing = null));
-    return this.flushing;
+    this.kick();
+    return this.flushing ?? Promise.resolve();
   }
 
   private async write(items: Pending[]): Promise<void> {
