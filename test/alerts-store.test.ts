@@ -184,6 +184,14 @@ describe.each([
     expect(d0.body).toEqual([expect.objectContaining({ entity: 'host', key: 4, date: String(T0 + 200) })]);
     const noStatus = await s.call('/lua/rest/v1/get/alert/data.lua', { query: ALL });
     expect(noStatus.body.rc).toBe(-5);
+    // the filters of a page, with the family's alert types as alert_id options
+    const fc = await s.call(v2('get/alert/filter/consts'), { query: { page: 'host' } });
+    const ids = fc.body.rsp.find((x: any) => x.id === 'alert_id');
+    expect(ids.options).toContainEqual({ value: 5, label: 'host_alert_syn_scan' });
+    expect(ids.options.some((o: any) => o.label === 'alert_login_failed')).toBe(false);
+    expect(fc.body.rsp.map((x: any) => x.id)).toContain('vlan_id');
+    const fu = await s.call(v2('get/alert/filter/consts'), { query: { page: 'user' } });
+    expect(fu.body.rsp.find((x: any) => x.id === 'alert_id').options).toContainEqual({ value: 4111, label: 'alert_login_failed' });
   });
 
   it.skipIf(!!skip)('-3 without allow_alerts, scope for restricted users, -5 on hostile input with the tables intact', async () => {

@@ -11,6 +11,7 @@ import { ALL_ALERT_TAGS, FAMILY_TAGS } from '../../services/alerts/alert-store.j
 import type { AlertFamily } from '../../services/alerts/types.js';
 import {
   alertData,
+  alertFilterConsts,
   alertQuery,
   alertSeverityCountersAll,
   alertSeverityTs,
@@ -99,6 +100,13 @@ function familyRoutes(): RouteDef[] {
       params: { ...common, status: familyStatus, ...tagParams },
       errors: ERRORS,
       handler: (ctx, p) => alertSeverityTs(ctx, 'all', p, familyFilters('all', p)),
+    }),
+    route({
+      path: 'get/alert/filter/consts', versions: ['v2'], method: 'GET', perm: 'user',
+      summary: 'The filters of an alert page (page: interface, flow, host, network, snmp_device, mac, user, am_host, system; default all): [{id, label, value_type, value_label, type, operators [{id, label}], options}]',
+      params: { page: str(32).optional() },
+      errors: [],
+      handler: (_ctx, p) => alertFilterConsts(p.page),
     }),
     route({
       path: 'get/alert/data', versions: ['v0', 'v1'], method: 'GET', perm: 'user', ifid: true,

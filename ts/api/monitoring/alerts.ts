@@ -9,9 +9,12 @@ import { StoreError } from '../../services/store/backend.js';
 import { envelope, ApiError, RC } from '../rc.js';
 import type { AlertService } from '../../services/alerts/alert-service.js';
 import { MAX_LENGTH, type AlertStatus, type AlertWindow } from '../../services/alerts/alert-store.js';
-import { addTotals, entityValue, formatEntityRecord, formatFamilyRecord, newTotals, toCsv, v0DataRecord, v1DataRecord, type EntityTotals } from '../../services/alerts/alert-format.js';
+import { addTotals, entityValue, filterConsts, formatEntityRecord, formatFamilyRecord, newTotals, toCsv, v0DataRecord, v1DataRecord, type EntityTotals } from '../../services/alerts/alert-format.js';
 import { QUERY_FAMILY } from '../../services/alerts/alert-tables.js';
-import { familyAlertName } from '../../services/alerts/families.js';
+import { familyAlertKeys, familyAlertName } from '../../services/alerts/families.js';
+import { FAMILY_TAGS } from '../../services/alerts/alert-store.js';
+import { ALERT_FILTERS } from '../../services/alerts/flow-alerts.js';
+import { FLOW_RISK_ALERTS } from '../../services/alerts/catalogue.js';
 import { ALERT_FAMILIES, type AlertFamily } from '../../services/alerts/types.js';
 import { FLOWS_TABLE } from '../../services/store/flow-columns.js';
 import { FlowsQuery } from '../../services/store/flows-query.js';
@@ -336,4 +339,14 @@ export async function deleteFamilyAlerts(ctx: ApiCtx, f: AlertFamily, p: Counter
   if (status === 'engaged') throw new ApiError(RC.INVALID_ARGUMENTS, 'engaged alerts are not stored: they end when their check releases them');
   await answer(() => a.store.delete(f, alertWindow(ctx, p), status, filters));
   return [];
+}
+
+/** v2 get/alert/filter/consts.lua: the filters of one alert page (family) and, for alert_id, its alert types */
+export function alertFilterConsts(page: string | undefined) {
+  const p = page ?? 'all';
+  const f = (ALERT_FAMILIES as readonly string[]).includes(p) ? (p as AlertFamily) : null;
+  if (p === 'flow') return filterConsts([...ALERT_FILTERS], FLOW_RISK_ALERTS.map((r) => ({ id: r.alertId, key: r.key })));
+  if (!f) return filterConsts(['alert_id', 'alert_category', 'severity', 'score', 'description'], null);
+  const tags = Object.keys(FAMILY_TAGS[f]).filter((t) => t !== 'tstamp' && t !== 'row_id');
+  return filterConsts(tags, familyAlertKeys(f).map((k) => ({ id: k.id, key: k.key })));
 }

@@ -189,3 +189,46 @@ export function toCsv(records: Record<string, unknown>[]): string {
   };
   return [keys.join('|'), ...records.map((r) => keys.map((k) => cell(r[k])).join('|'))].join('\n') + '\n';
 }
+
+// ── get/alert/filter/consts.lua ─────────────────────────────────────────
+
+const OPERATOR_LABEL: Record<string, string> = { eq: '=', neq: '!=', lt: '<', gt: '>', gte: '>=', lte: '<=', in: 'has', nin: 'does_not_have' };
+
+/** ntopng's tag_utils.defined_tags for the alert filters: [input type, value type, operators] */
+const TAG_INFO: Record<string, [string, string, string[]]> = {
+  alert_id: ['select', 'alert_id', ['eq', 'neq']],
+  alert_category: ['select', 'alert_category', ['eq', 'neq']],
+  severity: ['select', 'severity', ['eq', 'lte', 'gte', 'neq']],
+  score: ['input', 'score', ['eq', 'neq', 'lt', 'gt', 'gte', 'lte']],
+  description: ['input', 'text', ['in']],
+  vlan_id: ['input', 'vlan_id', ['eq', 'neq', 'lt', 'gt', 'gte', 'lte']],
+  ip_version: ['select', 'ip_version', ['eq', 'neq']],
+  ip: ['input', 'ip', ['eq', 'neq']],
+  name: ['input', 'hostname', ['eq', 'neq', 'in', 'nin']],
+  host_pool_id: ['select', 'host_pool_id', ['eq', 'neq']],
+  network: ['select', 'network_id', ['eq', 'neq']],
+  subtype: ['input', 'text', ['eq', 'neq']],
+  network_name: ['input', 'text', ['eq', 'neq']],
+  snmp_interface: ['select', 'snmp_interface', ['eq', 'neq']],
+};
+
+/** One page's filters (tag_utils.get_tag_info): alert_id lists the family's alert types as options. */
+export function filterConsts(tags: string[], alertTypes: { id: number; key: string }[] | null) {
+  const out: Record<string, unknown>[] = [];
+  for (const id of tags) {
+    const info = TAG_INFO[id];
+    if (!info) continue;
+    const f: Record<string, unknown> = {
+      id, label: id, value_type: info[1], value_label: id, type: info[0],
+      operators: info[2].map((op) => ({ id: op, label: OPERATOR_LABEL[op] })),
+    };
+    if (id === 'alert_id' && alertTypes) {
+      f.value_type = 'array';
+      f.options = [...alertTypes].sort((x, y) => x.key.localeCompare(y.key)).map((t) => ({ value: t.id, label: t.key }));
+    }
+    if (id === 'severity') f.options = Object.entries(SEVERITIES).filter(([k]) => Number(k) >= 2).map(([k, v]) => ({ value: Number(k), label: v.name }));
+    if (id === 'alert_category') f.options = Object.entries(CATEGORY).map(([k, v]) => ({ value: v, label: k }));
+    out.push(f);
+  }
+  return out;
+}
