@@ -7,7 +7,8 @@ import { parse } from 'hono/utils/cookie';
 import type { User, Users } from '../services/users.js';
 import { header } from './params.js';
 
-export type AuthResult = { user: User } | { user: null; reason: string };
+/** `failedLogin`: the user name whose password was wrong (ntopng records a failed login for it). */
+export type AuthResult = { user: User } | { user: null; reason: string; failedLogin?: string };
 
 export async function authenticate(c: Context, users: Users): Promise<AuthResult> {
   const auth = header(c, 'authorization');
@@ -29,9 +30,10 @@ export async function authenticate(c: Context, users: Users): Promise<AuthResult
       }
       const i = decoded.indexOf(':');
       if (i <= 0) return { user: null, reason: 'malformed basic authorization' };
-      const u = await users.verify(decoded.slice(0, i), decoded.slice(i + 1));
+      const name = decoded.slice(0, i);
+      const u = await users.verify(name, decoded.slice(i + 1));
       if (u) users.rememberCredential(auth, u);
-      return u ? { user: u } : { user: null, reason: 'wrong user name or password' };
+      return u ? { user: u } : { user: null, reason: 'wrong user name or password', failedLogin: name };
     }
     return { user: null, reason: `unsupported authorization scheme '${scheme}'` };
   }
@@ -47,7 +49,7 @@ export async function authenticate(c: Context, users: Users): Promise<AuthResult
   }
   if (cookies.user && cookies.password !== undefined) {
     const u = await users.verify(cookies.user, cookies.password);
-    return u ? { user: u } : { user: null, reason: 'wrong user name or password' };
+    return u ? { user: u } : { user: null, reason: 'wrong user name or password', failedLogin: cookies.user };
   }
   return { user: null, reason: 'authentication required' };
 }

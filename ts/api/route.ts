@@ -12,6 +12,7 @@ import type { Timeseries } from '../services/timeseries/index.js';
 import type { Backend } from '../services/store/backend.js';
 import type { ExportCounters } from '../services/store/flow-writer.js';
 import type { AlertService } from '../services/alerts/alert-service.js';
+import type { ChecksConfig } from '../services/checks/config.js';
 
 export type Version = 'v0' | 'v1' | 'v2';
 
@@ -34,7 +35,9 @@ export interface ApiDeps {
   history: Backend | null;
   /** per interface, the flow writer's export counters (interface data's db.*); null without a store */
   flowExport: { counters(ifid: number): ExportCounters } | null;
-  /** engaged and stored alerts of every family but flow (null: not running; its endpoints answer -6) */
+  /** the checks configuration (enabled checks, thresholds) */
+  checks: ChecksConfig;
+  /** engaged and stored alerts of every family but flow; user activity goes there too (null: not running; its endpoints answer -6) */
   alerts?: AlertService | null;
 }
 
@@ -57,6 +60,8 @@ export interface RouteDef<S extends z.ZodRawShape = z.ZodRawShape> {
   versions: Version[];
   /** under /lua/pro/rest/ */
   pro?: boolean;
+  /** one of ntopng's page scripts automation calls: `/lua/<path>.lua`, answered as v0 (bare JSON) */
+  page?: boolean;
   /** the documented method; GET and POST are both accepted, as ntopng does */
   method: 'GET' | 'POST';
   summary: string;
@@ -78,6 +83,7 @@ export const route = <S extends z.ZodRawShape>(r: RouteDef<S>): RouteDef => r as
 
 /** Every URL a declaration answers on: versions, pro prefix, and ntopng's spelling of `monitor`. */
 export function routeUrls(r: RouteDef): { version: Version; url: string }[] {
+  if (r.page) return [{ version: 'v0', url: `/lua/${r.path}.lua` }];
   const out: { version: Version; url: string }[] = [];
   const spellings = r.path.split('/').includes('monitor') ? [r.path, r.path.replace(/(^|\/)monitor(\/|$)/, '$1ntopng$2')] : [r.path];
   for (const version of r.versions) {

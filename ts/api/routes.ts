@@ -1,12 +1,14 @@
 // THE route table of the monitoring API: every endpoint served, with its
 // versions, parameters, permission and handler. server.ts builds the HTTP
 // app from it and openapi.ts documents it; nothing is routed elsewhere.
+import { track } from './activity.js';
 import { bool, int, oneOf, str } from './params.js';
 import { ApiError, RC } from './rc.js';
 import { route, type RouteDef } from './route.js';
 import * as constants from './monitoring/constants.js';
 import { dbRoutes } from './monitoring/db.routes.js';
 import { alertRoutes } from './monitoring/alerts.routes.js';
+import { checksRoutes } from './monitoring/checks.routes.js';
 import * as flows from './monitoring/flows.js';
 import * as hosts from './monitoring/hosts.js';
 import * as ifaces from './monitoring/interfaces.js';
@@ -146,6 +148,7 @@ export const routes: RouteDef[] = [
       const db = ctx.deps.store.db<string>('host_aliases');
       if (p.custom_name.trim()) await db.put(hosts.hostKey(h.ip, h.vlan), p.custom_name.trim());
       else await db.remove(hosts.hostKey(h.ip, h.vlan));
+      track(ctx, 'set_host_alias', { host: hosts.hostKey(h.ip, h.vlan), custom_name: p.custom_name });
       return [];
     },
   }),
@@ -256,4 +259,5 @@ export const routes: RouteDef[] = [
   // ── flows database (pro) ──────────────────────────────────────────────
   ...dbRoutes,
   ...alertRoutes,
+  ...checksRoutes,
 ];

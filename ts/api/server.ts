@@ -12,6 +12,7 @@ import { ApiError, envelope, RC, rcInfo } from './rc.js';
 import { routeUrls, type ApiCtx, type ApiDeps, type RouteDef, type Version } from './route.js';
 import { routes } from './routes.js';
 import { okSerializer } from './serialize.js';
+import { loginFailedAlert } from '../services/checks/user-activity.js';
 import { seesEverything } from '../services/users.js';
 
 export interface ServerOptions {
@@ -83,6 +84,7 @@ async function serve(c: Context, r: RouteDef, schema: z.ZodObject, version: Vers
   try {
     const auth = await authenticate(c, deps.users);
     if (!auth.user) {
+      if (auth.failedLogin !== undefined) deps.alerts?.emit(loginFailedAlert(auth.failedLogin));
       c.header('WWW-Authenticate', 'Basic realm="flowgate"');
       return answer(c, version, RC.NOT_GRANTED, [], auth.reason);
     }

@@ -1,12 +1,15 @@
 // The `flowgate` command line: parses options, starts one engine per -i,
 // reports progress, and stops cleanly on SIGINT/SIGTERM.
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 import { FlowgateError } from '../bindings/errors.js';
 import { Engine, type EgressConfig, type EgressOutput } from '../bindings/engine.js';
+import { ChecksConfig } from '../services/checks/config.js';
+import { applyFlowChecks } from '../services/checks/flow-checks.js';
+import { ConfigStore } from '../services/config-store.js';
 import { Interfaces, type InterfaceSpec } from '../services/interfaces.js';
 import { Timeseries, parseRetention } from '../services/timeseries/index.js';
 import { startHistory, type History } from '../services/store/history.js';
@@ -234,6 +237,27 @@ export async function run(argv: string[]): Promise<number> {
     ifaces.close();
     return 2;
   }
+  // The checks configuration before the engines start: the flows written
+  // from the first packet raise only the alerts of enabled checks.
+  const dataDir = o['data-dir'] ?? 'data';
+  let store: ConfigStore;
+  let checks: ChecksConfig;
+  let flowChecks: { stop(): void };
+  try {
+    store = new ConfigStore(resolve(dataDir));
+    checks = ChecksConfig.open(store);
+    const f = (flowChecks = applyFlowChecks(checks, history?.writer));
+    await f.ready;
+  } catch (e) {
+    console.error(`flowgate: cannot open the configuration in ${resolve(dataDir)}: ${(e as Error).message}`);
+    ifaces.close();
+    await history?.close();
+    return 2;
+  }
+  const closeConfig = async () => {
+    flowChecks.stop();
+    await store.close();
+  };
   const started = performance.now();
   ifaces.start(history?.writer);
 
@@ -253,12 +277,15 @@ export async function run(argv: string[]): Promise<number> {
         debug: level === 'debug',
         timeseries,
         history,
+        store,
+        checks,
       });
     }
   } catch (e) {
     console.error(`flowgate: cannot start the monitoring API: ${(e as Error).message}`);
     ifaces.close();
     await history?.close();
+    await closeConfig();
     return 1;
   }
 
@@ -266,8 +293,7 @@ export async function run(argv: string[]): Promise<number> {
   try {
     const port = num(o['egress-port'], 'egress-port') ?? 8880;
     if (port > 0) {
-      const store = api?.store ?? null;
-      if (!store) throw new FlowgateError('the egress API keeps its policies in the configuration store: it needs the monitoring API (--http-port > 0)', 'E_INVALID');
+      if (!api) throw new FlowgateError('the egress API keeps its policies in the configuration store: it needs the monitoring API (--http-port > 0)', 'E_INVALID');
       egress = await startEgressApi({
         port,
         bind: o.bind,
@@ -291,6 +317,7 @@ export async function run(argv: string[]): Promise<number> {
     await api?.close();
     ifaces.close();
     await history?.close();
+    await closeConfig();
     return 1;
   }
 
@@ -332,5 +359,6 @@ export async function run(argv: string[]): Promise<number> {
   // after the engines stopped: the flows still active are ended and written
   // (as ntopng dumps its flows when it stops)
   await history?.close();
+  await closeConfig();
   return ifaces.list.some((i) => i.engine.state().state === 'failed') ? 1 : 0;
 }

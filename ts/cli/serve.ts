@@ -8,6 +8,9 @@ import { createEgressApp } from '../egress/api.js';
 import { EgressService, type EgressEngine, type EgressLayout } from '../egress/service.js';
 import { listen } from '../api/listen.js';
 import { createMonitoringApp } from '../api/server.js';
+import type { AlertSink } from '../services/alerts/types.js';
+import { ChecksConfig } from '../services/checks/config.js';
+import { applyFlowChecks } from '../services/checks/flow-checks.js';
 import { ConfigStore } from '../services/config-store.js';
 import type { Interfaces } from '../services/interfaces.js';
 import { lmdbKv, openKv } from '../services/kv.js';
@@ -32,6 +35,15 @@ export interface MonitoringApiOptions {
   timeseries?: Timeseries;
   /** the historical store and its writer (startHistory), null/absent without */
   history?: History | null;
+  /**
+   * The configuration store and the checks configuration, opened by the
+   * caller before the engines start (it closes the store); absent: opened
+   * here on `dataDir`, the checks applied to the history's flow writer.
+   */
+  store?: ConfigStore;
+  checks?: ChecksConfig;
+  /** a sink that also sees every alert raised (AlertService.subscribe) */
+  alerts?: AlertSink | null;
 }
 
 export interface MonitoringApi {
@@ -46,8 +58,16 @@ export interface MonitoringApi {
 export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOptions): Promise<MonitoringApi> {
   const print = o.print ?? ((l: string) => console.log(l));
   const dataDir = resolve(o.dataDir);
-  const store = new ConfigStore(dataDir);
+  const ownStore = !o.store;
+  const store = o.store ?? new ConfigStore(dataDir);
+  const closeStore = () => (ownStore ? store.close() : Promise.resolve());
+  let flowChecks: { stop(): void } | null = null;
   try {
+    const checks = o.checks ?? ChecksConfig.open(store);
+    if (!o.checks) {
+      const f = (flowChecks = applyFlowChecks(checks, o.history?.writer));
+      await f.ready;
+    }
     // allowed_interface is given as an ifid (ntopng's form) or a name
     const users = new Users(store, (v) => {
       const byId = /^\d+$/.test(v) ? ifaces.get(Number(v)) : undefined;
@@ -73,6 +93,7 @@ export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOpt
     // Alerts are stored beside the flows (one table per family); without a
     // store engaged alerts still work and stored ones are counted as dropped.
     const alerts = await AlertService.open(backend, { log: (l) => console.error(l) });
+    if (o.alerts) alerts.subscribe(o.alerts);
     if (alerts.stored) print(`flowgate: alerts stored in ${backend!.description}`);
     const app = createMonitoringApp(
       {
@@ -85,6 +106,7 @@ export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOpt
         history: backend,
         flowExport: o.history?.writer ?? null,
         timeseries: o.timeseries ?? null,
+        checks,
         alerts,
       },
       { log: (l) => console.error(l), debug: o.debug },
@@ -113,11 +135,13 @@ export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOpt
         await alerts.close();
         // the series sampled so far are written before main closes the store
         await o.timeseries?.flush();
-        await store.close();
+        flowChecks?.stop();
+        await closeStore();
       },
     };
   } catch (e) {
-    await store.close();
+    flowChecks?.stop();
+    await closeStore();
     throw e;
   }
 }

@@ -1,5 +1,6 @@
 // Flow endpoints: the active flow list and per-L4 / per-L7 flow counters.
 import { l7Id, l7Name, type FlowRecord } from '../../bindings/engine.js';
+import { flowScore } from '../../services/alerts/catalogue.js';
 import { ApiError, RC } from '../rc.js';
 import type { ApiCtx } from '../route.js';
 import { l4Id, l4Name } from './constants.js';
@@ -7,9 +8,10 @@ import { inNetworks, parseHost } from './hosts.js';
 
 type FlowSortKey = 'bytes' | 'thpt' | 'duration' | 'first_seen' | 'last_seen' | 'client' | 'server' | 'vlan' | 'proto' | 'l7' | 'serial' | 'packets';
 
-// ntopng's sortColumn values (with or without its `column_` prefix). Every
-// flow's score is 0 until flow checks exist, so a score order is the
-// natural (creation) order.
+// ntopng's sortColumn values (with or without its `column_` prefix). The
+// engine pages flows without knowing their score (computed here from the
+// risks and the checks configuration), so a score order is the natural
+// (creation) order.
 const FLOW_SORT: Record<string, FlowSortKey> = {
   bytes: 'bytes', thpt: 'thpt', duration: 'duration', first_seen: 'first_seen', last_seen: 'last_seen',
   client: 'client', server: 'server', vlan: 'vlan', proto_l4: 'proto', l4: 'proto', ndpi: 'l7', application: 'l7',
@@ -100,7 +102,8 @@ function flowRecord(f: FlowRecord, verbose: boolean) {
     bytes: f.bytes,
     thpt: { pps: f.thpt_pps, bps: f.thpt_bps },
     breakdown: { cli2srv, srv2cli: 100 - cli2srv },
-    score: '0',
+    // the alerts its risks raise while their flow checks are enabled
+    score: String(flowScore(f.risk_ids)),
   };
   if (verbose) {
     r.packets = f.packets;

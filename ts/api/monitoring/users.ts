@@ -1,23 +1,37 @@
 // Users, sessions and API tokens endpoints.
+import { track } from '../activity.js';
 import { ApiError, RC } from '../rc.js';
 import type { ApiCtx } from '../route.js';
+import { loginAlert } from '../../services/checks/user-activity.js';
 import type { UserFields } from '../../services/users.js';
 
 export type UserParams = UserFields & { username: string };
 
+// User activity as ntopng's tracker records these calls: ntop.addUser's
+// and ntop.deleteUser's arguments (the password blanked), resetUserPassword
+// for a new password; other edits, which ntopng does not track, as
+// edit_ntopng_user with the fields given.
 export async function addUser(ctx: ApiCtx, p: UserParams) {
-  await ctx.deps.users.add(p);
+  const u = await ctx.deps.users.add(p);
+  const flag = (b: boolean) => String(b);
+  // username, full_name, password, role, networks, ifname, host_pool_id (none here), language, pcap, historical flows, alerts
+  track(ctx, 'addUser', [u.username, u.full_name, '', u.role, u.allowed_networks.join(','), u.allowed_interface, null, u.language,
+    flag(u.allow_pcap_download), flag(u.allow_historical_flows), flag(u.allow_alerts)]);
   return [];
 }
 
 export async function editUser(ctx: ApiCtx, p: UserParams) {
   await ctx.deps.users.edit(p.username, p);
+  if (p.password) track(ctx, 'resetUserPassword', [ctx.user.username, p.username, '', '']);
+  const changed = Object.fromEntries(Object.entries(p).filter(([k, v]) => v !== undefined && k !== 'username' && k !== 'password' && k !== 'confirm_password'));
+  if (Object.keys(changed).length) track(ctx, 'edit_ntopng_user', { username: p.username, ...changed });
   return [];
 }
 
 export async function deleteUser(ctx: ApiCtx, p: { username: string }) {
   if (p.username === ctx.user.username) throw new ApiError(RC.DELETE_USER_FAILED, 'a user cannot delete itself');
   await ctx.deps.users.delete(p.username);
+  track(ctx, 'deleteUser', [p.username]);
   return [];
 }
 
@@ -33,6 +47,8 @@ export async function createSession(ctx: ApiCtx, p: { username?: string; auth_se
   const username = p.username ?? ctx.user.username;
   actFor(ctx, username);
   const session = await ctx.deps.users.createSession(username, p.auth_session_duration ?? 0);
+  // a session is a login (HTTPserver create_session → traceLogin authorized)
+  ctx.deps.alerts?.emit(loginAlert(username));
   return { session };
 }
 

@@ -76,6 +76,7 @@ export class AlertService implements AlertSink {
   readonly store: AlertStore;
   private readonly ifaces = new Map<number, IfaceState>();
   private queue: Pending[] = [];
+  private readonly subscribers: AlertSink[] = [];
   private flushing: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
@@ -141,7 +142,14 @@ export class AlertService implements AlertSink {
 
   // ── AlertSink ────────────────────────────────────────────────────────
 
+  /** Another sink that sees every engage, release and emit after this service (notification recipients, tests). */
+  subscribe(sink: AlertSink): () => void {
+    this.subscribers.push(sink);
+    return () => void this.subscribers.splice(this.subscribers.indexOf(sink) >>> 0, 1);
+  }
+
   engage(a: AlertInput): void {
+    for (const x of this.subscribers) x.engage(a);
     const s = this.iface(a.ifid);
     const k = alertKeyText(a);
     const cur = s.engaged.get(k);
@@ -169,6 +177,7 @@ export class AlertService implements AlertSink {
   }
 
   release(key: AlertKey, tstamp: number): void {
+    for (const x of this.subscribers) x.release(key, tstamp);
     const s = this.ifaces.get(key.ifid);
     const k = alertKeyText(key);
     const cur = s?.engaged.get(k);
@@ -186,6 +195,7 @@ export class AlertService implements AlertSink {
   }
 
   emit(a: AlertInput): void {
+    for (const x of this.subscribers) x.emit(a);
     const s = this.iface(a.ifid);
     const h = this.host(s, a);
     if (h) h.total++;

@@ -183,6 +183,22 @@ export function flowAlertColumns(riskMask: bigint | number): FlowAlertColumns {
   return flowAlertColumnsOf(Number(m & 0xffffffffn), Number((m >> 32n) & 0xffffffffn));
 }
 
+// Risks whose flow check is enabled (checks configuration), as two 32-bit
+// words. Module state, so one per thread: the store worker, which fills the
+// flow rows' alert columns, is sent its own copy whenever the configuration
+// changes (flow-sink.ts). A disabled check raises no alert from then on; the
+// flow keeps the risk itself (FLOW_RISK), as ntopng keeps it.
+let enabledLo = -1, enabledHi = -1;
+
+/** Sets the risks whose alerts are raised (bit n = nDPI risk n). */
+export function setEnabledRisks(lo: number, hi: number): void {
+  enabledLo = lo | 0;
+  enabledHi = hi | 0;
+}
+
+/** The risks whose alerts are raised, as [low word, high word]. */
+export const enabledRisks = (): [number, number] => [enabledLo >>> 0, enabledHi >>> 0];
+
 /** The alert columns of a flow batch, filled row by row from the record's risk words (the writer's one hook). */
 export class AlertColumnArrays {
   readonly score: Uint16Array;
@@ -208,7 +224,7 @@ export class AlertColumnArrays {
     ];
   }
   fill(r: number, lo: number, hi: number): void {
-    const a = flowAlertColumnsOf(lo, hi);
+    const a = flowAlertColumnsOf(lo & enabledLo, hi & enabledHi);
     this.score[r] = a.SCORE;
     this.status[r] = a.STATUS;
     this.map[r] = a.ALERTS_MAP;
@@ -217,7 +233,12 @@ export class AlertColumnArrays {
   }
 }
 
-/** The flow score alone (active flows' `score`). */
-export function flowScore(riskMask: bigint | number): number {
-  return flowAlertColumns(riskMask).SCORE;
+/** The score of a flow with these risks, counting only enabled checks (active flows' `score`). */
+export function flowScore(riskIds: readonly number[]): number {
+  let lo = 0, hi = 0;
+  for (const id of riskIds) {
+    if (id > 0 && id < 32) lo |= 1 << id;
+    else if (id >= 32 && id < 64) hi |= 1 << (id - 32);
+  }
+  return flowAlertColumnsOf(lo & enabledLo, hi & enabledHi).SCORE;
 }

@@ -32,7 +32,7 @@ export interface AlertInput extends AlertKey {
   /**
    * The family's own columns, named as ntopng's alert tables name them
    * (httpdocs/misc/db_schema_clickhouse.sql), e.g. host: ip, vlan_id, name,
-   * is_attacker, is_victim, is_client, is_server; user: user_name.
+   * is_attacker, is_victim, is_client, is_server; user: user (the user name).
    */
   fields: Record<string, string | number>;
   /** the alert's JSON as ntopng stores it (what the check measured: hits, threshold, …) */

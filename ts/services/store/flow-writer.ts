@@ -9,6 +9,7 @@
 import { hostname } from 'node:os';
 
 import { expiredLayout, type Engine } from '../../bindings/engine.js';
+import { setEnabledRisks } from '../alerts/catalogue.js';
 import type { ExpiredSink, MonitoredInterface } from '../interfaces.js';
 import type { Backend } from './backend.js';
 import { useRecordLayout } from './flow-batch.js';
@@ -64,6 +65,8 @@ interface FlowChannel {
   attach(ifid: number, runId: number, staleSec: number): void;
   /** takes the buffer; it comes back through FlowChannelEvents.buffer */
   push(ifid: number, buf: ArrayBuffer, n: number): void;
+  /** the risks whose flow checks are enabled, for the records pushed from now on */
+  risks(lo: number, hi: number): Promise<void>;
   flush(): Promise<void>;
   stats(): Promise<FlowSinkStats | null>;
   close(): void;
@@ -73,6 +76,7 @@ function workerChannel(b: WorkerBackend, log: (l: string) => void): FlowChannel 
   return {
     attach: (ifid, runId, staleSec) => void b.attachFlows(ifid, runId, staleSec).catch((e: Error) => log(`flowgate: historical store: ${e.message}`)),
     push: (ifid, buf, n) => b.pushFlows(ifid, buf, n, n * REC),
+    risks: (lo, hi) => b.setFlowRisks(lo, hi),
     flush: () => b.flushFlows(),
     stats: () => b.flowStats(),
     close: () => undefined,
@@ -88,6 +92,8 @@ function localChannel(backend: Backend, o: FlowSinkOptions, ev: FlowChannelEvent
       sink.push(ifid, new Uint8Array(buf, 0, n * REC), n);
       ev.buffer(buf);
     },
+    // same thread: the decoder reads this thread's copy
+    risks: async (lo, hi) => setEnabledRisks(lo, hi),
     flush: () => sink.flush(),
     stats: async () => sink.stats,
     close: () => sink.close(),
@@ -172,6 +178,15 @@ export class FlowWriter implements ExpiredSink {
       flow_export_drops: st.drops + st.iface.engine.stats().expired_ring_drops,
       flow_export_rate: Math.round(rate * 100) / 100,
     };
+  }
+
+  /**
+   * The risks whose flow checks are enabled (bit n = nDPI risk n, as two
+   * 32-bit words): flows decoded after this raise alerts only for those.
+   * Records already drained keep what they were decoded with.
+   */
+  setEnabledRisks(lo: number, hi: number): Promise<void> {
+    return this.channel.risks(lo, hi);
   }
 
   /** Where the sink appended (tests: the worker thread, never the event loop). */

@@ -7,6 +7,7 @@
 // Protocol: worker-backend.ts.
 import { parentPort, workerData } from 'node:worker_threads';
 
+import { setEnabledRisks } from '../alerts/catalogue.js';
 import { StoreError, type Backend } from './backend.js';
 import { useRecordLayout, type RecordLayout } from './flow-batch.js';
 import { FlowSink, type FlowSinkOptions } from './flow-sink.js';
@@ -47,6 +48,9 @@ async function call(op: string, args: unknown[]): Promise<unknown> {
       });
       return;
     }
+    case 'flows.risks':
+      // the checks configuration changed: rows decoded from now on use it
+      return setEnabledRisks(a[0], a[1]);
     case 'flows.attach':
       return sink!.attach(a[0], a[1], a[2]);
     case 'flows.flush':

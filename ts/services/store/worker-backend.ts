@@ -161,6 +161,10 @@ export class WorkerBackend implements Backend {
   pushFlows(ifid: number, buf: ArrayBuffer, n: number, bytes: number): void {
     this.worker.postMessage({ op: 'push', ifid, n, bytes, buf } satisfies ToWorker, [buf]);
   }
+  /** The risks whose flow checks are enabled (see catalogue.ts setEnabledRisks); records pushed after this use them. */
+  setFlowRisks(lo: number, hi: number): Promise<void> {
+    return this.call('flows.risks', lo, hi);
+  }
   /** Resolves once every record pushed before is written or dropped (and counted). */
   flushFlows(): Promise<void> {
     return this.call('flows.flush');

@@ -1,0 +1,74 @@
+// Route declarations of the checks configuration: ntopng's REST scripts
+// (get/set/reset/export/import of the configset, enable/disable of one
+// check; `scripts` is the older spelling of `checks` in export/import
+// paths, served alike) and the page scripts toggle_all_checks.lua and
+// edit_check_config.lua. Administrators only.
+import { z } from 'zod';
+
+import { bool, oneOf, str } from '../params.js';
+import { RC } from '../rc.js';
+import { route, type RouteDef } from '../route.js';
+import { editCheckConfig, exportConfig, getConfig, importConfig, resetConfig, setConfig, toggleAllChecks, toggleCheck } from './checks.js';
+
+const { NOT_GRANTED, INVALID_ARGUMENTS, INTERNAL_ERROR, BAD_CONTENT, CONFIGURATION_FILE_MISMATCH } = RC;
+const V12 = ['v1', 'v2'] as const;
+
+/** a JSON document given as text (ntopng's `JSON` form field) or, in a JSON body, as the value itself */
+const jsonParam = () => z.preprocess((v) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : v), z.string().max(1 << 20));
+const checkParams = { check_subdir: str(64), script_key: str(64) };
+
+export const checksRoutes: RouteDef[] = [
+  route({
+    path: 'get/checks/config', versions: [...V12], method: 'GET', perm: 'admin',
+    summary: 'The checks configuration: rsp {"0": {config: {<subdir>: {<script_key>: {<hook>: {enabled, script_conf}}}}, filters}, alert_exclusions}; download=true: the file alone',
+    params: { download: bool().optional() }, errors: [NOT_GRANTED],
+    handler: (ctx, p) => getConfig(ctx, p),
+  }),
+  ...(['checks', 'scripts'] as const).flatMap((m) => [
+    route({
+      path: `export/${m}/config`, versions: [...V12], method: 'GET', perm: 'admin',
+      summary: 'Export of the checks configuration: rsp {version: "1.0", modules: {scripts: <get/checks/config>}}; download=true: the file alone',
+      params: { download: bool().optional() }, errors: [NOT_GRANTED],
+      handler: (ctx, p) => exportConfig(ctx, p),
+    }),
+    route({
+      path: `import/${m}/config`, versions: [...V12], method: 'POST', perm: 'admin',
+      summary: 'Import of an export (JSON: the file, or the file as the JSON body): replaces the checks configuration',
+      params: { JSON: jsonParam().optional() },
+      errors: [NOT_GRANTED, INVALID_ARGUMENTS, BAD_CONTENT, CONFIGURATION_FILE_MISMATCH],
+      handler: (ctx, p) => importConfig(ctx, p),
+    }),
+  ]),
+  route({
+    path: 'set/checks/config', versions: [...V12], method: 'POST', perm: 'admin',
+    summary: 'Replace the checks configuration (JSON: what get/checks/config returns)',
+    params: { JSON: jsonParam() }, errors: [NOT_GRANTED, INVALID_ARGUMENTS, BAD_CONTENT],
+    handler: (ctx, p) => setConfig(ctx, p),
+  }),
+  route({
+    path: 'reset/checks/config', versions: [...V12], method: 'POST', perm: 'admin',
+    summary: "Reset every check to its definition's configuration",
+    params: {}, errors: [NOT_GRANTED, INTERNAL_ERROR],
+    handler: (ctx) => resetConfig(ctx),
+  }),
+  ...(['enable', 'disable'] as const).map((action) =>
+    route({
+      path: `${action}/check`, versions: [...V12], method: 'POST', perm: 'admin',
+      summary: `${action === 'enable' ? 'Enable' : 'Disable'} a check: check_subdir (flow, host, interface, network, system …), script_key; rsp {success}`,
+      params: checkParams, errors: [NOT_GRANTED, INVALID_ARGUMENTS],
+      handler: (ctx, p) => toggleCheck(ctx, p, action === 'enable'),
+    }),
+  ),
+  route({
+    path: 'toggle_all_checks', page: true, versions: ['v0'], method: 'POST', perm: 'admin',
+    summary: 'Enable or disable every check of a subdir (check_subdir absent or all: every subdir); answers {success: true}',
+    params: { action: oneOf(['enable', 'disable']), check_subdir: str(64).optional() }, errors: [NOT_GRANTED, INVALID_ARGUMENTS],
+    handler: (ctx, p) => toggleAllChecks(ctx, p),
+  }),
+  route({
+    path: 'edit_check_config', page: true, versions: ['v0'], method: 'POST', perm: 'admin',
+    summary: "Set a check's configuration: JSON = {<hook>: {enabled, script_conf: {threshold, operator, …}}} ('all' for flow checks, 'min' otherwise); answers {success: true}",
+    params: { ...checkParams, JSON: jsonParam() }, errors: [NOT_GRANTED, INVALID_ARGUMENTS],
+    handler: (ctx, p) => editCheckConfig(ctx, p),
+  }),
+];
