@@ -369,7 +369,7 @@ export class Engine {
   private resolveDone: (() => void) | null = null;
   private closed = false;
   private expiredListener: (() => void) | null = null;
-  private tickListener: TickListener | null = null;
+  private tickListeners: TickListener[] = [];
   private localNets: string[] = [];
   private readonly drainBuf = new ArrayBuffer(layout.size * 4096);
   private readonly statsBuf = new Float64Array(info.stats.size);
@@ -435,9 +435,24 @@ export class Engine {
    * query methods, then return. Set it before start() to see every tick.
    */
   onTick(listener: TickListener | null): this {
-    this.tickListener = listener;
+    this.tickListeners = listener ? [listener] : [];
     this.native.setTickListener(listener !== null);
     return this;
+  }
+
+  /**
+   * One more tick listener beside the others (the timeseries sampler, the
+   * host checks …): the engine goes on once every one has returned or its
+   * promise settled. Returns its remover.
+   */
+  addTickListener(listener: TickListener): () => void {
+    this.tickListeners.push(listener);
+    this.native.setTickListener(true);
+    return () => {
+      const i = this.tickListeners.indexOf(listener);
+      if (i >= 0) this.tickListeners.splice(i, 1);
+      this.native.setTickListener(this.tickListeners.length > 0);
+    };
   }
 
   /** Lets the worker go on after the tick at `boundary` (done automatically when the listener returns). */
@@ -446,16 +461,19 @@ export class Engine {
   }
 
   private onTickEvent(boundary: number, prev: number, last: boolean): void {
-    const l = this.tickListener;
-    let r: unknown;
-    try {
-      r = l?.(boundary, prev, last);
-    } catch (e) {
-      this.tickDone(boundary);
-      throw e;
+    const pending: Promise<unknown>[] = [];
+    let error: unknown = null;
+    for (const l of this.tickListeners) {
+      try {
+        const r = l(boundary, prev, last);
+        if (r instanceof Promise) pending.push(r);
+      } catch (e) {
+        error ??= e;
+      }
     }
-    if (r instanceof Promise) r.finally(() => this.tickDone(boundary)).catch(() => {});
+    if (pending.length) void Promise.allSettled(pending).then(() => this.tickDone(boundary));
     else this.tickDone(boundary);
+    if (error) throw error;
   }
 
   /**

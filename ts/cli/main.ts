@@ -7,8 +7,7 @@ import { parseArgs } from 'node:util';
 
 import { FlowgateError } from '../bindings/errors.js';
 import { Engine, type EgressConfig, type EgressOutput } from '../bindings/engine.js';
-import { ChecksConfig } from '../services/checks/config.js';
-import { applyFlowChecks } from '../services/checks/flow-checks.js';
+import { startChecking, type Checking } from '../services/checks/index.js';
 import { ConfigStore } from '../services/config-store.js';
 import { Interfaces, type InterfaceSpec } from '../services/interfaces.js';
 import { Timeseries, parseRetention } from '../services/timeseries/index.js';
@@ -237,25 +236,33 @@ export async function run(argv: string[]): Promise<number> {
     ifaces.close();
     return 2;
   }
-  // The checks configuration before the engines start: the flows written
-  // from the first packet raise only the alerts of enabled checks.
+  // The checks before the engines start: the flows written from the first
+  // packet raise only the alerts of enabled checks, and the host checks see
+  // the first minute's tick.
   const dataDir = o['data-dir'] ?? 'data';
   let store: ConfigStore;
-  let checks: ChecksConfig;
-  let flowChecks: { stop(): void };
+  let checking: Checking;
   try {
     store = new ConfigStore(resolve(dataDir));
-    checks = ChecksConfig.open(store);
-    const f = (flowChecks = applyFlowChecks(checks, history?.writer));
-    await f.ready;
   } catch (e) {
     console.error(`flowgate: cannot open the configuration in ${resolve(dataDir)}: ${(e as Error).message}`);
     ifaces.close();
     await history?.close();
     return 2;
   }
+  try {
+    checking = await startChecking(ifaces.list, { store, history });
+  } catch (e) {
+    console.error(`flowgate: cannot start the checks: ${(e as Error).message}`);
+    ifaces.close();
+    await history?.close();
+    await store.close();
+    return 2;
+  }
+  // the alerts still queued are written before the historical store closes
   const closeConfig = async () => {
-    flowChecks.stop();
+    await checking.close();
+    await history?.close();
     await store.close();
   };
   const started = performance.now();
@@ -278,13 +285,12 @@ export async function run(argv: string[]): Promise<number> {
         timeseries,
         history,
         store,
-        checks,
+        checking,
       });
     }
   } catch (e) {
     console.error(`flowgate: cannot start the monitoring API: ${(e as Error).message}`);
     ifaces.close();
-    await history?.close();
     await closeConfig();
     return 1;
   }
@@ -316,7 +322,6 @@ export async function run(argv: string[]): Promise<number> {
     console.error(`flowgate: cannot start the egress API: ${(e as Error).message}`);
     await api?.close();
     ifaces.close();
-    await history?.close();
     await closeConfig();
     return 1;
   }
@@ -357,8 +362,7 @@ export async function run(argv: string[]): Promise<number> {
   await api?.close();
   ifaces.close();
   // after the engines stopped: the flows still active are ended and written
-  // (as ntopng dumps its flows when it stops)
-  await history?.close();
+  // (as ntopng dumps its flows when it stops), the alerts queued too
   await closeConfig();
   return ifaces.list.some((i) => i.engine.state().state === 'failed') ? 1 : 0;
 }

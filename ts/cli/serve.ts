@@ -9,12 +9,11 @@ import { EgressService, type EgressEngine, type EgressLayout } from '../egress/s
 import { listen } from '../api/listen.js';
 import { createMonitoringApp } from '../api/server.js';
 import type { AlertSink } from '../services/alerts/types.js';
-import { ChecksConfig } from '../services/checks/config.js';
-import { applyFlowChecks } from '../services/checks/flow-checks.js';
+import { startChecking, type Checking } from '../services/checks/index.js';
 import { ConfigStore } from '../services/config-store.js';
 import type { Interfaces } from '../services/interfaces.js';
 import { lmdbKv, openKv } from '../services/kv.js';
-import { AlertService } from '../services/alerts/alert-service.js';
+import type { AlertService } from '../services/alerts/alert-service.js';
 import { Rates } from '../services/rates.js';
 import type { History } from '../services/store/history.js';
 import { SystemStats } from '../services/system.js';
@@ -36,12 +35,12 @@ export interface MonitoringApiOptions {
   /** the historical store and its writer (startHistory), null/absent without */
   history?: History | null;
   /**
-   * The configuration store and the checks configuration, opened by the
-   * caller before the engines start (it closes the store); absent: opened
-   * here on `dataDir`, the checks applied to the history's flow writer.
+   * The configuration store and the checks at work (configuration, alert
+   * service, host checks on the engines' ticks), started by the caller
+   * before the engines (it closes them); absent: opened and started here.
    */
   store?: ConfigStore;
-  checks?: ChecksConfig;
+  checking?: Checking;
   /** a sink that also sees every alert raised (AlertService.subscribe) */
   alerts?: AlertSink | null;
 }
@@ -61,13 +60,11 @@ export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOpt
   const ownStore = !o.store;
   const store = o.store ?? new ConfigStore(dataDir);
   const closeStore = () => (ownStore ? store.close() : Promise.resolve());
-  let flowChecks: { stop(): void } | null = null;
+  let ownChecking: Checking | null = null;
   try {
-    const checks = o.checks ?? ChecksConfig.open(store);
-    if (!o.checks) {
-      const f = (flowChecks = applyFlowChecks(checks, o.history?.writer));
-      await f.ready;
-    }
+    const checking = o.checking ?? (ownChecking = await startChecking(ifaces.list, { store, history: o.history ?? null }));
+    const { checks, alerts } = checking;
+    if (o.alerts) alerts.subscribe(o.alerts);
     // allowed_interface is given as an ifid (ntopng's form) or a name
     const users = new Users(store, (v) => {
       const byId = /^\d+$/.test(v) ? ifaces.get(Number(v)) : undefined;
@@ -90,10 +87,6 @@ export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOpt
         console.error(`flowgate: timeseries unavailable: ${(e as Error).message}`);
       }
     }
-    // Alerts are stored beside the flows (one table per family); without a
-    // store engaged alerts still work and stored ones are counted as dropped.
-    const alerts = await AlertService.open(backend, { log: (l) => console.error(l) });
-    if (o.alerts) alerts.subscribe(o.alerts);
     if (alerts.stored) print(`flowgate: alerts stored in ${backend!.description}`);
     const app = createMonitoringApp(
       {
@@ -131,16 +124,14 @@ export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOpt
       close: async () => {
         rates.stop();
         await srv.close();
-        // the alerts queued so far are written before main closes the store
-        await alerts.close();
-        // the series sampled so far are written before main closes the store
+        // the alerts queued and the series sampled so far are written before main closes the store
+        await ownChecking?.close();
         await o.timeseries?.flush();
-        flowChecks?.stop();
         await closeStore();
       },
     };
   } catch (e) {
-    flowChecks?.stop();
+    await ownChecking?.close();
     await closeStore();
     throw e;
   }

@@ -64,6 +64,7 @@ class IfaceState {
 
 export class Sampler {
   private readonly state = new Map<number, IfaceState>();
+  private readonly removers = new Map<number, () => void>();
   ticks = 0;
 
   constructor(private readonly store: TsStore) {}
@@ -72,13 +73,16 @@ export class Sampler {
   attach(ifaces: readonly SampledInterface[]): this {
     for (const i of ifaces) {
       this.state.set(i.ifid, new IfaceState());
-      i.engine.onTick((boundary, prev, last) => this.onTick(i, boundary, prev, last));
+      this.removers.set(i.ifid, i.engine.addTickListener((boundary, prev, last) => this.onTick(i, boundary, prev, last)));
     }
     return this;
   }
 
   detach(ifaces: readonly SampledInterface[]): void {
-    for (const i of ifaces) i.engine.onTick(null);
+    for (const i of ifaces) {
+      this.removers.get(i.ifid)?.();
+      this.removers.delete(i.ifid);
+    }
   }
 
   private onTick(i: SampledInterface, boundary: number, prev: number, last: boolean): void | Promise<void> {

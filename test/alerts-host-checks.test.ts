@@ -1,0 +1,115 @@
+// Host checks end to end: a SYN scan built here is replayed through the
+// service (engine → per-minute hits → host checks → alert service → store →
+// REST). The scanner sends SCAN_PORTS SYNs in one minute and the target
+// answers each with RST|ACK, so (ntopng's SYNScan) the scanner's attacker hits
+// are SYNs sent − SYN|ACKs received = SCAN_PORTS and the target's victim hits
+// SYNs received − SYN|ACKs sent = SCAN_PORTS; both above the default
+// threshold 256. The SYN count is also taken from tshark.
+import { afterAll, describe, expect, it } from 'vitest';
+
+import { startApi, v2, type ApiService } from './fixtures/api.js';
+import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, eth, ipv4, tcp } from './fixtures/frames.js';
+import { pcap, tempDir, type Packet } from './fixtures/pcap.js';
+import { tsharkFields } from './fixtures/tshark.js';
+import { T0 } from './fixtures/ts-capture.js';
+
+const tmp = tempDir();
+const services: ApiService[] = [];
+afterAll(async () => {
+  for (const s of services) await s.close();
+  tmp.cleanup();
+});
+
+const SCAN_PORTS = 300;
+const THRESHOLD = 256; // syn_scan.lua default_value.threshold
+const SYN_SCAN = 5; // host_alert_keys.lua host_alert_syn_scan
+const S = '192.168.7.66', T = '192.168.7.10', C = '192.168.7.20';
+const { SYN, ACK, RST, PSH, FIN } = TCPF;
+const at = (s: number) => BigInt(Math.round((T0 + s) * 1e6)) * 1000n;
+const seg = (t: number, src: string, sport: number, dst: string, dport: number, flags: number, payload?: Buffer): Packet => ({
+  tsNs: at(t),
+  data: eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src, dst, proto: IPPROTO.TCP }, tcp({ sport, dport, flags }, payload))),
+});
+/** the scan from second `from`: one SYN per port every 100 ms, RST|ACK 10 ms later */
+const scan = (from: number) =>
+  Array.from({ length: SCAN_PORTS }, (_, i) => [seg(from + i / 10, S, 40000, T, 1 + i, SYN), seg(from + i / 10 + 0.01, T, 1 + i, S, 40000, RST | ACK)]).flat();
+/** an ordinary connection C → T on port 80 from second `t` */
+const conn = (t: number, sport: number) => [
+  seg(t, C, sport, T, 80, SYN),
+  seg(t + 0.01, T, 80, C, sport, SYN | ACK),
+  seg(t + 0.02, C, sport, T, 80, ACK),
+  seg(t + 0.03, C, sport, T, 80, PSH | ACK, Buffer.from('GET / HTTP/1.1\r\nHost: t\r\n\r\n')),
+  seg(t + 0.04, C, sport, T, 80, FIN | ACK),
+  seg(t + 0.05, T, 80, C, sport, FIN | ACK),
+];
+
+// A: the scan in minute 0, ordinary traffic in minutes 1 and 2: the alerts are
+// raised at the tick closing minute 0 (T0+60) and released at the next one (T0+120).
+const fileA = tmp.file('scan-then-quiet.pcap', pcap([...scan(1), ...conn(65, 50001), ...conn(125, 50002)]));
+// B: ordinary traffic in minute 0, the scan in minute 1, the capture ends:
+// raised at the last tick (T0+120) and still engaged.
+const fileB = tmp.file('scan-at-end.pcap', pcap([...conn(5, 50003), ...scan(61)]));
+
+const enableSynScan = { configure: (c: { setEnabled(s: string, k: string, on: boolean): Promise<void> }) => c.setEnabled('host', 'syn_scan', true) };
+async function start(file: string, enable: boolean) {
+  const s = await startApi({ files: [file], history: true, ...(enable ? enableSynScan : {}) });
+  services.push(s);
+  return s;
+}
+const list = (s: ApiService, status: string) =>
+  s.call(v2('get/host/alert/list'), { query: { ifid: 0, status, epoch_begin: T0 - 3600, epoch_end: T0 + 3600, alert_id: `${SYN_SCAN};eq`, length: 100 } });
+
+describe('SYN scan → host alerts', () => {
+  it("tshark counts the scanner's SYNs the test built", () => {
+    const rows = tsharkFields(fileA, ['ip.src'], 'tcp.flags.syn==1 && tcp.flags.ack==0');
+    expect(rows.filter((r) => r[0] === S)).toHaveLength(SCAN_PORTS);
+  });
+
+  it('raises the attacker and the victim alert at the tick closing the scan minute, released at the next and stored', async () => {
+    const s = await start(fileA, true);
+    const engaged = await list(s, 'engaged');
+    expect(engaged.body.rc).toBe(0);
+    expect(engaged.body.recordsTotal).toBe(0);
+    await s.api.alerts.flush();
+    const past = await list(s, 'historical');
+    expect(past.body.rc).toBe(0);
+    const recs = past.body.rsp.records as Record<string, any>[];
+    expect(recs).toHaveLength(2);
+    const byIp = new Map(recs.map((r) => [r.ip?.value ?? r.ip, r]));
+    const att = byIp.get(S), vic = byIp.get(T);
+    expect(att).toBeDefined();
+    expect(vic).toBeDefined();
+    for (const r of [att, vic]) {
+      expect(r.alert_id.value).toBe(String(SYN_SCAN));
+      expect(r.tstamp.value).toBe(T0 + 60);
+      expect(r.duration).toBe(60);
+    }
+    expect(att.is_attacker).toBe(true);
+    expect(vic.is_victim).toBe(true);
+    // what the check measured, in the stored alert JSON (ntopng's FlowHitsAlert: hits, threshold)
+    const q = await s.call(v2('get/alert/list/alerts'), {
+      query: { ifid: 0, alert_family: 'host', epoch_begin: T0 - 3600, epoch_end: T0 + 3600, select_clause: 'ip,json', where_clause: `alert_id=${SYN_SCAN}`, maxhits_clause: 10 },
+    });
+    expect(q.body.rc).toBe(0);
+    const rows = q.body.rsp as { ip: string; json: string }[];
+    expect(rows.map((r) => r.ip).sort()).toEqual([S, T].sort());
+    for (const r of rows) expect(JSON.parse(r.json)).toMatchObject({ hits: SCAN_PORTS, threshold: THRESHOLD });
+  });
+
+  it('a scan in the last minute stays engaged, with the counters of interface and host data', async () => {
+    const s = await start(fileB, true);
+    const engaged = await list(s, 'engaged');
+    expect(engaged.body.recordsTotal).toBe(2);
+    for (const r of engaged.body.rsp.records) expect(r.tstamp.value).toBe(T0 + 120);
+    const iface = await s.call(v2('get/interface/data'), { query: { ifid: 0 } });
+    expect(iface.body.rsp.engaged_alerts).toBe(2);
+    const host = await s.call(v2('get/host/data'), { query: { ifid: 0, host: S } });
+    expect(host.body.rsp.num_alerts).toBe(1);
+  });
+
+  it('raises nothing while the check is off (its default)', async () => {
+    const s = await start(fileB, false);
+    expect((await list(s, 'engaged')).body.recordsTotal).toBe(0);
+    expect((await list(s, 'historical')).body.recordsTotal).toBe(0);
+  });
+});
