@@ -262,4 +262,70 @@ describe('host-check counters (ntopng SYN/FIN/RST scan, flow and ICMP flood)', (
     expect(fromTshark(1).find((x) => x.ip === S)?.attacker).toBe(5);
     e.close();
   });
+
+  it('keeps counters and the last minute across a table rebuild (setLimits inside a tick)', async () => {
+    let before: HostCheckHits[] = [], after: HostCheckHits[] = [];
+    const { e, ticks } = await replay({ maxHosts: 64, maxFlows: 256 }, (en, boundary) => {
+      if (boundary !== T0 + 60) return;
+      before = sorted(en.hostCheckHits(ALL));
+      en.setLimits({ maxHosts: 4096, maxFlows: 8192 });
+      after = sorted(en.hostCheckHits(ALL));
+    });
+    expect(e.stats().max_hosts).toBe(4096);
+    expect(before).toEqual(MINUTE0);
+    expect(after).toEqual(MINUTE0);
+    // the reset counters moved too: after a reset the first event counts (a new entry would not count it)
+    expect(ticks[1]!.all).toEqual(MINUTE1);
+    expect(ticks[2]!.all).toEqual(MINUTE2);
+    e.close();
+  });
+
+  it('gives a host that takes over a freed slot fresh counters', async () => {
+    // Two host slots. H1 → H2 flood at 1.0 … 2.0 s; at 15 s (its own file, so the sweep runs
+    // after it) their flow is idle past 2 s and they past 5 s: both expire; H3 → H4 then take
+    // the two slots. H1's window (opened at 1 s, 4 counted) must not carry over to H3.
+    const H1 = '198.51.100.1', H2 = '198.51.100.2', H3 = '198.51.100.3', H4 = '198.51.100.4';
+    const a = tmp.file('reuse-a.pcap', pcap([1000, 1200, 1400, 1600, 2000].map((ms, n) => ping(ms, H1, H2, n))));
+    const b = tmp.file('reuse-b.pcap', pcap([{ tsNs: at(15000), data: eth(MAC_B, MAC_A, 0x88b5, Buffer.alloc(46)) }]));
+    const c = tmp.file('reuse-c.pcap', pcap([20000, 20500].map((ms, n) => ping(ms, H3, H4, n))));
+    const e = new Engine({ files: [a, b, c], maxHosts: 2, maxFlows: 4, flowIdleSec: 2, remoteHostIdleSec: 5 });
+    const seen: HostCheckHits[][] = [];
+    e.onTick(() => void seen.push(sorted(e.hostCheckHits(ALL))));
+    e.start();
+    await e.waitDone();
+    const s = e.stats();
+    expect([s.hosts_created, s.hosts_expired, s.host_table_full]).toEqual([4, 2, 0]);
+    // 20.0 opens H3's window, 20.5 counts: 1 (H1's slot would have given its peak, 4)
+    expect(seen).toEqual([[row(H3, { icmp_flood: [1, 0] }, { local: false }), row(H4, { icmp_flood: [0, 1] }, { local: false })]]);
+    e.close();
+  });
+
+  it("shows the current minute's hits in host() detail (ntopng's hits.* fields)", async () => {
+    // Original timing: four echo requests in the first 300 ms, then nothing for 30 s. Stopped
+    // before that, the engine makes no final tick: the counters hold the minute so far.
+    const f = tmp.file('live.pcap', pcap([...[0, 100, 200, 300].map((ms, n) => ping(ms, P, Q, n)), udpPkt(30000, C, 5000, V, 6000)]));
+    const e = new Engine({ files: [f], replaySpeed: 1 });
+    e.onTick(() => {});
+    e.start();
+    for (let i = 0; i < 2000 && e.host(P)?.packets_sent !== 4; i++) await new Promise((r) => setTimeout(r, 10));
+    e.stop();
+    expect(e.state().state).toBe('stopped');
+    expect(e.stats().ticks).toBe(0);
+    const zero = { attacker: 0, victim: 0 };
+    // a new host: 0 ms opens the window, 100, 200, 300 count
+    expect(e.host(P)?.hits).toEqual({ syn_scan: zero, fin_scan: zero, rst_scan: zero, flow_flood: zero, icmp_flood: { attacker: 3, victim: 0 } });
+    expect(e.host(Q)?.hits.icmp_flood).toEqual({ attacker: 0, victim: 3 });
+    expect(e.hosts({ detail: true, limit: 10 }).rows.find((h) => h.ip === Q)?.hits).toEqual(e.host(Q)?.hits);
+    // no minute closed yet
+    expect(e.hostCheckHits(ALL)).toEqual([]);
+    e.close();
+  });
+
+  it('rejects unknown checks and bad thresholds', () => {
+    const e = new Engine({ files: [file] });
+    const bad: unknown[] = [{ syn_scan: -1 }, { syn_scan: Number.NaN }, { syn_scan: Infinity }, { syn_scan: '5' }, { port_scan: 1 }, null];
+    for (const t of bad) expect(() => e.hostCheckHits(t as Partial<Record<HostCheckName, number>>)).toThrow(expect.objectContaining({ code: 'E_INVALID' }));
+    expect(e.hostCheckHits({ syn_scan: 0, icmp_flood: 1.5 })).toEqual([]);
+    e.close();
+  });
 });
