@@ -2,6 +2,7 @@
 // defaulted and validated here; the addon only checks types.
 import { z } from 'zod';
 
+import { HOST_CHECK_NAMES, type HostCheckHits, type HostCheckName } from '../services/alerts/types.js';
 import { FlowgateError } from './errors.js';
 import { ipText } from './ip-text.js';
 import {
@@ -31,6 +32,7 @@ export type {
   EgressTargetStats,
 } from './native.js';
 export type { TrafficBy } from './native.js';
+export type { HostCheckHits, HostCheckName } from '../services/alerts/types.js';
 export type { EngineStats, FlowRecord, HostDetail, HostDscp, HostL7App, HostL7Category, HostRecord, L7Stats, NativeState as EngineState, Page } from './native.js';
 
 /** ntopng's defaults: RFC 1918 and RFC 4193 (ULA) networks are local. */
@@ -248,6 +250,10 @@ function riskIds(mask: bigint): number[] {
 
 const info = addon.info();
 const layout = info.expiredFlow;
+// The engine names the checks it counts (in its threshold order): the alert contract's.
+if (info.hostChecks.length !== HOST_CHECK_NAMES.length || !HOST_CHECK_NAMES.every((c) => info.hostChecks.includes(c))) {
+  throw new Error(`addon host checks (${info.hostChecks.join()}) differ from HOST_CHECK_NAMES (${HOST_CHECK_NAMES.join()})`);
+}
 export { ipText };
 
 const REASONS = ['idle', 'lifetime', 'flushed', 'evicted'] as const;
@@ -587,6 +593,27 @@ export class Engine {
 
   host(ip: string, vlan?: number): HostDetail | null {
     return vlan === undefined ? this.native.host(ip) : this.native.host(ip, vlan);
+  }
+
+  /**
+   * ntopng's packet-counting host checks (SYN/FIN/RST scan, flow flood, ICMP
+   * flood), measured by the engine per minute of packet time: each tick closes
+   * a minute (the traffic since the previous tick) and resets the counters.
+   * Called inside an onTick listener, returns the hosts for which, in the
+   * minute that ended at this tick, the attacker or the victim hits of at
+   * least one check named in `thresholds` are strictly above its threshold;
+   * each result carries both figures of every check named (also those below).
+   * Outside a tick it answers for the last minute closed (none before the
+   * first tick: []); a host gone since that tick is not returned, nor one
+   * created since. Filtered natively under the batch lock.
+   */
+  hostCheckHits(thresholds: Partial<Record<HostCheckName, number>>): HostCheckHits[] {
+    if (thresholds === null || typeof thresholds !== 'object') throw new FlowgateError('thresholds must be an object of check name → number', 'E_INVALID');
+    for (const [k, v] of Object.entries(thresholds)) {
+      if (!(HOST_CHECK_NAMES as readonly string[]).includes(k)) throw new FlowgateError(`unknown host check '${k}' (one of ${HOST_CHECK_NAMES.join(', ')})`, 'E_INVALID');
+      if (v !== undefined && !(typeof v === 'number' && Number.isFinite(v) && v >= 0)) throw new FlowgateError(`threshold of ${k} must be a finite number >= 0`, 'E_INVALID');
+    }
+    return this.native.hostCheckHits(info.hostChecks.map((c) => thresholds[c] ?? -1));
   }
 
   flows(q: FlowQuery = {}): Page<FlowRecord> {

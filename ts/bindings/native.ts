@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import type { HostCheckHits, HostCheckName } from '../services/alerts/types.js';
 import { FlowgateError } from './errors.js';
 
 export interface NativeEngineOptions {
@@ -187,6 +188,12 @@ export interface HostRecord {
   ndpi_categories?: HostL7Category[];
   /** by the DSCP marks of the flows' packets, per direction */
   dscp?: HostDscp[];
+  /**
+   * host(), and hosts() with detail: every host check's attacker and victim
+   * hits in the current minute so far (since the last engine tick), what
+   * ntopng's host Lua fields hits.syn_scan_attacker … show.
+   */
+  hits?: Record<HostCheckName, { attacker: number; victim: number }>;
 }
 
 /**
@@ -213,8 +220,8 @@ export interface HostDscp extends TrafficCounters {
   dscp: number;
 }
 
-/** What host() returns: a HostRecord with the L7 and DSCP counters. */
-export type HostDetail = HostRecord & Required<Pick<HostRecord, 'ndpi' | 'ndpi_categories' | 'dscp'>>;
+/** What host() returns: a HostRecord with the L7 and DSCP counters and the host-check hits so far. */
+export type HostDetail = HostRecord & Required<Pick<HostRecord, 'ndpi' | 'ndpi_categories' | 'dscp' | 'hits'>>;
 
 /** Interface totals since startup per application and category (non-zero only). */
 export interface L7Stats {
@@ -447,6 +454,8 @@ export interface NativeEngine {
   stats(buf: Float64Array): void;
   hosts(q: NativeHostQuery): Page<HostRecord>;
   host(ip: string, vlan?: number): HostDetail | null;
+  /** one threshold per check in info().hostChecks order; a negative one leaves the check out */
+  hostCheckHits(thresholds: number[]): HostCheckHits[];
   flows(q: NativeFlowQuery): Page<FlowRecord>;
   l7Stats(): L7Stats;
   flowCounters(allowed?: string[]): { l4: { proto: number; count: number }[]; l7: { master: number; app: number; count: number }[] };
@@ -486,6 +495,8 @@ export interface AddonInfo {
   hostEntryBytes: number;
   expiredFlow: { size: number; fields: Record<string, [number, FieldType]> };
   decodeErrors: string[];
+  /** the host checks the engine counts, in the order hostCheckHits() takes thresholds */
+  hostChecks: HostCheckName[];
   dpi: DpiRegistry;
   /** slots of the stats() buffer: named scalars, then decode errors, l4, dscp, broadcast domains */
   stats: { scalars: string[]; decode: number; l4: number; dscp: number; bcast: number; size: number };

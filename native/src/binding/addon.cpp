@@ -7,6 +7,7 @@
 #include "binding/engine_wrap.h"
 #include "flow/flow.h"
 #include "flow/host.h"
+#include "flow/host_checks.h"
 
 namespace fg {
 namespace {
@@ -30,6 +31,9 @@ Napi::Value Info(const Napi::CallbackInfo& info) {
   Napi::Array errs = Napi::Array::New(env, kDecodeErrorCount);
   for (size_t i = 0; i < kDecodeErrorCount; i++) errs.Set(uint32_t(i), decode_error_name(DecodeError(i)));
   o.Set("decodeErrors", errs);
+  Napi::Array checks = Napi::Array::New(env, kHostCheckCount);
+  for (uint32_t c = 0; c < kHostCheckCount; c++) checks.Set(c, kHostCheckNames[c]);
+  o.Set("hostChecks", checks);  // the order hostCheckHits() takes its thresholds in
   return o;
 }
 

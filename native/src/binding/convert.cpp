@@ -138,6 +138,31 @@ const char* tunnel_name(uint8_t t) {
   return t < sizeof(kNames) / sizeof(kNames[0]) ? kNames[t] : "";
 }
 
+// {syn_scan: {attacker, victim}, …} for the checks `asked` selects.
+static Napi::Object check_hits(Napi::Env env, const HostCheckHits& h, const bool (&asked)[kHostCheckCount]) {
+  Napi::Object o = Napi::Object::New(env);
+  for (int c = 0; c < kHostCheckCount; c++) {
+    if (!asked[c]) continue;
+    Napi::Object x = Napi::Object::New(env);
+    x.Set("attacker", double(h.hits[c][0]));
+    x.Set("victim", double(h.hits[c][1]));
+    o.Set(kHostCheckNames[c], x);
+  }
+  return o;
+}
+
+Napi::Object host_check_row_to_js(Napi::Env env, const HostCheckRow& r, const double (&thresholds)[kHostCheckCount]) {
+  bool asked[kHostCheckCount];
+  for (int c = 0; c < kHostCheckCount; c++) asked[c] = thresholds[c] >= 0;
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("ip", format_ip(r.key.ip));
+  o.Set("vlan", double(r.key.vlan));
+  o.Set("local", r.local);
+  o.Set("name", r.name);
+  o.Set("hits", check_hits(env, r.hits, asked));
+  return o;
+}
+
 Napi::Object host_to_js(Napi::Env env, const HostRow& r) {
   const Host& h = r.h;
   Napi::Object o = Napi::Object::New(env);
@@ -223,6 +248,8 @@ Napi::Object host_to_js(Napi::Env env, const HostRow& r) {
     o.Set("ndpi", apps);
     o.Set("ndpi_categories", cats);
     o.Set("dscp", dscp);
+    static constexpr bool kAll[kHostCheckCount] = {true, true, true, true, true};
+    o.Set("hits", check_hits(env, r.hits, kAll));
   }
   return o;
 }
@@ -344,7 +371,7 @@ Napi::Object flow_to_js(Napi::Env env, const FlowRow& r) {
   X(throughput_bps, s.bps) X(throughput_pps, s.pps) X(memory_bytes, pl.memory_bytes())                   \
   X(flow_memory_bytes, pl.flows().memory_bytes() + pl.classifier().memory_bytes())                      \
   X(flow_info_full, pl.classifier().info_full()) X(flow_meta_full, pl.classifier().meta_full())         \
-  X(host_memory_bytes, pl.hosts().memory_bytes() + pl.names().memory_bytes() + pl.host_l7().memory_bytes()) \
+  X(host_memory_bytes, pl.hosts().memory_bytes() + pl.names().memory_bytes() + pl.host_l7().memory_bytes() + pl.host_checks_memory_bytes()) \
   X(malformed, s.decode.total_errors()) X(read_only_packets, e.read_only_packets())                      \
   X(read_only_bytes, e.read_only_bytes()) X(decode_non_ip, s.decode.non_ip)                              \
   X(decode_ip_fragments, s.decode.fragments) X(decode_tunnel_packets, s.decode.tunneled) \

@@ -230,6 +230,7 @@ Napi::Function EngineWrap::Init(Napi::Env env) {
                          InstanceMethod("stats", &EngineWrap::Stats),
                          InstanceMethod("hosts", &EngineWrap::Hosts),
                          InstanceMethod("host", &EngineWrap::Host),
+                         InstanceMethod("hostCheckHits", &EngineWrap::HostCheckHits),
                          InstanceMethod("flows", &EngineWrap::Flows),
                          InstanceMethod("flowCounters", &EngineWrap::FlowCounters),
                          InstanceMethod("l7Stats", &EngineWrap::L7Stats),
@@ -404,6 +405,27 @@ Napi::Value EngineWrap::Host(const Napi::CallbackInfo& info) {
   bool found = engine_->with_view([&](const Pipeline& pl) { return find_host(pl, ip, vlan, row); });
   if (!found) return env.Null();
   return host_to_js(env, row);
+}
+
+// thresholds: one number per check in HostCheck order (ts/bindings validates
+// them); a negative one leaves that check out.
+Napi::Value EngineWrap::HostCheckHits(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const char* usage = "hostCheckHits(thresholds: number[5])";
+  require(info.Length() == 1 && info[0].IsArray(), env, usage);
+  Napi::Array a = info[0].As<Napi::Array>();
+  require(a.Length() == kHostCheckCount, env, usage);
+  double thr[kHostCheckCount];
+  for (uint32_t c = 0; c < kHostCheckCount; c++) {
+    Napi::Value v = a.Get(c);
+    require(v.IsNumber(), env, usage);
+    thr[c] = v.As<Napi::Number>().DoubleValue();
+    require(thr[c] == thr[c], env, usage);  // NaN
+  }
+  std::vector<HostCheckRow> rows = engine_->with_view([&](const Pipeline& pl) { return query_host_checks(pl, thr); });
+  Napi::Array out = Napi::Array::New(env, rows.size());
+  for (size_t i = 0; i < rows.size(); i++) out.Set(uint32_t(i), host_check_row_to_js(env, rows[i], thr));
+  return out;
 }
 
 Napi::Value EngineWrap::Flows(const Napi::CallbackInfo& info) {

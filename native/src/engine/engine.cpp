@@ -114,6 +114,8 @@ void Engine::tick_done(uint64_t boundary_s) {
 // `boundary_ns` is processed. One pass over the flow table per step.
 void Engine::tick(std::unique_lock<std::mutex>& lk, uint64_t boundary_ns, bool last) {
   pipeline_->account_all();
+  // ntopng runs its host checks once a minute: the minute's hits, counters reset
+  pipeline_->close_host_checks_minute();
   const uint64_t prev_ns = last_tick_ns_;
   last_tick_ns_ = boundary_ns;
   next_tick_ns_ = boundary_ns + kTickStep;

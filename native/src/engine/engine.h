@@ -62,7 +62,9 @@ class Engine {
   // the worker releases the batch lock, signals "tick" and waits for
   // tick_done(boundary): without limit for files (a replay gives the same
   // series at any speed), at most kTickWaitLive for live capture (capture
-  // never stalls; such ticks are counted late).
+  // never stalls; such ticks are counted late). Each tick, listener or not,
+  // also closes the host checks' minute (Pipeline::close_host_checks_minute):
+  // the hits of the traffic between the previous tick and this one.
   static constexpr uint64_t kTickStep = 60ULL * 1000000000;
   static constexpr int kTickWaitLiveMs = 250;
   void set_tick_listener(bool on) { tick_listener_.store(on); }

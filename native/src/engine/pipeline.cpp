@@ -59,6 +59,8 @@ Pipeline::Pipeline(const PipelineLimits& lim, SpscRing<ExpiredFlow>* expired)
       mac_index_(lim.max_macs),
       mac_pool_(lim.max_macs),
       l7_(l7_entries(lim.max_hosts, lim.l7_entries_per_host), lim.max_hosts),
+      checks_(zero_array<HostCheckCounters>(lim.max_hosts)),
+      check_hits_(zero_array<HostCheckHits>(lim.max_hosts)),
       expired_(expired),
       name_cache_(new NameCacheEntry[kNameCacheSlots]()),
       frags_(new FragEntry[kFragSlots]()) {
@@ -101,7 +103,7 @@ void Pipeline::learn_name(const IpAddr& ip, uint16_t vlan, const char* name, siz
 
 size_t Pipeline::memory_bytes() const {
   return flows_.memory_bytes() + hosts_.memory_bytes() + names_.memory_bytes() + mac_index_.memory_bytes() +
-         mac_pool_.memory_bytes() + dpi_.memory_bytes() + l7_.memory_bytes() + (n_apps_ + n_cats_) * sizeof(IfaceL7Counter) + kFragSlots * sizeof(FragEntry) + kNameCacheSlots * sizeof(NameCacheEntry) +
+         mac_pool_.memory_bytes() + dpi_.memory_bytes() + l7_.memory_bytes() + host_checks_memory_bytes() + (n_apps_ + n_cats_) * sizeof(IfaceL7Counter) + kFragSlots * sizeof(FragEntry) + kNameCacheSlots * sizeof(NameCacheEntry) +
          sizeof(*this);
 }
 
@@ -145,6 +147,8 @@ uint32_t Pipeline::host_for(const IpAddr& ip, uint16_t vlan, const uint8_t* mac,
   Host& e = hosts_[i];
   e.name = HashIndex::kNone;
   e.serial = next_host_serial_++;
+  checks_[i] = HostCheckCounters{};
+  check_hits_[i] = HostCheckHits{};
   e.first_ns = e.traffic[0].last_ns = e.traffic[1].last_ns = now_ns_;
   e.thpt_ts = now_ns_;
   uint8_t fl = 0;
@@ -262,6 +266,12 @@ void Pipeline::prefetch_hosts(const BatchItem& it) noexcept {
     __builtin_prefetch(&h.traffic[1], 1);
     __builtin_prefetch(&h.pkt[1], 1);
   }
+  // and the host-check line count_checks() will touch
+  const Packet& p = pkts_[&it - items_];
+  if (p.l4_proto == kProtoTcp ? (p.tcp_flags & (kSyn | kRst)) != 0 : p.l4_proto == kProtoIcmp || p.l4_proto == kProtoIcmpv6) {
+    if (src != HashIndex::kNone) __builtin_prefetch(&checks_[src], 1);
+    if (dst != HashIndex::kNone) __builtin_prefetch(&checks_[dst], 1);
+  }
 }
 
 void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) noexcept {
@@ -321,6 +331,10 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
       h.active_as_server++, h.total_as_server++;
       f.srv_local = (h.flags & kHostLocal) != 0, f.srv_bcast = (h.flags & kHostBroadcast) != 0;
     }
+    // Flow flood: ntopng's Host::incNumFlows, at the flow's first packet.
+    const uint32_t secs = uint32_t(now_ns_ / kSecond);
+    if (f.cli_host != HashIndex::kNone) checks_[f.cli_host].flows[0].inc(secs);
+    if (f.srv_host != HashIndex::kNone) checks_[f.srv_host].flows[1].inc(secs);
     // An ICMP flow opened by an unreachable message: its sender is the
     // client (as ntopng counts them, at flow creation).
     if (int k = unreachable_kind(p.l4_proto, p.icmp_type, p.icmp_code); k >= 0) {
@@ -348,6 +362,8 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
   if (di != HashIndex::kNone) dst = &hosts_[di];
 
   uint32_t retr = 0, ooo = 0, lost = 0, ka = 0;
+  // What the flow had seen before this packet (the host-check counters' "first FIN/RST of a flow").
+  const uint8_t flow_flags = f.tcp_flags[0] | f.tcp_flags[1];
   if (p.l4_proto == kProtoTcp && p.has_l4) {
     f.tcp_flags[dir] |= p.tcp_flags;
     if (p.tcp_flags & kSyn) f.saw_syn = 1;
@@ -371,6 +387,9 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
       if ((fl & (kSyn | kAck)) == (kSyn | kAck)) ps.synack++;
       if ((fl & (kFin | kAck)) == (kFin | kAck)) ps.finack++;
       if (fl & kRst) ps.rst++;
+      // FIN scan (host_checks.h): the flow's first FIN; FIN or ACK until the flow saw both
+      if ((fl & kFin) && !(flow_flags & kFin)) ps.scan_fin++;
+      if ((fl & (kFin | kAck)) && (flow_flags & (kFin | kAck)) != (kFin | kAck)) ps.scan_finack++;
       if (retr | ooo | lost | ka) h.retr[d] += retr, h.ooo[d] += ooo, h.lost[d] += lost, h.keepalive[d] += ka;
     }
   };
@@ -386,6 +405,8 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
     }
   }
   if (dst) count(*dst, 1);
+  if (tcp ? (p.tcp_flags & (kSyn | kRst)) != 0 : p.l4_proto == kProtoIcmp || p.l4_proto == kProtoIcmpv6)
+    count_checks(p, flow_flags, si, di);
 
   // Payload: names (naming protocols on every packet, as answers keep coming
   // on one flow; other payloads on the first packets only) and classification.
@@ -418,6 +439,46 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
   }
   if (is_multicast(p.dst)) stats_.multicast_packets++;
   else if (dst_bcast) stats_.broadcast_packets++;
+}
+
+// The side counters of host_checks.h for a TCP packet with SYN or RST, or an
+// ICMP packet, from host slot si to di (kNone: no host), as ntopng's
+// Flow::updateTcpFlags (packet interfaces) and Flow::updateICMPFlood count
+// them; `seen`: the flow's TCP flags before this packet.
+void Pipeline::count_checks(const Packet& p, uint8_t seen, uint32_t si, uint32_t di) noexcept {
+  const uint32_t secs = uint32_t(now_ns_ / kSecond);
+  HostCheckCounters* src = si != HashIndex::kNone ? &checks_[si] : nullptr;
+  HostCheckCounters* dst = di != HashIndex::kNone ? &checks_[di] : nullptr;
+  if (p.l4_proto != kProtoTcp) {
+    // ntopng counts ICMP packets with more than 2 bytes of L4 (a later fragment's bytes too)
+    if (p.is_fragment && !p.first_fragment && p.payload_len <= 2) return;
+    if (src) src->icmp[0].inc(secs);
+    if (dst) dst->icmp[1].inc(secs);
+    return;
+  }
+  // ECE and CWR may accompany a valid handshake (ntopng's TCP_3WH_MASK)
+  const uint8_t fl = p.tcp_flags, hs = fl & uint8_t(~(kEce | kCwr));
+  if (hs == kSyn) {
+    if (src) src->syn[0]++;
+    if (dst) dst->syn[1]++;
+  } else if (hs == (kSyn | kAck)) {
+    if (src) src->synack[0]++;
+    if (dst) dst->synack[1]++;
+  }
+  if ((fl & kRst) && !(seen & kRst)) {
+    if (src) src->rst[0].inc(secs);
+    if (dst) dst->rst[1].inc(secs);
+  }
+}
+
+void Pipeline::close_host_checks_minute() noexcept {
+  const uint32_t n = hosts_.max();
+  for (uint32_t i = 0; i < n; i++) {
+    if (!hosts_.used(i)) continue;
+    Host& h = hosts_[i];
+    check_hits_[i] = hits_of(checks_[i], h);
+    reset_checks(checks_[i], h);
+  }
 }
 
 void Pipeline::decode_only(const RawPacket& raw) noexcept {
@@ -685,6 +746,8 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
   std::unique_ptr<uint32_t[]> moved(new uint32_t[hosts_.max()]);
   std::unique_ptr<uint8_t[]> nnet(new uint8_t[max_hosts]);
   std::memset(nnet.get(), kNoNet, max_hosts);
+  ZeroArray<HostCheckCounters> nchecks = zero_array<HostCheckCounters>(max_hosts);
+  ZeroArray<HostCheckHits> nhits = zero_array<HostCheckHits>(max_hosts);
   for (uint32_t i = 0; i < hosts_.max(); i++) {
     moved[i] = HashIndex::kNone;
     if (!hosts_.used(i)) continue;
@@ -697,6 +760,7 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
     }
     moved[i] = j;
     nnet[j] = host_net_[i];
+    nchecks[j] = checks_[i], nhits[j] = check_hits_[i];
   }
   if (nl.enabled()) nl.adopt(l7_, moved.get());
   for (uint32_t i = 0; i < flows_.max(); i++) {
@@ -712,6 +776,7 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
   names_ = std::move(nn);
   l7_ = std::move(nl);
   host_net_ = std::move(nnet);
+  checks_ = std::move(nchecks), check_hits_ = std::move(nhits);
   lim_.max_flows = max_flows, lim_.max_hosts = max_hosts;
   flow_cursor_ = host_cursor_ = 0;
   sweep_pass_++;

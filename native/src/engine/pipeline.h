@@ -16,6 +16,7 @@
 #include "flow/bcast_domains.h"
 #include "flow/flow_table.h"
 #include "flow/hash_index.h"
+#include "flow/host_checks.h"
 #include "flow/host_l7.h"
 #include "flow/host_table.h"
 #include "flow/local_nets.h"
@@ -74,6 +75,14 @@ class Pipeline {
   uint32_t expire_some(uint32_t max) noexcept;
   void account_all() noexcept;
   const BcastDomains& bcast_domains() const { return bcast_; }  // credit every flow's counters not yet accounted (end of a replay)
+  // The minute's host-check hits of every host slot, then the counters reset
+  // (at each engine tick; host_checks.h). A slot whose host was created since
+  // reads zero hits.
+  void close_host_checks_minute() noexcept;
+  const HostCheckHits* last_check_hits() const { return check_hits_.get(); }
+  // The current minute so far (what ntopng's host Lua fields hits.* show).
+  HostCheckHits live_check_hits(uint32_t slot) const noexcept { return hits_of(checks_[slot], hosts_[slot]); }
+  size_t host_checks_memory_bytes() const { return size_t(hosts_.max()) * (sizeof(HostCheckCounters) + sizeof(HostCheckHits)); }
   // Rebuilds the flow and host tables with new maximums (ntopng's incr_flows),
   // keeping every entry. Allocates: JS thread, under the batch lock. Returns
   // false (and changes nothing) when a maximum is below the current count.
@@ -114,6 +123,7 @@ class Pipeline {
   void account(const Packet& p, BatchItem& it, const NetConfig& nets) noexcept;
   void prefetch_flow(BatchItem& it) noexcept;
   void prefetch_hosts(const BatchItem& it) noexcept;
+  void count_checks(const Packet& p, uint8_t seen, uint32_t si, uint32_t di) noexcept;
   uint32_t host_for(const IpAddr& ip, uint16_t vlan, const uint8_t* mac, const NetConfig& nets) noexcept;
   void count_mac(const uint8_t* mac, uint32_t bytes, bool sent) noexcept;
   void expire_flow(uint32_t i, FlowEnd why) noexcept;
@@ -174,6 +184,9 @@ class Pipeline {
   std::unique_ptr<IfaceL7Counter[]> if_apps_, if_cats_;
   std::unique_ptr<VlanTraffic[]> vlans_;
   NetTraffic net_traffic_[kMaxNets] = {};
+  // Host-check counters and the last minute's hits, by host slot (zeroed when the slot gets a host).
+  ZeroArray<HostCheckCounters> checks_;
+  ZeroArray<HostCheckHits> check_hits_;
   // Local network index of each host slot (kNoNet: not local), set when the host is created.
   static constexpr uint8_t kNoNet = 0xff;
   std::unique_ptr<uint8_t[]> host_net_;

@@ -144,6 +144,7 @@ HostPage query_hosts(const Pipeline& pl, const HostQuery& q) {
       HostRow& r = page.rows.emplace_back();
       r.h = h, r.name = name_of(h);
       r.has_l7 = q.detail;
+      if (q.detail) r.hits = pl.live_check_hits(i);
     }
     if (q.detail) {
       std::vector<HostL7Stats> l7(order.size());
@@ -172,7 +173,26 @@ bool find_host(const Pipeline& pl, const IpAddr& ip, int vlan, HostRow& out) {
   out.name = n ? n : "";
   out.has_l7 = true;
   out.l7 = pl.host_l7().read(i);
+  out.hits = pl.live_check_hits(i);
   return true;
+}
+
+std::vector<HostCheckRow> query_host_checks(const Pipeline& pl, const double (&thresholds)[kHostCheckCount]) {
+  const HostTable& ht = pl.hosts();
+  const HostCheckHits* hits = pl.last_check_hits();
+  std::vector<HostCheckRow> out;
+  for (uint32_t i = 0; i < ht.max(); i++) {
+    if (!ht.used(i)) continue;
+    const HostCheckHits& r = hits[i];
+    bool above = false;
+    for (int c = 0; c < kHostCheckCount && !above; c++)
+      above = thresholds[c] >= 0 && (r.hits[c][0] > thresholds[c] || r.hits[c][1] > thresholds[c]);
+    if (!above) continue;
+    const Host& h = ht[i];
+    const char* n = pl.names().get(h.name);
+    out.push_back({h.key, (h.flags & kHostLocal) != 0, n ? n : "", r});
+  }
+  return out;
 }
 
 FlowPage query_flows(const Pipeline& pl, const FlowQuery& q) {

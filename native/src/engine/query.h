@@ -25,8 +25,9 @@ struct HostQuery {
 struct HostRow {
   Host h;
   std::string name;
-  bool has_l7 = false;
+  bool has_l7 = false;  // detail: with the L7 counters and the host-check hits so far
   HostL7Stats l7;
+  HostCheckHits hits{};  // the current minute so far (ntopng's host hits.* fields)
 };
 
 struct HostPage {
@@ -37,6 +38,17 @@ struct HostPage {
 HostPage query_hosts(const Pipeline& pl, const HostQuery& q);
 // vlan < 0: the first host with that address on any VLAN.
 bool find_host(const Pipeline& pl, const IpAddr& ip, int vlan, HostRow& out);
+
+// The hosts whose hits in the minute closed at the last tick exceed a
+// threshold: the attacker or the victim figure of a check c with
+// thresholds[c] >= 0 (a negative one: not asked) is strictly above it.
+struct HostCheckRow {
+  HostKey key;
+  bool local;
+  std::string name;
+  HostCheckHits hits;
+};
+std::vector<HostCheckRow> query_host_checks(const Pipeline& pl, const double (&thresholds)[kHostCheckCount]);
 
 enum class FlowSort : uint8_t { Bytes, Thpt, Duration, FirstSeen, LastSeen, Client, Server, Vlan, Proto, L7, Serial, Packets };
 

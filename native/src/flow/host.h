@@ -65,7 +65,13 @@ struct alignas(64) HostTraffic {
 struct alignas(64) HostPktStats {
   uint32_t size_bins[kSizeBins];
   uint32_t syn, synack, finack, rst;
+  // FIN-scan counters of the current minute (host_checks.h), here because
+  // nearly every TCP packet updates them: the first FIN of a flow, and each
+  // packet with FIN or ACK until the flow has seen both (ntopng's
+  // fin_*_last_min / finack_*_last_min).
+  uint32_t scan_fin, scan_finack;
 };
+static_assert(sizeof(HostPktStats) == 64);
 
 struct alignas(64) Host {
   // line 0: identity (read at creation and by queries)
