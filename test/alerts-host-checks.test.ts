@@ -60,8 +60,8 @@ const list = (s: ApiService, status: string) =>
   s.call(v2('get/host/alert/list'), { query: { ifid: 0, status, epoch_begin: T0 - 3600, epoch_end: T0 + 3600, alert_id: `${SYN_SCAN};eq`, length: 100 } });
 
 describe('SYN scan → host alerts', () => {
-  it("tshark counts the scanner's SYNs the test built", () => {
-    const rows = tsharkFields(fileA, ['ip.src'], 'tcp.flags.syn==1 && tcp.flags.ack==0');
+  it("tshark counts the scanner's SYNs the test built", async () => {
+    const rows = await tsharkFields(fileA, ['ip.src'], 'tcp.flags.syn==1 && tcp.flags.ack==0');
     expect(rows.filter((r) => r[0] === S)).toHaveLength(SCAN_PORTS);
   });
 
@@ -76,7 +76,7 @@ describe('SYN scan → host alerts', () => {
     const recs = past.body.rsp.records as Record<string, any>[];
     expect(recs).toHaveLength(2);
     const byIp = new Map(recs.map((r) => [r.ip?.value ?? r.ip, r]));
-    const att = byIp.get(S), vic = byIp.get(T);
+    const att = byIp.get(S)!, vic = byIp.get(T)!;
     expect(att).toBeDefined();
     expect(vic).toBeDefined();
     for (const r of [att, vic]) {
@@ -84,16 +84,18 @@ describe('SYN scan → host alerts', () => {
       expect(r.tstamp.value).toBe(T0 + 60);
       expect(r.duration).toBe(60);
     }
-    expect(att.is_attacker).toBe(true);
-    expect(vic.is_victim).toBe(true);
-    // what the check measured, in the stored alert JSON (ntopng's FlowHitsAlert: hits, threshold)
+    // ntopng's no_html record: the flags as the strings 'true'/'false'
+    expect(att.is_attacker).toBe('true');
+    expect(vic.is_victim).toBe('true');
+    expect(vic.is_attacker).toBe('false');
+    // what the check measured, in the stored alert JSON (ntopng's FlowHitsAlert::getAlertJSON: value = hits, threshold)
     const q = await s.call(v2('get/alert/list/alerts'), {
       query: { ifid: 0, alert_family: 'host', epoch_begin: T0 - 3600, epoch_end: T0 + 3600, select_clause: 'ip,json', where_clause: `alert_id=${SYN_SCAN}`, maxhits_clause: 10 },
     });
     expect(q.body.rc).toBe(0);
     const rows = q.body.rsp as { ip: string; json: string }[];
     expect(rows.map((r) => r.ip).sort()).toEqual([S, T].sort());
-    for (const r of rows) expect(JSON.parse(r.json)).toMatchObject({ hits: SCAN_PORTS, threshold: THRESHOLD });
+    for (const r of rows) expect(JSON.parse(r.json)).toMatchObject({ value: SCAN_PORTS, threshold: THRESHOLD });
   });
 
   it('a scan in the last minute stays engaged, with the counters of interface and host data', async () => {
