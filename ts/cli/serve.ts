@@ -63,7 +63,7 @@ export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOpt
   let ownChecking: Checking | null = null;
   try {
     const checking = o.checking ?? (ownChecking = await startChecking(ifaces.list, { store, history: o.history ?? null }));
-    const { checks, alerts } = checking;
+    const { checks, alerts, exclusions } = checking;
     if (o.alerts) alerts.subscribe(o.alerts);
     // allowed_interface is given as an ifid (ntopng's form) or a name
     const users = new Users(store, (v) => {
@@ -101,6 +101,7 @@ export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOpt
         timeseries: o.timeseries ?? null,
         checks,
         alerts,
+        exclusions,
       },
       { log: (l) => console.error(l), debug: o.debug },
     );

@@ -17,15 +17,21 @@ const download = (body: unknown, filename: string) =>
     headers: { 'content-type': 'application/json', 'content-disposition': `attachment; filename="${filename}"` },
   });
 
+/** the export's alert_exclusions: the stored ones (checks_import_export.lua), [] when none */
+function withExclusions(ctx: ApiCtx, conf: Record<string, unknown>): Record<string, unknown> {
+  const rec = ctx.deps.exclusions?.record() ?? {};
+  return { ...conf, alert_exclusions: Object.keys(rec).length ? rec : [] };
+}
+
 /** get/checks/config.lua: {"0": configset, alert_exclusions}. */
 export function getConfig(ctx: ApiCtx, p: { download?: boolean }) {
-  const conf = ctx.deps.checks.exportConfig();
+  const conf = withExclusions(ctx, ctx.deps.checks.exportConfig());
   return p.download ? download(conf, 'scripts_configuration.json') : conf;
 }
 
 /** export/checks/config.lua: the checks module in the import/export envelope. */
 export function exportConfig(ctx: ApiCtx, p: { download?: boolean }) {
-  const env = { version: EXPORT_VERSION, modules: { [MODULE]: ctx.deps.checks.exportConfig() } };
+  const env = { version: EXPORT_VERSION, modules: { [MODULE]: withExclusions(ctx, ctx.deps.checks.exportConfig()) } };
   track(ctx, 'export', { modules: [MODULE] });
   return p.download ? download(env, 'configuration.json') : env;
 }

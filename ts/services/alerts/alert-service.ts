@@ -194,6 +194,25 @@ export class AlertService implements AlertSink {
     return out;
   }
 
+  /**
+   * Ends the engaged alerts of a family that `match` picks without storing
+   * them (an exclusion added with delete_alerts: they are gone, not history).
+   * Returns how many went.
+   */
+  discardEngaged(family: AlertFamily, match: (a: EngagedAlert) => boolean): number {
+    let n = 0;
+    for (const s of this.ifaces.values()) {
+      for (const [k, a] of s.engaged) {
+        if (a.family !== family || !match(a)) continue;
+        s.engaged.delete(k);
+        const h = family === 'host' ? s.hosts.get(a.entityVal) : undefined;
+        if (h) h.engaged--;
+        n++;
+      }
+    }
+    return n;
+  }
+
   emit(a: AlertInput): void {
     for (const x of this.subscribers) x.emit(a);
     const s = this.iface(a.ifid);

@@ -87,10 +87,14 @@ export function flowHitsAlert(ifid: number, tstamp: number, check: HostCheckName
   };
 }
 
+/** Asked before an alert is raised: excluded (host, alert) pairs are not (alert exclusions). */
+export type HostAlertExcluded = (ip: string, vlan: number, alertId: number) => boolean;
+
 export class HostChecks {
   constructor(
     private readonly cfg: ChecksConfig,
     private readonly sink: AlertSink,
+    private readonly excluded: HostAlertExcluded = () => false,
   ) {}
 
   /** The running checks that are enabled, with their thresholds. */
@@ -124,6 +128,8 @@ export class HostChecks {
         if (v.attacker > thr) attacker = true;
         else if (v.victim > thr) attacker = false;
         else continue;
+        // excluded: never raised, and one engaged before the exclusion is released below
+        if (this.excluded(h.ip, h.vlan, HOST_CHECK_ALERT_IDS[check])) continue;
         const a = flowHitsAlert(ifid, tstamp, check, h, attacker, attacker ? v.attacker : v.victim, thr);
         const k = `${a.entityVal}|${a.alertId}`;
         const prev = engaged.get(k);

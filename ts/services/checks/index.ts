@@ -2,6 +2,7 @@
 // writer, the alert service, and the host checks run at every engine tick.
 // Started before the engines so a replay's first minute is checked too.
 import { AlertService } from '../alerts/alert-service.js';
+import { AlertExclusions } from '../alerts/exclusions.js';
 import type { Engine } from '../../bindings/engine.js';
 import type { ConfigStore } from '../config-store.js';
 import type { History } from '../store/history.js';
@@ -12,6 +13,8 @@ import { HostChecks } from './host-checks.js';
 export interface Checking {
   checks: ChecksConfig;
   alerts: AlertService;
+  /** alert exclusions: obeyed by the host checks and the flow writer */
+  exclusions: AlertExclusions;
   hostChecks: HostChecks;
   /** detaches from the engines, then writes the alerts still queued */
   close(): Promise<void>;
@@ -28,19 +31,28 @@ export async function startChecking(ifaces: readonly { ifid: number; engine: Eng
   const checks = ChecksConfig.open(o.store);
   const flowChecks = applyFlowChecks(checks, o.history?.writer, log);
   await flowChecks.ready;
+  // exclusions: the flow writer gets them now and on every change (as the risk mask)
+  const exclusions = AlertExclusions.open(o.store);
+  const writer = o.history?.writer;
+  const sendExclusions = (rec: ReturnType<AlertExclusions['record']>) =>
+    writer ? writer.setExclusions(rec).catch((e: Error) => log(`flowgate: alert exclusions: the flow writer did not take the change: ${e.message}`)) : Promise.resolve();
+  await sendExclusions(exclusions.record());
+  const stopExclusions = exclusions.onChange((rec) => void sendExclusions(rec));
   // stored beside the flows (one table per family); without a store engaged
   // alerts still work and stored ones are counted as dropped
   const alerts = await AlertService.open(o.history?.backend ?? null, { log });
-  const hostChecks = new HostChecks(checks, alerts);
+  const hostChecks = new HostChecks(checks, alerts, (ip, vlan, id) => exclusions.hostAlertExcluded(ip, vlan, id));
   // the hits of the minute that ended at the tick, asked with the enabled checks' thresholds
   const removers = ifaces.map((i) => i.engine.addTickListener((boundary) => hostChecks.tick(i.ifid, boundary, (t) => i.engine.hostCheckHits(t))));
   return {
     checks,
     alerts,
+    exclusions,
     hostChecks,
     close: async () => {
       for (const r of removers) r();
       flowChecks.stop();
+      stopExclusions();
       await alerts.close();
     },
   };

@@ -13,6 +13,7 @@ import { hash } from 'node:crypto';
 import { ipText } from '../../bindings/ip-text.js';
 import type { Batch } from './backend.js';
 import { AlertColumnArrays } from '../alerts/catalogue.js';
+import { flowExclusions } from '../alerts/exclusion-table.js';
 import { FLOW_COLUMNS } from './flow-columns.js';
 
 /** The expired-flow record's layout (engine.ts's expiredLayout): size and, per field, offset and capacity. */
@@ -311,12 +312,16 @@ export class FlowBatch {
     const riskLo = v.getUint32(base + F.risks, true), riskHi = v.getUint32(base + F.risks + 4, true);
     this.risk[2 * r] = riskLo;
     this.risk[2 * r + 1] = riskHi;
-    // alerts hook: the flow alert columns derive from the risk mask alone (services/alerts)
-    this.alerts.fill(r, riskLo, riskHi);
-    this.info[r] = cstr(b, base + F.info, LEN_INFO);
+    const info = (this.info[r] = cstr(b, base + F.info, LEN_INFO));
     this.ifidCol[r] = src.ifid;
     this.srcLabel[r] = cstr(b, base + F.cli_name, LEN_NAME);
-    this.dstLabel[r] = cstr(b, base + F.srv_name, LEN_NAME);
+    const srvName = (this.dstLabel[r] = cstr(b, base + F.srv_name, LEN_NAME));
+    // alerts hook: the flow alert columns derive from the risk mask (services/alerts), less
+    // the alerts excluded for its hosts or server name (null while no exclusion exists)
+    const ex = flowExclusions();
+    if (ex && (riskLo | riskHi) && ex.flowExcluded(b, base + F.cli_ip, base + F.srv_ip, this.vlan[r], info, srvName)) {
+      this.alerts.fill(r, riskLo & ~ex.lo, riskHi & ~ex.hi);
+    } else this.alerts.fill(r, riskLo, riskHi);
     this.srcMac[r] = mac48(b, base + F.cli_mac);
     this.dstMac[r] = mac48(b, base + F.srv_mac);
     this.cid[r] = communityId(b, base, proto, sport, dport, b[base + F.icmp_type], b[base + F.icmp_code]);

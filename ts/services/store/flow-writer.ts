@@ -10,6 +10,7 @@ import { hostname } from 'node:os';
 
 import { expiredLayout, type Engine } from '../../bindings/engine.js';
 import { setEnabledRisks } from '../alerts/catalogue.js';
+import { setFlowExclusions, type ExclusionRecord } from '../alerts/exclusion-table.js';
 import type { ExpiredSink, MonitoredInterface } from '../interfaces.js';
 import type { Backend } from './backend.js';
 import { useRecordLayout } from './flow-batch.js';
@@ -67,6 +68,8 @@ interface FlowChannel {
   push(ifid: number, buf: ArrayBuffer, n: number): void;
   /** the risks whose flow checks are enabled, for the records pushed from now on */
   risks(lo: number, hi: number): Promise<void>;
+  /** the alert exclusions, for the records pushed from now on */
+  exclusions(rec: ExclusionRecord): Promise<void>;
   flush(): Promise<void>;
   stats(): Promise<FlowSinkStats | null>;
   close(): void;
@@ -77,6 +80,7 @@ function workerChannel(b: WorkerBackend, log: (l: string) => void): FlowChannel 
     attach: (ifid, runId, staleSec) => void b.attachFlows(ifid, runId, staleSec).catch((e: Error) => log(`flowgate: historical store: ${e.message}`)),
     push: (ifid, buf, n) => b.pushFlows(ifid, buf, n, n * REC),
     risks: (lo, hi) => b.setFlowRisks(lo, hi),
+    exclusions: (rec) => b.setFlowExclusions(rec),
     flush: () => b.flushFlows(),
     stats: () => b.flowStats(),
     close: () => undefined,
@@ -94,6 +98,7 @@ function localChannel(backend: Backend, o: FlowSinkOptions, ev: FlowChannelEvent
     },
     // same thread: the decoder reads this thread's copy
     risks: async (lo, hi) => setEnabledRisks(lo, hi),
+    exclusions: async (rec) => setFlowExclusions(rec),
     flush: () => sink.flush(),
     stats: async () => sink.stats,
     close: () => sink.close(),
@@ -187,6 +192,11 @@ export class FlowWriter implements ExpiredSink {
    */
   setEnabledRisks(lo: number, hi: number): Promise<void> {
     return this.channel.risks(lo, hi);
+  }
+
+  /** The alert exclusions (exclusion-table.ts): flows decoded after this raise no excluded alert. */
+  setExclusions(rec: ExclusionRecord): Promise<void> {
+    return this.channel.exclusions(rec);
   }
 
   /** Where the sink appended (tests: the worker thread, never the event loop). */

@@ -8,6 +8,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 
 import { setEnabledRisks } from '../alerts/catalogue.js';
+import { setFlowExclusions } from '../alerts/exclusion-table.js';
 import { StoreError, type Backend } from './backend.js';
 import { useRecordLayout, type RecordLayout } from './flow-batch.js';
 import { FlowSink, type FlowSinkOptions } from './flow-sink.js';
@@ -51,6 +52,9 @@ async function call(op: string, args: unknown[]): Promise<unknown> {
     case 'flows.risks':
       // the checks configuration changed: rows decoded from now on use it
       return setEnabledRisks(a[0], a[1]);
+    case 'flows.exclusions':
+      // the alert exclusions changed: rows decoded from now on obey them
+      return setFlowExclusions(a[0]);
     case 'flows.attach':
       return sink!.attach(a[0], a[1], a[2]);
     case 'flows.flush':

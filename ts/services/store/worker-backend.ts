@@ -7,6 +7,7 @@
 // Messages: main → worker `call`s (a Backend method and its arguments) and `{op:'push'}` raw
 // records (the ArrayBuffer transferred, not copied); worker → main `reply`,
 // `buf` (the buffer handed back, decoded), `counts` and `log` of the flow sink.
+import type { ExclusionRecord } from '../alerts/exclusion-table.js';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -164,6 +165,10 @@ export class WorkerBackend implements Backend {
   /** The risks whose flow checks are enabled (see catalogue.ts setEnabledRisks); records pushed after this use them. */
   setFlowRisks(lo: number, hi: number): Promise<void> {
     return this.call('flows.risks', lo, hi);
+  }
+  /** The alert exclusions (exclusion-table.ts); records pushed after this obey them. */
+  setFlowExclusions(rec: ExclusionRecord): Promise<void> {
+    return this.call('flows.exclusions', rec);
   }
   /** Resolves once every record pushed before is written or dropped (and counted). */
   flushFlows(): Promise<void> {
