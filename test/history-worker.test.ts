@@ -86,6 +86,7 @@ describe('flow writer on the store worker', () => {
       partitions: inner.partitions.bind(inner),
       dropPartition: inner.dropPartition.bind(inner),
       deleteWhere: inner.deleteWhere.bind(inner),
+      updateWhere: inner.updateWhere.bind(inner),
       close: inner.close.bind(inner),
     };
     const writer = await FlowWriter.open(local, { batchRows: 4096, maxQueued: 64, log: () => {} });

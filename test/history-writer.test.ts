@@ -316,6 +316,9 @@ class SlowBackend implements Backend {
   deleteWhere(t: TableDef, where: Query) {
     return this.inner.deleteWhere(t, where);
   }
+  updateWhere(t: TableDef, set: { column: string; value: string | number }[], where: Query) {
+    return this.inner.updateWhere(t, set, where);
+  }
   close() {
     return this.inner.close();
   }

@@ -10,6 +10,10 @@ import { ALERT_FILTERS, MAX_LENGTH } from '../../services/alerts/flow-alerts.js'
 import { ALL_ALERT_TAGS, FAMILY_TAGS } from '../../services/alerts/alert-store.js';
 import type { AlertFamily } from '../../services/alerts/types.js';
 import {
+  acknowledgeFamilyAlerts,
+  allAlertTop,
+  familyAlertTop,
+  flowAlertTop,
   alertData,
   alertFilterConsts,
   alertQuery,
@@ -53,7 +57,7 @@ const LISTED: [AlertFamily, string, boolean][] = [
   ['host', 'host', false], ['interface', 'interface', false], ['network', 'network', false], ['mac', 'mac', false],
   ['system', 'system', false], ['user', 'user', false], ['am_host', 'am_host', false], ['snmp_device', 'snmp/device', true],
 ];
-const DELETABLE: AlertFamily[] = ['host', 'interface', 'mac', 'system', 'user', 'network'];
+const DELETABLE: AlertFamily[] = ['host', 'interface', 'mac', 'system', 'user', 'network', 'snmp_device'];
 
 function familyRoutes(): RouteDef[] {
   const out: RouteDef[] = [];
@@ -75,10 +79,33 @@ function familyRoutes(): RouteDef[] {
       }),
     );
   }
-  for (const f of DELETABLE) {
+  for (const [f, dir] of LISTED) {
     out.push(
       route({
-        path: `delete/${f}/alerts`, versions: ['v2'], method: 'GET', perm: 'user', ifid: true,
+        path: `get/${dir}/alert/top`, versions: ['v2'], pro: true, method: 'GET', perm: 'user', ifid: true,
+        summary: `The most frequent stored ${f} alerts: rsp {count, top: {alert_id: [{key, value, label, title, count (% of count)}]${f === 'host' || f === 'snmp_device' ? ', ip: […]' : f === 'mac' ? ', address: […]' : f === 'network' ? ', network: […]' : ''}}}; window and filters as the list`,
+        params: { ...common, ...tagParams },
+        errors: ERRORS,
+        handler: (ctx, p) => familyAlertTop(ctx, f, p, familyFilters(f, p)),
+      }),
+    );
+  }
+  for (const [f, dir, pro] of LISTED) {
+    out.push(
+      route({
+        path: `acknowledge/${dir}/alerts`, versions: ['v2'], pro, method: 'GET', perm: 'user', ifid: true,
+        summary: `Acknowledges the stored ${f} alerts matching the window and filters (${tagList(f)}), or the one row_id (any time unless a window is given): alert_status acknowledged, user_label = label (stamped now); administrators only`,
+        params: { ...common, label: str(1024).optional(), row_id: str(128).optional(), ...tagParams },
+        errors: [INVALID_INTERFACE, NOT_GRANTED, INVALID_ARGUMENTS, INTERNAL_ERROR],
+        handler: (ctx, p) => acknowledgeFamilyAlerts(ctx, f, p, familyFilters(f, p)),
+      }),
+    );
+  }
+  for (const f of DELETABLE) {
+    const [, dir, pro] = LISTED.find((l) => l[0] === f)!;
+    out.push(
+      route({
+        path: `delete/${dir}/alerts`, versions: ['v2'], pro, method: 'GET', perm: 'user', ifid: true,
         summary: `Deletes the stored ${f} alerts matching the window and filters (${tagList(f)}); administrators only`,
         params: { ...common, status: familyStatus, ...tagParams },
         errors: [INVALID_INTERFACE, NOT_GRANTED, INVALID_ARGUMENTS, INTERNAL_ERROR],
@@ -127,6 +154,22 @@ function familyRoutes(): RouteDef[] {
 }
 
 export const alertRoutes: RouteDef[] = [
+  ...[true, false].map((pro) =>
+    route({
+      path: pro ? 'get/flow/alert/top' : 'get/alert/top', versions: ['v2'], pro, method: 'GET', perm: 'user', ifid: true,
+      summary: `The most frequent stored flow alerts: rsp {count, top: {alert_id, cli_ip, srv_ip, ip, l7_proto, vlan: [{key, value, label, title, count (% of count)}]}}; ${FILTERS}`,
+      params: { epoch_begin: epoch(), epoch_end: epoch(), format: str(8).optional(), ...filterParams },
+      errors: ERRORS,
+      handler: (ctx, p) => flowAlertTop(ctx, p, pick(p)),
+    }),
+  ),
+  route({
+    path: 'get/all/alert/top', versions: ['v2'], pro: true, method: 'GET', perm: 'user', ifid: true,
+    summary: 'The most frequent stored alert types of every family (flow included): rsp {count, top: {alert_id: [{key, value, label, title, count (%), entity}]}}',
+    params: { epoch_begin: epoch(), epoch_end: epoch() },
+    errors: ERRORS,
+    handler: (ctx, p) => allAlertTop(ctx, p),
+  }),
   route({
     path: 'get/flow/alert/list', versions: ['v2'], method: 'GET', perm: 'user', ifid: true,
     summary: `Stored flow alerts (flows with a non-zero predominant alert), newest first: rsp {records}, recordsTotal, recordsFiltered; epoch_begin/epoch_end (default the last hour), start, length (≤ ${MAX_LENGTH}); ${FILTERS}`,

@@ -18,6 +18,7 @@ import { FLOW_RISK_ALERTS } from '../../services/alerts/catalogue.js';
 import { ALERT_FAMILIES, type AlertFamily } from '../../services/alerts/types.js';
 import { FLOWS_TABLE } from '../../services/store/flow-columns.js';
 import { FlowsQuery } from '../../services/store/flows-query.js';
+import { track } from '../activity.js';
 import type { ApiCtx } from '../route.js';
 
 function service(ctx: ApiCtx): FlowAlerts {
@@ -341,6 +342,29 @@ export async function deleteFamilyAlerts(ctx: ApiCtx, f: AlertFamily, p: Counter
   return [];
 }
 
+export interface AckParams extends CounterParams {
+  label?: string;
+  row_id?: string;
+}
+
+/**
+ * acknowledge/<family>/alerts.lua (administrators): the stored alerts
+ * matching the window and filters, or the one row_id (then the whole time
+ * unless a window is given), acknowledged with `label`.
+ */
+export async function acknowledgeFamilyAlerts(ctx: ApiCtx, f: AlertFamily, p: AckParams, filters: Record<string, string | undefined>) {
+  if (ctx.user.role !== 'administrator') throw new ApiError(RC.NOT_GRANTED, 'only administrators acknowledge alerts');
+  const a = alertsOf(ctx);
+  const whole = p.row_id !== undefined && p.epoch_begin === undefined && p.epoch_end === undefined;
+  const w = whole ? { begin: 0, end: 0xffffffff, ifid: ctx.iface.ifid, networks: ctx.allowed } : alertWindow(ctx, p);
+  const label = p.label ?? '';
+  if (/[\u0000-\u0008\u000b-\u001f\u007f]/.test(label)) throw new ApiError(RC.INVALID_ARGUMENTS, 'label holds control characters');
+  const fs = p.row_id !== undefined ? { ...filters, row_id: p.row_id.includes(";") ? p.row_id : `${p.row_id};eq` } : filters;
+  await answer(() => a.store.acknowledge(f, w, fs, label, Math.floor(Date.now() / 1000)));
+  track(ctx, 'acknowledge_alerts', { family: f, label, row_id: p.row_id ?? '' });
+  return [];
+}
+
 /** v2 get/alert/filter/consts.lua: the filters of one alert page (family) and, for alert_id, its alert types */
 export function alertFilterConsts(page: string | undefined) {
   const p = page ?? 'all';
@@ -349,4 +373,94 @@ export function alertFilterConsts(page: string | undefined) {
   if (!f) return filterConsts(['alert_id', 'alert_category', 'severity', 'score', 'description'], null);
   const tags = Object.keys(FAMILY_TAGS[f]).filter((t) => t !== 'tstamp' && t !== 'row_id');
   return filterConsts(tags, familyAlertKeys(f).map((k) => ({ id: k.id, key: k.key })));
+}
+
+// ── top (pro get/<family>/alert/top.lua; get/alert/top.lua) ───────────────
+
+/** ntopng's alert_store top limit */
+const TOP_LIMIT = 10;
+
+/** format_top_alerts / format_top_generic: {key, value, label, title, count (% of the matching alerts)} */
+const topEntry = (key: string, value: string | number, label: string, count: number, total: number) => ({
+  key, value, label, title: label, count: total ? Math.floor((count * 100) / total) : 0,
+});
+
+/** top columns per family beside alert_id (the family stores' _get_additional_stats): [answer key, column] */
+const FAMILY_TOP: Partial<Record<AlertFamily, [string, string][]>> = {
+  host: [['ip', 'IP']],
+  mac: [['address', 'ADDRESS']],
+  network: [['network', 'NAME']],
+  snmp_device: [['ip', 'IP']],
+};
+
+/** get/<family>/alert/top.lua: {count, top: {alert_id: [...], <field>: [...]}} over the stored (historical) alerts */
+export async function familyAlertTop(ctx: ApiCtx, f: AlertFamily, p: AlertWindowParams, filters: Record<string, string | undefined>) {
+  const a = alertsOf(ctx);
+  const w = alertWindow(ctx, p);
+  return answer(async () => {
+    const ids = await a.store.top(f, w, filters, 'ALERT_ID', TOP_LIMIT);
+    const top: Record<string, unknown[]> = {
+      alert_id: ids.rows.map((r) => topEntry('alert_id', Number(r.value), familyAlertName(f, Number(r.value)), r.count, ids.total)),
+    };
+    for (const [key, col] of FAMILY_TOP[f] ?? []) {
+      const t = await a.store.top(f, w, filters, col, TOP_LIMIT);
+      top[key] = t.rows.map((r) => topEntry(key, r.value, r.value, r.count, ids.total));
+    }
+    return { count: ids.total, top };
+  });
+}
+
+const flowIp = (v4: string, v6: string) => (v4 && v4 !== '0.0.0.0' ? v4 : v6);
+
+/** get/flow/alert/top.lua (and get/alert/top.lua): alert_id, cli_ip, srv_ip, ip (both merged), l7_proto, vlan */
+export async function flowAlertTop(ctx: ApiCtx, p: AlertWindowParams, filters: Record<string, string | undefined>) {
+  const s = service(ctx);
+  const w = window(ctx, p);
+  return answer(async () => {
+    const total = await s.count(w, filters);
+    const ids = await s.top(['STATUS'], w, filters, TOP_LIMIT);
+    const cli = await s.top(['IPV4_SRC_ADDR', 'IPV6_SRC_ADDR'], w, filters, TOP_LIMIT);
+    const srv = await s.top(['IPV4_DST_ADDR', 'IPV6_DST_ADDR'], w, filters, TOP_LIMIT);
+    const l7 = await s.top(['L7_PROTO'], w, filters, TOP_LIMIT);
+    const vlan = await s.top(['VLAN_ID'], w, filters, TOP_LIMIT);
+    const ips = (rows: { keys: string[]; count: number }[]) => rows.map((r) => ({ ip: flowIp(r.keys[0], r.keys[1]), count: r.count }));
+    // top_ip_merge: an address counted as client and as server adds up
+    const merged = new Map<string, number>();
+    for (const r of [...ips(cli), ...ips(srv)]) merged.set(r.ip, (merged.get(r.ip) ?? 0) + r.count);
+    const ip = [...merged].sort((x, y) => y[1] - x[1] || x[0].localeCompare(y[0])).slice(0, TOP_LIMIT);
+    return {
+      count: total,
+      top: {
+        alert_id: ids.map((r) => topEntry('alert_id', Number(r.keys[0]), alertName(Number(r.keys[0])), r.count, total)),
+        cli_ip: ips(cli).map((r) => topEntry('cli_ip', r.ip, r.ip, r.count, total)),
+        srv_ip: ips(srv).map((r) => topEntry('srv_ip', r.ip, r.ip, r.count, total)),
+        ip: ip.map(([v, n]) => topEntry('ip', v, v, n, total)),
+        l7_proto: l7.map((r) => topEntry('l7_proto', Number(r.keys[0]), r.keys[0], r.count, total)),
+        vlan: vlan.map((r) => topEntry('vlan_id', Number(r.keys[0]), r.keys[0], r.count, total)),
+      },
+    };
+  });
+}
+
+/** get/all/alert/top.lua: the top alert types of every family (flow included), {count, top: {alert_id: [{…, entity}]}} */
+export async function allAlertTop(ctx: ApiCtx, p: AlertWindowParams) {
+  const a = alertsOf(ctx);
+  const w = alertWindow(ctx, p);
+  return answer(async () => {
+    const rows: { entity: string; id: number; name: string; count: number }[] = [];
+    let total = 0;
+    if (ctx.deps.history) {
+      const fa = flowAlerts(ctx.deps.history);
+      const fw = window(ctx, p);
+      total += await fa.count(fw, {});
+      for (const r of await fa.top(['STATUS'], fw, {}, TOP_LIMIT)) rows.push({ entity: 'flow', id: Number(r.keys[0]), name: alertName(Number(r.keys[0])), count: r.count });
+    }
+    for (const f of ALERT_FAMILIES) {
+      const t = await a.store.top(f, w, {}, 'ALERT_ID', TOP_LIMIT);
+      total += t.total;
+      for (const r of t.rows) rows.push({ entity: f, id: Number(r.value), name: familyAlertName(f, Number(r.value)), count: r.count });
+    }
+    rows.sort((x, y) => y.count - x.count || x.entity.localeCompare(y.entity) || x.id - y.id);
+    return { count: total, top: { alert_id: rows.slice(0, TOP_LIMIT).map((r) => ({ ...topEntry('alert_id', r.id, r.name, r.count, total), entity: r.entity })) } };
+  });
 }

@@ -205,6 +205,26 @@ export class AlertStore {
     }));
   }
 
+  /** The most frequent values of one column among the stored alerts matching the request, most first, and how many match. */
+  async top(f: AlertFamily, w: AlertWindow, filters: Record<string, string | undefined>, column: string, limit: number): Promise<{ total: number; rows: { value: string; count: number }[] }> {
+    const cat = CATALOGS[f];
+    const k = colOf(cat, column);
+    const where = this.conditions(f, w, 'historical', filters);
+    const sel: SelectQuery = {
+      items: [{ expr: k, key: 'value' }, { expr: { t: 'agg', fn: 'COUNT', distinct: false, kind: 'num' }, key: 'count' }],
+      where,
+      groupBy: [k],
+      orderBy: [{ expr: { t: 'item', index: 1 }, desc: true }, { expr: { t: 'item', index: 0 }, desc: false }],
+      limit,
+    };
+    const c = compiler(this.backend.dialect, cat);
+    const q = c.select(sel);
+    const all: SelectQuery = { items: [{ expr: colOf(cat, 'ROWID'), key: 'id' }], where, groupBy: [], orderBy: [], limit: 1 };
+    const [rows, totals] = await Promise.all([this.backend.query(q), this.backend.query(c.count(all))]);
+    this.service.countQuery(familyIfid(f, w.ifid));
+    return { total: Number(totals[0]?.rows ?? 0), rows: (await formatRowsYielding(rows, q.columns)).map((r) => ({ value: r.value, count: Number(r.count) })) };
+  }
+
   // ── delete ───────────────────────────────────────────────────────────
 
   /** delete/<family>/alerts.lua: the stored alerts matching the request (historical by default). */
@@ -212,6 +232,22 @@ export class AlertStore {
     const cat = CATALOGS[f];
     const where = compiler(this.backend.dialect, cat).where(this.conditions(f, w, status, filters));
     return this.backend.deleteWhere(ALERT_TABLES[f], where);
+  }
+
+  /**
+   * acknowledge/<family>/alerts.lua: the stored alerts matching the request
+   * (historical or already acknowledged) become acknowledged, with the label
+   * as user_label stamped `now` (ntopng's alert_store acknowledge).
+   */
+  async acknowledge(f: AlertFamily, w: AlertWindow, filters: Record<string, string | undefined>, label: string, now: number): Promise<number> {
+    const cat = CATALOGS[f];
+    const where = compiler(this.backend.dialect, cat).where(this.conditions(f, w, 'any', filters));
+    const set = [
+      { column: 'alert_status', value: ALERT_STATUS.acknowledged },
+      { column: 'user_label', value: label },
+      { column: 'user_label_tstamp', value: now },
+    ];
+    return this.backend.updateWhere(ALERT_TABLES[f], set, where);
   }
 
   // ── get/alert/list/alerts.lua ────────────────────────────────────────

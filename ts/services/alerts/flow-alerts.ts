@@ -105,6 +105,27 @@ export class FlowAlerts {
     return (await formatRowsYielding(await this.backend.query(q), q.columns)).map((r) => ({ value: Number(r.value), count: Number(r.count) }));
   }
 
+  /** the most frequent values of some columns among the alert rows: [values…, count], most first (ntopng's top_*_historical) */
+  async top(columns: string[], w: Window, filters: Record<string, string | undefined>, limit: number): Promise<{ keys: string[]; count: number }[]> {
+    const ks = columns.map((c) => this.col(c));
+    const sel: SelectQuery = {
+      items: [...ks.map((k, i) => ({ expr: k, key: `k${i}` })), { expr: { t: 'agg', fn: 'COUNT', distinct: false, kind: 'num' }, key: 'count' }],
+      where: this.where(w, filters),
+      groupBy: ks,
+      orderBy: [{ expr: { t: 'item', index: ks.length }, desc: true }, ...ks.map((_, i) => ({ expr: { t: "item" as const, index: i }, desc: false }))],
+      limit,
+    };
+    const q = compiler(this.backend.dialect, this.catalog).select(sel);
+    return (await formatRowsYielding(await this.backend.query(q), q.columns)).map((r) => ({ keys: columns.map((_, i) => r[`k${i}`]), count: Number(r.count) }));
+  }
+
+  /** matching alert rows */
+  async count(w: Window, filters: Record<string, string | undefined>): Promise<number> {
+    const sel: SelectQuery = { items: [{ expr: this.col('FLOW_ID'), key: 'id' }], where: this.where(w, filters), groupBy: [], orderBy: [], limit: 1 };
+    const r = await this.backend.query(compiler(this.backend.dialect, this.catalog).count(sel));
+    return Number(r[0]?.rows ?? 0);
+  }
+
   /** alert count and score sum per (severity, first-seen second): the 'all' family's per-entity and per-slot answers */
   async bySeveritySecond(w: Window, filters: Record<string, string | undefined> = {}): Promise<{ severity: number; tstamp: number; count: number; score: number }[]> {
     const sev = this.col('SEVERITY'), t = this.col('FIRST_SEEN');

@@ -77,6 +77,13 @@ export interface Backend {
    * waited for). Resolves to the rows deleted when the backend knows (DuckDB), else -1.
    */
   deleteWhere(t: TableDef, where: Query): Promise<number>;
+  /**
+   * Sets columns (not in the sort or partition key) of the rows matching a
+   * condition, values bound; resolves once done (DuckDB UPDATE per day table;
+   * ClickHouse's ALTER TABLE … UPDATE mutation, waited for). Resolves to the
+   * rows changed when the backend knows (DuckDB), else -1.
+   */
+  updateWhere(t: TableDef, set: readonly { column: string; value: SqlValue }[], where: Query): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -112,4 +119,10 @@ export function dayOf(epochSec: number): string {
 /** 64-bit results: a number when exact (|v| ≤ 2^53), else the bigint. */
 export function intResult(v: bigint): number | bigint {
   return v <= 9007199254740992n && v >= -9007199254740992n ? Number(v) : v;
+}
+
+/** A column of the table by name (updateWhere's SET list): anything else is refused, never reaches SQL. */
+export function columnOf(t: TableDef, name: string): string {
+  if (!t.columns.some((c) => c.name === name)) throw new StoreError('query', `${t.name} has no column '${name}'`);
+  return name;
 }

@@ -20,6 +20,7 @@ import {
   type Query,
   type Row,
   type SqlValue,
+  columnOf,
   type TableDef,
 } from './backend.js';
 
@@ -433,16 +434,29 @@ export class ClickHouseBackend implements Backend {
    */
   async deleteWhere(t: TableDef, where: Query): Promise<number> {
     await this.post(`ALTER TABLE ${q(t.name)} DELETE WHERE ${renderSql(where.sql, where.params)}`, null);
+    await this.mutationsDone(t);
+    return -1;
+  }
+
+  /** waits until the table's mutations are done (ALTER … DELETE / UPDATE run in the background) */
+  private async mutationsDone(t: TableDef): Promise<void> {
     const deadline = Date.now() + this.timeoutMs;
     for (let wait = 10; ; wait = Math.min(wait * 2, 200)) {
       const r = await this.query({
         sql: 'SELECT count() AS pending FROM system.mutations WHERE database = ? AND table = ? AND is_done = 0',
         params: [this.database, t.name],
       });
-      if (!Number(r[0]?.pending ?? 0)) return -1;
-      if (Date.now() > deadline) throw new StoreError('query', `${this.description}: delete from ${t.name} still running after ${this.timeoutMs} ms`);
+      if (!Number(r[0]?.pending ?? 0)) return;
+      if (Date.now() > deadline) throw new StoreError('query', `${this.description}: a change of ${t.name} still running after ${this.timeoutMs} ms`);
       await new Promise((res) => setTimeout(res, wait));
     }
+  }
+
+  async updateWhere(t: TableDef, set: readonly { column: string; value: SqlValue }[], where: Query): Promise<number> {
+    const cols = set.map((s) => `${q(columnOf(t, s.column))} = ${renderSql('?', [s.value])}`).join(', ');
+    await this.post(`ALTER TABLE ${q(t.name)} UPDATE ${cols} WHERE ${renderSql(where.sql, where.params)}`, null);
+    await this.mutationsDone(t);
+    return -1;
   }
 
   async close(): Promise<void> {

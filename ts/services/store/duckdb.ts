@@ -38,6 +38,7 @@ import {
   type Query,
   type Row,
   type SqlValue,
+  columnOf,
   type TableDef,
 } from './backend.js';
 
@@ -519,6 +520,26 @@ export class DuckDbBackend implements Backend {
           n += Number(r.rowsChanged);
         } catch (e) {
           throw new StoreError('query', `duckdb: delete from ${name}: ${(e as Error).message}`, { cause: e });
+        }
+      }
+      return n;
+    });
+  }
+
+  updateWhere(t: TableDef, set: readonly { column: string; value: SqlValue }[], where: Query): Promise<number> {
+    return this.serial.run(async () => {
+      this.live();
+      const st = this.state(t);
+      const cols = set.map((s) => `${q(columnOf(t, s.column))} = ?`).join(', ');
+      const params = [...set.map((s) => s.value), ...where.params].map(bindValue);
+      let n = 0;
+      const names = t.partitionBy ? [...st.tables.keys()].map((d) => `${t.name}_${d}`) : [t.name];
+      for (const name of names) {
+        try {
+          const r = await this.writer.run(`UPDATE ${q(name)} SET ${cols} WHERE ${where.sql}`, params);
+          n += Number(r.rowsChanged);
+        } catch (e) {
+          throw new StoreError('query', `duckdb: update of ${name}: ${(e as Error).message}`, { cause: e });
         }
       }
       return n;

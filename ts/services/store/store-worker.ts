@@ -37,6 +37,8 @@ async function call(op: string, args: unknown[]): Promise<unknown> {
       return backend.dropPartition(a[0], a[1]);
     case 'deleteWhere':
       return backend.deleteWhere(a[0], a[1]);
+    case 'updateWhere':
+      return backend.updateWhere(a[0], a[1], a[2]);
     case 'close':
       sink?.close();
       return backend.close();

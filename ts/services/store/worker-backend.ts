@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
-import { StoreError, type Backend, type Batch, type Query, type Row, type TableDef } from './backend.js';
+import { StoreError, type Backend, type Batch, type Query, type Row, type SqlValue, type TableDef } from './backend.js';
 import type { RecordLayout } from './flow-batch.js';
 import type { FlowSinkOptions, FlowSinkStats } from './flow-sink.js';
 import type { StoreOptions } from './index.js';
@@ -140,6 +140,9 @@ export class WorkerBackend implements Backend {
   }
   deleteWhere(t: TableDef, where: Query): Promise<number> {
     return this.call('deleteWhere', t, where);
+  }
+  updateWhere(t: TableDef, set: readonly { column: string; value: SqlValue }[], where: Query): Promise<number> {
+    return this.call('updateWhere', t, set, where);
   }
   async close(): Promise<void> {
     if (this.closed) return;
