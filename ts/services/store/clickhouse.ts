@@ -453,7 +453,13 @@ export class ClickHouseBackend implements Backend {
   }
 
   async updateWhere(t: TableDef, set: readonly { column: string; value: SqlValue }[], where: Query): Promise<number> {
-    const cols = set.map((s) => `${q(columnOf(t, s.column))} = ${renderSql('?', [s.value])}`).join(', ');
+    // cast to the column's type (a DateTime column takes no plain number in a mutation)
+    const cols = set
+      .map((s) => {
+        const c = t.columns.find((x) => x.name === columnOf(t, s.column))!;
+        return `${q(c.name)} = CAST(${renderSql('?', [s.value])} AS ${DDL[c.type]})`;
+      })
+      .join(', ');
     await this.post(`ALTER TABLE ${q(t.name)} UPDATE ${cols} WHERE ${renderSql(where.sql, where.params)}`, null);
     await this.mutationsDone(t);
     return -1;

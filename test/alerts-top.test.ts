@@ -1,0 +1,154 @@
+// Top alerts, and acknowledge/delete of SNMP device alerts, on DuckDB and
+// the ClickHouse server the suite starts. Flow side: the DGA capture of
+// alert-exclusions.test.ts (three DNS queries, built here) replayed; the top
+// answers are recomputed here from the stored flow rows. Other families:
+// SNMP device and host alerts emitted through the alert service with known
+// values; counts and percentages computed by hand.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import type { AlertInput } from '../ts/services/alerts/types.js';
+import { startApi, v2, addUser, type ApiService } from './fixtures/api.js';
+import { txt, u16 } from './fixtures/bytes.js';
+import { clickhouseSkip, startClickHouse, type ClickHouseServer } from './fixtures/clickhouse.js';
+import { ETH, IPPROTO, MAC_A, MAC_B, eth, ipv4, udp } from './fixtures/frames.js';
+import { pcap, tempDir, type Packet } from './fixtures/pcap.js';
+import { T0 } from './fixtures/ts-capture.js';
+
+const tmp = tempDir();
+afterAll(() => tmp.cleanup());
+const pro2 = (p: string) => `/lua/pro/rest/v2/${p}.lua`;
+const WIN = { ifid: 0, epoch_begin: T0 - 86400, epoch_end: T0 + 86400 };
+
+const NAMES = ['xjwqkzpvbn.com', 'bbcbedxhgjmdobdprmen.com', 'qzxwvkjhgt.org'];
+const CLIENTS = ['10.9.0.1', '10.9.0.2', '10.9.0.3'];
+const DNS = '10.9.0.53';
+function dnsQuery(name: string): Buffer {
+  const labels = name.split('.').map((l) => Buffer.concat([Buffer.from([l.length]), txt(l)]));
+  return Buffer.concat([u16(0x4242), u16(0x0100), u16(1), u16(0), u16(0), u16(0), ...labels, Buffer.from([0]), u16(1), u16(1)]);
+}
+const at = (s: number) => BigInt(Math.round((T0 + s) * 1e6)) * 1000n;
+const dnsFile = tmp.file(
+  'dga.pcap',
+  pcap(NAMES.map((n, i): Packet => ({ tsNs: at(1 + i), data: eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: CLIENTS[i], dst: DNS, proto: IPPROTO.UDP }, udp({ sport: 41000 + i, dport: 53 }, dnsQuery(n)))) }))),
+);
+
+const PORT_ERRORS = 4121, DUPLEX = 4120;
+const snmp = (ip: string, port: number, alertId: number, tstamp: number): AlertInput => ({
+  family: 'snmp_device', ifid: -1, entityVal: ip, alertId, subtype: `${port}`, tstamp, score: 50, severity: 4,
+  fields: { ip, port, name: `sw-${ip}`, port_name: `Gi0/${port}` }, json: {},
+});
+const host = (ip: string, alertId: number, tstamp: number): AlertInput => ({
+  family: 'host', ifid: 0, entityVal: ip, alertId, subtype: '', tstamp, score: 50, severity: 4,
+  fields: { ip, vlan_id: 0, name: '', is_attacker: 1, is_victim: 0, is_client: 1, is_server: 0 }, json: {},
+});
+
+describe.each([
+  ['duckdb', null],
+  ['clickhouse', clickhouseSkip],
+] as const)('top, acknowledge and delete on %s', (store, skip) => {
+  let s: ApiService;
+  let ch: ClickHouseServer | undefined;
+  beforeAll(async () => {
+    if (skip) {
+      if (process.env.CI) throw new Error(skip);
+      return;
+    }
+    if (store === 'clickhouse') ch = await startClickHouse();
+    s = await startApi({
+      files: [dnsFile],
+      engine: { flushAtEnd: true, periodicDumpSec: 0 },
+      history: store === 'clickhouse' ? { clickhouse: { url: ch!.url('fg_top') } } : { retentionDays: 100_000 },
+    });
+    await addUser(s, { username: 'viewer', password: 'pw-viewer-123', allow_alerts: '1' });
+    const a = s.api.alerts;
+    // SNMP: 10.0.0.1 three port-error alerts (ports 1, 2, 3) and one duplex change; 10.0.0.2 one port-error
+    for (const p of [1, 2, 3]) a.emit(snmp('10.0.0.1', p, PORT_ERRORS, T0 + p));
+    a.emit(snmp('10.0.0.1', 4, DUPLEX, T0 + 10));
+    a.emit(snmp('10.0.0.2', 1, PORT_ERRORS, T0 + 20));
+    // host: 10.1.0.1 twice alert 5, 10.1.0.2 once alert 5, once alert 7
+    a.emit(host('10.1.0.1', 5, T0 + 1));
+    a.emit(host('10.1.0.1', 5, T0 + 2));
+    a.emit(host('10.1.0.2', 5, T0 + 3));
+    a.emit(host('10.1.0.2', 7, T0 + 4));
+    await a.flush();
+  }, 120_000);
+  afterAll(async () => {
+    await s?.close();
+    await ch?.stop();
+  });
+
+  it.skipIf(!!skip)('family top: alert ids and addresses, most first, count as % of the matching alerts', async () => {
+    const r = await s.call(pro2('get/snmp/device/alert/top'), { query: WIN });
+    expect(r.body.rc, r.text).toBe(0);
+    expect(r.body.rsp.count).toBe(5);
+    expect(r.body.rsp.top.alert_id).toEqual([
+      { key: 'alert_id', value: PORT_ERRORS, label: 'alert_port_errors', title: 'alert_port_errors', count: 80 },
+      { key: 'alert_id', value: DUPLEX, label: 'alert_port_duplexstatus_change', title: 'alert_port_duplexstatus_change', count: 20 },
+    ]);
+    expect(r.body.rsp.top.ip.map((e: any) => [e.value, e.count])).toEqual([['10.0.0.1', 80], ['10.0.0.2', 20]]);
+    // the same filters as the list: only 10.0.0.2
+    const f = await s.call(pro2('get/snmp/device/alert/top'), { query: { ...WIN, ip: '10.0.0.2;eq' } });
+    expect(f.body.rsp.count).toBe(1);
+    expect(f.body.rsp.top.alert_id.map((e: any) => [e.value, e.count])).toEqual([[PORT_ERRORS, 100]]);
+    const h = await s.call(pro2('get/host/alert/top'), { query: WIN });
+    expect(h.body.rsp.count).toBe(4);
+    expect(h.body.rsp.top.alert_id.map((e: any) => [e.value, e.count])).toEqual([[5, 75], [7, 25]]);
+    expect(h.body.rsp.top.ip.map((e: any) => [e.value, e.count])).toEqual([['10.1.0.1', 50], ['10.1.0.2', 50]]);
+    // hostile filters: a quote is a bound value matching nothing; an unknown operator -5
+    const q = await s.call(pro2('get/host/alert/top'), { query: { ...WIN, ip: "1' OR 1=1;eq" } });
+    expect([q.body.rc, q.body.rsp.count, q.body.rsp.top.ip]).toEqual([0, 0, []]);
+    expect((await s.call(pro2('get/host/alert/top'), { query: { ...WIN, ip: '10.1.0.1;zz' } })).body.rc).toBe(-5);
+  });
+
+  it.skipIf(!!skip)('flow top (pro and get/alert/top.lua as the Python client calls it) equals the stored rows counted here', async () => {
+    const rows = await s.call(pro2('get/db/flows'), { query: { ifid: 0, begin_time_clause: 0, end_time_clause: 0xffffffff, select_clause: 'IPV4_SRC_ADDR,IPV4_DST_ADDR,STATUS', where_clause: 'STATUS != 0', maxhits_clause: 100 } });
+    const alerted = rows.body.rsp as { IPV4_SRC_ADDR: string; IPV4_DST_ADDR: string; STATUS: string }[];
+    expect(alerted).toHaveLength(3);
+    const n = alerted.length;
+    const byStatus = new Map<number, number>();
+    for (const r of alerted) byStatus.set(Number(r.STATUS), (byStatus.get(Number(r.STATUS)) ?? 0) + 1);
+    const top = await s.call(pro2('get/flow/alert/top'), { query: { ifid: 0, epoch_begin: T0 - 60, epoch_end: T0 + 3600 } });
+    expect(top.body.rc, top.text).toBe(0);
+    expect(top.body.rsp.count).toBe(n);
+    expect(top.body.rsp.top.alert_id.map((e: any) => [e.value, e.count])).toEqual([...byStatus].sort((a, b) => b[1] - a[1]).map(([id, c]) => [id, Math.floor((c * 100) / n)]));
+    expect(top.body.rsp.top.srv_ip.map((e: any) => [e.value, e.count])).toEqual([[DNS, 100]]);
+    expect(top.body.rsp.top.cli_ip.map((e: any) => [e.value, e.count])).toEqual(CLIENTS.map((c) => [c, 33]));
+    expect(top.body.rsp.top.ip.map((e: any) => [e.value, e.count])).toEqual([[DNS, 100], ...CLIENTS.map((c) => [c, 33])]);
+    // the Python client's get_alerts_stats(host=…): ip=<host>;eq
+    const one = await s.call(v2('get/alert/top'), { query: { ifid: 0, epoch_begin: T0 - 60, epoch_end: T0 + 3600, ip: `${CLIENTS[1]};eq` } });
+    expect(one.body.rsp.count).toBe(1);
+    expect(one.body.rsp.top.cli_ip.map((e: any) => e.value)).toEqual([CLIENTS[1]]);
+    // every family: flow 3 + snmp 5 + host 4
+    const all = await s.call(pro2('get/all/alert/top'), { query: { ifid: 0, epoch_begin: T0 - 60, epoch_end: T0 + 3600 } });
+    expect(all.body.rsp.count).toBe(12);
+    expect(all.body.rsp.top.alert_id[0]).toMatchObject({ value: PORT_ERRORS, entity: 'snmp_device', count: Math.floor(400 / 12) });
+  });
+
+  it.skipIf(!!skip)('acknowledge one row_id, then by filter; lists show label and status; delete; -3 and -5 leave rows intact', async () => {
+    const list = async (status: string, q: Record<string, string | number> = {}) => {
+      const r = await s.call(pro2('get/snmp/device/alert/list'), { query: { ...WIN, status, length: 100, ...q } });
+      expect(r.body.rc, r.text).toBe(0);
+      return r.body.rsp.records as any[];
+    };
+    const before = await list('historical');
+    expect(before).toHaveLength(5);
+    const target = before.find((r) => r.port.value === 2 && r.ip === '10.0.0.1');
+    const ack = await s.call(pro2('acknowledge/snmp/device/alerts'), { query: { ifid: 0, row_id: target.row_id, label: 'cable replaced' } });
+    expect(ack.body.rc, ack.text).toBe(0);
+    const acked = await list('acknowledged');
+    expect(acked.map((r) => [r.row_id, r.user_label])).toEqual([[target.row_id, 'cable replaced']]);
+    expect(await list('historical')).toHaveLength(4);
+    // non-admin: -3; hostile filter: -5; nothing changed
+    expect((await s.call(pro2('acknowledge/snmp/device/alerts'), { query: { ...WIN, label: 'x' }, user: 'viewer', pw: 'pw-viewer-123' })).body.rc).toBe(-3);
+    expect((await s.call(pro2('acknowledge/snmp/device/alerts'), { query: { ...WIN, label: 'x', ip: '10.0.0.1;zz' } })).body.rc).toBe(-5);
+    expect((await s.call(pro2('acknowledge/snmp/device/alerts'), { query: { ...WIN, label: 'x', ip: "10.0.0.1' OR 1=1 --;eq" } })).body.rc).toBe(0);
+    expect((await s.call(pro2('delete/snmp/device/alerts'), { query: { ...WIN, alert_id: 'x;zz' } })).body.rc).toBe(-5);
+    expect(await list('historical')).toHaveLength(4);
+    // by filter: every alert of 10.0.0.2
+    expect((await s.call(pro2('acknowledge/snmp/device/alerts'), { query: { ...WIN, ip: '10.0.0.2;eq', label: 'known' } })).body.rc).toBe(0);
+    expect((await list('acknowledged')).map((r) => [r.ip, r.user_label]).sort()).toEqual([['10.0.0.1', 'cable replaced'], ['10.0.0.2', 'known']]);
+    // delete the duplex alert only (historical status: default)
+    expect((await s.call(pro2('delete/snmp/device/alerts'), { query: { ...WIN, alert_id: `${DUPLEX};eq` } })).body.rc).toBe(0);
+    expect((await list('any')).map((r) => Number(r.alert_id.value)).sort()).toEqual([PORT_ERRORS, PORT_ERRORS, PORT_ERRORS, PORT_ERRORS]);
+  });
+});
