@@ -1,7 +1,7 @@
 // ⑧ Checks at work: the configuration, the flow checks applied to the flow
 // writer, the alert service, and the host checks run at every engine tick.
 // Started before the engines so a replay's first minute is checked too.
-import { AlertService } from '../alerts/alert-service.js';
+import { AlertService, type AlertServiceOptions } from '../alerts/alert-service.js';
 import { AlertExclusions } from '../alerts/exclusions.js';
 import type { Engine } from '../../bindings/engine.js';
 import type { ConfigStore } from '../config-store.js';
@@ -24,6 +24,8 @@ export interface CheckingOptions {
   store: ConfigStore;
   history: History | null;
   log?: (line: string) => void;
+  /** the alert service's bounds (engaged per interface, write queue …) */
+  alerts?: AlertServiceOptions;
 }
 
 export async function startChecking(ifaces: readonly { ifid: number; engine: Engine }[], o: CheckingOptions): Promise<Checking> {
@@ -40,7 +42,7 @@ export async function startChecking(ifaces: readonly { ifid: number; engine: Eng
   const stopExclusions = exclusions.onChange((rec) => void sendExclusions(rec));
   // stored beside the flows (one table per family); without a store engaged
   // alerts still work and stored ones are counted as dropped
-  const alerts = await AlertService.open(o.history?.backend ?? null, { log });
+  const alerts = await AlertService.open(o.history?.backend ?? null, { log, ...o.alerts });
   const hostChecks = new HostChecks(checks, alerts, (ip, vlan, id) => exclusions.hostAlertExcluded(ip, vlan, id));
   // the hits of the minute that ended at the tick, asked with the enabled checks' thresholds
   const removers = ifaces.map((i) => i.engine.addTickListener((boundary) => hostChecks.tick(i.ifid, boundary, (t) => i.engine.hostCheckHits(t))));
