@@ -217,6 +217,7 @@ void Pipeline::process_batch(const RawPacket* raw, size_t n, const NetConfig& ne
     if (p.is_fragment && !frag_ports(p, sport, dport)) stats_.orphan_fragments++;
     it.key = make_flow_key(p, sport, dport, it.swapped);
     it.hash = hash_flow_key(it.key);
+    it.checks = (p.tcp_flags & (kSyn | kRst)) || p.l4_proto == kProtoIcmp || p.l4_proto == kProtoIcmpv6;  // flags are 0 but for TCP
     __builtin_prefetch(flows_.slot_addr(it.hash));
   }
   stats_.last_ns = now_ns_;
@@ -227,10 +228,10 @@ void Pipeline::process_batch(const RawPacket* raw, size_t n, const NetConfig& ne
   for (size_t i = 0; i < n && i < kFlowAhead; i++)
     if (items_[i].ip) prefetch_flow(items_[i]);
   for (size_t i = 0; i < n && i < kHostAhead; i++)
-    if (items_[i].flow != HashIndex::kNone) prefetch_hosts(items_[i]);
+    if (items_[i].ip) prefetch_hosts(items_[i]);
   for (size_t i = 0; i < n; i++) {
     if (size_t b = i + kFlowAhead; b < n && items_[b].ip) prefetch_flow(items_[b]);
-    if (size_t c = i + kHostAhead; c < n && items_[c].flow != HashIndex::kNone) prefetch_hosts(items_[c]);
+    if (size_t c = i + kHostAhead; c < n && items_[c].ip) prefetch_hosts(items_[c]);
     if (!items_[i].ip) continue;
     now_ns_ = pkts_[i].ts_ns;
     account(pkts_[i], items_[i], nets);
@@ -246,12 +247,26 @@ void Pipeline::prefetch_flow(BatchItem& it) noexcept {
     __builtin_prefetch(f + 64, 1);
   } else {  // about to be created: its hosts will be looked up
     const Packet& p = pkts_[&it - items_];
-    __builtin_prefetch(hosts_.slot_addr(hash_host_key(HostKey{p.src, p.vlan_id})));
-    __builtin_prefetch(hosts_.slot_addr(hash_host_key(HostKey{p.dst, p.vlan_id})));
+    it.host_hash[0] = hash_host_key(HostKey{p.src, p.vlan_id});
+    it.host_hash[1] = hash_host_key(HostKey{p.dst, p.vlan_id});
+    __builtin_prefetch(hosts_.slot_addr(it.host_hash[0]));
+    __builtin_prefetch(hosts_.slot_addr(it.host_hash[1]));
   }
 }
 
 void Pipeline::prefetch_hosts(const BatchItem& it) noexcept {
+  if (it.flow == HashIndex::kNone) {
+    // A new flow: its hosts' index slots were requested with the flow's; now
+    // the identity line host_for() compares and the host-check line the
+    // flow's creation counts in (of the likely entries: tags, not keys).
+    for (uint64_t hh : it.host_hash) {
+      const uint32_t h = hosts_.candidate(hh);
+      if (h == HashIndex::kNone) continue;
+      __builtin_prefetch(&hosts_[h]);
+      __builtin_prefetch(&checks_[h], 1);
+    }
+    return;
+  }
   const Flow& f = flows_[it.flow];
   const bool from_cli = it.swapped == f.cli_is_hi;
   uint32_t src = from_cli ? f.cli_host : f.srv_host, dst = from_cli ? f.srv_host : f.cli_host;
@@ -267,8 +282,7 @@ void Pipeline::prefetch_hosts(const BatchItem& it) noexcept {
     __builtin_prefetch(&h.pkt[1], 1);
   }
   // and the host-check line count_checks() will touch
-  const Packet& p = pkts_[&it - items_];
-  if (p.l4_proto == kProtoTcp ? (p.tcp_flags & (kSyn | kRst)) != 0 : p.l4_proto == kProtoIcmp || p.l4_proto == kProtoIcmpv6) {
+  if (it.checks) {
     if (src != HashIndex::kNone) __builtin_prefetch(&checks_[src], 1);
     if (dst != HashIndex::kNone) __builtin_prefetch(&checks_[dst], 1);
   }
@@ -363,8 +377,13 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
 
   uint32_t retr = 0, ooo = 0, lost = 0, ka = 0;
   // What the flow had seen before this packet (the host-check counters' "first FIN/RST of a flow").
-  const uint8_t flow_flags = f.tcp_flags[0] | f.tcp_flags[1];
+  uint8_t flow_flags = 0;
+  // FIN scan (host_checks.h): the flow's first FIN; a FIN or ACK until the flow saw both
+  uint32_t scan_fin = 0, scan_finack = 0;
   if (p.l4_proto == kProtoTcp && p.has_l4) {
+    flow_flags = f.tcp_flags[0] | f.tcp_flags[1];
+    scan_fin = p.tcp_flags & ~flow_flags & kFin;
+    scan_finack = uint32_t((p.tcp_flags & (kFin | kAck)) != 0) & uint32_t((flow_flags & (kFin | kAck)) != (kFin | kAck));
     f.tcp_flags[dir] |= p.tcp_flags;
     if (p.tcp_flags & kSyn) f.saw_syn = 1;
     tcp_seq_update(f, dir, p.tcp_seq, p.tcp_flags, p.l4_payload_wire, retr, ooo, lost, ka);
@@ -387,9 +406,7 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
       if ((fl & (kSyn | kAck)) == (kSyn | kAck)) ps.synack++;
       if ((fl & (kFin | kAck)) == (kFin | kAck)) ps.finack++;
       if (fl & kRst) ps.rst++;
-      // FIN scan (host_checks.h): the flow's first FIN; FIN or ACK until the flow saw both
-      if ((fl & kFin) && !(flow_flags & kFin)) ps.scan_fin++;
-      if ((fl & (kFin | kAck)) && (flow_flags & (kFin | kAck)) != (kFin | kAck)) ps.scan_finack++;
+      ps.scan_fin += scan_fin, ps.scan_finack += scan_finack;
       if (retr | ooo | lost | ka) h.retr[d] += retr, h.ooo[d] += ooo, h.lost[d] += lost, h.keepalive[d] += ka;
     }
   };
@@ -405,8 +422,7 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
     }
   }
   if (dst) count(*dst, 1);
-  if (tcp ? (p.tcp_flags & (kSyn | kRst)) != 0 : p.l4_proto == kProtoIcmp || p.l4_proto == kProtoIcmpv6)
-    count_checks(p, flow_flags, si, di);
+  if (it.checks) count_checks(p, flow_flags, si, di);
 
   // Payload: names (naming protocols on every packet, as answers keep coming
   // on one flow; other payloads on the first packets only) and classification.

@@ -119,6 +119,8 @@ class Pipeline {
     uint32_t flow;   // found in the prefetch stage, or kNone
     bool swapped;    // the packet's source is key.hi
     bool ip;         // decoded as IP
+    bool checks;     // a TCP SYN or RST, or ICMP: count_checks() will touch its hosts' check lines
+    uint64_t host_hash[2];  // a new flow's source and destination hosts (prefetch stages)
   };
   void account(const Packet& p, BatchItem& it, const NetConfig& nets) noexcept;
   void prefetch_flow(BatchItem& it) noexcept;
