@@ -13,6 +13,7 @@ import type { Backend } from '../services/store/backend.js';
 import type { ExportCounters } from '../services/store/flow-writer.js';
 import type { AlertService } from '../services/alerts/alert-service.js';
 import type { ChecksConfig } from '../services/checks/config.js';
+import type { DeviceChecks } from '../services/checks/device-checks.js';
 
 export type Version = 'v0' | 'v1' | 'v2';
 
@@ -39,6 +40,8 @@ export interface ApiDeps {
   checks: ChecksConfig;
   /** engaged and stored alerts of every family but flow; user activity goes there too (null: not running; its endpoints answer -6) */
   alerts?: AlertService | null;
+  /** devices known per interface (delete/host/new_devices.lua forgets them); null: not running */
+  devices?: DeviceChecks | null;
 }
 
 export interface ApiCtx {

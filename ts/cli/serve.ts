@@ -101,6 +101,7 @@ export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOpt
         timeseries: o.timeseries ?? null,
         checks,
         alerts,
+        devices: checking.devices,
       },
       { log: (l) => console.error(l), debug: o.debug },
     );

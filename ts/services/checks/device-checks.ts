@@ -1,0 +1,107 @@
+// ⑧ Devices (MACs) at every engine tick, from the local hosts the engine
+// holds (a local host carries the MAC of its frames; remote hosts carry a
+// router's, so they are not looked at):
+//
+// - a device first seen: alert_device_connection_disconnection {device,
+//   event 'connected'}, one-shot, on the interface entity as ntopng's
+//   definition has it; what counts as known is kept per interface in the
+//   configuration store (ntopng's first-seen devices hash) and forgotten by
+//   delete/host/new_devices.lua (new_devices.reset_macs);
+// - ip_reassignment (network/ip_reassignment.lua, off by default): an IPv4
+//   host now behind another MAC than the one last seen, one-shot
+//   alert_mac_ip_association_change on the new MAC (AlertsQueue::
+//   pushMacIpAssociationChangedAlert: json {ip, old_mac, new_mac, device_name}).
+//   ntopng compares ARP replies; here the host's MAC at one tick with the one
+//   at the previous, so two changes within one minute are one.
+import type { Database } from 'lmdb';
+
+import { scoreToSeverity } from '../alerts/catalogue.js';
+import { alertKeyInfo } from '../alerts/families.js';
+import type { AlertSink } from '../alerts/types.js';
+import type { Engine } from '../../bindings/engine.js';
+import type { ConfigStore } from '../config-store.js';
+import type { ChecksConfig } from './config.js';
+import { checkAlert } from './other-alerts.js';
+
+/** other_alert_keys.lua: OTHER_BASE_KEY (4096) + 51 */
+export const ALERT_DEVICE_CONNECTION_DISCONNECTION = 4096 + 51;
+/** the alert definition sets no score: notice (alert.lua's default) */
+const DEVICE_SCORE = 10;
+/** hosts read per call while walking the engine's local hosts */
+const PAGE = 4096;
+/** IP → MAC pairs remembered per interface (the oldest are forgotten first) */
+const MAX_PAIRS = 1 << 18;
+
+export class DeviceChecks {
+  private readonly known: Database<number, string>;
+  private readonly pairs = new Map<number, Map<string, string>>();
+  /** per interface, the known MACs (read from the store once; writes go to both) */
+  private readonly seen = new Map<number, Set<string>>();
+
+  constructor(
+    store: ConfigStore,
+    private readonly cfg: ChecksConfig,
+    private readonly sink: AlertSink,
+  ) {
+    this.known = store.db<number>('devices');
+  }
+
+  /** The devices known on an interface (MAC → epoch s first seen). */
+  knownDevices(ifid: number): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const { key, value } of this.known.getRange({ start: `${ifid}|`, end: `${ifid}|~` })) out.set(key.slice(key.indexOf('|') + 1), value);
+    return out;
+  }
+
+  /** delete/host/new_devices.lua: no device is known any more (the next tick alerts them again). */
+  async resetKnown(): Promise<void> {
+    this.seen.clear();
+    await this.known.clearAsync();
+  }
+
+  /** One run at the tick `tstamp` (epoch s, packet time) on interface `ifid`. */
+  tick(ifid: number, ifname: string, tstamp: number, engine: Pick<Engine, 'hosts'>): void {
+    const reassign = this.cfg.isEnabled('network', 'ip_reassignment');
+    let pairs = this.pairs.get(ifid);
+    if (!pairs) this.pairs.set(ifid, (pairs = new Map()));
+    const macs = new Set<string>();
+    for (let offset = 0; ; offset += PAGE) {
+      const page = engine.hosts({ mode: 'local', offset, limit: PAGE });
+      for (const h of page.rows) {
+        if (!h.mac || h.mac === '00:00:00:00:00:00') continue;
+        macs.add(h.mac);
+        if (h.ip_version !== 4) continue;
+        const k = `${h.ip}@${h.vlan}`;
+        const old = pairs.get(k);
+        if (old !== h.mac) {
+          pairs.delete(k);
+          pairs.set(k, h.mac);
+          if (pairs.size > MAX_PAIRS) pairs.delete(pairs.keys().next().value!);
+        }
+        if (reassign && old !== undefined && old !== h.mac) {
+          this.sink.emit(
+            checkAlert('network', 'ip_reassignment', {
+              family: 'mac', ifid, entityVal: h.mac, subtype: '', tstamp,
+              fields: { address: h.mac, name: h.name ?? '' },
+              json: { ip: h.ip, old_mac: old, new_mac: h.mac, device_name: h.name ?? '' },
+            }),
+          );
+        }
+      }
+      if (page.rows.length < PAGE || offset + PAGE >= page.total) break;
+    }
+    let seen = this.seen.get(ifid);
+    if (!seen) this.seen.set(ifid, (seen = new Set(this.knownDevices(ifid).keys())));
+    for (const mac of macs) {
+      if (seen.has(mac)) continue;
+      seen.add(mac);
+      void this.known.put(`${ifid}|${mac}`, tstamp);
+      this.sink.emit({
+        family: 'interface', ifid, entityVal: String(ifid), alertId: ALERT_DEVICE_CONNECTION_DISCONNECTION, subtype: mac, tstamp,
+        score: DEVICE_SCORE, severity: scoreToSeverity(DEVICE_SCORE),
+        fields: { ifid, subtype: mac, name: ifname, alert_category: alertKeyInfo('interface', ALERT_DEVICE_CONNECTION_DISCONNECTION)?.category ?? 0 },
+        json: { device: mac, event: 'connected' },
+      });
+    }
+  }
+}
