@@ -138,7 +138,13 @@ uint32_t Pipeline::host_for(const IpAddr& ip, uint16_t vlan, const uint8_t* mac,
   HostKey k{ip, vlan};
   uint64_t h = hash_host_key(k);
   uint32_t i = hosts_.find(k, h);
-  if (i != HashIndex::kNone) return i;
+  if (i != HashIndex::kNone) {
+    // A local host now behind another MAC (an address reassigned, a spoofer):
+    // it takes the MAC of its latest frame, which the IP reassignment check reads.
+    Host& e = hosts_[i];
+    if (mac && (e.flags & kHostHasMac) && !mac_is_group(mac) && std::memcmp(e.mac, mac, 6) != 0) std::memcpy(e.mac, mac, 6);
+    return i;
+  }
   i = hosts_.create(k, h);
   if (i == HashIndex::kNone) {
     stats_.host_table_full++;

@@ -102,7 +102,7 @@ export class InterfaceChecks {
     if (on('no_if_activity') && !i.isFile) {
       const dp = this.deltas.delta(`${p}no_if_activity.pkts`, s.packets);
       const df = this.deltas.delta(`${p}no_if_activity.flows`, s.flows_created);
-      if (dp === 0 && df === 0) idle.push(base('no_if_activity', '', { ifname_no_activity: i.ifname }));
+      if (dp === 0 && df === 0) idle.push(base('no_if_activity', i.ifname, { ifname_no_activity: i.ifname }));
     } else this.deltas.forget(`${p}no_if_activity`);
     settle(this.sink, 'interface', i.ifid, IDS.no_if_activity, idle, tstamp);
 

@@ -26,8 +26,8 @@ export function checkAlert(subdir: string, key: string, a: Omit<AlertInput, 'sco
     severity: scoreToSeverity(score),
     fields: { alert_category: d.category ?? CATEGORY.other, ...a.fields },
     json: {
-      // alert.lua set_info: the check that raised it, on which entity
-      alert_generation: { script_key: key, subdir, confset_id: 0 },
+      // alerts_api.addAlertGenerationInfo: the check that raised it
+      alert_generation: { script_key: key, subdir },
       ...a.json,
     },
   };
