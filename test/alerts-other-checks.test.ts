@@ -223,14 +223,14 @@ describe('interface checks on the engine counters', () => {
     const sink = new RecordingSink();
     const checks = new InterfaceChecks(cfg, sink);
     const iface: CheckedInterface = { ifid: 0, ifname: 'veth0', isFile: false, localNetworks: engine.localNetworks, stats: () => engine.stats(), droppedAlerts: () => 0 };
-    checks.tick(iface, T0 + 60); // the first minute saw every packet of the capture
+    checks.activity(iface, T0 + 60); // the first minute saw every packet of the capture
     expect(sink.engaged('interface', 0).filter((a) => a.alertId === ID.no_activity)).toHaveLength(0);
-    checks.tick(iface, T0 + 120); // nothing since
+    checks.activity(iface, T0 + 120); // nothing since
     const a = sink.engaged('interface', 0).filter((x) => x.alertId === ID.no_activity);
     expect(a).toHaveLength(1);
-    expect(a[0]).toMatchObject({ json: { ifname_no_activity: 'veth0' }, score: 250 });
+    expect(a[0]).toMatchObject({ subtype: 'veth0', json: { ifname_no_activity: 'veth0' }, score: 250 });
     await cfg.setEnabled('interface', 'no_if_activity', false);
-    checks.tick(iface, T0 + 180);
+    checks.activity(iface, T0 + 180);
     expect(sink.engaged('interface', 0).filter((x) => x.alertId === ID.no_activity)).toHaveLength(0);
     engine.close();
   });

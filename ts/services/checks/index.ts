@@ -10,7 +10,7 @@ import { ChecksConfig } from './config.js';
 import { applyFlowChecks } from './flow-checks.js';
 import { DeviceChecks } from './device-checks.js';
 import { HostChecks } from './host-checks.js';
-import { InterfaceChecks } from './interface-checks.js';
+import { InterfaceChecks, type CheckedInterface } from './interface-checks.js';
 import { NetworkChecks } from './network-checks.js';
 import { SystemChecks, processFigures } from './system-checks.js';
 
@@ -54,6 +54,7 @@ export async function startChecking(ifaces: readonly CheckingInterface[], o: Che
   const interfaceChecks = new InterfaceChecks(checks, alerts);
   const networkChecks = new NetworkChecks(checks, alerts);
   const devices = new DeviceChecks(o.store, checks, alerts);
+  const watched: CheckedInterface[] = [];
   const removers = ifaces.map((i) => {
     const ifname = i.ifname ?? `ifid ${i.ifid}`;
     const checked = {
@@ -65,7 +66,8 @@ export async function startChecking(ifaces: readonly CheckingInterface[], o: Che
       },
       stats: () => i.engine.stats(),
       droppedAlerts: () => alerts.counters(i.ifid).dropped,
-    };
+    } satisfies CheckedInterface;
+    watched.push(checked);
     // each on the minute that ended at the tick; the hits asked with the enabled checks' thresholds
     const hits = (t: Parameters<Engine['hostCheckHits']>[0]) => i.engine.hostCheckHits(t);
     return i.engine.addTickListener((boundary) => {
@@ -84,7 +86,10 @@ export async function startChecking(ifaces: readonly CheckingInterface[], o: Che
       }
     });
   });
-  const systemChecks = new SystemChecks(checks, alerts, processFigures(o.store.dataDir, () => alerts.systemCounters().dropped_alerts)).start();
+  // the system checks and the interfaces' activity on the wall clock, once a minute
+  const systemChecks = new SystemChecks(checks, alerts, processFigures(o.store.dataDir, () => alerts.systemCounters().dropped_alerts), (now) => {
+    for (const c of watched) interfaceChecks.activity(c, now);
+  }).start();
   return {
     checks,
     alerts,

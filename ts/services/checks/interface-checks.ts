@@ -1,11 +1,12 @@
 // ⑧ ntopng's interface checks (check_definitions/interface/*.lua), run at
-// every engine tick on the minute that ended there:
+// every engine tick on the minute that ended there (no_if_activity on the
+// wall clock instead: an idle capture makes no tick):
 //
 // - too_many_drops: drops × 100 / (drops + packets + 1) since startup (the
 //   interface's stats_since_reset), alert while it is above the threshold and
 //   more than 100 packets were seen; json {drops, drop_perc, edge};
-// - no_if_activity: a live interface whose packets and flows did not grow in
-//   the minute; json {ifname_no_activity};
+// - no_if_activity: a live interface whose packets and flows did not grow
+//   since the previous minute's run; json {ifname_no_activity};
 // - ghost_networks: a broadcast domain learned from ARP that is none of the
 //   local networks (the interface's own addresses are among them) on a live
 //   interface (BroadcastDomains::isGhostLocalBroadcastDomain: never on a
@@ -13,8 +14,9 @@
 //   (subtype the domain); json {network};
 // - dropped_alerts: alerts the alert service dropped for this interface in
 //   the minute (the first minute only takes the count); json {ifid, num_dropped}.
-// Each raises its alert (entity interface, value the ifid) while the
-// condition holds and releases it when it ends or the check is disabled.
+// Each raises its alert (entity interface, value the ifid; subtype the
+// interface name unless said) while the condition holds and releases it when
+// it ends or the check is disabled.
 import { BlockList, isIPv4 } from 'node:net';
 
 import type { AlertInput, AlertSink } from '../alerts/types.js';
@@ -80,12 +82,7 @@ export class InterfaceChecks {
   tick(i: CheckedInterface, tstamp: number): void {
     const s = i.stats();
     const on = (k: keyof typeof IDS) => this.cfg.isEnabled('interface', k);
-    const base = (key: string, subtype: string, json: Record<string, unknown>): AlertInput =>
-      checkAlert('interface', key, {
-        family: 'interface', ifid: i.ifid, entityVal: String(i.ifid), subtype, tstamp,
-        fields: { ifid: i.ifid, subtype, name: i.ifname },
-        json,
-      });
+    const base = (key: string, subtype: string, json: Record<string, unknown>) => this.alert(i, key, subtype, tstamp, json);
     const p = `${i.ifid}|`;
 
     // too_many_drops: since startup, as ntopng's stats_since_reset
@@ -96,15 +93,6 @@ export class InterfaceChecks {
       if (s.packets > MIN_PACKETS && dropPerc > thr.threshold) drops.push(base('too_many_drops', i.ifname, { drops: s.drops, drop_perc: dropPerc, edge: thr.threshold }));
     }
     settle(this.sink, 'interface', i.ifid, IDS.too_many_drops, drops, tstamp);
-
-    // no_if_activity: live interfaces only
-    const idle: AlertInput[] = [];
-    if (on('no_if_activity') && !i.isFile) {
-      const dp = this.deltas.delta(`${p}no_if_activity.pkts`, s.packets);
-      const df = this.deltas.delta(`${p}no_if_activity.flows`, s.flows_created);
-      if (dp === 0 && df === 0) idle.push(base('no_if_activity', i.ifname, { ifname_no_activity: i.ifname }));
-    } else this.deltas.forget(`${p}no_if_activity`);
-    settle(this.sink, 'interface', i.ifid, IDS.no_if_activity, idle, tstamp);
 
     // ghost_networks: one alert per ghost domain whose hits grew in the minute
     const ghosts: AlertInput[] = [];
@@ -126,5 +114,31 @@ export class InterfaceChecks {
       if (n > 0) dropped.push(base('dropped_alerts', i.ifname, { ifid: i.ifid, num_dropped: n }));
     } else this.deltas.forget(`${p}dropped_alerts`);
     settle(this.sink, 'interface', i.ifid, IDS.dropped_alerts, dropped, tstamp);
+  }
+
+  /**
+   * no_if_activity, on the wall clock (an idle live capture makes no engine
+   * tick): a live interface whose packets and flows did not grow since the
+   * previous run (the first run compares with 0, as interface_delta_val).
+   */
+  activity(i: CheckedInterface, tstamp: number): void {
+    const p = `${i.ifid}|no_if_activity`;
+    const idle: AlertInput[] = [];
+    if (this.cfg.isEnabled('interface', 'no_if_activity') && !i.isFile) {
+      const s = i.stats();
+      const dp = this.deltas.delta(`${p}.pkts`, s.packets);
+      const df = this.deltas.delta(`${p}.flows`, s.flows_created);
+      if (dp === 0 && df === 0) idle.push(this.alert(i, 'no_if_activity', i.ifname, tstamp, { ifname_no_activity: i.ifname }));
+    } else this.deltas.forget(p);
+    settle(this.sink, 'interface', i.ifid, IDS.no_if_activity, idle, tstamp);
+  }
+
+  /** An alert of the interface (alert:set_info: subtype the interface name unless the check sets one). */
+  private alert(i: CheckedInterface, key: string, subtype: string, tstamp: number, json: Record<string, unknown>): AlertInput {
+    return checkAlert('interface', key, {
+      family: 'interface', ifid: i.ifid, entityVal: String(i.ifid), subtype, tstamp,
+      fields: { ifid: i.ifid, subtype, name: i.ifname },
+      json,
+    });
   }
 }

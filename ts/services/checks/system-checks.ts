@@ -60,12 +60,26 @@ export class SystemChecks {
     private readonly cfg: ChecksConfig,
     private readonly sink: AlertSink,
     private readonly figures: SystemFigures,
+    /** more to run on the same timer (the interfaces' activity), with the run's time */
+    private readonly alsoEachMinute?: (tstamp: number) => void,
   ) {}
 
   /** Runs now and then once a minute (the timer does not keep the process alive). */
   start(): this {
-    this.run();
-    this.timer = setInterval(() => this.run(), PERIOD_MS);
+    const guarded = (f: () => void) => {
+      try {
+        f();
+      } catch (e) {
+        console.error(`flowgate: checks: ${(e as Error).message}`);
+      }
+    };
+    // the interfaces' activity is first judged a minute after the start
+    guarded(() => this.run());
+    this.timer = setInterval(() => {
+      const now = Math.floor(Date.now() / 1000);
+      guarded(() => this.run(now));
+      guarded(() => this.alsoEachMinute?.(now));
+    }, PERIOD_MS);
     this.timer.unref();
     return this;
   }
