@@ -9,11 +9,16 @@
 // minute 1: a new local host N (MAC_N) sends one UDP packet; D again with MAC_D.
 // minute 2: D's address is now behind MAC_E.
 //
-// So, with syn_scan_victim and flow_flood_victim at threshold 30 and
+// So, with syn_scan_victim at threshold 30, flow_flood_victim at 18 and
 // ip_reassignment on: the network 192.168.0.0/16 has SCAN SYNs received − 0
-// SYN|ACKs sent and SCAN flows as server in minute 0 (both alerts raised at
-// the tick T0+60, released at T0+120); devices T and D are new at T0+60, N at
-// T0+120, MAC_E at T0+180, and D's reassignment (MAC_D → MAC_E) at T0+180.
+// SYN|ACKs sent in minute 0, and its flows-as-server peak (ntopng's
+// AlertCounter: windows of two seconds, the event opening a window not
+// counted, except the first after a minute's reset) is 19: the scan opens a
+// flow every 100 ms from second 10, so each window [10,11], [12,13], [14,15]
+// holds 20 flows, the first not counted (no reset before, the counter starts
+// at 0). Both alerts are raised at the tick T0+60 and released at T0+120.
+// Devices T and D are new at T0+60, N at T0+120, MAC_E at T0+180, and D's
+// reassignment (MAC_D → MAC_E, a new flow from D) at T0+180.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -59,7 +64,7 @@ const at = (s: number) => BigInt(Math.round((T0 + s) * 1e6)) * 1000n;
 const frame = (t: number, dst: string, src: string, type: number, payload: Buffer): Packet => ({ tsNs: at(t), data: eth(mac(dst), mac(src), type, payload) });
 const seg = (t: number, srcMac: string, dstMac: string, src: string, sport: number, dst: string, dport: number, flags: number) =>
   frame(t, dstMac, srcMac, ETH.IPV4, ipv4({ src, dst, proto: IPPROTO.TCP }, tcp({ sport, dport, flags })));
-const dns = (t: number, srcMac: string, src: string) => frame(t, MAC_R, srcMac, ETH.IPV4, ipv4({ src, dst: DNS, proto: IPPROTO.UDP }, udp({ sport: 5353, dport: 53 }, Buffer.from('q'))));
+const dns = (t: number, srcMac: string, src: string, sport = 5353) => frame(t, MAC_R, srcMac, ETH.IPV4, ipv4({ src, dst: DNS, proto: IPPROTO.UDP }, udp({ sport, dport: 53 }, Buffer.from('q'))));
 const arpReq = (t: number, spa: string, tpa: string, sha: string) => frame(t, BCAST, sha, ETH.ARP, arp(1, mac(sha), spa, mac('00:00:00:00:00:00'), tpa));
 const scan = (from: number) =>
   Array.from({ length: SCAN }, (_, i) => [seg(from + i / 10, MAC_R, MAC_T, R, 40000, T, 1 + i, SYN), seg(from + i / 10 + 0.01, MAC_T, MAC_R, T, 1 + i, R, 40000, RST | ACK)]).flat();
@@ -70,16 +75,18 @@ const fileA = tmp.file('if-net-mac.pcap', pcap([
   ...scan(10),
   dns(70, MAC_N, N),
   dns(75, MAC_D, D),
-  dns(130, MAC_E, D),
+  dns(130, MAC_E, D, 5354),
 ]));
-// the scan in the last minute: its network alerts are still engaged when the replay ends
+// the scan in the last minute: its network alerts are still engaged when the
+// replay ends; the minute was reset at T0+60, so the first flow of the window
+// [61,62] counts: flow flood peak 20
 const fileB = tmp.file('scan-last-minute.pcap', pcap([dns(5, MAC_D, D), ...scan(61)]));
 
 type Cfg = { setEnabled(s: string, k: string, on: boolean): Promise<void>; update(s: string, k: string, h: unknown): Promise<void> };
 const threshold = (c: Cfg, k: string, t: number) => c.update('network', k, { min: { enabled: true, script_conf: { operator: 'gt', threshold: t } } });
 const configure = async (c: Cfg) => {
   await threshold(c, 'syn_scan_victim', 30);
-  await threshold(c, 'flow_flood_victim', 30);
+  await threshold(c, 'flow_flood_victim', 18);
   await c.setEnabled('network', 'ip_reassignment', true);
 };
 
@@ -115,9 +122,12 @@ describe('network and device checks over REST', () => {
       expect(Number(r.local_network_id)).toBe(DEFAULT_LOCAL_NETWORKS.indexOf(NET));
       expect(Number(r.tstamp)).toBe(T0 + 60);
       expect(Number(r.tstamp_end)).toBe(T0 + 120);
-      const key = Number(r.alert_id) === ID.syn_scan_victim ? 'syn_scan_victim' : 'flow_flood_victim';
+      const syn = Number(r.alert_id) === ID.syn_scan_victim;
       // alerts_api.checkThresholdAlert's json: the metric, the minute's value, the configured crossing
-      expect(JSON.parse(String(r.json))).toMatchObject({ metric: key, value: SCAN, operator: 'gt', threshold: 30 });
+      expect(JSON.parse(String(r.json))).toEqual({
+        alert_generation: { script_key: syn ? 'syn_scan_victim' : 'flow_flood_victim', subdir: 'network' },
+        metric: syn ? 'syn_scan_victim' : 'flow_flood_victim', value: syn ? SCAN : 19, operator: 'gt', threshold: syn ? 30 : 18, victim: NET,
+      });
     }
     expect(new Set(got.map((r) => Number(r.alert_id)))).toEqual(new Set([ID.syn_scan_victim, ID.flow_flood_victim]));
   });
@@ -176,10 +186,10 @@ describe('network and device checks over REST', () => {
     expect(off.body.rc).toBe(0);
     const engine = s.ifaces.list[0]!.engine;
     // the next run (what the next tick does): the last minute's hits are still those of the scan
-    s.checking.networkChecks.tick(0, T0 + 180, engine.localNetworks, (t) => engine.hostCheckHits(t));
+    s.checking.networkChecks.tick(0, T0 + 180, engine.localNetworks, engine.networkCheckHits());
     const after = s.checking.alerts.engaged('network', 0);
     expect(after.map((a) => a.alertId)).toEqual([ID.flow_flood_victim]);
-    expect(after[0]!.json).toMatchObject({ value: SCAN });
+    expect(after[0]!.json).toMatchObject({ value: 20, threshold: 18 });
     await s.api.alerts.flush();
     const past = await rows(s, 'network', 'alert_id,tstamp,tstamp_end', `alert_id=${ID.syn_scan_victim}`);
     expect(past.map((r) => [Number(r.tstamp), Number(r.tstamp_end)])).toEqual([[T0 + 120, T0 + 180]]);

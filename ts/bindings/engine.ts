@@ -18,6 +18,7 @@ import {
   type NativeEngine,
   type NativeEngineOptions,
   type NativeState,
+  type NetworkCheckHits,
   type Page,
   type TrafficBy,
 } from './native.js';
@@ -31,7 +32,7 @@ export type {
   EgressTargetPolicy,
   EgressTargetStats,
 } from './native.js';
-export type { TrafficBy } from './native.js';
+export type { NetworkCheckHits, TrafficBy } from './native.js';
 export type { HostCheckHits, HostCheckName } from '../services/alerts/types.js';
 export type { EngineStats, FlowRecord, HostDetail, HostDscp, HostL7App, HostL7Category, HostRecord, L7Stats, NativeState as EngineState, Page } from './native.js';
 
@@ -614,6 +615,16 @@ export class Engine {
       if (v !== undefined && !(typeof v === 'number' && Number.isFinite(v) && v >= 0)) throw new FlowgateError(`threshold of ${k} must be a finite number >= 0`, 'E_INVALID');
     }
     return this.native.hostCheckHits(info.hostChecks.map((c) => thresholds[c] ?? -1));
+  }
+
+  /**
+   * ntopng's network checks' figures (NetworkStats: hits.syn_scan_victim,
+   * hits.flow_flood_victim) of each local network with any, for the minute
+   * closed at the last tick (inside a tick listener: the minute that ended
+   * there), counted per network by the engine.
+   */
+  networkCheckHits(): NetworkCheckHits[] {
+    return this.native.networkCheckHits();
   }
 
   flows(q: FlowQuery = {}): Page<FlowRecord> {

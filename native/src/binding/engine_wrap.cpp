@@ -243,6 +243,7 @@ Napi::Function EngineWrap::Init(Napi::Env env) {
                          InstanceMethod("setTickListener", &EngineWrap::SetTickListener),
                          InstanceMethod("tickDone", &EngineWrap::TickDone),
                          InstanceMethod("trafficBy", &EngineWrap::TrafficBy),
+                         InstanceMethod("networkCheckHits", &EngineWrap::NetworkCheckHits),
                      });
 }
 
@@ -534,6 +535,28 @@ Napi::Value EngineWrap::TickDone(const Napi::CallbackInfo& info) {
 
 // Traffic per VLAN (non-empty ones) and per local network (by index in the
 // local network list), as credited by flow accounting steps.
+// The last closed minute's network-check figures of the local networks with any.
+Napi::Value EngineWrap::NetworkCheckHits(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  struct N { uint32_t index; NetCheckHits h; };
+  std::vector<N> nets;
+  engine_->with_view([&](const Pipeline& pl) {
+    const NetCheckHits* h = pl.last_net_check_hits();
+    for (uint32_t i = 0; i < Pipeline::kMaxNets; i++)
+      if (h[i].syn_scan_victim | h[i].flow_flood_victim) nets.push_back({i, h[i]});
+    return 0;
+  });
+  Napi::Array out = Napi::Array::New(env, nets.size());
+  for (size_t i = 0; i < nets.size(); i++) {
+    Napi::Object x = Napi::Object::New(env);
+    x.Set("index", double(nets[i].index));
+    x.Set("syn_scan_victim", double(nets[i].h.syn_scan_victim));
+    x.Set("flow_flood_victim", double(nets[i].h.flow_flood_victim));
+    out.Set(uint32_t(i), x);
+  }
+  return out;
+}
+
 Napi::Value EngineWrap::TrafficBy(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   struct V { uint32_t vlan; VlanTraffic t; };

@@ -340,7 +340,11 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
     // Flow flood: ntopng's Host::incNumFlows, at the flow's first packet.
     const uint32_t secs = uint32_t(now_ns_ / kSecond);
     if (f.cli_host != HashIndex::kNone) checks_[f.cli_host].flows[0].inc(secs);
-    if (f.srv_host != HashIndex::kNone) checks_[f.srv_host].flows[1].inc(secs);
+    if (f.srv_host != HashIndex::kNone) {
+      checks_[f.srv_host].flows[1].inc(secs);
+      // NetworkStats::incNumFlows(as server) of the server's local network
+      if (host_net_[f.srv_host] != kNoNet) net_checks_[host_net_[f.srv_host]].flows_srv.inc(secs);
+    }
     // An ICMP flow opened by an unreachable message: its sender is the
     // client (as ntopng counts them, at flow creation).
     if (int k = unreachable_kind(p.l4_proto, p.icmp_type, p.icmp_code); k >= 0) {
@@ -467,9 +471,13 @@ void Pipeline::count_checks(const Packet& p, uint8_t seen, uint32_t si, uint32_t
   if (hs == kSyn) {
     if (src) src->syn[0]++;
     if (dst) dst->syn[1]++;
+    // NetworkStats::updateSynAlertsCounter of the receiver's network
+    if (dst && host_net_[di] != kNoNet) net_checks_[host_net_[di]].syn_recvd++;
   } else if (hs == (kSyn | kAck)) {
     if (src) src->synack[0]++;
     if (dst) dst->synack[1]++;
+    // NetworkStats::updateSynAckAlertsCounter of the sender's network
+    if (src && host_net_[si] != kNoNet) net_checks_[host_net_[si]].synack_sent++;
   }
   if ((fl & kRst) && !(seen & kRst)) {
     if (src) src->rst[0].inc(secs);
@@ -484,6 +492,10 @@ void Pipeline::close_host_checks_minute() noexcept {
     Host& h = hosts_[i];
     check_hits_[i] = hits_of(checks_[i], h);
     reset_checks(checks_[i], h);
+  }
+  for (uint32_t n = 0; n < kMaxNets; n++) {
+    net_check_hits_[n] = net_hits_of(net_checks_[n]);
+    reset_net_checks(net_checks_[n]);
   }
 }
 

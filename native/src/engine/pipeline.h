@@ -80,6 +80,8 @@ class Pipeline {
   // reads zero hits.
   void close_host_checks_minute() noexcept;
   const HostCheckHits* last_check_hits() const { return check_hits_.get(); }
+  // The last closed minute's network-check figures, by local network index (kMaxNets entries).
+  const NetCheckHits* last_net_check_hits() const { return net_check_hits_; }
   // The current minute so far (what ntopng's host Lua fields hits.* show).
   HostCheckHits live_check_hits(uint32_t slot) const noexcept { return hits_of(checks_[slot], hosts_[slot]); }
   size_t host_checks_memory_bytes() const { return size_t(hosts_.max()) * (sizeof(HostCheckCounters) + sizeof(HostCheckHits)); }
@@ -187,6 +189,9 @@ class Pipeline {
   // Host-check counters and the last minute's hits, by host slot (zeroed when the slot gets a host).
   ZeroArray<HostCheckCounters> checks_;
   ZeroArray<HostCheckHits> check_hits_;
+  // The same per local network (NetworkStats' counters), and the last minute's figures.
+  NetCheckCounters net_checks_[kMaxNets] = {};
+  NetCheckHits net_check_hits_[kMaxNets] = {};
   // Local network index of each host slot (kNoNet: not local), set when the host is created.
   static constexpr uint8_t kNoNet = 0xff;
   std::unique_ptr<uint8_t[]> host_net_;

@@ -73,7 +73,7 @@ export async function startChecking(ifaces: readonly CheckingInterface[], o: Che
     return i.engine.addTickListener((boundary) => {
       for (const run of [
         () => hostChecks.tick(i.ifid, boundary, hits),
-        () => networkChecks.tick(i.ifid, boundary, i.engine.localNetworks, hits),
+        () => networkChecks.tick(i.ifid, boundary, i.engine.localNetworks, i.engine.networkCheckHits()),
         () => interfaceChecks.tick(checked, boundary),
         () => devices.tick(i.ifid, ifname, boundary, i.engine),
       ]) {
