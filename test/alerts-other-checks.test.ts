@@ -5,7 +5,8 @@
 // minute 0: a remote scanner R sends SCAN SYNs to local host T, one port each
 //   (SCAN flows with T as server), T answers each with RST|ACK; D sends one
 //   UDP packet to a remote server with MAC_D; 203.0.113.5 ARPs 203.0.113.9
-//   three times (a broadcast domain 203.0.113.0/28 that is no local network).
+//   three times (a broadcast domain 203.0.113.0/28 that is no local network);
+//   10.1.2.3 ARPs 10.200.0.9 once (no common /16: a broadcast domain too large).
 // minute 1: a new local host N (MAC_N) sends one UDP packet; D again with MAC_D.
 // minute 2: D's address is now behind MAC_E.
 //
@@ -57,7 +58,7 @@ const MAC_G = '02:00:00:00:00:66', BCAST = 'ff:ff:ff:ff:ff:ff';
 const GHOST = '203.0.113.0/28';
 const NET = '192.168.0.0/16';
 /** other_alert_keys.lua: 4096 + n */
-const ID = { syn_scan_victim: 4157, flow_flood_victim: 4153, mac_ip_change: 4112, device: 4147, ghost: 4102, no_activity: 4146, drops: 4137, dropped: 4099, threshold: 4136 };
+const ID = { too_large: 4164, syn_scan_victim: 4157, flow_flood_victim: 4153, mac_ip_change: 4112, device: 4147, ghost: 4102, no_activity: 4146, drops: 4137, dropped: 4099, threshold: 4136 };
 const { SYN, ACK, RST } = TCPF;
 
 const at = (s: number) => BigInt(Math.round((T0 + s) * 1e6)) * 1000n;
@@ -72,6 +73,7 @@ const scan = (from: number) =>
 const fileA = tmp.file('if-net-mac.pcap', pcap([
   arpReq(2, '203.0.113.5', '203.0.113.9', MAC_G), arpReq(3, '203.0.113.5', '203.0.113.9', MAC_G), arpReq(4, '203.0.113.5', '203.0.113.9', MAC_G),
   dns(5, MAC_D, D),
+  arpReq(6, '10.1.2.3', '10.200.0.9', MAC_G),
   ...scan(10),
   dns(70, MAC_N, N),
   dns(75, MAC_D, D),
@@ -103,7 +105,7 @@ describe('network and device checks over REST', () => {
     const syn = await tsharkFields(fileA, ['ip.dst'], 'tcp.flags.syn==1 && tcp.flags.ack==0');
     expect(syn.filter((r) => r[0] === T)).toHaveLength(SCAN);
     const arps = await tsharkFields(fileA, ['arp.src.proto_ipv4', 'arp.dst.proto_ipv4'], 'arp');
-    expect(arps).toEqual(Array(3).fill(['203.0.113.5', '203.0.113.9']));
+    expect(arps).toEqual([...Array(3).fill(['203.0.113.5', '203.0.113.9']), ['10.1.2.3', '10.200.0.9']]);
     const d = await tsharkFields(fileA, ['eth.src'], `ip.src==${D}`);
     expect(d.map((r) => r[0])).toEqual([MAC_D, MAC_D, MAC_E]);
   });
@@ -143,9 +145,14 @@ describe('network and device checks over REST', () => {
     expect(re[0]!.address).toBe(MAC_E);
     expect(Number(re[0]!.tstamp)).toBe(T0 + 180);
     expect(JSON.parse(String(re[0]!.json))).toMatchObject({ ip: D, old_mac: MAC_D, new_mac: MAC_E });
-    // the mac alert list shows it too
+    // the ARP between two /16s: broadcast_domain_too_large on the sender's MAC, at the tick closing its minute
+    const big = await rows(s, 'mac', 'address,tstamp,score,json', `alert_id=${ID.too_large}`);
+    expect(big).toHaveLength(1);
+    expect([big[0]!.address, Number(big[0]!.tstamp), Number(big[0]!.score)]).toEqual([MAC_G, T0 + 60, 50]);
+    expect(JSON.parse(String(big[0]!.json))).toMatchObject({ src_mac: MAC_G, dst_mac: BCAST, spa: '10.1.2.3', tpa: '10.200.0.9', vlan_id: 0 });
+    // the mac alert list shows both
     const l = await s.call(v2('get/mac/alert/list'), { query: { ifid: 0, status: 'historical', epoch_begin: T0 - 3600, epoch_end: T0 + 3600 } });
-    expect(l.body.rsp.records).toHaveLength(1);
+    expect(l.body.rsp.records).toHaveLength(2);
   });
 
   it('delete/host/new_devices forgets the known devices: each is new again at the next tick', async () => {
@@ -164,11 +171,18 @@ describe('network and device checks over REST', () => {
     expect((await s.call(v2('delete/host/new_devices'), { user: null })).status).toBe(401);
   });
 
-  it('ip_reassignment off (its default): no reassignment alert', async () => {
-    const s = await startApi({ files: [fileA], history: true, configure: async (c) => { await threshold(c, 'syn_scan_victim', 30); } });
+  it('ip_reassignment off (its default), broadcast_domain_too_large disabled: no mac alert', async () => {
+    const s = await startApi({
+      files: [fileA],
+      history: true,
+      configure: async (c) => {
+        await threshold(c, 'syn_scan_victim', 30);
+        await c.setEnabled('network', 'broadcast_domain_too_large', false);
+      },
+    });
     services.push(s);
     await s.api.alerts.flush();
-    expect(await rows(s, 'mac', 'address', `alert_id=${ID.mac_ip_change}`)).toHaveLength(0);
+    expect(await rows(s, 'mac', 'address', `alert_id=${ID.mac_ip_change} OR alert_id=${ID.too_large}`)).toHaveLength(0);
     // flow_flood_victim stayed off (its default): only the SYN scan alert
     const net = await rows(s, 'network', 'alert_id', `alert_id=${ID.syn_scan_victim} OR alert_id=${ID.flow_flood_victim}`);
     expect(net.map((r) => Number(r.alert_id))).toEqual([ID.syn_scan_victim]);
@@ -248,7 +262,7 @@ describe('interface checks on the engine counters', () => {
   it('too many drops: drops × 100 / (drops + packets + 1) since startup above the threshold (5 %), released below', async () => {
     const { engine, cfg } = await replayed();
     const packets = engine.stats().packets;
-    expect(packets).toBe(3 + 1 + 2 * SCAN + 3);
+    expect(packets).toBe(4 + 1 + 2 * SCAN + 3);
     // a file replay drops nothing: the drop count a live capture would report is given here
     let drops = 20;
     const sink = new RecordingSink();

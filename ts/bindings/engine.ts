@@ -19,6 +19,7 @@ import {
   type NativeEngineOptions,
   type NativeState,
   type NetworkCheckHits,
+  type BcastTooLarge,
   type Page,
   type TrafficBy,
 } from './native.js';
@@ -32,7 +33,7 @@ export type {
   EgressTargetPolicy,
   EgressTargetStats,
 } from './native.js';
-export type { NetworkCheckHits, TrafficBy } from './native.js';
+export type { BcastTooLarge, NetworkCheckHits, TrafficBy } from './native.js';
 export type { HostCheckHits, HostCheckName } from '../services/alerts/types.js';
 export type { EngineStats, FlowRecord, HostDetail, HostDscp, HostL7App, HostL7Category, HostRecord, L7Stats, NativeState as EngineState, Page } from './native.js';
 
@@ -625,6 +626,15 @@ export class Engine {
    */
   networkCheckHits(): NetworkCheckHits[] {
     return this.native.networkCheckHits();
+  }
+
+  /**
+   * The ARP packets naming a broadcast domain too large (sender and target in
+   * no common /16, ntopng's pushBroadcastDomainTooLargeAlert) in the minute
+   * closed at the last tick: the first 64, and how many more.
+   */
+  bcastTooLarge(): BcastTooLarge {
+    return this.native.bcastTooLarge();
   }
 
   flows(q: FlowQuery = {}): Page<FlowRecord> {

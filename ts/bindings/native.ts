@@ -455,6 +455,14 @@ export interface NetworkCheckHits {
   flow_flood_victim: number;
 }
 
+/** The ARP packets of the last minute closed whose sender and target share no /16 or narrower subnet. */
+export interface BcastTooLarge {
+  /** the first 64 of the minute */
+  events: { src_mac: string; dst_mac: string; vlan: number; spa: string; tpa: string }[];
+  /** those past the first 64 (not kept) */
+  over: number;
+}
+
 export interface NativeEngine {
   /** `tick`, `last_tick` (after a playlist's last packet): a = the boundary, b = the previous tick's boundary (epoch seconds) */
   start(onEvent: (event: 'done' | 'expired' | 'tick' | 'last_tick', a: number, b: number) => void): void;
@@ -481,6 +489,7 @@ export interface NativeEngine {
   tickDone(boundary: number): void;
   trafficBy(): TrafficBy;
   networkCheckHits(): NetworkCheckHits[];
+  bcastTooLarge(): BcastTooLarge;
 }
 
 /** Traffic per VLAN (client→server is sent) and per local network (by index in the local network list). */

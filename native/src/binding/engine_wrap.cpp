@@ -1,6 +1,7 @@
 #include "binding/engine_wrap.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 
 #include "binding/convert.h"
@@ -244,6 +245,7 @@ Napi::Function EngineWrap::Init(Napi::Env env) {
                          InstanceMethod("tickDone", &EngineWrap::TickDone),
                          InstanceMethod("trafficBy", &EngineWrap::TrafficBy),
                          InstanceMethod("networkCheckHits", &EngineWrap::NetworkCheckHits),
+                         InstanceMethod("bcastTooLarge", &EngineWrap::BcastTooLargeEvents),
                      });
 }
 
@@ -555,6 +557,34 @@ Napi::Value EngineWrap::NetworkCheckHits(const Napi::CallbackInfo& info) {
     out.Set(uint32_t(i), x);
   }
   return out;
+}
+
+// The last closed minute's ARP packets naming a broadcast domain too large:
+// {events: [{src_mac, dst_mac, vlan, spa, tpa}], over: those not kept}.
+Napi::Value EngineWrap::BcastTooLargeEvents(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  BcastTooLargeLog log = engine_->with_view([&](const Pipeline& pl) { return pl.last_bcast_too_large(); });
+  auto mac = [](const uint8_t* m) {
+    char b[18];
+    std::snprintf(b, sizeof b, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4], m[5]);
+    return std::string(b);
+  };
+  auto ip = [](uint32_t a) { return std::to_string(a >> 24) + "." + std::to_string((a >> 16) & 255) + "." + std::to_string((a >> 8) & 255) + "." + std::to_string(a & 255); };
+  Napi::Array ev = Napi::Array::New(env, log.n);
+  for (uint32_t i = 0; i < log.n; i++) {
+    const fg::BcastTooLarge& e = log.ev[i];
+    Napi::Object x = Napi::Object::New(env);
+    x.Set("src_mac", mac(e.src_mac));
+    x.Set("dst_mac", mac(e.dst_mac));
+    x.Set("vlan", double(e.vlan));
+    x.Set("spa", ip(e.spa));
+    x.Set("tpa", ip(e.tpa));
+    ev.Set(i, x);
+  }
+  Napi::Object r = Napi::Object::New(env);
+  r.Set("events", ev);
+  r.Set("over", double(log.over));
+  return r;
 }
 
 Napi::Value EngineWrap::TrafficBy(const Napi::CallbackInfo& info) {

@@ -216,7 +216,7 @@ void Pipeline::process_batch(const RawPacket* raw, size_t n, const NetConfig& ne
     if (!it.ip) {
       // Devices are counted from every frame; IP ones on flow creation below.
       if (p.has_mac) count_mac(p.src_mac, raw[i].wirelen, true), count_mac(p.dst_mac, raw[i].wirelen, false);
-      if (p.arp_op) learn_bcast_domain(p.arp_spa, p.arp_tpa);
+      if (p.arp_op) learn_bcast_domain(p);
       continue;
     }
     uint16_t sport = p.sport, dport = p.dport;
@@ -497,6 +497,8 @@ void Pipeline::close_host_checks_minute() noexcept {
     net_check_hits_[n] = net_hits_of(net_checks_[n]);
     reset_net_checks(net_checks_[n]);
   }
+  too_large_[1] = too_large_[0];
+  too_large_[0].n = 0, too_large_[0].over = 0;
 }
 
 void Pipeline::decode_only(const RawPacket& raw) noexcept {
@@ -802,7 +804,15 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
   return true;
 }
 
-void Pipeline::learn_bcast_domain(uint32_t spa, uint32_t tpa) noexcept {
+void Pipeline::learn_bcast_domain(const Packet& p) noexcept {
+  const uint32_t spa = p.arp_spa, tpa = p.arp_tpa;
+  if (BcastDomains::too_large(spa, tpa)) {
+    BcastTooLarge e{};
+    if (p.has_mac) std::memcpy(e.src_mac, p.src_mac, 6), std::memcpy(e.dst_mac, p.dst_mac, 6);
+    e.vlan = p.vlan_id, e.spa = spa, e.tpa = tpa;
+    too_large_[0].add(e);
+    return;
+  }
   bool created;
   int d = bcast_.learn(spa, tpa, created);
   if (d < 0 || !created) return;

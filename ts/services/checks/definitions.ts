@@ -202,7 +202,7 @@ export const RUNNING_HOST_CHECKS: readonly HostCheckName[] = ['syn_scan', 'fin_s
 /** The interface, network and system checks flowgate runs (interface-, network-, device-, system-checks.ts). */
 const RUNNING_OTHER_CHECKS = new Set([
   'interface/too_many_drops', 'interface/no_if_activity', 'interface/ghost_networks', 'interface/dropped_alerts',
-  'network/syn_scan_victim', 'network/flow_flood_victim', 'network/ip_reassignment',
+  'network/syn_scan_victim', 'network/flow_flood_victim', 'network/ip_reassignment', 'network/broadcast_domain_too_large',
   'system/dropped_alerts', 'system/memory_usage', 'system/disk_space',
 ]);
 

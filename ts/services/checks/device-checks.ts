@@ -1,6 +1,6 @@
 // ⑧ Devices (MACs) at every engine tick, from the local hosts the engine
 // holds (a local host carries the MAC of its frames; remote hosts carry a
-// router's, so they are not looked at):
+// router's, so they are not looked at), and the ARP packets it saw:
 //
 // - a device first seen: alert_device_connection_disconnection {device,
 //   event 'connected'}, one-shot, on the interface entity as ntopng's
@@ -12,13 +12,14 @@
 //   alert_mac_ip_association_change on the new MAC (AlertsQueue::
 //   pushMacIpAssociationChangedAlert: json {ip, old_mac, new_mac, device_name}).
 //   ntopng compares ARP replies; here the host's MAC at one tick with the one
-//   at the previous, so two changes within one minute are one.
+//   at the previous, so two changes within one minute are one;
+// - broadcast_domain_too_large (bcastTooLarge): ARP packets between two /16s.
 import type { Database } from 'lmdb';
 
 import { scoreToSeverity } from '../alerts/catalogue.js';
 import { alertKeyInfo } from '../alerts/families.js';
 import type { AlertSink } from '../alerts/types.js';
-import type { Engine } from '../../bindings/engine.js';
+import type { BcastTooLarge, Engine } from '../../bindings/engine.js';
 import type { ConfigStore } from '../config-store.js';
 import type { ChecksConfig } from './config.js';
 import { checkAlert } from './other-alerts.js';
@@ -57,6 +58,25 @@ export class DeviceChecks {
   async resetKnown(): Promise<void> {
     this.seen.clear();
     await this.known.clearAsync();
+  }
+
+  /**
+   * broadcast_domain_too_large (network/, on by default): one one-shot alert
+   * per ARP packet of the minute whose sender and target share no /16 or
+   * narrower subnet, on the sender's MAC (alert_broadcast_domain_too_large
+   * {src_mac, dst_mac, spa, tpa, vlan_id}); the engine keeps 64 a minute.
+   */
+  bcastTooLarge(ifid: number, tstamp: number, log: BcastTooLarge): void {
+    if (!this.cfg.isEnabled('network', 'broadcast_domain_too_large')) return;
+    for (const e of log.events) {
+      this.sink.emit(
+        checkAlert('network', 'broadcast_domain_too_large', {
+          family: 'mac', ifid, entityVal: e.src_mac, subtype: '', tstamp,
+          fields: { address: e.src_mac },
+          json: { src_mac: e.src_mac, dst_mac: e.dst_mac, spa: e.spa, tpa: e.tpa, vlan_id: e.vlan },
+        }),
+      );
+    }
   }
 
   /** One run at the tick `tstamp` (epoch s, packet time) on interface `ifid`. */

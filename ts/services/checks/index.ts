@@ -76,6 +76,7 @@ export async function startChecking(ifaces: readonly CheckingInterface[], o: Che
         () => networkChecks.tick(i.ifid, boundary, i.engine.localNetworks, i.engine.networkCheckHits()),
         () => interfaceChecks.tick(checked, boundary),
         () => devices.tick(i.ifid, ifname, boundary, i.engine),
+        () => devices.bcastTooLarge(i.ifid, boundary, i.engine.bcastTooLarge()),
       ]) {
         // one failing check does not stop the others nor the engine
         try {
