@@ -637,6 +637,15 @@ export class Engine {
     return this.native.bcastTooLarge();
   }
 
+  /**
+   * The local hosts that have a MAC, packed (no object per host, for checks
+   * walking every host each minute): triplets [IPv4 address as a number, or
+   * -1 for IPv6; VLAN; MAC as a 48-bit number].
+   */
+  localMacs(): Float64Array {
+    return this.native.localMacs();
+  }
+
   flows(q: FlowQuery = {}): Page<FlowRecord> {
     return this.native.flows({
       sort: indexOf(FlowSort, q.sort ?? 'bytes', 'flow sort'),

@@ -490,6 +490,7 @@ export interface NativeEngine {
   trafficBy(): TrafficBy;
   networkCheckHits(): NetworkCheckHits[];
   bcastTooLarge(): BcastTooLarge;
+  localMacs(): Float64Array;
 }
 
 /** Traffic per VLAN (client→server is sent) and per local network (by index in the local network list). */

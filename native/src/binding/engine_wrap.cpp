@@ -246,6 +246,7 @@ Napi::Function EngineWrap::Init(Napi::Env env) {
                          InstanceMethod("trafficBy", &EngineWrap::TrafficBy),
                          InstanceMethod("networkCheckHits", &EngineWrap::NetworkCheckHits),
                          InstanceMethod("bcastTooLarge", &EngineWrap::BcastTooLargeEvents),
+                         InstanceMethod("localMacs", &EngineWrap::LocalMacs),
                      });
 }
 
@@ -585,6 +586,31 @@ Napi::Value EngineWrap::BcastTooLargeEvents(const Napi::CallbackInfo& info) {
   r.Set("events", ev);
   r.Set("over", double(log.over));
   return r;
+}
+
+// The local hosts that have a MAC, packed for the device checks (no object
+// per host): triplets [IPv4 address as a number (-1: IPv6), VLAN, MAC as a
+// 48-bit number].
+Napi::Value EngineWrap::LocalMacs(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  std::vector<double> v;
+  engine_->with_view([&](const Pipeline& pl) {
+    const HostTable& ht = pl.hosts();
+    for (uint32_t i = 0; i < ht.max(); i++) {
+      if (!ht.used(i)) continue;
+      const fg::Host& h = ht[i];
+      if ((h.flags & (kHostLocal | kHostHasMac)) != (kHostLocal | kHostHasMac)) continue;
+      uint64_t m = 0;
+      for (int b = 0; b < 6; b++) m = (m << 8) | h.mac[b];
+      v.push_back(h.key.ip.is_v4() ? double(h.key.ip.v4()) : -1.0);
+      v.push_back(double(h.key.vlan));
+      v.push_back(double(m));
+    }
+    return 0;
+  });
+  Napi::Float64Array out = Napi::Float64Array::New(env, v.size());
+  if (!v.empty()) std::memcpy(out.Data(), v.data(), v.size() * sizeof(double));
+  return out;
 }
 
 Napi::Value EngineWrap::TrafficBy(const Napi::CallbackInfo& info) {

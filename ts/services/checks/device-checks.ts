@@ -10,7 +10,7 @@
 // - ip_reassignment (network/ip_reassignment.lua, off by default): an IPv4
 //   host now behind another MAC than the one last seen, one-shot
 //   alert_mac_ip_association_change on the new MAC (AlertsQueue::
-//   pushMacIpAssociationChangedAlert: json {ip, old_mac, new_mac, device_name}).
+//   pushMacIpAssociationChangedAlert: json {ip, old_mac, new_mac}).
 //   ntopng compares ARP replies; here the host's MAC at one tick with the one
 //   at the previous, so two changes within one minute are one;
 // - broadcast_domain_too_large (bcastTooLarge): ARP packets between two /16s.
@@ -28,16 +28,19 @@ import { checkAlert } from './other-alerts.js';
 export const ALERT_DEVICE_CONNECTION_DISCONNECTION = 4096 + 51;
 /** the alert definition sets no score: notice (alert.lua's default) */
 const DEVICE_SCORE = 10;
-/** hosts read per call while walking the engine's local hosts */
-const PAGE = 4096;
 /** IP → MAC pairs remembered per interface (the oldest are forgotten first) */
 const MAX_PAIRS = 1 << 18;
 
+/** 'aa:bb:cc:dd:ee:ff' ↔ the MAC as a 48-bit number */
+const macText = (n: number) => Array.from({ length: 6 }, (_, i) => (Math.floor(n / 2 ** (40 - 8 * i)) % 256).toString(16).padStart(2, '0')).join(':');
+const macNumber = (m: string) => parseInt(m.replace(/:/g, ''), 16);
+
 export class DeviceChecks {
   private readonly known: Database<number, string>;
-  private readonly pairs = new Map<number, Map<string, string>>();
+  /** per interface, IPv4 address × 4096 + VLAN → MAC (48-bit numbers: no string per host and minute) */
+  private readonly pairs = new Map<number, Map<number, number>>();
   /** per interface, the known MACs (read from the store once; writes go to both) */
-  private readonly seen = new Map<number, Set<string>>();
+  private readonly seen = new Map<number, Set<number>>();
 
   constructor(
     store: ConfigStore,
@@ -80,47 +83,46 @@ export class DeviceChecks {
   }
 
   /** One run at the tick `tstamp` (epoch s, packet time) on interface `ifid`. */
-  tick(ifid: number, ifname: string, tstamp: number, engine: Pick<Engine, 'hosts'>): void {
+  tick(ifid: number, ifname: string, tstamp: number, engine: Pick<Engine, 'localMacs'>): void {
     const reassign = this.cfg.isEnabled('network', 'ip_reassignment');
     let pairs = this.pairs.get(ifid);
     if (!pairs) this.pairs.set(ifid, (pairs = new Map()));
-    const macs = new Set<string>();
-    for (let offset = 0; ; offset += PAGE) {
-      const page = engine.hosts({ mode: 'local', offset, limit: PAGE });
-      for (const h of page.rows) {
-        if (!h.mac || h.mac === '00:00:00:00:00:00') continue;
-        macs.add(h.mac);
-        if (h.ip_version !== 4) continue;
-        const k = `${h.ip}@${h.vlan}`;
-        const old = pairs.get(k);
-        if (old !== h.mac) {
-          pairs.delete(k);
-          pairs.set(k, h.mac);
-          if (pairs.size > MAX_PAIRS) pairs.delete(pairs.keys().next().value!);
-        }
-        if (reassign && old !== undefined && old !== h.mac) {
-          this.sink.emit(
-            checkAlert('network', 'ip_reassignment', {
-              family: 'mac', ifid, entityVal: h.mac, subtype: '', tstamp,
-              fields: { address: h.mac, name: h.name ?? '' },
-              json: { ip: h.ip, old_mac: old, new_mac: h.mac, device_name: h.name ?? '' },
-            }),
-          );
-        }
-      }
-      if (page.rows.length < PAGE || offset + PAGE >= page.total) break;
-    }
     let seen = this.seen.get(ifid);
-    if (!seen) this.seen.set(ifid, (seen = new Set(this.knownDevices(ifid).keys())));
-    for (const mac of macs) {
-      if (seen.has(mac)) continue;
+    if (!seen) this.seen.set(ifid, (seen = new Set([...this.knownDevices(ifid).keys()].map(macNumber))));
+    const fresh = new Set<number>();
+    const t = engine.localMacs();
+    for (let j = 0; j + 2 < t.length; j += 3) {
+      const ip = t[j]!, vlan = t[j + 1]!, mac = t[j + 2]!;
+      if (mac === 0) continue;
+      if (!seen.has(mac)) fresh.add(mac);
+      if (ip < 0) continue;
+      // IPv4 address and VLAN as one number (32 + 12 bits)
+      const k = ip * 4096 + vlan;
+      const old = pairs.get(k);
+      if (old === mac) continue;
+      pairs.delete(k);
+      pairs.set(k, mac);
+      if (pairs.size > MAX_PAIRS) pairs.delete(pairs.keys().next().value!);
+      if (reassign && old !== undefined) {
+        const m = macText(mac), ipText = [24, 16, 8, 0].map((s) => Math.floor(ip / 2 ** s) % 256).join('.');
+        this.sink.emit(
+          checkAlert('network', 'ip_reassignment', {
+            family: 'mac', ifid, entityVal: m, subtype: '', tstamp,
+            fields: { address: m },
+            json: { ip: ipText, old_mac: macText(old), new_mac: m },
+          }),
+        );
+      }
+    }
+    for (const mac of fresh) {
       seen.add(mac);
-      void this.known.put(`${ifid}|${mac}`, tstamp);
+      const m = macText(mac);
+      void this.known.put(`${ifid}|${m}`, tstamp);
       this.sink.emit({
-        family: 'interface', ifid, entityVal: String(ifid), alertId: ALERT_DEVICE_CONNECTION_DISCONNECTION, subtype: mac, tstamp,
+        family: 'interface', ifid, entityVal: String(ifid), alertId: ALERT_DEVICE_CONNECTION_DISCONNECTION, subtype: m, tstamp,
         score: DEVICE_SCORE, severity: scoreToSeverity(DEVICE_SCORE),
-        fields: { ifid, subtype: mac, name: ifname, alert_category: alertKeyInfo('interface', ALERT_DEVICE_CONNECTION_DISCONNECTION)?.category ?? 0 },
-        json: { device: mac, event: 'connected' },
+        fields: { ifid, subtype: m, name: ifname, alert_category: alertKeyInfo('interface', ALERT_DEVICE_CONNECTION_DISCONNECTION)?.category ?? 0 },
+        json: { device: m, event: 'connected' },
       });
     }
   }
