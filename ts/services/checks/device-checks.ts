@@ -117,7 +117,8 @@ export class DeviceChecks {
     for (const mac of fresh) {
       seen.add(mac);
       const m = macText(mac);
-      void this.known.put(`${ifid}|${m}`, tstamp);
+      // kept for the next start; a write failing (the store closing) only means it is alerted again then
+      this.known.put(`${ifid}|${m}`, tstamp).catch(() => undefined);
       this.sink.emit({
         family: 'interface', ifid, entityVal: String(ifid), alertId: ALERT_DEVICE_CONNECTION_DISCONNECTION, subtype: m, tstamp,
         score: DEVICE_SCORE, severity: scoreToSeverity(DEVICE_SCORE),
