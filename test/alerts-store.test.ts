@@ -131,9 +131,10 @@ describe.each([
     expect(iface.body.rsp.engaged_alerts).toBe(eng.body.recordsTotal);
     expect(iface.body.rsp.has_alerts).toBe(true);
     expect(iface.body.rsp.dropped_alerts).toBe(0);
-    // user activity through the API (this suite's own logins and user edits) is stored at wall time
+    // user activity through the API (this suite's own logins and user edits) is stored at wall time,
+    // the devices the replayed capture showed (new devices, interface alerts) at its packet time
     const ever = { epoch_begin: 0, epoch_end: Math.floor(Date.now() / 1000) + 3600 };
-    const all = [await list('host'), await list('interface'), await list('user', ever), await list('system', ever)];
+    const all = [await list('host'), await list('interface', ever), await list('user', ever), await list('system', ever)];
     expect(iface.body.rsp.system_host_stats.written_alerts).toBe(all.reduce((n, r) => n + r.body.recordsTotal, 0));
     expect(iface.body.rsp.system_host_stats.alerts_queries).toBeGreaterThan(0);
     const host = await s.call(v2('get/host/data'), { query: { ifid: 0, host: H.ip, vlan: H.vlan } });

@@ -55,9 +55,12 @@ describe('checks configuration', () => {
     expect(c.system.ids_ips_log).toEqual({ min: { enabled: false, script_conf: [] } });
     // network/flow_flood_victim.lua: disabled, gt 32768
     expect(c.network.flow_flood_victim.min.script_conf).toEqual({ operator: 'gt', threshold: 32768 });
-    // one check per definition file (flow 67, host 17, interface 7, network 6, system 6) plus 15 risk checks without a file
+    // one check per definition file (flow 67, host 17, interface 7, network 6, system 6) plus 15 risk
+    // checks without a file and flowgate's own system checks memory_usage and disk_space (off, gt 4096 MiB / 90 %)
     expect(Object.keys(c.flow)).toHaveLength(67 + 15);
-    expect([c.host, c.interface, c.network, c.system].map((x) => Object.keys(x).length)).toEqual([17, 7, 6, 6]);
+    expect([c.host, c.interface, c.network, c.system].map((x) => Object.keys(x).length)).toEqual([17, 7, 6, 6 + 2]);
+    expect(c.system.memory_usage).toEqual({ min: { enabled: false, script_conf: { operator: 'gt', threshold: 4096 } } });
+    expect(c.system.disk_space).toEqual({ min: { enabled: false, script_conf: { operator: 'gt', threshold: 90 } } });
     expect(r.body.rsp.alert_exclusions).toEqual([]);
     // v1 answers the same; download=true: the document alone, as a file
     expect((await s.call(v1('get/checks/config'))).body.rsp).toEqual(r.body.rsp);
@@ -217,7 +220,8 @@ describe('checks configuration', () => {
         }
       }
     }
-    expect(n).toBe(2 * (2 + 2 * 2 * 2 + 2 + 2 + 2 * 2 + 2));
+    // … and v1/v2 delete/host/new_devices
+    expect(n).toBe(2 * (2 + 2 * 2 * 2 + 2 + 2 + 2 * 2 + 2 + 2));
     expect((await s.call(v2('get/checks/config'))).body.rsp).toEqual(before);
   });
 });

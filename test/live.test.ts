@@ -7,8 +7,9 @@
 // removed in afterAll, also when a test or the setup fails.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createSocket, type Socket } from 'node:dgram';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -16,6 +17,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { Engine } from '../ts/bindings/engine.js';
 import { FlowgateError } from '../ts/bindings/errors.js';
+import { ChecksConfig } from '../ts/services/checks/config.js';
+import { InterfaceChecks, isGhostNetwork } from '../ts/services/checks/interface-checks.js';
+import { ConfigStore } from '../ts/services/config-store.js';
+import { RecordingSink } from './fixtures/alert-sink.js';
+import { ETH, arp, eth as ethFrame, mac as macBytes } from './fixtures/frames.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..');
@@ -212,6 +218,39 @@ describe.skipIf(!!skipReason)('live capture on a veth pair', () => {
   afterAll(() => {
     for (const e of engines.splice(0)) e.close();
     teardown();
+  });
+
+  it('ghost network: ARP between addresses of no local network, alerted by the interface check on a live capture', async () => {
+    const eng = engine({ iface: IF_ROOT, promisc: true, bpf: 'arp' }).start();
+    const G = macBytes('02:00:00:00:00:66'), ZERO = macBytes('00:00:00:00:00:00'), BCAST = macBytes('ff:ff:ff:ff:ff:ff');
+    // 203.0.113.0/28 lies in no local network; 10.99.X.0/28 in 10.0.0.0/8 and the veth's own /24
+    const frames = [
+      ...Array.from({ length: 2 }, () => ethFrame(BCAST, G, ETH.ARP, arp(1, G, '203.0.113.5', ZERO, '203.0.113.9'))),
+      ethFrame(BCAST, G, ETH.ARP, arp(1, G, `10.99.${X}.7`, ZERO, `10.99.${X}.8`)),
+    ];
+    inject(frames);
+    await waitFor(() => eng.stats().bcast_domains.length >= 2, 'the two broadcast domains');
+    const domains = Object.fromEntries(eng.stats().bcast_domains.map((d) => [d.network, d.hits]));
+    expect(domains).toEqual({ '203.0.113.0/28': 2, [`10.99.${X}.0/28`]: 1 });
+    const nets = [...eng.localNetworks, `${ROOT_IP.replace(/\.1$/, '.0')}/24`];
+    expect(isGhostNetwork('203.0.113.0/28', nets, eng.isFile)).toBe(true);
+    expect(isGhostNetwork(`10.99.${X}.0/28`, nets, eng.isFile)).toBe(false);
+    const dir = mkdtempSync(join(tmpdir(), 'flowgate-live-checks-'));
+    const store = new ConfigStore(dir);
+    try {
+      const sink = new RecordingSink();
+      const checks = new InterfaceChecks(ChecksConfig.open(store), sink);
+      const iface = { ifid: 0, ifname: IF_ROOT, isFile: eng.isFile, localNetworks: nets, stats: () => eng.stats(), droppedAlerts: () => 0 };
+      checks.tick(iface, 1000);
+      const ghosts = sink.engaged('interface', 0).filter((a) => a.alertId === 4102);
+      expect(ghosts.map((a) => [a.subtype, a.json.network])).toEqual([['203.0.113.0/28', '203.0.113.0/28']]);
+      // no ARP since: released at the next run
+      checks.tick(iface, 1060);
+      expect(sink.engaged('interface', 0).filter((a) => a.alertId === 4102)).toHaveLength(0);
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('counts UDP datagrams sent through the kernel exactly (BPF "udp port 9999")', async () => {

@@ -14,6 +14,7 @@ import type { ExportCounters } from '../services/store/flow-writer.js';
 import type { AlertService } from '../services/alerts/alert-service.js';
 import type { ChecksConfig } from '../services/checks/config.js';
 import type { AlertExclusions } from '../services/alerts/exclusions.js';
+import type { DeviceChecks } from '../services/checks/device-checks.js';
 
 export type Version = 'v0' | 'v1' | 'v2';
 
@@ -42,6 +43,8 @@ export interface ApiDeps {
   alerts?: AlertService | null;
   /** alert exclusions (pro add/delete/get alert exclusion endpoints); absent: those answer -6 */
   exclusions?: AlertExclusions | null;
+  /** devices known per interface (delete/host/new_devices.lua forgets them); null: not running */
+  devices?: DeviceChecks | null;
 }
 
 export interface ApiCtx {

@@ -18,6 +18,8 @@ import {
   type NativeEngine,
   type NativeEngineOptions,
   type NativeState,
+  type NetworkCheckHits,
+  type BcastTooLarge,
   type Page,
   type TrafficBy,
 } from './native.js';
@@ -31,7 +33,7 @@ export type {
   EgressTargetPolicy,
   EgressTargetStats,
 } from './native.js';
-export type { TrafficBy } from './native.js';
+export type { BcastTooLarge, NetworkCheckHits, TrafficBy } from './native.js';
 export type { HostCheckHits, HostCheckName } from '../services/alerts/types.js';
 export type { EngineStats, FlowRecord, HostDetail, HostDscp, HostL7App, HostL7Category, HostRecord, L7Stats, NativeState as EngineState, Page } from './native.js';
 
@@ -614,6 +616,34 @@ export class Engine {
       if (v !== undefined && !(typeof v === 'number' && Number.isFinite(v) && v >= 0)) throw new FlowgateError(`threshold of ${k} must be a finite number >= 0`, 'E_INVALID');
     }
     return this.native.hostCheckHits(info.hostChecks.map((c) => thresholds[c] ?? -1));
+  }
+
+  /**
+   * ntopng's network checks' figures (NetworkStats: hits.syn_scan_victim,
+   * hits.flow_flood_victim) of each local network with any, for the minute
+   * closed at the last tick (inside a tick listener: the minute that ended
+   * there), counted per network by the engine.
+   */
+  networkCheckHits(): NetworkCheckHits[] {
+    return this.native.networkCheckHits();
+  }
+
+  /**
+   * The ARP packets naming a broadcast domain too large (sender and target in
+   * no common /16, ntopng's pushBroadcastDomainTooLargeAlert) in the minute
+   * closed at the last tick: the first 64, and how many more.
+   */
+  bcastTooLarge(): BcastTooLarge {
+    return this.native.bcastTooLarge();
+  }
+
+  /**
+   * The local hosts that have a MAC, packed (no object per host, for checks
+   * walking every host each minute): triplets [IPv4 address as a number, or
+   * -1 for IPv6; VLAN; MAC as a 48-bit number].
+   */
+  localMacs(): Float64Array {
+    return this.native.localMacs();
   }
 
   flows(q: FlowQuery = {}): Page<FlowRecord> {

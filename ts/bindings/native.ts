@@ -445,6 +445,24 @@ export interface Page<T> {
   rows: T[];
 }
 
+/** One local network's figures in the last minute closed (ntopng's NetworkStats hits.*). */
+export interface NetworkCheckHits {
+  /** the local network's index (Engine.localNetworks) */
+  index: number;
+  /** SYNs its hosts received beyond the SYN|ACKs they sent */
+  syn_scan_victim: number;
+  /** the peak rate of flows with a server in it (AlertCounter, per 2 s window) */
+  flow_flood_victim: number;
+}
+
+/** The ARP packets of the last minute closed whose sender and target share no /16 or narrower subnet. */
+export interface BcastTooLarge {
+  /** the first 64 of the minute */
+  events: { src_mac: string; dst_mac: string; vlan: number; spa: string; tpa: string }[];
+  /** those past the first 64 (not kept) */
+  over: number;
+}
+
 export interface NativeEngine {
   /** `tick`, `last_tick` (after a playlist's last packet): a = the boundary, b = the previous tick's boundary (epoch seconds) */
   start(onEvent: (event: 'done' | 'expired' | 'tick' | 'last_tick', a: number, b: number) => void): void;
@@ -470,6 +488,9 @@ export interface NativeEngine {
   setTickListener(on: boolean): void;
   tickDone(boundary: number): void;
   trafficBy(): TrafficBy;
+  networkCheckHits(): NetworkCheckHits[];
+  bcastTooLarge(): BcastTooLarge;
+  localMacs(): Float64Array;
 }
 
 /** Traffic per VLAN (client→server is sent) and per local network (by index in the local network list). */

@@ -102,6 +102,7 @@ export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOpt
         checks,
         alerts,
         exclusions,
+        devices: checking.devices,
       },
       { log: (l) => console.error(l), debug: o.debug },
     );

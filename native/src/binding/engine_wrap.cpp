@@ -1,6 +1,7 @@
 #include "binding/engine_wrap.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 
 #include "binding/convert.h"
@@ -243,6 +244,9 @@ Napi::Function EngineWrap::Init(Napi::Env env) {
                          InstanceMethod("setTickListener", &EngineWrap::SetTickListener),
                          InstanceMethod("tickDone", &EngineWrap::TickDone),
                          InstanceMethod("trafficBy", &EngineWrap::TrafficBy),
+                         InstanceMethod("networkCheckHits", &EngineWrap::NetworkCheckHits),
+                         InstanceMethod("bcastTooLarge", &EngineWrap::BcastTooLargeEvents),
+                         InstanceMethod("localMacs", &EngineWrap::LocalMacs),
                      });
 }
 
@@ -534,6 +538,81 @@ Napi::Value EngineWrap::TickDone(const Napi::CallbackInfo& info) {
 
 // Traffic per VLAN (non-empty ones) and per local network (by index in the
 // local network list), as credited by flow accounting steps.
+// The last closed minute's network-check figures of the local networks with any.
+Napi::Value EngineWrap::NetworkCheckHits(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  struct N { uint32_t index; NetCheckHits h; };
+  std::vector<N> nets;
+  engine_->with_view([&](const Pipeline& pl) {
+    const NetCheckHits* h = pl.last_net_check_hits();
+    for (uint32_t i = 0; i < Pipeline::kMaxNets; i++)
+      if (h[i].syn_scan_victim | h[i].flow_flood_victim) nets.push_back({i, h[i]});
+    return 0;
+  });
+  Napi::Array out = Napi::Array::New(env, nets.size());
+  for (size_t i = 0; i < nets.size(); i++) {
+    Napi::Object x = Napi::Object::New(env);
+    x.Set("index", double(nets[i].index));
+    x.Set("syn_scan_victim", double(nets[i].h.syn_scan_victim));
+    x.Set("flow_flood_victim", double(nets[i].h.flow_flood_victim));
+    out.Set(uint32_t(i), x);
+  }
+  return out;
+}
+
+// The last closed minute's ARP packets naming a broadcast domain too large:
+// {events: [{src_mac, dst_mac, vlan, spa, tpa}], over: those not kept}.
+Napi::Value EngineWrap::BcastTooLargeEvents(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  BcastTooLargeLog log = engine_->with_view([&](const Pipeline& pl) { return pl.last_bcast_too_large(); });
+  auto mac = [](const uint8_t* m) {
+    char b[18];
+    std::snprintf(b, sizeof b, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4], m[5]);
+    return std::string(b);
+  };
+  auto ip = [](uint32_t a) { return std::to_string(a >> 24) + "." + std::to_string((a >> 16) & 255) + "." + std::to_string((a >> 8) & 255) + "." + std::to_string(a & 255); };
+  Napi::Array ev = Napi::Array::New(env, log.n);
+  for (uint32_t i = 0; i < log.n; i++) {
+    const fg::BcastTooLarge& e = log.ev[i];
+    Napi::Object x = Napi::Object::New(env);
+    x.Set("src_mac", mac(e.src_mac));
+    x.Set("dst_mac", mac(e.dst_mac));
+    x.Set("vlan", double(e.vlan));
+    x.Set("spa", ip(e.spa));
+    x.Set("tpa", ip(e.tpa));
+    ev.Set(i, x);
+  }
+  Napi::Object r = Napi::Object::New(env);
+  r.Set("events", ev);
+  r.Set("over", double(log.over));
+  return r;
+}
+
+// The local hosts that have a MAC, packed for the device checks (no object
+// per host): triplets [IPv4 address as a number (-1: IPv6), VLAN, MAC as a
+// 48-bit number].
+Napi::Value EngineWrap::LocalMacs(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  std::vector<double> v;
+  engine_->with_view([&](const Pipeline& pl) {
+    const HostTable& ht = pl.hosts();
+    for (uint32_t i = 0; i < ht.max(); i++) {
+      if (!ht.used(i)) continue;
+      const fg::Host& h = ht[i];
+      if ((h.flags & (kHostLocal | kHostHasMac)) != (kHostLocal | kHostHasMac)) continue;
+      uint64_t m = 0;
+      for (int b = 0; b < 6; b++) m = (m << 8) | h.mac[b];
+      v.push_back(h.key.ip.is_v4() ? double(h.key.ip.v4()) : -1.0);
+      v.push_back(double(h.key.vlan));
+      v.push_back(double(m));
+    }
+    return 0;
+  });
+  Napi::Float64Array out = Napi::Float64Array::New(env, v.size());
+  if (!v.empty()) std::memcpy(out.Data(), v.data(), v.size() * sizeof(double));
+  return out;
+}
+
 Napi::Value EngineWrap::TrafficBy(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   struct V { uint32_t vlan; VlanTraffic t; };

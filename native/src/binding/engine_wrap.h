@@ -44,6 +44,9 @@ class EngineWrap : public Napi::ObjectWrap<EngineWrap> {
   Napi::Value SetTickListener(const Napi::CallbackInfo& info);
   Napi::Value TickDone(const Napi::CallbackInfo& info);
   Napi::Value TrafficBy(const Napi::CallbackInfo& info);
+  Napi::Value NetworkCheckHits(const Napi::CallbackInfo& info);
+  Napi::Value BcastTooLargeEvents(const Napi::CallbackInfo& info);
+  Napi::Value LocalMacs(const Napi::CallbackInfo& info);
 
   std::unique_ptr<Engine> engine_;
   Napi::ThreadSafeFunction tsfn_;

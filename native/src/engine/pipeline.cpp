@@ -138,7 +138,13 @@ uint32_t Pipeline::host_for(const IpAddr& ip, uint16_t vlan, const uint8_t* mac,
   HostKey k{ip, vlan};
   uint64_t h = hash_host_key(k);
   uint32_t i = hosts_.find(k, h);
-  if (i != HashIndex::kNone) return i;
+  if (i != HashIndex::kNone) {
+    // A local host now behind another MAC (an address reassigned, a spoofer):
+    // it takes the MAC of its latest frame, which the IP reassignment check reads.
+    Host& e = hosts_[i];
+    if (mac && (e.flags & kHostHasMac) && !mac_is_group(mac) && std::memcmp(e.mac, mac, 6) != 0) std::memcpy(e.mac, mac, 6);
+    return i;
+  }
   i = hosts_.create(k, h);
   if (i == HashIndex::kNone) {
     stats_.host_table_full++;
@@ -210,7 +216,7 @@ void Pipeline::process_batch(const RawPacket* raw, size_t n, const NetConfig& ne
     if (!it.ip) {
       // Devices are counted from every frame; IP ones on flow creation below.
       if (p.has_mac) count_mac(p.src_mac, raw[i].wirelen, true), count_mac(p.dst_mac, raw[i].wirelen, false);
-      if (p.arp_op) learn_bcast_domain(p.arp_spa, p.arp_tpa);
+      if (p.arp_op) learn_bcast_domain(p);
       continue;
     }
     uint16_t sport = p.sport, dport = p.dport;
@@ -348,7 +354,11 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
     // Flow flood: ntopng's Host::incNumFlows, at the flow's first packet.
     const uint32_t secs = uint32_t(now_ns_ / kSecond);
     if (f.cli_host != HashIndex::kNone) checks_[f.cli_host].flows[0].inc(secs);
-    if (f.srv_host != HashIndex::kNone) checks_[f.srv_host].flows[1].inc(secs);
+    if (f.srv_host != HashIndex::kNone) {
+      checks_[f.srv_host].flows[1].inc(secs);
+      // NetworkStats::incNumFlows(as server) of the server's local network
+      if (host_net_[f.srv_host] != kNoNet) net_checks_[host_net_[f.srv_host]].flows_srv.inc(secs);
+    }
     // An ICMP flow opened by an unreachable message: its sender is the
     // client (as ntopng counts them, at flow creation).
     if (int k = unreachable_kind(p.l4_proto, p.icmp_type, p.icmp_code); k >= 0) {
@@ -477,9 +487,13 @@ void Pipeline::count_checks(const Packet& p, uint8_t seen, uint32_t si, uint32_t
   if (hs == kSyn) {
     if (src) src->syn[0]++;
     if (dst) dst->syn[1]++;
+    // NetworkStats::updateSynAlertsCounter of the receiver's network
+    if (dst && host_net_[di] != kNoNet) net_checks_[host_net_[di]].syn_recvd++;
   } else if (hs == (kSyn | kAck)) {
     if (src) src->synack[0]++;
     if (dst) dst->synack[1]++;
+    // NetworkStats::updateSynAckAlertsCounter of the sender's network
+    if (src && host_net_[si] != kNoNet) net_checks_[host_net_[si]].synack_sent++;
   }
   if ((fl & kRst) && !(seen & kRst)) {
     if (src) src->rst[0].inc(secs);
@@ -495,6 +509,12 @@ void Pipeline::close_host_checks_minute() noexcept {
     check_hits_[i] = hits_of(checks_[i], h);
     reset_checks(checks_[i], h);
   }
+  for (uint32_t n = 0; n < kMaxNets; n++) {
+    net_check_hits_[n] = net_hits_of(net_checks_[n]);
+    reset_net_checks(net_checks_[n]);
+  }
+  too_large_[1] = too_large_[0];
+  too_large_[0].n = 0, too_large_[0].over = 0;
 }
 
 void Pipeline::decode_only(const RawPacket& raw) noexcept {
@@ -800,7 +820,15 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
   return true;
 }
 
-void Pipeline::learn_bcast_domain(uint32_t spa, uint32_t tpa) noexcept {
+void Pipeline::learn_bcast_domain(const Packet& p) noexcept {
+  const uint32_t spa = p.arp_spa, tpa = p.arp_tpa;
+  if (BcastDomains::too_large(spa, tpa)) {
+    BcastTooLarge e{};
+    if (p.has_mac) std::memcpy(e.src_mac, p.src_mac, 6), std::memcpy(e.dst_mac, p.dst_mac, 6);
+    e.vlan = p.vlan_id, e.spa = spa, e.tpa = tpa;
+    too_large_[0].add(e);
+    return;
+  }
   bool created;
   int d = bcast_.learn(spa, tpa, created);
   if (d < 0 || !created) return;

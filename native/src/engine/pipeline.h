@@ -80,6 +80,10 @@ class Pipeline {
   // reads zero hits.
   void close_host_checks_minute() noexcept;
   const HostCheckHits* last_check_hits() const { return check_hits_.get(); }
+  // The last closed minute's network-check figures, by local network index (kMaxNets entries).
+  const NetCheckHits* last_net_check_hits() const { return net_check_hits_; }
+  // The last closed minute's ARP packets naming a broadcast domain too large.
+  const BcastTooLargeLog& last_bcast_too_large() const { return too_large_[1]; }
   // The current minute so far (what ntopng's host Lua fields hits.* show).
   HostCheckHits live_check_hits(uint32_t slot) const noexcept { return hits_of(checks_[slot], hosts_[slot]); }
   size_t host_checks_memory_bytes() const { return size_t(hosts_.max()) * (sizeof(HostCheckCounters) + sizeof(HostCheckHits)); }
@@ -176,7 +180,7 @@ class Pipeline {
   FlowTable flows_;
   HostTable hosts_;
   BcastDomains bcast_;
-  void learn_bcast_domain(uint32_t spa, uint32_t tpa) noexcept;
+  void learn_bcast_domain(const Packet& p) noexcept;
   NamePool names_;
   Classifier dpi_;
   HashIndex mac_index_;
@@ -189,6 +193,11 @@ class Pipeline {
   // Host-check counters and the last minute's hits, by host slot (zeroed when the slot gets a host).
   ZeroArray<HostCheckCounters> checks_;
   ZeroArray<HostCheckHits> check_hits_;
+  // The same per local network (NetworkStats' counters), and the last minute's figures.
+  NetCheckCounters net_checks_[kMaxNets] = {};
+  NetCheckHits net_check_hits_[kMaxNets] = {};
+  // [0] the current minute's broadcast-domain-too-large ARP packets, [1] the last closed one's
+  BcastTooLargeLog too_large_[2];
   // Local network index of each host slot (kNoNet: not local), set when the host is created.
   static constexpr uint8_t kNoNet = 0xff;
   std::unique_ptr<uint8_t[]> host_net_;

@@ -13,6 +13,26 @@ struct BcastDomain {
   uint64_t hits;
 };
 
+// One ARP packet naming a broadcast domain too large (ntopng's
+// AlertsQueue::pushBroadcastDomainTooLargeAlert arguments).
+struct BcastTooLarge {
+  uint8_t src_mac[6], dst_mac[6];
+  uint16_t vlan;
+  uint32_t spa, tpa;  // host byte order
+};
+
+// Those of one minute: the first kMax kept, the others counted.
+struct BcastTooLargeLog {
+  static constexpr int kMax = 64;
+  BcastTooLarge ev[kMax];
+  uint32_t n = 0;
+  uint64_t over = 0;
+  void add(const BcastTooLarge& e) noexcept {
+    if (n < kMax) ev[n++] = e;
+    else over++;
+  }
+};
+
 class BcastDomains {
  public:
   static constexpr int kMax = 256;
@@ -36,6 +56,15 @@ class BcastDomains {
     d_[n_] = {net, cidr, 1};
     created = true;
     return n_++;
+  }
+
+  // An ARP exchange whose sender and target share no subnet of /16 or
+  // narrower (what learn() does not take): ntopng's broadcast domain too
+  // large. Probes and link-local addresses excepted, as in learn().
+  static bool too_large(uint32_t spa, uint32_t tpa) {
+    uint32_t diff = spa ^ tpa;
+    if (!spa || !diff || (spa & 0xFFFF0000u) == 0xA9FE0000u || (tpa & 0xFFFF0000u) == 0xA9FE0000u) return false;
+    return (spa & 0xFFFF0000u) != (tpa & 0xFFFF0000u);
   }
 
   bool contains(uint32_t ip) const {

@@ -83,6 +83,29 @@ inline HostCheckHits hits_of(const HostCheckCounters& c, const Host& h) noexcept
   return r;
 }
 
+// One local network's counters of the current minute (ntopng's NetworkStats):
+// SYNs its hosts received and SYN|ACKs they sent, and the flows with a server
+// in it, counted by an AlertCounter of the network's own (its peak rate, not
+// the sum of its hosts' peaks).
+struct NetCheckCounters {
+  uint32_t syn_recvd, synack_sent;
+  PeakCounter flows_srv;
+};
+
+// The minute's figures of NetworkStats::lua: hits.syn_scan_victim (SYNs
+// received beyond SYN|ACKs sent), hits.flow_flood_victim.
+struct NetCheckHits {
+  uint32_t syn_scan_victim, flow_flood_victim;
+};
+
+inline NetCheckHits net_hits_of(const NetCheckCounters& c) noexcept { return {excess(c.syn_recvd, c.synack_sent), c.flows_srv.hits()}; }
+
+// NetworkStats::housekeepAlerts (minute)
+inline void reset_net_checks(NetCheckCounters& c) noexcept {
+  c.syn_recvd = c.synack_sent = 0;
+  c.flows_srv.reset();
+}
+
 // The resets ntopng's checks do after each run (Host::reset_*_hits).
 inline void reset_checks(HostCheckCounters& c, Host& h) noexcept {
   for (int d = 0; d < 2; d++) {

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { bool, oneOf, str } from '../params.js';
 import { RC } from '../rc.js';
 import { route, type RouteDef } from '../route.js';
-import { editCheckConfig, exportConfig, getConfig, importConfig, resetConfig, setConfig, toggleAllChecks, toggleCheck } from './checks.js';
+import { deleteNewDevices, editCheckConfig, exportConfig, getConfig, importConfig, resetConfig, setConfig, toggleAllChecks, toggleCheck } from './checks.js';
 
 const { NOT_GRANTED, INVALID_ARGUMENTS, INTERNAL_ERROR, BAD_CONTENT, CONFIGURATION_FILE_MISMATCH } = RC;
 const V12 = ['v1', 'v2'] as const;
@@ -59,6 +59,12 @@ export const checksRoutes: RouteDef[] = [
       handler: (ctx, p) => toggleCheck(ctx, p, action === 'enable'),
     }),
   ),
+  route({
+    path: 'delete/host/new_devices', versions: [...V12], method: 'GET', perm: 'admin',
+    summary: 'Forget every device (MAC) learned: each is reported as a new device (alert_device_connection_disconnection) when next seen',
+    params: {}, errors: [NOT_GRANTED, INTERNAL_ERROR],
+    handler: (ctx) => deleteNewDevices(ctx),
+  }),
   route({
     path: 'toggle_all_checks', page: true, versions: ['v0'], method: 'POST', perm: 'admin',
     summary: 'Enable or disable every check of a subdir (check_subdir absent or all: every subdir); answers {success: true}',

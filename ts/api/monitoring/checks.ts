@@ -100,3 +100,11 @@ export async function editCheckConfig(ctx: ApiCtx, p: { check_subdir: string; sc
   track(ctx, 'edit_check_config', { check_subdir: p.check_subdir, script_key: p.script_key, config: hooks });
   return { success: true };
 }
+
+/** delete/host/new_devices.lua: no device is known any more (new_devices.reset_macs); each is alerted again when next seen. */
+export async function deleteNewDevices(ctx: ApiCtx) {
+  if (!ctx.deps.devices) throw new ApiError(RC.INTERNAL_ERROR, 'device tracking is not running');
+  await ctx.deps.devices.resetKnown();
+  track(ctx, 'delete_new_devices', {});
+  return [];
+}

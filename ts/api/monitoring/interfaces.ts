@@ -1,11 +1,11 @@
 // Interface endpoints: data, addresses, broadcast domains, DSCP and L7
 // statistics, the list of monitored interfaces.
 import { readFileSync } from 'node:fs';
-import { BlockList, isIPv4 } from 'node:net';
 
 import { z } from 'zod';
 
 import { l7Name, type EngineStats } from '../../bindings/engine.js';
+import { isGhostNetwork } from '../../services/checks/interface-checks.js';
 import type { MonitoredInterface } from '../../services/interfaces.js';
 import type { ApiCtx } from '../route.js';
 import { collapseStats, groupL7, type Slice } from './stats.js';
@@ -262,21 +262,15 @@ export function interfaceL7(ctx: ApiCtx, p: L7StatsParams) {
 
 /**
  * Broadcast domains learned from ARP. A domain is a "ghost" network on a
- * live interface when it is none of the interface's own networks (ntopng:
- * never on a replayed capture).
+ * live interface when it lies in none of the local networks (the
+ * interface's own addresses are among them); never on a replayed capture
+ * (ntopng's BroadcastDomains; the ghost_networks check reads the same).
  */
 export function broadcastDomains(ctx: ApiCtx) {
   const i = ctx.iface;
-  const own = i.addresses.filter((a) => isIPv4(a.split('/')[0]));
   const domains: Record<string, { ghost_network: boolean; hits: number }> = {};
   for (const d of i.engine.stats().bcast_domains) {
-    const isOwn = own.some((a) => {
-      const [addr, len] = a.split('/');
-      const bl = new BlockList();
-      bl.addSubnet(addr, Number(len), 'ipv4');
-      return bl.check(d.network.split('/')[0], 'ipv4') && Number(len) === Number(d.network.split('/')[1]);
-    });
-    domains[d.network] = { ghost_network: !i.isFile && !isOwn, hits: d.hits };
+    domains[d.network] = { ghost_network: isGhostNetwork(d.network, i.engine.localNetworks, i.isFile), hits: d.hits };
   }
   // an empty Lua table encodes as []
   return { bcast_domains: Object.keys(domains).length ? domains : [] };

@@ -108,7 +108,7 @@ const OTHER: [number, string, AlertFamily[], number | undefined][] = [
   [4133, 'alert_tcp_syn_flood', [], undefined],
   [4134, 'alert_tcp_syn_scan', [], undefined],
   [4135, 'alert_test_failed', [], undefined],
-  [4136, 'alert_threshold_cross', [], undefined],
+  [4136, 'alert_threshold_cross', ['interface', 'network', 'system'], undefined],
   [4137, 'alert_too_many_drops', ['interface'], undefined],
   [4138, 'alert_unresponsive_device', [], undefined],
   [4139, 'alert_user_activity', ['user'], 10],

@@ -177,6 +177,10 @@ const SYSTEM: Row[] = [
   ['periodic_activity_not_executed', INT, ERROR, true, [4118]],
   ['slow_periodic_activity', INT, ERROR, true, [4128]],
   ['system_error', INT, EMERGENCY, true, [4187]],
+  // flowgate's own (ntopng has none): threshold crossings of this process's
+  // resident memory (MiB) and of the data directory's disk use (%), off by default
+  ['memory_usage', SYS, ERROR, false, [4136], gt(4096)],
+  ['disk_space', SYS, ERROR, false, [4136], gt(90)],
 ];
 
 /** nDPI risk → check name where it is not the alert's key (FlowRiskAlerts.cpp) */
@@ -194,6 +198,13 @@ export const riskCheckKey = (risk: number, alertKey: string) => RISK_CHECK_NAMES
 
 /** The host checks flowgate runs (their hits come from the engine's per-minute counters). */
 export const RUNNING_HOST_CHECKS: readonly HostCheckName[] = ['syn_scan', 'fin_scan', 'rst_scan', 'flow_flood', 'icmp_flood'];
+
+/** The interface, network and system checks flowgate runs (interface-, network-, device-, system-checks.ts). */
+const RUNNING_OTHER_CHECKS = new Set([
+  'interface/too_many_drops', 'interface/no_if_activity', 'interface/ghost_networks', 'interface/dropped_alerts',
+  'network/syn_scan_victim', 'network/flow_flood_victim', 'network/ip_reassignment', 'network/broadcast_domain_too_large',
+  'system/dropped_alerts', 'system/memory_usage', 'system/disk_space',
+]);
 
 const TEMPLATES: Record<string, CheckDef['template']> = {
   'flow/country_check': 'items_list',
@@ -219,7 +230,12 @@ function build(): CheckDef[] {
         hook: subdir === 'flow' ? 'all' : 'min',
         alertIds,
         template: TEMPLATES[`${subdir}/${key}`] ?? (threshold ? 'threshold_cross' : null),
-        runs: subdir === 'flow' ? riskKeys.has(key) : subdir === 'host' && (RUNNING_HOST_CHECKS as readonly string[]).includes(key),
+        runs:
+          subdir === 'flow'
+            ? riskKeys.has(key)
+            : subdir === 'host'
+              ? (RUNNING_HOST_CHECKS as readonly string[]).includes(key)
+              : RUNNING_OTHER_CHECKS.has(`${subdir}/${key}`),
       });
     }
   };

@@ -1,6 +1,8 @@
 // ⑧ Checks at work: the configuration, the flow checks applied to the flow
-// writer, the alert service, and the host checks run at every engine tick.
-// Started before the engines so a replay's first minute is checked too.
+// writer, the alert service and its exclusions, the host, interface, network
+// and device checks run at every engine tick (packet time), the system checks
+// on a wall-clock timer. Started before the engines so a replay's first
+// minute is checked too.
 import { AlertService, type AlertServiceOptions } from '../alerts/alert-service.js';
 import { AlertExclusions } from '../alerts/exclusions.js';
 import type { Engine } from '../../bindings/engine.js';
@@ -8,7 +10,11 @@ import type { ConfigStore } from '../config-store.js';
 import type { History } from '../store/history.js';
 import { ChecksConfig } from './config.js';
 import { applyFlowChecks } from './flow-checks.js';
+import { DeviceChecks } from './device-checks.js';
 import { HostChecks } from './host-checks.js';
+import { InterfaceChecks, type CheckedInterface } from './interface-checks.js';
+import { NetworkChecks } from './network-checks.js';
+import { SystemChecks, processFigures } from './system-checks.js';
 
 export interface Checking {
   checks: ChecksConfig;
@@ -16,6 +22,10 @@ export interface Checking {
   /** alert exclusions: obeyed by the host checks and the flow writer */
   exclusions: AlertExclusions;
   hostChecks: HostChecks;
+  interfaceChecks: InterfaceChecks;
+  networkChecks: NetworkChecks;
+  devices: DeviceChecks;
+  systemChecks: SystemChecks;
   /** detaches from the engines, then writes the alerts still queued */
   close(): Promise<void>;
 }
@@ -28,7 +38,17 @@ export interface CheckingOptions {
   alerts?: AlertServiceOptions;
 }
 
-export async function startChecking(ifaces: readonly { ifid: number; engine: Engine }[], o: CheckingOptions): Promise<Checking> {
+/** An interface the checks watch (Interfaces.list entries fit). */
+export interface CheckingInterface {
+  ifid: number;
+  engine: Engine;
+  /** ntopng's interface name (default: 'ifid <n>') */
+  ifname?: string;
+  /** a replayed capture file (default: the engine's) */
+  isFile?: boolean;
+}
+
+export async function startChecking(ifaces: readonly CheckingInterface[], o: CheckingOptions): Promise<Checking> {
   const log = o.log ?? ((l: string) => console.error(l));
   const checks = ChecksConfig.open(o.store);
   const flowChecks = applyFlowChecks(checks, o.history?.writer, log);
@@ -44,14 +64,57 @@ export async function startChecking(ifaces: readonly { ifid: number; engine: Eng
   // alerts still work and stored ones are counted as dropped
   const alerts = await AlertService.open(o.history?.backend ?? null, { log, ...o.alerts });
   const hostChecks = new HostChecks(checks, alerts, (ip, vlan, id) => exclusions.hostAlertExcluded(ip, vlan, id));
-  // the hits of the minute that ended at the tick, asked with the enabled checks' thresholds
-  const removers = ifaces.map((i) => i.engine.addTickListener((boundary) => hostChecks.tick(i.ifid, boundary, (t) => i.engine.hostCheckHits(t))));
+  const interfaceChecks = new InterfaceChecks(checks, alerts);
+  const networkChecks = new NetworkChecks(checks, alerts);
+  const devices = new DeviceChecks(o.store, checks, alerts);
+  const watched: CheckedInterface[] = [];
+  const removers = ifaces.map((i) => {
+    const ifname = i.ifname ?? `ifid ${i.ifid}`;
+    const checked = {
+      ifid: i.ifid,
+      ifname,
+      isFile: i.isFile ?? i.engine.isFile,
+      get localNetworks() {
+        return i.engine.localNetworks;
+      },
+      stats: () => i.engine.stats(),
+      droppedAlerts: () => alerts.counters(i.ifid).dropped,
+    } satisfies CheckedInterface;
+    watched.push(checked);
+    // each on the minute that ended at the tick; the hits asked with the enabled checks' thresholds
+    const hits = (t: Parameters<Engine['hostCheckHits']>[0]) => i.engine.hostCheckHits(t);
+    return i.engine.addTickListener((boundary) => {
+      for (const run of [
+        () => hostChecks.tick(i.ifid, boundary, hits),
+        () => networkChecks.tick(i.ifid, boundary, i.engine.localNetworks, i.engine.networkCheckHits()),
+        () => interfaceChecks.tick(checked, boundary),
+        () => devices.tick(i.ifid, ifname, boundary, i.engine),
+        () => devices.bcastTooLarge(i.ifid, boundary, i.engine.bcastTooLarge()),
+      ]) {
+        // one failing check does not stop the others nor the engine
+        try {
+          run();
+        } catch (e) {
+          log(`flowgate: checks: ${(e as Error).message}`);
+        }
+      }
+    });
+  });
+  // the system checks and the interfaces' activity on the wall clock, once a minute
+  const systemChecks = new SystemChecks(checks, alerts, processFigures(o.store.dataDir, () => alerts.systemCounters().dropped_alerts), (now) => {
+    for (const c of watched) interfaceChecks.activity(c, now);
+  }).start();
   return {
     checks,
     alerts,
     exclusions,
     hostChecks,
+    interfaceChecks,
+    networkChecks,
+    devices,
+    systemChecks,
     close: async () => {
+      systemChecks.stop();
       for (const r of removers) r();
       flowChecks.stop();
       stopExclusions();
