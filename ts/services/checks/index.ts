@@ -26,14 +26,23 @@ export interface CheckingOptions {
 export async function startChecking(ifaces: readonly { ifid: number; engine: Engine }[], o: CheckingOptions): Promise<Checking> {
   const log = o.log ?? ((l: string) => console.error(l));
   const checks = ChecksConfig.open(o.store);
-  const flowChecks = applyFlowChecks(checks, o.history?.writer, log);
+  const flowChecks = applyFlowChecks(
+    checks,
+    o.history?.writer,
+    log,
+    ifaces.map((i) => i.engine),
+  );
   await flowChecks.ready;
   // stored beside the flows (one table per family); without a store engaged
   // alerts still work and stored ones are counted as dropped
   const alerts = await AlertService.open(o.history?.backend ?? null, { log });
   const hostChecks = new HostChecks(checks, alerts);
   // the hits of the minute that ended at the tick, asked with the enabled checks' thresholds
-  const removers = ifaces.map((i) => i.engine.addTickListener((boundary) => hostChecks.tick(i.ifid, boundary, (t) => i.engine.hostCheckHits(t))));
+  const removers = ifaces.map((i) =>
+    i.engine.addTickListener((boundary) =>
+      hostChecks.tick(i.ifid, boundary, (t) => i.engine.hostCheckHits(t), (t) => i.engine.hostScoresAbove(t)),
+    ),
+  );
   return {
     checks,
     alerts,
