@@ -811,19 +811,24 @@ void Pipeline::apply_score(uint32_t fi, const FlowScore& next) noexcept {
   FlowScore& cur = flow_scores_[fi];
   const Flow& f = flows_[fi];
   const bool was = cur.alerts != 0, now = next.alerts != 0;
+  const bool first = now && !cur.counted;  // alerted for the first time
   if (f.cli_host != HashIndex::kNone) {
     HostScore& h = host_scores_[f.cli_host];
     for (int c = 0; c < kScoreCategories; c++) h.score[0][c] += uint32_t(next.cli[c]) - cur.cli[c];
-    if (was != now) h.alerted_active += now ? 1 : -1, h.alerted_total[0] += now;
+    if (was != now) h.alerted_active += now ? 1 : -1;
+    h.alerted_total[0] += first;
   }
   if (f.srv_host != HashIndex::kNone) {
     HostScore& h = host_scores_[f.srv_host];
     for (int c = 0; c < kScoreCategories; c++) h.score[1][c] += uint32_t(next.srv[c]) - cur.srv[c];
-    if (was != now) h.alerted_active += now ? 1 : -1, h.alerted_total[1] += now;
+    if (was != now) h.alerted_active += now ? 1 : -1;
+    h.alerted_total[1] += first;
   }
   if (was) stats_.alerted_flows[cur.group]--;
   if (now) stats_.alerted_flows[next.group]++;
+  const uint8_t counted = cur.counted | first;
   cur = next;
+  cur.counted = counted;
 }
 
 void Pipeline::set_risk_scores(const RiskScoreTable& t) noexcept {

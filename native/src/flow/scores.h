@@ -43,7 +43,8 @@ struct FlowScore {
   uint64_t alerts;                           // the risk bits scored (risks & alerting)
   uint16_t cli[kScoreCategories], srv[kScoreCategories];
   uint8_t group;                             // SeverityGroup of the predominant alert (alerted: alerts != 0)
-  uint8_t pad[7];
+  uint8_t counted;                           // its hosts' alerted_total counted it (once per flow, as ntopng's flows stay alerted)
+  uint8_t pad[6];
 };
 static_assert(sizeof(FlowScore) == 24);
 
@@ -73,7 +74,7 @@ inline FlowScore score_of(uint64_t alerts, const RiskScoreTable& t) {
     const uint32_t total = uint32_t(t.cli[r]) + t.srv[r];
     if (top_risk < 0 || total > top) top = total, top_risk = r;
   }
-  s.group = top_risk < 0 ? kSevNone : severity_group(t.level[top_risk]);
+  s.group = top_risk < 0 ? uint8_t(kSevNone) : severity_group(t.level[top_risk]);
   return s;
 }
 
