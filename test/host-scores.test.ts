@@ -151,6 +151,32 @@ describe('flow scores credited to hosts', () => {
     expect((await ifData(s)).alerted_flows_error).toBe(1);
   });
 
+  it('tables rebuilt with new maximums keep every flow’s score and host’s sums', async () => {
+    const s = await start(fileActive);
+    const engine = s.ifaces.list[0].engine;
+    engine.setLimits({ maxFlows: 1024, maxHosts: 512 }); // every entry moves to a new slot
+    expect((await host(s, C))['score.as_client']).toBe(95);
+    expect((await host(s, S))['score.as_server']).toBe(20);
+    // the flows still carry theirs: disabling a check after the rebuild takes exactly their share
+    await s.api.checks.setEnabled('flow', 'ndpi_numeric_ip_host', false);
+    expect((await host(s, C))['score.as_client']).toBe(CLEAR_TEXT.cli);
+    expect((await host(s, S))['score.as_server']).toBe(CLEAR_TEXT.srv + UNSAFE.srv);
+    expect(engine.hostScoresAbove(89).map((h) => [h.ip, h.score_as_client, h.score_breakdown.as_client])).toEqual([[C, 90, [0, 90]]]);
+  });
+
+  it('rejects a bad score table or threshold with a clear error', async () => {
+    const s = await start(fileActive);
+    const engine = s.ifaces.list[0].engine;
+    const zeros = new Array(64).fill(0);
+    expect(() => engine.hostScoresAbove(-1)).toThrow(/threshold/);
+    expect(() => engine.hostScoresAbove(Number.NaN)).toThrow(/threshold/);
+    expect(() => engine.setRiskScores({ cli: [1], srv: zeros, category: zeros, level: zeros, alerting: [0, 0] })).toThrow(/64 entries/);
+    expect(() => engine.setRiskScores({ cli: zeros, srv: zeros, category: new Array(64).fill(2), level: zeros, alerting: [0, 0] })).toThrow(/64 entries/);
+    expect(() => engine.setRiskScores({ cli: zeros, srv: zeros, category: zeros, level: zeros, alerting: [-1, 0] })).toThrow(/alerting/);
+    // nothing changed
+    expect((await host(s, C))['score.as_client']).toBe(95);
+  });
+
   it('scores and alerted flows leave the hosts when the flows end', async () => {
     const s = await start(fileEnding);
     const c = await host(s, C), srv = await host(s, S);
