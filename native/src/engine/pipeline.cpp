@@ -344,8 +344,8 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
       if (f.cli_host != HashIndex::kNone) hosts_[f.cli_host].unreachable[k][0]++;
       if (f.srv_host != HashIndex::kNone) hosts_[f.srv_host].unreachable[k][1]++;
     }
-    flow_scores_[fi] = FlowScore{};
-    rescore(fi);  // risks known from the start (protocol, one-way so far)
+    // (scored from its first classification, first reply or sweep step: a
+    // new flow is one-way until answered, which the sweep judges)
     stats_.flows_created++;
   }
   Flow& f = flows_[fi];
@@ -429,11 +429,11 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
     if (Classifier::wants(f)) {
       const uint64_t sig = risk_sig(f);
       dpi_.inspect(f, p, dir == 0);
-      if (risk_sig(f) != sig) rescore(fi);
+      if (risk_sig(f) != sig) rescore(fi, true);
     }
   }
   // The first packet back: the flow is no longer one-way.
-  if (f.pkts[dir] == 1 && f.pkts[dir ^ 1] != 0) rescore(fi);
+  if (f.oneway_scored && f.pkts[dir] == 1 && f.pkts[dir ^ 1] != 0) rescore(fi, false);
   ref.has_flow = 1;
   ref.flow_pkts = f.pkts[0] + f.pkts[1];
   ref.master = f.l7_master, ref.app = f.l7_app;
@@ -581,7 +581,10 @@ void Pipeline::expire_flow(uint32_t i, FlowEnd why) noexcept {
   dpi_.give_up(f);  // nDPI guesses by port when a flow ends unclassified
   account_flow(f, false);
   emit_record(f, RecordKind::End, why);
-  apply_score(i, FlowScore{});  // its score leaves its hosts
+  if (f.score_entry) {
+    if (f.scored) apply_score(i, FlowScore{});  // its score leaves its hosts
+    flow_scores_[i] = FlowScore{};               // the slot's next flow starts from nothing
+  }
   dpi_.release(f);
   if (f.cli_host != HashIndex::kNone) hosts_[f.cli_host].active_as_client--;
   if (f.srv_host != HashIndex::kNone) hosts_[f.srv_host].active_as_server--;
@@ -684,7 +687,7 @@ void Pipeline::sweep(uint32_t n) noexcept {
       }
     }
     account_flow(f, true);
-    rescore(i);  // derived risks follow the counters
+    if (!f.score_judged) rescore(i, false), f.score_judged = 1;  // one-way or not, now
   }
   // Hosts are scanned at the same pace relative to their own table size.
   uint64_t nh64 = fmax ? uint64_t(n) * hmax / fmax : n;
@@ -809,7 +812,7 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
 // interface's severity counters (setPredominantAlert).
 void Pipeline::apply_score(uint32_t fi, const FlowScore& next) noexcept {
   FlowScore& cur = flow_scores_[fi];
-  const Flow& f = flows_[fi];
+  Flow& f = flows_[fi];
   const bool was = cur.alerts != 0, now = next.alerts != 0;
   const bool first = now && !cur.counted;  // alerted for the first time
   if (f.cli_host != HashIndex::kNone) {
@@ -829,12 +832,14 @@ void Pipeline::apply_score(uint32_t fi, const FlowScore& next) noexcept {
   const uint8_t counted = cur.counted | first;
   cur = next;
   cur.counted = counted;
+  f.scored = now, f.score_entry = 1;
+  f.oneway_scored = (next.alerts >> uint8_t(Risk::Unidirectional)) & 1;
 }
 
 void Pipeline::set_risk_scores(const RiskScoreTable& t) noexcept {
   score_table_ = t;
   for (uint32_t i = 0; i < flows_.max(); i++)
-    if (flows_.used(i)) apply_score(i, score_of(dpi_.risks(flows_[i]) & t.alerting, t));
+    if (flows_.used(i)) apply_score(i, score_of(dpi_.risks(flows_[i]) & t.alerting, t)), flows_[i].score_judged = 1;
 }
 
 void Pipeline::learn_bcast_domain(uint32_t spa, uint32_t tpa) noexcept {

@@ -134,10 +134,20 @@ class Pipeline {
   uint32_t host_for(const IpAddr& ip, uint16_t vlan, const uint8_t* mac, const NetConfig& nets) noexcept;
   void count_mac(const uint8_t* mac, uint32_t bytes, bool sent) noexcept;
   void expire_flow(uint32_t i, FlowEnd why) noexcept;
-  // The flow's score from its risks now; a compare when its alerts did not change.
-  void rescore(uint32_t fi) noexcept { rescore(fi, dpi_.risks(flows_[fi])); }
-  void rescore(uint32_t fi, uint64_t risks) noexcept {
+  // The flow's score from its risks now; a compare when its alerts did not
+  // change. The one-way risk is judged by the sweep's first step over the
+  // flow (and cleared by its first answer): a packet keeps it as scored, so
+  // a new flow's first packets do not raise and drop it.
+  static constexpr uint64_t kOneWay = uint64_t(1) << uint8_t(Risk::Unidirectional);
+  void rescore(uint32_t fi, bool keep_oneway) noexcept {
+    const Flow& f = flows_[fi];
+    uint64_t r = dpi_.risks(f);
+    if (keep_oneway) r = (r & ~kOneWay) | (f.oneway_scored ? kOneWay : 0);
+    rescore_with(fi, r);
+  }
+  void rescore_with(uint32_t fi, uint64_t risks) noexcept {
     const uint64_t a = risks & score_table_.alerting;
+    if (!a && !flows_[fi].scored) return;  // nothing scored, nothing to score: the side entry is not read
     if (a != flow_scores_[fi].alerts) apply_score(fi, score_of(a, score_table_));
   }
   void apply_score(uint32_t fi, const FlowScore& next) noexcept;
