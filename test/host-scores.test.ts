@@ -74,6 +74,14 @@ const fileActive = tmp.file('scored-flows.pcap', pcap([...httpFlow(1), ...telnet
 // 2: the same, then other traffic for four minutes: both flows end idle (60 s)
 const fileEnding = tmp.file('scored-flows-ending.pcap', pcap([...httpFlow(1), ...telnetFlow(2), ...filler(3, 236, 600)]));
 
+// 3: a one-way UDP flow C → S2 (nothing answers), with other traffic after it
+// so the sweep steps over it; 4: the same, answered at the end
+const C3 = '192.168.9.22', S2 = '192.168.9.11';
+const oneWay = [dgram(1, C3, 50003, S2, 9999, Buffer.from('hello?')), dgram(1.5, C3, 50003, S2, 9999, Buffer.from('hello?'))];
+const fileOneWay = tmp.file('one-way.pcap', pcap([...oneWay, ...filler(2, 30, 600)]));
+const fileAnswered = tmp.file('one-way-answered.pcap', pcap([...oneWay, ...filler(2, 30, 600), dgram(31, S2, 9999, C3, 50003, Buffer.from('yes'))]));
+const UNIDIRECTIONAL = share(46);
+
 const SCORE_THRESHOLD = 17; // host_alert_keys.lua host_alert_score_threshold
 const lowThreshold = (thr: number) => (c: ChecksConfig) => c.update('host', 'score_threshold', { min: { enabled: true, script_conf: { operator: 'gt', threshold: thr } } });
 
@@ -175,6 +183,22 @@ describe('flow scores credited to hosts', () => {
     expect(() => engine.setRiskScores({ cli: zeros, srv: zeros, category: zeros, level: zeros, alerting: [-1, 0] })).toThrow(/alerting/);
     // nothing changed
     expect((await host(s, C))['score.as_client']).toBe(95);
+  });
+
+  it('a one-way flow is scored at the sweep’s first step over it, and unscored by its first answer', async () => {
+    let s = await start(fileOneWay);
+    let c3 = await host(s, C3), s2 = await host(s, S2);
+    expect(c3['score.as_client']).toBe(UNIDIRECTIONAL.cli);
+    expect(s2['score.as_server']).toBe(UNIDIRECTIONAL.srv);
+    expect(s2.active_alerted_flows).toBe(1);
+    // ndpi_unidirectional_traffic is a network alert (score category 0), a notice
+    expect(s.ifaces.list[0].engine.hostScoresAbove(0).find((h) => h.ip === C3)?.score_breakdown).toEqual({ as_client: [UNIDIRECTIONAL.cli, 0], as_server: [0, 0] });
+    expect((await ifData(s)).alerted_flows_notice).toBe(1);
+    s = await start(fileAnswered);
+    c3 = await host(s, C3);
+    s2 = await host(s, S2);
+    expect([c3.score, s2.score, s2.active_alerted_flows, c3['alerted_flows.as_client']]).toEqual([0, 0, 0, 1]);
+    expect((await ifData(s)).alerted_flows).toBe(0);
   });
 
   it('scores and alerted flows leave the hosts when the flows end', async () => {

@@ -344,8 +344,10 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
       if (f.cli_host != HashIndex::kNone) hosts_[f.cli_host].unreachable[k][0]++;
       if (f.srv_host != HashIndex::kNone) hosts_[f.srv_host].unreachable[k][1]++;
     }
-    // (scored from its first classification, first reply or sweep step: a
-    // new flow is one-way until answered, which the sweep judges)
+    // Scored from its classification (here when known from the IP protocol
+    // alone), its first answer or the sweep's first step (a new flow is
+    // one-way until answered, which the sweep judges).
+    if (f.l7_app | f.l7_master) rescore(fi, true);
     stats_.flows_created++;
   }
   Flow& f = flows_[fi];
@@ -687,7 +689,12 @@ void Pipeline::sweep(uint32_t n) noexcept {
       }
     }
     account_flow(f, true);
-    if (!f.score_judged) rescore(i, false), f.score_judged = 1;  // one-way or not, now
+    if (!f.score_judged) {
+      // one-way or not, now; an answered flow's risks only change with its
+      // classification, which the packet path re-scores
+      if (f.pkts[0] == 0 || f.pkts[1] == 0 || f.oneway_scored) rescore(i, false);
+      f.score_judged = 1;
+    }
   }
   // Hosts are scanned at the same pace relative to their own table size.
   uint64_t nh64 = fmax ? uint64_t(n) * hmax / fmax : n;
