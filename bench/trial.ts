@@ -4,6 +4,19 @@
 import { openSync, readSync, closeSync, statSync } from 'node:fs';
 
 import { Engine } from '../ts/bindings/engine.js';
+import { riskScoreTable } from '../ts/services/alerts/catalogue.js';
+import { RISK_CHECKS } from '../ts/services/checks/definitions.js';
+
+/** The flow score table of the default checks configuration, as the service pushes it. */
+function defaultScores() {
+  let lo = 0, hi = 0;
+  RISK_CHECKS.forEach((d, r) => {
+    if (!d?.defaultEnabled) return;
+    if (r < 32) lo |= 1 << r;
+    else hi |= 1 << (r - 32);
+  });
+  return riskScoreTable(lo >>> 0, hi >>> 0);
+}
 
 type Mode = 'read-only' | 'decode-only' | 'full' | 'no-dpi';
 
@@ -34,6 +47,7 @@ export async function trial(mode: Mode, files: string[], maxFlows: number, maxHo
   // not the kernel zeroing fresh pages (FLOWGATE_BENCH_COLD=1 to include it).
   const prefault = !process.env.FLOWGATE_BENCH_COLD;
   const e = new Engine({ files, mode: mode === 'no-dpi' ? 'full' : mode, dpi: mode !== 'no-dpi', prefault, maxFlows, maxHosts, flowIdleSec: 1e10, localHostIdleSec: 1e10, remoteHostIdleSec: 1e10 });
+  if (!process.env.FLOWGATE_BENCH_NO_SCORES) e.setRiskScores(defaultScores());
   const { st, secs, cpuSecs } = await timedRun(e);
   const s = e.stats();
   e.close();

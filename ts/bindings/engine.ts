@@ -14,6 +14,7 @@ import {
   type FlowRecord,
   type HostDetail,
   type HostRecord,
+  type HostScoreRow,
   type L7Stats,
   type NativeEngine,
   type NativeEngineOptions,
@@ -33,7 +34,19 @@ export type {
   EgressTargetPolicy,
   EgressTargetStats,
 } from './native.js';
-export type { BcastTooLarge, NetworkCheckHits, TrafficBy } from './native.js';
+export type { BcastTooLarge, NetworkCheckHits, TrafficBy, HostScoreRow, ScoreBreakdown } from './native.js';
+
+/** Engine.setRiskScores: by nDPI risk id (64 entries each). */
+export interface RiskScoreTable {
+  cli: ArrayLike<number>;
+  srv: ArrayLike<number>;
+  /** ntopng's ScoreCategory: 0 network, 1 security */
+  category: ArrayLike<number>;
+  /** AlertLevel of the alert's score (the predominant alert's severity) */
+  level: ArrayLike<number>;
+  /** risks whose alert is raised, as [low word, high word] */
+  alerting: [number, number];
+}
 export type { HostCheckHits, HostCheckName } from '../services/alerts/types.js';
 export type { EngineStats, FlowRecord, HostDetail, HostDscp, HostL7App, HostL7Category, HostRecord, L7Stats, NativeState as EngineState, Page } from './native.js';
 
@@ -127,7 +140,7 @@ export const EngineOptions = z
 
 export type EngineOptionsInput = z.input<typeof EngineOptions>;
 
-export const HostSort = ['ip', 'name', 'since', 'last', 'alerts', 'country', 'vlan', 'num_flows', 'traffic', 'thpt', 'sent', 'rcvd'] as const;
+export const HostSort = ['ip', 'name', 'since', 'last', 'alerts', 'country', 'vlan', 'num_flows', 'traffic', 'thpt', 'sent', 'rcvd', 'score'] as const;
 export const HostMode = ['all', 'local', 'remote', 'broadcast_domain', 'filtered', 'blacklisted', 'dhcp', 'broadcast', 'multicast'] as const;
 export const FlowSort = ['bytes', 'thpt', 'duration', 'first_seen', 'last_seen', 'client', 'server', 'vlan', 'proto', 'l7', 'serial', 'packets'] as const;
 
@@ -644,6 +657,32 @@ export class Engine {
    */
   localMacs(): Float64Array {
     return this.native.localMacs();
+  }
+
+  /**
+   * ntopng's score_threshold host check: the hosts whose score as client or
+   * as server (the shares of their active flows' alerts) is strictly above
+   * `threshold`, filtered natively under the batch lock.
+   */
+  hostScoresAbove(threshold: number): HostScoreRow[] {
+    if (!(typeof threshold === 'number' && Number.isInteger(threshold) && threshold >= 0 && threshold <= 0xffffffff))
+      throw new FlowgateError('threshold must be an integer from 0 to 2^32-1', 'E_INVALID');
+    return this.native.hostScoresAbove(threshold);
+  }
+
+  /**
+   * The flow score table (flow/scores.h): per nDPI risk id its alert's
+   * client / server share, score category and severity level, and the
+   * risks whose alert is raised. Every active flow is re-scored at once.
+   */
+  setRiskScores(t: RiskScoreTable): void {
+    const ok = (a: ArrayLike<number>, max: number) => a.length === 64 && Array.from(a).every((v) => Number.isInteger(v) && v >= 0 && v <= max);
+    if (!ok(t.cli, 0xffff) || !ok(t.srv, 0xffff) || !ok(t.category, 1) || !ok(t.level, 255))
+      throw new FlowgateError('risk score table: 64 entries each (cli, srv 0..65535, category 0..1, level 0..255)', 'E_INVALID');
+    const [lo, hi] = t.alerting;
+    if (!(Number.isInteger(lo) && Number.isInteger(hi) && lo >= 0 && hi >= 0 && lo <= 0xffffffff && hi <= 0xffffffff))
+      throw new FlowgateError('risk score table: alerting is [low word, high word]', 'E_INVALID');
+    this.native.setRiskScores(Uint16Array.from(t.cli), Uint16Array.from(t.srv), Uint8Array.from(t.category), Uint8Array.from(t.level), [lo, hi]);
   }
 
   flows(q: FlowQuery = {}): Page<FlowRecord> {

@@ -183,6 +183,15 @@ export interface HostRecord {
   udpBytesSent: { unicast: number; non_unicast: number };
   /** the per-host L7 pool was full: ndpi / ndpi_categories / dscp stopped growing for this host */
   l7_pool_full: boolean;
+  /** the shares of its active flows' alert scores it carries as client / as server (ntopng's score.as_client / score.as_server) */
+  score_as_client: number;
+  score_as_server: number;
+  score_breakdown: ScoreBreakdown;
+  /** active flows with at least one alert (ntopng's active_alerted_flows) */
+  active_alerted_flows: number;
+  /** flows that became alerted with this host as client / as server since it appeared (alerted_flows.as_client / .as_server) */
+  alerted_flows_as_client: number;
+  alerted_flows_as_server: number;
   /** host(), and hosts() with detail: per application (nDPI id; 0 = Unknown) */
   ndpi?: HostL7App[];
   ndpi_categories?: HostL7Category[];
@@ -407,6 +416,28 @@ export interface EngineStats {
   /** timeseries ticks (steps of packet time closed) and those a live capture did not wait for */
   ticks: number;
   ticks_late: number;
+  /** active flows with an alert, by their predominant alert's severity group (ntopng's num_alerted_flows_notice …); other: none or critical and above, counted in no group */
+  alerted_flows_notice: number;
+  alerted_flows_warning: number;
+  alerted_flows_error: number;
+  alerted_flows_other: number;
+}
+
+/** A host's score per score category, [0] network, [1] security (ntopng's ScoreCategory). */
+export interface ScoreBreakdown {
+  as_client: [number, number];
+  as_server: [number, number];
+}
+
+/** A host above the score_threshold check's threshold (Engine.hostScoresAbove). */
+export interface HostScoreRow {
+  ip: string;
+  vlan: number;
+  local: boolean;
+  name: string;
+  score_as_client: number;
+  score_as_server: number;
+  score_breakdown: ScoreBreakdown;
 }
 
 export interface NativeState {
@@ -474,6 +505,8 @@ export interface NativeEngine {
   host(ip: string, vlan?: number): HostDetail | null;
   /** one threshold per check in info().hostChecks order; a negative one leaves the check out */
   hostCheckHits(thresholds: number[]): HostCheckHits[];
+  hostScoresAbove(threshold: number): HostScoreRow[];
+  setRiskScores(cli: Uint16Array, srv: Uint16Array, category: Uint8Array, level: Uint8Array, alerting: [number, number]): void;
   flows(q: NativeFlowQuery): Page<FlowRecord>;
   l7Stats(): L7Stats;
   flowCounters(allowed?: string[]): { l4: { proto: number; count: number }[]; l7: { master: number; app: number; count: number }[] };

@@ -10,6 +10,7 @@ import { listen } from '../api/listen.js';
 import { createMonitoringApp } from '../api/server.js';
 import type { AlertSink } from '../services/alerts/types.js';
 import { startChecking, type Checking } from '../services/checks/index.js';
+import type { ChecksConfig } from '../services/checks/config.js';
 import { ConfigStore } from '../services/config-store.js';
 import type { Interfaces } from '../services/interfaces.js';
 import { lmdbKv, openKv } from '../services/kv.js';
@@ -51,6 +52,8 @@ export interface MonitoringApi {
   users: Users;
   /** what checks raise alerts into (AlertSink) */
   alerts: AlertService;
+  /** the checks configuration (what the check endpoints edit) */
+  checks: ChecksConfig;
   close(): Promise<void>;
 }
 
@@ -123,6 +126,7 @@ export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOpt
       store,
       users,
       alerts,
+      checks,
       close: async () => {
         rates.stop();
         await srv.close();

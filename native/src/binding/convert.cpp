@@ -163,6 +163,28 @@ Napi::Object host_check_row_to_js(Napi::Env env, const HostCheckRow& r, const do
   return o;
 }
 
+// Per score category (network, security): the host's shares as client and as server.
+static Napi::Object score_breakdown(Napi::Env env, const HostScore& s) {
+  Napi::Object o = Napi::Object::New(env);
+  Napi::Array cli = Napi::Array::New(env, kScoreCategories), srv = Napi::Array::New(env, kScoreCategories);
+  for (uint32_t c = 0; c < kScoreCategories; c++) cli.Set(c, double(s.score[0][c])), srv.Set(c, double(s.score[1][c]));
+  o.Set("as_client", cli);
+  o.Set("as_server", srv);
+  return o;
+}
+
+Napi::Object host_score_row_to_js(Napi::Env env, const HostScoreRow& r) {
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("ip", format_ip(r.key.ip));
+  o.Set("vlan", double(r.key.vlan));
+  o.Set("local", r.local);
+  o.Set("name", r.name);
+  o.Set("score_as_client", double(r.score.as_client()));
+  o.Set("score_as_server", double(r.score.as_server()));
+  o.Set("score_breakdown", score_breakdown(env, r.score));
+  return o;
+}
+
 Napi::Object host_to_js(Napi::Env env, const HostRow& r) {
   const Host& h = r.h;
   Napi::Object o = Napi::Object::New(env);
@@ -215,6 +237,12 @@ Napi::Object host_to_js(Napi::Env env, const HostRow& r) {
   udp.Set("non_unicast", double(h.udp_sent_noncast));
   o.Set("udpBytesSent", udp);
   o.Set("l7_pool_full", bool(h.flags & kHostL7Full));
+  o.Set("score_as_client", double(r.score.as_client()));
+  o.Set("score_as_server", double(r.score.as_server()));
+  o.Set("score_breakdown", score_breakdown(env, r.score));
+  o.Set("active_alerted_flows", double(r.score.alerted_active));
+  o.Set("alerted_flows_as_client", double(r.score.alerted_total[0]));
+  o.Set("alerted_flows_as_server", double(r.score.alerted_total[1]));
   if (r.has_l7) {
     const HostL7Stats& l = r.l7;
     Napi::Array apps = Napi::Array::New(env, l.apps.size());
@@ -369,7 +397,9 @@ Napi::Object flow_to_js(Napi::Env env, const FlowRow& r) {
   X(orphan_fragments, s.orphan_fragments) X(expired_ring_drops, s.expired_ring_drops)                    \
   X(drops, e.kernel_drops()) X(first_seen_ns, s.first_ns) X(last_seen_ns, s.last_ns) X(now_ns, pl.now_ns()) \
   X(throughput_bps, s.bps) X(throughput_pps, s.pps) X(memory_bytes, pl.memory_bytes())                   \
-  X(flow_memory_bytes, pl.flows().memory_bytes() + pl.classifier().memory_bytes())                      \
+  X(flow_memory_bytes, pl.flows().memory_bytes() + pl.classifier().memory_bytes() + size_t(pl.flows().max()) * sizeof(FlowScore)) \
+  X(alerted_flows_notice, s.alerted_flows[kSevNotice]) X(alerted_flows_warning, s.alerted_flows[kSevWarning])  \
+  X(alerted_flows_error, s.alerted_flows[kSevError]) X(alerted_flows_other, s.alerted_flows[kSevNone] + s.alerted_flows[kSevUncounted]) \
   X(flow_info_full, pl.classifier().info_full()) X(flow_meta_full, pl.classifier().meta_full())         \
   X(host_memory_bytes, pl.hosts().memory_bytes() + pl.names().memory_bytes() + pl.host_l7().memory_bytes() + pl.host_checks_memory_bytes()) \
   X(malformed, s.decode.total_errors()) X(read_only_packets, e.read_only_packets())                      \

@@ -11,6 +11,7 @@ namespace fg {
 Napi::Object host_to_js(Napi::Env env, const HostRow& r);
 Napi::Object flow_to_js(Napi::Env env, const FlowRow& r);
 // A host of query_host_checks: ip, vlan, local, name, hits of the checks asked for (threshold >= 0).
+Napi::Object host_score_row_to_js(Napi::Env env, const HostScoreRow& r);
 Napi::Object host_check_row_to_js(Napi::Env env, const HostCheckRow& r, const double (&thresholds)[kHostCheckCount]);
 // Interface statistics into a Float64Array of stats_size() slots (layout: stats_layout()).
 size_t stats_size();

@@ -232,6 +232,8 @@ Napi::Function EngineWrap::Init(Napi::Env env) {
                          InstanceMethod("hosts", &EngineWrap::Hosts),
                          InstanceMethod("host", &EngineWrap::Host),
                          InstanceMethod("hostCheckHits", &EngineWrap::HostCheckHits),
+                         InstanceMethod("hostScoresAbove", &EngineWrap::HostScoresAbove),
+                         InstanceMethod("setRiskScores", &EngineWrap::SetRiskScores),
                          InstanceMethod("flows", &EngineWrap::Flows),
                          InstanceMethod("flowCounters", &EngineWrap::FlowCounters),
                          InstanceMethod("l7Stats", &EngineWrap::L7Stats),
@@ -379,7 +381,7 @@ Napi::Value EngineWrap::Hosts(const Napi::CallbackInfo& info) {
   Napi::Object o = info[0].As<Napi::Object>();
   HostQuery q;
   q.sort = HostSort(opt_u32(o, "sort", 0));
-  require(uint32_t(q.sort) <= uint32_t(HostSort::Rcvd), env, "invalid host sort");
+  require(uint32_t(q.sort) <= uint32_t(HostSort::Score), env, "invalid host sort");
   q.desc = opt_bool(o, "desc", false);
   q.offset = opt_u32(o, "offset", 0);
   q.limit = opt_u32(o, "limit", 10);
@@ -430,6 +432,48 @@ Napi::Value EngineWrap::HostCheckHits(const Napi::CallbackInfo& info) {
   Napi::Array out = Napi::Array::New(env, rows.size());
   for (size_t i = 0; i < rows.size(); i++) out.Set(uint32_t(i), host_check_row_to_js(env, rows[i], thr));
   return out;
+}
+
+// The hosts whose score as client or as server is above `threshold` (score_threshold).
+Napi::Value EngineWrap::HostScoresAbove(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  require(info.Length() == 1 && info[0].IsNumber(), env, "hostScoresAbove(threshold: number)");
+  const double t = info[0].As<Napi::Number>().DoubleValue();
+  require(t >= 0 && t <= 4294967295.0, env, "hostScoresAbove: threshold out of range");
+  std::vector<HostScoreRow> rows = engine_->with_view([&](const Pipeline& pl) { return query_host_scores(pl, uint64_t(t)); });
+  Napi::Array out = Napi::Array::New(env, rows.size());
+  for (size_t i = 0; i < rows.size(); i++) out.Set(uint32_t(i), host_score_row_to_js(env, rows[i]));
+  return out;
+}
+
+// setRiskScores(cli: Uint16Array(64), srv: Uint16Array(64), category:
+// Uint8Array(64), level: Uint8Array(64), alerting: [lo, hi]): per nDPI risk
+// id, its alert's client and server shares, score category and severity
+// level, and the risks whose alert is raised.
+Napi::Value EngineWrap::SetRiskScores(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const char* usage = "setRiskScores(cli: Uint16Array(64), srv: Uint16Array(64), category: Uint8Array(64), level: Uint8Array(64), alerting: [lo, hi])";
+  require(info.Length() == 5 && info[4].IsArray(), env, usage);
+  auto arr = [&](int k, napi_typedarray_type type) {
+    require(info[k].IsTypedArray() && info[k].As<Napi::TypedArray>().TypedArrayType() == type &&
+                info[k].As<Napi::TypedArray>().ElementLength() == 64,
+            env, usage);
+  };
+  arr(0, napi_uint16_array), arr(1, napi_uint16_array), arr(2, napi_uint8_array), arr(3, napi_uint8_array);
+  Napi::Array m = info[4].As<Napi::Array>();
+  require(m.Length() == 2 && m.Get(0u).IsNumber() && m.Get(1u).IsNumber(), env, usage);
+  RiskScoreTable t;
+  const uint16_t* cli = info[0].As<Napi::Uint16Array>().Data();
+  const uint16_t* srv = info[1].As<Napi::Uint16Array>().Data();
+  const uint8_t* cat = info[2].As<Napi::Uint8Array>().Data();
+  const uint8_t* lvl = info[3].As<Napi::Uint8Array>().Data();
+  for (int r = 0; r < 64; r++) {
+    require(cat[r] < kScoreCategories, env, "setRiskScores: category is 0 (network) or 1 (security)");
+    t.cli[r] = cli[r], t.srv[r] = srv[r], t.category[r] = cat[r], t.level[r] = lvl[r];
+  }
+  t.alerting = uint64_t(m.Get(0u).As<Napi::Number>().Uint32Value()) | uint64_t(m.Get(1u).As<Napi::Number>().Uint32Value()) << 32;
+  engine_->set_risk_scores(t);
+  return env.Undefined();
 }
 
 Napi::Value EngineWrap::Flows(const Napi::CallbackInfo& info) {

@@ -32,6 +32,8 @@ class EngineWrap : public Napi::ObjectWrap<EngineWrap> {
   Napi::Value Hosts(const Napi::CallbackInfo& info);
   Napi::Value Host(const Napi::CallbackInfo& info);
   Napi::Value HostCheckHits(const Napi::CallbackInfo& info);
+  Napi::Value HostScoresAbove(const Napi::CallbackInfo& info);
+  Napi::Value SetRiskScores(const Napi::CallbackInfo& info);
   Napi::Value Flows(const Napi::CallbackInfo& info);
   Napi::Value FlowCounters(const Napi::CallbackInfo& info);
   Napi::Value L7Stats(const Napi::CallbackInfo& info);

@@ -118,6 +118,15 @@ class Engine {
     return pipeline_->resize(max_flows, max_hosts);
   }
 
+  // A new score table: a batch sees the old table or the new one, and every
+  // active flow is re-scored with it before the next batch.
+  void set_risk_scores(const RiskScoreTable& t) {
+    waiters_.fetch_add(1);
+    std::lock_guard<std::mutex> g(mu_);
+    waiters_.fetch_sub(1);
+    pipeline_->set_risk_scores(t);
+  }
+
   // Expires up to `max` active flows into the ring (under the batch lock,
   // so also while running); the caller drains between calls.
   uint32_t expire_active(uint32_t max) {

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "decode/decode.h"
+#include "flow/scores.h"
 
 namespace fg {
 
@@ -31,6 +32,8 @@ struct IfaceStats {
   uint64_t host_l7_pool_full = 0;             // hosts whose L7 counters stopped (pool full)
   uint64_t orphan_fragments = 0;              // later fragments whose first was never seen
   uint64_t expired_ring_drops = 0;
+  // Active flows with at least one alert, by their predominant alert's SeverityGroup.
+  uint64_t alerted_flows[kSevGroups] = {};
   uint64_t first_ns = 0, last_ns = 0;         // packet time
   // Throughput over the last second of engine time.
   uint64_t thpt_ts = 0, thpt_bytes = 0, thpt_pkts = 0;

@@ -61,6 +61,8 @@ Pipeline::Pipeline(const PipelineLimits& lim, SpscRing<ExpiredFlow>* expired)
       l7_(l7_entries(lim.max_hosts, lim.l7_entries_per_host), lim.max_hosts),
       checks_(zero_array<HostCheckCounters>(lim.max_hosts)),
       check_hits_(zero_array<HostCheckHits>(lim.max_hosts)),
+      flow_scores_(zero_array<FlowScore>(lim.max_flows)),
+      host_scores_(zero_array<HostScore>(lim.max_hosts)),
       expired_(expired),
       name_cache_(new NameCacheEntry[kNameCacheSlots]()),
       frags_(new FragEntry[kFragSlots]()) {
@@ -103,7 +105,7 @@ void Pipeline::learn_name(const IpAddr& ip, uint16_t vlan, const char* name, siz
 
 size_t Pipeline::memory_bytes() const {
   return flows_.memory_bytes() + hosts_.memory_bytes() + names_.memory_bytes() + mac_index_.memory_bytes() +
-         mac_pool_.memory_bytes() + dpi_.memory_bytes() + l7_.memory_bytes() + host_checks_memory_bytes() + (n_apps_ + n_cats_) * sizeof(IfaceL7Counter) + kFragSlots * sizeof(FragEntry) + kNameCacheSlots * sizeof(NameCacheEntry) +
+         mac_pool_.memory_bytes() + dpi_.memory_bytes() + size_t(flows_.max()) * sizeof(FlowScore) + l7_.memory_bytes() + host_checks_memory_bytes() + (n_apps_ + n_cats_) * sizeof(IfaceL7Counter) + kFragSlots * sizeof(FragEntry) + kNameCacheSlots * sizeof(NameCacheEntry) +
          sizeof(*this);
 }
 
@@ -155,6 +157,7 @@ uint32_t Pipeline::host_for(const IpAddr& ip, uint16_t vlan, const uint8_t* mac,
   e.serial = next_host_serial_++;
   checks_[i] = HostCheckCounters{};
   check_hits_[i] = HostCheckHits{};
+  host_scores_[i] = HostScore{};
   e.first_ns = e.traffic[0].last_ns = e.traffic[1].last_ns = now_ns_;
   e.thpt_ts = now_ns_;
   uint8_t fl = 0;
@@ -365,6 +368,10 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
       if (f.cli_host != HashIndex::kNone) hosts_[f.cli_host].unreachable[k][0]++;
       if (f.srv_host != HashIndex::kNone) hosts_[f.srv_host].unreachable[k][1]++;
     }
+    // Scored from its classification (here when known from the IP protocol
+    // alone), its first answer or the sweep's first step (a new flow is
+    // one-way until answered, which the sweep judges).
+    if (f.l7_app | f.l7_master) rescore(fi, true);
     stats_.flows_created++;
   }
   Flow& f = flows_[fi];
@@ -447,8 +454,14 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
                     }};
       inspect_names(p, dir == 0, cli, srv, sink);
     }
-    if (Classifier::wants(f)) dpi_.inspect(f, p, dir == 0);
+    if (Classifier::wants(f)) {
+      const uint64_t sig = risk_sig(f);
+      dpi_.inspect(f, p, dir == 0);
+      if (risk_sig(f) != sig) rescore(fi, true);
+    }
   }
+  // The first packet back: the flow is no longer one-way.
+  if (f.oneway_scored && f.pkts[dir] == 1 && f.pkts[dir ^ 1] != 0) rescore(fi, false);
   ref.has_flow = 1;
   ref.flow_pkts = f.pkts[0] + f.pkts[1];
   ref.master = f.l7_master, ref.app = f.l7_app;
@@ -606,6 +619,10 @@ void Pipeline::expire_flow(uint32_t i, FlowEnd why) noexcept {
   dpi_.give_up(f);  // nDPI guesses by port when a flow ends unclassified
   account_flow(f, false);
   emit_record(f, RecordKind::End, why);
+  if (f.score_entry) {
+    if (f.scored) apply_score(i, FlowScore{});  // its score leaves its hosts
+    flow_scores_[i] = FlowScore{};               // the slot's next flow starts from nothing
+  }
   dpi_.release(f);
   if (f.cli_host != HashIndex::kNone) hosts_[f.cli_host].active_as_client--;
   if (f.srv_host != HashIndex::kNone) hosts_[f.srv_host].active_as_server--;
@@ -708,6 +725,12 @@ void Pipeline::sweep(uint32_t n) noexcept {
       }
     }
     account_flow(f, true);
+    if (!f.score_judged) {
+      // one-way or not, now; an answered flow's risks only change with its
+      // classification, which the packet path re-scores
+      if (f.pkts[0] == 0 || f.pkts[1] == 0 || f.oneway_scored) rescore(i, false);
+      f.score_judged = 1;
+    }
   }
   // Hosts are scanned at the same pace relative to their own table size.
   uint64_t nh64 = fmax ? uint64_t(n) * hmax / fmax : n;
@@ -784,6 +807,8 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
   std::memset(nnet.get(), kNoNet, max_hosts);
   ZeroArray<HostCheckCounters> nchecks = zero_array<HostCheckCounters>(max_hosts);
   ZeroArray<HostCheckHits> nhits = zero_array<HostCheckHits>(max_hosts);
+  ZeroArray<HostScore> nhscores = zero_array<HostScore>(max_hosts);
+  ZeroArray<FlowScore> nfscores = zero_array<FlowScore>(max_flows);
   for (uint32_t i = 0; i < hosts_.max(); i++) {
     moved[i] = HashIndex::kNone;
     if (!hosts_.used(i)) continue;
@@ -797,6 +822,7 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
     moved[i] = j;
     nnet[j] = host_net_[i];
     nchecks[j] = checks_[i], nhits[j] = check_hits_[i];
+    nhscores[j] = host_scores_[i];
   }
   if (nl.enabled()) nl.adopt(l7_, moved.get());
   for (uint32_t i = 0; i < flows_.max(); i++) {
@@ -804,6 +830,7 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
     uint32_t j = nf.create(flows_[i].key, flows_[i].hash);
     Flow& f = nf[j];
     f = flows_[i];
+    nfscores[j] = flow_scores_[i];
     if (f.cli_host != HashIndex::kNone) f.cli_host = moved[f.cli_host];
     if (f.srv_host != HashIndex::kNone) f.srv_host = moved[f.srv_host];
   }
@@ -813,11 +840,49 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
   l7_ = std::move(nl);
   host_net_ = std::move(nnet);
   checks_ = std::move(nchecks), check_hits_ = std::move(nhits);
+  host_scores_ = std::move(nhscores), flow_scores_ = std::move(nfscores);
   lim_.max_flows = max_flows, lim_.max_hosts = max_hosts;
   flow_cursor_ = host_cursor_ = 0;
   sweep_pass_++;
   sweep_debt_ = 0;
   return true;
+}
+
+// The flow's hosts get the difference between its old and new shares
+// (Host::incScoreValue / decScoreValue); becoming alerted or not moves the
+// alerted-flow counters (setNormalToAlertedCounters, and their decrement
+// when an alerted flow goes), a change of predominant alert moves the
+// interface's severity counters (setPredominantAlert).
+void Pipeline::apply_score(uint32_t fi, const FlowScore& next) noexcept {
+  FlowScore& cur = flow_scores_[fi];
+  Flow& f = flows_[fi];
+  const bool was = cur.alerts != 0, now = next.alerts != 0;
+  const bool first = now && !cur.counted;  // alerted for the first time
+  if (f.cli_host != HashIndex::kNone) {
+    HostScore& h = host_scores_[f.cli_host];
+    for (int c = 0; c < kScoreCategories; c++) h.score[0][c] += uint32_t(next.cli[c]) - cur.cli[c];
+    if (was != now) h.alerted_active += now ? 1 : -1;
+    h.alerted_total[0] += first;
+  }
+  if (f.srv_host != HashIndex::kNone) {
+    HostScore& h = host_scores_[f.srv_host];
+    for (int c = 0; c < kScoreCategories; c++) h.score[1][c] += uint32_t(next.srv[c]) - cur.srv[c];
+    if (was != now) h.alerted_active += now ? 1 : -1;
+    h.alerted_total[1] += first;
+  }
+  if (was) stats_.alerted_flows[cur.group]--;
+  if (now) stats_.alerted_flows[next.group]++;
+  const uint8_t counted = cur.counted | first;
+  cur = next;
+  cur.counted = counted;
+  f.scored = now, f.score_entry = 1;
+  f.oneway_scored = (next.alerts >> uint8_t(Risk::Unidirectional)) & 1;
+}
+
+void Pipeline::set_risk_scores(const RiskScoreTable& t) noexcept {
+  score_table_ = t;
+  for (uint32_t i = 0; i < flows_.max(); i++)
+    if (flows_.used(i)) apply_score(i, score_of(dpi_.risks(flows_[i]) & t.alerting, t)), flows_[i].score_judged = 1;
 }
 
 void Pipeline::learn_bcast_domain(const Packet& p) noexcept {

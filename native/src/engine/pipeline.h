@@ -20,6 +20,7 @@
 #include "flow/host_l7.h"
 #include "flow/host_table.h"
 #include "flow/local_nets.h"
+#include "flow/scores.h"
 
 namespace fg {
 
@@ -86,7 +87,13 @@ class Pipeline {
   const BcastTooLargeLog& last_bcast_too_large() const { return too_large_[1]; }
   // The current minute so far (what ntopng's host Lua fields hits.* show).
   HostCheckHits live_check_hits(uint32_t slot) const noexcept { return hits_of(checks_[slot], hosts_[slot]); }
-  size_t host_checks_memory_bytes() const { return size_t(hosts_.max()) * (sizeof(HostCheckCounters) + sizeof(HostCheckHits)); }
+  size_t host_checks_memory_bytes() const { return size_t(hosts_.max()) * (sizeof(HostCheckCounters) + sizeof(HostCheckHits) + sizeof(HostScore)); }
+  // Flow scores (flow/scores.h): a new table re-scores every active flow
+  // now (JS thread, under the batch lock; allocates nothing).
+  void set_risk_scores(const RiskScoreTable& t) noexcept;
+  const RiskScoreTable& risk_scores() const { return score_table_; }
+  const HostScore& host_score(uint32_t slot) const { return host_scores_[slot]; }
+  const FlowScore& flow_score(uint32_t slot) const { return flow_scores_[slot]; }
   // Rebuilds the flow and host tables with new maximums (ntopng's incr_flows),
   // keeping every entry. Allocates: JS thread, under the batch lock. Returns
   // false (and changes nothing) when a maximum is below the current count.
@@ -133,6 +140,28 @@ class Pipeline {
   uint32_t host_for(const IpAddr& ip, uint16_t vlan, const uint8_t* mac, const NetConfig& nets) noexcept;
   void count_mac(const uint8_t* mac, uint32_t bytes, bool sent) noexcept;
   void expire_flow(uint32_t i, FlowEnd why) noexcept;
+  // The flow's score from its risks now; a compare when its alerts did not
+  // change. The one-way risk is judged by the sweep's first step over the
+  // flow (and cleared by its first answer): a packet keeps it as scored, so
+  // a new flow's first packets do not raise and drop it.
+  static constexpr uint64_t kOneWay = uint64_t(1) << uint8_t(Risk::Unidirectional);
+  void rescore(uint32_t fi, bool keep_oneway) noexcept {
+    const Flow& f = flows_[fi];
+    uint64_t r = dpi_.risks(f);
+    if (keep_oneway) r = (r & ~kOneWay) | (f.oneway_scored ? kOneWay : 0);
+    rescore_with(fi, r);
+  }
+  void rescore_with(uint32_t fi, uint64_t risks) noexcept {
+    const uint64_t a = risks & score_table_.alerting;
+    if (!a && !flows_[fi].scored) return;  // nothing scored, nothing to score: the side entry is not read
+    if (a != flow_scores_[fi].alerts) apply_score(fi, score_of(a, score_table_));
+  }
+  void apply_score(uint32_t fi, const FlowScore& next) noexcept;
+  // What the classifier's result of a flow depends on, to see whether an inspected packet changed it.
+  uint64_t risk_sig(const Flow& f) const noexcept {
+    const FlowInfo* x = dpi_.info(f);
+    return uint64_t(x ? x->risks : 0) | uint64_t(f.l7_app) << 32 | uint64_t(f.l7_master) << 48;
+  }
   // The record of a flow (ended, or a periodic snapshot) into the expired ring.
   void emit_record(const Flow& f, RecordKind kind, FlowEnd why) noexcept;
   void flow_info_text(const Flow& f, const FlowInfo* fi, char* out, size_t cap) const noexcept;
@@ -198,6 +227,10 @@ class Pipeline {
   NetCheckHits net_check_hits_[kMaxNets] = {};
   // [0] the current minute's broadcast-domain-too-large ARP packets, [1] the last closed one's
   BcastTooLargeLog too_large_[2];
+  // Scores: the table, what each flow credited (by flow slot), each host's sums (by host slot).
+  RiskScoreTable score_table_;
+  ZeroArray<FlowScore> flow_scores_;
+  ZeroArray<HostScore> host_scores_;
   // Local network index of each host slot (kNoNet: not local), set when the host is created.
   static constexpr uint8_t kNoNet = 0xff;
   std::unique_ptr<uint8_t[]> host_net_;

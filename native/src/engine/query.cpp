@@ -130,6 +130,7 @@ HostPage query_hosts(const Pipeline& pl, const HostQuery& q) {
         case HostSort::Thpt: primary = float_key(h.bps); break;
         case HostSort::Sent: primary = h.bytes(0); break;
         case HostSort::Rcvd: primary = h.bytes(1); break;
+        case HostSort::Score: primary = uint64_t(pl.host_score(sel[j]).as_client()) + pl.host_score(sel[j]).as_server(); break;
       }
       keys[j] = {{primary, ip_hi(h.key.ip), ip_lo(h.key.ip)}, h.key.vlan, sel[j]};
     }
@@ -143,6 +144,7 @@ HostPage query_hosts(const Pipeline& pl, const HostQuery& q) {
       const Host& h = ht[i];
       HostRow& r = page.rows.emplace_back();
       r.h = h, r.name = name_of(h);
+      r.score = pl.host_score(i);
       r.has_l7 = q.detail;
       if (q.detail) r.hits = pl.live_check_hits(i);
     }
@@ -174,7 +176,22 @@ bool find_host(const Pipeline& pl, const IpAddr& ip, int vlan, HostRow& out) {
   out.has_l7 = true;
   out.l7 = pl.host_l7().read(i);
   out.hits = pl.live_check_hits(i);
+  out.score = pl.host_score(i);
   return true;
+}
+
+std::vector<HostScoreRow> query_host_scores(const Pipeline& pl, uint64_t threshold) {
+  const HostTable& ht = pl.hosts();
+  std::vector<HostScoreRow> out;
+  for (uint32_t i = 0; i < ht.max(); i++) {
+    if (!ht.used(i)) continue;
+    const HostScore& s = pl.host_score(i);
+    if (s.as_client() <= threshold && s.as_server() <= threshold) continue;
+    const Host& h = ht[i];
+    const char* n = pl.names().get(h.name);
+    out.push_back({h.key, (h.flags & kHostLocal) != 0, n ? n : "", s});
+  }
+  return out;
 }
 
 std::vector<HostCheckRow> query_host_checks(const Pipeline& pl, const double (&thresholds)[kHostCheckCount]) {

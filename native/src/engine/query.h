@@ -9,7 +9,7 @@
 
 namespace fg {
 
-enum class HostSort : uint8_t { Ip, Name, Since, Last, Alerts, Country, Vlan, NumFlows, Traffic, Thpt, Sent, Rcvd };
+enum class HostSort : uint8_t { Ip, Name, Since, Last, Alerts, Country, Vlan, NumFlows, Traffic, Thpt, Sent, Rcvd, Score };
 enum class HostMode : uint8_t { All, Local, Remote, BroadcastDomain, Filtered, Blacklisted, Dhcp, Broadcast, Multicast };
 
 struct HostQuery {
@@ -28,6 +28,7 @@ struct HostRow {
   bool has_l7 = false;  // detail: with the L7 counters and the host-check hits so far
   HostL7Stats l7;
   HostCheckHits hits{};  // the current minute so far (ntopng's host hits.* fields)
+  HostScore score{};     // score and alerted flows (flow/scores.h)
 };
 
 struct HostPage {
@@ -49,6 +50,16 @@ struct HostCheckRow {
   HostCheckHits hits;
 };
 std::vector<HostCheckRow> query_host_checks(const Pipeline& pl, const double (&thresholds)[kHostCheckCount]);
+
+// ntopng's score_threshold host check: the hosts whose score as client, or
+// else as server, is strictly above the threshold.
+struct HostScoreRow {
+  HostKey key;
+  bool local;
+  std::string name;
+  HostScore score;
+};
+std::vector<HostScoreRow> query_host_scores(const Pipeline& pl, uint64_t threshold);
 
 enum class FlowSort : uint8_t { Bytes, Thpt, Duration, FirstSeen, LastSeen, Client, Server, Vlan, Proto, L7, Serial, Packets };
 

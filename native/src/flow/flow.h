@@ -67,7 +67,13 @@ struct alignas(64) Flow {
   uint8_t dscp[2];          // last DSCP seen per direction
   uint8_t ttl[2];           // last TTL / hop limit seen per direction
   uint8_t dpi_packets;      // payload packets inspected so far
-  uint8_t saw_syn;
+  uint8_t saw_syn : 1;
+  // Scores (flow/scores.h): the flow has alerts scored (its FlowScore entry
+  // is non-zero), among them the one-way risk's; a packet reads these bits
+  // rather than the side table.
+  // score_entry: the FlowScore entry was written; score_judged: a sweep step
+  // scored it with its one-way state (once: an answered flow stays answered).
+  uint8_t scored : 1, oneway_scored : 1, score_entry : 1, score_judged : 1;
   uint64_t first_ns, last_ns;
   uint64_t bytes[2];
   uint32_t pkts[2];

@@ -61,9 +61,9 @@ export function aliasOf(ctx: ApiCtx, ip: string, vlan: number): string | undefin
   return ctx.deps.store.db<string>('host_aliases').get(hostKey(ip, vlan));
 }
 
-const HOST_SORT: Record<string, 'ip' | 'name' | 'since' | 'last' | 'alerts' | 'country' | 'vlan' | 'num_flows' | 'traffic' | 'thpt'> = {
+const HOST_SORT: Record<string, 'ip' | 'name' | 'since' | 'last' | 'alerts' | 'country' | 'vlan' | 'num_flows' | 'traffic' | 'thpt' | 'score'> = {
   ip: 'ip', name: 'name', since: 'since', last: 'last', alerts: 'alerts', country: 'country', vlan: 'vlan',
-  num_flows: 'num_flows', traffic: 'traffic', thpt: 'thpt',
+  num_flows: 'num_flows', traffic: 'traffic', thpt: 'thpt', score: 'score',
 };
 
 export interface ActiveHostParams {
@@ -125,6 +125,8 @@ function activeHostRecord(ctx: ApiCtx, h: HostRecord) {
       as_client: h.active_flows_as_client,
       as_server: h.active_flows_as_server,
     },
+    // v2 only (rest/v2/get/host/active.lua)
+    ...(ctx.version === 'v2' ? { score: { total: h.score_as_client + h.score_as_server, as_client: h.score_as_client, as_server: h.score_as_server } } : {}),
   };
 }
 
@@ -169,7 +171,10 @@ export function hostDataFlat(ctx: ApiCtx, h: HostRecord, iface: MonitoredInterfa
     os_detail: '',
     devtype: 0,
     host_pool_id: 0,
-    score: 0,
+    // the shares of its active flows' alert scores (Score::lua_get_score)
+    score: h.score_as_client + h.score_as_server,
+    'score.as_client': h.score_as_client,
+    'score.as_server': h.score_as_server,
     'seen.first': h.first_seen,
     'seen.last': h.last_seen,
     duration: h.duration,
@@ -194,9 +199,13 @@ export function hostDataFlat(ctx: ApiCtx, h: HostRecord, iface: MonitoredInterfa
     'host_unreachable_flows.as_server': h.host_unreachable_flows_as_server,
     // Host::lua: engaged alerts now, alerts raised since the host was seen (alert service)
     num_alerts: ctx.deps.alerts?.hostAlerts(ctx.iface.ifid, h.ip, h.vlan).engaged ?? 0,
-    total_alerts: ctx.deps.alerts?.hostAlerts(ctx.iface.ifid, h.ip, h.vlan).total ?? 0,
+    // HostStats::total_alerts: host alerts raised, plus each flow that became alerted with it (Flow::setNormalToAlertedCounters)
+    total_alerts: (ctx.deps.alerts?.hostAlerts(ctx.iface.ifid, h.ip, h.vlan).total ?? 0) + h.alerted_flows_as_client + h.alerted_flows_as_server,
+    // HostStats::num_flow_alerts: ntopng declares it and never counts it
     num_flow_alerts: 0,
-    active_alerted_flows: 0,
+    active_alerted_flows: h.active_alerted_flows,
+    'alerted_flows.as_client': h.alerted_flows_as_client,
+    'alerted_flows.as_server': h.alerted_flows_as_server,
     num_triggered_alerts: { min: 0, '5mins': 0, hour: 0, day: 0 },
     'tcpPacketStats.sent': h.tcpPacketStats.sent,
     'tcpPacketStats.rcvd': h.tcpPacketStats.rcvd,

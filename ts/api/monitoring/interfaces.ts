@@ -58,13 +58,15 @@ export const InterfaceDataV2 = z.object({
   bytes: num, packets: num, bytes_upload: num, bytes_download: num, packets_upload: num, packets_download: num,
   local2remote: num, remote2local: num, throughput_bps: num, throughput_pps: num,
   throughput: z.object({ upload: rate, download: rate }), remote_bps: num, remote_pps: num, drops: num, tcpPacketStats,
-  has_alerts: z.boolean(), alerted_flows: num, engaged_alerts: num, dropped_alerts: num, ts_alerts: z.array(z.unknown()),
+  has_alerts: z.boolean(), alerted_flows: num, alerted_flows_notice: num, alerted_flows_warning: num, alerted_flows_error: num, engaged_alerts: num, dropped_alerts: num, ts_alerts: z.array(z.unknown()),
   num_live_captures: num, profiles: z.record(z.string(), num), periodic_stats_update_frequency_secs: num,
   system_host_stats: z.object(sysFields),
   db: z.object({ flow_export_count: num, flow_export_drops: num, flow_export_rate: num }),
 });
 /** v1: the export counters at the top level. */
-export const InterfaceDataV1 = InterfaceDataV2.omit({ db: true }).extend(InterfaceDataV2.shape.db.shape);
+export const InterfaceDataV1 = InterfaceDataV2.omit({ db: true, alerted_flows_notice: true, alerted_flows_warning: true, alerted_flows_error: true }).extend(
+  InterfaceDataV2.shape.db.shape,
+);
 /** v0: ntopng's older field set. */
 export const InterfaceDataV0 = z.object({
   ifname: z.string(), num_flows: num, num_hosts: num, num_local_hosts: num, num_devices: num, uptime: z.string(),
@@ -116,7 +118,13 @@ export function interfaceData(ctx: ApiCtx): IfData {
     tcpPacketStats: { retransmissions: s.tcpPacketStats.retransmissions, out_of_order: s.tcpPacketStats.out_of_order, lost: s.tcpPacketStats.lost },
     // engaged alerts now, alerts this interface stored or could not (alert service)
     has_alerts: alertCounters.engaged > 0 || alertCounters.written > 0,
-    alerted_flows: 0,
+    // active flows with an alert now (engine), by their predominant alert's
+    // severity group; the total sums the three groups (ntopng's
+    // num_alerted_flows: critical and emergency ones fall in none)
+    alerted_flows: s.alerted_flows_notice + s.alerted_flows_warning + s.alerted_flows_error,
+    alerted_flows_notice: s.alerted_flows_notice,
+    alerted_flows_warning: s.alerted_flows_warning,
+    alerted_flows_error: s.alerted_flows_error,
     engaged_alerts: alertCounters.engaged,
     dropped_alerts: alertCounters.dropped,
     ts_alerts: [],
@@ -185,7 +193,8 @@ export const interfaceDataShape = {
     system_host_stats: { cpu_idle: d.system_host_stats.cpu_states.idle, ...d.system_host_stats },
   }),
   v1: (d: IfData): z.infer<typeof InterfaceDataV1> => {
-    const { db, ...rest } = d;
+    // v1 has the total only (rest/v1/get/interface/data.lua)
+    const { db, alerted_flows_notice: _n, alerted_flows_warning: _w, alerted_flows_error: _e, ...rest } = d;
     return { ...rest, ...db };
   },
 };

@@ -242,3 +242,27 @@ export function flowScore(riskIds: readonly number[]): number {
   }
   return flowAlertColumnsOf(lo & enabledLo, hi & enabledHi).SCORE;
 }
+
+/**
+ * The engine's flow score table (Engine.setRiskScores) for the risks whose
+ * alerts are raised (`lo`, `hi`: enabledRisks' words): per risk, its alert's
+ * client and server shares (Flow::setAlertsBitmap's cli_inc / srv_inc), its
+ * score category (Utils::mapAlertToScoreCategory: security alerts count as
+ * security, the rest as network) and the severity of its score.
+ */
+export function riskScoreTable(lo: number, hi: number) {
+  const cli = new Uint16Array(64), srv = new Uint16Array(64), category = new Uint8Array(64), level = new Uint8Array(64);
+  let aLo = 0, aHi = 0;
+  for (const a of FLOW_RISK_ALERTS) {
+    cli[a.risk] = a.cliScore;
+    srv[a.risk] = a.score - a.cliScore;
+    category[a.risk] = a.category === CATEGORY.security ? 1 : 0;
+    level[a.risk] = scoreToSeverity(a.score);
+    if (a.risk < 32 ? (lo >>> a.risk) & 1 : (hi >>> (a.risk - 32)) & 1) {
+      if (a.risk < 32) aLo |= 1 << a.risk;
+      else aHi |= 1 << (a.risk - 32);
+    }
+  }
+  return { cli, srv, category, level, alerting: [aLo >>> 0, aHi >>> 0] as [number, number] };
+}
+

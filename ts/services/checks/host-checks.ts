@@ -17,7 +17,18 @@
 // larger; severity maps the score (Utils::mapScoreToSeverity: warning);
 // category security (the alert classes' getClassType); json as
 // HostAlert::getSerializedAlert + FlowHitsAlert::getAlertJSON.
+//
+// And score_threshold (src/host_checks/ScoreThreshold.cpp,
+// include/host_alerts/ScoreThresholdAlert.h), on the engine's host scores: a
+// host whose score as client is above the threshold (strictly) gets the
+// client alert, else one whose score as server is above it the server alert;
+// an engaged alert is refreshed as it was raised (periodicUpdate allocates
+// only when none is engaged), one not refreshed is released. Score
+// SCORE_LEVEL_SEVERE (150), CLIENT_FULL / CLIENT_NO_RISK_PERCENTAGE, json:
+// the score breakdown (ScoreStats::serialize_breakdown), is_client_alert,
+// value, threshold.
 import { CATEGORY, scoreToSeverity } from '../alerts/catalogue.js';
+import type { HostScoreRow } from '../../bindings/engine.js';
 import { HOST_CHECK_NAMES, type AlertInput, type AlertKey, type AlertSink, type HostCheckHits, type HostCheckName } from '../alerts/types.js';
 import type { ChecksConfig } from './config.js';
 import { checkDef } from './definitions.js';
@@ -36,6 +47,63 @@ export const HOST_CHECK_ALERT_IDS: Readonly<Record<HostCheckName, number>> = Obj
 ) as Record<HostCheckName, number>;
 
 const ALERT_CHECK = new Map<number, HostCheckName>(HOST_CHECK_NAMES.map((n) => [HOST_CHECK_ALERT_IDS[n], n]));
+
+/** SCORE_LEVEL_SEVERE: ScoreThresholdAlert's score */
+export const SCORE_THRESHOLD_SCORE = 150;
+export const SCORE_THRESHOLD_ALERT_ID = checkDef('host', 'score_threshold')!.alertIds[0];
+
+/** The engine's hosts whose score as client or as server is above a threshold (Engine.hostScoresAbove). */
+export type HostScoreQuery = (threshold: number) => HostScoreRow[];
+
+/** ScoreStats::serialize_breakdown: each category's share of the side's score, whole percent (1 when the side has none). */
+function scoreBreakdown(h: HostScoreRow): Record<string, number> {
+  const out: Record<string, number> = {};
+  const side = (name: string, v: [number, number]) => {
+    const total = v[0] + v[1] || 1;
+    v.forEach((x, c) => (out[`score_breakdown_${name}_${c}`] = Math.trunc(Math.fround(Math.fround(x / total) * 100))));
+  };
+  side('client', h.score_breakdown.as_client);
+  side('server', h.score_breakdown.as_server);
+  return out;
+}
+
+/** The score_threshold alert of one host, as ntopng stores it. */
+export function scoreThresholdAlert(ifid: number, tstamp: number, h: HostScoreRow, asClient: boolean, threshold: number): AlertInput {
+  const r = roleScores(SCORE_THRESHOLD_SCORE, asClient ? CLIENT_FULL_RISK_PERCENTAGE : CLIENT_NO_RISK_PERCENTAGE);
+  return {
+    family: 'host',
+    ifid,
+    entityVal: hostEntity(h.ip, h.vlan),
+    alertId: SCORE_THRESHOLD_ALERT_ID,
+    subtype: '',
+    tstamp,
+    score: SCORE_THRESHOLD_SCORE,
+    severity: scoreToSeverity(SCORE_THRESHOLD_SCORE),
+    fields: {
+      ip: h.ip,
+      vlan_id: h.vlan,
+      name: h.name,
+      ip_version: h.ip.includes(':') ? 6 : 4,
+      is_attacker: 0,
+      is_victim: 0,
+      is_client: r.isClient ? 1 : 0,
+      is_server: r.isServer ? 1 : 0,
+      alert_category: CATEGORY.security,
+      granularity: GRANULARITY,
+    },
+    json: {
+      alert_generation: {
+        script_key: 'score_threshold',
+        subdir: 'host',
+        host_info: { name: h.name || h.ip, localhost: h.local },
+      },
+      ...scoreBreakdown(h),
+      is_client_alert: asClient,
+      value: asClient ? h.score_as_client : h.score_as_server,
+      threshold,
+    },
+  };
+}
 
 /** The engine's per-minute hits for the checks asked (Engine.hostCheckHits, inside a tick listener). */
 export type HostHitsQuery = (thresholds: Partial<Record<HostCheckName, number>>) => HostCheckHits[];
@@ -113,11 +181,12 @@ export class HostChecks {
    * interface `ifid`: asks `hits` for the enabled checks' figures, raises or
    * refreshes their alerts and releases the engaged ones not refreshed.
    */
-  tick(ifid: number, tstamp: number, hits: HostHitsQuery): void {
+  tick(ifid: number, tstamp: number, hits: HostHitsQuery, scores?: HostScoreQuery): void {
     const thresholds = this.thresholds();
     const checks = Object.keys(thresholds) as HostCheckName[];
     const engaged = new Map<string, AlertInput>();
-    for (const a of this.sink.engaged('host', ifid)) if (ALERT_CHECK.has(a.alertId)) engaged.set(`${a.entityVal}|${a.alertId}`, a);
+    for (const a of this.sink.engaged('host', ifid))
+      if (ALERT_CHECK.has(a.alertId) || (scores && a.alertId === SCORE_THRESHOLD_ALERT_ID)) engaged.set(`${a.entityVal}|${a.alertId}`, a);
     const refreshed = new Set<string>();
     for (const h of checks.length ? hits(thresholds) : []) {
       for (const check of checks) {
@@ -142,6 +211,21 @@ export class HostChecks {
           if (prev && prev.json.threshold !== undefined) a.json.threshold = prev.json.threshold;
           this.sink.engage(a);
         }
+        refreshed.add(k);
+      }
+    }
+    if (scores && this.cfg.isEnabled('host', 'score_threshold')) {
+      // a threshold the configuration lacks never triggers (ScoreThreshold starts at u_int32 max)
+      const thr = Math.min(this.cfg.threshold('host', 'score_threshold') ?? 0xffffffff, 0xffffffff);
+      for (const h of scores(thr)) {
+        const asClient = h.score_as_client > thr;
+        const a = scoreThresholdAlert(ifid, tstamp, h, asClient, thr);
+        const k = `${a.entityVal}|${a.alertId}`;
+        const prev = engaged.get(k);
+        if (prev) {
+          const { family, entityVal, alertId, subtype, score, severity, fields, json } = prev;
+          this.sink.engage({ family, ifid, entityVal, alertId, subtype, tstamp, score, severity, fields, json });
+        } else this.sink.engage(a);
         refreshed.add(k);
       }
     }

@@ -51,7 +51,12 @@ export interface CheckingInterface {
 export async function startChecking(ifaces: readonly CheckingInterface[], o: CheckingOptions): Promise<Checking> {
   const log = o.log ?? ((l: string) => console.error(l));
   const checks = ChecksConfig.open(o.store);
-  const flowChecks = applyFlowChecks(checks, o.history?.writer, log);
+  const flowChecks = applyFlowChecks(
+    checks,
+    o.history?.writer,
+    log,
+    ifaces.map((i) => i.engine),
+  );
   await flowChecks.ready;
   // exclusions: the flow writer gets them now and on every change (as the risk mask)
   const exclusions = AlertExclusions.open(o.store);
@@ -85,7 +90,7 @@ export async function startChecking(ifaces: readonly CheckingInterface[], o: Che
     const hits = (t: Parameters<Engine['hostCheckHits']>[0]) => i.engine.hostCheckHits(t);
     return i.engine.addTickListener((boundary) => {
       for (const run of [
-        () => hostChecks.tick(i.ifid, boundary, hits),
+        () => hostChecks.tick(i.ifid, boundary, hits, (t) => i.engine.hostScoresAbove(t)),
         () => networkChecks.tick(i.ifid, boundary, i.engine.localNetworks, i.engine.networkCheckHits()),
         () => interfaceChecks.tick(checked, boundary),
         () => devices.tick(i.ifid, ifname, boundary, i.engine),
