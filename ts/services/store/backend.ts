@@ -66,8 +66,12 @@ export interface Backend {
   readonly description: string;
   /** creates the table (and its partitioning) if missing; idempotent */
   ensureTable(t: TableDef): Promise<void>;
-  /** appends rows in one batch (DuckDB appender / ClickHouse INSERT … FORMAT RowBinary) */
-  append(t: TableDef, batch: Batch): Promise<void>;
+  /**
+   * appends rows in one batch, or several batches together (DuckDB: one
+   * INSERT per day, ClickHouse: one INSERT … FORMAT RowBinary): a large
+   * write costs either store less per row than several small ones
+   */
+  append(t: TableDef, batch: Batch | readonly Batch[]): Promise<void>;
   /** runs a SELECT; numbers come back as number (bigint beyond 2^53), text as string */
   query(q: Query): Promise<Row[]>;
   /** partitions (UTC days, 'YYYYMMDD') of a partitioned table, oldest first, with their byte size */

@@ -418,15 +418,19 @@ export class ClickHouseBackend implements Backend {
     }
   }
 
-  async append(t: TableDef, batch: Batch): Promise<void> {
-    if (batch.columns.length !== t.columns.length) {
-      throw new StoreError('query', `${t.name}: batch has ${batch.columns.length} columns, table ${t.columns.length}`);
+  async append(t: TableDef, batch: Batch | readonly Batch[]): Promise<void> {
+    const batches = (Array.isArray(batch) ? (batch as readonly Batch[]) : [batch as Batch]).filter((b) => b.rows > 0);
+    for (const b of batches) {
+      if (b.columns.length !== t.columns.length) {
+        throw new StoreError('query', `${t.name}: batch has ${b.columns.length} columns, table ${t.columns.length}`);
+      }
     }
-    if (batch.rows === 0) return;
+    if (!batches.length) return;
     // absent columns are left to their DEFAULT (see ColumnDef.absent)
     const idx = t.columns.map((c, i) => (t.partitionBy && c.absent ? -1 : i)).filter((i) => i >= 0);
     const cols = idx.map((i) => t.columns[i]);
-    const body = encodeRowBinary(cols, idx.map((i) => batch.columns[i]), batch.rows);
+    const parts = batches.map((b) => encodeRowBinary(cols, idx.map((i) => b.columns[i]), b.rows));
+    const body = parts.length === 1 ? parts[0] : Buffer.concat(parts);
     await this.post(`INSERT INTO ${q(t.name)} (${cols.map((c) => q(c.name)).join(', ')}) FORMAT RowBinary`, body);
   }
 
