@@ -26,7 +26,9 @@ async function call(op: string, args: unknown[]): Promise<unknown> {
     case 'ensureTable':
       return backend.ensureTable(a[0]);
     case 'append':
-      return backend.append(a[0], a[1]);
+      return backend.append(a[0], a[1], a[2]);
+    case 'commit':
+      return backend.commit?.();
     case 'query':
       return backend.query(a[0]);
     case 'partitions':
