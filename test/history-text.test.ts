@@ -218,62 +218,6 @@ function suite(name: string, skip: string | null, make: () => Promise<Harness>) 
   });
 }
 
-describe('appends held open (DuckDB)', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'flowgate-hold-'));
-  let b: Backend;
-  beforeAll(async () => {
-    b = await openStoreInThread({ dataDir: dir });
-    await b.ensureTable(T);
-  });
-  afterAll(async () => {
-    await b?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  const count = async () => Number((await b.query({ sql: 'SELECT count(*) AS n FROM texts', params: [] }))[0]!.n);
-
-  it('keeps held rows from queries until commit, another call or an append without hold; a failure loses them and says so', async () => {
-    await b.append(T, batchOf(rowsOf(0, 3000, false)), { hold: true });
-    await b.append(T, [batchOf(rowsOf(3000, 10, false))], { hold: true });
-    expect(await count()).toBe(0);
-    await b.commit!();
-    expect(await count()).toBe(3010);
-    await b.append(T, batchOf(rowsOf(3010, 5, false)), { hold: true });
-    expect(await count()).toBe(3010);
-    await b.partitions(T); // any other call ends the transaction
-    expect(await count()).toBe(3015);
-    await b.append(T, batchOf(rowsOf(3015, 5, false)), { hold: true });
-    await b.append(T, batchOf(rowsOf(3020, 5, false)));
-    expect(await count()).toBe(3025);
-    // a value DuckDB cannot take fails the INSERT: the rows held before go with it
-    await b.append(T, batchOf(rowsOf(3025, 5, false)), { hold: true });
-    const bad = batchOf(rowsOf(3030, 2, false));
-    bad.columns[1] = new Float64Array([1, NaN]);
-    await expect(b.append(T, bad, { hold: true })).rejects.toThrow(/non-finite.*rows held before were lost/);
-    await b.commit!();
-    expect(await count()).toBe(3025);
-  });
-
-  it('the flow sink commits what the store holds once it waited flushMs, and counts rows only then', async () => {
-    await b.ensureTable(FLOWS_TABLE);
-    useRecordLayout(expiredLayout);
-    let written = 0;
-    const sink = new FlowSink(b, { batchRows: 2, flushMs: 300, maxQueued: 8, instanceName: INSTANCE }, { counts: (_i, w) => (written = w), log: () => undefined });
-    sink.attach(0, 9, 1e9);
-    const bytes = new Uint8Array(RECS.length * expiredLayout.size);
-    RECS.forEach((s, i) => bytes.set(record(s), i * expiredLayout.size));
-    await new Promise<void>((done) => sink.push(0, bytes, RECS.length, done));
-    const flows = async () => Number((await b.query({ sql: 'SELECT count(*) AS n FROM flows WHERE FLOW_ID >= ?', params: [9 * 2 ** 32] }))[0]!.n);
-    for (let i = 0; i < 100 && written < RECS.length; i++) {
-      // what the counters say is written is there
-      expect(await flows()).toBeGreaterThanOrEqual(written);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(written).toBe(RECS.length);
-    expect(await flows()).toBe(RECS.length);
-    sink.close();
-  });
-});
-
 suite('duckdb', null, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'flowgate-text-'));
   return {

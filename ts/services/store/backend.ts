@@ -68,16 +68,10 @@ export interface Backend {
   ensureTable(t: TableDef): Promise<void>;
   /**
    * appends rows in one batch, or several batches together (DuckDB: one
-   * INSERT per day, ClickHouse: one INSERT … FORMAT RowBinary). `hold`:
-   * more rows follow soon; the store may keep these in a transaction left
-   * open (not yet visible to queries) and write them with the next ones,
-   * ended by the next append without `hold`, commit() or any other call
-   * (DuckDB writes a transaction of a row group or more compressed straight
-   * into its file, leaving its checkpoint nothing to do)
+   * INSERT per day, ClickHouse: one INSERT … FORMAT RowBinary): a large
+   * write costs either store less per row than several small ones
    */
-  append(t: TableDef, batch: Batch | readonly Batch[], o?: { hold?: boolean }): Promise<void>;
-  /** writes what append(…, { hold }) left open; rejects when those rows were lost (absent: nothing is ever held) */
-  commit?(): Promise<void>;
+  append(t: TableDef, batch: Batch | readonly Batch[]): Promise<void>;
   /** runs a SELECT; numbers come back as number (bigint beyond 2^53), text as string */
   query(q: Query): Promise<Row[]>;
   /** partitions (UTC days, 'YYYYMMDD') of a partitioned table, oldest first, with their byte size */

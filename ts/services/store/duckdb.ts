@@ -311,42 +311,8 @@ export class DuckDbBackend implements Backend {
     if (this.closed) throw new StoreError('unavailable', `${this.description}: closed`);
   }
 
-  /** Runs `fn` after the calls before it, any transaction held by append(…, { hold }) ended first. */
-  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    return this.serial.run(async () => {
-      await this.endHeld();
-      return fn();
-    });
-  }
-
-  /**
-   * Commits the transaction append(…, { hold }) left open. A commit that
-   * fails here, on another call's way, is kept for commit() to report: the
-   * rows held were lost.
-   */
-  private async endHeld(): Promise<void> {
-    if (!this.held) return;
-    this.held = false;
-    await this.writer.run('COMMIT').catch((e: Error) => {
-      this.heldLost ??= new StoreError('query', `${this.description}: commit: ${e.message}`, { cause: e });
-    });
-  }
-
-  /** an INSERT transaction left open by append(…, { hold: true }) */
-  private held = false;
-  private heldLost: StoreError | null = null;
-
-  commit(): Promise<void> {
-    return this.serial.run(async () => {
-      await this.endHeld();
-      const lost = this.heldLost;
-      this.heldLost = null;
-      if (lost) throw lost;
-    });
-  }
-
   ensureTable(t: TableDef): Promise<void> {
-    return this.exclusive(async () => {
+    return this.serial.run(async () => {
       this.live();
       checkIdent(t.name);
       for (const c of t.columns) checkIdent(c.name);
@@ -434,7 +400,7 @@ export class DuckDbBackend implements Backend {
     return st;
   }
 
-  append(t: TableDef, batch: Batch | readonly Batch[], o: { hold?: boolean } = {}): Promise<void> {
+  append(t: TableDef, batch: Batch | readonly Batch[]): Promise<void> {
     const batches = Array.isArray(batch) ? (batch as readonly Batch[]) : [batch as Batch];
     return this.serial.run(async () => {
       this.live();
@@ -445,66 +411,42 @@ export class DuckDbBackend implements Backend {
         }
       }
       const all = batches.filter((b) => b.rows > 0);
-      // the physical tables and what goes into each
-      const targets: [string, ColumnDef[], Segment[]][] = [];
-      if (!t.partitionBy) {
-        if (all.length) targets.push([t.name, st.tables.get('')!, all.map((b) => ({ batch: b, rows: null }))]);
-      } else {
-        // Rows by day; a batch almost always falls in one day, so check that first.
-        const pi = t.columns.findIndex((c) => c.name === t.partitionBy);
-        const byDay = new Map<string, Segment[]>();
-        for (const b of all) {
-          const pc = b.columns[pi] as ArrayLike<unknown>;
-          const d0 = Math.floor(Number(pc[0] ?? 0) / 86400);
-          let one = true;
-          for (let r = 1; r < b.rows && one; r++) one = Math.floor(Number(pc[r] ?? 0) / 86400) === d0;
-          const days = new Map<string, number[] | null>();
-          if (one) days.set(dayOf(d0 * 86400), null);
-          else {
-            for (let i = 0; i < b.rows; i++) {
-              const d = dayOf(Number(pc[i] ?? 0));
-              let l = days.get(d);
-              if (!l) days.set(d, (l = []));
-              l.push(i);
-            }
-          }
-          for (const [day, rows] of days) {
-            let l = byDay.get(day);
-            if (!l) byDay.set(day, (l = []));
-            l.push({ batch: b, rows });
+      if (!all.length) return;
+      if (!t.partitionBy) return this.appendRows(t.name, st.tables.get('')!, t, all.map((b) => ({ batch: b, rows: null })));
+      // Rows by day; a batch almost always falls in one day, so check that first.
+      const pi = t.columns.findIndex((c) => c.name === t.partitionBy);
+      const byDay = new Map<string, Segment[]>();
+      for (const b of all) {
+        const pc = b.columns[pi] as ArrayLike<unknown>;
+        const d0 = Math.floor(Number(pc[0] ?? 0) / 86400);
+        let one = true;
+        for (let r = 1; r < b.rows && one; r++) one = Math.floor(Number(pc[r] ?? 0) / 86400) === d0;
+        const days = new Map<string, number[] | null>();
+        if (one) days.set(dayOf(d0 * 86400), null);
+        else {
+          for (let i = 0; i < b.rows; i++) {
+            const d = dayOf(Number(pc[i] ?? 0));
+            let l = days.get(d);
+            if (!l) days.set(d, (l = []));
+            l.push(i);
           }
         }
-        const fresh = [...byDay.keys()].filter((day) => !st.tables.has(day));
-        if (fresh.length) {
-          // a new day's table and view outside any held transaction (a rollback must not take them back)
-          await this.endHeld();
-          for (const day of fresh) st.tables.set(day, await this.createOrMigrate(`${t.name}_${day}`, t, new Map()));
-          await this.rebuildView(st);
+        for (const [day, rows] of days) {
+          let l = byDay.get(day);
+          if (!l) byDay.set(day, (l = []));
+          l.push({ batch: b, rows });
         }
-        for (const [day, segs] of byDay) targets.push([`${t.name}_${day}`, st.tables.get(day)!, segs]);
       }
-      if (o.hold && !this.held && targets.length) {
-        await this.writer.run('BEGIN TRANSACTION');
-        this.held = true;
+      let added = false;
+      for (const day of byDay.keys()) {
+        if (st.tables.has(day)) continue;
+        st.tables.set(day, await this.createOrMigrate(`${t.name}_${day}`, t, new Map()));
+        added = true;
       }
-      try {
-        for (const [name, phys, segs] of targets) await this.appendRows(name, phys, t, segs);
-      } catch (e) {
-        if (this.held) {
-          this.held = false;
-          await this.writer.run('ROLLBACK').catch(() => undefined);
-          (e as Error).message += ' (the rows held before were lost with them)';
-        }
-        throw e;
-      }
-      if (!o.hold) {
-        await this.endHeld();
-        const lost = this.heldLost;
-        this.heldLost = null;
-        if (lost) throw lost;
-      }
+      if (added) await this.rebuildView(st);
+      for (const [day, segs] of byDay) await this.appendRows(`${t.name}_${day}`, st.tables.get(day)!, t, segs);
       this.sinceCheckpoint += all.reduce((a, b) => a + b.rows, 0);
-      if (this.sinceCheckpoint >= CHECKPOINT_ROWS && !this.held) void this.checkpoint();
+      if (this.sinceCheckpoint >= CHECKPOINT_ROWS) void this.checkpoint();
     });
   }
 
@@ -513,7 +455,7 @@ export class DuckDbBackend implements Backend {
   /** Moves the WAL into the database file, off the event loop (a query on DuckDB's threads). */
   checkpoint(): Promise<void> {
     this.sinceCheckpoint = 0;
-    return this.exclusive(async () => {
+    return this.serial.run(async () => {
       if (this.closed) return;
       await this.writer.run('CHECKPOINT').catch(() => {
         this.sinceCheckpoint = CHECKPOINT_ROWS; // busy: try again after the next append
@@ -529,10 +471,10 @@ export class DuckDbBackend implements Backend {
    * (numbers copied in one call, straight from a typed array of the same
    * width or converted into a scratch one; strings see fillText). The
    * appender did the same work on this thread, synchronously; now the
-   * store's thread decodes the next batch meanwhile. A transaction of a row
-   * group or more (122,880 rows: several appends held open, see FlowSink) is
-   * written compressed straight into the file, leaving the checkpoint
-   * nothing to do.
+   * store's thread decodes the next batch meanwhile. One INSERT of a row
+   * group or more (122,880 rows: several batches, see FlowSink) is written
+   * compressed straight into the file, with nothing left for the
+   * checkpoint to do. The rows land in one transaction, or none.
    */
   private async appendRows(table: string, phys: ColumnDef[], t: TableDef, segs: Segment[]): Promise<void> {
     checkIdent(table);
@@ -609,7 +551,7 @@ export class DuckDbBackend implements Backend {
   }
 
   partitions(t: TableDef): Promise<{ day: string; bytes: number; rows: number }[]> {
-    return this.exclusive(async () => {
+    return this.serial.run(async () => {
       this.live();
       const st = this.state(t);
       // sizes are exact once the WAL is in the file (a query: off the event loop)
@@ -654,7 +596,7 @@ export class DuckDbBackend implements Backend {
   }
 
   dropPartition(t: TableDef, day: string): Promise<void> {
-    return this.exclusive(async () => {
+    return this.serial.run(async () => {
       this.live();
       if (!/^\d{8}$/.test(day)) throw new StoreError('query', `invalid partition ${JSON.stringify(day)}`);
       const st = this.state(t);
@@ -667,7 +609,7 @@ export class DuckDbBackend implements Backend {
   }
 
   close(): Promise<void> {
-    return this.exclusive(async () => {
+    return this.serial.run(async () => {
       if (this.closed) return;
       this.closed = true;
       for (const c of this.readers.splice(0)) c.closeSync();

@@ -1,9 +1,9 @@
 // ⑧ The flow writer's back half, beside the store (on the store's worker
 // thread for the real backends): raw expired-flow records in, decoded into
-// batches bounded by size and age; sealed batches wait in a bounded queue
-// and go out together, one append at a time. When the store falls behind
-// (or fails) whole batches are dropped and counted: the packet path never
-// waits for the database.
+// batches bounded by size and age, appended one at a time. Sealed batches
+// wait in a bounded queue; when the store falls behind (or fails) whole
+// batches are dropped and counted: the packet path never waits for the
+// database.
 import { threadId } from 'node:worker_threads';
 
 import type { Backend } from './backend.js';
@@ -36,10 +36,10 @@ export interface FlowSinkStats {
 }
 
 /**
- * Rows worth one transaction: DuckDB writes a transaction of a row group
- * (122,880 rows) or more compressed straight into the file, leaving its
- * checkpoint nothing to do (≈ 25 % less CPU per row than 16 k-row commits,
- * checkpoint included).
+ * Rows worth one append: DuckDB writes an INSERT of a row group (122,880
+ * rows) or more compressed straight into the file, leaving its checkpoint
+ * nothing to do (~half the CPU per row of 16 k-row appends, checkpoint
+ * included); ClickHouse makes one part of it.
  */
 const GROUP_ROWS = 122_880;
 
@@ -78,10 +78,8 @@ export class FlowSink {
   private readonly pending: Pending[] = [];
   /** flush() waiting for them */
   private readonly decoded: (() => void)[] = [];
-  /** flush() calls under way: nothing is held back */
+  /** flush() calls under way: the queue goes out without waiting to make a group */
   private draining = 0;
-  /** rows appended but held by the store (Backend.append's `hold`), counted once written */
-  private readonly held = { rows: 0, batches: 0, perIf: new Map<number, number>(), since: 0 };
 
   constructor(
     private readonly backend: Backend,
@@ -170,58 +168,41 @@ export class FlowSink {
 
   /** Counts a batch as written or lost, per interface. */
   private settle(b: FlowBatch, written: boolean): void {
-    for (const [ifid, n] of b.perIf) this.count(ifid, n, written);
-  }
-
-  private count(ifid: number, n: number, written: boolean): void {
-    const st = this.ifs.get(ifid);
-    if (!st) return;
-    if (written) st.written += n;
-    else st.drops += n;
-    this.ev.counts(ifid, st.written, st.drops);
+    for (const [ifid, n] of b.perIf) {
+      const st = this.ifs.get(ifid);
+      if (!st) continue;
+      if (written) st.written += n;
+      else st.drops += n;
+      this.ev.counts(ifid, st.written, st.drops);
+    }
   }
 
   /**
-   * Appends what is queued, all in one call. The store may hold the rows in
-   * a transaction left open (Backend.append's `hold`) until they make
-   * GROUP_ROWS, their oldest waited flushMs, or flush() wants them.
+   * Writes what is queued in one append once it makes GROUP_ROWS rows, fills
+   * the queue, or its oldest batch waited flushMs (or flush() wants it all).
    */
   private pump(): void {
-    if (this.inflight) return;
-    const now = Date.now();
-    if (!this.queue.length) {
-      if (this.held.rows && (this.draining || now - this.held.since >= this.o.flushMs)) this.write(null, false);
-      return;
-    }
+    if (this.inflight || !this.queue.length) return;
+    let rows = 0;
+    for (const b of this.queue) rows += b.rows;
+    const ready = rows >= GROUP_ROWS || this.queue.length >= this.o.maxQueued || this.draining || Date.now() - this.queue[0].sealed >= this.o.flushMs;
+    if (!ready) return; // tick() looks again
     const group = this.queue.splice(0);
-    if (!this.held.rows) this.held.since = group[0].sealed;
-    let rows = this.held.rows;
-    for (const b of group) rows += b.rows;
-    const hold = !!this.backend.commit && !this.draining && rows < GROUP_ROWS && now - this.held.since < this.o.flushMs;
-    this.write(group, hold);
-  }
-
-  /** Appends `group` (null: commits what the store holds); rows count as written once nothing holds them. */
-  private write(group: FlowBatch[] | null, hold: boolean): void {
-    const h = this.held;
-    for (const b of group ?? []) {
-      for (const [ifid, n] of b.perIf) h.perIf.set(ifid, (h.perIf.get(ifid) ?? 0) + n);
-      h.rows += b.rows;
-      h.batches++;
-    }
-    const p = group ? this.backend.append(FLOWS_TABLE, group.map((b) => b.batch()), { hold }) : this.backend.commit!();
-    this.inflight = p
+    this.inflight = this.backend
+      .append(
+        FLOWS_TABLE,
+        group.map((b) => b.batch()),
+      )
       .then(
         () => {
-          if (hold) return;
-          this.stats.batches += h.batches;
-          this.stats.rows += h.rows;
-          this.settleHeld(true);
+          this.stats.batches += group.length;
+          this.stats.rows += rows;
+          for (const b of group) this.settle(b, true);
           if (this.failing) this.ev.log(`flowgate: historical store: writing again (${this.backend.description})`);
           this.failing = false;
         },
         (e: Error) => {
-          this.settleHeld(false);
+          for (const b of group) this.settle(b, false);
           const now = Date.now();
           if (!this.failing || now - this.lastFailLog > 60_000) {
             const drops = [...this.ifs.values()].reduce((a, s) => a + s.drops, 0);
@@ -233,17 +214,9 @@ export class FlowSink {
       )
       .finally(() => {
         this.inflight = null;
-        // the store has copied the rows: the arrays are free again
-        for (const b of group ?? []) this.reuse(b);
+        for (const b of group) this.reuse(b);
         this.pump();
       });
-  }
-
-  private settleHeld(written: boolean): void {
-    const h = this.held;
-    for (const [ifid, n] of h.perIf) this.count(ifid, n, written);
-    h.perIf.clear();
-    h.rows = h.batches = 0;
   }
 
   /** Seals the batch being filled and waits until everything pushed is written (or dropped). */
@@ -252,7 +225,7 @@ export class FlowSink {
     this.seal();
     this.draining++;
     try {
-      while (this.inflight || this.queue.length || this.held.rows) {
+      while (this.inflight || this.queue.length) {
         this.pump();
         await this.inflight;
       }

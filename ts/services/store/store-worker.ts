@@ -26,9 +26,7 @@ async function call(op: string, args: unknown[]): Promise<unknown> {
     case 'ensureTable':
       return backend.ensureTable(a[0]);
     case 'append':
-      return backend.append(a[0], a[1], a[2]);
-    case 'commit':
-      return backend.commit?.();
+      return backend.append(a[0], a[1]);
     case 'query':
       return backend.query(a[0]);
     case 'partitions':

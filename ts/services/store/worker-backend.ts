@@ -126,15 +126,12 @@ export class WorkerBackend implements Backend {
     return this.call('ensureTable', t);
   }
   /** Batches are copied to the worker (timeseries' small ones); flows travel raw (flowChannel). */
-  append(t: TableDef, batch: Batch | readonly Batch[], o?: { hold?: boolean }): Promise<void> {
+  append(t: TableDef, batch: Batch | readonly Batch[]): Promise<void> {
     const plain = (b: Batch) => ({
       rows: b.rows,
       columns: b.columns.map((c: Column) => (c instanceof TextColumn ? c.strings(b.rows) : ArrayBuffer.isView(c) || Array.isArray(c) ? c : Array.from(c))),
     });
-    return this.call('append', t, Array.isArray(batch) ? (batch as readonly Batch[]).map(plain) : plain(batch as Batch), o);
-  }
-  commit(): Promise<void> {
-    return this.call('commit');
+    return this.call('append', t, Array.isArray(batch) ? (batch as readonly Batch[]).map(plain) : plain(batch as Batch));
   }
   query(q: Query): Promise<Row[]> {
     return this.call('query', q);
