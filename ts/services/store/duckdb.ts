@@ -471,10 +471,8 @@ export class DuckDbBackend implements Backend {
    * (numbers copied in one call, straight from a typed array of the same
    * width or converted into a scratch one; strings see fillText). The
    * appender did the same work on this thread, synchronously; now the
-   * store's thread decodes the next batch meanwhile. One INSERT of a row
-   * group or more (122,880 rows: several batches, see FlowSink) is written
-   * compressed straight into the file, with nothing left for the
-   * checkpoint to do. The rows land in one transaction, or none.
+   * store's thread decodes the next batch meanwhile. The rows land in one
+   * transaction, or none.
    */
   private async appendRows(table: string, phys: ColumnDef[], t: TableDef, segs: Segment[]): Promise<void> {
     checkIdent(table);

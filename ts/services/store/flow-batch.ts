@@ -135,8 +135,6 @@ export class FlowBatch {
   readonly perIf = new Map<number, number>();
   /** wall ms of the first row */
   since = 0;
-  /** wall ms when it was sealed (queued for writing) */
-  sealed = 0;
   private readonly cols: Column[];
   /** u64 columns: 32-bit halves, little-endian (BigUint64Array views in the batch) */
   private readonly flowId: Uint32Array;

@@ -1,9 +1,9 @@
 // ⑧ The flow writer's back half, beside the store (on the store's worker
 // thread for the real backends): raw expired-flow records in, decoded into
-// batches bounded by size and age, appended one at a time. Sealed batches
-// wait in a bounded queue; when the store falls behind (or fails) whole
-// batches are dropped and counted: the packet path never waits for the
-// database.
+// batches bounded by size and age; sealed batches wait in a bounded queue
+// and go out together, one append at a time. When the store falls behind
+// (or fails) whole batches are dropped and counted: the packet path never
+// waits for the database.
 import { threadId } from 'node:worker_threads';
 
 import type { Backend } from './backend.js';
@@ -34,14 +34,6 @@ export interface FlowSinkStats {
   batches: number;
   rows: number;
 }
-
-/**
- * Rows worth one append: DuckDB writes an INSERT of a row group (122,880
- * rows) or more compressed straight into the file, leaving its checkpoint
- * nothing to do (~half the CPU per row of 16 k-row appends, checkpoint
- * included); ClickHouse makes one part of it.
- */
-const GROUP_ROWS = 122_880;
 
 /** records decoded per event-loop turn when a push is deferred (~1 ms) */
 const SLICE = 1024;
@@ -78,8 +70,6 @@ export class FlowSink {
   private readonly pending: Pending[] = [];
   /** flush() waiting for them */
   private readonly decoded: (() => void)[] = [];
-  /** flush() calls under way: the queue goes out without waiting to make a group */
-  private draining = 0;
 
   constructor(
     private readonly backend: Backend,
@@ -145,7 +135,6 @@ export class FlowSink {
       for (const st of this.ifs.values()) st.src.prune();
     }
     if (this.cur && this.cur.rows && now - this.cur.since >= this.o.flushMs) this.seal();
-    this.pump();
   }
 
   private seal(): void {
@@ -157,7 +146,6 @@ export class FlowSink {
       this.reuse(b);
       return;
     }
-    b.sealed = Date.now();
     this.queue.push(b);
     this.pump();
   }
@@ -178,21 +166,17 @@ export class FlowSink {
   }
 
   /**
-   * Writes what is queued in one append once it makes GROUP_ROWS rows, fills
-   * the queue, or its oldest batch waited flushMs (or flush() wants it all).
+   * Writes everything queued in one append: one batch while the store keeps
+   * up, the whole backlog once it fell behind (fewer, larger writes cost
+   * either store less per row).
    */
   private pump(): void {
     if (this.inflight || !this.queue.length) return;
-    let rows = 0;
-    for (const b of this.queue) rows += b.rows;
-    const ready = rows >= GROUP_ROWS || this.queue.length >= this.o.maxQueued || this.draining || Date.now() - this.queue[0].sealed >= this.o.flushMs;
-    if (!ready) return; // tick() looks again
     const group = this.queue.splice(0);
+    let rows = 0;
+    for (const b of group) rows += b.rows;
     this.inflight = this.backend
-      .append(
-        FLOWS_TABLE,
-        group.map((b) => b.batch()),
-      )
+      .append(FLOWS_TABLE, group.map((b) => b.batch()))
       .then(
         () => {
           this.stats.batches += group.length;
@@ -223,14 +207,9 @@ export class FlowSink {
   async flush(): Promise<void> {
     while (this.pending.length) await new Promise<void>((r) => this.decoded.push(r));
     this.seal();
-    this.draining++;
-    try {
-      while (this.inflight || this.queue.length) {
-        this.pump();
-        await this.inflight;
-      }
-    } finally {
-      this.draining--;
+    while (this.inflight || this.queue.length) {
+      this.pump();
+      await this.inflight;
     }
   }
 
