@@ -21,3 +21,53 @@ export function ipText(b: Uint8Array, at: number): string {
   if (best < 0) return groups.join(':');
   return `${groups.slice(0, best).join(':')}::${groups.slice(best + bestLen).join(':')}`;
 }
+
+const HEX = [48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 97, 98, 99, 100, 101, 102]; // '0'-'9', 'a'-'f'
+
+/**
+ * ipText's text as ASCII bytes at out[o..], without a string (the flow
+ * store's writer); returns the bytes written (at most 45: room for them is
+ * the caller's).
+ */
+export function ipTextInto(b: Uint8Array, at: number, out: Uint8Array, o: number): number {
+  const w0 = o;
+  let v4 = b[at + 10] === 0xff && b[at + 11] === 0xff;
+  for (let i = 0; v4 && i < 10; i++) v4 = b[at + i] === 0;
+  if (v4) {
+    for (let i = 12; i < 16; i++) {
+      const x = b[at + i];
+      if (i > 12) out[o++] = 46; // '.'
+      if (x >= 100) out[o++] = 48 + ((x / 100) | 0);
+      if (x >= 10) out[o++] = 48 + (((x / 10) | 0) % 10);
+      out[o++] = 48 + (x % 10);
+    }
+    return o - w0;
+  }
+  // RFC 5952: the longest run of two or more zero groups (the first of equals) becomes '::'
+  let best = -1, bestLen = 0;
+  for (let i = 0; i < 8; ) {
+    if (b[at + 2 * i] | b[at + 2 * i + 1]) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < 8 && (b[at + 2 * j] | b[at + 2 * j + 1]) === 0) j++;
+    if (j - i > bestLen && j - i > 1) (best = i), (bestLen = j - i);
+    i = j;
+  }
+  for (let i = 0; i < 8; i++) {
+    if (i === best) {
+      out[o++] = 58;
+      out[o++] = 58; // '::'
+      i += bestLen - 1;
+      continue;
+    }
+    if (i > 0 && i !== best + bestLen) out[o++] = 58; // ':'
+    const g = (b[at + 2 * i] << 8) | b[at + 2 * i + 1];
+    if (g >= 0x1000) out[o++] = HEX[g >> 12];
+    if (g >= 0x100) out[o++] = HEX[(g >> 8) & 15];
+    if (g >= 0x10) out[o++] = HEX[(g >> 4) & 15];
+    out[o++] = HEX[g & 15];
+  }
+  return o - w0;
+}
