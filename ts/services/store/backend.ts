@@ -8,17 +8,6 @@ import type { TextColumn } from './text-column.js';
 /** Portable column types; each backend maps them to its own DDL type. */
 export type ColType = 'u8' | 'u16' | 'u32' | 'u64' | 'i64' | 'f64' | 'str' | 'datetime';
 
-/** The typed array whose elements are a column type's values as both backends take them (little-endian, as they are): copied whole. */
-export const SAME_ARRAY: Partial<Record<ColType, Function>> = {
-  u8: Uint8Array,
-  u16: Uint16Array,
-  u32: Uint32Array,
-  datetime: Uint32Array,
-  u64: BigUint64Array,
-  i64: BigInt64Array,
-  f64: Float64Array,
-};
-
 export interface ColumnDef {
   name: string;
   type: ColType;

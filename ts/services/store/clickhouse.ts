@@ -22,7 +22,6 @@ import {
   type Row,
   type SqlValue,
   columnOf,
-  SAME_ARRAY,
   type TableDef,
 } from './backend.js';
 import { TextColumn } from './text-column.js';
@@ -192,6 +191,16 @@ function cellWriter(type: ColType, src: ArrayLike<unknown>): CellWriter {
   }
 }
 
+/** the typed array whose elements are a column type's RowBinary bytes as they are (little-endian) */
+const SAME: Partial<Record<ColType, Function>> = {
+  u8: Uint8Array,
+  u16: Uint16Array,
+  u32: Uint32Array,
+  datetime: Uint32Array,
+  u64: BigUint64Array,
+  i64: BigInt64Array,
+  f64: Float64Array,
+};
 
 const varintLen = (n: number) => (n < 0x80 ? 1 : n < 0x4000 ? 2 : n < 0x200000 ? 3 : n < 0x10000000 ? 4 : 5);
 
@@ -216,7 +225,7 @@ export function encodeRowBinary(cols: ColumnDef[], data: Column[], rows: number)
       width[c] = 0;
       text[c] = src;
       for (let r = 0; r < rows; r++) size += varintLen(src.len[r]) + src.len[r];
-    } else if (t !== 'str' && ArrayBuffer.isView(src) && src.constructor === SAME_ARRAY[t]) {
+    } else if (t !== 'str' && ArrayBuffer.isView(src) && src.constructor === SAME[t]) {
       width[c] = WIDTH[t];
       raw[c] = new Uint8Array(src.buffer, src.byteOffset, src.byteLength);
       size += WIDTH[t] * rows;

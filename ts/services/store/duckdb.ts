@@ -41,7 +41,6 @@ import {
   type Row,
   type SqlValue,
   columnOf,
-  SAME_ARRAY,
   type TableDef,
 } from './backend.js';
 import { TextColumn } from './text-column.js';
@@ -83,6 +82,16 @@ const S64 = new Float64Array(scratch);
 const SI32 = new Int32Array(scratch);
 const SV = new DataView(scratch);
 
+/** the typed array a column's values can be copied from as they are */
+const SAME: Partial<Record<ColType, Function>> = {
+  u8: Uint8Array,
+  u16: Uint16Array,
+  u32: Uint32Array,
+  datetime: Uint32Array,
+  u64: BigUint64Array,
+  i64: BigInt64Array,
+  f64: Float64Array,
+};
 const WIDTH: Record<ColType, number> = { u8: 1, u16: 2, u32: 4, datetime: 4, u64: 8, i64: 8, f64: 8, str: 16 };
 
 function num(v: unknown): number {
@@ -96,7 +105,7 @@ function num(v: unknown): number {
 function fillVector(vec: bindings.Vector, type: ColType, src: Column, off: number, n: number, rows: number[] | null): void {
   if (src instanceof TextColumn) return fillText(vec, src, off, n, rows);
   const w = WIDTH[type];
-  if (!rows && ArrayBuffer.isView(src) && src.constructor === SAME_ARRAY[type]) {
+  if (!rows && ArrayBuffer.isView(src) && src.constructor === SAME[type]) {
     const t = src as unknown as Uint8Array;
     bindings.copy_data_to_vector(vec, 0, t.buffer as ArrayBuffer, t.byteOffset + off * w, n * w);
     return;
