@@ -3,10 +3,9 @@
 // through the full pipeline (its settings, default timeouts, every flow
 // expired at the end) while the expired records are drained and kept
 // (expiry rate: records per second of the pipeline run, ring large enough
-// to drop none); then the same records go to the store worker of a fresh
-// DuckDB file as the writer sends them (through its pool of buffers), are
-// decoded and appended (insert rate: rows per second), and to ClickHouse
-// when a server can be started. Each trial runs in a fresh
+// to drop none); then the same records are decoded and appended to a fresh
+// DuckDB file in the writer's batches (insert rate: rows per second), and to
+// ClickHouse when a server can be started. Each trial runs in a fresh
 // process; best of FLOWGATE_BENCH_ROUNDS (default 3).
 //   npm run bench -- history
 // Prints history_expiry_rate, history_insert_rate, history_insert_vs_expiry
