@@ -23,7 +23,6 @@ import type { Backend } from '../ts/services/store/backend.js';
 import { FLOWS_TABLE } from '../ts/services/store/flow-columns.js';
 import { useRecordLayout } from '../ts/services/store/flow-batch.js';
 import { FlowSink } from '../ts/services/store/flow-sink.js';
-import { DRAIN_POOL, DRAIN_RECORDS } from '../ts/services/store/flow-writer.js';
 import { openStore } from '../ts/services/store/index.js';
 import { WorkerBackend } from '../ts/services/store/worker-backend.js';
 import { generate } from './gen/generate.js';
@@ -36,35 +35,15 @@ type Print = (line: string) => void;
 
 /**
  * The flow writer's back half for a store: raw records pushed as the writer
- * pushes them (to the store worker's sink, through the writer's pool of
- * DRAIN_POOL buffers of DRAIN_RECORDS records, each transferred and handed
- * back once decoded; or a sink on this thread for a Backend made here),
- * nothing dropped (queue unbounded).
+ * pushes them (to the store worker's sink, buffers transferred; or a sink on
+ * this thread for a Backend made here), nothing dropped (queue unbounded).
  */
 async function rawSink(backend: Backend, runIds: Map<number, number>) {
   const o = { batchRows: BATCH, flushMs: 1000, maxQueued: 1e9, instanceName: 'bench' };
   if (backend instanceof WorkerBackend) {
-    const pool = Array.from({ length: DRAIN_POOL }, () => new ArrayBuffer(REC * DRAIN_RECORDS));
-    const waiting: (() => void)[] = [];
-    const returned = (buf: ArrayBuffer) => {
-      pool.push(buf);
-      waiting.shift()?.();
-    };
-    await backend.openFlows(expiredLayout, o, { buffer: returned, counts: () => undefined, log: (l) => console.error(l) });
+    await backend.openFlows(expiredLayout, o, { buffer: () => undefined, counts: () => undefined, log: (l) => console.error(l) });
     for (const [ifid, runId] of runIds) await backend.attachFlows(ifid, runId, 1e9);
-    return {
-      /** `c`: at most DRAIN_RECORDS records, copied into a pooled buffer as the writer's drain does */
-      push: async (ifid: number, c: Uint8Array) => {
-        // the worker is unref'd: a timer keeps the process up while a buffer is away (the engine does in the service)
-        const keep = setInterval(() => undefined, 60_000);
-        while (!pool.length) await new Promise<void>((r) => waiting.push(r));
-        clearInterval(keep);
-        const buf = pool.pop()!;
-        new Uint8Array(buf).set(c);
-        backend.pushFlows(ifid, buf, c.byteLength / REC, c.byteLength);
-      },
-      flush: () => backend.flushFlows(),
-    };
+    return { push: (ifid: number, c: Uint8Array) => backend.pushFlows(ifid, c.buffer as ArrayBuffer, c.byteLength / REC, c.byteLength), flush: () => backend.flushFlows() };
   }
   useRecordLayout(expiredLayout);
   const sink = new FlowSink(backend, o, { counts: () => undefined, log: (l) => console.error(l) });
@@ -75,7 +54,7 @@ async function rawSink(backend: Backend, runIds: Map<number, number>) {
 /** Writes raw records (REC bytes each, chunks own their buffers: they are transferred) as the writer does; rows written. */
 async function appendRecords(backend: Backend, chunks: Uint8Array[], ifid = 0, runId = 1): Promise<number> {
   const sink = await rawSink(backend, new Map([[ifid, runId]]));
-  for (const c of chunks) await sink.push(ifid, c);
+  for (const c of chunks) sink.push(ifid, c);
   await sink.flush();
   const r = await backend.query({ sql: 'SELECT count(*) AS n FROM flows', params: [] });
   return Number(r[0]!.n);
@@ -258,11 +237,11 @@ export async function fillFlows(backend: Backend, o: FillOptions): Promise<numbe
   const start = end - days * 86400;
   const ifids = o.ifids ?? [0];
   const sink = await rawSink(backend, new Map(ifids.map((i) => [i, 1_000 + i])));
-  const CHUNK = DRAIN_RECORDS;
+  const CHUNK = 4096;
   const chunks = ifids.map(() => ({ b: new Uint8Array(REC * CHUNK), n: 0 }));
-  const send = async (k: number) => {
+  const send = (k: number) => {
     const c = chunks[k]!;
-    if (c.n) await sink.push(ifids[k]!, c.b.subarray(0, c.n * REC));
+    if (c.n) sink.push(ifids[k]!, c.b.subarray(0, c.n * REC).slice());
     c.n = 0;
   };
   const raw = new Uint8Array(REC);
@@ -328,10 +307,10 @@ export async function fillFlows(backend: Backend, o: FillOptions): Promise<numbe
     const k = i % ifids.length;
     const c = chunks[k]!;
     c.b.set(raw, c.n++ * REC);
-    if (c.n === CHUNK) await send(k);
+    if (c.n === CHUNK) send(k);
     if ((i + 1) % BATCH === 0) o.onProgress?.(i + 1);
   }
-  for (let k = 0; k < ifids.length; k++) await send(k);
+  ifids.forEach((_, k) => send(k));
   await sink.flush();
   return o.rows / (Number(process.hrtime.bigint() - t0) / 1e9);
 }

@@ -338,7 +338,7 @@ describe('flow writer falling behind', () => {
     await flushed;
     const c = writer.counters(0);
     const flows = ifaces.list[0]!.engine.stats().flows_created;
-    // 197 flows in batches of 8: one in flight, two queued (then written together), the rest dropped
+    // 197 flows in batches of 8: one in flight, two queued, the rest dropped
     expect(c.flow_export_drops).toBeGreaterThan(0);
     expect(c.flow_export_count).toBe(3 * 8);
     expect(c.flow_export_count + c.flow_export_drops).toBe(flows);

@@ -3,7 +3,6 @@
 // this file (flows writer, flows queries, timeseries, later alerts) speaks
 // to a Backend and never to a driver; what the two dialects spell
 // differently lives in the two implementations and in `Dialect`.
-import type { TextColumn } from './text-column.js';
 
 /** Portable column types; each backend maps them to its own DDL type. */
 export type ColType = 'u8' | 'u16' | 'u32' | 'u64' | 'i64' | 'f64' | 'str' | 'datetime';
@@ -48,17 +47,14 @@ export type Row = Record<string, unknown>;
 /**
  * Rows to append, column-major: `columns[i][r]` is column i of row r (same
  * order as the table's columns). A column may be a plain array or a typed
- * array (the flow writer decodes straight into Uint32Array…, u64 columns
- * into BigUint64Array), a string column also a TextColumn (UTF-8 bytes).
+ * array (the flow writer decodes straight into Float64Array/Uint32Array…).
  * Integers may be numbers or bigints; a missing value (null/undefined) is
  * stored as 0 or '' (no column is nullable, as in ntopng's schema).
  */
 export interface Batch {
   rows: number;
-  columns: Column[];
+  columns: ArrayLike<unknown>[];
 }
-
-export type Column = ArrayLike<unknown> | TextColumn;
 
 export interface Backend {
   readonly dialect: 'duckdb' | 'clickhouse';
@@ -66,12 +62,8 @@ export interface Backend {
   readonly description: string;
   /** creates the table (and its partitioning) if missing; idempotent */
   ensureTable(t: TableDef): Promise<void>;
-  /**
-   * appends rows in one batch, or several batches together (DuckDB: one
-   * INSERT per day, ClickHouse: one INSERT … FORMAT RowBinary): a large
-   * write costs either store less per row than several small ones
-   */
-  append(t: TableDef, batch: Batch | readonly Batch[]): Promise<void>;
+  /** appends rows in one batch (DuckDB appender / ClickHouse INSERT … FORMAT RowBinary) */
+  append(t: TableDef, batch: Batch): Promise<void>;
   /** runs a SELECT; numbers come back as number (bigint beyond 2^53), text as string */
   query(q: Query): Promise<Row[]>;
   /** partitions (UTC days, 'YYYYMMDD') of a partitioned table, oldest first, with their byte size */

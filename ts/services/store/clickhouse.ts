@@ -16,7 +16,6 @@ import {
   type Backend,
   type Batch,
   type ColType,
-  type Column,
   type ColumnDef,
   type Query,
   type Row,
@@ -24,7 +23,6 @@ import {
   columnOf,
   type TableDef,
 } from './backend.js';
-import { TextColumn } from './text-column.js';
 
 export interface ClickHouseOptions {
   /** http(s)://host:8123/<database> (database default `flowgate`); user:password@ in the URL also works */
@@ -191,82 +189,30 @@ function cellWriter(type: ColType, src: ArrayLike<unknown>): CellWriter {
   }
 }
 
-/** the typed array whose elements are a column type's RowBinary bytes as they are (little-endian) */
-const SAME: Partial<Record<ColType, Function>> = {
-  u8: Uint8Array,
-  u16: Uint16Array,
-  u32: Uint32Array,
-  datetime: Uint32Array,
-  u64: BigUint64Array,
-  i64: BigInt64Array,
-  f64: Float64Array,
-};
-
-const varintLen = (n: number) => (n < 0x80 ? 1 : n < 0x4000 ? 2 : n < 0x200000 ? 3 : n < 0x10000000 ? 4 : 5);
-
 /**
  * Rows of a column-major batch as RowBinary (rows one after another, the
- * given columns in order); `data[i]` holds the values of `cols[i]`. Typed
- * arrays of the column's own type and TextColumns are copied byte for byte
- * into one buffer of the exact size; other columns convert each value.
+ * given columns in order); `data[i]` holds the values of `cols[i]`.
  */
-export function encodeRowBinary(cols: ColumnDef[], data: Column[], rows: number): Buffer {
-  const nc = cols.length;
-  // per column: bytes per value copied from `raw` (1, 2, 4, 8), 0 = TextColumn, -1 = converted
-  const width = new Int8Array(nc);
-  const raw: Uint8Array[] = [];
-  const text: TextColumn[] = [];
-  const writers: CellWriter[] = [];
+export function encodeRowBinary(cols: ColumnDef[], data: ArrayLike<unknown>[], rows: number): Buffer {
+  // size: fixed widths, plus at most 3 bytes per UTF-16 unit and a 5-byte varint per string
   let size = 0;
-  for (let c = 0; c < nc; c++) {
+  for (let c = 0; c < cols.length; c++) {
     const t = cols[c].type;
-    const src = data[c];
-    if (src instanceof TextColumn) {
-      width[c] = 0;
-      text[c] = src;
-      for (let r = 0; r < rows; r++) size += varintLen(src.len[r]) + src.len[r];
-    } else if (t !== 'str' && ArrayBuffer.isView(src) && src.constructor === SAME[t]) {
-      width[c] = WIDTH[t];
-      raw[c] = new Uint8Array(src.buffer, src.byteOffset, src.byteLength);
+    if (t !== 'str') {
       size += WIDTH[t] * rows;
-    } else {
-      width[c] = -1;
-      writers[c] = cellWriter(t, src);
-      if (t !== 'str') size += WIDTH[t] * rows;
-      // at most 3 bytes per UTF-16 unit and a 5-byte varint per string
-      else for (let r = 0; r < rows; r++) {
-        const v = src[r];
-        size += 5 + 3 * (v == null ? 0 : typeof v === 'string' ? v.length : String(v).length);
-      }
+      continue;
+    }
+    const src = data[c];
+    for (let r = 0; r < rows; r++) {
+      const v = src[r];
+      size += 5 + 3 * (v == null ? 0 : typeof v === 'string' ? v.length : String(v).length);
     }
   }
   const buf = Buffer.allocUnsafe(size);
+  const writers = cols.map((c, i) => cellWriter(c.type, data[i]));
+  const nc = writers.length;
   let o = 0;
-  for (let r = 0; r < rows; r++) {
-    for (let c = 0; c < nc; c++) {
-      const w = width[c];
-      if (w > 0) {
-        const b = raw[c], at = r * w;
-        buf[o] = b[at];
-        if (w > 1) {
-          buf[o + 1] = b[at + 1];
-          if (w > 2) {
-            buf[o + 2] = b[at + 2];
-            buf[o + 3] = b[at + 3];
-            if (w > 4) for (let k = 4; k < 8; k++) buf[o + k] = b[at + k];
-          }
-        }
-        o += w;
-      } else if (w === 0) {
-        const t = text[c];
-        const l = t.len[r], s = t.start[r], b = t.bytes;
-        o = writeVarint(buf, o, l);
-        if (l > 32) buf.set(b.subarray(s, s + l), o);
-        else for (let k = 0; k < l; k++) buf[o + k] = b[s + k];
-        o += l;
-      } else o = writers[c](buf, o, r);
-    }
-  }
+  for (let r = 0; r < rows; r++) for (let c = 0; c < nc; c++) o = writers[c](buf, o, r);
   return buf.subarray(0, o);
 }
 
@@ -419,19 +365,15 @@ export class ClickHouseBackend implements Backend {
     }
   }
 
-  async append(t: TableDef, batch: Batch | readonly Batch[]): Promise<void> {
-    const batches = (Array.isArray(batch) ? (batch as readonly Batch[]) : [batch as Batch]).filter((b) => b.rows > 0);
-    for (const b of batches) {
-      if (b.columns.length !== t.columns.length) {
-        throw new StoreError('query', `${t.name}: batch has ${b.columns.length} columns, table ${t.columns.length}`);
-      }
+  async append(t: TableDef, batch: Batch): Promise<void> {
+    if (batch.columns.length !== t.columns.length) {
+      throw new StoreError('query', `${t.name}: batch has ${batch.columns.length} columns, table ${t.columns.length}`);
     }
-    if (!batches.length) return;
+    if (batch.rows === 0) return;
     // absent columns are left to their DEFAULT (see ColumnDef.absent)
     const idx = t.columns.map((c, i) => (t.partitionBy && c.absent ? -1 : i)).filter((i) => i >= 0);
     const cols = idx.map((i) => t.columns[i]);
-    const parts = batches.map((b) => encodeRowBinary(cols, idx.map((i) => b.columns[i]), b.rows));
-    const body = parts.length === 1 ? parts[0] : Buffer.concat(parts);
+    const body = encodeRowBinary(cols, idx.map((i) => batch.columns[i]), batch.rows);
     await this.post(`INSERT INTO ${q(t.name)} (${cols.map((c) => q(c.name)).join(', ')}) FORMAT RowBinary`, body);
   }
 

@@ -3,11 +3,10 @@
 // DuckDB has no partitions, so a partitioned table is one table per UTC day
 // (`flows_20240131`) behind a view with the table's own name (`flows`) that
 // queries read; the view is recreated whenever a day table is added or
-// dropped, and retention drops whole day tables. Appends are INSERTs that
-// read the batch through a table function filling DuckDB's vectors a column
-// at a time (appendRows), so DuckDB's own thread does the writing. Queries
-// run on their own connections so a long SELECT never waits behind the
-// writer (DuckDB's MVCC isolates them).
+// dropped, and retention drops whole day tables. Appends go through data
+// chunks (a column at a time into DuckDB's vectors: ~1.3 M rows/s measured
+// here against ~0.8 M/s row by row). Queries run on their own connections so
+// a long SELECT never waits behind the writer (DuckDB's MVCC isolates them).
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 
@@ -16,8 +15,8 @@ import {
   BIGINT,
   DOUBLE,
   DuckDBConnection,
+  DuckDBDataChunk,
   DuckDBInstance,
-  DuckDBTableFunction,
   UBIGINT,
   UINTEGER,
   USMALLINT,
@@ -35,7 +34,6 @@ import {
   type Backend,
   type Batch,
   type ColType,
-  type Column,
   type ColumnDef,
   type Query,
   type Row,
@@ -43,7 +41,6 @@ import {
   columnOf,
   type TableDef,
 } from './backend.js';
-import { TextColumn } from './text-column.js';
 
 const DDL: Record<ColType, string> = {
   u8: 'UTINYINT',
@@ -69,6 +66,8 @@ const CHUNK_TYPE: Record<ColType, DuckDBType> = {
 const CHUNK_ROWS = 2048;
 /** rows appended between two checkpoints (~100 MB of WAL for the flows table) */
 const CHECKPOINT_ROWS = 500_000;
+/** chunks appended between two commits (and event-loop turns) */
+const FLUSH_CHUNKS = 4;
 const DAY_SUFFIX = /_(\d{8})$/;
 
 const q = (ident: string) => `"${checkIdent(ident)}"`;
@@ -102,8 +101,7 @@ function num(v: unknown): number {
 }
 
 /** Rows [off, off+n) of `src` (or the listed rows) into a chunk's vector. */
-function fillVector(vec: bindings.Vector, type: ColType, src: Column, off: number, n: number, rows: number[] | null): void {
-  if (src instanceof TextColumn) return fillText(vec, src, off, n, rows);
+function fillVector(vec: bindings.Vector, type: ColType, src: ArrayLike<unknown>, off: number, n: number, rows: number[] | null): void {
   const w = WIDTH[type];
   if (!rows && ArrayBuffer.isView(src) && src.constructor === SAME[type]) {
     const t = src as unknown as Uint8Array;
@@ -174,64 +172,6 @@ function fillVector(vec: bindings.Vector, type: ColType, src: Column, off: numbe
   bindings.copy_data_to_vector(vec, 0, scratch, 0, n * w);
 }
 
-/**
- * A TextColumn's rows into a VARCHAR vector in two calls whatever the
- * strings: DuckDB's string_t (the C API's duckdb_string_t) holds a string of
- * up to 12 bytes inline, written here; a longer one is its length, first 4
- * bytes and a pointer. The long rows' bytes (one range of the column's
- * arena) are assigned once, as one string of row 0, and each long row points
- * into that copy, which the vector owns until the appender has copied the
- * chunk. One native call per string instead cost ~1 µs a row, ~40 % of an
- * append of the flows table.
- */
-function fillText(vec: bindings.Vector, col: TextColumn, off: number, n: number, rows: number[] | null): void {
-  const { bytes, start, len } = col;
-  S8.fill(0, 0, n * 16);
-  let lo = 0xffffffff, hi = 0;
-  for (let i = 0; i < n; i++) {
-    const r = rows ? rows[off + i] : off + i;
-    const l = len[r];
-    if (l === 0) continue;
-    const s = start[r];
-    const o = i * 16;
-    S32[i * 4] = l;
-    if (l <= 12) {
-      for (let k = 0; k < l; k++) S8[o + 4 + k] = bytes[s + k];
-      continue;
-    }
-    S8[o + 4] = bytes[s];
-    S8[o + 5] = bytes[s + 1];
-    S8[o + 6] = bytes[s + 2];
-    S8[o + 7] = bytes[s + 3];
-    if (s < lo) lo = s;
-    if (s + l > hi) hi = s + l;
-  }
-  let sliced = hi === 0; // no long string
-  if (!sliced) {
-    bindings.vector_assign_string_element_len(vec, 0, bytes.subarray(lo, hi));
-    const t = bindings.vector_get_data(vec, 16); // a copy of row 0's string_t
-    const tv = new DataView(t.buffer, t.byteOffset, 16);
-    // the pointer form as the C API declares it, else one call per string below
-    sliced = tv.getUint32(0, true) === hi - lo;
-    if (sliced) {
-      const pLo = tv.getUint32(8, true), pHi = tv.getUint32(12, true);
-      for (let i = 0; i < n; i++) {
-        const r = rows ? rows[off + i] : off + i;
-        if (len[r] <= 12) continue;
-        const a = pLo + (start[r] - lo);
-        S32[i * 4 + 2] = a >>> 0;
-        S32[i * 4 + 3] = a > 0xffffffff ? (pHi + 1) >>> 0 : pHi;
-      }
-    }
-  }
-  bindings.copy_data_to_vector(vec, 0, scratch, 0, n * 16);
-  if (sliced) return;
-  for (let i = 0; i < n; i++) {
-    const r = rows ? rows[off + i] : off + i;
-    if (len[r] > 12) bindings.vector_assign_string_element_len(vec, i, bytes.subarray(start[r], start[r] + len[r]));
-  }
-}
-
 const utf8 = new TextEncoder();
 /** a column with no values: its default (0 / '') on every row */
 const NONE: ArrayLike<unknown> = { length: 0 };
@@ -264,12 +204,6 @@ interface TableState {
   tables: Map<string, ColumnDef[]>;
 }
 
-/** rows of a batch to append: all, or the listed ones (those of one day) */
-interface Segment {
-  batch: Batch;
-  rows: number[] | null;
-}
-
 const BY_DDL = new Map<string, ColType>(Object.entries(DDL).map(([t, d]) => [d, t as ColType]));
 
 /** the columns a table stores: all but the absent ones (a plain table stores all) */
@@ -298,8 +232,8 @@ export class DuckDbBackend implements Backend {
     try {
       mkdirSync(dirname(path), { recursive: true });
       // No automatic checkpoint: DuckDB would run it inside an append's
-      // commit, holding that append up; checkpoint() runs it as a query of
-      // its own, every CHECKPOINT_ROWS appended rows.
+      // commit, on the event loop; checkpoint() runs it as a query instead
+      // (DuckDB's own threads), every CHECKPOINT_ROWS appended rows.
       const instance = await DuckDBInstance.create(path, { wal_autocheckpoint: '1TB' });
       const writer = await instance.connect();
       return new DuckDbBackend(path, instance, writer);
@@ -401,52 +335,42 @@ export class DuckDbBackend implements Backend {
     return st;
   }
 
-  append(t: TableDef, batch: Batch | readonly Batch[]): Promise<void> {
-    const batches = Array.isArray(batch) ? (batch as readonly Batch[]) : [batch as Batch];
+  append(t: TableDef, batch: Batch): Promise<void> {
     return this.serial.run(async () => {
       this.live();
       const st = this.state(t);
-      for (const b of batches) {
-        if (b.columns.length !== t.columns.length) {
-          throw new StoreError('query', `${t.name}: batch has ${b.columns.length} columns, table ${t.columns.length}`);
-        }
+      if (batch.columns.length !== t.columns.length) {
+        throw new StoreError('query', `${t.name}: batch has ${batch.columns.length} columns, table ${t.columns.length}`);
       }
-      const all = batches.filter((b) => b.rows > 0);
-      if (!all.length) return;
-      if (!t.partitionBy) return this.appendRows(t.name, st.tables.get('')!, t, all.map((b) => ({ batch: b, rows: null })));
+      if (batch.rows === 0) return;
+      if (!t.partitionBy) return this.appendRows(t.name, st.tables.get('')!, t, batch, null);
       // Rows by day; a batch almost always falls in one day, so check that first.
-      const pi = t.columns.findIndex((c) => c.name === t.partitionBy);
-      const byDay = new Map<string, Segment[]>();
-      for (const b of all) {
-        const pc = b.columns[pi] as ArrayLike<unknown>;
-        const d0 = Math.floor(Number(pc[0] ?? 0) / 86400);
-        let one = true;
-        for (let r = 1; r < b.rows && one; r++) one = Math.floor(Number(pc[r] ?? 0) / 86400) === d0;
-        const days = new Map<string, number[] | null>();
-        if (one) days.set(dayOf(d0 * 86400), null);
-        else {
-          for (let i = 0; i < b.rows; i++) {
+      const pc = batch.columns[t.columns.findIndex((c) => c.name === t.partitionBy)];
+      const first = dayOf(Number(pc[0] ?? 0));
+      let byDay: Map<string, number[]> | null = null;
+      const d0 = Math.floor(Number(pc[0] ?? 0) / 86400);
+      for (let r = 1; r < batch.rows; r++) {
+        if (Math.floor(Number(pc[r] ?? 0) / 86400) !== d0) {
+          byDay = new Map();
+          for (let i = 0; i < batch.rows; i++) {
             const d = dayOf(Number(pc[i] ?? 0));
-            let l = days.get(d);
-            if (!l) days.set(d, (l = []));
+            let l = byDay.get(d);
+            if (!l) byDay.set(d, (l = []));
             l.push(i);
           }
-        }
-        for (const [day, rows] of days) {
-          let l = byDay.get(day);
-          if (!l) byDay.set(day, (l = []));
-          l.push({ batch: b, rows });
+          break;
         }
       }
+      const groups: [string, number[] | null][] = byDay ? [...byDay] : [[first, null]];
       let added = false;
-      for (const day of byDay.keys()) {
+      for (const [day] of groups) {
         if (st.tables.has(day)) continue;
         st.tables.set(day, await this.createOrMigrate(`${t.name}_${day}`, t, new Map()));
         added = true;
       }
       if (added) await this.rebuildView(st);
-      for (const [day, segs] of byDay) await this.appendRows(`${t.name}_${day}`, st.tables.get(day)!, t, segs);
-      this.sinceCheckpoint += all.reduce((a, b) => a + b.rows, 0);
+      for (const [day, rows] of groups) await this.appendRows(`${t.name}_${day}`, st.tables.get(day)!, t, batch, rows);
+      this.sinceCheckpoint += batch.rows;
       if (this.sinceCheckpoint >= CHECKPOINT_ROWS) void this.checkpoint();
     });
   }
@@ -465,71 +389,46 @@ export class DuckDbBackend implements Backend {
   }
 
   /**
-   * Appends the segments' rows (a batch's, or the listed ones) as one INSERT
-   * that reads them from the table function `flowgate_feed`: DuckDB's
-   * thread runs the statement (append, WAL, commit) and calls back here only
-   * to have each chunk of DuckDB's vector size filled, a column at a time
-   * (numbers copied in one call, straight from a typed array of the same
-   * width or converted into a scratch one; strings see fillText). The
-   * appender did the same work on this thread, synchronously; now the
-   * store's thread decodes the next batch meanwhile. The rows land in one
-   * transaction, or none.
+   * Appends all rows of the batch (or the listed ones) in data chunks of
+   * DuckDB's vector size, a column at a time: numbers are copied into the
+   * vector in one call (straight from a typed array of the same width, or
+   * converted into a scratch one), strings of up to 12 ASCII bytes are
+   * written inline as DuckDB's string_t, longer ones assigned one by one.
+   * The flows table's 65 columns went from ~60 k rows/s (per-value
+   * setItem) to ~100 k; leaving absent columns out, ~300 k.
    */
-  private async appendRows(table: string, phys: ColumnDef[], t: TableDef, segs: Segment[]): Promise<void> {
-    checkIdent(table);
-    this.feedFunction ??= this.registerFeed();
-    // each stored column's position in a batch (-1: a column the definition no longer has)
-    const at = phys.map((c) => t.columns.findIndex((d) => d.name === c.name));
-    this.feed = { phys, at, segs, seg: 0, off: 0 };
+  private async appendRows(table: string, phys: ColumnDef[], t: TableDef, batch: Batch, rows: number[] | null): Promise<void> {
+    const appender = await this.writer.createAppender(checkIdent(table));
     try {
-      await this.writer.run(`INSERT INTO ${q(table)} SELECT * FROM flowgate_feed()`);
+      const types = phys.map((c) => CHUNK_TYPE[c.type]);
+      // each stored column's values in the batch (none: a column the definition no longer has)
+      const src = phys.map((c) => {
+        const i = t.columns.findIndex((d) => d.name === c.name);
+        return i >= 0 ? batch.columns[i] : null;
+      });
+      const total = rows ? rows.length : batch.rows;
+      for (let off = 0; off < total; off += CHUNK_ROWS) {
+        const n = Math.min(CHUNK_ROWS, total - off);
+        const chunk = DuckDBDataChunk.create(types, n);
+        for (let c = 0; c < phys.length; c++) {
+          const vec = bindings.data_chunk_get_vector(chunk.chunk, c);
+          fillVector(vec, phys[c].type, src[c] ?? NONE, off, n, rows);
+        }
+        appender.appendDataChunk(chunk);
+        // DuckDB's appender works synchronously: commit every few thousand
+        // rows and let the event loop run in between, so a large batch never
+        // holds up the API for long
+        if ((off / CHUNK_ROWS) % FLUSH_CHUNKS === FLUSH_CHUNKS - 1 && off + n < total) {
+          appender.flushSync();
+          await new Promise((r) => setImmediate(r));
+        }
+      }
+      appender.flushSync();
     } catch (e) {
       throw e instanceof StoreError ? e : new StoreError('query', `${this.description}: append to ${table}: ${(e as Error).message}`, { cause: e });
     } finally {
-      this.feed = null;
+      appender.closeSync();
     }
-  }
-
-  /** what appendRows hands to DuckDB: segment `seg`'s rows from `off` on come next (one INSERT at a time: appends are serial) */
-  private feed: { phys: ColumnDef[]; at: number[]; segs: Segment[]; seg: number; off: number } | null = null;
-  private feedFunction: DuckDBTableFunction | null = null;
-
-  /** Registers `flowgate_feed()` on the writer connection: the rows of `this.feed`, up to CHUNK_ROWS per call. */
-  private registerFeed(): DuckDBTableFunction {
-    const f = DuckDBTableFunction.create({
-      name: 'flowgate_feed',
-      bindFunction: (info) => {
-        if (!this.feed) return info.setError('flowgate_feed: nothing to append');
-        for (const c of this.feed.phys) info.addResultColumn(c.name, CHUNK_TYPE[c.type]);
-      },
-      // one scanning thread: chunks come in order from this one
-      initFunction: (info) => info.setMaxThreads(1),
-      mainFunction: (info, out) => {
-        const fd = this.feed;
-        try {
-          let n = 0;
-          while (fd && fd.seg < fd.segs.length) {
-            const { batch, rows } = fd.segs[fd.seg];
-            n = Math.min(CHUNK_ROWS, (rows ? rows.length : batch.rows) - fd.off);
-            if (n > 0) break;
-            fd.seg++;
-            fd.off = 0;
-          }
-          out.rowCount = n;
-          if (!n) return;
-          const { batch, rows } = fd!.segs[fd!.seg];
-          for (let c = 0; c < fd!.phys.length; c++) {
-            const i = fd!.at[c];
-            fillVector(bindings.data_chunk_get_vector(out.chunk, c), fd!.phys[c].type, i >= 0 ? batch.columns[i] : NONE, fd!.off, n, rows);
-          }
-          fd!.off += n;
-        } catch (e) {
-          info.setError(`flowgate_feed: ${(e as Error).message}`);
-        }
-      },
-    });
-    this.writer.registerTableFunction(f);
-    return f;
   }
 
   async query(qy: Query): Promise<Row[]> {

@@ -1,9 +1,9 @@
 // ⑧ The flow writer's back half, beside the store (on the store's worker
 // thread for the real backends): raw expired-flow records in, decoded into
-// batches bounded by size and age; sealed batches wait in a bounded queue
-// and go out together, one append at a time. When the store falls behind
-// (or fails) whole batches are dropped and counted: the packet path never
-// waits for the database.
+// batches bounded by size and age, appended one at a time. Sealed batches
+// wait in a bounded queue; when the store falls behind (or fails) whole
+// batches are dropped and counted: the packet path never waits for the
+// database.
 import { threadId } from 'node:worker_threads';
 
 import type { Backend } from './backend.js';
@@ -35,18 +35,6 @@ export interface FlowSinkStats {
   rows: number;
 }
 
-/** records decoded per event-loop turn when a push is deferred (~1 ms) */
-const SLICE = 1024;
-
-interface Pending {
-  ifid: number;
-  bytes: Uint8Array;
-  n: number;
-  /** records decoded so far */
-  at: number;
-  done: () => void;
-}
-
 interface IfCounts {
   src: FlowSource;
   written: number;
@@ -66,10 +54,6 @@ export class FlowSink {
   private lastPrune = Date.now();
   private readonly timer: NodeJS.Timeout;
   readonly stats: FlowSinkStats = { threadId, batches: 0, rows: 0 };
-  /** pushes not decoded yet (push with `done`), oldest first */
-  private readonly pending: Pending[] = [];
-  /** flush() waiting for them */
-  private readonly decoded: (() => void)[] = [];
 
   constructor(
     private readonly backend: Backend,
@@ -86,41 +70,13 @@ export class FlowSink {
     this.ifs.set(ifid, { src: new FlowSource(ifid, runId, staleSec), written: 0, drops: 0 });
   }
 
-  /**
-   * Decodes `n` records: at once (the bytes are free again on return), or,
-   * given `done`, SLICE records per event-loop turn after the pushes before
-   * it, calling `done` once the bytes are free. DuckDB's thread runs an
-   * append and calls back on this thread to have each chunk filled: between
-   * slices it does not wait long, so the append in flight and the decoding
-   * of the next batch run side by side.
-   */
-  push(ifid: number, bytes: Uint8Array, n: number, done?: () => void): void {
-    if (!done) return this.decode(ifid, bytes, 0, n);
-    this.pending.push({ ifid, bytes, n, at: 0, done });
-    if (this.pending.length === 1) this.step();
-  }
-
-  private readonly step = (): void => {
-    const p = this.pending[0];
-    if (!p) return;
-    const k = Math.min(SLICE, p.n - p.at);
-    this.decode(p.ifid, p.bytes, p.at, k);
-    p.at += k;
-    if (p.at === p.n) {
-      this.pending.shift();
-      p.done();
-    }
-    if (this.pending.length) setImmediate(this.step);
-    else for (const w of this.decoded.splice(0)) w();
-  };
-
-  /** Decodes records [from, from+n) of `bytes`. */
-  private decode(ifid: number, bytes: Uint8Array, from: number, n: number): void {
+  /** Decodes `n` records (the bytes are free again on return). */
+  push(ifid: number, bytes: Uint8Array, n: number): void {
     const st = this.ifs.get(ifid);
     if (!st) return;
     const rec = recordSize();
     const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    for (let i = from; i < from + n; i++) {
+    for (let i = 0; i < n; i++) {
       let b = this.cur;
       if (!b) b = this.cur = this.spare.pop()?.reset() ?? new FlowBatch(this.o.batchRows, this.consts);
       b.add(v, bytes, i * rec, st.src);
@@ -143,15 +99,11 @@ export class FlowSink {
     if (!b || !b.rows) return;
     if (this.queue.length >= this.o.maxQueued) {
       this.settle(b, false);
-      this.reuse(b);
+      if (this.spare.length < 2) this.spare.push(b);
       return;
     }
     this.queue.push(b);
     this.pump();
-  }
-
-  private reuse(b: FlowBatch): void {
-    if (this.spare.length < this.o.maxQueued) this.spare.push(b);
   }
 
   /** Counts a batch as written or lost, per interface. */
@@ -165,28 +117,21 @@ export class FlowSink {
     }
   }
 
-  /**
-   * Writes everything queued in one append: one batch while the store keeps
-   * up, the whole backlog once it fell behind (fewer, larger writes cost
-   * either store less per row).
-   */
   private pump(): void {
     if (this.inflight || !this.queue.length) return;
-    const group = this.queue.splice(0);
-    let rows = 0;
-    for (const b of group) rows += b.rows;
+    const b = this.queue.shift()!;
     this.inflight = this.backend
-      .append(FLOWS_TABLE, group.map((b) => b.batch()))
+      .append(FLOWS_TABLE, b.batch())
       .then(
         () => {
-          this.stats.batches += group.length;
-          this.stats.rows += rows;
-          for (const b of group) this.settle(b, true);
+          this.stats.batches++;
+          this.stats.rows += b.rows;
+          this.settle(b, true);
           if (this.failing) this.ev.log(`flowgate: historical store: writing again (${this.backend.description})`);
           this.failing = false;
         },
         (e: Error) => {
-          for (const b of group) this.settle(b, false);
+          this.settle(b, false);
           const now = Date.now();
           if (!this.failing || now - this.lastFailLog > 60_000) {
             const drops = [...this.ifs.values()].reduce((a, s) => a + s.drops, 0);
@@ -198,14 +143,13 @@ export class FlowSink {
       )
       .finally(() => {
         this.inflight = null;
-        for (const b of group) this.reuse(b);
+        if (this.spare.length < 2) this.spare.push(b);
         this.pump();
       });
   }
 
   /** Seals the batch being filled and waits until everything pushed is written (or dropped). */
   async flush(): Promise<void> {
-    while (this.pending.length) await new Promise<void>((r) => this.decoded.push(r));
     this.seal();
     while (this.inflight || this.queue.length) {
       this.pump();

@@ -22,9 +22,9 @@ export { communityId, Constants, FlowBatch, FlowSource } from './flow-batch.js';
 
 const REC = expiredLayout.size;
 /** records per drained buffer */
-export const DRAIN_RECORDS = 4096;
+const DRAIN_RECORDS = 4096;
 /** drained buffers: while all are with the sink, records wait in the engine's ring */
-export const DRAIN_POOL = 4;
+const POOL = 4;
 
 export interface FlowWriterOptions {
   /** a batch is sealed at this many rows (default 16384) */
@@ -116,7 +116,7 @@ export class FlowWriter implements ExpiredSink {
   private closed = false;
 
   private constructor(private readonly log: (l: string) => void) {
-    for (let i = 0; i < DRAIN_POOL; i++) this.pool.push(new ArrayBuffer(REC * DRAIN_RECORDS));
+    for (let i = 0; i < POOL; i++) this.pool.push(new ArrayBuffer(REC * DRAIN_RECORDS));
     this.timer = setInterval(() => this.tick(), 250);
     this.timer.unref();
   }

@@ -70,10 +70,9 @@ async function call(op: string, args: unknown[]): Promise<unknown> {
 
 port.on('message', (m: ToWorker) => {
   if (m.op === 'push') {
-    // once decoded (the rows then live in the batch) the buffer goes back to the pool
-    const back = () => post({ op: 'buf', buf: m.buf }, [m.buf]);
-    if (sink) sink.push(m.ifid, new Uint8Array(m.buf, 0, m.bytes), m.n, back);
-    else back();
+    // decoded at once (the rows now live in the batch), the buffer goes back to the pool
+    sink?.push(m.ifid, new Uint8Array(m.buf, 0, m.bytes), m.n);
+    post({ op: 'buf', buf: m.buf }, [m.buf]);
     return;
   }
   call(m.name, m.args).then(

@@ -12,11 +12,10 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
-import { StoreError, type Backend, type Batch, type Column, type Query, type Row, type SqlValue, type TableDef } from './backend.js';
+import { StoreError, type Backend, type Batch, type Query, type Row, type SqlValue, type TableDef } from './backend.js';
 import type { RecordLayout } from './flow-batch.js';
 import type { FlowSinkOptions, FlowSinkStats } from './flow-sink.js';
 import type { StoreOptions } from './index.js';
-import { TextColumn } from './text-column.js';
 
 export type ToWorker =
   | { op: 'call'; id: number; name: string; args: unknown[] }
@@ -127,12 +126,8 @@ export class WorkerBackend implements Backend {
     return this.call('ensureTable', t);
   }
   /** Batches are copied to the worker (timeseries' small ones); flows travel raw (flowChannel). */
-  append(t: TableDef, batch: Batch | readonly Batch[]): Promise<void> {
-    const plain = (b: Batch) => ({
-      rows: b.rows,
-      columns: b.columns.map((c: Column) => (c instanceof TextColumn ? c.strings(b.rows) : ArrayBuffer.isView(c) || Array.isArray(c) ? c : Array.from(c))),
-    });
-    return this.call('append', t, Array.isArray(batch) ? (batch as readonly Batch[]).map(plain) : plain(batch as Batch));
+  append(t: TableDef, batch: Batch): Promise<void> {
+    return this.call('append', t, { rows: batch.rows, columns: batch.columns.map((c) => (ArrayBuffer.isView(c) || Array.isArray(c) ? c : Array.from(c))) });
   }
   query(q: Query): Promise<Row[]> {
     return this.call('query', q);
