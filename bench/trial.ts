@@ -18,7 +18,7 @@ function defaultScores() {
   return riskScoreTable(lo >>> 0, hi >>> 0);
 }
 
-type Mode = 'read-only' | 'decode-only' | 'full' | 'no-dpi';
+type Mode = 'read-only' | 'decode-only' | 'full' | 'no-dpi' | 'no-checks';
 
 function warm(files: string[]): void {
   const buf = Buffer.allocUnsafe(8 << 20);
@@ -40,13 +40,23 @@ export async function timedRun(e: Engine) {
   return { st, secs, cpuSecs: (c1.user + c1.system) / 1e6 };
 }
 
+/** The engine's refusal counters that are not zero (tables and pools full). */
+export function refusedState(s: Record<string, unknown>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const k of ['flow_table_full', 'host_table_full', 'mac_table_full', 'host_l7_pool_full', 'flow_info_full', 'flow_meta_full']) {
+    const v = Number(s[k] ?? 0);
+    if (v) out[k] = v;
+  }
+  return out;
+}
+
 export async function trial(mode: Mode, files: string[], maxFlows: number, maxHosts: number) {
   warm(files);
   // Tables are faulted in before timing (engine option prefault), as a
   // service does at start: the figures are steady-state packet processing,
   // not the kernel zeroing fresh pages (FLOWGATE_BENCH_COLD=1 to include it).
   const prefault = !process.env.FLOWGATE_BENCH_COLD;
-  const e = new Engine({ files, mode: mode === 'no-dpi' ? 'full' : mode, dpi: mode !== 'no-dpi', prefault, maxFlows, maxHosts, flowIdleSec: 1e10, localHostIdleSec: 1e10, remoteHostIdleSec: 1e10 });
+  const e = new Engine({ files, mode: mode === 'no-dpi' || mode === 'no-checks' ? 'full' : mode, dpi: mode !== 'no-dpi', checks: mode !== 'no-checks', prefault, maxFlows, maxHosts, flowIdleSec: 1e10, localHostIdleSec: 1e10, remoteHostIdleSec: 1e10 });
   if (!process.env.FLOWGATE_BENCH_NO_SCORES) e.setRiskScores(defaultScores());
   const { st, secs, cpuSecs } = await timedRun(e);
   const s = e.stats();
@@ -67,6 +77,8 @@ export async function trial(mode: Mode, files: string[], maxFlows: number, maxHo
     flow_memory_bytes: s.flow_memory_bytes,
     host_memory_bytes: s.host_memory_bytes,
     flow_table_full: s.flow_table_full,
+    /** state a table or pool refused: a run with any is not a figure */
+    refused: refusedState(s as unknown as Record<string, unknown>),
     error: st.error,
     fileBytes: files.reduce((a, f) => a + statSync(f).size, 0),
   };

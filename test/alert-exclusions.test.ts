@@ -23,7 +23,7 @@ import { HOST_CHECK_ALERT_IDS, HostChecks } from '../ts/services/checks/host-che
 import { ConfigStore } from '../ts/services/config-store.js';
 import { addUser, startApi, v2, type ApiService } from './fixtures/api.js';
 import { txt, u16 } from './fixtures/bytes.js';
-import { clickhouseSkip, startClickHouse, type ClickHouseServer } from './fixtures/clickhouse.js';
+import { clickhouseSkip, storeServer, type ClickHouseServer } from './fixtures/clickhouse.js';
 import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, eth, ipv4, tcp, udp } from './fixtures/frames.js';
 import { pcap, tempDir, type Packet } from './fixtures/pcap.js';
 import { T0 } from './fixtures/ts-capture.js';
@@ -94,11 +94,9 @@ describe.each([
   let ch: ClickHouseServer | undefined;
   const history = () => (store === 'clickhouse' ? { clickhouse: { url: ch!.url(`fg_excl_${Math.random().toString(36).slice(2, 8)}`) } } : true);
   beforeAll(async () => {
-    if (skip) {
-      if (process.env.CI) throw new Error(skip);
-      return;
-    }
-    if (store === 'clickhouse') ch = await startClickHouse();
+    const up = await storeServer(store, skip);
+    if (!up) return;
+    ch = up.ch;
   }, 120_000);
   afterAll(async () => ch?.stop());
 

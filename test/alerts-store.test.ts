@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AlertService } from '../ts/services/alerts/alert-service.js';
 import type { AlertInput } from '../ts/services/alerts/types.js';
 import { addUser, startApi, v2, type ApiService } from './fixtures/api.js';
-import { clickhouseSkip, startClickHouse, type ClickHouseServer } from './fixtures/clickhouse.js';
+import { clickhouseSkip, storeServer, type ClickHouseServer } from './fixtures/clickhouse.js';
 import { NDPI_PCAPS } from './fixtures/util.js';
 
 // an hour boundary, so per-hour buckets are known by hand
@@ -37,12 +37,9 @@ describe.each([
   const stored: [string, number, number, number, number, number][] = [];
 
   beforeAll(async () => {
-    if (skip) {
-      if (process.env.CI) throw new Error(skip);
-      console.log(`skipped: ${skip}`);
-      return;
-    }
-    if (store === 'clickhouse') ch = await startClickHouse();
+    const up = await storeServer(store, skip);
+    if (!up) return;
+    ch = up.ch;
     s = await startApi({
       files: [join(NDPI_PCAPS, 'pop3.pcap')],
       engine: { flushAtEnd: true, periodicDumpSec: 0 },
@@ -193,11 +190,27 @@ describe.each([
     // the filters of a page, with the family's alert types as alert_id options
     const fc = await s.call(v2('get/alert/filter/consts'), { query: { page: 'host' } });
     const ids = fc.body.rsp.find((x: any) => x.id === 'alert_id');
-    expect(ids.options).toContainEqual({ value: 5, label: 'host_alert_syn_scan' });
-    expect(ids.options.some((o: any) => o.label === 'alert_login_failed')).toBe(false);
+    // labels are ntopng's English titles (locales/en.lua), sorted as getAlertTypesInfo sorts them
+    expect(ids.options).toContainEqual({ value: 5, label: 'TCP SYN Scan' });
+    expect(ids.options.some((o: any) => o.label === 'Login Failed')).toBe(false);
+    const labels = ids.options.map((o: any) => o.label.toUpperCase());
+    expect(labels).toEqual([...labels].sort());
     expect(fc.body.rsp.map((x: any) => x.id)).toContain('vlan_id');
+    // the alert types of ntopng's current release: definition file names with their alert_keys ids
+    // (the alert_id the filters take), and the flow risk alerts without a definition file
+    for (const v of ['v1', 'v2'] as const) {
+      const tc = await s.call(`/lua/rest/${v}/get/alert/type/consts.lua`);
+      expect(tc.body.rc, tc.text).toBe(0);
+      const types: { type: string; key: number }[] = tc.body.rsp;
+      expect(types).toContainEqual({ type: 'host_alert_tcp_syn_scan', key: 5 });
+      expect(types).toContainEqual({ type: 'alert_login_failed', key: 4111 });
+      expect(types).toContainEqual({ type: 'alert_remote_access', key: 57 });
+      expect(types).toContainEqual({ type: 'alert_web_mining', key: 27 });
+      expect(types.length).toBeGreaterThan(180);
+      expect(new Set(types.map((t) => t.type)).size).toBe(types.length);
+    }
     const fu = await s.call(v2('get/alert/filter/consts'), { query: { page: 'user' } });
-    expect(fu.body.rsp.find((x: any) => x.id === 'alert_id').options).toContainEqual({ value: 4111, label: 'alert_login_failed' });
+    expect(fu.body.rsp.find((x: any) => x.id === 'alert_id').options).toContainEqual({ value: 4111, label: 'Login Failed' });
   });
 
   it.skipIf(!!skip)('-3 without allow_alerts, scope for restricted users, -5 on hostile input with the tables intact', async () => {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AlertInput } from '../ts/services/alerts/types.js';
 import { startApi, v2, addUser, type ApiService } from './fixtures/api.js';
 import { txt, u16 } from './fixtures/bytes.js';
-import { clickhouseSkip, startClickHouse, type ClickHouseServer } from './fixtures/clickhouse.js';
+import { clickhouseSkip, storeServer, type ClickHouseServer } from './fixtures/clickhouse.js';
 import { ETH, IPPROTO, MAC_A, MAC_B, eth, ipv4, udp } from './fixtures/frames.js';
 import { pcap, tempDir, type Packet } from './fixtures/pcap.js';
 import { T0 } from './fixtures/ts-capture.js';
@@ -49,11 +49,9 @@ describe.each([
   let s: ApiService;
   let ch: ClickHouseServer | undefined;
   beforeAll(async () => {
-    if (skip) {
-      if (process.env.CI) throw new Error(skip);
-      return;
-    }
-    if (store === 'clickhouse') ch = await startClickHouse();
+    const up = await storeServer(store, skip);
+    if (!up) return;
+    ch = up.ch;
     s = await startApi({
       files: [dnsFile],
       engine: { flushAtEnd: true, periodicDumpSec: 0 },
@@ -82,8 +80,8 @@ describe.each([
     expect(r.body.rc, r.text).toBe(0);
     expect(r.body.rsp.count).toBe(5);
     expect(r.body.rsp.top.alert_id).toEqual([
-      { key: 'alert_id', value: PORT_ERRORS, label: 'alert_port_errors', title: 'alert_port_errors', count: 80 },
-      { key: 'alert_id', value: DUPLEX, label: 'alert_port_duplexstatus_change', title: 'alert_port_duplexstatus_change', count: 20 },
+      { key: 'alert_id', value: PORT_ERRORS, label: 'High Interface Discards/Errors', title: 'High Interface Discards/Errors', count: 80 },
+      { key: 'alert_id', value: DUPLEX, label: 'Duplex Status Change', title: 'Duplex Status Change', count: 20 },
     ]);
     expect(r.body.rsp.top.ip.map((e: any) => [e.value, e.count])).toEqual([['10.0.0.1', 80], ['10.0.0.2', 20]]);
     // the same filters as the list: only 10.0.0.2

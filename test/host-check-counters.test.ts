@@ -210,6 +210,15 @@ describe('host-check counters (ntopng SYN/FIN/RST scan, flow and ICMP flood)', (
     e.close();
   });
 
+  it('counts nothing with the checks off (the bench baseline of their cost), the same capture otherwise counted', async () => {
+    const { e, ticks } = await replay({ checks: false });
+    expect(ticks.map((t) => t.boundary)).toEqual([T0 + 60, T0 + 120, T0 + 180]);
+    for (const t of ticks) expect(t.all).toEqual([]);
+    // the traffic itself is still accounted
+    expect(e.stats().packets).toBeGreaterThan(0);
+    e.close();
+  });
+
   it('returns only hosts strictly above a threshold, with every check asked for', async () => {
     const { e, ticks } = await replay();
     const m0 = ticks[0]!.asked;

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import type { HostCheckHits, HostCheckName } from '../ts/services/alerts/types.js';
 import { ChecksConfig } from '../ts/services/checks/config.js';
+import type { HostScoreRow } from '../ts/bindings/engine.js';
 import { HostChecks } from '../ts/services/checks/host-checks.js';
 import { ConfigStore } from '../ts/services/config-store.js';
 import { RecordingSink } from './fixtures/alert-sink.js';
@@ -140,6 +141,76 @@ describe('host checks runner', () => {
     tick(T0 + 60, []);
     expect(sink.engaged('host', IF + 1)).toHaveLength(1);
     expect(sink.calls.filter((c) => c.op === 'release')).toEqual([]);
+  });
+
+  // dangerous_host (DangerousHost.cpp, DangerousHostAlert.h): total score (client + server) above
+  // the threshold at more than NUM_CONSECUTIVE_CHECKS_BEFORE_ALERTING = 5 consecutive runs; score
+  // SCORE_LEVEL_ERROR = 100 → severity error (5); client share 100 % → is_client; json
+  // consecutive_high_score and score of the run that raised it.
+  describe('dangerous_host', () => {
+    let asked: number[];
+    const scored = (ip: string, cli: number, srv: number): HostScoreRow => ({
+      ip, vlan: 0, local: true, name: '', score_as_client: cli, score_as_server: srv, score_breakdown: { as_client: [cli, 0], as_server: [srv, 0] },
+    });
+    // the engine's filter: a side strictly above the asked threshold
+    const tick = (t: number, hosts: HostScoreRow[]) =>
+      run.tick(IF, t, () => [], (thr) => (asked.push(thr), hosts.filter((h) => h.score_as_client > thr || h.score_as_server > thr)));
+
+    // after the runner's own reset (configuration, sink, runner)
+    beforeEach(async () => {
+      await cfg.setEnabled('host', 'score_threshold', false);
+      asked = [];
+    });
+
+    it('is off by default and asks nothing', () => {
+      for (let i = 0; i < 8; i++) tick(T0 + 60 * i, [scored('10.0.0.1', 5000, 5000)]);
+      expect(asked).toEqual([]);
+      expect(sink.calls).toEqual([]);
+    });
+
+    it('alerts at the sixth consecutive run above 1000 (the total of both sides), refreshes, releases when the streak ends', async () => {
+      await cfg.setEnabled('host', 'dangerous_host', true);
+      // 600 + 500 = 1100 > 1000 though neither side is; 500 + 500 = 1000 is not above
+      const hot = scored('10.0.0.1', 600, 500), even = scored('10.0.0.2', 500, 500);
+      for (let i = 0; i < 5; i++) tick(T0 + 60 * i, [hot, even]);
+      // the engine is asked for a side above 500: every host whose total can pass 1000
+      expect(asked).toEqual([500, 500, 500, 500, 500]);
+      expect(sink.take()).toEqual([]);
+      tick(T0 + 300, [scored('10.0.0.1', 700, 500), even]);
+      const [c] = sink.take() as { op: string; alert: any }[];
+      expect(c!.op).toBe('engage');
+      expect(c!.alert).toEqual({
+        family: 'host', ifid: IF, entityVal: '10.0.0.1', alertId: 14, subtype: '', tstamp: T0 + 300, score: 100, severity: 5,
+        fields: { ip: '10.0.0.1', vlan_id: 0, name: '', ip_version: 4, is_attacker: 0, is_victim: 0, is_client: 1, is_server: 0, alert_category: 1, granularity: 60 },
+        json: { alert_generation: { script_key: 'dangerous_host', subdir: 'host', host_info: { name: '10.0.0.1', localhost: true } }, consecutive_high_score: 6, score: 1200 },
+      });
+      // refreshed as raised (its json stays), then released at the first run not above
+      tick(T0 + 360, [scored('10.0.0.1', 2000, 0)]);
+      const [r] = sink.take() as { op: string; alert: any }[];
+      expect([r!.op, r!.alert.tstamp, r!.alert.json.score, r!.alert.json.consecutive_high_score]).toEqual(['engage', T0 + 360, 1200, 6]);
+      tick(T0 + 420, [scored('10.0.0.1', 400, 500)]);
+      expect(sink.take()).toEqual([{ op: 'release', key: { family: 'host', ifid: IF, entityVal: '10.0.0.1', alertId: 14, subtype: '' }, tstamp: T0 + 420 }]);
+    });
+
+    it('a run below the threshold restarts the streak; the configured threshold is used', async () => {
+      await cfg.setEnabled('host', 'dangerous_host', true);
+      await cfg.update('host', 'dangerous_host', { min: { enabled: true, script_conf: { operator: 'gt', threshold: 99 } } });
+      const h = scored('10.0.0.3', 100, 0);
+      for (let i = 0; i < 5; i++) tick(T0 + 60 * i, [h]);
+      tick(T0 + 300, []); // streak broken at the sixth run
+      for (let i = 6; i < 11; i++) tick(T0 + 60 * i, [h]);
+      expect(sink.take()).toEqual([]);
+      expect(asked[0]).toBe(49);
+      tick(T0 + 660, [h]);
+      expect((sink.take() as { op: string; alert: any }[]).map((c) => [c.op, c.alert.alertId, c.alert.json.consecutive_high_score])).toEqual([['engage', 14, 6]]);
+    });
+
+    it('an excluded host gets no alert', async () => {
+      await cfg.setEnabled('host', 'dangerous_host', true);
+      run = new HostChecks(cfg, sink, (ip, _vlan, id) => ip === '10.0.0.4' && id === 14);
+      for (let i = 0; i < 7; i++) tick(T0 + 60 * i, [scored('10.0.0.4', 3000, 0), scored('10.0.0.5', 3000, 0)]);
+      expect((sink.calls as { op: string; alert: any }[]).map((c) => c.alert.entityVal)).toEqual(['10.0.0.5', '10.0.0.5']);
+    });
   });
 });
 

@@ -117,6 +117,8 @@ export const EngineOptions = z
     remoteHostIdleSec: Seconds.default(60),
     /** classify applications (nDPI-style); false measures the pipeline without it */
     dpi: z.boolean().default(true),
+    /** the checks' packet-path part (host-check counters, flow and host scores); false measures the pipeline without it */
+    checks: z.boolean().default(true),
     /** per-host L7/DSCP counters: 40-byte table entries per host slot (a host uses one per application, category and DSCP mark); 0 turns them off */
     l7EntriesPerHost: z.number().int().min(0).max(256).default(5),
     /** 'full' pipeline, 'read-only' (reader baseline) or 'decode-only' */
@@ -415,6 +417,7 @@ export class Engine {
       localHostIdleSec: o.localHostIdleSec,
       remoteHostIdleSec: o.remoteHostIdleSec,
       dpi: o.dpi,
+      checks: o.checks,
       l7EntriesPerHost: o.l7EntriesPerHost,
       mode: o.mode === 'full' ? 0 : o.mode === 'read-only' ? 1 : 2,
       replaySpeed: o.replaySpeed,

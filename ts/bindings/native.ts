@@ -24,6 +24,7 @@ export interface NativeEngineOptions {
   localHostIdleSec?: number;
   remoteHostIdleSec?: number;
   dpi?: boolean;
+  checks?: boolean;
   l7EntriesPerHost?: number;
   mode?: 0 | 1 | 2;
   replaySpeed?: number;

@@ -226,7 +226,7 @@ void Pipeline::process_batch(const RawPacket* raw, size_t n, const NetConfig& ne
     if (p.is_fragment && !frag_ports(p, sport, dport)) stats_.orphan_fragments++;
     it.key = make_flow_key(p, sport, dport, it.swapped);
     it.hash = hash_flow_key(it.key);
-    it.checks = (p.tcp_flags & (kSyn | kRst)) || p.l4_proto == kProtoIcmp || p.l4_proto == kProtoIcmpv6;  // flags are 0 but for TCP
+    it.checks = lim_.checks && ((p.tcp_flags & (kSyn | kRst)) || p.l4_proto == kProtoIcmp || p.l4_proto == kProtoIcmpv6);  // flags are 0 but for TCP
     __builtin_prefetch(flows_.slot_addr(it.hash));
   }
   stats_.last_ns = now_ns_;
@@ -272,7 +272,7 @@ void Pipeline::prefetch_hosts(const BatchItem& it) noexcept {
       const uint32_t h = hosts_.candidate(hh);
       if (h == HashIndex::kNone) continue;
       __builtin_prefetch(&hosts_[h]);
-      __builtin_prefetch(&checks_[h], 1);
+      if (lim_.checks) __builtin_prefetch(&checks_[h], 1);
     }
     return;
   }
@@ -356,11 +356,13 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
     }
     // Flow flood: ntopng's Host::incNumFlows, at the flow's first packet.
     const uint32_t secs = uint32_t(now_ns_ / kSecond);
-    if (f.cli_host != HashIndex::kNone) checks_[f.cli_host].flows[0].inc(secs);
-    if (f.srv_host != HashIndex::kNone) {
-      checks_[f.srv_host].flows[1].inc(secs);
-      // NetworkStats::incNumFlows(as server) of the server's local network
-      if (host_net_[f.srv_host] != kNoNet) net_checks_[host_net_[f.srv_host]].flows_srv.inc(secs);
+    if (lim_.checks) {
+      if (f.cli_host != HashIndex::kNone) checks_[f.cli_host].flows[0].inc(secs);
+      if (f.srv_host != HashIndex::kNone) {
+        checks_[f.srv_host].flows[1].inc(secs);
+        // NetworkStats::incNumFlows(as server) of the server's local network
+        if (host_net_[f.srv_host] != kNoNet) net_checks_[host_net_[f.srv_host]].flows_srv.inc(secs);
+      }
     }
     // An ICMP flow opened by an unreachable message: its sender is the
     // client (as ntopng counts them, at flow creation).
@@ -371,7 +373,7 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
     // Scored from its classification (here when known from the IP protocol
     // alone), its first answer or the sweep's first step (a new flow is
     // one-way until answered, which the sweep judges).
-    if (f.l7_app | f.l7_master) rescore(fi, true);
+    if (lim_.checks && (f.l7_app | f.l7_master)) rescore(fi, true);
     stats_.flows_created++;
   }
   Flow& f = flows_[fi];
@@ -399,10 +401,15 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
   uint32_t scan_fin = 0, scan_finack = 0;
   if (p.l4_proto == kProtoTcp && p.has_l4) {
     flow_flags = f.tcp_flags[0] | f.tcp_flags[1];
-    scan_fin = p.tcp_flags & ~flow_flags & kFin;
-    scan_finack = uint32_t((p.tcp_flags & (kFin | kAck)) != 0) & uint32_t((flow_flags & (kFin | kAck)) != (kFin | kAck));
+    if (lim_.checks) {
+      scan_fin = p.tcp_flags & ~flow_flags & kFin;
+      scan_finack = uint32_t((p.tcp_flags & (kFin | kAck)) != 0) & uint32_t((flow_flags & (kFin | kAck)) != (kFin | kAck));
+    }
     f.tcp_flags[dir] |= p.tcp_flags;
     if (p.tcp_flags & kSyn) f.saw_syn = 1;
+    if (p.l4_payload_wire) f.tcp_data = 1;
+    // a window of 0 on FIN or RST is how a connection ends, not a full receiver (ntopng ignores those too)
+    if (p.tcp_win == 0 && !(p.tcp_flags & (kFin | kRst))) f.tcp_zero_win = 1;
     tcp_seq_update(f, dir, p.tcp_seq, p.tcp_flags, p.l4_payload_wire, retr, ooo, lost, ka);
     stats_.retransmissions += retr, stats_.out_of_order += ooo, stats_.lost += lost, stats_.keepalive += ka;
   }
@@ -457,7 +464,7 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
     if (Classifier::wants(f)) {
       const uint64_t sig = risk_sig(f);
       dpi_.inspect(f, p, dir == 0);
-      if (risk_sig(f) != sig) rescore(fi, true);
+      if (lim_.checks && risk_sig(f) != sig) rescore(fi, true);
     }
   }
   // The first packet back: the flow is no longer one-way.
@@ -577,6 +584,7 @@ void Pipeline::emit_record(const Flow& f, RecordKind kind, FlowEnd why) noexcept
   r.risks = dpi_.risks(f);
   r.cli_location = location(cli, f.cli_local), r.srv_location = location(srv, f.srv_local);
   r.icmp_type = f.icmp_type, r.icmp_code = f.icmp_code;
+  r.tcp_state = uint8_t(f.tcp_data * kTcpData | f.tcp_zero_win * kTcpZeroWindow);
   if (f.cli_host != HashIndex::kNone) {
     const Host& h = hosts_[f.cli_host];
     std::memcpy(r.cli_mac, h.mac, 6);
@@ -725,7 +733,7 @@ void Pipeline::sweep(uint32_t n) noexcept {
       }
     }
     account_flow(f, true);
-    if (!f.score_judged) {
+    if (lim_.checks && !f.score_judged) {
       // one-way or not, now; an answered flow's risks only change with its
       // classification, which the packet path re-scores
       if (f.pkts[0] == 0 || f.pkts[1] == 0 || f.oneway_scored) rescore(i, false);

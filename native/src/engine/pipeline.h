@@ -34,6 +34,7 @@ struct PipelineLimits {
   uint64_t local_host_idle_ns = 300ULL * 1000000000;  // ntopng: local 300 s
   uint64_t remote_host_idle_ns = 60ULL * 1000000000;  //         remote 60 s
   bool dpi = true;                                   // classify applications
+  bool checks = true;                                // host-check counters and flow/host scores (off: the checks' cost, measured)
   uint32_t l7_entries_per_host = 5;                  // per-host L7 table: 40 B entries per host slot
 };
 

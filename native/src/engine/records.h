@@ -11,6 +11,9 @@ namespace fg {
 // into rows of deltas, as ntopng's periodic flow dumps).
 enum class RecordKind : uint8_t { End = 0, Periodic = 1 };
 
+// ExpiredFlow::tcp_state bits: TCP payload seen (either way), a zero window seen
+constexpr uint8_t kTcpData = 1, kTcpZeroWindow = 2;
+
 // Where a flow endpoint is, as ntopng's CLIENT/SERVER_LOCATION.
 enum class Location : uint8_t { Remote = 0, Local = 1, Multicast = 2 };
 
@@ -36,7 +39,8 @@ struct ExpiredFlow {
   uint64_t risks;                   // nDPI risk mask (bit = ndpi_risk_enum id)
   uint8_t cli_location, srv_location;  // Location
   uint8_t icmp_type, icmp_code;     // the flow's first ICMP message (Community ID hashes them)
-  uint8_t pad[4];
+  uint8_t tcp_state;                // kTcpData | kTcpZeroWindow (ntopng's TCP flow checks)
+  uint8_t pad[3];
   uint8_t cli_mac[6], srv_mac[6];   // the hosts' MACs (0 when unknown)
   // ntopng's INFO (Flow::getFlowInfo): DNS query, HTTP host + URL, TLS/QUIC
   // SNI, else the server name; SSH: the server's (else client's) banner.

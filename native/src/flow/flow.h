@@ -74,6 +74,9 @@ struct alignas(64) Flow {
   // score_entry: the FlowScore entry was written; score_judged: a sweep step
   // scored it with its one-way state (once: an answered flow stays answered).
   uint8_t scored : 1, oneway_scored : 1, score_entry : 1, score_judged : 1;
+  // ntopng's TCP flow checks: a TCP payload byte was seen (either way: its
+  // goodput is not 0), a zero window outside FIN/RST (Flow::updateTcpWindow)
+  uint8_t tcp_data : 1, tcp_zero_win : 1;
   uint64_t first_ns, last_ns;
   uint64_t bytes[2];
   uint32_t pkts[2];

@@ -3,7 +3,7 @@
 // request. Errors: hostile filters → -5; no allow_alerts → -3; store missing
 // or failing → -6.
 import { flowAlerts, formatAlertRecord, QueryError, type FlowAlerts, type Window } from '../../services/alerts/flow-alerts.js';
-import { alertName } from '../../services/alerts/flow-alerts.js';
+import { alertLabel, alertName } from '../../services/alerts/flow-alerts.js';
 import { SEVERITIES } from '../../services/alerts/catalogue.js';
 import { StoreError } from '../../services/store/backend.js';
 import { envelope, ApiError, RC } from '../rc.js';
@@ -11,10 +11,10 @@ import type { AlertService } from '../../services/alerts/alert-service.js';
 import { MAX_LENGTH, type AlertStatus, type AlertWindow } from '../../services/alerts/alert-store.js';
 import { addTotals, entityValue, filterConsts, formatEntityRecord, formatFamilyRecord, newTotals, toCsv, v0DataRecord, v1DataRecord, type EntityTotals } from '../../services/alerts/alert-format.js';
 import { QUERY_FAMILY } from '../../services/alerts/alert-tables.js';
-import { familyAlertKeys, familyAlertName } from '../../services/alerts/families.js';
+import { familyAlertKeys, familyAlertLabel, familyAlertName } from '../../services/alerts/families.js';
 import { FAMILY_TAGS } from '../../services/alerts/alert-store.js';
 import { ALERT_FILTERS } from '../../services/alerts/flow-alerts.js';
-import { FLOW_RISK_ALERTS } from '../../services/alerts/catalogue.js';
+import { BY_ALERT_ID } from '../../services/alerts/catalogue.js';
 import { ALERT_FAMILIES, type AlertFamily } from '../../services/alerts/types.js';
 import { FLOWS_TABLE } from '../../services/store/flow-columns.js';
 import { FlowsQuery } from '../../services/store/flows-query.js';
@@ -369,10 +369,10 @@ export async function acknowledgeFamilyAlerts(ctx: ApiCtx, f: AlertFamily, p: Ac
 export function alertFilterConsts(page: string | undefined) {
   const p = page ?? 'all';
   const f = (ALERT_FAMILIES as readonly string[]).includes(p) ? (p as AlertFamily) : null;
-  if (p === 'flow') return filterConsts([...ALERT_FILTERS], FLOW_RISK_ALERTS.map((r) => ({ id: r.alertId, key: r.key })));
+  if (p === 'flow') return filterConsts([...ALERT_FILTERS], [...BY_ALERT_ID.values()].map((r) => ({ id: r.alertId, label: alertLabel(r.alertId) })));
   if (!f) return filterConsts(['alert_id', 'alert_category', 'severity', 'score', 'description'], null);
   const tags = Object.keys(FAMILY_TAGS[f]).filter((t) => t !== 'tstamp' && t !== 'row_id');
-  return filterConsts(tags, familyAlertKeys(f).map((k) => ({ id: k.id, key: k.key })));
+  return filterConsts(tags, familyAlertKeys(f).map((k) => ({ id: k.id, label: familyAlertLabel(f, k.id) })));
 }
 
 // ── top (pro get/<family>/alert/top.lua; get/alert/top.lua) ───────────────
@@ -400,7 +400,7 @@ export async function familyAlertTop(ctx: ApiCtx, f: AlertFamily, p: AlertWindow
   return answer(async () => {
     const ids = await a.store.top(f, w, filters, 'ALERT_ID', TOP_LIMIT);
     const top: Record<string, unknown[]> = {
-      alert_id: ids.rows.map((r) => topEntry('alert_id', Number(r.value), familyAlertName(f, Number(r.value)), r.count, ids.total)),
+      alert_id: ids.rows.map((r) => topEntry('alert_id', Number(r.value), familyAlertLabel(f, Number(r.value)), r.count, ids.total)),
     };
     for (const [key, col] of FAMILY_TOP[f] ?? []) {
       const t = await a.store.top(f, w, filters, col, TOP_LIMIT);
@@ -431,7 +431,7 @@ export async function flowAlertTop(ctx: ApiCtx, p: AlertWindowParams, filters: R
     return {
       count: total,
       top: {
-        alert_id: ids.map((r) => topEntry('alert_id', Number(r.keys[0]), alertName(Number(r.keys[0])), r.count, total)),
+        alert_id: ids.map((r) => topEntry('alert_id', Number(r.keys[0]), alertLabel(Number(r.keys[0])), r.count, total)),
         cli_ip: ips(cli).map((r) => topEntry('cli_ip', r.ip, r.ip, r.count, total)),
         srv_ip: ips(srv).map((r) => topEntry('srv_ip', r.ip, r.ip, r.count, total)),
         ip: ip.map(([v, n]) => topEntry('ip', v, v, n, total)),
@@ -453,12 +453,12 @@ export async function allAlertTop(ctx: ApiCtx, p: AlertWindowParams) {
       const fa = flowAlerts(ctx.deps.history);
       const fw = window(ctx, p);
       total += await fa.count(fw, {});
-      for (const r of await fa.top(['STATUS'], fw, {}, TOP_LIMIT)) rows.push({ entity: 'flow', id: Number(r.keys[0]), name: alertName(Number(r.keys[0])), count: r.count });
+      for (const r of await fa.top(['STATUS'], fw, {}, TOP_LIMIT)) rows.push({ entity: 'flow', id: Number(r.keys[0]), name: alertLabel(Number(r.keys[0])), count: r.count });
     }
     for (const f of ALERT_FAMILIES) {
       const t = await a.store.top(f, w, {}, 'ALERT_ID', TOP_LIMIT);
       total += t.total;
-      for (const r of t.rows) rows.push({ entity: f, id: Number(r.value), name: familyAlertName(f, Number(r.value)), count: r.count });
+      for (const r of t.rows) rows.push({ entity: f, id: Number(r.value), name: familyAlertLabel(f, Number(r.value)), count: r.count });
     }
     rows.sort((x, y) => y.count - x.count || x.entity.localeCompare(y.entity) || x.id - y.id);
     return { count: total, top: { alert_id: rows.slice(0, TOP_LIMIT).map((r) => ({ ...topEntry('alert_id', r.id, r.name, r.count, total), entity: r.entity })) } };

@@ -2,6 +2,9 @@
 // L4 protocols (ntopng's l4_keys), nDPI applications and categories (the
 // engine's registry), alert severities.
 import { Engine } from '../../bindings/engine.js';
+import { FLOW_RISK_ALERTS } from '../../services/alerts/catalogue.js';
+import { ALERT_DEFS } from '../../services/alerts/titles.js';
+import { riskCheckKey } from '../../services/checks/definitions.js';
 
 /** ntopng's l4_keys: display name, lower-case key, IP protocol number. */
 export const L4_PROTOCOLS: [string, string, number][] = [
@@ -50,22 +53,15 @@ export const alertSeverityConsts = () => [
 ];
 
 /**
- * Alert types with their numeric keys, as ntopng's alert_keys numbers them
- * (the same era as the 0/1/2 severities above): clients decode the
- * `alert_type` filters and fields of the alert endpoints with this table.
+ * Alert types, as ntopng's current release lists them (get/alert/type/consts:
+ * alert_consts.alert_types): each alert definition's type (its file name) and
+ * numeric key (alert_keys/*.lua, the alert_id of the alert endpoints, per
+ * family), plus the flow risk alerts ntopng defines from nDPI's risks alone
+ * (flow_risk_simple_alert_definition: type = the risk's check name).
  */
-const ALERT_TYPES = [
-  'blacklisted_country', 'broadcast_domain_too_large', 'device_connection', 'device_disconnection',
-  'device_protocol_not_allowed', 'dropped_alerts', 'external', 'flow_blacklisted', 'flow_blocked', 'flow_misbehaviour',
-  'flows_flood', 'ghost_network', 'host_pool_connection', 'host_pool_disconnection', 'influxdb_dropped_points',
-  'influxdb_error', 'influxdb_export_failure', 'internals', 'ip_outsite_dhcp_range', 'list_download_failed',
-  'login_failed', 'mac_ip_association_change', 'malicious_signature', 'misbehaving_flows_ratio', 'misconfigured_app',
-  'new_device', 'nfq_flushed', 'none', 'periodic_activity_not_executed', 'am_threshold_cross',
-  'port_duplexstatus_change', 'port_errors', 'port_load_threshold_exceeded', 'port_mac_changed', 'port_status_change',
-  'potentially_dangerous_protocol', 'process_notification', 'quota_exceeded', 'remote_to_remote', 'request_reply_ratio',
-  'slow_periodic_activity', 'slow_purge', 'snmp_device_reset', 'snmp_topology_changed', 'suspicious_activity',
-  'tcp_syn_flood', 'tcp_syn_scan', 'test_failed', 'threshold_cross', 'too_many_drops', 'udp_unidirectional',
-  'unresponsive_device', 'user_activity', 'user_script_calls_drops', 'web_mining',
-];
-
-export const alertTypeConsts = () => ALERT_TYPES.map((t, i) => ({ type: `alert_${t}`, key: i + 1 }));
+export const alertTypeConsts = () => {
+  const defs = ALERT_DEFS.map((d) => ({ type: d.type, key: d.id }));
+  const flowIds = new Set(ALERT_DEFS.filter((d) => d.family === 'flow').map((d) => d.id));
+  const risks = FLOW_RISK_ALERTS.filter((r) => !flowIds.has(r.alertId)).map((r) => ({ type: riskCheckKey(r.risk, r.key), key: r.alertId }));
+  return [...defs, ...risks].sort((a, b) => (a.type < b.type ? -1 : a.type > b.type ? 1 : 0));
+};

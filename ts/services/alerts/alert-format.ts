@@ -3,7 +3,7 @@
 // format_record (no_html), the v0/v1 get/alert/data records, and the
 // per-entity records of get/all/alert/list.lua.
 import { CATEGORY, scoreToSeverity, SEVERITIES } from './catalogue.js';
-import { ENTITY_ID, familyAlertName } from './families.js';
+import { ENTITY_ID, familyAlertLabel, familyAlertName } from './families.js';
 import { hostEntity } from './alert-row.js';
 import { ifidOfStored } from './alert-tables.js';
 import type { AlertRow } from './alert-store.js';
@@ -54,6 +54,7 @@ export function formatFamilyRecord(f: AlertFamily, r: AlertRow): Record<string, 
   const sev = SEVERITIES[sevId] ?? SEVERITIES[0];
   const tstamp = Number(r.tstamp);
   const name = familyAlertName(f, id);
+  const typeLabel = familyAlertLabel(f, id);
   const cat = Number(r.alert_category);
   const json = parseJson(r.json);
   const description = String(r.description ?? '');
@@ -62,7 +63,7 @@ export function formatFamilyRecord(f: AlertFamily, r: AlertRow): Record<string, 
     family: STORE_NAME[f],
     row_id: String(r.rowid),
     tstamp: { value: tstamp, label: label(tstamp), highlight: sev.color },
-    alert_id: { value: String(id), label: name },
+    alert_id: { value: String(id), label: typeLabel },
     alert_category: { value: String(cat), label: CATEGORY_NAME[cat] ?? '' },
     score: { value: score, label: String(score), color: sev.color },
     severity: { value: sevId, label: sev.name, color: sev.color },
@@ -213,7 +214,7 @@ const TAG_INFO: Record<string, [string, string, string[]]> = {
 };
 
 /** One page's filters (tag_utils.get_tag_info): alert_id lists the family's alert types as options. */
-export function filterConsts(tags: string[], alertTypes: { id: number; key: string }[] | null) {
+export function filterConsts(tags: string[], alertTypes: { id: number; label: string }[] | null) {
   const out: Record<string, unknown>[] = [];
   for (const id of tags) {
     const info = TAG_INFO[id];
@@ -224,7 +225,9 @@ export function filterConsts(tags: string[], alertTypes: { id: number; key: stri
     };
     if (id === 'alert_id' && alertTypes) {
       f.value_type = 'array';
-      f.options = [...alertTypes].sort((x, y) => x.key.localeCompare(y.key)).map((t) => ({ value: t.id, label: t.key }));
+      // as getAlertTypesInfo sorts them: by label, upper-cased
+      const up = (t: { label: string }) => t.label.toUpperCase();
+      f.options = [...alertTypes].sort((x, y) => (up(x) < up(y) ? -1 : up(x) > up(y) ? 1 : 0)).map((t) => ({ value: t.id, label: t.label }));
     }
     if (id === 'severity') f.options = Object.entries(SEVERITIES).filter(([k]) => Number(k) >= 2).map(([k, v]) => ({ value: Number(k), label: v.name }));
     if (id === 'alert_category') f.options = Object.entries(CATEGORY).map(([k, v]) => ({ value: v, label: k }));

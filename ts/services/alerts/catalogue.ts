@@ -104,8 +104,41 @@ export const BY_RISK: readonly (FlowRiskAlert | undefined)[] = (() => {
   for (const r of FLOW_RISK_ALERTS) a[r.risk] = r;
   return a;
 })();
-/** by alert id (STATUS) */
-export const BY_ALERT_ID: ReadonlyMap<number, FlowRiskAlert> = new Map(FLOW_RISK_ALERTS.map((r) => [r.alertId, r]));
+/**
+ * ntopng's own flow checks (src/flow_checks/) that a flow's row answers
+ * (services/checks/flow-record-checks.ts decides): alert id and category
+ * (include/flow_alerts/*Alert.h getClassType), score (getDefaultScore:
+ * SCORE_LEVEL_NOTICE 10, WARNING 50, ERROR 100). `bit`: the check's bit in
+ * the third word of a flow's alert mask (beside the 64 risk bits).
+ */
+export interface FlowCheckAlert {
+  bit: number;
+  alertId: number;
+  key: string;
+  category: number;
+  score: number;
+}
+
+// [alert id, key, category, score], bit = position
+const CHECK_ROWS: [number, string, number, number][] = [
+  [57, 'remote_access', NET, 10],
+  [27, 'web_mining_detected', SEC, 50],
+  [67, 'broadcast_non_udp_traffic', SEC, 100],
+  [100, 'tcp_flow_reset', NET, 10],
+  [38, 'remote_to_local_insecure_proto', SEC, 100],
+  [91, 'vlan_bidirectional_traffic', SEC, 100],
+  [19, 'tcp_packets_issues', SEC, 100],
+  [36, 'zero_tcp_window', NET, 10],
+  [56, 'tcp_no_data_exchanged', NET, 10],
+];
+export const FLOW_CHECK_ALERTS: readonly FlowCheckAlert[] = CHECK_ROWS.map(([alertId, key, category, score], bit) => ({ bit, alertId, key, category, score }));
+
+/** by alert id (STATUS): the risks' alerts and the own checks' */
+export type FlowAlertInfo = Pick<FlowCheckAlert, 'alertId' | 'key' | 'category' | 'score'>;
+export const BY_ALERT_ID: ReadonlyMap<number, FlowAlertInfo> = new Map<number, FlowAlertInfo>([
+  ...FLOW_RISK_ALERTS.map((r): [number, FlowAlertInfo] => [r.alertId, r]),
+  ...FLOW_CHECK_ALERTS.map((c): [number, FlowAlertInfo] => [c.alertId, c]),
+]);
 
 /** ntopng's AlertLevel ids and their names/colours (alert_severities.lua) */
 export const SEVERITIES: Readonly<Record<number, { name: string; color: string }>> = {
@@ -154,9 +187,9 @@ const hex8 = (n: number) => (n >>> 0).toString(16).toUpperCase().padStart(8, '0'
  * hex, leading zero bytes dropped, '' without alerts).
  * IS_CLI_ATTACKER/… stay 0: no risk alert in ntopng marks attacker/victim.
  */
-export function flowAlertColumnsOf(lo: number, hi: number): FlowAlertColumns {
-  if (!lo && !hi) return NONE;
-  let score = 0, top: FlowRiskAlert | undefined;
+export function flowAlertColumnsOf(lo: number, hi: number, own = 0): FlowAlertColumns {
+  if (!lo && !hi && !own) return NONE;
+  let score = 0, top: { alertId: number; score: number; category: number } | undefined;
   const words = [0, 0, 0, 0]; // alert-id bitmap, 32 bits per word, least significant first
   for (let id = 1; id < 64; id++) {
     const set = id < 32 ? (lo >>> id) & 1 : (hi >>> (id - 32)) & 1;
@@ -166,6 +199,13 @@ export function flowAlertColumnsOf(lo: number, hi: number): FlowAlertColumns {
     score += a.score;
     words[a.alertId >>> 5] |= 1 << (a.alertId & 31);
     if (!top || a.score > top.score) top = a;
+  }
+  // then ntopng's own checks (raised after the risks' check in ntopng's order), same rules
+  for (const c of FLOW_CHECK_ALERTS) {
+    if (!((own >>> c.bit) & 1)) continue;
+    score += c.score;
+    words[c.alertId >>> 5] |= 1 << (c.alertId & 31);
+    if (!top || c.score > top.score) top = c;
   }
   if (!top) return NONE;
   return {
@@ -184,16 +224,18 @@ export function flowAlertColumns(riskMask: bigint | number): FlowAlertColumns {
 }
 
 // Risks whose flow check is enabled (checks configuration), as two 32-bit
-// words. Module state, so one per thread: the store worker, which fills the
-// flow rows' alert columns, is sent its own copy whenever the configuration
-// changes (flow-sink.ts). A disabled check raises no alert from then on; the
+// words, and the enabled own checks (FLOW_CHECK_ALERTS bits) as a third.
+// Module state, so one per thread: the flow decoder, which fills the flow
+// rows' alert columns, is sent its own copy whenever the configuration
+// changes (flow-decoder.ts). A disabled check raises no alert from then on; the
 // flow keeps the risk itself (FLOW_RISK), as ntopng keeps it.
-let enabledLo = -1, enabledHi = -1;
+let enabledLo = -1, enabledHi = -1, enabledOwn = -1;
 
-/** Sets the risks whose alerts are raised (bit n = nDPI risk n). */
-export function setEnabledRisks(lo: number, hi: number): void {
+/** Sets the risks whose alerts are raised (bit n = nDPI risk n) and the own checks enabled (FLOW_CHECK_ALERTS bits). */
+export function setEnabledRisks(lo: number, hi: number, own = -1): void {
   enabledLo = lo | 0;
   enabledHi = hi | 0;
+  enabledOwn = own | 0;
 }
 
 /** The risks whose alerts are raised, as [low word, high word]. */
@@ -223,8 +265,9 @@ export class AlertColumnArrays {
       ['ALERT_CATEGORY', this.category],
     ];
   }
-  fill(r: number, lo: number, hi: number): void {
-    const a = flowAlertColumnsOf(lo & enabledLo, hi & enabledHi);
+  /** row r's alert columns from its risk words and own-check bits (those enabled) */
+  fill(r: number, lo: number, hi: number, own: number): void {
+    const a = flowAlertColumnsOf(lo & enabledLo, hi & enabledHi, own & enabledOwn);
     this.score[r] = a.SCORE;
     this.status[r] = a.STATUS;
     this.map[r] = a.ALERTS_MAP;

@@ -2,13 +2,13 @@
 // ntopng's alert_exclusions layout {<subject>: {type, flow_alerts,
 // host_alerts}}) become where alerts are raised. Built on each thread that
 // needs it: the host checks (main thread) and the flow writer's decoder
-// (store worker, sent the exclusions on every change as it is sent the risk
+// (flow decoder thread, sent the exclusions on every change as it is sent the risk
 // mask). While no exclusion exists the per-row cost is one boolean test;
 // otherwise one hash lookup per address (plus the few CIDR and domain
 // subjects, scanned).
 import ipaddr from 'ipaddr.js';
 
-import { FLOW_RISK_ALERTS } from './catalogue.js';
+import { FLOW_CHECK_ALERTS, FLOW_RISK_ALERTS } from './catalogue.js';
 
 /** ntopng's alert_consts.ALL_ALERT_KEY: every alert of the subdir */
 export const ALL_ALERT_KEY = 0;
@@ -43,27 +43,32 @@ export function parseHostSubject(key: string): { net: [ipaddr.IPv4 | ipaddr.IPv6
   }
 }
 
-/** the risk bits raising each flow alert id (several risks may share one) */
-const RISKS_OF_ALERT = new Map<number, [number, number]>();
+/** A flow alert mask: [nDPI risks 0–31, risks 32–63, ntopng's own flow checks (FLOW_CHECK_ALERTS bits)] */
+type FlowMask = [number, number, number];
+
+/** the bits raising each flow alert id (several risks may share one) */
+const BITS_OF_ALERT = new Map<number, FlowMask>();
 for (const r of FLOW_RISK_ALERTS) {
-  const m = RISKS_OF_ALERT.get(r.alertId) ?? [0, 0];
+  const m = BITS_OF_ALERT.get(r.alertId) ?? [0, 0, 0];
   if (r.risk < 32) m[0] |= 1 << r.risk;
   else m[1] |= 1 << (r.risk - 32);
-  RISKS_OF_ALERT.set(r.alertId, m);
+  BITS_OF_ALERT.set(r.alertId, m);
+}
+for (const c of FLOW_CHECK_ALERTS) {
+  const m = BITS_OF_ALERT.get(c.alertId) ?? [0, 0, 0];
+  m[2] |= 1 << c.bit;
+  BITS_OF_ALERT.set(c.alertId, m);
 }
 
-/** [lo, hi] risk mask of these flow alert ids (0: every risk) */
-function riskMaskOf(ids: readonly number[]): [number, number] {
-  let lo = 0, hi = 0;
+/** the mask of these flow alert ids (0: every alert) */
+function flowMaskOf(ids: readonly number[]): FlowMask {
+  const out: FlowMask = [0, 0, 0];
   for (const id of ids) {
-    if (id === ALL_ALERT_KEY) return [-1, -1];
-    const m = RISKS_OF_ALERT.get(id);
-    if (m) {
-      lo |= m[0];
-      hi |= m[1];
-    }
+    if (id === ALL_ALERT_KEY) return [-1, -1, -1];
+    const m = BITS_OF_ALERT.get(id);
+    if (m) for (let i = 0; i < 3; i++) out[i] |= m[i];
   }
-  return [lo, hi];
+  return out;
 }
 
 const hex16 = (b: Uint8Array, at: number) => {
@@ -80,7 +85,7 @@ interface Range {
   lo: string;
   hi: string;
   vlan: number;
-  flow: [number, number];
+  flow: FlowMask;
   host: Set<number> | null;
 }
 
@@ -89,24 +94,25 @@ interface Range {
  * form (v4 as mapped, as the engine's records hold them) and VLAN.
  */
 export class ExclusionMatcher {
-  /** 'hex|vlan' → flow risk mask / host alert ids (null: every one) */
-  private readonly flowHosts = new Map<string, [number, number]>();
+  /** 'hex|vlan' → flow alert mask / host alert ids (null: every one) */
+  private readonly flowHosts = new Map<string, FlowMask>();
   private readonly hostHosts = new Map<string, Set<number> | null>();
   private readonly ranges: Range[] = [];
-  /** lower-case domain → risk mask */
-  private readonly domains: [string, number, number][] = [];
+  /** lower-case domain and its flow alert mask */
+  private readonly domains: [string, FlowMask][] = [];
   readonly empty: boolean;
   /** out values of flowExcluded (no allocation per row) */
   lo = 0;
   hi = 0;
+  own = 0;
 
   constructor(rec: ExclusionRecord) {
     for (const [key, s] of Object.entries(rec)) {
-      const flow = riskMaskOf(s.flow_alerts ?? []);
+      const flow = flowMaskOf(s.flow_alerts ?? []);
       const hostIds = s.host_alerts ?? [];
       const host = hostIds.includes(ALL_ALERT_KEY) ? null : new Set(hostIds);
       if (s.type === 'domain') {
-        if (flow[0] || flow[1]) this.domains.push([key.toLowerCase(), flow[0], flow[1]]);
+        if (flow[0] || flow[1] || flow[2]) this.domains.push([key.toLowerCase(), flow]);
         continue;
       }
       if (s.type !== 'host') continue; // certificates: flows rows carry none to match (see exclusions.ts)
@@ -129,43 +135,37 @@ export class ExclusionMatcher {
     this.empty = !this.flowHosts.size && !this.hostHosts.size && !this.ranges.length && !this.domains.length;
   }
 
+  private add(m: FlowMask): void {
+    this.lo |= m[0];
+    this.hi |= m[1];
+    this.own |= m[2];
+  }
+
   private addrFlow(hex: string, vlan: number): void {
     const m = this.flowHosts.get(`${hex}|${vlan}`);
-    if (m) {
-      this.lo |= m[0];
-      this.hi |= m[1];
-    }
-    for (const r of this.ranges) {
-      if (r.vlan === vlan && hex >= r.lo && hex <= r.hi) {
-        this.lo |= r.flow[0];
-        this.hi |= r.flow[1];
-      }
-    }
+    if (m) this.add(m);
+    for (const r of this.ranges) if (r.vlan === vlan && hex >= r.lo && hex <= r.hi) this.add(r.flow);
   }
 
   /**
-   * The risks whose alerts a flow does not raise: its client or server is an
-   * excluded host, or its server name / info is an excluded domain (or a
-   * subdomain of one). Addresses as 16 bytes at `cliAt` / `srvAt` of `b`.
-   * Sets `lo` / `hi`; returns whether any bit is set.
+   * The alerts a flow does not raise: its client or server is an excluded
+   * host, or its server name / info is an excluded domain (or a subdomain of
+   * one). Addresses as 16 bytes at `cliAt` / `srvAt` of `b`. Sets `lo` / `hi`
+   * (risks) and `own` (FLOW_CHECK_ALERTS bits); returns whether any is set.
    */
   flowExcluded(b: Uint8Array, cliAt: number, srvAt: number, vlan: number, info: string, srvName: string): boolean {
     this.lo = 0;
     this.hi = 0;
+    this.own = 0;
     if (this.flowHosts.size || this.ranges.length) {
       this.addrFlow(hex16(b, cliAt), vlan);
       this.addrFlow(hex16(b, srvAt), vlan);
     }
     if (this.domains.length && (info || srvName)) {
       const i = info.toLowerCase(), n = srvName.toLowerCase();
-      for (const [d, lo, hi] of this.domains) {
-        if (domainMatch(i, d) || domainMatch(n, d)) {
-          this.lo |= lo;
-          this.hi |= hi;
-        }
-      }
+      for (const [d, m] of this.domains) if (domainMatch(i, d) || domainMatch(n, d)) this.add(m);
     }
-    return (this.lo | this.hi) !== 0;
+    return (this.lo | this.hi | this.own) !== 0;
   }
 
   /** A host alert of this host is excluded (host subjects, exact or by network). */
@@ -201,7 +201,7 @@ function domainMatch(name: string, domain: string): boolean {
 // The flow decoder's copy (module state: one per thread), as catalogue.ts keeps the enabled risks.
 let flowMatcher: ExclusionMatcher | null = null;
 
-/** Sets the exclusions flows decoded from now on obey (store worker or the writer's local sink). */
+/** Sets the exclusions flows decoded from now on obey (the flow decoder thread or the writer's local sink). */
 export function setFlowExclusions(rec: ExclusionRecord): void {
   const m = new ExclusionMatcher(rec);
   flowMatcher = m.empty ? null : m;

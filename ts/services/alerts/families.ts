@@ -13,6 +13,7 @@
 // notice 10, warning 50, error 100, critical 200, emergency 250). Other
 // alerts set no category (ntopng's 'other', 0); a score left undefined is the
 // one the raising check gives.
+import { alertTitle } from './titles.js';
 import { CATEGORY } from './catalogue.js';
 import type { AlertFamily } from './types.js';
 
@@ -190,7 +191,12 @@ export function familyAlertKeys(family: AlertFamily): AlertKeyInfo[] {
   return OTHER_ALERT_KEYS.filter((k) => !k.obsolete && k.families.includes(family));
 }
 
-/** The name an alert answers with: ntopng's key (the i18n titles are not carried). */
+/** An alert type's key name (ntopng's alert key), as the v1 type counters give it. */
 export function familyAlertName(family: AlertFamily, id: number): string {
   return alertKeyInfo(family, id)?.key ?? String(id);
+}
+
+/** An alert type's label (alert_consts.alertTypeLabel: its English title; the key when it has none). */
+export function familyAlertLabel(family: AlertFamily, id: number): string {
+  return alertTitle(family === 'host' ? 'host' : 'other', id) ?? alertKeyInfo(family, id)?.key ?? String(id);
 }

@@ -10,7 +10,9 @@ import { tagFilters, windowConditions, type Window } from '../store/query/build.
 import { compiler } from '../store/query/compile.js';
 import { formatRowsYielding } from '../store/query/format.js';
 import { QueryError } from '../store/query/parse.js';
-import { BY_ALERT_ID, scoreToSeverity, SEVERITIES } from './catalogue.js';
+import { Engine } from '../../bindings/engine.js';
+import { BY_ALERT_ID, FLOW_RISK_ALERTS, scoreToSeverity, SEVERITIES } from './catalogue.js';
+import { alertTitle } from './titles.js';
 
 export { QueryError };
 export type { Window };
@@ -180,9 +182,28 @@ export function flowAlerts(be: Backend): FlowAlerts {
   return s;
 }
 
-/** The alert's name: ntopng's key without its prefix (the i18n titles are not carried). */
+/** The alert's name: ntopng's key without its prefix, as the v1 type counters give it. */
 export function alertName(alertId: number): string {
   return BY_ALERT_ID.get(alertId)?.key ?? String(alertId);
+}
+
+/**
+ * The alert's label (alert_consts.alertTypeLabel): its definition's English
+ * title; a risk alert without a definition file is titled with nDPI's name
+ * of the risk (ndpi_risk2str, as ntopng's flow_risk_simple_alert_definition).
+ */
+export function alertLabel(alertId: number): string {
+  return (labels ??= flowAlertLabels()).get(alertId) ?? String(alertId);
+}
+
+let labels: Map<number, string> | undefined;
+/** every flow alert's label, worked out once (a record asks for one per row) */
+function flowAlertLabels(): Map<number, string> {
+  const risks = Engine.info().dpi.risks; // nDPI's names, from the engine's registry
+  const out = new Map<number, string>();
+  for (const a of BY_ALERT_ID.values()) out.set(a.alertId, alertTitle('flow', a.alertId) ?? a.key);
+  for (const r of FLOW_RISK_ALERTS) if (!alertTitle('flow', r.alertId) && risks[r.risk]) out.set(r.alertId, risks[r.risk]!);
+  return out;
 }
 
 const ntopIp = (v4: string, v6: string) => (v4 && v4 !== '0.0.0.0' ? v4 : v6);
@@ -197,6 +218,7 @@ export function formatAlertRecord(r: AlertRow): Record<string, unknown> {
   const sevId = scoreToSeverity(score); // ntopng's record severity comes from the score
   const sev = SEVERITIES[sevId] ?? SEVERITIES[0];
   const name = alertName(id);
+  const typeLabel = alertLabel(id);
   const tstamp = Number(r.tstamp);
   const cli = ntopIp(r.cli_ip4, r.cli_ip6), srv = ntopIp(r.srv_ip4, r.srv_ip6);
   const cat = Number(r.alert_category);
@@ -205,7 +227,7 @@ export function formatAlertRecord(r: AlertRow): Record<string, unknown> {
     family: 'flow',
     row_id: r.rowid,
     tstamp: { value: tstamp, label: new Date(tstamp * 1000).toISOString().replace('T', ' ').slice(0, 19), highlight: sev.color },
-    alert_id: { value: String(id), label: name },
+    alert_id: { value: String(id), label: typeLabel },
     alert_category: { value: String(cat), label: ['other', 'security', 'internals', 'network', 'system', 'ids_ips'][cat] ?? '' },
     score: { value: score, label: String(score), color: sev.color },
     severity: { value: sevId, label: sev.name, color: sev.color },

@@ -11,7 +11,7 @@
 // without a file); alert_keys/*.lua (alert ids); checks.lua script_types
 // (flow checks hold one 'all' hook, host/interface/network/system checks a
 // hook per granularity: every definition here runs on 'min').
-import { CATEGORY, FLOW_RISK_ALERTS } from '../alerts/catalogue.js';
+import { CATEGORY, FLOW_CHECK_ALERTS, FLOW_RISK_ALERTS } from '../alerts/catalogue.js';
 import type { HostCheckName } from '../alerts/types.js';
 
 /** ntopng's check subdirs (checks.lua available_subdirs): what check_subdir accepts. */
@@ -198,6 +198,8 @@ export const riskCheckKey = (risk: number, alertKey: string) => RISK_CHECK_NAMES
 
 /** The host checks flowgate runs (their hits come from the engine's per-minute counters). */
 export const RUNNING_HOST_CHECKS: readonly HostCheckName[] = ['syn_scan', 'fin_scan', 'rst_scan', 'flow_flood', 'icmp_flood'];
+/** The host checks flowgate runs on the engine's host scores (host-checks.ts). */
+const SCORE_HOST_CHECKS = ['score_threshold', 'dangerous_host'];
 
 /** The interface, network and system checks flowgate runs (interface-, network-, device-, system-checks.ts). */
 const RUNNING_OTHER_CHECKS = new Set([
@@ -216,6 +218,7 @@ const TEMPLATES: Record<string, CheckDef['template']> = {
 
 function build(): CheckDef[] {
   const riskKeys = new Set(FLOW_RISK_ALERTS.map((r) => riskCheckKey(r.risk, r.key)));
+  const ownAlerts = new Set(FLOW_CHECK_ALERTS.map((c) => c.alertId));
   const out: CheckDef[] = [];
   const add = (subdir: CheckSubdir, rows: Row[]) => {
     for (const [key, category, severity, defaultEnabled, alertIds, defaultValue = {}] of rows) {
@@ -232,9 +235,9 @@ function build(): CheckDef[] {
         template: TEMPLATES[`${subdir}/${key}`] ?? (threshold ? 'threshold_cross' : null),
         runs:
           subdir === 'flow'
-            ? riskKeys.has(key)
+            ? riskKeys.has(key) || alertIds.some((id) => ownAlerts.has(id))
             : subdir === 'host'
-              ? (RUNNING_HOST_CHECKS as readonly string[]).includes(key)
+              ? (RUNNING_HOST_CHECKS as readonly string[]).includes(key) || SCORE_HOST_CHECKS.includes(key)
               : RUNNING_OTHER_CHECKS.has(`${subdir}/${key}`),
       });
     }
@@ -261,6 +264,11 @@ const BY_KEY = new Map(CHECK_DEFS.map((d) => [`${d.subdir}/${d.key}`, d]));
 export const checkDef = (subdir: string, key: string): CheckDef | undefined => BY_KEY.get(`${subdir}/${key}`);
 
 export const isCheckSubdir = (s: string): s is CheckSubdir => (CHECK_SUBDIRS as readonly string[]).includes(s);
+
+/** The flow check raising each of ntopng's own flow alerts the record answers (index = FLOW_CHECK_ALERTS bit). */
+export const OWN_FLOW_CHECKS: readonly (CheckDef | undefined)[] = FLOW_CHECK_ALERTS.map((c) =>
+  CHECK_DEFS.find((d) => d.subdir === 'flow' && d.alertIds.includes(c.alertId)),
+);
 
 /** The flow check of each nDPI risk id that raises an alert (index = risk id). */
 export const RISK_CHECKS: readonly (CheckDef | undefined)[] = (() => {

@@ -1,27 +1,35 @@
 // ⑧ Flow checks: each nDPI risk's alert is raised only while its flow check
-// is enabled. The enabled risks become a 64-bit mask, set on this thread,
-// sent to the flow writer (the store worker fills the stored rows' alert
+// is enabled. The enabled risks become a 64-bit mask (and ntopng's own flow
+// checks a third word, their script_conf parameters with it), set on this
+// thread, sent to the flow writer (its decoder thread fills the stored rows' alert
 // columns) and, as a score table, to the engines (active flows' scores and
 // their hosts'), now and after every change.
 import type { RiskScoreTable } from '../../bindings/engine.js';
-import { riskScoreTable, setEnabledRisks } from '../alerts/catalogue.js';
+import { riskScoreTable } from '../alerts/catalogue.js';
 import type { ChecksConfig } from './config.js';
-import { RISK_CHECKS } from './definitions.js';
+import { flowCheckParams, setFlowChecks, type FlowCheckParams } from './flow-record-checks.js';
+import { OWN_FLOW_CHECKS, RISK_CHECKS } from './definitions.js';
 
-/** Bit n set when nDPI risk n's flow check is enabled, as [low word, high word]. */
-export function enabledRiskMask(cfg: ChecksConfig): [number, number] {
-  let lo = 0, hi = 0;
+/**
+ * Bit n set when nDPI risk n's flow check is enabled, as [low word, high
+ * word], and the enabled own flow checks (FLOW_CHECK_ALERTS bits) as a third.
+ */
+export function enabledRiskMask(cfg: ChecksConfig): [number, number, number] {
+  let lo = 0, hi = 0, own = 0;
   RISK_CHECKS.forEach((d, risk) => {
     if (!d || !cfg.isEnabled(d.subdir, d.key)) return;
     if (risk < 32) lo |= 1 << risk;
     else hi |= 1 << (risk - 32);
   });
-  return [lo >>> 0, hi >>> 0];
+  OWN_FLOW_CHECKS.forEach((d, bit) => {
+    if (d && cfg.isEnabled(d.subdir, d.key)) own |= 1 << bit;
+  });
+  return [lo >>> 0, hi >>> 0, own >>> 0];
 }
 
 /** What takes the mask besides this thread (the flow writer). */
 export interface RiskMaskSink {
-  setEnabledRisks(lo: number, hi: number): Promise<void>;
+  setEnabledRisks(lo: number, hi: number, own: number, params: FlowCheckParams): Promise<void>;
 }
 
 /** What scores active flows (an engine). */
@@ -41,8 +49,9 @@ export function applyFlowChecks(
   engines: readonly RiskScoreSink[] = [],
 ): { ready: Promise<void>; stop: () => void } {
   const apply = () => {
-    const [lo, hi] = enabledRiskMask(cfg);
-    setEnabledRisks(lo, hi);
+    const [lo, hi, own] = enabledRiskMask(cfg);
+    const params = flowCheckParams((key) => cfg.scriptConf('flow', key));
+    setFlowChecks(lo, hi, own, params);
     const table = riskScoreTable(lo, hi);
     for (const e of engines) {
       try {
@@ -51,7 +60,7 @@ export function applyFlowChecks(
         log(`flowgate: checks: an engine did not take the score table: ${(err as Error).message}`);
       }
     }
-    return writer ? writer.setEnabledRisks(lo, hi).catch((e: Error) => log(`flowgate: checks: the flow writer did not take the change: ${e.message}`)) : Promise.resolve();
+    return writer ? writer.setEnabledRisks(lo, hi, own, params).catch((e: Error) => log(`flowgate: checks: the flow writer did not take the change: ${e.message}`)) : Promise.resolve();
   };
   const ready = apply();
   const stop = cfg.onChange(() => void apply());

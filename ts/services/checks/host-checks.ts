@@ -27,6 +27,16 @@
 // SCORE_LEVEL_SEVERE (150), CLIENT_FULL / CLIENT_NO_RISK_PERCENTAGE, json:
 // the score breakdown (ScoreStats::serialize_breakdown), is_client_alert,
 // value, threshold.
+//
+// And dangerous_host (src/host_checks/DangerousHost.cpp,
+// include/host_alerts/DangerousHostAlert.h): a host whose score (client +
+// server) is above the threshold at more than 5 consecutive runs gets the
+// alert, raised once with the score and the count of that run and refreshed
+// while the streak lasts; a run at or below the threshold ends the streak
+// (and the alert, not refreshed, is released). Score SCORE_LEVEL_ERROR
+// (100), CLIENT_FULL_RISK_PERCENTAGE, category security, json:
+// consecutive_high_score, score. ntopng Pro also moves such a host to its
+// IPS jail pool; flowgate has no pools yet.
 import { CATEGORY, scoreToSeverity } from '../alerts/catalogue.js';
 import type { HostScoreRow } from '../../bindings/engine.js';
 import { HOST_CHECK_NAMES, type AlertInput, type AlertKey, type AlertSink, type HostCheckHits, type HostCheckName } from '../alerts/types.js';
@@ -52,6 +62,12 @@ const ALERT_CHECK = new Map<number, HostCheckName>(HOST_CHECK_NAMES.map((n) => [
 export const SCORE_THRESHOLD_SCORE = 150;
 export const SCORE_THRESHOLD_ALERT_ID = checkDef('host', 'score_threshold')!.alertIds[0];
 
+/** SCORE_LEVEL_ERROR: DangerousHostAlert::getAlertScore */
+export const DANGEROUS_HOST_SCORE = 100;
+export const DANGEROUS_HOST_ALERT_ID = checkDef('host', 'dangerous_host')!.alertIds[0];
+/** DangerousHost's NUM_CONSECUTIVE_CHECKS_BEFORE_ALERTING: the streak must be longer */
+export const DANGEROUS_HOST_RUNS = 5;
+
 /** The engine's hosts whose score as client or as server is above a threshold (Engine.hostScoresAbove). */
 export type HostScoreQuery = (threshold: number) => HostScoreRow[];
 
@@ -67,42 +83,61 @@ function scoreBreakdown(h: HostScoreRow): Record<string, number> {
   return out;
 }
 
-/** The score_threshold alert of one host, as ntopng stores it. */
-export function scoreThresholdAlert(ifid: number, tstamp: number, h: HostScoreRow, asClient: boolean, threshold: number): AlertInput {
-  const r = roleScores(SCORE_THRESHOLD_SCORE, asClient ? CLIENT_FULL_RISK_PERCENTAGE : CLIENT_NO_RISK_PERCENTAGE);
+/** What a host alert names of its host. */
+type AlertHost = Pick<HostScoreRow, 'ip' | 'vlan' | 'name' | 'local'>;
+
+/**
+ * A host alert as ntopng stores it (Host::alert2JSON, HostAlert's fields):
+ * `cliPctg` the client's share of its score, `role` attacker / victim / none,
+ * `json` the alert class's own fields after alert_generation.
+ */
+function hostAlert(ifid: number, tstamp: number, h: AlertHost, alertId: number, scriptKey: string, score: number, cliPctg: number, role: 'attacker' | 'victim' | null, json: Record<string, unknown>): AlertInput {
+  const r = roleScores(score, cliPctg);
   return {
     family: 'host',
     ifid,
     entityVal: hostEntity(h.ip, h.vlan),
-    alertId: SCORE_THRESHOLD_ALERT_ID,
-    subtype: '',
+    alertId,
+    subtype: '', // no subtype for hosts (Host::alert2JSON)
     tstamp,
-    score: SCORE_THRESHOLD_SCORE,
-    severity: scoreToSeverity(SCORE_THRESHOLD_SCORE),
+    score,
+    severity: scoreToSeverity(score),
     fields: {
       ip: h.ip,
       vlan_id: h.vlan,
       name: h.name,
       ip_version: h.ip.includes(':') ? 6 : 4,
-      is_attacker: 0,
-      is_victim: 0,
+      is_attacker: role === 'attacker' ? 1 : 0,
+      is_victim: role === 'victim' ? 1 : 0,
       is_client: r.isClient ? 1 : 0,
       is_server: r.isServer ? 1 : 0,
       alert_category: CATEGORY.security,
       granularity: GRANULARITY,
     },
     json: {
-      alert_generation: {
-        script_key: 'score_threshold',
-        subdir: 'host',
-        host_info: { name: h.name || h.ip, localhost: h.local },
-      },
-      ...scoreBreakdown(h),
-      is_client_alert: asClient,
-      value: asClient ? h.score_as_client : h.score_as_server,
-      threshold,
+      alert_generation: { script_key: scriptKey, subdir: 'host', host_info: { name: h.name || h.ip, localhost: h.local } },
+      ...json,
     },
   };
+}
+
+/** The score_threshold alert of one host, as ntopng stores it. */
+export function scoreThresholdAlert(ifid: number, tstamp: number, h: HostScoreRow, asClient: boolean, threshold: number): AlertInput {
+  const pct = asClient ? CLIENT_FULL_RISK_PERCENTAGE : CLIENT_NO_RISK_PERCENTAGE;
+  return hostAlert(ifid, tstamp, h, SCORE_THRESHOLD_ALERT_ID, 'score_threshold', SCORE_THRESHOLD_SCORE, pct, null, {
+    ...scoreBreakdown(h),
+    is_client_alert: asClient,
+    value: asClient ? h.score_as_client : h.score_as_server,
+    threshold,
+  });
+}
+
+/** The dangerous_host alert of one host (its score and streak when raised). */
+export function dangerousHostAlert(ifid: number, tstamp: number, h: HostScoreRow, runs: number): AlertInput {
+  return hostAlert(ifid, tstamp, h, DANGEROUS_HOST_ALERT_ID, 'dangerous_host', DANGEROUS_HOST_SCORE, CLIENT_FULL_RISK_PERCENTAGE, null, {
+    consecutive_high_score: runs,
+    score: h.score_as_client + h.score_as_server,
+  });
 }
 
 /** The engine's per-minute hits for the checks asked (Engine.hostCheckHits, inside a tick listener). */
@@ -120,45 +155,21 @@ export function roleScores(score: number, cliPctg: number) {
 
 /** The alert of one check on one host, as ntopng stores it. */
 export function flowHitsAlert(ifid: number, tstamp: number, check: HostCheckName, h: HostCheckHits, attacker: boolean, hits: number, threshold: number): AlertInput {
-  const r = roleScores(FLOW_HITS_SCORE, attacker ? CLIENT_FULL_RISK_PERCENTAGE : CLIENT_NO_RISK_PERCENTAGE);
-  return {
-    family: 'host',
-    ifid,
-    entityVal: hostEntity(h.ip, h.vlan),
-    alertId: HOST_CHECK_ALERT_IDS[check],
-    subtype: '', // no subtype for hosts (Host::alert2JSON)
-    tstamp,
-    score: FLOW_HITS_SCORE,
-    severity: scoreToSeverity(FLOW_HITS_SCORE),
-    fields: {
-      ip: h.ip,
-      vlan_id: h.vlan,
-      name: h.name,
-      ip_version: h.ip.includes(':') ? 6 : 4,
-      is_attacker: attacker ? 1 : 0,
-      is_victim: attacker ? 0 : 1,
-      is_client: r.isClient ? 1 : 0,
-      is_server: r.isServer ? 1 : 0,
-      alert_category: CATEGORY.security,
-      granularity: GRANULARITY,
-    },
-    json: {
-      alert_generation: {
-        script_key: check,
-        subdir: 'host',
-        host_info: { name: h.name || h.ip, localhost: h.local },
-      },
-      is_attacker: attacker,
-      value: hits,
-      threshold,
-    },
-  };
+  const pct = attacker ? CLIENT_FULL_RISK_PERCENTAGE : CLIENT_NO_RISK_PERCENTAGE;
+  return hostAlert(ifid, tstamp, h, HOST_CHECK_ALERT_IDS[check], check, FLOW_HITS_SCORE, pct, attacker ? 'attacker' : 'victim', {
+    is_attacker: attacker,
+    value: hits,
+    threshold,
+  });
 }
 
 /** Asked before an alert is raised: excluded (host, alert) pairs are not (alert exclusions). */
 export type HostAlertExcluded = (ip: string, vlan: number, alertId: number) => boolean;
 
 export class HostChecks {
+  /** dangerous_host: per interface, 'ip@vlan' → consecutive runs above the threshold */
+  private readonly streaks = new Map<number, Map<string, number>>();
+
   constructor(
     private readonly cfg: ChecksConfig,
     private readonly sink: AlertSink,
@@ -176,6 +187,39 @@ export class HostChecks {
     return out;
   }
 
+  /** An engaged alert refreshed as it was raised (only its time moves). */
+  private refresh(prev: AlertInput, tstamp: number): void {
+    const { family, ifid, entityVal, alertId, subtype, score, severity, fields, json } = prev;
+    this.sink.engage({ family, ifid, entityVal, alertId, subtype, tstamp, score, severity, fields, json });
+  }
+
+  /** dangerous_host's run: streaks of hosts above the threshold, alerts for those past DANGEROUS_HOST_RUNS. */
+  private dangerousHosts(ifid: number, tstamp: number, scores: HostScoreQuery, engaged: Map<string, AlertInput>, refreshed: Set<string>): void {
+    if (!this.cfg.isEnabled('host', 'dangerous_host')) {
+      this.streaks.delete(ifid);
+      return;
+    }
+    // a threshold the configuration lacks never triggers (DangerousHost starts at u_int64 max)
+    const thr = this.cfg.threshold('host', 'dangerous_host');
+    const before = this.streaks.get(ifid) ?? new Map<string, number>();
+    const now = new Map<string, number>();
+    this.streaks.set(ifid, now);
+    if (thr === null || thr >= 2 * 0xffffffff) return;
+    // a total above thr has a side above thr / 2: the engine filters by side, the total is checked here
+    for (const h of scores(Math.min(Math.floor(thr / 2), 0xffffffff))) {
+      if (h.score_as_client + h.score_as_server <= thr) continue;
+      const e = hostEntity(h.ip, h.vlan);
+      const runs = (before.get(e) ?? 0) + 1;
+      now.set(e, runs);
+      if (runs <= DANGEROUS_HOST_RUNS || this.excluded(h.ip, h.vlan, DANGEROUS_HOST_ALERT_ID)) continue;
+      const k = `${e}|${DANGEROUS_HOST_ALERT_ID}`;
+      const prev = engaged.get(k);
+      if (prev) this.refresh(prev, tstamp);
+      else this.sink.engage(dangerousHostAlert(ifid, tstamp, h, runs));
+      refreshed.add(k);
+    }
+  }
+
   /**
    * One run, at the engine's tick `tstamp` (epoch s, packet time) on
    * interface `ifid`: asks `hits` for the enabled checks' figures, raises or
@@ -186,7 +230,7 @@ export class HostChecks {
     const checks = Object.keys(thresholds) as HostCheckName[];
     const engaged = new Map<string, AlertInput>();
     for (const a of this.sink.engaged('host', ifid))
-      if (ALERT_CHECK.has(a.alertId) || (scores && a.alertId === SCORE_THRESHOLD_ALERT_ID)) engaged.set(`${a.entityVal}|${a.alertId}`, a);
+      if (ALERT_CHECK.has(a.alertId) || (scores && (a.alertId === SCORE_THRESHOLD_ALERT_ID || a.alertId === DANGEROUS_HOST_ALERT_ID))) engaged.set(`${a.entityVal}|${a.alertId}`, a);
     const refreshed = new Set<string>();
     for (const h of checks.length ? hits(thresholds) : []) {
       for (const check of checks) {
@@ -204,8 +248,7 @@ export class HostChecks {
         const prev = engaged.get(k);
         if (prev && prev.fields.is_attacker !== a.fields.is_attacker) {
           // engaged with the other role: refreshed as it is
-          const { family, entityVal, alertId, subtype, score, severity, fields, json } = prev;
-          this.sink.engage({ family, ifid, entityVal, alertId, subtype, tstamp, score, severity, fields, json });
+          this.refresh(prev, tstamp);
         } else {
           // same role: the hits are updated, the threshold stays the one it was raised with (FlowHitsAlert::setHits)
           if (prev && prev.json.threshold !== undefined) a.json.threshold = prev.json.threshold;
@@ -222,13 +265,12 @@ export class HostChecks {
         const a = scoreThresholdAlert(ifid, tstamp, h, asClient, thr);
         const k = `${a.entityVal}|${a.alertId}`;
         const prev = engaged.get(k);
-        if (prev) {
-          const { family, entityVal, alertId, subtype, score, severity, fields, json } = prev;
-          this.sink.engage({ family, ifid, entityVal, alertId, subtype, tstamp, score, severity, fields, json });
-        } else this.sink.engage(a);
+        if (prev) this.refresh(prev, tstamp);
+        else this.sink.engage(a);
         refreshed.add(k);
       }
     }
+    if (scores) this.dangerousHosts(ifid, tstamp, scores, engaged, refreshed);
     for (const [k, a] of engaged) {
       if (refreshed.has(k)) continue;
       const key: AlertKey = { family: a.family, ifid: a.ifid, entityVal: a.entityVal, alertId: a.alertId, subtype: a.subtype };

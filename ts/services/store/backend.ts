@@ -3,6 +3,7 @@
 // this file (flows writer, flows queries, timeseries, later alerts) speaks
 // to a Backend and never to a driver; what the two dialects spell
 // differently lives in the two implementations and in `Dialect`.
+import type { TextColumn } from './text-column.js';
 
 /** Portable column types; each backend maps them to its own DDL type. */
 export type ColType = 'u8' | 'u16' | 'u32' | 'u64' | 'i64' | 'f64' | 'str' | 'datetime';
@@ -33,6 +34,21 @@ export interface TableDef {
   partitionBy?: string;
 }
 
+/**
+ * The typed array whose elements are a column type's values as both
+ * backends take them (little-endian, DuckDB's vector and ClickHouse's
+ * RowBinary alike): a column held in one is copied as it is.
+ */
+export const SAME: Partial<Record<ColType, Function>> = {
+  u8: Uint8Array,
+  u16: Uint16Array,
+  u32: Uint32Array,
+  datetime: Uint32Array,
+  u64: BigUint64Array,
+  i64: BigInt64Array,
+  f64: Float64Array,
+};
+
 /** A value bound to a `?` placeholder. Text from a request only ever travels as one of these. */
 export type SqlValue = number | bigint | string | boolean | null;
 
@@ -47,14 +63,19 @@ export type Row = Record<string, unknown>;
 /**
  * Rows to append, column-major: `columns[i][r]` is column i of row r (same
  * order as the table's columns). A column may be a plain array or a typed
- * array (the flow writer decodes straight into Float64Array/Uint32Array…).
+ * array (the flow writer decodes straight into Uint32Array…, u64 columns
+ * into BigUint64Array), a string column also a TextColumn (UTF-8 bytes).
  * Integers may be numbers or bigints; a missing value (null/undefined) is
  * stored as 0 or '' (no column is nullable, as in ntopng's schema).
  */
 export interface Batch {
   rows: number;
-  columns: ArrayLike<unknown>[];
+  columns: Column[];
+  /** columns other batches hold too (constants): sent to another thread, they are copied, never moved (batch-wire.ts) */
+  shared?: ReadonlySet<unknown>;
 }
+
+export type Column = ArrayLike<unknown> | TextColumn;
 
 export interface Backend {
   readonly dialect: 'duckdb' | 'clickhouse';

@@ -16,13 +16,16 @@ import {
   type Backend,
   type Batch,
   type ColType,
+  type Column,
   type ColumnDef,
   type Query,
   type Row,
   type SqlValue,
   columnOf,
+  SAME,
   type TableDef,
 } from './backend.js';
+import { TextColumn } from './text-column.js';
 
 export interface ClickHouseOptions {
   /** http(s)://host:8123/<database> (database default `flowgate`); user:password@ in the URL also works */
@@ -189,30 +192,72 @@ function cellWriter(type: ColType, src: ArrayLike<unknown>): CellWriter {
   }
 }
 
+
+const varintLen = (n: number) => (n < 0x80 ? 1 : n < 0x4000 ? 2 : n < 0x200000 ? 3 : n < 0x10000000 ? 4 : 5);
+
 /**
  * Rows of a column-major batch as RowBinary (rows one after another, the
- * given columns in order); `data[i]` holds the values of `cols[i]`.
+ * given columns in order); `data[i]` holds the values of `cols[i]`. Typed
+ * arrays of the column's own type and TextColumns are copied byte for byte
+ * into one buffer of the exact size; other columns convert each value.
  */
-export function encodeRowBinary(cols: ColumnDef[], data: ArrayLike<unknown>[], rows: number): Buffer {
-  // size: fixed widths, plus at most 3 bytes per UTF-16 unit and a 5-byte varint per string
+export function encodeRowBinary(cols: ColumnDef[], data: Column[], rows: number): Buffer {
+  const nc = cols.length;
+  // per column: bytes per value copied from `raw` (1, 2, 4, 8), 0 = TextColumn, -1 = converted
+  const width = new Int8Array(nc);
+  const raw: Uint8Array[] = [];
+  const text: TextColumn[] = [];
+  const writers: CellWriter[] = [];
   let size = 0;
-  for (let c = 0; c < cols.length; c++) {
+  for (let c = 0; c < nc; c++) {
     const t = cols[c].type;
-    if (t !== 'str') {
-      size += WIDTH[t] * rows;
-      continue;
-    }
     const src = data[c];
-    for (let r = 0; r < rows; r++) {
-      const v = src[r];
-      size += 5 + 3 * (v == null ? 0 : typeof v === 'string' ? v.length : String(v).length);
+    if (src instanceof TextColumn) {
+      width[c] = 0;
+      text[c] = src;
+      for (let r = 0; r < rows; r++) size += varintLen(src.len[r]) + src.len[r];
+    } else if (t !== 'str' && ArrayBuffer.isView(src) && src.constructor === SAME[t]) {
+      width[c] = WIDTH[t];
+      raw[c] = new Uint8Array(src.buffer, src.byteOffset, src.byteLength);
+      size += WIDTH[t] * rows;
+    } else {
+      width[c] = -1;
+      writers[c] = cellWriter(t, src);
+      if (t !== 'str') size += WIDTH[t] * rows;
+      // at most 3 bytes per UTF-16 unit and a 5-byte varint per string
+      else for (let r = 0; r < rows; r++) {
+        const v = src[r];
+        size += 5 + 3 * (v == null ? 0 : typeof v === 'string' ? v.length : String(v).length);
+      }
     }
   }
   const buf = Buffer.allocUnsafe(size);
-  const writers = cols.map((c, i) => cellWriter(c.type, data[i]));
-  const nc = writers.length;
   let o = 0;
-  for (let r = 0; r < rows; r++) for (let c = 0; c < nc; c++) o = writers[c](buf, o, r);
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < nc; c++) {
+      const w = width[c];
+      if (w > 0) {
+        const b = raw[c], at = r * w;
+        buf[o] = b[at];
+        if (w > 1) {
+          buf[o + 1] = b[at + 1];
+          if (w > 2) {
+            buf[o + 2] = b[at + 2];
+            buf[o + 3] = b[at + 3];
+            if (w > 4) for (let k = 4; k < 8; k++) buf[o + k] = b[at + k];
+          }
+        }
+        o += w;
+      } else if (w === 0) {
+        const t = text[c];
+        const l = t.len[r], s = t.start[r], b = t.bytes;
+        o = writeVarint(buf, o, l);
+        if (l > 32) buf.set(b.subarray(s, s + l), o);
+        else for (let k = 0; k < l; k++) buf[o + k] = b[s + k];
+        o += l;
+      } else o = writers[c](buf, o, r);
+    }
+  }
   return buf.subarray(0, o);
 }
 

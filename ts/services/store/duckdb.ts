@@ -34,13 +34,16 @@ import {
   type Backend,
   type Batch,
   type ColType,
+  type Column,
   type ColumnDef,
   type Query,
   type Row,
   type SqlValue,
   columnOf,
+  SAME,
   type TableDef,
 } from './backend.js';
+import { TextColumn } from './text-column.js';
 
 const DDL: Record<ColType, string> = {
   u8: 'UTINYINT',
@@ -81,16 +84,6 @@ const S64 = new Float64Array(scratch);
 const SI32 = new Int32Array(scratch);
 const SV = new DataView(scratch);
 
-/** the typed array a column's values can be copied from as they are */
-const SAME: Partial<Record<ColType, Function>> = {
-  u8: Uint8Array,
-  u16: Uint16Array,
-  u32: Uint32Array,
-  datetime: Uint32Array,
-  u64: BigUint64Array,
-  i64: BigInt64Array,
-  f64: Float64Array,
-};
 const WIDTH: Record<ColType, number> = { u8: 1, u16: 2, u32: 4, datetime: 4, u64: 8, i64: 8, f64: 8, str: 16 };
 
 function num(v: unknown): number {
@@ -101,7 +94,8 @@ function num(v: unknown): number {
 }
 
 /** Rows [off, off+n) of `src` (or the listed rows) into a chunk's vector. */
-function fillVector(vec: bindings.Vector, type: ColType, src: ArrayLike<unknown>, off: number, n: number, rows: number[] | null): void {
+function fillVector(vec: bindings.Vector, type: ColType, src: Column, off: number, n: number, rows: number[] | null): void {
+  if (src instanceof TextColumn) return fillText(vec, src, off, n, rows);
   const w = WIDTH[type];
   if (!rows && ArrayBuffer.isView(src) && src.constructor === SAME[type]) {
     const t = src as unknown as Uint8Array;
@@ -170,6 +164,64 @@ function fillVector(vec: bindings.Vector, type: ColType, src: ArrayLike<unknown>
     }
   }
   bindings.copy_data_to_vector(vec, 0, scratch, 0, n * w);
+}
+
+/**
+ * A TextColumn's rows into a VARCHAR vector in two calls whatever the
+ * strings: DuckDB's string_t (the C API's duckdb_string_t) holds a string of
+ * up to 12 bytes inline, written here; a longer one is its length, first 4
+ * bytes and a pointer. The long rows' bytes (one range of the column's
+ * arena) are assigned once, as one string of row 0, and each long row points
+ * into that copy, which the vector owns until the appender has copied the
+ * chunk. One native call per string instead cost ~1 µs a row, ~40 % of an
+ * append of the flows table.
+ */
+function fillText(vec: bindings.Vector, col: TextColumn, off: number, n: number, rows: number[] | null): void {
+  const { bytes, start, len } = col;
+  S8.fill(0, 0, n * 16);
+  let lo = 0xffffffff, hi = 0;
+  for (let i = 0; i < n; i++) {
+    const r = rows ? rows[off + i] : off + i;
+    const l = len[r];
+    if (l === 0) continue;
+    const s = start[r];
+    const o = i * 16;
+    S32[i * 4] = l;
+    if (l <= 12) {
+      for (let k = 0; k < l; k++) S8[o + 4 + k] = bytes[s + k];
+      continue;
+    }
+    S8[o + 4] = bytes[s];
+    S8[o + 5] = bytes[s + 1];
+    S8[o + 6] = bytes[s + 2];
+    S8[o + 7] = bytes[s + 3];
+    if (s < lo) lo = s;
+    if (s + l > hi) hi = s + l;
+  }
+  let sliced = hi === 0; // no long string
+  if (!sliced) {
+    bindings.vector_assign_string_element_len(vec, 0, bytes.subarray(lo, hi));
+    const t = bindings.vector_get_data(vec, 16); // a copy of row 0's string_t
+    const tv = new DataView(t.buffer, t.byteOffset, 16);
+    // the pointer form as the C API declares it, else one call per string below
+    sliced = tv.getUint32(0, true) === hi - lo;
+    if (sliced) {
+      const pLo = tv.getUint32(8, true), pHi = tv.getUint32(12, true);
+      for (let i = 0; i < n; i++) {
+        const r = rows ? rows[off + i] : off + i;
+        if (len[r] <= 12) continue;
+        const a = pLo + (start[r] - lo);
+        S32[i * 4 + 2] = a >>> 0;
+        S32[i * 4 + 3] = a > 0xffffffff ? (pHi + 1) >>> 0 : pHi;
+      }
+    }
+  }
+  bindings.copy_data_to_vector(vec, 0, scratch, 0, n * 16);
+  if (sliced) return;
+  for (let i = 0; i < n; i++) {
+    const r = rows ? rows[off + i] : off + i;
+    if (len[r] > 12) bindings.vector_assign_string_element_len(vec, i, bytes.subarray(start[r], start[r] + len[r]));
+  }
 }
 
 const utf8 = new TextEncoder();
@@ -345,7 +397,7 @@ export class DuckDbBackend implements Backend {
       if (batch.rows === 0) return;
       if (!t.partitionBy) return this.appendRows(t.name, st.tables.get('')!, t, batch, null);
       // Rows by day; a batch almost always falls in one day, so check that first.
-      const pc = batch.columns[t.columns.findIndex((c) => c.name === t.partitionBy)];
+      const pc = batch.columns[t.columns.findIndex((c) => c.name === t.partitionBy)] as ArrayLike<unknown>;
       const first = dayOf(Number(pc[0] ?? 0));
       let byDay: Map<string, number[]> | null = null;
       const d0 = Math.floor(Number(pc[0] ?? 0) / 86400);

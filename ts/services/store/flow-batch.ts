@@ -8,13 +8,14 @@
 // FlowSource keeps, per long-lived flow, what its rows already hold and the
 // next row stores the difference, so SUM over a FLOW_ID's rows equals the
 // flow's totals, each row covering [end of the previous row, last packet].
-import { hash } from 'node:crypto';
-
-import { ipText } from '../../bindings/ip-text.js';
-import type { Batch } from './backend.js';
+import { ipTextInto, isV4Mapped } from '../../bindings/ip-text.js';
+import type { Batch, Column } from './backend.js';
 import { AlertColumnArrays } from '../alerts/catalogue.js';
 import { flowExclusions } from '../alerts/exclusion-table.js';
+import { recordCheckBits, type RecordFacts } from '../checks/flow-record-checks.js';
+import { COMMUNITY_ID_LEN, communityIdInto } from './community-id.js';
 import { FLOW_COLUMNS } from './flow-columns.js';
+import { TextColumn } from './text-column.js';
 
 /** The expired-flow record's layout (engine.ts's expiredLayout): size and, per field, offset and capacity. */
 export interface RecordLayout {
@@ -39,65 +40,63 @@ export function useRecordLayout(l: RecordLayout): void {
 export const recordSize = () => REC;
 
 const utf8 = new TextDecoder('utf-8');
-function cstr(b: Uint8Array, at: number, cap: number): string {
-  let end = at;
-  const stop = at + cap;
-  while (end < stop && b[end] !== 0) end++;
-  if (end === at) return '';
-  for (let i = at; i < end; i++) if (b[i] >= 0x80) return utf8.decode(b.subarray(at, end));
-  return String.fromCharCode.apply(null, b.subarray(at, end) as unknown as number[]);
-}
-
-const isV4Mapped = (b: Uint8Array, at: number) =>
-  b[at + 10] === 0xff && b[at + 11] === 0xff && (b[at] | b[at + 1] | b[at + 2] | b[at + 3] | b[at + 4] | b[at + 5] | b[at + 6] | b[at + 7] | b[at + 8] | b[at + 9]) === 0;
 
 const v4 = (b: Uint8Array, at: number) => ((b[at + 12] << 24) | (b[at + 13] << 16) | (b[at + 14] << 8) | b[at + 15]) >>> 0;
-const mac48 = (b: Uint8Array, at: number) => (b[at] * 0x10000 + b[at + 1] * 0x100 + b[at + 2]) * 0x1000000 + b[at + 3] * 0x10000 + b[at + 4] * 0x100 + b[at + 5];
 /** u64 little-endian as a number (exact below 2^53: byte counters) */
 const u64 = (v: DataView, at: number) => v.getUint32(at + 4, true) * 0x100000000 + v.getUint32(at, true);
 /** nanoseconds → whole seconds (float ns is within 256 ns: µs-stamped packets never cross a second) */
 const secs = (v: DataView, at: number) => Math.floor(u64(v, at) / 1e9);
 
-// Community ID v1 (github.com/corelight/community-id-spec), seed 0: SHA-1
-// over seed, addresses, protocol, pad, ports — the smaller endpoint first,
-// ICMP types/codes standing in for ports (request/reply types paired).
-const ICMP4_PAIR: Record<number, number> = { 8: 0, 0: 8, 13: 14, 14: 13, 15: 16, 16: 15, 10: 9, 9: 10, 17: 18, 18: 17 };
-const ICMP6_PAIR: Record<number, number> = { 128: 129, 129: 128, 133: 134, 134: 133, 135: 136, 136: 135, 130: 131, 131: 130, 144: 145, 145: 144 };
-const cidBuf = Buffer.alloc(40);
+/** the row being decoded, as the record checks read it (one object, refilled per row) */
+const facts: RecordFacts = { proto: 0, l7: 0, category: 0, cliLocation: 0, srvLocation: 0, cliFlags: 0, srvFlags: 0, srvBroadcast: false, vlan: 0, bidirectional: false, packets: 0, retr: 0, ooo: 0, lost: 0, tcpState: 0, end: false, cliBroadcast: false };
+const isBroadcastMac = (b: Uint8Array, at: number) => (b[at] & b[at + 1] & b[at + 2] & b[at + 3] & b[at + 4] & b[at + 5]) === 0xff;
 
-export function communityId(b: Uint8Array, base: number, proto: number, sport: number, dport: number, icmpType: number, icmpCode: number): string {
-  const v6 = !isV4Mapped(b, base + F.cli_ip);
-  const alen = v6 ? 16 : 4;
-  let s = base + F.cli_ip + (v6 ? 0 : 12);
-  let d = base + F.srv_ip + (v6 ? 0 : 12);
-  let oneWay = false;
-  if (proto === 1 || proto === 58) {
-    const pair = (proto === 1 ? ICMP4_PAIR : ICMP6_PAIR)[icmpType];
-    sport = icmpType;
-    if (pair === undefined) (dport = icmpCode), (oneWay = true);
-    else dport = pair;
+/** The NUL-terminated text at b[at..at+cap) as a string (what the exclusions match). */
+function cstr(b: Uint8Array, at: number, cap: number): string {
+  let end = at;
+  const stop = at + cap;
+  while (end < stop && b[end] !== 0) end++;
+  return utf8.decode(b.subarray(at, end));
+}
+
+/** Row r of `col` := the NUL-terminated text at b[at..at+cap), as cString reads it (ASCII as is, else UTF-8 with U+FFFD for bad bytes). */
+function cText(col: TextColumn, r: number, b: Uint8Array, at: number, cap: number): void {
+  const o = col.room(cap);
+  const out = col.bytes;
+  let n = 0, high = 0;
+  for (; n < cap; n++) {
+    const c = b[at + n];
+    if (c === 0) break;
+    out[o + n] = c;
+    high |= c;
   }
-  if (!oneWay) {
-    let c = 0;
-    for (let i = 0; i < alen && c === 0; i++) c = b[s + i] - b[d + i];
-    if (c > 0 || (c === 0 && sport > dport)) {
-      [s, d] = [d, s];
-      [sport, dport] = [dport, sport];
-    }
-  }
-  let o = 0;
-  cidBuf[o++] = 0;
-  cidBuf[o++] = 0; // seed
-  for (let i = 0; i < alen; i++) cidBuf[o++] = b[s + i];
-  for (let i = 0; i < alen; i++) cidBuf[o++] = b[d + i];
-  cidBuf[o++] = proto;
-  cidBuf[o++] = 0;
-  if (proto === 6 || proto === 17 || proto === 132 || proto === 1 || proto === 58) {
-    cidBuf.writeUInt16BE(sport, o);
-    cidBuf.writeUInt16BE(dport, o + 2);
-    o += 4;
-  }
-  return `1:${hash('sha1', cidBuf.subarray(0, o), 'base64')}`;
+  if (high < 0x80) col.commit(r, n);
+  else col.set(r, utf8.decode(b.subarray(at, at + n)));
+}
+
+/** Row r := the address at b[at..at+16) as text (ipText's). */
+function ipAt(col: TextColumn, r: number, b: Uint8Array, at: number): void {
+  const o = col.room(45);
+  col.commit(r, ipTextInto(b, at, col.bytes, o));
+}
+
+/** Row r := '::' (an IPv4 flow's IPV6_* columns). */
+function twoColons(col: TextColumn, r: number): void {
+  const o = col.room(2);
+  col.bytes[o] = col.bytes[o + 1] = 0x3a;
+  col.commit(r, 2);
+}
+
+/** Row r of a u64 column held as 32-bit halves := x (an integer below 2^53). */
+function u64At(a: Uint32Array, r: number, x: number): void {
+  a[2 * r] = x >>> 0;
+  a[2 * r + 1] = Math.floor(x / 0x100000000) >>> 0;
+}
+
+/** Row r := the 48-bit MAC at b[at..at+6) as a number (u64 halves). */
+function macAt(a: Uint32Array, r: number, b: Uint8Array, at: number): void {
+  a[2 * r] = ((b[at + 2] << 24) | (b[at + 3] << 16) | (b[at + 4] << 8) | b[at + 5]) >>> 0;
+  a[2 * r + 1] = (b[at] << 8) | b[at + 1];
 }
 
 /** What a long-lived flow's rows already hold (periodic snapshots). */
@@ -130,9 +129,11 @@ export class FlowSource {
 }
 
 /**
- * Rows of the flows table, column-major, filled from raw records. Columns
- * whose value is the same on every row (ntopng's unknown values, the
- * instance name) share one constant array.
+ * Rows of the flows table, column-major, filled from raw records: numbers in
+ * typed arrays of the column's width (u64 as two 32-bit halves under a
+ * BigUint64Array view, so backends copy them as they are), text as UTF-8
+ * bytes (TextColumn). Columns whose value is the same on every row (ntopng's
+ * unknown values, the instance name) share one constant array.
  */
 export class FlowBatch {
   rows = 0;
@@ -140,37 +141,39 @@ export class FlowBatch {
   readonly perIf = new Map<number, number>();
   /** wall ms of the first row */
   since = 0;
-  private readonly cols: ArrayLike<unknown>[];
-  private readonly flowId: Float64Array;
+  private readonly cols: Column[];
+  /** u64 columns: 32-bit halves, little-endian (BigUint64Array views in the batch) */
+  private readonly flowId: Uint32Array;
   private readonly ipVer: Uint8Array;
   private readonly first: Uint32Array;
   private readonly last: Uint32Array;
   private readonly vlan: Uint16Array;
   private readonly packets: Uint32Array;
-  private readonly totalBytes: Float64Array;
-  private readonly b0: Float64Array;
-  private readonly b1: Float64Array;
+  private readonly totalBytes: Uint32Array;
+  private readonly b0: Uint32Array;
+  private readonly b1: Uint32Array;
   private readonly dscp0: Uint8Array;
   private readonly dscp1: Uint8Array;
   private readonly proto: Uint8Array;
   private readonly src4: Uint32Array;
-  private readonly src6: string[];
+  private readonly src6: TextColumn;
   private readonly sport: Uint16Array;
   private readonly dst4: Uint32Array;
-  private readonly dst6: string[];
+  private readonly dst6: TextColumn;
   private readonly dport: Uint16Array;
   private readonly l7: Uint16Array;
   private readonly l7m: Uint16Array;
   private readonly l7c: Uint16Array;
   /** FLOW_RISK as 64-bit values, written as two 32-bit halves (nDPI risk ids reach 56: a double would round them) */
   private readonly risk: Uint32Array;
-  private readonly info: string[];
+  private readonly info: TextColumn;
   private readonly ifidCol: Uint16Array;
-  private readonly srcLabel: string[];
-  private readonly dstLabel: string[];
-  private readonly srcMac: Float64Array;
-  private readonly dstMac: Float64Array;
-  private readonly cid: string[];
+  private readonly srcLabel: TextColumn;
+  private readonly dstLabel: TextColumn;
+  private readonly srcMac: Uint32Array;
+  private readonly dstMac: Uint32Array;
+  private readonly cid: TextColumn;
+  private readonly texts: TextColumn[];
   private readonly flags0: Uint8Array;
   private readonly flags1: Uint8Array;
   private readonly cliLoc: Uint8Array;
@@ -181,40 +184,41 @@ export class FlowBatch {
 
   constructor(
     readonly capacity: number,
-    consts: Constants,
+    private readonly consts: Constants,
   ) {
     if (!REC) throw new Error('FlowBatch: useRecordLayout() first');
     const n = capacity;
-    const own = new Map<string, ArrayLike<unknown>>([
-      ['FLOW_ID', (this.flowId = new Float64Array(n))],
+    const u64 = (a: Uint32Array) => new BigUint64Array(a.buffer);
+    const own = new Map<string, Column>([
+      ['FLOW_ID', u64((this.flowId = new Uint32Array(2 * n)))],
       ['IP_PROTOCOL_VERSION', (this.ipVer = new Uint8Array(n))],
       ['FIRST_SEEN', (this.first = new Uint32Array(n))],
       ['LAST_SEEN', (this.last = new Uint32Array(n))],
       ['VLAN_ID', (this.vlan = new Uint16Array(n))],
       ['PACKETS', (this.packets = new Uint32Array(n))],
-      ['TOTAL_BYTES', (this.totalBytes = new Float64Array(n))],
-      ['SRC2DST_BYTES', (this.b0 = new Float64Array(n))],
-      ['DST2SRC_BYTES', (this.b1 = new Float64Array(n))],
+      ['TOTAL_BYTES', u64((this.totalBytes = new Uint32Array(2 * n)))],
+      ['SRC2DST_BYTES', u64((this.b0 = new Uint32Array(2 * n)))],
+      ['DST2SRC_BYTES', u64((this.b1 = new Uint32Array(2 * n)))],
       ['SRC2DST_DSCP', (this.dscp0 = new Uint8Array(n))],
       ['DST2SRC_DSCP', (this.dscp1 = new Uint8Array(n))],
       ['PROTOCOL', (this.proto = new Uint8Array(n))],
       ['IPV4_SRC_ADDR', (this.src4 = new Uint32Array(n))],
-      ['IPV6_SRC_ADDR', (this.src6 = new Array<string>(n))],
+      ['IPV6_SRC_ADDR', (this.src6 = new TextColumn(n, 2))],
       ['IP_SRC_PORT', (this.sport = new Uint16Array(n))],
       ['IPV4_DST_ADDR', (this.dst4 = new Uint32Array(n))],
-      ['IPV6_DST_ADDR', (this.dst6 = new Array<string>(n))],
+      ['IPV6_DST_ADDR', (this.dst6 = new TextColumn(n, 2))],
       ['IP_DST_PORT', (this.dport = new Uint16Array(n))],
       ['L7_PROTO', (this.l7 = new Uint16Array(n))],
       ['L7_PROTO_MASTER', (this.l7m = new Uint16Array(n))],
       ['L7_CATEGORY', (this.l7c = new Uint16Array(n))],
       ['FLOW_RISK', new BigUint64Array((this.risk = new Uint32Array(2 * n)).buffer)],
-      ['INFO', (this.info = new Array<string>(n))],
+      ['INFO', (this.info = new TextColumn(n, 8))],
       ['INTERFACE_ID', (this.ifidCol = new Uint16Array(n))],
-      ['SRC_LABEL', (this.srcLabel = new Array<string>(n))],
-      ['DST_LABEL', (this.dstLabel = new Array<string>(n))],
-      ['SRC_MAC', (this.srcMac = new Float64Array(n))],
-      ['DST_MAC', (this.dstMac = new Float64Array(n))],
-      ['COMMUNITY_ID', (this.cid = new Array<string>(n))],
+      ['SRC_LABEL', (this.srcLabel = new TextColumn(n, 8))],
+      ['DST_LABEL', (this.dstLabel = new TextColumn(n, 8))],
+      ['SRC_MAC', u64((this.srcMac = new Uint32Array(2 * n)))],
+      ['DST_MAC', u64((this.dstMac = new Uint32Array(2 * n)))],
+      ['COMMUNITY_ID', (this.cid = new TextColumn(n, COMMUNITY_ID_LEN))],
       ['SRC2DST_TCP_FLAGS', (this.flags0 = new Uint8Array(n))],
       ['DST2SRC_TCP_FLAGS', (this.flags1 = new Uint8Array(n))],
       ['CLIENT_LOCATION', (this.cliLoc = new Uint8Array(n))],
@@ -226,11 +230,17 @@ export class FlowBatch {
     ]);
     // every other column holds ntopng's unknown value (flow-columns.ts says why)
     this.cols = FLOW_COLUMNS.map((c) => own.get(c.name) ?? (c.type === 'str' ? consts.emptyStr : consts.zero));
+    this.texts = [this.src6, this.dst6, this.info, this.srcLabel, this.dstLabel, this.cid];
   }
 
   /** as Batch: the columns in FLOWS_TABLE's order (arrays longer than `rows` are read up to `rows`) */
   batch(): Batch {
-    return { rows: this.rows, columns: this.cols };
+    return { rows: this.rows, columns: this.cols, shared: this.consts.shared };
+  }
+
+  /** its arrays were moved to another thread (batch-wire.ts): not reusable */
+  get detached(): boolean {
+    return this.ipVer.byteLength === 0;
   }
 
   get full(): boolean {
@@ -242,6 +252,7 @@ export class FlowBatch {
     this.rows = 0;
     this.perIf.clear();
     this.since = 0;
+    for (const t of this.texts) t.reset();
     return this;
   }
 
@@ -276,15 +287,16 @@ export class FlowBatch {
     const r = this.rows++;
     if (r === 0) this.since = Date.now();
     this.perIf.set(src.ifid, (this.perIf.get(src.ifid) ?? 0) + 1);
-    this.flowId[r] = src.runId * 0x100000000 + serial;
+    this.flowId[2 * r] = serial;
+    this.flowId[2 * r + 1] = src.runId;
     const mapped = isV4Mapped(b, base + F.cli_ip);
     this.ipVer[r] = mapped ? 4 : 6;
     this.first[r] = firstSec;
     this.last[r] = lastSec;
     this.vlan[r] = v.getUint16(base + F.vlan, true);
-    this.b0[r] = c0;
-    this.b1[r] = c1;
-    this.totalBytes[r] = c0 + c1;
+    u64At(this.b0, r, c0);
+    u64At(this.b1, r, c1);
+    u64At(this.totalBytes, r, c0 + c1);
     this.p0[r] = k0;
     this.p1[r] = k1;
     this.packets[r] = k0 + k1;
@@ -296,13 +308,13 @@ export class FlowBatch {
     if (mapped) {
       this.src4[r] = v4(b, base + F.cli_ip);
       this.dst4[r] = v4(b, base + F.srv_ip);
-      this.src6[r] = '::';
-      this.dst6[r] = '::';
+      twoColons(this.src6, r);
+      twoColons(this.dst6, r);
     } else {
       this.src4[r] = 0;
       this.dst4[r] = 0;
-      this.src6[r] = ipText(b, base + F.cli_ip);
-      this.dst6[r] = ipText(b, base + F.srv_ip);
+      ipAt(this.src6, r, b, base + F.cli_ip);
+      ipAt(this.dst6, r, b, base + F.srv_ip);
     }
     const master = v.getUint16(base + F.l7_master, true);
     const app = v.getUint16(base + F.l7_app, true);
@@ -312,23 +324,43 @@ export class FlowBatch {
     const riskLo = v.getUint32(base + F.risks, true), riskHi = v.getUint32(base + F.risks + 4, true);
     this.risk[2 * r] = riskLo;
     this.risk[2 * r + 1] = riskHi;
-    const info = (this.info[r] = cstr(b, base + F.info, LEN_INFO));
-    this.ifidCol[r] = src.ifid;
-    this.srcLabel[r] = cstr(b, base + F.cli_name, LEN_NAME);
-    const srvName = (this.dstLabel[r] = cstr(b, base + F.srv_name, LEN_NAME));
-    // alerts hook: the flow alert columns derive from the risk mask (services/alerts), less
-    // the alerts excluded for its hosts or server name (null while no exclusion exists)
+    // alerts hook: the flow alert columns derive from the risk mask and ntopng's own flow
+    // checks on the record (services/alerts, services/checks), less the alerts excluded for
+    // its hosts or server name (null while no exclusion exists: the texts are decoded as
+    // strings only then)
+    facts.proto = proto;
+    facts.l7 = app || master;
+    facts.category = this.l7c[r];
+    facts.cliLocation = this.cliLoc[r] = b[base + F.cli_location];
+    facts.srvLocation = this.srvLoc[r] = b[base + F.srv_location];
+    facts.cliFlags = this.flags0[r] = b[base + F.cli_flags];
+    facts.srvFlags = this.flags1[r] = b[base + F.srv_flags];
+    facts.srvBroadcast = (mapped && (this.dst4[r] === 0xffffffff || this.dst4[r] === 0)) || isBroadcastMac(b, base + F.srv_mac);
+    facts.vlan = this.vlan[r];
+    // the flow's totals (a snapshot row holds only its window's bytes)
+    facts.bidirectional = u64(v, base + F.cli2srv_bytes) > 0 && u64(v, base + F.srv2cli_bytes) > 0;
+    facts.packets = v.getUint32(base + F.cli2srv_pkts, true) + v.getUint32(base + F.srv2cli_pkts, true);
+    facts.retr = v.getUint32(base + F.retr, true);
+    facts.ooo = v.getUint32(base + F.ooo, true);
+    facts.lost = v.getUint32(base + F.lost, true);
+    facts.tcpState = b[base + F.tcp_state];
+    facts.end = !periodic;
+    facts.cliBroadcast = mapped && (this.src4[r] === 0xffffffff || this.src4[r] === 0);
+    const own = recordCheckBits(facts);
     const ex = flowExclusions();
-    if (ex && (riskLo | riskHi) && ex.flowExcluded(b, base + F.cli_ip, base + F.srv_ip, this.vlan[r], info, srvName)) {
-      this.alerts.fill(r, riskLo & ~ex.lo, riskHi & ~ex.hi);
-    } else this.alerts.fill(r, riskLo, riskHi);
-    this.srcMac[r] = mac48(b, base + F.cli_mac);
-    this.dstMac[r] = mac48(b, base + F.srv_mac);
-    this.cid[r] = communityId(b, base, proto, sport, dport, b[base + F.icmp_type], b[base + F.icmp_code]);
-    this.flags0[r] = b[base + F.cli_flags];
-    this.flags1[r] = b[base + F.srv_flags];
-    this.cliLoc[r] = b[base + F.cli_location];
-    this.srvLoc[r] = b[base + F.srv_location];
+    if (ex && (riskLo | riskHi | own) && ex.flowExcluded(b, base + F.cli_ip, base + F.srv_ip, this.vlan[r], cstr(b, base + F.info, LEN_INFO), cstr(b, base + F.srv_name, LEN_NAME))) {
+      this.alerts.fill(r, riskLo & ~ex.lo, riskHi & ~ex.hi, own & ~ex.own);
+    } else this.alerts.fill(r, riskLo, riskHi, own);
+    cText(this.info, r, b, base + F.info, LEN_INFO);
+    this.ifidCol[r] = src.ifid;
+    cText(this.srcLabel, r, b, base + F.cli_name, LEN_NAME);
+    cText(this.dstLabel, r, b, base + F.srv_name, LEN_NAME);
+    macAt(this.srcMac, r, b, base + F.cli_mac);
+    macAt(this.dstMac, r, b, base + F.srv_mac);
+    const cid = this.cid;
+    const at = cid.room(COMMUNITY_ID_LEN); // first: it may replace cid.bytes
+    communityIdInto(b, base + F.cli_ip, base + F.srv_ip, proto, sport, dport, b[base + F.icmp_type], b[base + F.icmp_code], cid.bytes, at);
+    cid.commit(r, COMMUNITY_ID_LEN);
     return true;
   }
 }
@@ -337,10 +369,13 @@ export class FlowBatch {
 export class Constants {
   readonly zero: Uint8Array;
   readonly emptyStr: string[];
-  readonly instance: string[];
+  readonly instance: TextColumn;
+  /** the three, as Batch.shared */
+  readonly shared: ReadonlySet<unknown>;
   constructor(capacity: number, instanceName: string) {
     this.zero = new Uint8Array(capacity);
     this.emptyStr = new Array<string>(capacity).fill('');
-    this.instance = new Array<string>(capacity).fill(instanceName);
+    this.instance = TextColumn.constant(capacity, instanceName);
+    this.shared = new Set<unknown>([this.zero, this.emptyStr, this.instance]);
   }
 }

@@ -9,16 +9,26 @@ import { threadId } from 'node:worker_threads';
 import type { Backend } from './backend.js';
 import { Constants, FlowBatch, FlowSource, recordSize } from './flow-batch.js';
 import { FLOWS_TABLE } from './flow-columns.js';
+import { setInsecureProtocols } from '../checks/flow-record-checks.js';
 
 export interface FlowSinkOptions {
   /** a batch is sealed at this many rows */
   batchRows: number;
   /** … or once its first row waited this long (ms) */
   flushMs: number;
-  /** sealed batches waiting behind the append in flight; beyond, new batches are dropped and counted */
+  /** sealed batches waiting behind the appends in flight; beyond, new batches are dropped and counted */
   maxQueued: number;
+  /**
+   * appends in flight at once (default 1). The decoding thread sends its
+   * batches to the store worker's queue: with one only, the next would wait
+   * for the answer to the last, and that answer waits behind the records
+   * still to decode.
+   */
+  inflight?: number;
   /** NTOPNG_INSTANCE_NAME */
   instanceName: string;
+  /** nDPI protocol ids whose breed is insecure (the remote-to-local insecure flow check; from the engine's registry) */
+  insecureProtocols?: readonly number[];
 }
 
 export interface FlowSinkEvents {
@@ -48,7 +58,9 @@ export class FlowSink {
   private readonly queue: FlowBatch[] = [];
   /** written batches kept for reuse */
   private readonly spare: FlowBatch[] = [];
-  private inflight: Promise<void> | null = null;
+  private running = 0;
+  /** flush() waiting for the appends to end */
+  private idle: (() => void)[] = [];
   private failing = false;
   private lastFailLog = 0;
   private lastPrune = Date.now();
@@ -61,6 +73,7 @@ export class FlowSink {
     private readonly ev: FlowSinkEvents,
   ) {
     this.consts = new Constants(o.batchRows, o.instanceName);
+    setInsecureProtocols(o.insecureProtocols ?? []);
     this.timer = setInterval(() => this.tick(), Math.min(250, o.flushMs));
     this.timer.unref();
   }
@@ -99,7 +112,7 @@ export class FlowSink {
     if (!b || !b.rows) return;
     if (this.queue.length >= this.o.maxQueued) {
       this.settle(b, false);
-      if (this.spare.length < 2) this.spare.push(b);
+      if (this.spare.length < 2 && !b.detached) this.spare.push(b);
       return;
     }
     this.queue.push(b);
@@ -118,9 +131,13 @@ export class FlowSink {
   }
 
   private pump(): void {
-    if (this.inflight || !this.queue.length) return;
-    const b = this.queue.shift()!;
-    this.inflight = this.backend
+    while (this.running < (this.o.inflight ?? 1) && this.queue.length) this.write(this.queue.shift()!);
+    if (!this.running && !this.queue.length) for (const f of this.idle.splice(0)) f();
+  }
+
+  private write(b: FlowBatch): void {
+    this.running++;
+    void this.backend
       .append(FLOWS_TABLE, b.batch())
       .then(
         () => {
@@ -142,8 +159,8 @@ export class FlowSink {
         },
       )
       .finally(() => {
-        this.inflight = null;
-        if (this.spare.length < 2) this.spare.push(b);
+        this.running--;
+        if (this.spare.length < 2 && !b.detached) this.spare.push(b);
         this.pump();
       });
   }
@@ -151,10 +168,11 @@ export class FlowSink {
   /** Seals the batch being filled and waits until everything pushed is written (or dropped). */
   async flush(): Promise<void> {
     this.seal();
-    while (this.inflight || this.queue.length) {
+    if (!this.running && !this.queue.length) return;
+    await new Promise<void>((resolve) => {
+      this.idle.push(resolve);
       this.pump();
-      await this.inflight;
-    }
+    });
   }
 
   close(): void {

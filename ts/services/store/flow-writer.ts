@@ -8,9 +8,9 @@
 // the sink counts the batches it drops: both are db.flow_export_drops.
 import { hostname } from 'node:os';
 
-import { expiredLayout, type Engine } from '../../bindings/engine.js';
-import { setEnabledRisks } from '../alerts/catalogue.js';
+import { Engine, expiredLayout } from '../../bindings/engine.js';
 import { setFlowExclusions, type ExclusionRecord } from '../alerts/exclusion-table.js';
+import { INSECURE_BREEDS, NO_PARAMS, setFlowChecks, type FlowCheckParams } from '../checks/flow-record-checks.js';
 import type { ExpiredSink, MonitoredInterface } from '../interfaces.js';
 import type { Backend } from './backend.js';
 import { useRecordLayout } from './flow-batch.js';
@@ -18,7 +18,7 @@ import { FLOWS_TABLE } from './flow-columns.js';
 import { FlowSink, type FlowSinkOptions, type FlowSinkStats } from './flow-sink.js';
 import { WorkerBackend, type FlowChannelEvents } from './worker-backend.js';
 
-export { communityId, Constants, FlowBatch, FlowSource } from './flow-batch.js';
+export { Constants, FlowBatch, FlowSource } from './flow-batch.js';
 
 const REC = expiredLayout.size;
 /** records per drained buffer */
@@ -67,7 +67,7 @@ interface FlowChannel {
   /** takes the buffer; it comes back through FlowChannelEvents.buffer */
   push(ifid: number, buf: ArrayBuffer, n: number): void;
   /** the risks whose flow checks are enabled, for the records pushed from now on */
-  risks(lo: number, hi: number): Promise<void>;
+  risks(lo: number, hi: number, own: number, params: FlowCheckParams): Promise<void>;
   /** the alert exclusions, for the records pushed from now on */
   exclusions(rec: ExclusionRecord): Promise<void>;
   flush(): Promise<void>;
@@ -79,7 +79,7 @@ function workerChannel(b: WorkerBackend, log: (l: string) => void): FlowChannel 
   return {
     attach: (ifid, runId, staleSec) => void b.attachFlows(ifid, runId, staleSec).catch((e: Error) => log(`flowgate: historical store: ${e.message}`)),
     push: (ifid, buf, n) => b.pushFlows(ifid, buf, n, n * REC),
-    risks: (lo, hi) => b.setFlowRisks(lo, hi),
+    risks: (lo, hi, own, params) => b.setFlowRisks(lo, hi, own, params),
     exclusions: (rec) => b.setFlowExclusions(rec),
     flush: () => b.flushFlows(),
     stats: () => b.flowStats(),
@@ -97,7 +97,7 @@ function localChannel(backend: Backend, o: FlowSinkOptions, ev: FlowChannelEvent
       ev.buffer(buf);
     },
     // same thread: the decoder reads this thread's copy
-    risks: async (lo, hi) => setEnabledRisks(lo, hi),
+    risks: async (lo, hi, own, params) => setFlowChecks(lo, hi, own, params),
     exclusions: async (rec) => setFlowExclusions(rec),
     flush: () => sink.flush(),
     stats: async () => sink.stats,
@@ -138,6 +138,9 @@ export class FlowWriter implements ExpiredSink {
         flushMs: o.flushMs ?? 1000,
         maxQueued: o.maxQueued ?? 8,
         instanceName: o.instanceName ?? hostname(),
+        insecureProtocols: Engine.info()
+          .dpi.protocols.filter((p) => INSECURE_BREEDS.has(p.breed))
+          .map((p) => p.id),
       };
       const ev: FlowChannelEvents = {
         buffer: (buf) => w.returned(buf),
@@ -187,11 +190,13 @@ export class FlowWriter implements ExpiredSink {
 
   /**
    * The risks whose flow checks are enabled (bit n = nDPI risk n, as two
-   * 32-bit words): flows decoded after this raise alerts only for those.
-   * Records already drained keep what they were decoded with.
+   * 32-bit words) and the own flow checks enabled (FLOW_CHECK_ALERTS bits):
+   * flows decoded after this raise alerts only for those. Records already
+   * drained keep what they were decoded with. `params`: what the configurable
+   * record checks read of their configuration.
    */
-  setEnabledRisks(lo: number, hi: number): Promise<void> {
-    return this.channel.risks(lo, hi);
+  setEnabledRisks(lo: number, hi: number, own = -1, params: FlowCheckParams = NO_PARAMS): Promise<void> {
+    return this.channel.risks(lo, hi, own, params);
   }
 
   /** The alert exclusions (exclusion-table.ts): flows decoded after this raise no excluded alert. */

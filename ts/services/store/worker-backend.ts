@@ -8,20 +8,21 @@
 // records (the ArrayBuffer transferred, not copied); worker → main `reply`,
 // `buf` (the buffer handed back, decoded), `counts` and `log` of the flow sink.
 import type { ExclusionRecord } from '../alerts/exclusion-table.js';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import type { FlowCheckParams } from '../checks/flow-record-checks.js';
 import { Worker } from 'node:worker_threads';
 
 import { StoreError, type Backend, type Batch, type Query, type Row, type SqlValue, type TableDef } from './backend.js';
 import type { RecordLayout } from './flow-batch.js';
 import type { FlowSinkOptions, FlowSinkStats } from './flow-sink.js';
 import type { StoreOptions } from './index.js';
+import { packBatch } from './batch-wire.js';
+import { workerEntry } from './worker-entry.js';
 
 export type ToWorker =
   | { op: 'call'; id: number; name: string; args: unknown[] }
   | { op: 'push'; ifid: number; n: number; bytes: number; buf: ArrayBuffer };
 
-type WireError = { kind?: 'unavailable' | 'query'; message: string };
+export type WireError = { kind?: 'unavailable' | 'query'; message: string };
 export type FromWorker =
   | { op: 'ready'; dialect: Backend['dialect']; description: string }
   | { op: 'failed'; error: WireError }
@@ -38,17 +39,6 @@ export interface FlowChannelEvents {
 }
 
 const toError = (e: WireError) => (e.kind ? new StoreError(e.kind, e.message) : new Error(e.message));
-
-/**
- * The worker's entry: the compiled store-worker.js beside this file (dist/),
- * or, when running from the TypeScript sources (vitest), a small .mjs that
- * registers a TypeScript loader first.
- */
-function workerEntry(): URL {
-  const js = new URL('./store-worker.js', import.meta.url);
-  if (existsSync(fileURLToPath(js))) return js;
-  return new URL('./store-worker.source.mjs', import.meta.url);
-}
 
 export class WorkerBackend implements Backend {
   private nextId = 1;
@@ -69,7 +59,7 @@ export class WorkerBackend implements Backend {
 
   /** Starts the worker and opens the store in it; throws StoreError('unavailable') with the reason. */
   static open(o: StoreOptions): Promise<WorkerBackend> {
-    const worker = new Worker(workerEntry(), { workerData: o });
+    const worker = new Worker(workerEntry('store-worker'), { workerData: o });
     return new Promise((resolve, reject) => {
       const first = (m: FromWorker) => {
         worker.off('error', early);
@@ -125,9 +115,9 @@ export class WorkerBackend implements Backend {
   ensureTable(t: TableDef): Promise<void> {
     return this.call('ensureTable', t);
   }
-  /** Batches are copied to the worker (timeseries' small ones); flows travel raw (flowChannel). */
+  /** Batches are copied to the worker as batch-wire.ts packs them (the caller keeps its arrays); flows travel raw (flowChannel). */
   append(t: TableDef, batch: Batch): Promise<void> {
-    return this.call('append', t, { rows: batch.rows, columns: batch.columns.map((c) => (ArrayBuffer.isView(c) || Array.isArray(c) ? c : Array.from(c))) });
+    return this.call('append', t, packBatch(batch).wire);
   }
   query(q: Query): Promise<Row[]> {
     return this.call('query', q);
@@ -166,8 +156,8 @@ export class WorkerBackend implements Backend {
     this.worker.postMessage({ op: 'push', ifid, n, bytes, buf } satisfies ToWorker, [buf]);
   }
   /** The risks whose flow checks are enabled (see catalogue.ts setEnabledRisks); records pushed after this use them. */
-  setFlowRisks(lo: number, hi: number): Promise<void> {
-    return this.call('flows.risks', lo, hi);
+  setFlowRisks(lo: number, hi: number, own: number, params: FlowCheckParams): Promise<void> {
+    return this.call('flows.risks', lo, hi, own, params);
   }
   /** The alert exclusions (exclusion-table.ts); records pushed after this obey them. */
   setFlowExclusions(rec: ExclusionRecord): Promise<void> {

@@ -1,0 +1,173 @@
+// ⑧ ntopng's own flow checks (src/flow_checks/ in ntop/ntopng) that a
+// flow's record answers, run where its row is decoded (the flow writer's
+// decoder thread): the bits of FLOW_CHECK_ALERTS (alerts/catalogue.ts) a
+// row raises. Which of them are enabled, and the exclusions, are applied
+// by the caller (AlertColumnArrays.fill, the exclusion matcher).
+//
+// - remote_access (RemoteAccess.cpp): category Remote Access, VPN or File
+//   Sharing, and not local-to-local.
+// - web_mining_detected (WebMining.cpp): category Mining.
+// - broadcast_non_udp_traffic (BroadcastNonUDPTraffic.cpp): not UDP, to a
+//   broadcast server: 255.255.255.255 or 0.0.0.0 (IpAddress.cpp), or the
+//   broadcast MAC. ntopng also counts the first and last address of each
+//   configured local network; the decoder does not hold the networks, so
+//   those are left out.
+// - tcp_flow_reset (TCPFlowReset.cpp): a TCP flow that ended in a reset in
+//   any of Zeek's states ntopng lists (REJ, RSTO, RSTR, RSTOS0, RSTRH) or
+//   carried only resets: all are a RST seen in either direction.
+// - remote_to_local_insecure_proto (RemoteToLocalInsecureFlow.cpp): remote
+//   client, local server, a detected protocol, TCP established (3-way
+//   handshake seen) or not TCP, and the upper protocol's breed Unsafe,
+//   Potentially Dangerous or Dangerous, or category Malware or Banned Site.
+// - vlan_bidirectional_traffic (VLANBidirectionalTraffic.cpp): on a VLAN of
+//   the check's list (script_conf items), bytes both ways, to a server that
+//   is neither local nor multicast/broadcast.
+// - tcp_packets_issues (TCPPacketsIssues.cpp): retransmitted, out-of-order
+//   or lost packets (both directions) as a share of the flow's packets above
+//   that metric's threshold, for each metric its script_conf enables
+//   ({threshold, enabled}; none by default). ntopng computes each share as
+//   (u_int8_t)count * 100 / packets, the cast cutting the count to its low
+//   8 bits (300 retransmissions count as 44); the share here is of the real
+//   count.
+// - zero_tcp_window (TCPZeroWindow.cpp): a TCP window of 0 seen either way
+//   on a packet that is neither FIN nor RST (Flow::updateTcpWindow, as
+//   NetworkInterface calls it).
+// - tcp_no_data_exchanged (TCPNoDataExchanged.cpp, at flow end only): a TCP
+//   flow whose goodput is 0 (no payload byte either way) between unicast
+//   endpoints (neither multicast nor broadcast).
+//
+// ntopng runs these when the protocol is detected or the flow ends; a row
+// is written when its flow ends or is snapshotted, with what it saw by then.
+import { setEnabledRisks } from '../alerts/catalogue.js';
+
+/** nDPI categories (ndpi_typedefs.h ndpi_protocol_category_t) */
+const CAT_VPN = 2, CAT_REMOTE_ACCESS = 12, CAT_FILE_SHARING = 29, CAT_MINING = 99, CAT_MALWARE = 100, CAT_BANNED_SITE = 102;
+/** nDPI breeds (ndpi_protocol_breed_t) that make a protocol insecure */
+export const INSECURE_BREEDS: ReadonlySet<string> = new Set(['Unsafe', 'Potentially Dangerous', 'Dangerous']);
+const TH_SYN = 0x02, TH_RST = 0x04, TH_ACK = 0x10;
+/** the record's location codes */
+const REMOTE = 0, LOCAL = 1, MULTICAST = 2;
+
+export const BIT_REMOTE_ACCESS = 1 << 0;
+export const BIT_WEB_MINING = 1 << 1;
+export const BIT_BROADCAST_NON_UDP = 1 << 2;
+export const BIT_TCP_FLOW_RESET = 1 << 3;
+export const BIT_REMOTE_TO_LOCAL_INSECURE = 1 << 4;
+export const BIT_VLAN_BIDIRECTIONAL = 1 << 5;
+export const BIT_TCP_PACKETS_ISSUES = 1 << 6;
+export const BIT_ZERO_TCP_WINDOW = 1 << 7;
+export const BIT_TCP_NO_DATA = 1 << 8;
+/** the record's tcp_state bits (native records.h kTcpData, kTcpZeroWindow) */
+export const TCP_DATA = 1, TCP_ZERO_WINDOW = 2;
+
+// protocol id → 1 when its breed is insecure (module state, one per thread:
+// the decoder is sent it when its sink opens)
+let insecure = new Uint8Array(0);
+
+/** What the configurable record checks read of their script_conf (sent with the enabled checks). */
+export interface FlowCheckParams {
+  /** vlan_bidirectional_traffic's VLAN list (items: numbers or numeric strings; others ignored) */
+  vlans: readonly unknown[];
+  /** tcp_packets_issues' thresholds (%), retransmissions / out of order / lost; -1: not checked */
+  tcpIssues: readonly [number, number, number];
+}
+
+export const NO_PARAMS: FlowCheckParams = { vlans: [], tcpIssues: [-1, -1, -1] };
+
+// module state (one copy per thread): VLAN id → 1 when listed; the TCP issue thresholds
+const vlans = new Uint8Array(4096);
+let tcpIssues: readonly [number, number, number] = [-1, -1, -1];
+
+export function setFlowCheckParams(p: FlowCheckParams): void {
+  vlans.fill(0);
+  for (const x of p.vlans) {
+    const n = typeof x === 'number' ? x : typeof x === 'string' && /^\d+$/.test(x.trim()) ? Number(x) : -1;
+    if (Number.isInteger(n) && n >= 0 && n < 4096) vlans[n] = 1;
+  }
+  tcpIssues = p.tcpIssues;
+}
+
+/**
+ * This thread's whole flow-check state at once: the enabled risks and own
+ * checks (catalogue.ts setEnabledRisks) and the checks' parameters; what the
+ * main thread, a local sink and the decoder thread each apply.
+ */
+export function setFlowChecks(lo: number, hi: number, own: number, params: FlowCheckParams): void {
+  setEnabledRisks(lo, hi, own);
+  setFlowCheckParams(params);
+}
+
+const TCP_ISSUE_KEYS = ['retransmissions', 'out_of_orders', 'packet_loss'] as const;
+
+/** The params of a configuration: vlan_bidirectional_traffic's items, tcp_packets_issues' enabled thresholds. */
+export function flowCheckParams(scriptConf: (key: string) => Record<string, unknown>): FlowCheckParams {
+  const items = scriptConf('vlan_bidirectional_traffic').items;
+  const t = scriptConf('tcp_packets_issues');
+  const threshold = (k: (typeof TCP_ISSUE_KEYS)[number]) => {
+    const m = t[k] as Record<string, unknown> | undefined;
+    if (!m || typeof m !== 'object') return -1;
+    const on = m.enabled === true || (typeof m.enabled === 'number' && m.enabled !== 0) || m.enabled === '1';
+    const v = Number(m.threshold);
+    return on && Number.isFinite(v) && v >= 0 ? v : -1;
+  };
+  return { vlans: Array.isArray(items) ? items : [], tcpIssues: [threshold('retransmissions'), threshold('out_of_orders'), threshold('packet_loss')] };
+}
+
+/** The protocol ids whose breed is insecure (from the engine's nDPI registry). */
+export function setInsecureProtocols(ids: readonly number[]): void {
+  const a = new Uint8Array(ids.reduce((m, x) => Math.max(m, x + 1), 0));
+  for (const id of ids) a[id] = 1;
+  insecure = a;
+}
+
+/** What the checks read of a row (the record's fields, as decoded). */
+export interface RecordFacts {
+  proto: number;
+  /** upper protocol: the app, else the master (0 unknown) */
+  l7: number;
+  category: number;
+  cliLocation: number;
+  srvLocation: number;
+  cliFlags: number;
+  srvFlags: number;
+  /** server address is 255.255.255.255 / 0.0.0.0, or its MAC the broadcast MAC */
+  srvBroadcast: boolean;
+  vlan: number;
+  /** bytes seen both ways */
+  bidirectional: boolean;
+  /** the flow's packets, and of them retransmitted, out of order, lost (both directions, totals) */
+  packets: number;
+  retr: number;
+  ooo: number;
+  lost: number;
+  /** the record's tcp_state (TCP_DATA, TCP_ZERO_WINDOW) */
+  tcpState: number;
+  /** the flow ended (not a periodic snapshot) */
+  end: boolean;
+  /** the client address is a broadcast one (255.255.255.255 / 0.0.0.0) */
+  cliBroadcast: boolean;
+}
+
+/** count as a whole percentage of packets, above a threshold (-1: not checked) */
+const over = (count: number, packets: number, threshold: number) => threshold >= 0 && Math.floor((count * 100) / packets) > threshold;
+
+/** The FLOW_CHECK_ALERTS bits this row raises. */
+export function recordCheckBits(f: RecordFacts): number {
+  let bits = 0;
+  const c = f.category;
+  if ((c === CAT_REMOTE_ACCESS || c === CAT_VPN || c === CAT_FILE_SHARING) && !(f.cliLocation === LOCAL && f.srvLocation === LOCAL)) bits |= BIT_REMOTE_ACCESS;
+  if (c === CAT_MINING) bits |= BIT_WEB_MINING;
+  if (f.proto !== 17 && f.srvBroadcast) bits |= BIT_BROADCAST_NON_UDP;
+  const tcp = f.proto === 6;
+  if (tcp && (f.cliFlags | f.srvFlags) & TH_RST) bits |= BIT_TCP_FLOW_RESET;
+  if (f.cliLocation === REMOTE && f.srvLocation === LOCAL && f.l7 !== 0) {
+    const established = !tcp || ((f.cliFlags & (TH_SYN | TH_ACK)) === (TH_SYN | TH_ACK) && (f.srvFlags & (TH_SYN | TH_ACK)) === (TH_SYN | TH_ACK));
+    if (established && (insecure[f.l7] === 1 || c === CAT_MALWARE || c === CAT_BANNED_SITE)) bits |= BIT_REMOTE_TO_LOCAL_INSECURE;
+  }
+  if (vlans[f.vlan] === 1 && f.bidirectional && f.srvLocation === REMOTE && !f.srvBroadcast) bits |= BIT_VLAN_BIDIRECTIONAL;
+  if (tcp && f.tcpState & TCP_ZERO_WINDOW) bits |= BIT_ZERO_TCP_WINDOW;
+  const unicast = f.cliLocation !== MULTICAST && f.srvLocation !== MULTICAST && !f.srvBroadcast && !f.cliBroadcast;
+  if (tcp && f.end && unicast && !(f.tcpState & TCP_DATA)) bits |= BIT_TCP_NO_DATA;
+  if (f.packets > 0 && (over(f.retr, f.packets, tcpIssues[0]) || over(f.ooo, f.packets, tcpIssues[1]) || over(f.lost, f.packets, tcpIssues[2]))) bits |= BIT_TCP_PACKETS_ISSUES;
+  return bits;
+}
