@@ -8,7 +8,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { Engine, type EngineOptionsInput, type HostCheckHits, type HostCheckName } from '../ts/bindings/engine.js';
-import { HOST_CHECK_NAMES } from '../ts/services/alerts/types.js';
+import { FLOW_HITS_CHECKS } from '../ts/services/alerts/types.js';
 import { DNS_RESPONSE, dns, dnsName, dnsPtr, ipRdata } from './fixtures/apps.js';
 import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, echo, eth, icmp, icmpv6, ipv4, ipv6, tcp, udp, vlanTag } from './fixtures/frames.js';
 import { type Packet, pcap, tempDir } from './fixtures/pcap.js';
@@ -110,7 +110,7 @@ type Pair = [attacker: number, victim: number];
 /** A result row with every check's figures (zeros unless given). */
 function row(ip: string, given: Partial<Record<HostCheckName, Pair>>, o: { vlan?: number; local?: boolean; name?: string } = {}): HostCheckHits {
   const hits: HostCheckHits['hits'] = {};
-  for (const c of HOST_CHECK_NAMES) hits[c] = { attacker: given[c]?.[0] ?? 0, victim: given[c]?.[1] ?? 0 };
+  for (const c of FLOW_HITS_CHECKS) hits[c] = { attacker: given[c]?.[0] ?? 0, victim: given[c]?.[1] ?? 0 };
   return { ip, vlan: o.vlan ?? 0, local: o.local ?? true, name: o.name ?? '', hits };
 }
 const ALL: Partial<Record<HostCheckName, number>> = { syn_scan: 0, fin_scan: 0, rst_scan: 0, flow_flood: 0, icmp_flood: 0 };

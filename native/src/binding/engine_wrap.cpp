@@ -418,7 +418,7 @@ Napi::Value EngineWrap::Host(const Napi::CallbackInfo& info) {
 // them); a negative one leaves that check out.
 Napi::Value EngineWrap::HostCheckHits(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  const char* usage = "hostCheckHits(thresholds: number[5])";
+  const char* usage = "hostCheckHits(thresholds: number[], one per info().hostChecks)";
   require(info.Length() == 1 && info[0].IsArray(), env, usage);
   Napi::Array a = info[0].As<Napi::Array>();
   require(a.Length() == kHostCheckCount, env, usage);

@@ -14,6 +14,11 @@ struct IpAddr {
   alignas(8) uint8_t b[16];
   bool is_v4() const { return load_be32(b) == 0 && load_be32(b + 4) == 0 && load_be32(b + 8) == 0xffff; }
   uint32_t v4() const { return load_be32(b + 12); }
+  // 0.0.0.0 or ::
+  bool is_unspecified() const {
+    static constexpr uint8_t kZero[16] = {};
+    return is_v4() ? v4() == 0 : std::memcmp(b, kZero, 16) == 0;
+  }
   void set_v4(const uint8_t* p) {
     std::memset(b, 0, 10);
     b[10] = b[11] = 0xff;

@@ -526,8 +526,19 @@ void Pipeline::close_host_checks_minute() noexcept {
   for (uint32_t i = 0; i < n; i++) {
     if (!hosts_.used(i)) continue;
     Host& h = hosts_[i];
-    check_hits_[i] = hits_of(checks_[i], h);
+    HostCheckHits& r = check_hits_[i];
+    r = hits_of(checks_[i], h);
     reset_checks(checks_[i], h);
+    r.hits[kScanDetection][0] = h.incomplete_flows, h.incomplete_flows = 0;
+    r.hits[kRemoteConnection][0] = h.remote_access;
+    if ((h.flags & kHostLocal) && l7_.enabled()) {
+      // ntopng's ServerContacts skip a host that is itself such a server
+      // (its DNS check asks isNtpServer(), a slip kept out here)
+      r.hits[kDnsContacts][0] = h.services & kSvcDns ? 0 : l7_.contact_estimate(i, kContactDns);
+      r.hits[kNtpContacts][0] = h.services & kSvcNtp ? 0 : l7_.contact_estimate(i, kContactNtp);
+      r.hits[kSmtpContacts][0] = h.services & kSvcSmtp ? 0 : l7_.contact_estimate(i, kContactSmtp);
+      r.hits[kDomainNames][0] = l7_.contact_take(i, kContactDomains);
+    }
   }
   for (uint32_t n = 0; n < kMaxNets; n++) {
     net_check_hits_[n] = net_hits_of(net_checks_[n]);
@@ -622,6 +633,10 @@ void Pipeline::flow_info_text(const Flow& f, const FlowInfo* fi, char* out, size
   if (m && m->kind == MetaKind::Ssh) copy_cstr(out, cap, m->ssh.banner_s[0] ? m->ssh.banner_s : m->ssh.banner_c);
 }
 
+// nDPI categories of ntopng's RemoteAccess flow check (data/categories.tsv)
+constexpr uint16_t kCatVpn = 2, kCatRemoteAccess = 12, kCatFileSharing = 29;
+static bool remote_access_category(uint16_t c) { return c == kCatVpn || c == kCatRemoteAccess || c == kCatFileSharing; }
+
 void Pipeline::expire_flow(uint32_t i, FlowEnd why) noexcept {
   Flow& f = flows_[i];
   dpi_.give_up(f);  // nDPI guesses by port when a flow ends unclassified
@@ -632,7 +647,19 @@ void Pipeline::expire_flow(uint32_t i, FlowEnd why) noexcept {
     flow_scores_[i] = FlowScore{};               // the slot's next flow starts from nothing
   }
   dpi_.release(f);
-  if (f.cli_host != HashIndex::kNone) hosts_[f.cli_host].active_as_client--;
+  if (f.cli_host != HashIndex::kNone) {
+    Host& c = hosts_[f.cli_host];
+    c.active_as_client--;
+    if (f.host_fx && f.cli_local && !f.srv_local && remote_access_category(f.l7_category) && c.remote_access) c.remote_access--;
+    // ScanDetection's incomplete flows (ntopng's flow end): TCP whose client
+    // sent nothing but SYN or that carried no payload; UDP never answered,
+    // to a unicast server
+    bool incomplete = false;
+    if (f.key.proto == kProtoTcp) incomplete = f.tcp_flags[0] == kSyn || !f.tcp_data;
+    else if (f.key.proto == kProtoUdp)
+      incomplete = f.pkts[1] == 0 && f.srv_host != HashIndex::kNone && !(hosts_[f.srv_host].flags & (kHostBroadcast | kHostMulticast)) && !(f.cli_is_hi ? f.key.lo : f.key.hi).is_unspecified();
+    c.incomplete_flows += incomplete;
+  }
   if (f.srv_host != HashIndex::kNone) hosts_[f.srv_host].active_as_server--;
   flows_.erase(i);
   stats_.flows_expired++;
@@ -643,6 +670,7 @@ void Pipeline::expire_flow(uint32_t i, FlowEnd why) noexcept {
 // application, category and DSCP marks (ntopng's periodic flow update; what
 // was credited before a later classification stays where it was).
 void Pipeline::account_flow(Flow& f, bool sample_thpt) noexcept {
+  if (!f.host_fx && f.dpi_state != kDpiInspecting) classified(f);
   const uint32_t now_ms = uint32_t((now_ns_ - f.first_ns) / 1000000);
   uint32_t db[2], dp[2];
   for (int d = 0; d < 2; d++) {
@@ -691,6 +719,61 @@ void Pipeline::credit_nets(const Flow& f, uint32_t c2s, uint32_t s2c) noexcept {
   }
   if (cn != kNoNet) net_traffic_[cn].egress += c2s, net_traffic_[cn].ingress += s2c;
   if (sn != kNoNet) net_traffic_[sn].ingress += c2s, net_traffic_[sn].egress += s2c;
+}
+
+// What a flow's classification tells about its hosts, applied once, at the
+// first accounting step after inspection ended (ntopng: at protocol
+// detection, and in the periodic host update for the contacts): the server
+// roles seen (Flow::updateTCPHostServices / updateUDPHostServices), the
+// client's contacts with DNS, NTP and SMTP servers and the name its flow
+// named (LocalHostStats, local clients only), and its remote-access flows
+// (the RemoteAccess flow check's incrRemoteAccess, undone at the flow's end).
+void Pipeline::classified(Flow& f) noexcept {
+  f.host_fx = 1;
+  const uint16_t lower = f.l7_master ? f.l7_master : f.l7_app;  // ndpi_get_lower_proto
+  const bool has_cli = f.cli_host != HashIndex::kNone, has_srv = f.srv_host != HashIndex::kNone;
+  const bool answered = f.pkts[1] != 0;
+  uint8_t svc = 0;
+  ContactKind kind = ContactKind(0);
+  const bool udp = f.key.proto == kProtoUdp, tcp = f.key.proto == kProtoTcp;
+  switch (lower) {
+    case id(ProtoId::DNS): svc = udp ? kSvcDns : 0, kind = kContactDns; break;
+    case id(ProtoId::NTP): svc = udp ? kSvcNtp : 0, kind = kContactNtp; break;
+    case id(ProtoId::SMTP): case id(ProtoId::SMTPS): svc = tcp && answered ? kSvcSmtp : 0, kind = kContactSmtp; break;
+    case id(ProtoId::IMAP): case id(ProtoId::IMAPS): svc = tcp && answered ? kSvcImap : 0; break;
+    case id(ProtoId::POP3): case id(ProtoId::POPS): svc = tcp && answered ? kSvcPop : 0; break;
+    case id(ProtoId::DHCP):
+      // the DHCP server is whichever end uses port 67, unless it is a broadcast address
+      if (udp) {
+        const bool cli_is_srv = (f.cli_is_hi ? f.key.port_hi : f.key.port_lo) == 67;
+        const uint32_t s = cli_is_srv ? f.cli_host : f.srv_host;
+        if (s != HashIndex::kNone && !(cli_is_srv ? f.cli_bcast : f.srv_bcast)) hosts_[s].services |= kSvcDhcp;
+      }
+      break;
+  }
+  if (svc && has_srv) hosts_[f.srv_host].services |= svc;
+  if (!has_cli || !f.cli_local) return;
+  if (kind && has_srv) {
+    const IpAddr& ip = f.cli_is_hi ? f.key.lo : f.key.hi;
+    uint64_t a, b;
+    std::memcpy(&a, ip.b, 8), std::memcpy(&b, ip.b + 8, 8);
+    contact(f.cli_host, kind, uint32_t(mix64(a ^ mix64(b)) >> 32));
+  }
+  const FlowInfo* fi = dpi_.info(f);
+  if (fi && fi->host[0]) {
+    uint64_t h = 0xcbf29ce484222325ULL;  // FNV-1a
+    for (const char* c = fi->host; *c && c < fi->host + sizeof(fi->host); c++) h = (h ^ uint8_t(*c)) * 0x100000001b3ULL;
+    contact(f.cli_host, kContactDomains, uint32_t(mix64(h) >> 32));
+  }
+  if (remote_access_category(f.l7_category) && !(f.cli_local && f.srv_local)) {
+    uint8_t& n = hosts_[f.cli_host].remote_access;
+    if (n < 255) n++;
+  }
+}
+
+void Pipeline::contact(uint32_t host, ContactKind kind, uint32_t h) noexcept {
+  if (!l7_.enabled()) return;
+  if (!l7_.contact_add(host, kind, h)) stats_.host_l7_pool_full++;
 }
 
 void Pipeline::credit_host(uint32_t hi, const L7Credit& c) noexcept {

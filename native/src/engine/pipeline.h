@@ -168,6 +168,8 @@ class Pipeline {
   void flow_info_text(const Flow& f, const FlowInfo* fi, char* out, size_t cap) const noexcept;
   void account_flow(Flow& f, bool sample_thpt) noexcept;
   void credit_host(uint32_t hi, const L7Credit& c) noexcept;
+  void classified(Flow& f) noexcept;
+  void contact(uint32_t host, ContactKind kind, uint32_t h) noexcept;
   void credit_nets(const Flow& f, uint32_t c2s, uint32_t s2c) noexcept;
   // A used slot whose flow carried something since its last accounting step.
   bool to_credit(uint32_t j) const noexcept {

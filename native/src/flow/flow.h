@@ -77,6 +77,9 @@ struct alignas(64) Flow {
   // ntopng's TCP flow checks: a TCP payload byte was seen (either way: its
   // goodput is not 0), a zero window outside FIN/RST (Flow::updateTcpWindow)
   uint8_t tcp_data : 1, tcp_zero_win : 1;
+  // Its classification's effects on its hosts were applied (services,
+  // contacts, remote access: Pipeline::classified)
+  uint8_t host_fx : 1;
   uint64_t first_ns, last_ns;
   uint64_t bytes[2];
   uint32_t pkts[2];

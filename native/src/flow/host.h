@@ -83,7 +83,11 @@ struct alignas(64) Host {
   uint8_t mac[6];
   uint8_t name_source;      // what taught us the name (NameSource)
   uint64_t first_ns;
-  uint32_t spare[2];        // (the L7 counters are in HostL7Table, by host slot)
+  // Written per flow (at its classification or end), not per packet:
+  uint8_t services;         // HostService bits: the servers it was seen to be
+  uint8_t remote_access;    // its live remote-access flows as client (ntopng's num_remote_access)
+  uint16_t spare;           // (the L7 counters are in HostL7Table, by host slot)
+  uint32_t incomplete_flows;  // ended this minute as client without an answer (ScanDetection)
   // lines 1-4
   HostTraffic traffic[2];
   HostPktStats pkt[2];

@@ -38,9 +38,22 @@ struct PeakCounter {
   void reset() noexcept { start = kReset, cur = peak = 0; }
 };
 
-enum HostCheck : uint8_t { kSynScan = 0, kFinScan = 1, kRstScan = 2, kFlowFlood = 3, kIcmpFlood = 4, kHostCheckCount = 5 };
+// The first kFlowHitsChecks are ntopng's FlowHits-style checks (an attacker
+// and a victim figure, shown in host data's hits.*); the others have one
+// figure, the host's own ([0]), taken when the minute closes:
+// scan_detection (its flows that ended unanswered this minute),
+// dns/ntp/smtp_contacts (the distinct servers it used, a local host that is
+// not such a server itself), domain_names_contacts (distinct names this
+// minute, local hosts) and remote_connection (its live remote-access flows).
+enum HostCheck : uint8_t {
+  kSynScan = 0, kFinScan = 1, kRstScan = 2, kFlowFlood = 3, kIcmpFlood = 4, kFlowHitsChecks = 5,
+  kScanDetection = 5, kDnsContacts = 6, kNtpContacts = 7, kSmtpContacts = 8, kDomainNames = 9, kRemoteConnection = 10,
+  kHostCheckCount = 11
+};
 // The names of ts/services/alerts/types.ts (HostCheckName), by HostCheck.
-inline constexpr const char* kHostCheckNames[kHostCheckCount] = {"syn_scan", "fin_scan", "rst_scan", "flow_flood", "icmp_flood"};
+inline constexpr const char* kHostCheckNames[kHostCheckCount] = {
+    "syn_scan", "fin_scan", "rst_scan", "flow_flood", "icmp_flood", "scan_detection",
+    "dns_contacts", "ntp_contacts", "smtp_contacts", "domain_names_contacts", "remote_connection"};
 
 // One host's counters of the current minute: [0] what it sent (attacker
 // side; as client for flows), [1] what it received (victim side). One cache
@@ -68,9 +81,10 @@ inline uint32_t excess(uint32_t a, uint32_t b) { return a > b ? a - b : 0; }
 
 // ntopng's Host::<check>_attacker_hits() / _victim_hits(): SYN (FIN) scan =
 // SYNs (first FINs) sent beyond the SYN|ACKs (FIN/ACK packets) received, and
-// the reverse for the victim; the others are their counters' peaks.
+// the reverse for the victim; the others are their counters' peaks. (The
+// one-figure checks are left 0: Pipeline::close_host_checks_minute.)
 inline HostCheckHits hits_of(const HostCheckCounters& c, const Host& h) noexcept {
-  HostCheckHits r;
+  HostCheckHits r{};
   r.hits[kSynScan][0] = excess(c.syn[0], c.synack[1]);
   r.hits[kSynScan][1] = excess(c.syn[1], c.synack[0]);
   r.hits[kFinScan][0] = excess(h.pkt[0].scan_fin, h.pkt[1].scan_finack);

@@ -13,11 +13,13 @@
 // pace, so within one sweep pass (5 s) of the host's expiry.
 #pragma once
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <vector>
 
 #include "flow/hash_index.h"
+#include "flow/host_contacts.h"
 #include "util/bytes.h"
 
 namespace fg {
@@ -47,6 +49,9 @@ struct L7Entry {
   uint16_t hi[4];
 };
 static_assert(sizeof(L7Entry) == 40);
+// A contact sketch (host_contacts.h, kind 0) keeps its 32 bytes where an
+// application's counters are, and its mode in `pass`.
+static_assert(offsetof(L7Entry, hi) + sizeof(L7Entry::hi) - offsetof(L7Entry, flows) == 32);
 
 struct HostAppStats {
   uint16_t id;
@@ -147,6 +152,34 @@ class HostL7Table {
       if (kind != kL7Cat) add(e, 2, x.s_p), add(e, 3, x.r_p);
     }
     return true;
+  }
+
+  // Adds a value's hash to one of the host's contact sketches; false when
+  // the table cannot take a new entry.
+  bool contact_add(uint32_t host, ContactKind kind, uint32_t h) noexcept {
+    const uint32_t owner = host | uint32_t(state_[host] & kGenMask) << kHostBits;
+    L7Entry* e = find(owner, uint16_t(kind));
+    if (!e) {
+      if (used_ + 1 > max_) return false;
+      e = insert(owner, uint16_t(kind), 0);
+    }
+    ContactSketch::add(reinterpret_cast<uint8_t*>(&e->flows), e->pass, h);
+    return true;
+  }
+  uint32_t contact_estimate(uint32_t host, ContactKind kind) const noexcept {
+    const uint32_t owner = host | uint32_t(state_[host] & kGenMask) << kHostBits;
+    const L7Entry* e = find(owner, uint16_t(kind));
+    return e ? ContactSketch::estimate(reinterpret_cast<const uint8_t*>(&e->flows), e->pass) : 0;
+  }
+  // The sketch's count and an empty sketch after it (DomainNamesContacts' reset).
+  uint32_t contact_take(uint32_t host, ContactKind kind) noexcept {
+    const uint32_t owner = host | uint32_t(state_[host] & kGenMask) << kHostBits;
+    L7Entry* e = find(owner, uint16_t(kind));
+    if (!e) return 0;
+    const uint32_t n = ContactSketch::estimate(reinterpret_cast<const uint8_t*>(&e->flows), e->pass);
+    std::memset(&e->flows, 0, 32);
+    e->pass = 0;
+    return n;
   }
 
   // Reclaims stale entries among the next n slots (the sweep's pace).

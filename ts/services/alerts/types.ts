@@ -62,9 +62,15 @@ export interface AlertSink {
 /** The key text of an alert (map key of engaged alerts). */
 export const alertKeyText = (k: AlertKey) => `${k.family}|${k.ifid}|${k.entityVal}|${k.alertId}|${k.subtype}`;
 
-/** ntopng's packet-counting host checks the engine measures per minute (src/host_checks/). */
-export type HostCheckName = 'syn_scan' | 'fin_scan' | 'rst_scan' | 'flow_flood' | 'icmp_flood';
-export const HOST_CHECK_NAMES: readonly HostCheckName[] = ['syn_scan', 'fin_scan', 'rst_scan', 'flow_flood', 'icmp_flood'];
+/** ntopng's FlowHits-style host checks (an attacker and a victim figure per host and minute; host data's hits.*). */
+export type FlowHitsCheckName = 'syn_scan' | 'fin_scan' | 'rst_scan' | 'flow_flood' | 'icmp_flood';
+export const FLOW_HITS_CHECKS: readonly FlowHitsCheckName[] = ['syn_scan', 'fin_scan', 'rst_scan', 'flow_flood', 'icmp_flood'];
+/** ntopng's host checks with one figure per host, taken by the engine when a minute closes (`attacker` holds it). */
+export type ValueCheckName = 'scan_detection' | 'dns_contacts' | 'ntp_contacts' | 'smtp_contacts' | 'domain_names_contacts' | 'remote_connection';
+export const VALUE_CHECKS: readonly ValueCheckName[] = ['scan_detection', 'dns_contacts', 'ntp_contacts', 'smtp_contacts', 'domain_names_contacts', 'remote_connection'];
+/** The host checks the engine measures per minute (src/host_checks/), in the addon's order. */
+export type HostCheckName = FlowHitsCheckName | ValueCheckName;
+export const HOST_CHECK_NAMES: readonly HostCheckName[] = [...FLOW_HITS_CHECKS, ...VALUE_CHECKS];
 
 /**
  * One host's hits in the minute that ended at a tick (Engine.hostCheckHits):

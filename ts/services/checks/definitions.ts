@@ -12,7 +12,7 @@
 // (flow checks hold one 'all' hook, host/interface/network/system checks a
 // hook per granularity: every definition here runs on 'min').
 import { CATEGORY, FLOW_CHECK_ALERTS, FLOW_RISK_ALERTS } from '../alerts/catalogue.js';
-import type { HostCheckName } from '../alerts/types.js';
+import { HOST_CHECK_NAMES, type HostCheckName } from '../alerts/types.js';
 
 /** ntopng's check subdirs (checks.lua available_subdirs): what check_subdir accepts. */
 export const CHECK_SUBDIRS = ['host', 'interface', 'network', 'snmp_device', 'flow', 'system', 'active_monitoring', 'syslog'] as const;
@@ -197,7 +197,7 @@ const RISK_CHECK_NAMES: Record<number, string> = {
 export const riskCheckKey = (risk: number, alertKey: string) => RISK_CHECK_NAMES[risk] ?? alertKey;
 
 /** The host checks flowgate runs (their hits come from the engine's per-minute counters). */
-export const RUNNING_HOST_CHECKS: readonly HostCheckName[] = ['syn_scan', 'fin_scan', 'rst_scan', 'flow_flood', 'icmp_flood'];
+export const RUNNING_HOST_CHECKS: readonly HostCheckName[] = HOST_CHECK_NAMES;
 /** The host checks flowgate runs on the engine's host scores (host-checks.ts). */
 const SCORE_HOST_CHECKS = ['score_threshold', 'dangerous_host'];
 

@@ -37,9 +37,18 @@
 // (100), CLIENT_FULL_RISK_PERCENTAGE, category security, json:
 // consecutive_high_score, score. ntopng Pro also moves such a host to its
 // IPS jail pool; flowgate has no pools yet.
+//
+// And the one-figure checks (VALUE_CHECKS; ServerContacts.cpp and its DNS,
+// NTP, SMTP kinds, DomainNamesContacts.cpp, ScanDetection.cpp,
+// RemoteConnection.cpp), on the figure the engine took when the minute
+// closed: above the threshold (strictly; remote_connection: any live
+// remote-access flow) raises the alert, or refreshes the engaged one as it was
+// raised (their periodicUpdate allocates only when none is engaged); one not
+// refreshed is released. Scores, client shares, categories and json as
+// VALUE_ALERTS says.
 import { CATEGORY, scoreToSeverity } from '../alerts/catalogue.js';
 import type { HostScoreRow } from '../../bindings/engine.js';
-import { HOST_CHECK_NAMES, type AlertInput, type AlertKey, type AlertSink, type HostCheckHits, type HostCheckName } from '../alerts/types.js';
+import { HOST_CHECK_NAMES, VALUE_CHECKS, type AlertInput, type AlertKey, type AlertSink, type FlowHitsCheckName, type HostCheckHits, type HostCheckName, type ValueCheckName } from '../alerts/types.js';
 import type { ChecksConfig } from './config.js';
 import { checkDef } from './definitions.js';
 
@@ -68,6 +77,22 @@ export const DANGEROUS_HOST_ALERT_ID = checkDef('host', 'dangerous_host')!.alert
 /** DangerousHost's NUM_CONSECUTIVE_CHECKS_BEFORE_ALERTING: the streak must be longer */
 export const DANGEROUS_HOST_RUNS = 5;
 
+/** SCORE_LEVEL_NOTICE */
+const NOTICE_SCORE = 10;
+/** CLIENT_FAIR_RISK_PERCENTAGE */
+const CLIENT_FAIR_RISK_PERCENTAGE = 50;
+
+/** The one-figure checks' alerts (include/host_alerts/*.h getAlertScore / getClassType, *Alert.cpp getAlertJSON). */
+const VALUE_ALERTS: Readonly<Record<ValueCheckName, { score: number; cliPctg: number; category: number; json: (v: number, thr: number) => Record<string, unknown> }>> = {
+  scan_detection: { score: 100, cliPctg: CLIENT_FULL_RISK_PERCENTAGE, category: CATEGORY.security, json: (value, threshold) => ({ value, threshold, is_rx_only: false }) },
+  dns_contacts: { score: NOTICE_SCORE, cliPctg: CLIENT_FULL_RISK_PERCENTAGE, category: CATEGORY.security, json: (value, threshold) => ({ value, threshold }) },
+  ntp_contacts: { score: NOTICE_SCORE, cliPctg: CLIENT_FULL_RISK_PERCENTAGE, category: CATEGORY.security, json: (value, threshold) => ({ value, threshold }) },
+  smtp_contacts: { score: NOTICE_SCORE, cliPctg: CLIENT_FULL_RISK_PERCENTAGE, category: CATEGORY.security, json: (value, threshold) => ({ value, threshold }) },
+  domain_names_contacts: { score: NOTICE_SCORE, cliPctg: CLIENT_FAIR_RISK_PERCENTAGE, category: CATEGORY.network, json: (v, threshold) => ({ num_domain_names: v, threshold }) },
+  remote_connection: { score: NOTICE_SCORE, cliPctg: CLIENT_FAIR_RISK_PERCENTAGE, category: CATEGORY.network, json: (v) => ({ num_flows: v }) },
+};
+const isValueCheck = (c: HostCheckName): c is ValueCheckName => (VALUE_CHECKS as readonly string[]).includes(c);
+
 /** The engine's hosts whose score as client or as server is above a threshold (Engine.hostScoresAbove). */
 export type HostScoreQuery = (threshold: number) => HostScoreRow[];
 
@@ -91,7 +116,7 @@ type AlertHost = Pick<HostScoreRow, 'ip' | 'vlan' | 'name' | 'local'>;
  * `cliPctg` the client's share of its score, `role` attacker / victim / none,
  * `json` the alert class's own fields after alert_generation.
  */
-function hostAlert(ifid: number, tstamp: number, h: AlertHost, alertId: number, scriptKey: string, score: number, cliPctg: number, role: 'attacker' | 'victim' | null, json: Record<string, unknown>): AlertInput {
+function hostAlert(ifid: number, tstamp: number, h: AlertHost, alertId: number, scriptKey: string, score: number, cliPctg: number, role: 'attacker' | 'victim' | null, json: Record<string, unknown>, category: number = CATEGORY.security): AlertInput {
   const r = roleScores(score, cliPctg);
   return {
     family: 'host',
@@ -111,7 +136,7 @@ function hostAlert(ifid: number, tstamp: number, h: AlertHost, alertId: number, 
       is_victim: role === 'victim' ? 1 : 0,
       is_client: r.isClient ? 1 : 0,
       is_server: r.isServer ? 1 : 0,
-      alert_category: CATEGORY.security,
+      alert_category: category,
       granularity: GRANULARITY,
     },
     json: {
@@ -153,8 +178,14 @@ export function roleScores(score: number, cliPctg: number) {
   return { cli, srv, isClient: cli > 0 && cli > srv, isServer: srv > 0 && srv > cli };
 }
 
+/** The alert of a one-figure check on one host, as ntopng stores it. */
+export function valueCheckAlert(ifid: number, tstamp: number, check: ValueCheckName, h: AlertHost, value: number, threshold: number): AlertInput {
+  const d = VALUE_ALERTS[check];
+  return hostAlert(ifid, tstamp, h, HOST_CHECK_ALERT_IDS[check], check, d.score, d.cliPctg, null, d.json(value, threshold), d.category);
+}
+
 /** The alert of one check on one host, as ntopng stores it. */
-export function flowHitsAlert(ifid: number, tstamp: number, check: HostCheckName, h: HostCheckHits, attacker: boolean, hits: number, threshold: number): AlertInput {
+export function flowHitsAlert(ifid: number, tstamp: number, check: FlowHitsCheckName, h: HostCheckHits, attacker: boolean, hits: number, threshold: number): AlertInput {
   const pct = attacker ? CLIENT_FULL_RISK_PERCENTAGE : CLIENT_NO_RISK_PERCENTAGE;
   return hostAlert(ifid, tstamp, h, HOST_CHECK_ALERT_IDS[check], check, FLOW_HITS_SCORE, pct, attacker ? 'attacker' : 'victim', {
     is_attacker: attacker,
@@ -181,8 +212,9 @@ export class HostChecks {
     const out: Partial<Record<HostCheckName, number>> = {};
     for (const n of HOST_CHECK_NAMES) {
       if (!this.cfg.isEnabled('host', n)) continue;
-      // a threshold the configuration lacks never triggers (FlowHits' threshold starts at u_int64 max)
-      out[n] = this.cfg.threshold('host', n) ?? Number.MAX_SAFE_INTEGER;
+      // a threshold the configuration lacks never triggers (FlowHits' threshold starts at u_int64 max);
+      // remote_connection has none: any live remote-access flow
+      out[n] = n === 'remote_connection' ? 0 : (this.cfg.threshold('host', n) ?? Number.MAX_SAFE_INTEGER);
     }
     return out;
   }
@@ -237,6 +269,16 @@ export class HostChecks {
         const v = h.hits[check];
         if (!v) continue;
         const thr = thresholds[check]!;
+        if (isValueCheck(check)) {
+          if (!(v.attacker > thr) || this.excluded(h.ip, h.vlan, HOST_CHECK_ALERT_IDS[check])) continue;
+          const a = valueCheckAlert(ifid, tstamp, check, h, v.attacker, thr);
+          const k = `${a.entityVal}|${a.alertId}`;
+          const prev = engaged.get(k);
+          if (prev) this.refresh(prev, tstamp);
+          else this.sink.engage(a);
+          refreshed.add(k);
+          continue;
+        }
         let attacker: boolean;
         if (v.attacker > thr) attacker = true;
         else if (v.victim > thr) attacker = false;
