@@ -38,7 +38,7 @@ const { SYN, ACK, PSH } = TCPF;
 function dnsPair(ms: number, cli: string, sport: number, srv: string, name: string): Packet[] {
   const q = { name: dnsName(name), type: 1 };
   return [
-    udpPkt(ms, cli, sport, srv, 53, dns({ id: sport, questions: [q] })),
+    udpPkt(ms, cli, sport, srv, 53, dns({ id: sport, flags: 0x0100, questions: [q] })),
     udpPkt(ms + 5, srv, 53, cli, sport, dns({ id: sport, flags: DNS_RESPONSE, questions: [q], answers: [{ name: dnsName(name), type: 1, rdata: ipRdata('192.0.2.99') }] })),
   ];
 }
