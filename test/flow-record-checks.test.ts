@@ -30,7 +30,12 @@ import {
   TCP_DATA,
   TCP_ZERO_WINDOW,
   type RecordFacts,
+  BIT_UNEXPECTED_DNS,
+  BIT_UNEXPECTED_DHCP,
+  BIT_UNEXPECTED_NTP,
+  BIT_UNEXPECTED_SMTP,
 } from '../ts/services/checks/flow-record-checks.js';
+import { NetworkConfigError, parseServerList } from '../ts/services/checks/network-config.js';
 import type { Backend } from '../ts/services/store/backend.js';
 import { useRecordLayout } from '../ts/services/store/flow-batch.js';
 import { FLOWS_TABLE } from '../ts/services/store/flow-columns.js';
@@ -45,7 +50,8 @@ const TELNET = protoId('Telnet'), HTTP = protoId('HTTP'), DNS = protoId('DNS');
 const SYN = 0x02, RST = 0x04, ACK = 0x10, FIN = 0x01;
 const REMOTE = 0, LOCAL = 1;
 
-const base: RecordFacts = { proto: 6, l7: HTTP, category: 5, cliLocation: LOCAL, srvLocation: REMOTE, cliFlags: SYN | ACK, srvFlags: SYN | ACK, srvBroadcast: false, vlan: 0, bidirectional: true, packets: 100, retr: 0, ooo: 0, lost: 0, tcpState: TCP_DATA, end: true, cliBroadcast: false };
+const base: RecordFacts = { proto: 6, l7: HTTP, category: 5, cliLocation: LOCAL, srvLocation: REMOTE, cliFlags: SYN | ACK, srvFlags: SYN | ACK, srvBroadcast: false, vlan: 0, bidirectional: true, packets: 100, retr: 0, ooo: 0, lost: 0, tcpState: TCP_DATA, end: true, cliBroadcast: false,
+  lower: HTTP, cliPort: 40000, srvPort: 80, cliPkts: 50, srvPkts: 50, buf: new Uint8Array(32), cliIpAt: 0, srvIpAt: 16 };
 const bits = (f: Partial<RecordFacts>) => recordCheckBits({ ...base, ...f });
 
 describe('the record checks, form by form', () => {
@@ -106,6 +112,100 @@ describe('the record checks, form by form', () => {
     // not TCP: no handshake needed; undetected: nothing
     expect(bits({ ...r2l, proto: 17, l7: protoId('TFTP'), cliFlags: 0, srvFlags: 0 }) & BIT_REMOTE_TO_LOCAL_INSECURE).toBe(INSECURE.includes(protoId('TFTP')) ? BIT_REMOTE_TO_LOCAL_INSECURE : 0);
     expect(bits({ ...r2l, l7: 0, category: 100 }) & BIT_REMOTE_TO_LOCAL_INSECURE).toBe(0);
+  });
+});
+
+/** 32 record bytes: the client's then the server's 16-byte address (IPv4 as ::ffff:a.b.c.d) */
+function addrs(cli: string, srv: string): Uint8Array {
+  const one = (ip: string) => {
+    const b = new Uint8Array(16);
+    if (ip.includes(':')) {
+      const [h, t = ''] = ip.split('::');
+      const w = (x: string) => (x ? x.split(':').map((y) => parseInt(y, 16)) : []);
+      const all = [...w(h), ...new Array(8 - w(h).length - w(t).length).fill(0), ...w(t)];
+      all.forEach((v, i) => ((b[2 * i] = v >> 8), (b[2 * i + 1] = v & 0xff)));
+    } else {
+      b[10] = b[11] = 0xff;
+      ip.split('.').forEach((x, i) => (b[12 + i] = Number(x)));
+    }
+    return b;
+  };
+  const out = new Uint8Array(32);
+  out.set(one(cli), 0);
+  out.set(one(srv), 16);
+  return out;
+}
+
+describe('unexpected DNS, DHCP, NTP and SMTP servers', () => {
+  const NTP = protoId('NTP'), DHCP = protoId('DHCP'), SMTP = protoId('SMTP'), SMTPS = protoId('SMTPS');
+  const allow = (o: { dns?: string; dhcp?: string; ntp?: string; smtp?: string }) =>
+    setFlowCheckParams({ vlans: [], tcpIssues: [-1, -1, -1], servers: { dns: parseServerList(o.dns ?? ''), dhcp: parseServerList(o.dhcp ?? ''), ntp: parseServerList(o.ntp ?? ''), smtp: parseServerList(o.smtp ?? '') } });
+  afterAll(() => setFlowCheckParams({ vlans: [], tcpIssues: [-1, -1, -1] }));
+  const dnsTo = (srv: string, f: Partial<RecordFacts> = {}) =>
+    bits({ proto: 17, l7: DNS, lower: DNS, category: 14, cliPort: 40000, srvPort: 53, cliPkts: 1, srvPkts: 1, buf: addrs('10.0.0.5', srv), ...f }) & BIT_UNEXPECTED_DNS;
+
+  it('DNS: a server that answered and is not listed (an empty list allows none)', () => {
+    allow({});
+    expect(dnsTo('8.8.8.8')).toBe(BIT_UNEXPECTED_DNS);
+    // no answer: nothing shows a server at work
+    expect(dnsTo('8.8.8.8', { srvPkts: 0 })).toBe(0);
+    allow({ dns: ' 8.8.8.8 , 1.1.1.0/24' });
+    expect(dnsTo('8.8.8.8')).toBe(0);
+    expect(dnsTo('1.1.1.1')).toBe(0);
+    expect(dnsTo('1.1.2.1')).toBe(BIT_UNEXPECTED_DNS);
+    // the VLAN after @ must match the flow's
+    allow({ dns: '9.9.9.9@10, 2001:db8::/32' });
+    expect(dnsTo('9.9.9.9')).toBe(BIT_UNEXPECTED_DNS);
+    expect(dnsTo('9.9.9.9', { vlan: 10 })).toBe(0);
+    expect(dnsTo('2001:db8:1::53', { buf: addrs('fd00::5', '2001:db8:1::53') })).toBe(0);
+    expect(dnsTo('2001:db9::53', { buf: addrs('fd00::5', '2001:db9::53') })).toBe(BIT_UNEXPECTED_DNS);
+    // the server is the port-53 end: here the record's client (it spoke first, from port 53)
+    allow({ dns: '10.0.0.5' });
+    expect(dnsTo('8.8.8.8', { cliPort: 53, srvPort: 40000, srvPkts: 0 })).toBe(0);
+    allow({});
+    expect(dnsTo('8.8.8.8', { cliPort: 53, srvPort: 40000, srvPkts: 0 })).toBe(BIT_UNEXPECTED_DNS);
+    // not on port 53 (DNS elsewhere): no server end to judge
+    expect(dnsTo('8.8.8.8', { srvPort: 5353 })).toBe(0);
+  });
+
+  it('DHCP: the port-67 end, unless it is a broadcast address', () => {
+    const dhcp = (cli: string, srv: string, f: Partial<RecordFacts>) =>
+      bits({ proto: 17, l7: DHCP, lower: DHCP, category: 14, cliPkts: 1, srvPkts: 0, buf: addrs(cli, srv), ...f }) & BIT_UNEXPECTED_DHCP;
+    allow({ dhcp: '192.168.1.1' });
+    // an offer from the listed server, and from a rogue one, to the broadcast address
+    expect(dhcp('192.168.1.1', '255.255.255.255', { cliPort: 67, srvPort: 68, srvBroadcast: true })).toBe(0);
+    expect(dhcp('192.168.1.66', '255.255.255.255', { cliPort: 67, srvPort: 68, srvBroadcast: true })).toBe(BIT_UNEXPECTED_DHCP);
+    // a discover to the broadcast address: the server end is broadcast
+    expect(dhcp('0.0.0.0', '255.255.255.255', { cliPort: 68, srvPort: 67, srvBroadcast: true, cliBroadcast: true })).toBe(0);
+    // a renewal to a server that answered / did not
+    expect(dhcp('192.168.1.20', '192.168.1.66', { cliPort: 68, srvPort: 67, srvPkts: 1 })).toBe(BIT_UNEXPECTED_DHCP);
+    expect(dhcp('192.168.1.20', '192.168.1.66', { cliPort: 68, srvPort: 67, srvPkts: 0 })).toBe(0);
+  });
+
+  it('NTP (answered) and SMTP / SMTPS (both ways)', () => {
+    allow({ ntp: '10.0.0.123', smtp: '10.0.0.25' });
+    const ntp = (srv: string, srvPkts: number) => bits({ proto: 17, l7: NTP, lower: NTP, category: 14, srvPort: 123, srvPkts, buf: addrs('10.0.0.5', srv) }) & BIT_UNEXPECTED_NTP;
+    expect(ntp('10.0.0.123', 1)).toBe(0);
+    expect(ntp('129.6.15.28', 1)).toBe(BIT_UNEXPECTED_NTP);
+    expect(ntp('129.6.15.28', 0)).toBe(0);
+    const smtp = (l7: number, srv: string, srvPkts: number) => bits({ proto: 6, l7, lower: l7, category: 3, srvPort: 25, srvPkts, buf: addrs('10.0.0.5', srv) }) & BIT_UNEXPECTED_SMTP;
+    expect(smtp(SMTP, '10.0.0.25', 5)).toBe(0);
+    expect(smtp(SMTP, '203.0.113.7', 5)).toBe(BIT_UNEXPECTED_SMTP);
+    expect(smtp(SMTPS, '203.0.113.7', 5)).toBe(BIT_UNEXPECTED_SMTP);
+    expect(smtp(SMTP, '203.0.113.7', 0)).toBe(0);
+    // another protocol on those ports raises none of them
+    expect(bits({ proto: 6, srvPort: 25, buf: addrs('10.0.0.5', '203.0.113.7') }) & (BIT_UNEXPECTED_SMTP | BIT_UNEXPECTED_DNS | BIT_UNEXPECTED_NTP | BIT_UNEXPECTED_DHCP)).toBe(0);
+  });
+
+  it('lists: addresses or CIDRs with an optional @VLAN, spaces ignored; a bad entry is named', () => {
+    expect(parseServerList(' 10.0.0.1 , 10.1.0.0/16@7,,2001:db8::1 ')).toEqual([
+      { vlan: 0, bytes: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 255, 255, 10, 0, 0, 1], prefix: 128 },
+      { vlan: 7, bytes: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 255, 255, 10, 1, 0, 0], prefix: 112 },
+      { vlan: 0, bytes: [0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1], prefix: 128 },
+    ]);
+    expect(() => parseServerList('10.0.0.1,dns.example')).toThrow(NetworkConfigError);
+    expect(() => parseServerList('10.0.0.1@4096')).toThrow(/VLAN/);
+    expect(() => parseServerList('10.0.0.0/33')).toThrow(/not an address/);
   });
 });
 

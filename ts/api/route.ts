@@ -12,6 +12,7 @@ import type { Timeseries } from '../services/timeseries/index.js';
 import type { Backend } from '../services/store/backend.js';
 import type { ExportCounters } from '../services/store/flow-writer.js';
 import type { AlertService } from '../services/alerts/alert-service.js';
+import type { NetworkConfig } from '../services/checks/network-config.js';
 import type { ChecksConfig } from '../services/checks/config.js';
 import type { AlertExclusions } from '../services/alerts/exclusions.js';
 import type { DeviceChecks } from '../services/checks/device-checks.js';
@@ -45,6 +46,8 @@ export interface ApiDeps {
   exclusions?: AlertExclusions | null;
   /** devices known per interface (delete/host/new_devices.lua forgets them); null: not running */
   devices?: DeviceChecks | null;
+  /** the network configuration (allowed DNS/DHCP/NTP/SMTP servers, gateways); absent: its endpoints answer -6 */
+  network?: NetworkConfig | null;
 }
 
 export interface ApiCtx {

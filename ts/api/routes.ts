@@ -9,6 +9,7 @@ import * as constants from './monitoring/constants.js';
 import { dbRoutes } from './monitoring/db.routes.js';
 import { alertRoutes } from './monitoring/alerts.routes.js';
 import { checksRoutes } from './monitoring/checks.routes.js';
+import { networkConfigRoutes } from './monitoring/network-config.routes.js';
 import { exclusionRoutes } from './monitoring/exclusions.routes.js';
 import * as flows from './monitoring/flows.js';
 import * as hosts from './monitoring/hosts.js';
@@ -261,5 +262,6 @@ export const routes: RouteDef[] = [
   ...dbRoutes,
   ...alertRoutes,
   ...checksRoutes,
+  ...networkConfigRoutes,
   ...exclusionRoutes,
 ];

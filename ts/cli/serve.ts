@@ -106,6 +106,7 @@ export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOpt
         alerts,
         exclusions,
         devices: checking.devices,
+        network: checking.network,
       },
       { log: (l) => console.error(l), debug: o.debug },
     );

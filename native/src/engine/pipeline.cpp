@@ -658,7 +658,7 @@ void Pipeline::expire_flow(uint32_t i, FlowEnd why) noexcept {
     if (f.key.proto == kProtoTcp) incomplete = f.tcp_flags[0] == kSyn || !f.tcp_data;
     else if (f.key.proto == kProtoUdp)
       incomplete = f.pkts[1] == 0 && f.srv_host != HashIndex::kNone && !(hosts_[f.srv_host].flags & (kHostBroadcast | kHostMulticast)) && !(f.cli_is_hi ? f.key.lo : f.key.hi).is_unspecified();
-    c.incomplete_flows += incomplete;
+    c.incomplete_flows += incomplete && lim_.checks;
   }
   if (f.srv_host != HashIndex::kNone) hosts_[f.srv_host].active_as_server--;
   flows_.erase(i);
@@ -670,7 +670,7 @@ void Pipeline::expire_flow(uint32_t i, FlowEnd why) noexcept {
 // application, category and DSCP marks (ntopng's periodic flow update; what
 // was credited before a later classification stays where it was).
 void Pipeline::account_flow(Flow& f, bool sample_thpt) noexcept {
-  if (!f.host_fx && f.dpi_state != kDpiInspecting) classified(f);
+  if (lim_.checks && !f.host_fx && f.dpi_state != kDpiInspecting) classified(f);
   const uint32_t now_ms = uint32_t((now_ns_ - f.first_ns) / 1000000);
   uint32_t db[2], dp[2];
   for (int d = 0; d < 2; d++) {

@@ -130,6 +130,10 @@ const CHECK_ROWS: [number, string, number, number][] = [
   [19, 'tcp_packets_issues', SEC, 100],
   [36, 'zero_tcp_window', NET, 10],
   [56, 'tcp_no_data_exchanged', NET, 10],
+  [33, 'unexpected_dns_server', SEC, 100],
+  [32, 'unexpected_dhcp_server', SEC, 100],
+  [35, 'unexpected_ntp_server', SEC, 100],
+  [34, 'unexpected_smtp_server', SEC, 100],
 ];
 export const FLOW_CHECK_ALERTS: readonly FlowCheckAlert[] = CHECK_ROWS.map(([alertId, key, category, score], bit) => ({ bit, alertId, key, category, score }));
 

@@ -9,6 +9,7 @@ import { riskScoreTable } from '../alerts/catalogue.js';
 import type { ChecksConfig } from './config.js';
 import { flowCheckParams, setFlowChecks, type FlowCheckParams } from './flow-record-checks.js';
 import { OWN_FLOW_CHECKS, RISK_CHECKS } from './definitions.js';
+import type { NetworkConfig } from './network-config.js';
 
 /**
  * Bit n set when nDPI risk n's flow check is enabled, as [low word, high
@@ -47,10 +48,14 @@ export function applyFlowChecks(
   writer: RiskMaskSink | null | undefined,
   log: (l: string) => void = console.error,
   engines: readonly RiskScoreSink[] = [],
+  network?: NetworkConfig,
 ): { ready: Promise<void>; stop: () => void } {
   const apply = () => {
     const [lo, hi, own] = enabledRiskMask(cfg);
-    const params = flowCheckParams((key) => cfg.scriptConf('flow', key));
+    const servers = network
+      ? { dns: network.list('dns_list'), dhcp: network.list('dhcp_list'), ntp: network.list('ntp_list'), smtp: network.list('smtp_list') }
+      : undefined;
+    const params = flowCheckParams((key) => cfg.scriptConf('flow', key), servers);
     setFlowChecks(lo, hi, own, params);
     const table = riskScoreTable(lo, hi);
     for (const e of engines) {
@@ -63,6 +68,6 @@ export function applyFlowChecks(
     return writer ? writer.setEnabledRisks(lo, hi, own, params).catch((e: Error) => log(`flowgate: checks: the flow writer did not take the change: ${e.message}`)) : Promise.resolve();
   };
   const ready = apply();
-  const stop = cfg.onChange(() => void apply());
-  return { ready, stop };
+  const stops = [cfg.onChange(() => void apply()), network?.onChange(() => void apply())];
+  return { ready, stop: () => stops.forEach((s) => s?.()) };
 }

@@ -35,10 +35,22 @@
 // - tcp_no_data_exchanged (TCPNoDataExchanged.cpp, at flow end only): a TCP
 //   flow whose goodput is 0 (no payload byte either way) between unicast
 //   endpoints (neither multicast nor broadcast).
+// - unexpected_dns_server / dhcp / ntp / smtp (UnexpectedServer.cpp and its
+//   four kinds): a DNS, DHCP, NTP or SMTP(S) flow whose server is not in the
+//   network configuration's list for it (dns_list …: addresses or CIDRs with
+//   an optional @VLAN; an empty list allows none) and is not a broadcast
+//   address. The server is the end using port 53 (DNS) or 67 (DHCP), else
+//   the flow's server. ntopng alerts only once that address earned its
+//   "is a DNS / DHCP / NTP / SMTP server" mark from an earlier flow (set when
+//   such a flow ends; for DHCP only flows to server port 67 are checked);
+//   here the flow itself must show the server at work: it sent packets (DNS,
+//   DHCP, NTP), or the flow went both ways (SMTP, as ntopng marks SMTP
+//   servers), so a rogue server is alerted on its first answer.
 //
 // ntopng runs these when the protocol is detected or the flow ends; a row
 // is written when its flow ends or is snapshotted, with what it saw by then.
 import { setEnabledRisks } from '../alerts/catalogue.js';
+import { inServerList, type ServerEntry } from './network-config.js';
 
 /** nDPI categories (ndpi_typedefs.h ndpi_protocol_category_t) */
 const CAT_VPN = 2, CAT_REMOTE_ACCESS = 12, CAT_FILE_SHARING = 29, CAT_MINING = 99, CAT_MALWARE = 100, CAT_BANNED_SITE = 102;
@@ -57,6 +69,12 @@ export const BIT_VLAN_BIDIRECTIONAL = 1 << 5;
 export const BIT_TCP_PACKETS_ISSUES = 1 << 6;
 export const BIT_ZERO_TCP_WINDOW = 1 << 7;
 export const BIT_TCP_NO_DATA = 1 << 8;
+export const BIT_UNEXPECTED_DNS = 1 << 9;
+export const BIT_UNEXPECTED_DHCP = 1 << 10;
+export const BIT_UNEXPECTED_NTP = 1 << 11;
+export const BIT_UNEXPECTED_SMTP = 1 << 12;
+/** nDPI protocol ids (ndpi_protocol_ids.h) */
+const P_SMTP = 3, P_DNS = 5, P_NTP = 9, P_DHCP = 18, P_SMTPS = 29;
 /** the record's tcp_state bits (native records.h kTcpData, kTcpZeroWindow) */
 export const TCP_DATA = 1, TCP_ZERO_WINDOW = 2;
 
@@ -70,13 +88,17 @@ export interface FlowCheckParams {
   vlans: readonly unknown[];
   /** tcp_packets_issues' thresholds (%), retransmissions / out of order / lost; -1: not checked */
   tcpIssues: readonly [number, number, number];
+  /** the network configuration's allowed servers (dns_list, dhcp_list, ntp_list, smtp_list) */
+  servers?: { dns: ServerEntry[]; dhcp: ServerEntry[]; ntp: ServerEntry[]; smtp: ServerEntry[] };
 }
 
-export const NO_PARAMS: FlowCheckParams = { vlans: [], tcpIssues: [-1, -1, -1] };
+const NO_SERVERS: NonNullable<FlowCheckParams['servers']> = { dns: [], dhcp: [], ntp: [], smtp: [] };
+export const NO_PARAMS: FlowCheckParams = { vlans: [], tcpIssues: [-1, -1, -1], servers: NO_SERVERS };
 
 // module state (one copy per thread): VLAN id → 1 when listed; the TCP issue thresholds
 const vlans = new Uint8Array(4096);
 let tcpIssues: readonly [number, number, number] = [-1, -1, -1];
+let servers = NO_SERVERS;
 
 export function setFlowCheckParams(p: FlowCheckParams): void {
   vlans.fill(0);
@@ -85,6 +107,7 @@ export function setFlowCheckParams(p: FlowCheckParams): void {
     if (Number.isInteger(n) && n >= 0 && n < 4096) vlans[n] = 1;
   }
   tcpIssues = p.tcpIssues;
+  servers = p.servers ?? NO_SERVERS;
 }
 
 /**
@@ -100,7 +123,7 @@ export function setFlowChecks(lo: number, hi: number, own: number, params: FlowC
 const TCP_ISSUE_KEYS = ['retransmissions', 'out_of_orders', 'packet_loss'] as const;
 
 /** The params of a configuration: vlan_bidirectional_traffic's items, tcp_packets_issues' enabled thresholds. */
-export function flowCheckParams(scriptConf: (key: string) => Record<string, unknown>): FlowCheckParams {
+export function flowCheckParams(scriptConf: (key: string) => Record<string, unknown>, allowed = NO_SERVERS): FlowCheckParams {
   const items = scriptConf('vlan_bidirectional_traffic').items;
   const t = scriptConf('tcp_packets_issues');
   const threshold = (k: (typeof TCP_ISSUE_KEYS)[number]) => {
@@ -110,7 +133,7 @@ export function flowCheckParams(scriptConf: (key: string) => Record<string, unkn
     const v = Number(m.threshold);
     return on && Number.isFinite(v) && v >= 0 ? v : -1;
   };
-  return { vlans: Array.isArray(items) ? items : [], tcpIssues: [threshold('retransmissions'), threshold('out_of_orders'), threshold('packet_loss')] };
+  return { vlans: Array.isArray(items) ? items : [], tcpIssues: [threshold('retransmissions'), threshold('out_of_orders'), threshold('packet_loss')], servers: allowed };
 }
 
 /** The protocol ids whose breed is insecure (from the engine's nDPI registry). */
@@ -146,6 +169,17 @@ export interface RecordFacts {
   end: boolean;
   /** the client address is a broadcast one (255.255.255.255 / 0.0.0.0) */
   cliBroadcast: boolean;
+  /** lower protocol: the master, else the app (ndpi_get_lower_proto) */
+  lower: number;
+  cliPort: number;
+  srvPort: number;
+  /** the flow's packets each way (totals) */
+  cliPkts: number;
+  srvPkts: number;
+  /** the record's bytes, where its client and server addresses (16 bytes each) are */
+  buf: Uint8Array;
+  cliIpAt: number;
+  srvIpAt: number;
 }
 
 /** count as a whole percentage of packets, above a threshold (-1: not checked) */
@@ -168,6 +202,34 @@ export function recordCheckBits(f: RecordFacts): number {
   if (tcp && f.tcpState & TCP_ZERO_WINDOW) bits |= BIT_ZERO_TCP_WINDOW;
   const unicast = f.cliLocation !== MULTICAST && f.srvLocation !== MULTICAST && !f.srvBroadcast && !f.cliBroadcast;
   if (tcp && f.end && unicast && !(f.tcpState & TCP_DATA)) bits |= BIT_TCP_NO_DATA;
+  bits |= unexpectedServer(f);
   if (f.packets > 0 && (over(f.retr, f.packets, tcpIssues[0]) || over(f.ooo, f.packets, tcpIssues[1]) || over(f.lost, f.packets, tcpIssues[2]))) bits |= BIT_TCP_PACKETS_ISSUES;
   return bits;
+}
+
+/** The unexpected-server bit of a DNS, DHCP, NTP or SMTP(S) flow whose working server is not allowed. */
+function unexpectedServer(f: RecordFacts): number {
+  let bit: number, list: ServerEntry[], cliIsServer = false, working: boolean;
+  switch (f.lower) {
+    case P_DNS:
+    case P_DHCP: {
+      const port = f.lower === P_DNS ? 53 : 67;
+      if (f.cliPort !== port && f.srvPort !== port) return 0;
+      cliIsServer = f.cliPort === port;
+      working = cliIsServer ? f.cliPkts > 0 : f.srvPkts > 0;
+      [bit, list] = f.lower === P_DNS ? [BIT_UNEXPECTED_DNS, servers.dns] : [BIT_UNEXPECTED_DHCP, servers.dhcp];
+      break;
+    }
+    case P_NTP:
+      [bit, list, working] = [BIT_UNEXPECTED_NTP, servers.ntp, f.srvPkts > 0];
+      break;
+    case P_SMTP:
+    case P_SMTPS:
+      [bit, list, working] = [BIT_UNEXPECTED_SMTP, servers.smtp, f.cliPkts > 0 && f.srvPkts > 0];
+      break;
+    default:
+      return 0;
+  }
+  if (!working || (cliIsServer ? f.cliBroadcast : f.srvBroadcast)) return 0;
+  return inServerList(list, f.buf, cliIsServer ? f.cliIpAt : f.srvIpAt, f.vlan) ? 0 : bit;
 }

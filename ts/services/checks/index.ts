@@ -14,10 +14,13 @@ import { DeviceChecks } from './device-checks.js';
 import { HostChecks } from './host-checks.js';
 import { InterfaceChecks, type CheckedInterface } from './interface-checks.js';
 import { NetworkChecks } from './network-checks.js';
+import { NetworkConfig } from './network-config.js';
 import { SystemChecks, processFigures } from './system-checks.js';
 
 export interface Checking {
   checks: ChecksConfig;
+  /** the allowed DNS, DHCP, NTP, SMTP servers and gateways (get/set network/config) */
+  network: NetworkConfig;
   alerts: AlertService;
   /** alert exclusions: obeyed by the host checks and the flow writer */
   exclusions: AlertExclusions;
@@ -51,11 +54,13 @@ export interface CheckingInterface {
 export async function startChecking(ifaces: readonly CheckingInterface[], o: CheckingOptions): Promise<Checking> {
   const log = o.log ?? ((l: string) => console.error(l));
   const checks = ChecksConfig.open(o.store);
+  const network = NetworkConfig.open(o.store);
   const flowChecks = applyFlowChecks(
     checks,
     o.history?.writer,
     log,
     ifaces.map((i) => i.engine),
+    network,
   );
   await flowChecks.ready;
   // exclusions: the flow writer gets them now and on every change (as the risk mask)
@@ -111,6 +116,7 @@ export async function startChecking(ifaces: readonly CheckingInterface[], o: Che
   }).start();
   return {
     checks,
+    network,
     alerts,
     exclusions,
     hostChecks,

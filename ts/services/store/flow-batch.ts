@@ -48,7 +48,10 @@ const u64 = (v: DataView, at: number) => v.getUint32(at + 4, true) * 0x100000000
 const secs = (v: DataView, at: number) => Math.floor(u64(v, at) / 1e9);
 
 /** the row being decoded, as the record checks read it (one object, refilled per row) */
-const facts: RecordFacts = { proto: 0, l7: 0, category: 0, cliLocation: 0, srvLocation: 0, cliFlags: 0, srvFlags: 0, srvBroadcast: false, vlan: 0, bidirectional: false, packets: 0, retr: 0, ooo: 0, lost: 0, tcpState: 0, end: false, cliBroadcast: false };
+const facts: RecordFacts = {
+  proto: 0, l7: 0, category: 0, cliLocation: 0, srvLocation: 0, cliFlags: 0, srvFlags: 0, srvBroadcast: false, vlan: 0, bidirectional: false, packets: 0, retr: 0, ooo: 0, lost: 0, tcpState: 0, end: false, cliBroadcast: false,
+  lower: 0, cliPort: 0, srvPort: 0, cliPkts: 0, srvPkts: 0, buf: new Uint8Array(0), cliIpAt: 0, srvIpAt: 0,
+};
 const isBroadcastMac = (b: Uint8Array, at: number) => (b[at] & b[at + 1] & b[at + 2] & b[at + 3] & b[at + 4] & b[at + 5]) === 0xff;
 
 /** The NUL-terminated text at b[at..at+cap) as a string (what the exclusions match). */
@@ -339,7 +342,15 @@ export class FlowBatch {
     facts.vlan = this.vlan[r];
     // the flow's totals (a snapshot row holds only its window's bytes)
     facts.bidirectional = u64(v, base + F.cli2srv_bytes) > 0 && u64(v, base + F.srv2cli_bytes) > 0;
-    facts.packets = v.getUint32(base + F.cli2srv_pkts, true) + v.getUint32(base + F.srv2cli_pkts, true);
+    facts.cliPkts = v.getUint32(base + F.cli2srv_pkts, true);
+    facts.srvPkts = v.getUint32(base + F.srv2cli_pkts, true);
+    facts.packets = facts.cliPkts + facts.srvPkts;
+    facts.lower = master || app;
+    facts.cliPort = sport;
+    facts.srvPort = dport;
+    facts.buf = b;
+    facts.cliIpAt = base + F.cli_ip;
+    facts.srvIpAt = base + F.srv_ip;
     facts.retr = v.getUint32(base + F.retr, true);
     facts.ooo = v.getUint32(base + F.ooo, true);
     facts.lost = v.getUint32(base + F.lost, true);

@@ -1,0 +1,131 @@
+// ⑧ The network configuration ntopng keeps for its unexpected-server and
+// unexpected-gateway checks (ntopng.prefs.nw_config_<key> in its Redis, read
+// by Prefs::reloadServersConfiguration / ServerConfiguration): per key, a
+// comma-separated list of addresses or CIDRs, each with an optional @VLAN
+// (spaces ignored). Kept in LMDB; the flow checks get the parsed lists now
+// and after every change.
+import type { Database } from 'lmdb';
+
+import { normalizeCidr } from '../cidr.js';
+import type { ConfigStore } from '../config-store.js';
+
+/** get/network/config.lua's keys, in its order */
+export const NETWORK_CONFIG_KEYS = ['dns_list', 'ntp_list', 'dhcp_list', 'smtp_list', 'gateway_list'] as const;
+export type NetworkConfigKey = (typeof NETWORK_CONFIG_KEYS)[number];
+export type NetworkConfigValues = Record<NetworkConfigKey, string>;
+
+/** One parsed entry: a network (IPv4 as ::ffff:a.b.c.d, the engine's form) on a VLAN. */
+export interface ServerEntry {
+  vlan: number;
+  /** 16 address bytes */
+  bytes: number[];
+  /** prefix length over the 16 bytes */
+  prefix: number;
+}
+
+export class NetworkConfigError extends Error {}
+
+const MAX_LIST = 16 * 1024;
+
+/** A list's entries; throws NetworkConfigError naming the first bad one. */
+export function parseServerList(text: string): ServerEntry[] {
+  if (text.length > MAX_LIST) throw new NetworkConfigError(`the list is longer than ${MAX_LIST} characters`);
+  const out: ServerEntry[] = [];
+  for (const raw of text.replace(/ /g, '').split(',')) {
+    if (!raw) continue;
+    const at = raw.indexOf('@');
+    const addr = at < 0 ? raw : raw.slice(0, at);
+    const vlanText = at < 0 ? '0' : raw.slice(at + 1);
+    if (!/^\d{1,4}$/.test(vlanText) || Number(vlanText) > 4095) throw new NetworkConfigError(`'${raw}': the VLAN after @ must be 0-4095`);
+    const cidr = normalizeCidr(addr);
+    if (!cidr) throw new NetworkConfigError(`'${raw}': not an address or a CIDR`);
+    const [ip, len] = cidr.split('/');
+    const v4 = !ip.includes(':');
+    out.push({ vlan: Number(vlanText), bytes: addressBytes(ip), prefix: Number(len) + (v4 ? 96 : 0) });
+  }
+  return out;
+}
+
+function addressBytes(ip: string): number[] {
+  const b = new Array<number>(16).fill(0);
+  if (!ip.includes(':')) {
+    b[10] = b[11] = 0xff;
+    ip.split('.').forEach((x, i) => (b[12 + i] = Number(x)));
+    return b;
+  }
+  const [head, tail = ''] = ip.split('::');
+  const words = (s: string) => (s ? s.split(':').map((w) => parseInt(w, 16)) : []);
+  const h = words(head), t = ip.includes('::') ? words(tail) : [];
+  const all = [...h, ...new Array(8 - h.length - t.length).fill(0), ...t];
+  all.forEach((w, i) => ((b[2 * i] = w >> 8), (b[2 * i + 1] = w & 0xff)));
+  return b;
+}
+
+/** Whether the 16 bytes at `at` of `buf`, on `vlan`, fall in one of the entries. */
+export function inServerList(list: readonly ServerEntry[], buf: Uint8Array, at: number, vlan: number): boolean {
+  outer: for (const e of list) {
+    if (e.vlan !== vlan) continue;
+    let bits = e.prefix;
+    for (let i = 0; bits > 0; i++, bits -= 8) {
+      const mask = bits >= 8 ? 0xff : (0xff << (8 - bits)) & 0xff;
+      if ((buf[at + i] & mask) !== (e.bytes[i] & mask)) continue outer;
+    }
+    return true;
+  }
+  return false;
+}
+
+const EMPTY: NetworkConfigValues = { dns_list: '', ntp_list: '', dhcp_list: '', smtp_list: '', gateway_list: '' };
+
+export class NetworkConfig {
+  private values: NetworkConfigValues;
+  private readonly listeners = new Set<() => void>();
+
+  private constructor(private readonly db: Database<NetworkConfigValues, string>) {
+    const v = db.get('config');
+    this.values = { ...EMPTY };
+    // what was stored by this version: each list kept only if it still parses
+    for (const k of NETWORK_CONFIG_KEYS) if (v && typeof v[k] === 'string' && ok(v[k])) this.values[k] = v[k];
+  }
+
+  static open(store: ConfigStore): NetworkConfig {
+    return new NetworkConfig(store.db<NetworkConfigValues>('network_config'));
+  }
+
+  get(): NetworkConfigValues {
+    return { ...this.values };
+  }
+
+  /** The parsed list of a key. */
+  list(key: NetworkConfigKey): ServerEntry[] {
+    return parseServerList(this.values[key]);
+  }
+
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Sets some lists (each checked first: nothing changes when one is bad). */
+  async set(changes: Partial<NetworkConfigValues>): Promise<void> {
+    const next = { ...this.values };
+    for (const [k, v] of Object.entries(changes)) {
+      if (!(NETWORK_CONFIG_KEYS as readonly string[]).includes(k)) throw new NetworkConfigError(`unknown key '${k}' (one of ${NETWORK_CONFIG_KEYS.join(', ')})`);
+      if (typeof v !== 'string') throw new NetworkConfigError(`'${k}': the value must be a string`);
+      parseServerList(v);
+      next[k as NetworkConfigKey] = v;
+    }
+    await this.db.put('config', next);
+    this.values = next;
+    for (const l of this.listeners) l();
+  }
+}
+
+function ok(text: string): boolean {
+  try {
+    parseServerList(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
