@@ -530,7 +530,8 @@ export interface NativeEngine {
 /** Traffic per VLAN (client→server is sent) and per local network (by index in the local network list). */
 export interface TrafficBy {
   vlans: { vlan: number; bytes_sent: number; bytes_rcvd: number; packets_sent: number; packets_rcvd: number }[];
-  networks: { index: number; ingress: number; egress: number; inner: number }[];
+  /** per local network: bytes in/out/inside, packets, and the TCP issues of flows with an end there (since start) */
+  networks: { index: number; ingress: number; egress: number; inner: number; packets: number; retransmissions: number; out_of_order: number; lost: number }[];
 }
 
 /** 'mac': 6 bytes; 'str': a NUL-terminated char array (its length is the gap to the next field) */

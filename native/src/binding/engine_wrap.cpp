@@ -691,6 +691,10 @@ Napi::Value EngineWrap::TrafficBy(const Napi::CallbackInfo& info) {
     x.Set("ingress", double(nets[i].t.ingress));
     x.Set("egress", double(nets[i].t.egress));
     x.Set("inner", double(nets[i].t.inner));
+    x.Set("packets", double(nets[i].t.packets));
+    x.Set("retransmissions", double(nets[i].t.retr));
+    x.Set("out_of_order", double(nets[i].t.ooo));
+    x.Set("lost", double(nets[i].t.lost));
     na.Set(uint32_t(i), x);
   }
   r.Set("vlans", va);

@@ -412,6 +412,7 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
     if (p.tcp_win == 0 && !(p.tcp_flags & (kFin | kRst))) f.tcp_zero_win = 1;
     tcp_seq_update(f, dir, p.tcp_seq, p.tcp_flags, p.l4_payload_wire, retr, ooo, lost, ka);
     stats_.retransmissions += retr, stats_.out_of_order += ooo, stats_.lost += lost, stats_.keepalive += ka;
+    if ((retr | ooo | lost) && (f.cli_local | f.srv_local)) credit_net_tcp(f, retr, ooo, lost);
   }
 
   const int fam = family_of(p.l4_proto);
@@ -700,7 +701,7 @@ void Pipeline::account_flow(Flow& f, bool sample_thpt) noexcept {
   }
   VlanTraffic& v = vlans_[f.key.vlan & (kVlans - 1)];
   v.bytes[0] += db[0], v.bytes[1] += db[1], v.pkts[0] += dp[0], v.pkts[1] += dp[1];
-  if (f.cli_local | f.srv_local) credit_nets(f, db[0], db[1]);
+  if (f.cli_local | f.srv_local) credit_nets(f, db[0], db[1], dp[0] + dp[1]);
   if (f.cli_host != HashIndex::kNone)
     credit_host(f.cli_host, {app, f.l7_category, f.dscp[0], f.dscp[1], new_flow, db[0], db[1], dp[0], dp[1]});
   if (f.srv_host != HashIndex::kNone)
@@ -710,15 +711,23 @@ void Pipeline::account_flow(Flow& f, bool sample_thpt) noexcept {
 // ntopng's Flow::update_hosts_stats: the client's network counts what the
 // client sent as egress and what it received as ingress, the server's the
 // reverse; both ends in one network count once, as inner traffic.
-void Pipeline::credit_nets(const Flow& f, uint32_t c2s, uint32_t s2c) noexcept {
+void Pipeline::credit_nets(const Flow& f, uint32_t c2s, uint32_t s2c, uint32_t pkts) noexcept {
   const uint8_t cn = f.cli_local && f.cli_host != HashIndex::kNone ? host_net_[f.cli_host] : kNoNet;
   const uint8_t sn = f.srv_local && f.srv_host != HashIndex::kNone ? host_net_[f.srv_host] : kNoNet;
   if (cn != kNoNet && cn == sn) {
-    net_traffic_[cn].inner += uint64_t(c2s) + s2c;
+    net_traffic_[cn].inner += uint64_t(c2s) + s2c, net_traffic_[cn].packets += pkts;
     return;
   }
-  if (cn != kNoNet) net_traffic_[cn].egress += c2s, net_traffic_[cn].ingress += s2c;
-  if (sn != kNoNet) net_traffic_[sn].ingress += c2s, net_traffic_[sn].egress += s2c;
+  if (cn != kNoNet) net_traffic_[cn].egress += c2s, net_traffic_[cn].ingress += s2c, net_traffic_[cn].packets += pkts;
+  if (sn != kNoNet) net_traffic_[sn].ingress += c2s, net_traffic_[sn].egress += s2c, net_traffic_[sn].packets += pkts;
+}
+
+// ntopng's Flow::updateTcpPacketStats for networks (a TCP anomaly, not every packet)
+void Pipeline::credit_net_tcp(const Flow& f, uint32_t retr, uint32_t ooo, uint32_t lost) noexcept {
+  const uint8_t cn = f.cli_local && f.cli_host != HashIndex::kNone ? host_net_[f.cli_host] : kNoNet;
+  const uint8_t sn = f.srv_local && f.srv_host != HashIndex::kNone ? host_net_[f.srv_host] : kNoNet;
+  for (uint8_t n : {cn, sn == cn ? kNoNet : sn})
+    if (n != kNoNet) net_traffic_[n].retr += retr, net_traffic_[n].ooo += ooo, net_traffic_[n].lost += lost;
 }
 
 // What a flow's classification tells about its hosts, applied once, at the

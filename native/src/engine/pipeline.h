@@ -54,6 +54,11 @@ struct VlanTraffic {
 };
 struct NetTraffic {
   uint64_t ingress, egress, inner;  // bytes
+  uint64_t packets;                 // of the same traffic (ingress + egress + inner)
+  // TCP retransmitted, out-of-order and lost packets of flows with an end in
+  // the network (ntopng's tcpPacketStats.{ingress,egress,inner} summed: a flow
+  // between two networks counts in both, one inside a network once)
+  uint64_t retr, ooo, lost;
 };
 
 enum class Mode : uint8_t { Full = 0, ReadOnly = 1, DecodeOnly = 2 };
@@ -170,7 +175,8 @@ class Pipeline {
   void credit_host(uint32_t hi, const L7Credit& c) noexcept;
   void classified(Flow& f) noexcept;
   void contact(uint32_t host, ContactKind kind, uint32_t h) noexcept;
-  void credit_nets(const Flow& f, uint32_t c2s, uint32_t s2c) noexcept;
+  void credit_nets(const Flow& f, uint32_t c2s, uint32_t s2c, uint32_t pkts) noexcept;
+  void credit_net_tcp(const Flow& f, uint32_t retr, uint32_t ooo, uint32_t lost) noexcept;
   // A used slot whose flow carried something since its last accounting step.
   bool to_credit(uint32_t j) const noexcept {
     if (!flows_.used(j)) return false;

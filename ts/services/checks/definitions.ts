@@ -204,7 +204,7 @@ const SCORE_HOST_CHECKS = ['score_threshold', 'dangerous_host'];
 /** The interface, network and system checks flowgate runs (interface-, network-, device-, system-checks.ts). */
 const RUNNING_OTHER_CHECKS = new Set([
   'interface/too_many_drops', 'interface/no_if_activity', 'interface/ghost_networks', 'interface/dropped_alerts',
-  'network/syn_scan_victim', 'network/flow_flood_victim', 'network/ip_reassignment', 'network/broadcast_domain_too_large',
+  'network/syn_scan_victim', 'network/flow_flood_victim', 'network/ip_reassignment', 'network/broadcast_domain_too_large', 'network/network_issues',
   'system/dropped_alerts', 'system/memory_usage', 'system/disk_space',
 ]);
 

@@ -96,7 +96,7 @@ export async function startChecking(ifaces: readonly CheckingInterface[], o: Che
     return i.engine.addTickListener((boundary) => {
       for (const run of [
         () => hostChecks.tick(i.ifid, boundary, hits, (t) => i.engine.hostScoresAbove(t)),
-        () => networkChecks.tick(i.ifid, boundary, i.engine.localNetworks, i.engine.networkCheckHits()),
+        () => networkChecks.tick(i.ifid, boundary, i.engine.localNetworks, i.engine.networkCheckHits(), i.engine.trafficBy().networks),
         () => interfaceChecks.tick(checked, boundary),
         () => devices.tick(i.ifid, ifname, boundary, i.engine),
         () => devices.bcastTooLarge(i.ifid, boundary, i.engine.bcastTooLarge()),
