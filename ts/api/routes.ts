@@ -10,6 +10,7 @@ import { dbRoutes } from './monitoring/db.routes.js';
 import { alertRoutes } from './monitoring/alerts.routes.js';
 import { checksRoutes } from './monitoring/checks.routes.js';
 import { networkConfigRoutes } from './monitoring/network-config.routes.js';
+import { deviceExclusionRoutes } from './monitoring/device-exclusions.routes.js';
 import { exclusionRoutes } from './monitoring/exclusions.routes.js';
 import * as flows from './monitoring/flows.js';
 import * as hosts from './monitoring/hosts.js';
@@ -263,5 +264,6 @@ export const routes: RouteDef[] = [
   ...alertRoutes,
   ...checksRoutes,
   ...networkConfigRoutes,
+  ...deviceExclusionRoutes,
   ...exclusionRoutes,
 ];
