@@ -24,31 +24,60 @@ export function header(c: Context, name: string): string | undefined {
   return Array.isArray(v) ? v.join(', ') : v;
 }
 
+/** Names that would reach an object's prototype, refused as parameter names (and `__proto__` anywhere in a JSON body). */
+const PROTO_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+function put(out: RawParams, k: string, v: unknown): void {
+  if (PROTO_KEYS.has(k)) throw new ApiError(RC.INVALID_ARGUMENTS, `'${k}' is not a parameter name`);
+  out[k] = v;
+}
+
+/** JSON text parsed with every `__proto__` key refused (parameter objects are data, never prototypes). */
+export function parseJsonData(text: string): unknown {
+  return JSON.parse(text, (k, v) => {
+    if (k === '__proto__') throw new ApiError(RC.INVALID_ARGUMENTS, "'__proto__' is not allowed as a JSON key");
+    return v;
+  });
+}
+
+/**
+ * Every parameter of a request, in an object without a prototype: a key
+ * like `__proto__` can neither reach Object.prototype nor lend inherited
+ * values (such names are refused, -5).
+ */
 export async function readParams(c: Context): Promise<RawParams> {
-  const out: RawParams = {};
+  const out: RawParams = Object.create(null);
   const q = c.req.url.indexOf('?');
-  if (q >= 0) for (const [k, v] of new URLSearchParams(c.req.url.slice(q + 1))) out[k] = v;
+  if (q >= 0) for (const [k, v] of new URLSearchParams(c.req.url.slice(q + 1))) put(out, k, v);
   if (c.req.method === 'GET' || c.req.method === 'HEAD') return out;
 
-  const type = (header(c, 'content-type') ?? '').toLowerCase();
+  const rawType = header(c, 'content-type') ?? '';
+  const type = rawType.toLowerCase();
   const text = await readBody(c);
   if (!text.trim()) return out;
   if (type.includes('application/json') || (!type && /^\s*[{[]/.test(text))) {
     let body: unknown;
     try {
-      body = JSON.parse(text);
-    } catch {
+      body = parseJsonData(text);
+    } catch (e) {
+      if (e instanceof ApiError) throw e;
       throw new ApiError(RC.BAD_FORMAT, 'request body is not valid JSON');
     }
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       throw new ApiError(RC.BAD_FORMAT, 'JSON body must be an object of parameters');
     }
-    Object.assign(out, body);
+    for (const [k, v] of Object.entries(body)) put(out, k, v);
   } else if (type.includes('multipart/form-data')) {
-    const form = await new Response(text, { headers: { 'content-type': type } }).formData();
-    for (const [k, v] of form) out[k] = typeof v === 'string' ? v : await v.text();
+    // the boundary is case-sensitive: the header as sent
+    let form: FormData;
+    try {
+      form = await new Response(text, { headers: { 'content-type': rawType } }).formData();
+    } catch {
+      throw new ApiError(RC.BAD_FORMAT, 'multipart body could not be parsed (boundary missing or not matching the parts)');
+    }
+    for (const [k, v] of form) put(out, k, typeof v === 'string' ? v : await v.text());
   } else {
-    for (const [k, v] of new URLSearchParams(text)) out[k] = v;
+    for (const [k, v] of new URLSearchParams(text)) put(out, k, v);
   }
   return out;
 }
@@ -114,11 +143,16 @@ export const str = (max = 256) =>
 export const oneOf = <T extends string>(values: readonly [T, ...T[]]) =>
   z.preprocess((v) => (typeof v === 'string' ? v.trim() : v), z.enum(values));
 
+/** A table's own entry for a key taken from a request (never one of Object.prototype's members). */
+export function lookup<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
 /** Checks raw parameters against a route's schema (built once per route: zod compiles it). */
 export function parseParams<S extends z.ZodRawShape>(schema: z.ZodObject<S>, raw: RawParams): z.infer<z.ZodObject<S>> {
   const cleaned: RawParams = {};
   for (const k of Object.keys(schema.shape)) {
-    const v = blankToUndef(raw[k]);
+    const v = Object.hasOwn(raw, k) ? blankToUndef(raw[k]) : undefined;
     if (v !== undefined) cleaned[k] = v;
   }
   const r = schema.safeParse(cleaned);

@@ -5,6 +5,7 @@
 import { flowAlerts, formatAlertRecord, QueryError, type FlowAlerts, type Window } from '../../services/alerts/flow-alerts.js';
 import { alertLabel, alertName } from '../../services/alerts/flow-alerts.js';
 import { SEVERITIES } from '../../services/alerts/catalogue.js';
+import { lookup } from '../params.js';
 import { StoreError } from '../../services/store/backend.js';
 import { envelope, ApiError, RC } from '../rc.js';
 import type { AlertService } from '../../services/alerts/alert-service.js';
@@ -320,7 +321,7 @@ export interface QueryParams extends AlertWindowParams {
 
 /** v2 get/alert/list/alerts.lua: the clauses on one family's table (flow: the flows table's alert rows) */
 export async function alertQuery(ctx: ApiCtx, p: QueryParams) {
-  const f = QUERY_FAMILY[p.alert_family];
+  const f = lookup(QUERY_FAMILY, p.alert_family);
   if (!f) throw new ApiError(RC.INVALID_ARGUMENTS, `alert_family '${p.alert_family}' is not one of ${Object.keys(QUERY_FAMILY).join(', ')}`);
   const clauses = { select: p.select_clause, where: p.where_clause, groupBy: p.group_by, orderBy: p.order_by, maxhits: p.maxhits_clause };
   if (f === 'flow') {

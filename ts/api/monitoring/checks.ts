@@ -3,6 +3,7 @@
 // recorded as user activity.
 import { track } from '../activity.js';
 import { ApiError, RC } from '../rc.js';
+import { parseJsonData } from '../params.js';
 import type { ApiCtx } from '../route.js';
 import { CHECK_SUBDIRS } from '../../services/checks/definitions.js';
 
@@ -39,8 +40,9 @@ export function exportConfig(ctx: ApiCtx, p: { download?: boolean }) {
 /** JSON text of a parameter: -5 when it is not JSON. */
 function parseJson(text: string, what: string): unknown {
   try {
-    return JSON.parse(text);
-  } catch {
+    return parseJsonData(text);
+  } catch (e) {
+    if (e instanceof ApiError) throw e;
     throw new ApiError(RC.INVALID_ARGUMENTS, `${what} is not valid JSON`);
   }
 }

@@ -2,6 +2,7 @@
 import { l7Id, l7Name, type FlowRecord } from '../../bindings/engine.js';
 import { flowScore } from '../../services/alerts/catalogue.js';
 import { ApiError, RC } from '../rc.js';
+import { lookup } from '../params.js';
 import type { ApiCtx } from '../route.js';
 import { l4Id, l4Name } from './constants.js';
 import { inNetworks, parseHost } from './hosts.js';
@@ -32,7 +33,7 @@ export interface ActiveFlowParams {
 
 export function activeFlows(ctx: ApiCtx, p: ActiveFlowParams) {
   const col = (p.sortColumn ?? '').replace(/^column_/, '');
-  if (col && !FLOW_SORT[col]) throw new ApiError(RC.INVALID_ARGUMENTS, `sortColumn '${p.sortColumn}' (one of ${Object.keys(FLOW_SORT).join(', ')})`);
+  if (col && !lookup(FLOW_SORT, col)) throw new ApiError(RC.INVALID_ARGUMENTS, `sortColumn '${p.sortColumn}' (one of ${Object.keys(FLOW_SORT).join(', ')})`);
   const perPage = p.perPage ?? 10;
   const currentPage = p.currentPage ?? 1;
   if (perPage < 1 || currentPage < 1) throw new ApiError(RC.INVALID_ARGUMENTS, 'currentPage and perPage start at 1');
@@ -53,7 +54,7 @@ export function activeFlows(ctx: ApiCtx, p: ActiveFlowParams) {
   }
   const sortOrder = p.sortOrder ?? 'desc';
   const page = ctx.iface.engine.flows({
-    sort: FLOW_SORT[col] ?? 'bytes',
+    sort: lookup(FLOW_SORT, col) ?? 'bytes',
     order: sortOrder,
     offset: (currentPage - 1) * perPage,
     limit: perPage,

@@ -6,6 +6,7 @@ import { BlockList, isIP } from 'node:net';
 import { categoryName, l7Id, l7Name, protocolInfo, type HostRecord } from '../../bindings/engine.js';
 import type { MonitoredInterface } from '../../services/interfaces.js';
 import { ApiError, RC } from '../rc.js';
+import { lookup } from '../params.js';
 import type { ApiCtx } from '../route.js';
 import { dscpName } from './interfaces.js';
 import { collapseStats, groupL7 } from './stats.js';
@@ -79,13 +80,13 @@ export interface ActiveHostParams {
 /** get/host/active: a page of hosts sorted natively (only the page crosses). */
 export function activeHosts(ctx: ApiCtx, p: ActiveHostParams) {
   const sortColumn = (p.sortColumn ?? '').replace(/^column_/, '');
-  if (sortColumn && !HOST_SORT[sortColumn]) throw new ApiError(RC.INVALID_ARGUMENTS, `sortColumn '${p.sortColumn}' (one of ${Object.keys(HOST_SORT).join(', ')})`);
+  if (sortColumn && !lookup(HOST_SORT, sortColumn)) throw new ApiError(RC.INVALID_ARGUMENTS, `sortColumn '${p.sortColumn}' (one of ${Object.keys(HOST_SORT).join(', ')})`);
   const perPage = p.perPage ?? 10;
   const currentPage = p.currentPage ?? 1;
   if (perPage < 1 || currentPage < 1) throw new ApiError(RC.INVALID_ARGUMENTS, 'currentPage and perPage start at 1');
   const all = p.all === true;
   const page = ctx.iface.engine.hosts({
-    sort: HOST_SORT[sortColumn] ?? 'ip',
+    sort: lookup(HOST_SORT, sortColumn) ?? 'ip',
     order: p.sortOrder ?? 'asc',
     offset: all ? 0 : (currentPage - 1) * perPage,
     limit: all ? 1 << 30 : perPage,

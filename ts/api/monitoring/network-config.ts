@@ -3,6 +3,7 @@
 // the unexpected-server checks compare flows with.
 import { track } from '../activity.js';
 import { ApiError, RC } from '../rc.js';
+import { parseJsonData } from '../params.js';
 import type { ApiCtx } from '../route.js';
 import { NETWORK_CONFIG_KEYS, NetworkConfigError, type NetworkConfig } from '../../services/checks/network-config.js';
 
@@ -28,8 +29,9 @@ export async function setNetworkConfig(ctx: ApiCtx, p: { payload?: string }) {
   let doc: unknown = ctx.raw;
   if (p.payload !== undefined) {
     try {
-      doc = JSON.parse(p.payload);
-    } catch {
+      doc = parseJsonData(p.payload);
+    } catch (e) {
+      if (e instanceof ApiError) throw e;
       throw new ApiError(RC.INVALID_ARGUMENTS, 'payload is not valid JSON');
     }
   }

@@ -1,7 +1,7 @@
 // Route declarations of the timeseries family (handlers in timeseries.ts).
 import { z } from 'zod';
 
-import { int, oneOf, str } from '../params.js';
+import { int, oneOf, parseJsonData, str } from '../params.js';
 import { RC } from '../rc.js';
 import { route, type RouteDef } from '../route.js';
 import * as lightview from './lightview.js';
@@ -18,7 +18,7 @@ const json = <T extends z.ZodTypeAny>(t: T) =>
   z.preprocess((v) => {
     if (typeof v !== 'string') return v;
     try {
-      return JSON.parse(v);
+      return parseJsonData(v);
     } catch {
       return v;
     }
