@@ -7,17 +7,28 @@ import { parse } from 'hono/utils/cookie';
 import type { User, Users } from '../services/users.js';
 import { header } from './params.js';
 
+/**
+ * Longest credential parts looked up (user names, API tokens, session ids,
+ * passwords): anything longer is a failed authentication (401) before any
+ * store is asked, so oversized headers never reach LMDB's key size limit.
+ */
+export const MAX_USER_NAME = 255, MAX_SECRET = 1024;
+
+const tooLong = { user: null, reason: 'credentials longer than accepted' } as const;
+
 /** `failedLogin`: the user name whose password was wrong (ntopng records a failed login for it). */
 export type AuthResult = { user: User } | { user: null; reason: string; failedLogin?: string };
 
 export async function authenticate(c: Context, users: Users): Promise<AuthResult> {
   const auth = header(c, 'authorization');
   if (auth) {
+    if (auth.length > 2 * MAX_SECRET) return tooLong;
     const known = users.byCredential(auth);
     if (known) return { user: known };
     const [scheme, rest = ''] = auth.trim().split(/\s+(.*)/s);
     const s = scheme.toLowerCase();
     if (s === 'token') {
+      if (rest.trim().length > MAX_SECRET) return tooLong;
       const u = users.byToken(rest.trim());
       return u ? { user: u } : { user: null, reason: 'unknown API token' };
     }
@@ -31,6 +42,7 @@ export async function authenticate(c: Context, users: Users): Promise<AuthResult
       const i = decoded.indexOf(':');
       if (i <= 0) return { user: null, reason: 'malformed basic authorization' };
       const name = decoded.slice(0, i);
+      if (name.length > MAX_USER_NAME || decoded.length - i - 1 > MAX_SECRET) return tooLong;
       const u = await users.verify(name, decoded.slice(i + 1));
       if (u) users.rememberCredential(auth, u);
       return u ? { user: u } : { user: null, reason: 'wrong user name or password', failedLogin: name };
@@ -43,11 +55,13 @@ export async function authenticate(c: Context, users: Users): Promise<AuthResult
   // `session_<port>_<n>` suffix): accept both.
   const sessionId = cookies.session ?? Object.entries(cookies).find(([k]) => k.startsWith('session_'))?.[1];
   if (sessionId) {
+    if (sessionId.length > MAX_SECRET || (cookies.user?.length ?? 0) > MAX_USER_NAME) return tooLong;
     const u = users.bySession(sessionId);
     if (u && (!cookies.user || cookies.user === u.username)) return { user: u };
     return { user: null, reason: 'unknown or expired session' };
   }
   if (cookies.user && cookies.password !== undefined) {
+    if (cookies.user.length > MAX_USER_NAME || cookies.password.length > MAX_SECRET) return tooLong;
     const u = await users.verify(cookies.user, cookies.password);
     return u ? { user: u } : { user: null, reason: 'wrong user name or password', failedLogin: cookies.user };
   }
