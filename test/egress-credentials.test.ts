@@ -258,6 +258,19 @@ describe('values written by other tools', () => {
     broken = false;
     expect((await call(a, basic('bob', 'b0b:pa$$ word'))).status).toBe(200);
   });
+
+  it('an 8 KB user name or password is 401 without asking the store (no outage reported)', async () => {
+    let asked = 0;
+    const counting: Kv = { description: 'counting', get: async (k) => (asked++, kv.get(k)), set: async () => {}, del: async () => {}, close: async () => {} };
+    const logs: string[] = [];
+    const a = app(counting, 'cento', (m) => logs.push(m));
+    await expect401(a, basic('u'.repeat(8192), 'x'));
+    await expect401(a, basic('bob', 'p'.repeat(8192)));
+    expect([asked, logs]).toEqual([0, []]);
+    // the real one at the limit's edge still works
+    expect((await call(a, basic('bob', 'b0b:pa$$ word'))).status).toBe(200);
+    expect(asked).toBe(1);
+  });
 });
 
 describe('product word', () => {

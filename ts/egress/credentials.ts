@@ -81,6 +81,9 @@ export function parseBasicAuth(header: string | undefined | null): { user: strin
 
 export type AuthEnv = { Variables: { user: string } };
 
+/** The longest user name and password the middleware looks up. */
+export const MAX_USER = 255, MAX_PASSWORD = 1024;
+
 /**
  * Hono middleware: 401 with a Basic challenge unless the request carries the
  * credentials of a user whose password is stored in `kv` under `product`.
@@ -101,6 +104,12 @@ export function basicAuth(kv: Kv, product: string = DEFAULT_PRODUCT, log: (msg: 
     if (!header) return deny('authentication required');
     const creds = parseBasicAuth(header);
     if (!creds) return deny('malformed Authorization header');
+    // longer than any user name or password a store holds: wrong credentials, the store is not asked
+    // (LMDB refuses keys over ~2 KB, which is no outage)
+    if (creds.user.length > MAX_USER || creds.password.length > MAX_PASSWORD) {
+      verifyPassword(dummy, '');
+      return deny('invalid credentials');
+    }
 
     const key = passwordKey(product, creds.user);
     let stored: string | undefined;
