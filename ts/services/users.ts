@@ -47,6 +47,9 @@ export async function hashPassword(pw: string): Promise<string> {
   return `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString('hex')}$${hash.toString('hex')}`;
 }
 
+/** A well-formed hash no password matches in practice (its salt and digest are fixed zeros), with the current cost. */
+const DUMMY_HASH = `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${'0'.repeat(32)}$${'0'.repeat(64)}`;
+
 async function checkHash(stored: string, pw: string): Promise<boolean> {
   const m = /^scrypt\$(\d+)\$(\d+)\$(\d+)\$([0-9a-f]{32})\$([0-9a-f]{64})$/.exec(stored);
   if (!m) return false;
@@ -219,7 +222,8 @@ export class Users {
     const hit = this.verified.get(username);
     if (hit && hit.until > Date.now() && timingSafeEqual(hit.mac, mac)) return hit.user;
     const u = this.users.get(username);
-    if (!u) return null;
+    // an unknown user costs the same scrypt as a known one: timing does not tell which names exist
+    if (!u) return (await checkHash(DUMMY_HASH, password), null);
     if (!(await checkHash(u.password, password))) return null;
     this.verified.set(username, { mac, until: Date.now() + CACHE_MS, user: u });
     return u;
