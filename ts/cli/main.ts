@@ -9,7 +9,7 @@ import { FlowgateError } from '../bindings/errors.js';
 import { Engine, type EgressConfig, type EgressOutput } from '../bindings/engine.js';
 import { startChecking, type Checking } from '../services/checks/index.js';
 import { ConfigStore } from '../services/config-store.js';
-import { Interfaces, type InterfaceSpec } from '../services/interfaces.js';
+import { Interfaces, isCaptureFile, type InterfaceSpec } from '../services/interfaces.js';
 import { Timeseries, parseRetention } from '../services/timeseries/index.js';
 import { startHistory, type History } from '../services/store/history.js';
 import { formatRate, Reporter } from './progress.js';
@@ -177,6 +177,13 @@ export async function run(argv: string[]): Promise<number> {
     specs = [{ source: `bridge:${egressCfg.bridge.join(',')}`, egress: egressCfg }];
   } else if (o.interface?.length) {
     specs = o.interface.map((source) => ({ source, loop: o.loop ?? false }));
+    // a name that reads as a path but names no file is a missing file, not an unknown interface
+    for (const { source } of specs) {
+      if (!isCaptureFile(source) && !existsSync(`/sys/class/net/${source}`) && /[/\\]|\.(pcap|pcapng|cap|dmp)$/i.test(source)) {
+        console.error(`flowgate: -i ${source}: no such file`);
+        return 1;
+      }
+    }
     // the egress queues are fed by the first interface (ifid 0)
     if (egressCfg) specs[0].egress = egressCfg;
   } else {
@@ -328,6 +335,8 @@ export async function run(argv: string[]): Promise<number> {
 
   const reporter = new Reporter(ifaces, { tty: !o.quiet && !!process.stdout.isTTY });
   let stopping = false;
+  // a capture file that could not be read to its end makes the exit status 1
+  let damaged = false;
   const finished = new Promise<void>((resolve) => {
     const stop = (sig: string) => {
       if (stopping) return;
@@ -351,7 +360,10 @@ export async function run(argv: string[]): Promise<number> {
             `${s.flows_created} flows, ${s.hosts_created} hosts, ${s.malformed} malformed ` +
             `(${formatRate(s.packets / wall, 'pps')} in ${wall.toFixed(2)} s)`,
         );
-        if (st.error) console.error(`flowgate: ifid ${i.ifid}: ${st.error}`);
+        if (st.error) {
+          damaged = true;
+          console.error(`flowgate: ifid ${i.ifid}: ${st.error}`);
+        }
         if (++replayed === ifaces.list.length && o['exit-when-done']) stop('done');
       });
     }
@@ -364,5 +376,5 @@ export async function run(argv: string[]): Promise<number> {
   // after the engines stopped: the flows still active are ended and written
   // (as ntopng dumps its flows when it stops), the alerts queued too
   await closeConfig();
-  return ifaces.list.some((i) => i.engine.state().state === 'failed') ? 1 : 0;
+  return damaged || ifaces.list.some((i) => i.engine.state().state === 'failed') ? 1 : 0;
 }
