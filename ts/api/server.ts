@@ -46,9 +46,14 @@ export function createMonitoringApp(apiDeps: ApiDeps, opts: ServerOptions = {}):
   }
   const doc = openapi(routes);
   app.get('/lua/rest/v2/openapi.json', (c) => c.json(doc));
+  // Where to go, for a first visit and for a path that is not an endpoint: every
+  // endpoint is in the OpenAPI document (the README says which part of ntopng's API is served).
+  const WHERE = { openapi: '/lua/rest/v2/openapi.json', endpoints: '/lua/rest/v2/<action>/<subject>.lua (v0: /lua/rest/, v1: /lua/rest/v1/, pro: /lua/pro/rest/v2/)', readme: 'README.md of flowgate: the served part of the ntopng REST API' };
+  app.get('/', (c) => c.json({ service: 'flowgate monitoring API (ntopng-compatible)', ...WHERE }));
   app.notFound((c) => {
     const v2ish = /\/rest\/v[12]\//.test(c.req.path);
-    return v2ish ? c.json(envelope(RC.NOT_FOUND, [], `no endpoint ${c.req.path}`), 404) : c.json({ error: 'not found' }, 404);
+    const hint = `no endpoint ${c.req.path}: the endpoints are listed in ${WHERE.openapi}`;
+    return v2ish ? c.json(envelope(RC.NOT_FOUND, [], hint), 404) : c.json({ error: 'not found', hint, ...WHERE }, 404);
   });
   app.onError((err, c) => {
     log(`flowgate: api: ${c.req.method} ${c.req.path}: ${err.stack ?? err.message}`);
