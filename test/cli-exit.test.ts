@@ -2,7 +2,7 @@
 // (hardening): `-i missing.pcap` is a missing file (not "no such
 // interface"), exit 1; a capture that ends in the middle of a record is
 // reported with file and offset and, under --exit-when-done, exits 1; a
-// whole capture exits 0.
+// whole capture exits 0. The README's command-line block is --help's text.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -47,6 +47,14 @@ describe('exit status and messages of the command', () => {
     expect(r.stdout).toMatch(/replayed .*cut\.pcap: 16 packets/);
     expect(r.stderr).toContain(`truncated packet record header at byte offset ${offset}`);
     expect(r.status).toBe(1);
+  });
+
+  it('the README’s command-line block is what --help prints, option for option', () => {
+    const help = spawnSync(process.execPath, [join(ROOT, 'bin', 'flowgate.js'), '--help'], { cwd: ROOT, encoding: 'utf8' }).stdout;
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const block = readme.slice(readme.indexOf('## Command line')).split('```')[1]!.replace(/^\n/, '');
+    expect(block).toBe(help);
+    for (const opt of ['--aggregated-egress', '--balanced-egress', '--bridge', '--egress-rotate-mb']) expect(block).toContain(opt);
   });
 
   it('a whole capture exits 0', () => {

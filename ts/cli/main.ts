@@ -22,8 +22,9 @@ const projectRoot = existsSync(join(root, 'package.json')) ? root : join(root, '
 export const BUNDLED_CAPTURE = join(projectRoot, 'assets', 'sample.pcap');
 
 const USAGE = `Usage: flowgate [options]
+       flowgate passwd <user> [--kv <url>] [--product <word>] [--data-dir <dir>] [--redis-host <h> --redis-port <p>]
 
-Monitors network interfaces or replays capture files.
+Monitors network interfaces or replays capture files; \`passwd\` stores an egress API password.
 
   -i, --interface <name|file>   interface or pcap/pcapng file; repeat for more (ifid = position).
                                 Default: the bundled sample capture, replayed in a loop.
