@@ -189,6 +189,10 @@ export async function startEgressApi(o: EgressApiOptions): Promise<EgressApi> {
   };
   process.on('SIGHUP', onHup);
   print(`flowgate: egress API on ${srv.url}/egress/ (credentials: ${kv.description}, key ${o.product}.user.<name>.password; set one with: flowgate passwd <name>)`);
+  // it changes forwarding: say so when every address can reach it
+  if (!o.bind || o.bind === '0.0.0.0' || o.bind === '::') {
+    console.error(`flowgate: warning: the egress API, which changes what is forwarded, listens on every address (port ${o.port}); --bind 127.0.0.1 keeps both APIs local`);
+  }
   return {
     url: srv.url,
     service,
