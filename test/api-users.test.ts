@@ -212,6 +212,15 @@ describe('authentication methods', () => {
     expect((await s.call(v2('get/monitor/interfaces'), { cookie: `session=${c0.body.rsp.session}` })).body.rc).toBe(0);
   });
 
+  it('sessions are bounded: at most 32 live per user (a new one ends the oldest)', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 33; i++) ids.push((await s.call(v2('create/monitor/session'), { form: { username: 'one' } })).body.rsp.session);
+    const ok = async (id: string) => (await s.call(v2('get/monitor/interfaces'), { cookie: `session=${id}` })).body.rc;
+    expect(await ok(ids[0]!)).toBe(-3); // the oldest ended
+    expect(await ok(ids[1]!)).toBe(0);
+    expect(await ok(ids[32]!)).toBe(0);
+  });
+
   it('API token: Authorization: Token <t>; a new token replaces the old one', async () => {
     const a = await s.call(v2('create/monitor/api_token'), { form: { username: 'lan' } });
     expect(a.body.rc).toBe(0);

@@ -34,11 +34,17 @@ export interface User {
 
 interface Session {
   username: string;
-  /** epoch ms; 0 = never expires */
+  /** epoch ms (0, from older versions: ended) */
   expires: number;
+  /** creation order (epoch ms × 1000 + a per-process count): which session is the oldest */
+  created?: number;
 }
 
 const SCRYPT = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
+/** Session lifetimes: ntopng's HTTP_SESSION_DURATION (default) and EXTENDED_HTTP_SESSION_DURATION (the most). */
+export const DEFAULT_SESSION_SEC = 12 * 3600, MAX_SESSION_SEC = 7 * 24 * 3600;
+/** Live sessions a user may hold: a new one ends the oldest. */
+export const MAX_SESSIONS = 32;
 const CACHE_MS = 5 * 60_000;
 
 export async function hashPassword(pw: string): Promise<string> {
@@ -240,17 +246,36 @@ export class Users {
     this.credentials.set(header, { until: Date.now() + CACHE_MS, gen: this.gen, user });
   }
 
-  /** A session id for the user; `durationSec` 0 = never expires. */
+  /**
+   * A session id for the user, valid `durationSec` (0: ntopng's default
+   * login session, 12 h; at most 7 days). A user holds at most
+   * MAX_SESSIONS live sessions: a new one ends the oldest; expired ones go
+   * as sessions are created.
+   */
+  private sessionSeq = 0;
+
   async createSession(username: string, durationSec: number): Promise<string> {
     const id = randomBytes(16).toString('hex');
-    await this.sessions.put(id, { username, expires: durationSec > 0 ? Date.now() + durationSec * 1000 : 0 });
+    const now = Date.now();
+    const secs = durationSec > 0 ? Math.min(durationSec, MAX_SESSION_SEC) : DEFAULT_SESSION_SEC;
+    await this.sessions.transaction(() => {
+      const mine: { key: string; created: number }[] = [];
+      for (const { key, value } of this.sessions.getRange()) {
+        // sessions of older versions could have no end: they end now
+        if (!value.expires || value.expires < now) this.sessions.remove(key);
+        else if (value.username === username) mine.push({ key, created: value.created ?? 0 });
+      }
+      mine.sort((a, b) => a.created - b.created);
+      for (let i = 0; i <= mine.length - MAX_SESSIONS; i++) this.sessions.remove(mine[i]!.key);
+      this.sessions.put(id, { username, expires: now + secs * 1000, created: now * 1000 + (this.sessionSeq++ % 1000) });
+    });
     return id;
   }
 
   bySession(id: string): User | null {
     const s = this.sessions.get(id);
     if (!s) return null;
-    if (s.expires && s.expires < Date.now()) {
+    if (!s.expires || s.expires < Date.now()) {
       void this.sessions.remove(id);
       return null;
     }
