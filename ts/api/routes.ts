@@ -1,6 +1,8 @@
 // THE route table of the monitoring API: every endpoint served, with its
 // versions, parameters, permission and handler. server.ts builds the HTTP
 // app from it and openapi.ts documents it; nothing is routed elsewhere.
+import { freemem } from 'node:os';
+
 import { track } from './activity.js';
 import { bool, int, oneOf, str } from './params.js';
 import { ApiError, RC } from './rc.js';
@@ -213,10 +215,19 @@ export const routes: RouteDef[] = [
       path: `edit/monitor/incr_${what}`, versions: ['v2'], method: 'POST', perm: 'admin',
       summary: `Double the maximum number of ${what} of every interface`, params: {}, errors: [NOT_GRANTED, BAD_FORMAT],
       handler: (ctx) => {
+        // each table is rebuilt at twice its size while the old one still exists: refuse what the machine cannot hold
+        let need = 0;
         for (const i of ctx.deps.interfaces.list) {
           const s = i.engine.stats();
           const max = what === 'flows' ? s.max_flows : s.max_hosts;
           if (max * 2 > 1 << 26) throw new ApiError(BAD_FORMAT, `the ${what} table is at its largest (${max})`);
+          need += 2 * (what === 'flows' ? s.flow_memory_bytes : s.host_memory_bytes);
+        }
+        const free = freemem();
+        if (need > free * 0.8) throw new ApiError(BAD_FORMAT, `not enough memory to double the ${what} tables: about ${Math.ceil(need / 2 ** 20)} MiB needed, ${Math.floor(free / 2 ** 20)} MiB available`);
+        for (const i of ctx.deps.interfaces.list) {
+          const s = i.engine.stats();
+          const max = what === 'flows' ? s.max_flows : s.max_hosts;
           i.engine.setLimits(what === 'flows' ? { maxFlows: max * 2 } : { maxHosts: max * 2 });
         }
         return ctx.deps.interfaces.list.map((i) => {
