@@ -5,6 +5,7 @@ import { freemem } from 'node:os';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { Interfaces } from '../ts/services/interfaces.js';
 import { startApi, v2, type ApiService } from './fixtures/api.js';
 import { ETH, IPPROTO, MAC_A, MAC_B, eth, ipv4, udp } from './fixtures/frames.js';
 import { pcap, sec, tempDir } from './fixtures/pcap.js';
@@ -33,5 +34,33 @@ describe('incr_flows / incr_hosts', () => {
     const after = s.ifaces.list[0]!.engine.stats();
     expect([after.max_flows, after.max_hosts, after.num_flows, after.num_hosts]).toEqual([2048, 1024, 50, before.num_hosts]);
     expect(after.flow_memory_bytes).toBeGreaterThan(before.flow_memory_bytes);
+    // interface data shows what full tables refused (none here)
+    const d = await s.call(v2('get/interface/data'), { query: { ifid: 0 } });
+    expect(d.body.rsp.refused).toEqual({ flows: 0, hosts: 0, macs: 0, host_l7: 0, flow_info: 0, flow_meta: 0 });
+  });
+});
+
+describe('full tables are shown and logged', () => {
+  const tmp = tempDir('flowgate-refused-');
+  afterAll(() => tmp.cleanup());
+
+  it('interface data counts the refused flows; a line is logged at the first minute with refusals, then the rate', async () => {
+    // 40 flows in minute 0, 30 more in minute 1 (distinct ports), a table of 16 flows that never expire
+    const pk = [
+      ...Array.from({ length: 40 }, (_, i) => ({ tsNs: sec(1_699_999_200 + i / 10), data: eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: '10.0.0.1', dst: '10.0.1.1', proto: IPPROTO.UDP }, udp({ sport: 1000 + i, dport: 2000 }, Buffer.from('x')))) })),
+      ...Array.from({ length: 30 }, (_, i) => ({ tsNs: sec(1_699_999_260 + i / 10), data: eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: '10.0.0.1', dst: '10.0.1.1', proto: IPPROTO.UDP }, udp({ sport: 3000 + i, dport: 2000 }, Buffer.from('x')))) })),
+    ];
+    const lines: string[] = [];
+    const ifaces = new Interfaces([{ source: tmp.file('many.pcap', pcap(pk)) }], { maxFlows: 16, flowIdleSec: 1e9 });
+    ifaces.start(null, (l) => lines.push(l));
+    const e = ifaces.list[0]!.engine;
+    expect((await e.waitDone()).state).toBe('done');
+    const refused = e.stats().flow_table_full;
+    ifaces.close();
+    // 70 flows for 16 entries
+    expect(refused).toBe(70 - 16);
+    const flowLines = lines.filter((l) => l.includes('flow table full'));
+    expect(flowLines[0]).toBe(`flowgate: ifid 0: flow table full: ${40 - 16} flows refused (raise --max-flows or POST edit/monitor/incr_flows) in the last minute (first refusal) (${40 - 16} since start)`);
+    expect(flowLines[1]).toMatch(/: 30 flows refused .* in the last minute \(54 since start\)$/);
   });
 });

@@ -86,8 +86,9 @@ export class Interfaces {
    * Starts the engines. Their expired flows go to `sink` (the historical
    * store's writer); without one they are counted and let go.
    */
-  start(sink?: ExpiredSink | null): void {
+  start(sink?: ExpiredSink | null, log: (line: string) => void = (l) => console.error(l)): void {
     for (const i of this.list) {
+      watchRefusals(i, log);
       if (sink) sink.attach(i);
       else
         i.engine.onExpired(() => {
@@ -104,4 +105,34 @@ export class Interfaces {
   static shortName(i: MonitoredInterface): string {
     return i.isFile ? basename(i.ifname) : i.ifname;
   }
+}
+
+/** The engine counters of state its full tables and pools refused, with what to raise. */
+const REFUSALS = [
+  ['flow_table_full', 'flow table full', 'flows refused (raise --max-flows or POST edit/monitor/incr_flows)'],
+  ['host_table_full', 'host table full', 'hosts refused (raise --max-hosts or POST edit/monitor/incr_hosts)'],
+  ['mac_table_full', 'MAC table full', 'devices refused'],
+  ['host_l7_pool_full', 'host L7 pool full', 'hosts whose application counters stopped'],
+  ['flow_info_full', 'classifier pool full', 'flows classified without their metadata'],
+  ['flow_meta_full', 'metadata pool full', 'flows without their protocol metadata'],
+] as const;
+
+/**
+ * A full table refuses state silently in the packet path: at each tick
+ * (a minute of packet time) the refusals since the last one are logged,
+ * the first one at once and then the rate while they go on.
+ */
+function watchRefusals(i: MonitoredInterface, log: (line: string) => void): void {
+  const last: Record<string, number> = {};
+  const seen = new Set<string>();
+  i.engine.addTickListener(() => {
+    const s = i.engine.stats() as unknown as Record<string, number>;
+    for (const [key, what, unit] of REFUSALS) {
+      const n = s[key] ?? 0, d = n - (last[key] ?? 0);
+      last[key] = n;
+      if (d <= 0) continue;
+      log(`flowgate: ifid ${i.ifid}: ${what}: ${d} ${unit} in the last minute${seen.has(key) ? '' : ' (first refusal)'} (${n} since start)`);
+      seen.add(key);
+    }
+  });
 }
