@@ -2,7 +2,8 @@
 // (installing it with apt-get when running as root), then build the addon
 // with cmake-js and compile the TypeScript.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -33,6 +34,31 @@ const run = (cmd, args) => {
   const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
 };
+// Work already done is skipped (npx re-runs this script in its cache): each
+// step keeps a hash of its inputs next to its output and runs again only
+// when they changed or the output is gone.
+function inputsHash(paths) {
+  const h = createHash('sha256');
+  const walk = (p) => {
+    if (!existsSync(p)) return;
+    if (statSync(p).isDirectory()) for (const e of readdirSync(p).sort()) walk(join(p, e));
+    else h.update(p.slice(root.length)).update(readFileSync(p));
+  };
+  for (const p of paths) walk(join(root, p));
+  return h.digest('hex');
+}
+function step(name, inputs, output, stampFile, fn) {
+  const hash = inputsHash(inputs);
+  const stamp = join(root, stampFile);
+  if (existsSync(join(root, output)) && existsSync(stamp) && readFileSync(stamp, 'utf8') === hash) {
+    console.log(`flowgate: ${name} is up to date`);
+    return;
+  }
+  fn();
+  writeFileSync(stamp, hash);
+}
 const jobs = String(Math.max(1, (await import('node:os')).availableParallelism()));
-run(bin('cmake-js'), ['compile', '-d', 'native', '-O', 'build', '--parallel', jobs, '-l', 'error']);
-run(bin('tsc'), ['-p', 'tsconfig.json']);
+step('native addon', ['native', 'package.json'], 'build/Release/flowgate.node', 'build/.inputs-sha256', () =>
+  run(bin('cmake-js'), ['compile', '-d', 'native', '-O', 'build', '--parallel', jobs, '-l', 'error']),
+);
+step('TypeScript', ['ts', 'bench', 'test', 'tsconfig.json', 'package.json'], 'dist/ts/cli/main.js', 'dist/.inputs-sha256', () => run(bin('tsc'), ['-p', 'tsconfig.json']));
