@@ -248,6 +248,12 @@ describe('egress API over HTTP', () => {
       expect(br.subnets.filter((x) => x.cidr === '100.64.0.0/10')).toEqual([{ cidr: '100.64.0.0/10', action: 'slice-l3' }]);
     });
 
+    it('changes made at the same moment are numbered apart (a total order)', async () => {
+      await Promise.all(Array.from({ length: 20 }, (_, i) => s.call(`/egress/bridge/ip?subnet=198.18.${i}.0/24&action=discard`)));
+      const seqs = [...s.store.db<{ seq: number }>('egress_policies').getRange()].map((e) => e.value.seq);
+      expect(new Set(seqs).size).toBe(seqs.length);
+    });
+
     it('action is case-insensitive on input and reported in lower case', async () => {
       const r = await s.call('/egress/aggregated/1/ip?subnet=192.0.2.128/25&action=DISCARD');
       expect(r.status).toBe(200);

@@ -80,8 +80,12 @@ export class EgressService {
 
   async set(targetKey: string, scope: Override['scope'], match: string, action: Action): Promise<void> {
     const key = `${targetKey}|${scope}|${match}`;
-    const last = [...this.db.getRange()].reduce((m, e) => Math.max(m, e.value.seq), 0);
-    await this.db.put(key, { target: targetKey, scope, match, action, seq: last + 1 });
+    // the next number is read and written in one write transaction: changes made at the same
+    // moment are serialized there and each gets its own number (a total order)
+    await this.db.transaction(() => {
+      const last = [...this.db.getRange()].reduce((m, e) => Math.max(m, e.value.seq), 0);
+      this.db.put(key, { target: targetKey, scope, match, action, seq: last + 1 });
+    });
     this.apply();
   }
 
