@@ -5,7 +5,7 @@ import type { Context } from 'hono';
 import { parse } from 'hono/utils/cookie';
 
 import type { User, Users } from '../services/users.js';
-import { header } from './params.js';
+import { clientAddress, header } from './params.js';
 
 /**
  * Longest credential parts looked up (user names, API tokens, session ids,
@@ -43,9 +43,9 @@ export async function authenticate(c: Context, users: Users): Promise<AuthResult
       if (i <= 0) return { user: null, reason: 'malformed basic authorization' };
       const name = decoded.slice(0, i);
       if (name.length > MAX_USER_NAME || decoded.length - i - 1 > MAX_SECRET) return tooLong;
-      const u = await users.verify(name, decoded.slice(i + 1));
-      if (u) users.rememberCredential(auth, u);
-      return u ? { user: u } : { user: null, reason: 'wrong user name or password', failedLogin: name };
+      const u = await checkPassword(c, users, name, decoded.slice(i + 1));
+      if (u && 'username' in u) users.rememberCredential(auth, u);
+      return passwordResult(u, name);
     }
     return { user: null, reason: `unsupported authorization scheme '${scheme}'` };
   }
@@ -62,8 +62,23 @@ export async function authenticate(c: Context, users: Users): Promise<AuthResult
   }
   if (cookies.user && cookies.password !== undefined) {
     if (cookies.user.length > MAX_USER_NAME || cookies.password.length > MAX_SECRET) return tooLong;
-    const u = await users.verify(cookies.user, cookies.password);
-    return u ? { user: u } : { user: null, reason: 'wrong user name or password', failedLogin: cookies.user };
+    return passwordResult(await checkPassword(c, users, cookies.user, cookies.password), cookies.user);
   }
   return { user: null, reason: 'authentication required' };
+}
+
+/** A password check under the login guard: the user, null (wrong), or why the attempt was refused unchecked. */
+async function checkPassword(c: Context, users: Users, name: string, password: string): Promise<User | null | { refused: string }> {
+  const src = clientAddress(c);
+  const refused = users.guard.refusal(src, name);
+  if (refused) return { refused };
+  const u = await users.verify(name, password);
+  if (u) users.guard.succeeded(src);
+  else users.guard.failed(src, name);
+  return u;
+}
+
+function passwordResult(u: User | null | { refused: string }, name: string): AuthResult {
+  if (u && 'refused' in u) return { user: null, reason: u.refused };
+  return u ? { user: u } : { user: null, reason: 'wrong user name or password', failedLogin: name };
 }

@@ -9,6 +9,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 
 import type { Kv } from '../services/kv.js';
+import { LoginGuard } from '../services/login-guard.js';
 
 export const DEFAULT_PRODUCT = 'cento';
 export const AUTH_REALM = 'flowgate egress';
@@ -93,6 +94,8 @@ export const MAX_USER = 255, MAX_PASSWORD = 1024;
 export function basicAuth(kv: Kv, product: string = DEFAULT_PRODUCT, log: (msg: string) => void = (m) => console.warn(m)): MiddlewareHandler<AuthEnv> {
   validateProduct(product);
   const warned = new Set<string>();
+  // wrong passwords throttled per source and per user (login-guard.ts)
+  const guard = new LoginGuard(log);
   // Compared against when the user has no usable value so unknown users take as long as known ones.
   const dummy = hashPassword('', '0'.repeat(32));
 
@@ -111,6 +114,9 @@ export function basicAuth(kv: Kv, product: string = DEFAULT_PRODUCT, log: (msg: 
       return deny('invalid credentials');
     }
 
+    const src = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress;
+    const refused = guard.refusal(src, creds.user);
+    if (refused) return deny(refused);
     const key = passwordKey(product, creds.user);
     let stored: string | undefined;
     try {
@@ -128,7 +134,11 @@ export function basicAuth(kv: Kv, product: string = DEFAULT_PRODUCT, log: (msg: 
     }
     const ok = verifyPassword(stored ?? dummy, creds.password) && stored !== undefined;
     // Same answer for unknown user, no password and wrong password: no user enumeration.
-    if (!ok) return deny('invalid credentials');
+    if (!ok) {
+      guard.failed(src, creds.user);
+      return deny('invalid credentials');
+    }
+    guard.succeeded(src);
 
     c.set('user', creds.user);
     await next();

@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 
 import { ApiError, RC } from '../api/rc.js';
 import { normalizeCidr } from './cidr.js';
+import { LoginGuard } from './login-guard.js';
 import type { ConfigStore } from './config-store.js';
 
 const scryptAsync = promisify(scrypt) as (pw: string, salt: Buffer, len: number, o: object) => Promise<Buffer>;
@@ -93,6 +94,8 @@ export interface UserFields {
 }
 
 export class Users {
+  /** wrong passwords are throttled per source and per user (the API's authentication asks it) */
+  readonly guard = new LoginGuard();
   private readonly users;
   private readonly sessions;
   private readonly tokens;
