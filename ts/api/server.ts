@@ -13,6 +13,7 @@ import { routeUrls, type ApiCtx, type ApiDeps, type RouteDef, type Version } fro
 import { routes } from './routes.js';
 import { okSerializer } from './serialize.js';
 import { loginFailedAlert } from '../services/checks/user-activity.js';
+import { isCommitError } from '../services/config-store.js';
 import { seesEverything } from '../services/users.js';
 
 export interface ServerOptions {
@@ -57,10 +58,14 @@ export function createMonitoringApp(apiDeps: ApiDeps, opts: ServerOptions = {}):
   });
   app.onError((err, c) => {
     log(`flowgate: api: ${c.req.method} ${c.req.path}: ${err.stack ?? err.message}`);
-    return c.json(envelope(RC.INTERNAL_ERROR, [], 'internal error'), 500);
+    // a write the configuration store could not commit (full disk …): nothing changed, reads go on
+    return c.json(envelope(RC.INTERNAL_ERROR, [], storeMessage(err)), 500);
   });
   return app;
 }
+
+/** -6's message: a write the configuration store could not commit (a full disk …) says so; nothing changed, reads go on. */
+const storeMessage = (e: unknown) => (isCommitError(e) ? 'the change could not be stored (the configuration store refused the write: see the service log)' : 'internal error');
 
 // Answers leave after the event loop's I/O phase (setImmediate): requests
 // read in one turn are answered in one burst, so a client polling on many
@@ -116,7 +121,7 @@ async function serve(c: Context, r: RouteDef, schema: z.ZodObject, version: Vers
   } catch (e) {
     if (e instanceof ApiError) return answer(c, version, e.rc, [], e.message, e.rcStr);
     log(`flowgate: api: ${c.req.method} ${c.req.path}: ${(e as Error).stack ?? e}`);
-    return answer(c, version, RC.INTERNAL_ERROR, [], 'internal error');
+    return answer(c, version, RC.INTERNAL_ERROR, [], storeMessage(e));
   }
 }
 

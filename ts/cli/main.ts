@@ -10,6 +10,7 @@ import { Engine, type EgressConfig, type EgressOutput } from '../bindings/engine
 import { startChecking, type Checking } from '../services/checks/index.js';
 import { ConfigStore } from '../services/config-store.js';
 import { Interfaces, isCaptureFile, type InterfaceSpec } from '../services/interfaces.js';
+import { isCommitError } from '../services/config-store.js';
 import { Timeseries, parseRetention } from '../services/timeseries/index.js';
 import { startHistory, type History } from '../services/store/history.js';
 import { formatRate, Reporter } from './progress.js';
@@ -103,6 +104,14 @@ function egressConfig(agg: string[] | undefined, bal: string[] | undefined, brid
 export async function run(argv: string[]): Promise<number> {
   // `flowgate passwd <user>`: the egress API password tool (loads its own store clients)
   if (argv[0] === 'passwd') return (await import('./passwd.js')).passwdMain(argv.slice(1));
+  // A write LMDB could not commit (a full disk) also rejects a promise of
+  // lmdb's own that nobody can await: the service logs it (config-store.ts
+  // logs the reason) and goes on serving; any other unhandled rejection still
+  // ends the process.
+  process.on('unhandledRejection', (e) => {
+    if (isCommitError(e)) return;
+    throw e;
+  });
   let args;
   try {
     args = parseArgs({

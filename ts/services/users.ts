@@ -185,7 +185,12 @@ export class Users {
     if (f.password !== f.confirm_password) throw new ApiError(RC.PASSWORD_MISMATCH, 'password and confirm_password differ');
     if (this.users.get(f.username)) throw new ApiError(RC.USER_ALREADY_EXISTING, `user '${f.username}' already exists`);
     const user: User = { username: f.username, ...this.validate(f), password: await hashPassword(f.password), created: Date.now() };
-    const ok = await this.users.ifNoExists(f.username, () => this.users.put(f.username, user));
+    // checked and written in one write transaction (two adds at once: one wins)
+    const ok = await this.users.transaction(() => {
+      if (this.users.get(f.username)) return false;
+      this.users.put(f.username, user);
+      return true;
+    });
     if (!ok) throw new ApiError(RC.USER_ALREADY_EXISTING, `user '${f.username}' already exists`);
     return user;
   }
