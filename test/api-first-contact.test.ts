@@ -3,20 +3,15 @@
 // that is not an endpoint answers 404 with the same pointer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { startApi, type ApiService } from './fixtures/api.js';
-import { ETH, IPPROTO, MAC_A, MAC_B, eth, ipv4, udp } from './fixtures/frames.js';
-import { pcap, sec, tempDir } from './fixtures/pcap.js';
+import { startOnOnePacket } from './fixtures/api.js';
 
 describe('first contact', () => {
-  const tmp = tempDir('flowgate-first-');
-  let s: ApiService;
+  let s: Awaited<ReturnType<typeof startOnOnePacket>>;
   beforeAll(async () => {
-    const file = tmp.file('one.pcap', pcap([{ tsNs: sec(1_700_000_000), data: eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: '10.0.0.1', dst: '10.0.0.2', proto: IPPROTO.UDP }, udp({ sport: 1000, dport: 2000 }, Buffer.from('x')))) }]));
-    s = await startApi({ files: [file] });
+    s = await startOnOnePacket();
   }, 60_000);
   afterAll(async () => {
-    await s?.close();
-    tmp.cleanup();
+    await s?.cleanup();
   });
 
   it('/ points at the OpenAPI document, which is served and lists the endpoints', async () => {

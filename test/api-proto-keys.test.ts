@@ -7,20 +7,15 @@
 // unprivileged user an administrator).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { startApi, v2, type ApiService } from './fixtures/api.js';
-import { ETH, IPPROTO, MAC_A, MAC_B, eth, ipv4, udp } from './fixtures/frames.js';
-import { pcap, sec, tempDir } from './fixtures/pcap.js';
+import { startOnOnePacket, v2 } from './fixtures/api.js';
 
 describe('prototype names in parameters', () => {
-  const tmp = tempDir('flowgate-proto-');
-  let s: ApiService;
+  let s: Awaited<ReturnType<typeof startOnOnePacket>>;
   beforeAll(async () => {
-    const file = tmp.file('one.pcap', pcap([{ tsNs: sec(1_700_000_000), data: eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: '10.0.0.1', dst: '10.0.0.2', proto: IPPROTO.UDP }, udp({ sport: 1000, dport: 2000 }, Buffer.from('x')))) }]));
-    s = await startApi({ files: [file], history: true });
+    s = await startOnOnePacket({ history: true });
   }, 60_000);
   afterAll(async () => {
-    await s?.close();
-    tmp.cleanup();
+    await s?.cleanup();
   });
 
   const user = { username: 'mallory', full_name: 'M', password: 'Mallory-pass-1', confirm_password: 'Mallory-pass-1', user_role: 'unprivileged' };

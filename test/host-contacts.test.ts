@@ -66,6 +66,7 @@ const L = '10.20.0.5'; //   client of 7 DNS, 6 NTP, 6 SMTP servers; SSH out (and
 const M = '10.20.0.9'; //   a DNS server itself, also client of 7 DNS servers
 const Q = '10.20.0.77'; //  asks M
 const R = '198.18.0.1'; //  remote: client of 7 DNS servers
+const R2 = '198.51.100.77'; // remote: SSH into a local server
 const D = '10.20.0.30'; //  names: 6 distinct DNS names (9 queries) and a TLS SNI in minute 0, 3 in minute 1
 const H9 = '10.20.0.41', H300 = '10.20.0.42'; // clients of 9 and 300 DNS servers (beyond the exact count)
 const S = '10.20.0.50'; //  scanner: 40 unanswered SYNs, 5 unanswered UDP probes, 1 broadcast
@@ -89,6 +90,9 @@ function capture(): Packet[] {
   p.push(...conn(7000, L, 36000, '198.51.100.200', 22, [[false, 'SSH-2.0-OpenSSH_9.2\r\n'], [true, 'SSH-2.0-OpenSSH_9.6\r\n']]));
   for (let t = 17000; t <= 65000; t += 10000) p.push(tcpPkt(t, L, 36000, '198.51.100.200', 22, PSH | ACK, Buffer.alloc(36, 7), 100, 100));
   p.push(...conn(7500, L, 36001, '10.20.0.8', 22, [[false, 'SSH-2.0-OpenSSH_9.2\r\n'], [true, 'SSH-2.0-OpenSSH_9.6\r\n']]));
+  // a remote client's SSH into a local server: its remote access (until it goes silent at 47.7 s)
+  p.push(...conn(7700, R2, 36002, '10.20.0.8', 22, [[false, 'SSH-2.0-OpenSSH_9.2\r\n'], [true, 'SSH-2.0-OpenSSH_9.6\r\n']]));
+  for (let t = 17700; t <= 47700; t += 10000) p.push(tcpPkt(t, R2, 36002, '10.20.0.8', 22, PSH | ACK, Buffer.alloc(36, 7), 100, 100));
   for (let t = 17500; t <= 57500; t += 10000) p.push(tcpPkt(t, L, 36001, '10.20.0.8', 22, PSH | ACK, Buffer.alloc(36, 7), 100, 100));
   // scanner: flows idle 20 s expire in minute 0
   for (let i = 0; i < 40; i++) p.push(tcpPkt(8000 + 10 * i, S, 44000, '10.20.0.60', 1000 + i, SYN, undefined, 0, 0));
@@ -159,8 +163,9 @@ describe('contact, scan-detection and remote-connection host checks', () => {
     // M answered Q's query on port 53: a DNS server, so its 7 upstream servers are not counted.
     expect(t0.figures[M]).toEqual({ domain_names_contacts: 7 });
     expect(t0.figures[Q]).toMatchObject({ dns_contacts: 1, domain_names_contacts: 1 });
-    // R is remote: no contact figures.
+    // R is remote: no contact figures. R2's SSH in is a remote access of its own (any client).
     expect(t0.figures[R]).toBeUndefined();
+    expect(t0.figures[R2]).toEqual({ remote_connection: 1 });
     // D: n1…n6 (the repeats add nothing) and the SNI shop.example: 7 names; one DNS server.
     expect(t0.figures[D]).toEqual({ dns_contacts: 1, domain_names_contacts: 7 });
     // Up to 8 servers the count is exact; beyond, a 32-register HyperLogLog estimates (standard
@@ -180,6 +185,8 @@ describe('contact, scan-detection and remote-connection host checks', () => {
     // the SSH flow went silent at 65 s and expired (idle 20 s) before 120 s
     expect(t1.figures[L]).toEqual({ dns_contacts: 7, ntp_contacts: 6, smtp_contacts: 6 });
     expect(t1.figures[S]).toBeUndefined();
+    // silent since 47.7 s, expired (idle 20 s) in minute 1
+    expect(t1.figures[R2]).toBeUndefined();
   });
 
   it('raises ntopng’s alerts above the thresholds and releases them when the figure falls', () => {
@@ -195,6 +202,7 @@ describe('contact, scan-detection and remote-connection host checks', () => {
         [L, 1, 10, 1, { value: 6, threshold: 5 }],
         // remote_connection (12): NOTICE, network
         [L, 12, 10, 3, { num_flows: 1 }],
+        [R2, 12, 10, 3, { num_flows: 1 }],
         // domain_names_contacts (7) with threshold 5: NOTICE, network
         [D, 7, 10, 3, { num_domain_names: 7, threshold: 5 }],
         [L, 7, 10, 3, { num_domain_names: 7, threshold: 5 }],

@@ -651,7 +651,7 @@ void Pipeline::expire_flow(uint32_t i, FlowEnd why) noexcept {
   if (f.cli_host != HashIndex::kNone) {
     Host& c = hosts_[f.cli_host];
     c.active_as_client--;
-    if (f.host_fx && f.cli_local && !f.srv_local && remote_access_category(f.l7_category) && c.remote_access) c.remote_access--;
+    if (f.host_fx && !(f.cli_local && f.srv_local) && remote_access_category(f.l7_category) && c.remote_access) c.remote_access--;
     // ScanDetection's incomplete flows (ntopng's flow end): TCP whose client
     // sent nothing but SYN or that carried no payload; UDP never answered,
     // to a unicast server
@@ -761,7 +761,12 @@ void Pipeline::classified(Flow& f) noexcept {
       break;
   }
   if (svc && has_srv) hosts_[f.srv_host].services |= svc;
-  if (!has_cli || !f.cli_local) return;
+  if (!has_cli) return;
+  if (remote_access_category(f.l7_category) && !(f.cli_local && f.srv_local)) {
+    uint8_t& n = hosts_[f.cli_host].remote_access;
+    if (n < 255) n++;
+  }
+  if (!f.cli_local) return;
   if (kind && has_srv) {
     const IpAddr& ip = f.cli_is_hi ? f.key.lo : f.key.hi;
     uint64_t a, b;
@@ -773,10 +778,6 @@ void Pipeline::classified(Flow& f) noexcept {
     uint64_t h = 0xcbf29ce484222325ULL;  // FNV-1a
     for (const char* c = fi->host; *c && c < fi->host + sizeof(fi->host); c++) h = (h ^ uint8_t(*c)) * 0x100000001b3ULL;
     contact(f.cli_host, kContactDomains, uint32_t(mix64(h) >> 32));
-  }
-  if (remote_access_category(f.l7_category) && !(f.cli_local && f.srv_local)) {
-    uint8_t& n = hosts_[f.cli_host].remote_access;
-    if (n < 255) n++;
   }
 }
 

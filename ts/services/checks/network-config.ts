@@ -4,9 +4,11 @@
 // comma-separated list of addresses or CIDRs, each with an optional @VLAN
 // (spaces ignored). Kept in LMDB; the flow checks get the parsed lists now
 // and after every change.
+import { isIP } from 'node:net';
+
 import type { Database } from 'lmdb';
 
-import { normalizeCidr } from '../cidr.js';
+import { parseHostSubject } from '../alerts/exclusion-table.js';
 import type { ConfigStore } from '../config-store.js';
 
 /** get/network/config.lua's keys, in its order */
@@ -33,32 +35,16 @@ export function parseServerList(text: string): ServerEntry[] {
   const out: ServerEntry[] = [];
   for (const raw of text.replace(/ /g, '').split(',')) {
     if (!raw) continue;
-    const at = raw.indexOf('@');
-    const addr = at < 0 ? raw : raw.slice(0, at);
-    const vlanText = at < 0 ? '0' : raw.slice(at + 1);
-    if (!/^\d{1,4}$/.test(vlanText) || Number(vlanText) > 4095) throw new NetworkConfigError(`'${raw}': the VLAN after @ must be 0-4095`);
-    const cidr = normalizeCidr(addr);
-    if (!cidr) throw new NetworkConfigError(`'${raw}': not an address or a CIDR`);
-    const [ip, len] = cidr.split('/');
-    const v4 = !ip.includes(':');
-    out.push({ vlan: Number(vlanText), bytes: addressBytes(ip), prefix: Number(len) + (v4 ? 96 : 0) });
+    const at = raw.lastIndexOf('@');
+    if (at >= 0 && (!/^\d{1,4}$/.test(raw.slice(at + 1)) || Number(raw.slice(at + 1)) > 4095)) throw new NetworkConfigError(`'${raw}': the VLAN after @ must be 0-4095`);
+    // the same subject form as alert exclusions (address or CIDR, @vlan); the address as node reads it (no '010', no '10.1')
+    const p = parseHostSubject(raw);
+    if (!p || !isIP((at < 0 ? raw : raw.slice(0, at)).split('/')[0])) throw new NetworkConfigError(`'${raw}': not an address or a CIDR`);
+    const [a, len] = p.net;
+    const v4 = a.kind() === 'ipv4';
+    out.push({ vlan: p.vlan, bytes: v4 ? [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, ...a.toByteArray()] : a.toByteArray(), prefix: len + (v4 ? 96 : 0) });
   }
   return out;
-}
-
-function addressBytes(ip: string): number[] {
-  const b = new Array<number>(16).fill(0);
-  if (!ip.includes(':')) {
-    b[10] = b[11] = 0xff;
-    ip.split('.').forEach((x, i) => (b[12 + i] = Number(x)));
-    return b;
-  }
-  const [head, tail = ''] = ip.split('::');
-  const words = (s: string) => (s ? s.split(':').map((w) => parseInt(w, 16)) : []);
-  const h = words(head), t = ip.includes('::') ? words(tail) : [];
-  const all = [...h, ...new Array(8 - h.length - t.length).fill(0), ...t];
-  all.forEach((w, i) => ((b[2 * i] = w >> 8), (b[2 * i + 1] = w & 0xff)));
-  return b;
 }
 
 /** Whether the 16 bytes at `at` of `buf`, on `vlan`, fall in one of the entries. */
