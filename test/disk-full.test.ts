@@ -1,7 +1,7 @@
 // Disk full (hardening): the service's data directory on a small tmpfs the
 // test fills. A change that cannot be committed answers -6 saying so and is
 // logged with the reason; the process keeps running and serving reads; once
-// space is back the same change works. Needs root (mount); skipped otherwise.
+// space is back the same change works. Needs root and mount (a tmpfs); skipped otherwise.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,10 +13,23 @@ import { buildDist, freePort, spawnFlowgate, type Flowgate } from './fixtures/eg
 import { ETH, IPPROTO, MAC_A, MAC_B, eth, ipv4, udp } from './fixtures/frames.js';
 import { pcap, sec, tempDir } from './fixtures/pcap.js';
 
-const root = process.getuid?.() === 0;
+/** Root and allowed to mount a tmpfs here (a container may not be): else the suite is skipped. */
+const canMount = (() => {
+  if (process.getuid?.() !== 0) return false;
+  const probe = mkdtempSync(join(tmpdir(), 'flowgate-mountprobe-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', probe], { stdio: 'ignore' });
+    execFileSync('umount', [probe], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  } finally {
+    rmSync(probe, { recursive: true, force: true });
+  }
+})();
 const PW = 'Adm1n-disk-full!';
 
-describe.skipIf(!root)('a full data disk', () => {
+describe.skipIf(!canMount)('a full data disk', () => {
   const tmp = tempDir('flowgate-full-');
   const mnt = mkdtempSync(join(tmpdir(), 'flowgate-fullmnt-'));
   let f: Flowgate, port: number;
