@@ -5,14 +5,9 @@ import type { Context } from 'hono';
 import { parse } from 'hono/utils/cookie';
 
 import type { User, Users } from '../services/users.js';
-import { clientAddress, header } from './params.js';
+import { MAX_SECRET, MAX_USER_NAME, peerAddress } from '../services/login-guard.js';
+import { header } from './params.js';
 
-/**
- * Longest credential parts looked up (user names, API tokens, session ids,
- * passwords): anything longer is a failed authentication (401) before any
- * store is asked, so oversized headers never reach LMDB's key size limit.
- */
-export const MAX_USER_NAME = 255, MAX_SECRET = 1024;
 
 const tooLong = { user: null, reason: 'credentials longer than accepted' } as const;
 
@@ -69,7 +64,7 @@ export async function authenticate(c: Context, users: Users): Promise<AuthResult
 
 /** A password check under the login guard: the user, null (wrong), or why the attempt was refused unchecked. */
 async function checkPassword(c: Context, users: Users, name: string, password: string): Promise<User | null | { refused: string }> {
-  const src = clientAddress(c);
+  const src = peerAddress(c.env);
   const refused = users.guard.refusal(src, name);
   if (refused) return { refused };
   const u = await users.verify(name, password);

@@ -24,11 +24,6 @@ export function header(c: Context, name: string): string | undefined {
   return Array.isArray(v) ? v.join(', ') : v;
 }
 
-/** The peer's address (node's socket), undefined when not served by node. */
-export function clientAddress(c: Context): string | undefined {
-  return (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress;
-}
-
 /** Names that would reach an object's prototype, refused as parameter names (and `__proto__` anywhere in a JSON body). */
 const PROTO_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 

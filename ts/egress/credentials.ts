@@ -9,7 +9,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 
 import type { Kv } from '../services/kv.js';
-import { LoginGuard } from '../services/login-guard.js';
+import { LoginGuard, MAX_SECRET, MAX_USER_NAME, peerAddress } from '../services/login-guard.js';
 
 export const DEFAULT_PRODUCT = 'cento';
 export const AUTH_REALM = 'flowgate egress';
@@ -82,8 +82,6 @@ export function parseBasicAuth(header: string | undefined | null): { user: strin
 
 export type AuthEnv = { Variables: { user: string } };
 
-/** The longest user name and password the middleware looks up. */
-export const MAX_USER = 255, MAX_PASSWORD = 1024;
 
 /**
  * Hono middleware: 401 with a Basic challenge unless the request carries the
@@ -109,12 +107,12 @@ export function basicAuth(kv: Kv, product: string = DEFAULT_PRODUCT, log: (msg: 
     if (!creds) return deny('malformed Authorization header');
     // longer than any user name or password a store holds: wrong credentials, the store is not asked
     // (LMDB refuses keys over ~2 KB, which is no outage)
-    if (creds.user.length > MAX_USER || creds.password.length > MAX_PASSWORD) {
+    if (creds.user.length > MAX_USER_NAME || creds.password.length > MAX_SECRET) {
       verifyPassword(dummy, '');
       return deny('invalid credentials');
     }
 
-    const src = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress;
+    const src = peerAddress(c.env);
     const refused = guard.refusal(src, creds.user);
     if (refused) return deny(refused);
     const key = passwordKey(product, creds.user);

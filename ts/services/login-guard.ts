@@ -9,6 +9,16 @@
 // checks no password. Used by both APIs (one guard each).
 import { isIP } from 'node:net';
 
+/**
+ * Longest credential parts either API looks up (user names; API tokens,
+ * session ids, passwords): anything longer is a failed authentication
+ * before any store is asked (LMDB refuses keys over ~2 KB).
+ */
+export const MAX_USER_NAME = 255, MAX_SECRET = 1024;
+
+/** The peer's address of a request served by @hono/node-server (node's socket); undefined otherwise. */
+export const peerAddress = (env: unknown) => (env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress;
+
 /** ntopng's MAX_FAILED_LOGIN_ATTEMPTS and FAILED_LOGIN_ATTEMPTS_INTERVAL (s) */
 export const MAX_SOURCE_FAILURES = 5, LOCKOUT_SEC = 300;
 /** failures of one user name, from every source, before it is refused (loopback excepted) */

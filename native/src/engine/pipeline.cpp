@@ -655,11 +655,13 @@ void Pipeline::expire_flow(uint32_t i, FlowEnd why) noexcept {
     // ScanDetection's incomplete flows (ntopng's flow end): TCP whose client
     // sent nothing but SYN or that carried no payload; UDP never answered,
     // to a unicast server
-    bool incomplete = false;
-    if (f.key.proto == kProtoTcp) incomplete = f.tcp_flags[0] == kSyn || !f.tcp_data;
-    else if (f.key.proto == kProtoUdp)
-      incomplete = f.pkts[1] == 0 && f.srv_host != HashIndex::kNone && !(hosts_[f.srv_host].flags & (kHostBroadcast | kHostMulticast)) && !(f.cli_is_hi ? f.key.lo : f.key.hi).is_unspecified();
-    c.incomplete_flows += incomplete && lim_.checks;
+    if (lim_.checks) {
+      bool incomplete = false;
+      if (f.key.proto == kProtoTcp) incomplete = f.tcp_flags[0] == kSyn || !f.tcp_data;
+      else if (f.key.proto == kProtoUdp)
+        incomplete = f.pkts[1] == 0 && f.srv_host != HashIndex::kNone && !(hosts_[f.srv_host].flags & (kHostBroadcast | kHostMulticast)) && !(f.cli_is_hi ? f.key.lo : f.key.hi).is_unspecified();
+      c.incomplete_flows += incomplete;
+    }
   }
   if (f.srv_host != HashIndex::kNone) hosts_[f.srv_host].active_as_server--;
   flows_.erase(i);

@@ -132,7 +132,7 @@ class HostL7Table {
       if (c.pkts_sent) want[n++] = {kid(kL7Dscp, c.dscp_sent & 63), c.bytes_sent, 0, c.pkts_sent, 0, nullptr};
       if (c.pkts_rcvd) want[n++] = {kid(kL7Dscp, c.dscp_rcvd & 63), 0, c.bytes_rcvd, 0, c.pkts_rcvd, nullptr};
     }
-    const uint32_t owner = host | uint32_t(state_[host] & kGenMask) << kHostBits;
+    const uint32_t owner = owner_of(host);
     uint32_t missing = 0;
     for (int k = 0; k < n; k++) missing += !(want[k].at = find(owner, want[k].kid));
     if (missing) {
@@ -157,7 +157,7 @@ class HostL7Table {
   // Adds a value's hash to one of the host's contact sketches; false when
   // the table cannot take a new entry.
   bool contact_add(uint32_t host, ContactKind kind, uint32_t h) noexcept {
-    const uint32_t owner = host | uint32_t(state_[host] & kGenMask) << kHostBits;
+    const uint32_t owner = owner_of(host);
     L7Entry* e = find(owner, uint16_t(kind));
     if (!e) {
       if (used_ + 1 > max_) return false;
@@ -167,13 +167,13 @@ class HostL7Table {
     return true;
   }
   uint32_t contact_estimate(uint32_t host, ContactKind kind) const noexcept {
-    const uint32_t owner = host | uint32_t(state_[host] & kGenMask) << kHostBits;
+    const uint32_t owner = owner_of(host);
     const L7Entry* e = find(owner, uint16_t(kind));
     return e ? ContactSketch::estimate(reinterpret_cast<const uint8_t*>(&e->flows), e->pass) : 0;
   }
   // The sketch's count and an empty sketch after it (DomainNamesContacts' reset).
   uint32_t contact_take(uint32_t host, ContactKind kind) noexcept {
-    const uint32_t owner = host | uint32_t(state_[host] & kGenMask) << kHostBits;
+    const uint32_t owner = owner_of(host);
     L7Entry* e = find(owner, uint16_t(kind));
     if (!e) return 0;
     const uint32_t n = ContactSketch::estimate(reinterpret_cast<const uint8_t*>(&e->flows), e->pass);
@@ -232,6 +232,8 @@ class HostL7Table {
   size_t memory_bytes() const { return max_ ? size_t(cap_) * sizeof(L7Entry) + hosts_ : 0; }
 
  private:
+  // an entry's owner: the host slot and the slot's current generation
+  uint32_t owner_of(uint32_t host) const { return host | uint32_t(state_[host] & kGenMask) << kHostBits; }
   uint32_t home(uint32_t host, uint16_t k) const {
     uint64_t h = mix64(uint64_t(host) << 16 | k);
     return uint32_t((h >> 32) * cap_ >> 32);
@@ -319,7 +321,7 @@ class HostL7Table {
 inline HostL7Stats HostL7Table::read(uint32_t host) const {
   HostL7Stats s;
   if (!cap_) return s;
-  const uint32_t owner = host | uint32_t(state_[host] & kGenMask) << kHostBits;
+  const uint32_t owner = owner_of(host);
   for (uint32_t kind = kL7App; kind <= kL7Dscp; kind++)
     for (uint32_t id = 0; id < id_end_[kind]; id++)
       if (const L7Entry* e = find(owner, kid(kind, id))) append(s, *e);
