@@ -17,6 +17,20 @@ const here = dirname(fileURLToPath(import.meta.url));
 const out = join(here, '..', '..', 'bench', 'out');
 const HOSTS = 100_000; // clients; servers add a tenth
 
+// The heavy client: the three large answers in a loop, each read whole; one JSON line per answer.
+const HEAVY_CLIENT = `
+const [url, auth] = process.argv.slice(1);
+const paths = ['/lua/rest/v2/get/host/active.lua?ifid=0&all=true', '/lua/rest/v2/get/flow/active.lua?ifid=0&perPage=100000', '/lua/rest/v2/get/host/custom_data.lua?ifid=0'];
+for (let i = 0; ; i++) {
+  const path = paths[i % paths.length];
+  const t0 = performance.now();
+  const r = await fetch(url + path, { headers: { authorization: auth } });
+  const b = await r.arrayBuffer();
+  if (r.status !== 200) throw new Error(path + ': ' + r.status);
+  console.log(JSON.stringify({ path, ms: performance.now() - t0, bytes: b.byteLength }));
+}
+`;
+
 export async function apiBench(line: (l: string) => void = console.log): Promise<void> {
   const print = (name: string, value: string, unit: string) => line(`${name}: ${value} ${unit}`);
   mkdirSync(out, { recursive: true });
@@ -57,13 +71,32 @@ export async function apiBench(line: (l: string) => void = console.log): Promise
       print(`${name}_requests`, rps.toFixed(0), 'req/s');
       print(`${name}_latency_p50`, p50.toFixed(2), 'ms');
       print(`${name}_latency_p99`, p99.toFixed(2), 'ms');
-      return rps;
+      return { rps, p99 };
     };
-    const base = await run('api_baseline_l4_consts', '/lua/rest/v2/get/l4/protocol/consts.lua', 16);
-    const ifd = await run('api_interface_data', '/lua/rest/v2/get/interface/data.lua?ifid=0', 16);
+    const { rps: base } = await run('api_baseline_l4_consts', '/lua/rest/v2/get/l4/protocol/consts.lua', 16);
+    const { rps: ifd } = await run('api_interface_data', '/lua/rest/v2/get/interface/data.lua?ifid=0', 16);
     print('api_interface_data_vs_baseline', ((ifd / base) * 100).toFixed(1), '%');
     await run('api_host_page_traffic_desc', '/lua/rest/v2/get/host/active.lua?ifid=0&perPage=25&sortColumn=traffic&sortOrder=desc', 1);
     await run('api_host_page_ip_asc_page2000', '/lua/rest/v2/get/host/active.lua?ifid=0&perPage=25&currentPage=2000&sortColumn=ip', 1);
+    // One client asking for every host, a 100,000-flow page and custom data of
+    // every host, one after another (its own process, reading each answer whole):
+    // interface data beside it against interface data alone, one connection each.
+    const { p99: alone } = await run('api_interface_data_alone', '/lua/rest/v2/get/interface/data.lua?ifid=0', 1);
+    const heavy = spawn(process.execPath, ['--input-type=module', '-e', HEAVY_CLIENT, ready.url, headers.authorization], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let answers = '';
+    heavy.stdout!.on('data', (d) => (answers += d));
+    await new Promise((r) => setTimeout(r, 1500));
+    const { p99: beside } = await run('api_interface_data_beside_heavy_queries', '/lua/rest/v2/get/interface/data.lua?ifid=0', 1);
+    heavy.kill();
+    await new Promise((r) => heavy.once('exit', r));
+    const done = answers.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { path: string; ms: number; bytes: number });
+    if (!done.length) throw new Error('heavy client: no answer completed');
+    for (const [name, key] of [['api_all_hosts', 'host/active'], ['api_flow_page_100000', 'flow/active'], ['api_custom_data_all_hosts', 'custom_data']] as const) {
+      const mine = done.filter((d) => d.path.includes(key));
+      if (mine.length) print(`${name}_answer`, (mine.reduce((a, d) => a + d.ms, 0) / mine.length).toFixed(0), `ms (${(mine[0].bytes / 1e6).toFixed(1)} MB, ${mine.length} answers)`);
+    }
+    // autocannon counts whole ms: an idle p99 under 1 ms is taken as 1 ms
+    print('api_interface_data_p99_beside_heavy_vs_alone', (beside / Math.max(alone, 1)).toFixed(2), 'x');
   } finally {
     child.kill();
   }

@@ -7,6 +7,7 @@ import { track } from './activity.js';
 import { bool, int, oneOf, str } from './params.js';
 import { ApiError, RC } from './rc.js';
 import { route, type RouteDef } from './route.js';
+import { RowStream } from './stream.js';
 import * as constants from './monitoring/constants.js';
 import { dbRoutes } from './monitoring/db.routes.js';
 import { alertRoutes } from './monitoring/alerts.routes.js';
@@ -126,9 +127,9 @@ export const routes: RouteDef[] = [
         const h = hosts.findHost(ctx, p.host, p.vlan);
         return hosts.selectFields({ ...hosts.hostDataFlat(ctx, h), ...hosts.hostFlowFacts(ctx, h) }, p.field_alias);
       }
-      // every host: without the per-host scan of its flows (fingerprints, contacts, HTTP hosts)
-      const all = ctx.iface.engine.hosts({ limit: 1 << 30, allowed: ctx.allowed, vlan: p.vlan, detail: true });
-      return all.rows.map((h) => hosts.selectFields(hosts.hostDataFlat(ctx, h), p.field_alias));
+      // every host, streamed: without the per-host scan of its flows (fingerprints, contacts, HTTP hosts)
+      const cur = ctx.iface.engine.hostsCursor({ limit: 1 << 30, allowed: ctx.allowed, vlan: p.vlan, detail: true });
+      return RowStream.of(null, '', cur, (h) => hosts.selectFields(hosts.hostDataFlat(ctx, h), p.field_alias));
     },
   }),
   route({

@@ -12,6 +12,7 @@ import { ApiError, envelope, RC, rcInfo } from './rc.js';
 import { routeUrls, type ApiCtx, type ApiDeps, type RouteDef, type Version } from './route.js';
 import { routes } from './routes.js';
 import { okSerializer } from './serialize.js';
+import { RowStream, streamAnswer } from './stream.js';
 import { loginFailedAlert } from '../services/checks/user-activity.js';
 import { isCommitError } from '../services/config-store.js';
 import { seesEverything } from '../services/users.js';
@@ -116,6 +117,7 @@ async function serve(c: Context, r: RouteDef, schema: z.ZodObject, version: Vers
     const p = parseParams(schema, raw);
     const data = await r.handler(ctx, p);
     if (data instanceof Response) return data;
+    if (data instanceof RowStream) return streamAnswer(c, version, data);
     const shape = r.shape?.[version];
     return answer(c, version, RC.OK, shape ? shape(data, ctx) : data, undefined, undefined, write);
   } catch (e) {

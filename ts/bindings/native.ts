@@ -457,6 +457,9 @@ export interface NativeHostQuery {
   vlan?: number;
   allowed?: string[];
   detail?: boolean;
+  brief?: boolean;
+  /** answer a Cursor instead of a Page */
+  cursor?: boolean;
 }
 
 export interface NativeFlowQuery {
@@ -470,11 +473,29 @@ export interface NativeFlowQuery {
   l4proto?: number;
   l7?: number;
   allowed?: string[];
+  /** answer a Cursor instead of a Page */
+  cursor?: boolean;
 }
 
 export interface Page<T> {
   total: number;
   rows: T[];
+}
+
+/**
+ * A page taken at once under the batch lock (a consistent snapshot) and
+ * converted to rows a slice at a time: large answers are written slice by
+ * slice instead of built in one call.
+ */
+export interface Cursor<T> {
+  /** rows matching the query (before offset and limit) */
+  total: number;
+  /** rows in the page */
+  size: number;
+  /** the next `n` rows; [] once every row was taken */
+  next(n: number): T[];
+  /** frees the page now (not at the next garbage collection) */
+  close(): void;
 }
 
 /** One local network's figures in the last minute closed (ntopng's NetworkStats hits.*). */
@@ -502,12 +523,14 @@ export interface NativeEngine {
   state(): NativeState;
   /** fills `buf` (info().stats.size slots; engine.ts names them) */
   stats(buf: Float64Array): void;
+  hosts(q: NativeHostQuery & { cursor: true }): Cursor<HostRecord>;
   hosts(q: NativeHostQuery): Page<HostRecord>;
   host(ip: string, vlan?: number): HostDetail | null;
   /** one threshold per check in info().hostChecks order; a negative one leaves the check out */
   hostCheckHits(thresholds: number[]): HostCheckHits[];
   hostScoresAbove(threshold: number): HostScoreRow[];
   setRiskScores(cli: Uint16Array, srv: Uint16Array, category: Uint8Array, level: Uint8Array, alerting: [number, number]): void;
+  flows(q: NativeFlowQuery & { cursor: true }): Cursor<FlowRecord>;
   flows(q: NativeFlowQuery): Page<FlowRecord>;
   l7Stats(): L7Stats;
   flowCounters(allowed?: string[]): { l4: { proto: number; count: number }[]; l7: { master: number; app: number; count: number }[] };

@@ -210,8 +210,9 @@ Napi::Object host_to_js(Napi::Env env, const HostRow& r) {
   static const char* const kFam[kFamCount] = {"tcp", "udp", "icmp", "other_ip"};
   const HostTraffic& s = h.traffic[0];
   const HostTraffic& rv = h.traffic[1];
-  for (int f = 0; f < kFamCount; f++)
-    o.Set(kFam[f], traffic(env, s.fam_bytes[f], rv.fam_bytes[f], h.fam_pkts(0, f), h.fam_pkts(1, f)));
+  if (!r.brief)
+    for (int f = 0; f < kFamCount; f++)
+      o.Set(kFam[f], traffic(env, s.fam_bytes[f], rv.fam_bytes[f], h.fam_pkts(0, f), h.fam_pkts(1, f)));
   o.Set("active_flows_as_client", double(h.active_as_client));
   o.Set("active_flows_as_server", double(h.active_as_server));
   o.Set("total_flows_as_client", double(h.total_as_client));
@@ -224,22 +225,24 @@ Napi::Object host_to_js(Napi::Env env, const HostRow& r) {
   o.Set("throughput_pps", double(h.pps));
   o.Set("throughput_trend_bps", trend(h.bps, h.prev_bps));
   o.Set("throughput_trend_pps", trend(h.pps, h.prev_pps));
-  Napi::Object ps = Napi::Object::New(env);
-  ps.Set("sent", pkt_stats(env, h, 0));
-  ps.Set("recv", pkt_stats(env, h, 1));
-  o.Set("pktStats", ps);
-  Napi::Object ts = Napi::Object::New(env);
-  ts.Set("sent", tcp_stats(env, h, 0));
-  ts.Set("rcvd", tcp_stats(env, h, 1));
-  o.Set("tcpPacketStats", ts);
-  Napi::Object udp = Napi::Object::New(env);
-  udp.Set("unicast", double(h.traffic[0].udp_unicast));
-  udp.Set("non_unicast", double(h.udp_sent_noncast));
-  o.Set("udpBytesSent", udp);
+  if (!r.brief) {
+    Napi::Object ps = Napi::Object::New(env);
+    ps.Set("sent", pkt_stats(env, h, 0));
+    ps.Set("recv", pkt_stats(env, h, 1));
+    o.Set("pktStats", ps);
+    Napi::Object ts = Napi::Object::New(env);
+    ts.Set("sent", tcp_stats(env, h, 0));
+    ts.Set("rcvd", tcp_stats(env, h, 1));
+    o.Set("tcpPacketStats", ts);
+    Napi::Object udp = Napi::Object::New(env);
+    udp.Set("unicast", double(h.traffic[0].udp_unicast));
+    udp.Set("non_unicast", double(h.udp_sent_noncast));
+    o.Set("udpBytesSent", udp);
+  }
   o.Set("l7_pool_full", bool(h.flags & kHostL7Full));
   o.Set("score_as_client", double(r.score.as_client()));
   o.Set("score_as_server", double(r.score.as_server()));
-  o.Set("score_breakdown", score_breakdown(env, r.score));
+  if (!r.brief) o.Set("score_breakdown", score_breakdown(env, r.score));
   o.Set("active_alerted_flows", double(r.score.alerted_active));
   o.Set("alerted_flows_as_client", double(r.score.alerted_total[0]));
   o.Set("alerted_flows_as_server", double(r.score.alerted_total[1]));

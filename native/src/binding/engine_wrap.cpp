@@ -1,6 +1,7 @@
 #include "binding/engine_wrap.h"
 
 #include <algorithm>
+#include <memory>
 #include <cstdio>
 #include <cstring>
 
@@ -209,6 +210,47 @@ std::shared_ptr<const PolicyTable> parse_policies(Napi::Env env, Napi::Value v, 
   return t;
 }
 
+// A page ordered under the batch lock at once, its rows copied (under the
+// lock for a moment) and converted a slice at a time: {total, size, next(n),
+// close()}. Large answers are written slice by slice while other requests
+// are served; an entry gone since the ordering is skipped. The cursor holds
+// the engine's JS object, so the engine outlives it.
+template <class Rows, class ToJs>
+Napi::Value page_cursor(Napi::Env env, Napi::Object owner, const Engine* engine, PageOrder&& order, Rows rows, ToJs to_js) {
+  struct State {
+    PageOrder order;
+    size_t pos = 0;
+    Napi::ObjectReference owner;
+  };
+  auto st = std::make_shared<State>();
+  st->order = std::move(order);
+  st->owner = Napi::Persistent(owner);
+  Napi::Object r = Napi::Object::New(env);
+  r.Set("total", double(st->order.total));
+  r.Set("size", double(st->order.entries.size()));
+  r.Set("next", Napi::Function::New(env, [st, engine, rows, to_js](const Napi::CallbackInfo& info) -> Napi::Value {
+    Napi::Env e = info.Env();
+    size_t n = info.Length() > 0 && info[0].IsNumber() ? size_t(std::max(0.0, info[0].As<Napi::Number>().DoubleValue())) : 256;
+    const auto& entries = st->order.entries;
+    // past entries gone meanwhile, until n rows or the end
+    Napi::Array out = Napi::Array::New(e);
+    uint32_t k = 0;
+    while (k < n && st->pos < entries.size()) {
+      size_t take = std::min(n - k, entries.size() - st->pos);
+      auto got = engine->with_view([&](const Pipeline& pl) { return rows(pl, entries.data() + st->pos, take); });
+      st->pos += take;
+      for (const auto& row : got) out.Set(k++, to_js(e, row));
+    }
+    return out;
+  }, "next"));
+  r.Set("close", Napi::Function::New(env, [st](const Napi::CallbackInfo& info) -> Napi::Value {
+    std::vector<PageEntry>().swap(st->order.entries);  // the memory goes now, not at the next GC
+    st->pos = 0;
+    return info.Env().Undefined();
+  }, "close"));
+  return r;
+}
+
 }  // namespace
 
 void throw_fg(Napi::Env env, const std::string& msg, const char* code) {
@@ -391,6 +433,13 @@ Napi::Value EngineWrap::Hosts(const Napi::CallbackInfo& info) {
   q.vlan = int(opt_num(o, "vlan", -1));
   q.allowed = parse_cidrs(env, o.Get("allowed"), "network");
   q.detail = opt_bool(o, "detail", false);
+  q.brief = opt_bool(o, "brief", false);
+  if (opt_bool(o, "cursor", false)) {
+    PageOrder order = engine_->with_view([&](const Pipeline& pl) { return order_hosts(pl, q); });
+    bool detail = q.detail, brief = q.brief;
+    return page_cursor(env, info.This().As<Napi::Object>(), engine_.get(), std::move(order),
+                       [detail, brief](const Pipeline& pl, const PageEntry* e, size_t n) { return host_rows(pl, e, n, detail, brief); }, host_to_js);
+  }
   HostPage page = engine_->with_view([&](const Pipeline& pl) { return query_hosts(pl, q); });
   Napi::Object r = Napi::Object::New(env);
   r.Set("total", double(page.total));
@@ -497,6 +546,11 @@ Napi::Value EngineWrap::Flows(const Napi::CallbackInfo& info) {
   q.l4proto = int(opt_num(o, "l4proto", -1));
   q.l7 = int(opt_num(o, "l7", -1));
   q.allowed = parse_cidrs(env, o.Get("allowed"), "network");
+  if (opt_bool(o, "cursor", false)) {
+    PageOrder order = engine_->with_view([&](const Pipeline& pl) { return order_flows(pl, q); });
+    return page_cursor(env, info.This().As<Napi::Object>(), engine_.get(), std::move(order),
+                       [](const Pipeline& pl, const PageEntry* e, size_t n) { return flow_rows(pl, e, n); }, flow_to_js);
+  }
   FlowPage page = engine_->with_view([&](const Pipeline& pl) { return query_flows(pl, q); });
   Napi::Object r = Napi::Object::New(env);
   r.Set("total", double(page.total));

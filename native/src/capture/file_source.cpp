@@ -1,7 +1,6 @@
 #include "capture/file_source.h"
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -26,9 +25,14 @@ constexpr uint32_t kMaxCaplen = 262144;
 
 uint32_t bswap32(uint32_t v) { return __builtin_bswap32(v); }
 
-struct Mapped { const uint8_t* p; size_t n; };
+// Larger than any record of either format the parsers accept (a pcapng block
+// of kMaxCaplen + 4096 bytes, a pcap record header and its data): a buffer with
+// this much ahead of the reader always holds the whole next record.
+constexpr size_t kMaxRecord = kMaxCaplen + 4096 + 32;
+constexpr size_t kBuffer = size_t(8) << 20;
 
-Mapped map_file(const std::string& path) {
+// An open regular file and its size, or std::runtime_error naming it.
+int open_file(const std::string& path, uint64_t& size) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw std::runtime_error(path + ": " + std::strerror(errno));
   struct stat st {};
@@ -36,20 +40,23 @@ Mapped map_file(const std::string& path) {
     ::close(fd);
     throw std::runtime_error(path + ": not a regular file");
   }
-  size_t n = size_t(st.st_size);
-  const uint8_t* p = nullptr;
-  if (n > 0) {
-    void* m = ::mmap(nullptr, n, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (m == MAP_FAILED) {
-      int e = errno;
-      ::close(fd);
-      throw std::runtime_error(path + ": mmap: " + std::strerror(e));
+  size = uint64_t(st.st_size);
+  return fd;
+}
+
+// Reads up to n bytes at off; short only at the end of the file (or an error: -1).
+ssize_t read_at(int fd, uint8_t* to, size_t n, uint64_t off) {
+  size_t got = 0;
+  while (got < n) {
+    ssize_t r = ::pread(fd, to + got, n - got, off_t(off + got));
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      return -1;
     }
-    ::madvise(m, n, MADV_SEQUENTIAL);
-    p = static_cast<const uint8_t*>(m);
+    if (r == 0) break;
+    got += size_t(r);
   }
-  ::close(fd);
-  return {p, n};
+  return ssize_t(got);
 }
 
 void check_header(const std::string& path, const uint8_t* p, size_t n) {
@@ -74,14 +81,14 @@ void check_header(const std::string& path, const uint8_t* p, size_t n) {
 }  // namespace
 
 void FileSource::probe(const std::string& path) {
-  Mapped m = map_file(path);
-  try {
-    check_header(path, m.p, m.n);
-  } catch (...) {
-    if (m.p) ::munmap(const_cast<uint8_t*>(m.p), m.n);
-    throw;
-  }
-  if (m.p) ::munmap(const_cast<uint8_t*>(m.p), m.n);
+  uint64_t size = 0;
+  int fd = open_file(path, size);
+  uint8_t head[28];
+  ssize_t got = read_at(fd, head, size < sizeof head ? size_t(size) : sizeof head, 0);
+  int e = errno;
+  ::close(fd);
+  if (got < 0) throw std::runtime_error(path + ": " + std::strerror(e));
+  check_header(path, head, size_t(got));
 }
 
 FileSource::FileSource(std::vector<std::string> paths) : paths_(std::move(paths)) {
@@ -91,15 +98,20 @@ FileSource::FileSource(std::vector<std::string> paths) : paths_(std::move(paths)
     struct stat st {};
     if (::stat(p.c_str(), &st) == 0) total_ += uint64_t(st.st_size);
   }
+  // Untouched pages cost nothing: a small file uses only what it fills.
+  buf_ = new uint8_t[kBuffer];
   if (!open_next()) done_ = true;
 }
 
-FileSource::~FileSource() { close_file(); }
+FileSource::~FileSource() {
+  close_file();
+  delete[] buf_;
+}
 
 void FileSource::close_file() noexcept {
-  if (map_) ::munmap(const_cast<uint8_t*>(map_), size_);
+  if (fd_ >= 0) ::close(fd_);
   base_done_ += size_;
-  map_ = nullptr, size_ = 0, pos_ = 0;
+  fd_ = -1, map_ = nullptr, size_ = 0, len_ = 0, pos_ = 0, file_off_ = 0;
 }
 
 uint16_t FileSource::u16(const uint8_t* p) const noexcept {
@@ -111,10 +123,38 @@ uint32_t FileSource::u32(const uint8_t* p) const noexcept {
   return swapped_ ? bswap32(v) : v;
 }
 
-void FileSource::fail(const char* what, size_t offset) noexcept {
+void FileSource::fail(const char* what, size_t at) noexcept {
   if (error_.empty()) {
-    error_ = paths_[next_path_ - 1] + ": " + what + " at byte offset " + std::to_string(offset);
+    error_ = paths_[next_path_ - 1] + ": " + what + " at byte offset " + std::to_string(file_off_ + at);
   }
+}
+
+// Moves what is left to the buffer's start and reads on up to the size the file
+// had when opened. Called only with no packet of a batch pointing into the
+// buffer. A file that ends early was truncated under the reader (copytruncate
+// rotation): the records read so far count, and the replay ends with an error.
+void FileSource::refill() noexcept {
+  if (fd_ < 0 || file_end_) return;
+  std::memmove(buf_, buf_ + pos_, len_ - pos_);
+  file_off_ += pos_, len_ -= pos_, pos_ = 0, prefetched_ = 0;
+  uint64_t at = file_off_ + len_;
+  size_t want = size_t(std::min<uint64_t>(kBuffer - len_, size_ - at));
+  ssize_t got = read_at(fd_, buf_ + len_, want, at);
+  if (got < 0) {
+    int e = errno;
+    fail((std::string("read error (") + std::strerror(e) + ")").c_str(), len_);
+    file_end_ = true;
+    return;
+  }
+  len_ += size_t(got);
+  if (size_t(got) < want) {
+    struct stat st {};
+    uint64_t now = ::fstat(fd_, &st) == 0 ? uint64_t(st.st_size) : 0;
+    fail(("file truncated while being read (" + std::to_string(size_) + " bytes when opened, " + std::to_string(now) + " now)").c_str(), len_);
+    file_end_ = true;
+    return;
+  }
+  file_end_ = file_off_ + len_ == size_;
 }
 
 // Opens files until one yields a valid header; the header was probed already,
@@ -122,16 +162,22 @@ void FileSource::fail(const char* what, size_t offset) noexcept {
 bool FileSource::open_next() noexcept {
   while (next_path_ < paths_.size()) {
     const std::string& path = paths_[next_path_++];
-    Mapped m{};
     try {
-      m = map_file(path);
-      check_header(path, m.p, m.n);
+      fd_ = open_file(path, size_);
     } catch (const std::exception& e) {
-      if (m.p) ::munmap(const_cast<uint8_t*>(m.p), m.n);
       if (error_.empty()) error_ = e.what();
       continue;
     }
-    map_ = m.p, size_ = m.n, pos_ = 0, populated_ = 0, prefetched_ = 0;
+    ::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
+    map_ = buf_, len_ = 0, pos_ = 0, file_off_ = 0, prefetched_ = 0, file_end_ = size_ == 0;
+    refill();
+    try {
+      check_header(path, map_, len_);
+    } catch (const std::exception& e) {
+      if (error_.empty()) error_ = e.what();
+      close_file();
+      continue;
+    }
     ifaces_.clear();
     uint32_t magic = load_le32(map_);
     if (magic == kNgShb) {
@@ -153,8 +199,8 @@ bool FileSource::open_next() noexcept {
 
 bool FileSource::read_pcap(RawPacket& p) noexcept {
   const size_t rec = kuznetzov_ ? 24 : 16;
-  if (pos_ == size_) return false;
-  if (size_ - pos_ < rec) {
+  if (pos_ == len_) return false;
+  if (len_ - pos_ < rec) {
     fail("truncated packet record header", pos_);
     return false;
   }
@@ -164,9 +210,9 @@ bool FileSource::read_pcap(RawPacket& p) noexcept {
     fail(("corrupt packet record (captured length " + std::to_string(caplen) + ")").c_str(), pos_);
     return false;
   }
-  if (size_ - pos_ - rec < caplen) {
+  if (len_ - pos_ - rec < caplen) {
     fail(("truncated packet record (needs " + std::to_string(caplen) + " bytes, " +
-          std::to_string(size_ - pos_ - rec) + " left)").c_str(), pos_);
+          std::to_string(len_ - pos_ - rec) + " left)").c_str(), pos_);
     return false;
   }
   p.data = h + rec;
@@ -231,8 +277,12 @@ uint64_t FileSource::ng_ts(const Iface& ifc, uint64_t raw) const noexcept {
 }
 
 bool FileSource::read_pcapng(RawPacket& p) noexcept {
-  while (pos_ < size_) {
-    if (size_ - pos_ < 12) {
+  while (pos_ < len_) {
+    if (!file_end_ && len_ - pos_ < kMaxRecord) {
+      need_refill_ = true;  // after skipped blocks: the next may not be whole in the buffer yet
+      return false;
+    }
+    if (len_ - pos_ < 12) {
       fail("truncated pcapng block header", pos_);
       return false;
     }
@@ -253,9 +303,9 @@ bool FileSource::read_pcapng(RawPacket& p) noexcept {
       fail(("corrupt pcapng block (length " + std::to_string(blen) + ")").c_str(), pos_);
       return false;
     }
-    if (size_ - pos_ < blen) {
+    if (len_ - pos_ < blen) {
       fail(("truncated pcapng block (needs " + std::to_string(blen) + " bytes, " +
-            std::to_string(size_ - pos_) + " left)").c_str(), pos_);
+            std::to_string(len_ - pos_) + " left)").c_str(), pos_);
       return false;
     }
     if (u32(b + blen - 4) != blen) {
@@ -305,42 +355,34 @@ bool FileSource::read_pcapng(RawPacket& p) noexcept {
   return false;
 }
 
-// Maps the pages ahead of the reader in large steps: one call instead of a
-// page fault every few packets (MADV_POPULATE_READ, Linux 5.14; older
-// kernels ignore it and fault as before).
-void FileSource::populate_ahead() noexcept {
-#ifndef MADV_POPULATE_READ
-#define MADV_POPULATE_READ 22
-#endif
-  constexpr size_t kStep = size_t(16) << 20;
-  if (!map_ || populated_ >= size_ || pos_ + (kStep / 2) < populated_) return;
-  size_t from = populated_ & ~size_t(4095);
-  size_t len = std::min(kStep, size_ - from);
-  ::madvise(const_cast<uint8_t*>(map_) + from, len, MADV_POPULATE_READ);
-  populated_ = from + len;
-}
-
 size_t FileSource::next_batch(RawPacket* out, size_t max) noexcept {
-  populate_ahead();
   size_t n = 0;
   while (n < max && !done_) {
-    // Records are read in order: stream the bytes ahead of the reader into
-    // the cache instead of stalling on every record header.
-    constexpr size_t kAhead = 16384;
-    size_t want = std::min(size_, pos_ + kAhead);
-    if (prefetched_ < pos_) prefetched_ = pos_ & ~size_t(63);
-    for (; prefetched_ < want; prefetched_ += 64) __builtin_prefetch(map_ + prefetched_);
     if (at_eof_) {
-      // Only now, with no packet of the batch pointing into it, unmap the file.
+      // Only now, with no packet of the batch pointing into the buffer, close the file.
       // A bad file ends there; the playlist goes on and keeps the first error.
       at_eof_ = false;
       close_file();
       if (!open_next()) done_ = true;
       continue;
     }
+    if (!file_end_ && len_ - pos_ < kMaxRecord) {
+      if (n) break;  // the batch's packets point into the buffer: refill before the next one
+      refill();
+    }
+    // Records are read in order: stream the bytes ahead of the reader into
+    // the cache instead of stalling on every record header.
+    constexpr size_t kAhead = 16384;
+    size_t want = std::min(len_, pos_ + kAhead);
+    if (prefetched_ < pos_) prefetched_ = pos_ & ~size_t(63);
+    for (; prefetched_ < want; prefetched_ += 64) __builtin_prefetch(map_ + prefetched_);
     bool ok = fmt_ == Format::Pcap ? read_pcap(out[n]) : read_pcapng(out[n]);
     if (ok) {
       n++;
+    } else if (need_refill_) {
+      need_refill_ = false;
+      if (n) break;
+      refill();
     } else {
       at_eof_ = true;
       if (n) break;

@@ -1,10 +1,13 @@
 // ① Capture files: classic pcap (µs/ns, either byte order, Kuznetzov variant)
 // and pcapng (any number of sections and interfaces, per-interface link type
-// and timestamp resolution). Files are mmap'd and packets handed out in place.
+// and timestamp resolution). Files are read in large chunks into one buffer and
+// packets handed out in place (valid until the next batch).
 //
 // Not libpcap's reader: it refuses pcapng files whose interfaces have different
 // link types and cannot say at which byte offset a file went bad; both are
-// requirements here, and the mmap path avoids a copy per packet.
+// requirements here. Not mmap: a file truncated while it is replayed (log
+// rotation with copytruncate) would kill the process with SIGBUS; a read
+// comes back short instead, and the replay reports it.
 #pragma once
 #include <string>
 #include <vector>
@@ -25,7 +28,7 @@ class FileSource final : public PacketSource {
   size_t next_batch(RawPacket* out, size_t max) noexcept override;
   bool done() const noexcept override { return done_; }
   const std::string& error() const noexcept override { return error_; }
-  uint64_t bytes_done() const noexcept override { return base_done_ + pos_; }
+  uint64_t bytes_done() const noexcept override { return base_done_ + file_off_ + pos_; }
   uint64_t bytes_total() const noexcept override { return total_; }
 
   // Checks that a file opens and has a known header; used before starting.
@@ -36,23 +39,28 @@ class FileSource final : public PacketSource {
   struct Iface { uint16_t linktype; uint64_t ts_div_num; uint64_t ts_mul; int64_t ts_offset_s; bool pow2; uint8_t res; };
 
   bool open_next() noexcept;
-  void populate_ahead() noexcept;
+  void refill() noexcept;
   void close_file() noexcept;
   bool read_pcap(RawPacket& p) noexcept;
   bool read_pcapng(RawPacket& p) noexcept;
   bool parse_shb(size_t at, uint32_t blen) noexcept;
   bool parse_idb(size_t at, uint32_t blen) noexcept;
   uint64_t ng_ts(const Iface& ifc, uint64_t raw) const noexcept;
-  void fail(const char* what, size_t offset) noexcept;
+  void fail(const char* what, size_t at) noexcept;  // at: a position in the buffer
   uint16_t u16(const uint8_t* p) const noexcept;
   uint32_t u32(const uint8_t* p) const noexcept;
 
   std::vector<std::string> paths_;
   size_t next_path_ = 0;
-  const uint8_t* map_ = nullptr;
-  size_t size_ = 0;
-  size_t pos_ = 0;
-  size_t populated_ = 0;
+  int fd_ = -1;
+  uint8_t* buf_ = nullptr;   // kBuffer bytes: [0, len_) holds the file from file_off_
+  const uint8_t* map_ = nullptr;  // == buf_ while a file is open
+  size_t len_ = 0;
+  size_t pos_ = 0;           // the next record, in the buffer
+  uint64_t file_off_ = 0;    // file offset of buf_[0]
+  uint64_t size_ = 0;        // file size when opened (what is read)
+  bool file_end_ = false;    // the buffer holds the rest of the file
+  bool need_refill_ = false; // the pcapng reader stopped short of a record not yet buffered
   size_t prefetched_ = 0;
   uint64_t base_done_ = 0;
   uint64_t total_ = 0;

@@ -49,7 +49,9 @@ std::pair<size_t, size_t> sort_page(std::vector<T>& v, uint32_t offset, uint32_t
   size_t from = std::min<size_t>(offset, v.size());
   size_t to = std::min<size_t>(size_t(offset) + limit, v.size());
   if (from >= to) return {from, to};
-  if (from > 1024) {
+  if (to - from >= v.size() / 2) {
+    std::sort(v.begin(), v.end(), less);  // most of it asked for: a heap (partial_sort) is slower
+  } else if (from > 1024) {
     std::nth_element(v.begin(), v.begin() + from, v.end(), less);
     std::partial_sort(v.begin() + from, v.begin() + to, v.end(), less);
   } else {
@@ -82,19 +84,15 @@ inline uint64_t float_key(float f) {
 
 }  // namespace
 
-HostPage query_hosts(const Pipeline& pl, const HostQuery& q) {
+PageOrder order_hosts(const Pipeline& pl, const HostQuery& q) {
   const HostTable& ht = pl.hosts();
   const NamePool& names = pl.names();
   std::vector<uint32_t> sel;
   sel.reserve(ht.size());
   for (uint32_t i = 0; i < ht.max(); i++)
     if (ht.used(i) && host_matches(ht[i], q)) sel.push_back(i);
-  HostPage page;
+  PageOrder page;
   page.total = uint32_t(sel.size());
-  auto name_of = [&](const Host& h) -> const char* {
-    const char* n = names.get(h.name);
-    return n ? n : "";
-  };
   // Sorting by name orders what a UI shows: the name, or the address when
   // there is none.
   std::vector<std::string> label;
@@ -138,22 +136,41 @@ HostPage query_hosts(const Pipeline& pl, const HostQuery& q) {
     std::tie(from, to) = sort_page(keys, q.offset, q.limit, less);
     for (size_t k = from; k < to; k++) order.push_back(keys[k].idx);
   }
-  if (!order.empty()) {
-    page.rows.reserve(order.size());
-    for (uint32_t i : order) {
-      const Host& h = ht[i];
-      HostRow& r = page.rows.emplace_back();
-      r.h = h, r.name = name_of(h);
-      r.score = pl.host_score(i);
-      r.has_l7 = q.detail;
-      if (q.detail) r.hits = pl.live_check_hits(i);
-    }
-    if (q.detail) {
-      std::vector<HostL7Stats> l7(order.size());
-      pl.host_l7().read_many(order.data(), order.size(), l7.data());
-      for (size_t k = 0; k < l7.size(); k++) page.rows[k].l7 = std::move(l7[k]);
-    }
+  page.entries.reserve(order.size());
+  for (uint32_t i : order) page.entries.push_back({i, ht[i].serial});
+  return page;
+}
+
+std::vector<HostRow> host_rows(const Pipeline& pl, const PageEntry* e, size_t n, bool detail, bool brief) {
+  const HostTable& ht = pl.hosts();
+  std::vector<HostRow> rows;
+  std::vector<uint32_t> idx;
+  rows.reserve(n), idx.reserve(n);
+  for (size_t k = 0; k < n; k++) {
+    uint32_t i = e[k].index;
+    if (!ht.used(i) || ht[i].serial != e[k].serial) continue;  // gone since the page was ordered
+    const Host& h = ht[i];
+    HostRow& r = rows.emplace_back();
+    const char* nm = pl.names().get(h.name);
+    r.h = h, r.name = nm ? nm : "", r.brief = brief;
+    r.score = pl.host_score(i);
+    r.has_l7 = detail;
+    if (detail) r.hits = pl.live_check_hits(i);
+    idx.push_back(i);
   }
+  if (detail && !idx.empty()) {
+    std::vector<HostL7Stats> l7(idx.size());
+    pl.host_l7().read_many(idx.data(), idx.size(), l7.data());
+    for (size_t k = 0; k < l7.size(); k++) rows[k].l7 = std::move(l7[k]);
+  }
+  return rows;
+}
+
+HostPage query_hosts(const Pipeline& pl, const HostQuery& q) {
+  PageOrder o = order_hosts(pl, q);
+  HostPage page;
+  page.total = o.total;
+  page.rows = host_rows(pl, o.entries.data(), o.entries.size(), q.detail, q.brief);
   return page;
 }
 
@@ -212,9 +229,8 @@ std::vector<HostCheckRow> query_host_checks(const Pipeline& pl, const double (&t
   return out;
 }
 
-FlowPage query_flows(const Pipeline& pl, const FlowQuery& q) {
+PageOrder order_flows(const Pipeline& pl, const FlowQuery& q) {
   const FlowTable& ft = pl.flows();
-  const HostTable& ht = pl.hosts();
   std::vector<uint32_t> sel;
   sel.reserve(ft.size());
   for (uint32_t i = 0; i < ft.max(); i++) {
@@ -230,63 +246,79 @@ FlowPage query_flows(const Pipeline& pl, const FlowQuery& q) {
     if (!q.allowed.empty() && !allowed_ip(q.allowed, f.key.lo) && !allowed_ip(q.allowed, f.key.hi)) continue;
     sel.push_back(i);
   }
-  FlowPage page;
+  PageOrder page;
   page.total = uint32_t(sel.size());
   auto cli = [](const Flow& f) -> const IpAddr& { return f.cli_is_hi ? f.key.hi : f.key.lo; };
   auto srv = [](const Flow& f) -> const IpAddr& { return f.cli_is_hi ? f.key.lo : f.key.hi; };
-  auto key_cmp = [&](const Flow& a, const Flow& b) -> int {
+  // compact keys (as for hosts): no compare chases a flow entry; ties by serial
+  std::vector<SortKey> keys(sel.size());
+  for (size_t j = 0; j < sel.size(); j++) {
+    const Flow& f = ft[sel[j]];
+    uint64_t a = 0, b = 0;
     switch (q.sort) {
-      case FlowSort::Bytes: return cmp3(a.bytes[0] + a.bytes[1], b.bytes[0] + b.bytes[1]);
-      case FlowSort::Packets: return cmp3(uint64_t(a.pkts[0]) + a.pkts[1], uint64_t(b.pkts[0]) + b.pkts[1]);
-      case FlowSort::Thpt: return cmp3(a.bps, b.bps);
-      case FlowSort::Duration: return cmp3(a.last_ns - a.first_ns, b.last_ns - b.first_ns);
-      case FlowSort::FirstSeen: return cmp3(a.first_ns, b.first_ns);
-      case FlowSort::LastSeen: return cmp3(a.last_ns, b.last_ns);
-      case FlowSort::Client: return std::memcmp(cli(a).b, cli(b).b, 16);
-      case FlowSort::Server: return std::memcmp(srv(a).b, srv(b).b, 16);
-      case FlowSort::Vlan: return cmp3(a.key.vlan, b.key.vlan);
-      case FlowSort::Proto: return cmp3(a.key.proto, b.key.proto);
-      case FlowSort::L7: return cmp3(uint32_t(a.l7_master) << 16 | a.l7_app, uint32_t(b.l7_master) << 16 | b.l7_app);
-      case FlowSort::Serial: return cmp3(a.serial, b.serial);
+      case FlowSort::Bytes: a = f.bytes[0] + f.bytes[1]; break;
+      case FlowSort::Packets: a = uint64_t(f.pkts[0]) + f.pkts[1]; break;
+      case FlowSort::Thpt: a = float_key(f.bps); break;
+      case FlowSort::Duration: a = f.last_ns - f.first_ns; break;
+      case FlowSort::FirstSeen: a = f.first_ns; break;
+      case FlowSort::LastSeen: a = f.last_ns; break;
+      case FlowSort::Client: a = ip_hi(cli(f)), b = ip_lo(cli(f)); break;
+      case FlowSort::Server: a = ip_hi(srv(f)), b = ip_lo(srv(f)); break;
+      case FlowSort::Vlan: a = f.key.vlan; break;
+      case FlowSort::Proto: a = f.key.proto; break;
+      case FlowSort::L7: a = uint64_t(f.l7_master) << 16 | f.l7_app; break;
+      case FlowSort::Serial: a = f.serial; break;
     }
-    return 0;
-  };
-  auto less = [&](uint32_t ia, uint32_t ib) {
-    int c = key_cmp(ft[ia], ft[ib]);
-    if (c == 0) c = cmp3(ft[ia].serial, ft[ib].serial);
-    return q.desc ? c > 0 : c < 0;
-  };
-  auto [from, to] = sort_page(sel, q.offset, q.limit, less);
-  if (from < to) {
-    page.rows.reserve(to - from);
-    for (size_t k = from; k < to; k++) {
-      const Flow& f = ft[sel[k]];
-      FlowRow r;
-      r.f = f;
-      r.risks = pl.classifier().risks(f);
-      if (const FlowInfo* fi = pl.classifier().info(f)) {
-        r.host.assign(fi->host, strnlen(fi->host, sizeof(fi->host)));
-        r.confidence = fi->confidence;
-        if (const FlowMeta* m = pl.classifier().meta(f)) r.meta = *m, r.has_meta = true;
-        if (fi->kind == uint8_t(MetaKind::Dns)) r.dns = fi->dns, r.dns_kind = true;
-      } else if (f.l7_app) {
-        r.confidence = uint8_t(Confidence::Dpi);
-      }
-      if (f.cli_host != HashIndex::kNone) {
-        const Host& h = ht[f.cli_host];
-        const char* n = pl.names().get(h.name);
-        r.cli_name = n ? n : "";
-        r.cli_flags = h.flags, r.cli_name_source = h.name_source;
-      }
-      if (f.srv_host != HashIndex::kNone) {
-        const Host& h = ht[f.srv_host];
-        const char* n = pl.names().get(h.name);
-        r.srv_name = n ? n : "";
-        r.srv_flags = h.flags, r.srv_name_source = h.name_source;
-      }
-      page.rows.push_back(std::move(r));
-    }
+    keys[j] = {{a, b, 0}, f.serial, sel[j]};
   }
+  auto less = [&](const SortKey& x, const SortKey& y) { return q.desc ? y < x : x < y; };
+  auto [from, to] = sort_page(keys, q.offset, q.limit, less);
+  page.entries.reserve(to - from);
+  for (size_t k = from; k < to; k++) page.entries.push_back({keys[k].idx, uint32_t(keys[k].last)});
+  return page;
+}
+
+std::vector<FlowRow> flow_rows(const Pipeline& pl, const PageEntry* e, size_t n) {
+  const FlowTable& ft = pl.flows();
+  const HostTable& ht = pl.hosts();
+  std::vector<FlowRow> rows;
+  rows.reserve(n);
+  for (size_t k = 0; k < n; k++) {
+    if (!ft.used(e[k].index) || ft[e[k].index].serial != e[k].serial) continue;  // gone since the page was ordered
+    const Flow& f = ft[e[k].index];
+    FlowRow r;
+    r.f = f;
+    r.risks = pl.classifier().risks(f);
+    if (const FlowInfo* fi = pl.classifier().info(f)) {
+      r.host.assign(fi->host, strnlen(fi->host, sizeof(fi->host)));
+      r.confidence = fi->confidence;
+      if (const FlowMeta* m = pl.classifier().meta(f)) r.meta = *m, r.has_meta = true;
+      if (fi->kind == uint8_t(MetaKind::Dns)) r.dns = fi->dns, r.dns_kind = true;
+    } else if (f.l7_app) {
+      r.confidence = uint8_t(Confidence::Dpi);
+    }
+    if (f.cli_host != HashIndex::kNone) {
+      const Host& h = ht[f.cli_host];
+      const char* nm = pl.names().get(h.name);
+      r.cli_name = nm ? nm : "";
+      r.cli_flags = h.flags, r.cli_name_source = h.name_source;
+    }
+    if (f.srv_host != HashIndex::kNone) {
+      const Host& h = ht[f.srv_host];
+      const char* nm = pl.names().get(h.name);
+      r.srv_name = nm ? nm : "";
+      r.srv_flags = h.flags, r.srv_name_source = h.name_source;
+    }
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
+FlowPage query_flows(const Pipeline& pl, const FlowQuery& q) {
+  PageOrder o = order_flows(pl, q);
+  FlowPage page;
+  page.total = o.total;
+  page.rows = flow_rows(pl, o.entries.data(), o.entries.size());
   return page;
 }
 

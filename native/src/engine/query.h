@@ -20,10 +20,12 @@ struct HostQuery {
   int vlan = -1;
   std::vector<Cidr> allowed;  // empty: every host
   bool detail = false;        // with the per-application / category / DSCP counters
+  bool brief = false;         // rows without the nested counters (families, packet sizes, TCP, score breakdown)
 };
 
 struct HostRow {
   Host h;
+  bool brief = false;   // host_to_js leaves the nested counters out
   std::string name;
   bool has_l7 = false;  // detail: with the L7 counters and the host-check hits so far
   HostL7Stats l7;
@@ -36,7 +38,20 @@ struct HostPage {
   std::vector<HostRow> rows;
 };
 
+// A page's entries in order, by table index and serial, without their rows:
+// a streamed answer copies rows a slice at a time (each under the lock for
+// a moment); an entry whose serial changed meanwhile is gone and skipped.
+struct PageEntry {
+  uint32_t index, serial;
+};
+struct PageOrder {
+  uint32_t total = 0;  // entries matching the query, before offset and limit
+  std::vector<PageEntry> entries;
+};
+
 HostPage query_hosts(const Pipeline& pl, const HostQuery& q);
+PageOrder order_hosts(const Pipeline& pl, const HostQuery& q);
+std::vector<HostRow> host_rows(const Pipeline& pl, const PageEntry* e, size_t n, bool detail, bool brief = false);
 // vlan < 0: the first host with that address on any VLAN.
 bool find_host(const Pipeline& pl, const IpAddr& ip, int vlan, HostRow& out);
 
@@ -96,6 +111,8 @@ struct FlowPage {
 };
 
 FlowPage query_flows(const Pipeline& pl, const FlowQuery& q);
+PageOrder order_flows(const Pipeline& pl, const FlowQuery& q);
+std::vector<FlowRow> flow_rows(const Pipeline& pl, const PageEntry* e, size_t n);
 
 // Per-L4 and per-L7 counts of active flows (flow l4/l7 counters endpoints).
 struct FlowCounts {

@@ -4,6 +4,7 @@ import { flowScore } from '../../services/alerts/catalogue.js';
 import { ApiError, RC } from '../rc.js';
 import { lookup } from '../params.js';
 import type { ApiCtx } from '../route.js';
+import { RowStream, STREAM_ROWS } from '../stream.js';
 import { l4Id, l4Name } from './constants.js';
 import { inNetworks, parseHost } from './hosts.js';
 
@@ -53,7 +54,7 @@ export function activeFlows(ctx: ApiCtx, p: ActiveFlowParams) {
     if (l7 === undefined) throw new ApiError(RC.INVALID_ARGUMENTS, `unknown application '${p.application}'`);
   }
   const sortOrder = p.sortOrder ?? 'desc';
-  const page = ctx.iface.engine.flows({
+  const q = {
     sort: lookup(FLOW_SORT, col) ?? 'bytes',
     order: sortOrder,
     offset: (currentPage - 1) * perPage,
@@ -64,14 +65,15 @@ export function activeFlows(ctx: ApiCtx, p: ActiveFlowParams) {
     l4proto: l4,
     l7,
     allowed: ctx.allowed,
-  });
-  return {
-    perPage,
-    currentPage,
-    totalRows: page.total,
-    data: page.rows.map((f) => flowRecord(f, p.verbose === true)),
-    sort: [[p.sortColumn ?? 'bytes', sortOrder]],
-  };
+  } as const;
+  const head = { perPage, currentPage, totalRows: 0, data: [] as unknown[], sort: [[p.sortColumn ?? 'bytes', sortOrder]] };
+  const verbose = p.verbose === true;
+  if (perPage > STREAM_ROWS) {
+    const cur = ctx.iface.engine.flowsCursor(q);
+    return RowStream.of({ ...head, totalRows: cur.total }, 'data', cur, (f) => flowRecord(f, verbose));
+  }
+  const page = ctx.iface.engine.flows(q);
+  return { ...head, totalRows: page.total, data: page.rows.map((f) => flowRecord(f, verbose)) };
 }
 
 function flowRecord(f: FlowRecord, verbose: boolean) {

@@ -3,11 +3,12 @@
 // host is seen on, aliases.
 import { BlockList, isIP } from 'node:net';
 
-import { categoryName, l7Id, l7Name, protocolInfo, type HostRecord } from '../../bindings/engine.js';
+import { categoryName, l7Id, l7Name, protocolInfo, type HostBrief, type HostRecord } from '../../bindings/engine.js';
 import type { MonitoredInterface } from '../../services/interfaces.js';
 import { ApiError, RC } from '../rc.js';
 import { lookup } from '../params.js';
 import type { ApiCtx } from '../route.js';
+import { RowStream, STREAM_ROWS } from '../stream.js';
 import { dscpName } from './interfaces.js';
 import { collapseStats, groupL7 } from './stats.js';
 
@@ -85,7 +86,7 @@ export function activeHosts(ctx: ApiCtx, p: ActiveHostParams) {
   const currentPage = p.currentPage ?? 1;
   if (perPage < 1 || currentPage < 1) throw new ApiError(RC.INVALID_ARGUMENTS, 'currentPage and perPage start at 1');
   const all = p.all === true;
-  const page = ctx.iface.engine.hosts({
+  const q = {
     sort: lookup(HOST_SORT, sortColumn) ?? 'ip',
     order: p.sortOrder ?? 'asc',
     offset: all ? 0 : (currentPage - 1) * perPage,
@@ -93,17 +94,18 @@ export function activeHosts(ctx: ApiCtx, p: ActiveHostParams) {
     mode: p.mode ?? 'all',
     vlan: p.vlan,
     allowed: ctx.allowed,
-  });
-  return {
-    perPage: all ? 0 : perPage,
-    currentPage: all ? 0 : currentPage,
-    totalRows: page.total,
-    data: page.rows.map((h) => activeHostRecord(ctx, h)),
-    sort: [[p.sortColumn ?? '', p.sortOrder ?? 'asc']],
-  };
+    brief: true,
+  } as const;
+  const head = { perPage: all ? 0 : perPage, currentPage: all ? 0 : currentPage, totalRows: 0, data: [] as unknown[], sort: [[p.sortColumn ?? '', p.sortOrder ?? 'asc']] };
+  if (all || perPage > STREAM_ROWS) {
+    const cur = ctx.iface.engine.hostsCursor(q);
+    return RowStream.of({ ...head, totalRows: cur.total }, 'data', cur, (h) => activeHostRecord(ctx, h));
+  }
+  const page = ctx.iface.engine.hosts(q);
+  return { ...head, totalRows: page.total, data: page.rows.map((h) => activeHostRecord(ctx, h)) };
 }
 
-function activeHostRecord(ctx: ApiCtx, h: HostRecord) {
+function activeHostRecord(ctx: ApiCtx, h: HostBrief) {
   return {
     key: jqueryKey(h.ip, h.vlan),
     ip: h.ip,
