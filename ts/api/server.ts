@@ -6,6 +6,7 @@ import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 
 import { authenticate } from './auth.js';
+import { metricsText } from './metrics.js';
 import { openapi } from './openapi.js';
 import { parseParams, readParams } from './params.js';
 import { ApiError, envelope, RC, rcInfo } from './rc.js';
@@ -46,11 +47,24 @@ export function createMonitoringApp(apiDeps: ApiDeps, opts: ServerOptions = {}):
       });
     }
   }
+  // Prometheus' scrape target: the engines' counters, with the API's credentials
+  app.get('/metrics', async (c) => {
+    const auth = await authenticate(c, deps.users);
+    if (!auth.user) {
+      if (auth.failedLogin !== undefined) deps.alerts?.emit(loginFailedAlert(auth.failedLogin));
+      c.header('WWW-Authenticate', 'Basic realm="flowgate"');
+      return c.text(`${auth.reason}\n`, 401);
+    }
+    const only = auth.user.allowed_interface;
+    const list = deps.interfaces.list.filter((i) => !only || i.ifname === only);
+    const text = metricsText(list, deps.flowExport ? (ifid) => deps.flowExport!.counters(ifid) : undefined);
+    return c.body(text, 200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
+  });
   const doc = openapi(routes);
   app.get('/lua/rest/v2/openapi.json', (c) => c.json(doc));
   // Where to go, for a first visit and for a path that is not an endpoint: every
   // endpoint is in the OpenAPI document (the README says which part of ntopng's API is served).
-  const WHERE = { openapi: '/lua/rest/v2/openapi.json', endpoints: '/lua/rest/v2/<action>/<subject>.lua (v0: /lua/rest/, v1: /lua/rest/v1/, pro: /lua/pro/rest/v2/)', readme: 'README.md of flowgate: the served part of the ntopng REST API' };
+  const WHERE = { openapi: '/lua/rest/v2/openapi.json', endpoints: '/lua/rest/v2/<action>/<subject>.lua (v0: /lua/rest/, v1: /lua/rest/v1/, pro: /lua/pro/rest/v2/)', readme: 'README.md of flowgate: the served part of the ntopng REST API', metrics: '/metrics (Prometheus text format)' };
   app.get('/', (c) => c.json({ service: 'flowgate monitoring API (ntopng-compatible)', ...WHERE }));
   app.notFound((c) => {
     const v2ish = /\/rest\/v[12]\//.test(c.req.path);

@@ -32,7 +32,7 @@ export class RowStream {
 }
 
 /** Work per turn of the event loop: a slice is rows taken 32 at a time until this many ms went by. */
-const SLICE_MS = 4;
+const SLICE_MS = 2;
 
 const MARK = '\u0000flowgate-rows\u0000';
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));

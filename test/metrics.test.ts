@@ -1,0 +1,77 @@
+// GET /metrics: the engines' counters in Prometheus' text format. The
+// packet and byte counters equal what tshark reads from the capture; with a
+// flow table of 4 entries, the refused flows show in flowgate_refused_total
+// as in interface data's refused.flows; credentials as the API's; a user
+// bound to one interface sees that interface only.
+import { join } from 'node:path';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { addUser, startApi, v2, type ApiService } from './fixtures/api.js';
+import { NDPI_PCAPS, tool } from './fixtures/util.js';
+
+const KXUN = join(NDPI_PCAPS, '1kxun.pcap');
+const WHOIS = join(NDPI_PCAPS, 'whois.pcapng');
+let s: ApiService;
+
+beforeAll(async () => {
+  s = await startApi({ files: [KXUN, WHOIS], engine: { maxFlows: 4 } });
+  await addUser(s, { username: 'if1', password: 'pw-if1', allowed_interface: '1' });
+}, 60_000);
+afterAll(async () => s?.close());
+
+/** Samples of the text format: `name{labels}` → value; comment lines checked for HELP/TYPE pairs. */
+function parse(text: string): Map<string, number> {
+  const out = new Map<string, number>();
+  const typed = new Set<string>();
+  for (const line of text.split('\n')) {
+    if (!line) continue;
+    const c = /^# (HELP|TYPE) ([a-zA-Z_:][a-zA-Z0-9_:]*) (.+)$/.exec(line);
+    if (c) {
+      if (c[1] === 'TYPE') {
+        expect(['counter', 'gauge']).toContain(c[3]);
+        typed.add(c[2]);
+      }
+      continue;
+    }
+    const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(?:[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\]|\\.)*",?)*\})? (-?[0-9.e+]+)$/.exec(line);
+    expect(m, `not a sample line: ${line}`).not.toBeNull();
+    expect(typed.has(m![1]), `${m![1]} has no TYPE line before it`).toBe(true);
+    out.set(m![1] + (m![2] ?? ''), Number(m![3]));
+  }
+  return out;
+}
+
+const get = (user: string, pw: string) =>
+  fetch(`${s.url}/metrics`, { headers: { authorization: `Basic ${Buffer.from(`${user}:${pw}`).toString('base64')}` } });
+
+describe('GET /metrics', () => {
+  it('packets and bytes as tshark counts them; refused flows as interface data says', async () => {
+    const r = await get('admin', 'Adm1n-secret!');
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    const m = parse(await r.text());
+    const frames = tool('tshark', ['-r', KXUN, '-T', 'fields', '-e', 'frame.len']).trim().split('\n').map(Number);
+    const l = `{ifid="0",ifname="${KXUN}"}`;
+    expect(m.get(`flowgate_packets_total${l}`)).toBe(frames.length);
+    expect(m.get(`flowgate_bytes_total${l}`)).toBe(frames.reduce((a, b) => a + b, 0));
+    expect(m.get(`flowgate_flows_max${l}`)).toBe(4);
+    const ifd = (await s.call(v2('get/interface/data'), { query: { ifid: 0 } })).body.rsp;
+    const refused = m.get(`flowgate_refused_total{ifid="0",ifname="${KXUN}",table="flows"}`)!;
+    expect(refused).toBeGreaterThan(0);
+    expect(refused).toBe(ifd.refused.flows);
+    expect(m.get(`flowgate_flows${l}`)).toBe(ifd.num_flows);
+    // both interfaces
+    expect([...m.keys()].some((k) => k.startsWith('flowgate_packets_total{ifid="1"'))).toBe(true);
+    expect(m.get('process_resident_memory_bytes')).toBeGreaterThan(0);
+  });
+
+  it('no credentials or a wrong password: 401; a user bound to interface 1 sees interface 1 only', async () => {
+    expect((await fetch(`${s.url}/metrics`)).status).toBe(401);
+    expect((await get('admin', 'wrong')).status).toBe(401);
+    const r = await get('if1', 'pw-if1');
+    expect(r.status).toBe(200);
+    const keys = [...parse(await r.text()).keys()].filter((k) => k.startsWith('flowgate_packets_total'));
+    expect(keys).toEqual([`flowgate_packets_total{ifid="1",ifname="${WHOIS}"}`]);
+  });
+});

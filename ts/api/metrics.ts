@@ -1,0 +1,67 @@
+// GET /metrics: each interface's engine counters in Prometheus' text format
+// (version 0.0.4): traffic, capture drops, decode errors, the state full
+// tables and pools refused, flows and hosts, the flow export's drops, and the
+// process. Read like the API (same credentials); a user bound to one
+// interface sees that interface only.
+import type { MonitoredInterface } from '../services/interfaces.js';
+import type { ExportCounters } from '../services/store/flow-writer.js';
+
+type Labels = Record<string, string | number>;
+interface Family {
+  name: string;
+  help: string;
+  type: 'counter' | 'gauge';
+  samples: [Labels, number][];
+}
+
+const escape = (v: string) => v.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
+const labelText = (l: Labels) => {
+  const parts = Object.entries(l).map(([k, v]) => `${k}="${escape(String(v))}"`);
+  return parts.length ? `{${parts.join(',')}}` : '';
+};
+
+/** The state refused by each full table or pool: engine counter → `table` label. */
+const REFUSED = {
+  flow_table_full: 'flows', host_table_full: 'hosts', mac_table_full: 'macs',
+  host_l7_pool_full: 'host_l7', flow_info_full: 'flow_info', flow_meta_full: 'flow_meta',
+} as const;
+
+export function metricsText(ifaces: MonitoredInterface[], exportCounters?: (ifid: number) => ExportCounters): string {
+  const fam = new Map<string, Family>();
+  const add = (name: string, type: Family['type'], help: string, labels: Labels, value: number) => {
+    let f = fam.get(name);
+    if (!f) fam.set(name, (f = { name, help, type, samples: [] }));
+    f.samples.push([labels, value]);
+  };
+  for (const i of ifaces) {
+    const s = i.engine.stats();
+    const l = { ifid: i.ifid, ifname: i.ifname };
+    add('flowgate_packets_total', 'counter', 'Packets seen on the interface', l, s.packets);
+    add('flowgate_bytes_total', 'counter', 'Bytes seen on the interface (frame lengths)', l, s.bytes);
+    add('flowgate_capture_drops_total', 'counter', 'Packets the capture dropped (kernel or ring)', l, s.drops);
+    add('flowgate_malformed_packets_total', 'counter', 'Packets the decoder could not read', l, s.malformed);
+    for (const [reason, n] of Object.entries(s.decode)) add('flowgate_decode_errors_total', 'counter', 'Decoder errors by reason', { ...l, reason }, n);
+    for (const [k, table] of Object.entries(REFUSED)) {
+      add('flowgate_refused_total', 'counter', 'State refused because a table or pool was full (flows, hosts, MACs refused; per-host L7 counters stopped; flows without DPI state or metadata)', { ...l, table }, s[k as keyof typeof REFUSED]);
+    }
+    add('flowgate_flows', 'gauge', 'Active flows', l, s.num_flows);
+    add('flowgate_flows_max', 'gauge', 'Flow table size', l, s.max_flows);
+    add('flowgate_hosts', 'gauge', 'Active hosts', l, s.num_hosts);
+    add('flowgate_hosts_max', 'gauge', 'Host table size', l, s.max_hosts);
+    add('flowgate_flows_created_total', 'counter', 'Flows created', l, s.flows_created);
+    add('flowgate_flows_expired_total', 'counter', 'Flows expired', l, s.flows_expired);
+    add('flowgate_expired_ring_drops_total', 'counter', 'Expired flows dropped before export (ring full)', l, s.expired_ring_drops);
+    const x = exportCounters?.(i.ifid);
+    if (x) add('flowgate_flow_export_drops_total', 'counter', 'Flows the historical store did not take', l, x.flow_export_drops);
+    add('flowgate_engine_memory_bytes', 'gauge', 'Memory of the tables and pools', l, s.memory_bytes);
+  }
+  const mem = process.memoryUsage();
+  add('process_resident_memory_bytes', 'gauge', 'Resident memory size in bytes', {}, mem.rss);
+  add('process_start_time_seconds', 'gauge', 'Start time of the process since unix epoch in seconds', {}, Math.round(Date.now() / 1000 - process.uptime()));
+  let out = '';
+  for (const f of fam.values()) {
+    out += `# HELP ${f.name} ${f.help}\n# TYPE ${f.name} ${f.type}\n`;
+    for (const [labels, v] of f.samples) out += `${f.name}${labelText(labels)} ${Number.isFinite(v) ? v : 0}\n`;
+  }
+  return out;
+}
