@@ -49,10 +49,18 @@ describe('IP prefix lists (nDPI "Match by IP")', () => {
     expect((await classify('62.110.0.1')).name).toBe('Unknown');
   });
 
-  it('keeps /31 entries exact', async () => {
-    // WhatsApp 157.240.20.52/31.
+  it('keeps /31 entries exact; the longest prefix wins where lists nest', async () => {
+    // WhatsApp 157.240.20.52/31 inside Facebook's 157.240.0.0/17 (its ASN list).
     expect((await classify('157.240.20.53')).name).toBe('WhatsApp');
-    expect((await classify('157.240.20.54')).name).toBe('Unknown');
+    expect((await classify('157.240.20.54')).name).toBe('Facebook');
+    expect((await classify('157.239.255.255')).name).toBe('Unknown');
+  });
+
+  it('has every protocol list nDPI loads (cloud, messenger, VPN, CDN lists)', async () => {
+    // one prefix of a few of them, from nDPI's lists (data/README.md names the commit)
+    expect(await classify('3.127.176.74')).toEqual({ name: 'AmazonAWS', confidence: 'Match by IP' }); // 3.120.0.0/13
+    expect((await classify('17.1.2.3')).name).toBe('Apple'); // 17.0.0.0/8
+    expect((await classify('20.0.0.1')).name).toBe('Azure');
   });
 
   it('matches IPv6 prefixes too', async () => {
