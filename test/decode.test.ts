@@ -301,6 +301,8 @@ const overGre = (g: Buffer) => ethIp(ipHdr(IPPROTO.GRE, g));
 const greHdr = (flags: number, proto: number) => Buffer.from([flags >> 8, flags & 255, proto >> 8, proto & 255]);
 const dstOpts = (n: number, last: number, body: Buffer = Buffer.alloc(0)): Buffer => (n === 0 ? body : ipv6Options(n === 1 ? last : IPPROTO.DSTOPTS, dstOpts(n - 1, last, body)));
 const ipip = (depth: number): Buffer => (depth === 0 ? syn4() : ipHdr(IPPROTO.IPIP, ipip(depth - 1)));
+// an 802.11 data frame to the AP (ToDS) with an RFC 1042 SNAP header
+const wifiData = (body: Buffer, type = 0x0800) => Buffer.concat([Buffer.from([0x08, 0x01, 0, 0]), Buffer.alloc(18, 2), Buffer.from([0x10, 0]), Buffer.from([0xaa, 0xaa, 0x03, 0, 0, 0, type >> 8, type & 0xff]), body]);
 const capwapHdr = Buffer.from([0x00, 0x10, 0x00, 0x00, 0, 0, 0, 0]); // preamble 0, HLEN 2 words, 802.3 payload
 const gtpFlags = (flags: number, rest: number[]) => Buffer.from([flags, 0xff, 0, 0, 0, 0, 0, 1, ...rest]);
 
@@ -326,6 +328,11 @@ const CASES: MalformedCase[] = [
   { reason: 'decode.sll2.too_short', what: '19 of 20 header bytes', linktype: LINKTYPE.SLL2, short: sll2(ETH.ARP, Buffer.alloc(0)).subarray(0, 19), ok: sll2(ETH.ARP, Buffer.alloc(0)), okIs: 'non-ip' },
   { reason: 'decode.null.too_short', what: '3 of 4 header bytes', linktype: LINKTYPE.NULL, short: Buffer.from([2, 0, 0]), ok: nullHdr(2, syn4()), okIs: 'ip' },
   { reason: 'decode.hdlc.too_short', what: '3 of 4 header bytes', linktype: 104, short: Buffer.from([0x0f, 0, 0x08]), ok: Buffer.concat([Buffer.from([0x0f, 0, 0x08, 0x00]), syn4()]), okIs: 'ip' },
+  { reason: 'decode.wifi.too_short', what: '23 of 24 802.11 header bytes', linktype: 105, short: wifiData(syn4()).subarray(0, 23), ok: wifiData(syn4()), okIs: 'ip' },
+  { reason: 'decode.wifi.too_short', what: 'LLC/SNAP 7 of 8 bytes', linktype: 105, short: wifiData(Buffer.alloc(0)).subarray(0, 31), ok: wifiData(Buffer.alloc(0), 0x0806), okIs: 'non-ip' },
+  { reason: 'decode.radiotap.too_short', what: '7 of 8 header bytes', linktype: 127, short: Buffer.from([0, 0, 8, 0, 0, 0, 0]), ok: Buffer.concat([Buffer.from([0, 0, 8, 0, 0, 0, 0, 0]), wifiData(syn4())]), okIs: 'ip' },
+  { reason: 'decode.radiotap.too_short', what: 'Flags field past the header length', linktype: 127, short: Buffer.concat([Buffer.from([0, 0, 8, 0, 2, 0, 0, 0]), wifiData(syn4())]), ok: Buffer.concat([Buffer.from([0, 0, 9, 0, 2, 0, 0, 0, 0]), wifiData(syn4())]), okIs: 'ip' },
+  { reason: 'decode.ppi.too_short', what: '7 of 8 header bytes', linktype: 192, short: Buffer.from([0, 0, 8, 0, 1, 0, 0]), ok: Buffer.concat([Buffer.from([0, 0, 8, 0, 1, 0, 0, 0]), ethIp(syn4())]), okIs: 'ip' },
   { reason: 'decode.ipv4.too_short', what: '19 of 20 header bytes', short: ethIp(syn4().subarray(0, 19)), ok: ethIp(ipHdr(253, Buffer.alloc(0))), okIs: 'ip' },
   { reason: 'decode.ipv4.bad_version', what: 'version 5 on raw IP', linktype: LINKTYPE.RAW, short: ipHdr(253, Buffer.alloc(0), { version: 5 }), ok: ipHdr(253, Buffer.alloc(0)), okIs: 'ip' },
   { reason: 'decode.ipv4.bad_version', what: 'version 6 under ethertype IPv4', short: ethIp(ipHdr(253, Buffer.alloc(0), { version: 6 })), ok: ethIp(ipHdr(253, Buffer.alloc(0))), okIs: 'ip' },

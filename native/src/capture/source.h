@@ -12,8 +12,14 @@ namespace fg {
 enum LinkType : uint16_t {
   kLinkNull = 0,        // BSD loopback: 4-byte AF in host order of the writer
   kLinkEthernet = 1,
+  kLinkPpp = 9,         // PPP (RFC 1661), possibly with HDLC-like framing
+  kLinkPppSerial = 50,  // PPP in HDLC-like framing (RFC 1662), or Cisco HDLC
+  kLinkPppEther = 51,   // PPPoE session header, no Ethernet
   kLinkRaw = 101,       // raw IPv4/IPv6
   kLinkCiscoHdlc = 104,
+  kLinkIeee80211 = 105, // 802.11 frames, no FCS
+  kLinkRadiotap = 127,  // radiotap header + 802.11
+  kLinkPpi = 192,       // Per-Packet Information header + an inner link type
   kLinkLoop = 108,      // OpenBSD loopback: 4-byte AF, network order
   kLinkSll = 113,
   kLinkIpv4 = 228,

@@ -1,5 +1,3 @@
-#include <utility>
-
 #include "decode/decode.h"
 
 namespace fg {
@@ -20,22 +18,14 @@ bool decode_capwap(Bytes b, Packet& p, DecodeStats& s) {
     return decode_ethernet(f, p, s);
   }
   if (wbid != 1) return false;
-  // IEEE 802.11 data frame: FC, duration, 3 addresses, sequence; +6 with
-  // ToDS and FromDS (4th address); +2 for QoS subtypes.
-  if (f.size() < 24) return s.fail(DecodeError::CapwapTooShort);
-  uint8_t fc0 = f[0], fc1 = f[1];
   // Cisco APs send the frame control bytes swapped; the protocol-version bits
   // (always 0) of the first byte tell which order this one uses.
-  if ((fc0 & 0x03) != 0) std::swap(fc0, fc1);
-  if (((fc0 >> 2) & 0x3) != 2) return false;  // not a data frame
-  size_t h = 24;
-  if ((fc1 & 0x03) == 0x03) h += 6;
-  if (fc0 & 0x80) h += 2;
-  if (f.size() < h + 8) return s.fail(DecodeError::CapwapTooShort);
-  Bytes llc = f.subspan(h);
-  if (!(llc[0] == 0xaa && llc[1] == 0xaa && llc[2] == 0x03)) return false;
+  uint16_t type;
+  Bytes rest;
+  if (f.size() < 2) return s.fail(DecodeError::CapwapTooShort);
+  if (!ieee80211_payload(f, (f[0] & 0x03) != 0, p, s, DecodeError::CapwapTooShort, type, rest)) return false;
   if (!enter_tunnel(Tunnel::Capwap, p, s)) return false;
-  return decode_ethertype(load_be16(llc.data() + 6), llc.subspan(8), p, s);
+  return decode_ethertype(type, rest, p, s);
 }
 
 }  // namespace fg

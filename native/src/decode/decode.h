@@ -46,6 +46,9 @@ namespace fg {
   X(GtpTooShort, "decode.gtp.too_short")                      \
   X(GtpBadHeader, "decode.gtp.bad_header")                    \
   X(CapwapTooShort, "decode.capwap.too_short")                \
+  X(WifiTooShort, "decode.wifi.too_short")                    \
+  X(RadiotapTooShort, "decode.radiotap.too_short")            \
+  X(PpiTooShort, "decode.ppi.too_short")                      \
   X(TunnelTooDeep, "decode.tunnel.too_deep")
 
 enum class DecodeError : uint8_t {
@@ -93,6 +96,14 @@ bool decode_sll(Bytes b, Packet& p, DecodeStats& s);
 bool decode_sll2(Bytes b, Packet& p, DecodeStats& s);
 bool decode_null(Bytes b, bool network_order, Packet& p, DecodeStats& s);
 bool decode_hdlc(Bytes b, Packet& p, DecodeStats& s);
+// PPP link types (9, 50): Cisco HDLC framing when the address byte says so
+bool decode_ppp_link(Bytes b, Packet& p, DecodeStats& s);
+bool decode_ieee80211(Bytes b, Packet& p, DecodeStats& s);
+bool decode_radiotap(Bytes b, Packet& p, DecodeStats& s);
+bool decode_ppi(Bytes b, Packet& p, DecodeStats& s);
+// An unprotected 802.11 data frame's ethertype and what follows its LLC/SNAP
+// header (CAPWAP carries such frames too; some APs swap the frame control bytes).
+bool ieee80211_payload(Bytes f, bool swapped_fc, Packet& p, DecodeStats& s, DecodeError short_error, uint16_t& ethertype, Bytes& rest);
 bool decode_raw_ip(Bytes b, Packet& p, DecodeStats& s);
 bool decode_ipv4(Bytes b, Packet& p, DecodeStats& s);
 bool decode_ipv6(Bytes b, Packet& p, DecodeStats& s);

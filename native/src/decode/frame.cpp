@@ -28,6 +28,12 @@ DecodeResult decode_frame(uint16_t linktype, Bytes b, Packet& p, DecodeStats& s)
     case kLinkNull: ok = decode_null(b, false, p, s); break;
     case kLinkLoop: ok = decode_null(b, true, p, s); break;
     case kLinkCiscoHdlc: ok = decode_hdlc(b, p, s); break;
+    case kLinkPpp:
+    case kLinkPppSerial: ok = decode_ppp_link(b, p, s); break;
+    case kLinkPppEther: ok = decode_pppoe(b, p, s); break;
+    case kLinkIeee80211: ok = decode_ieee80211(b, p, s); break;
+    case kLinkRadiotap: ok = decode_radiotap(b, p, s); break;
+    case kLinkPpi: ok = decode_ppi(b, p, s); break;
     default: ok = s.fail(DecodeError::UnknownLinkType);
   }
   if (ok && p.ip_version) return DecodeResult::Ip;

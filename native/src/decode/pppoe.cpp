@@ -27,6 +27,8 @@ bool decode_ppp(Bytes b, Packet& p, DecodeStats& s) {
   switch (proto) {
     case 0x0021: return decode_ipv4(b, p, s);
     case 0x0057: return decode_ipv6(b, p, s);
+    case 0x0281:  // MPLS unicast (RFC 3032 over PPP)
+    case 0x0283: return decode_mpls(b, p, s);
     default: return false;  // LCP, IPCP, CHAP …
   }
 }
