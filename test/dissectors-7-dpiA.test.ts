@@ -166,6 +166,37 @@ describe('a server certificate over several segments is gathered', () => {
     expect(got['10.0.0.34:21']).not.toMatch(/^FTPS/);
   });
 
+  // RFC 3207 (SMTP STARTTLS), RFC 9051 §6.2.1 (IMAP STARTTLS), RFC 2595 (POP3 STLS): accepted by
+  // the server, the flow is SMTPS / IMAPS / POPS and its TLS handshake names the app as for FTPS;
+  // refused (454, NO, -ERR), it stays the mail protocol. Each dialogue is built line by line here.
+  for (const [name, port, secure, plain, lines] of [
+    ['SMTP', 25, 'SMTPS', 'SMTP', (ok: boolean) => [['s', '220 mx ESMTP\r\n'], ['c', 'EHLO client.test\r\n'], ['s', '250-mx\r\n250 STARTTLS\r\n'], ['c', 'STARTTLS\r\n'], ['s', ok ? '220 Go ahead\r\n' : '454 TLS not available\r\n']]],
+    ['IMAP', 143, 'IMAPS', 'IMAP', (ok: boolean) => [['s', '* OK IMAP4rev1 ready\r\n'], ['c', 'a1 CAPABILITY\r\n'], ['s', '* CAPABILITY IMAP4rev1 STARTTLS\r\na1 OK done\r\n'], ['c', 'a2 STARTTLS\r\n'], ['s', ok ? 'a2 OK Begin TLS negotiation\r\n' : 'a2 NO not now\r\n']]],
+    ['POP3', 110, 'POPS', 'POP3', (ok: boolean) => [['s', '+OK POP3 ready\r\n'], ['c', 'CAPA\r\n'], ['s', '+OK\r\nSTLS\r\n.\r\n'], ['c', 'STLS\r\n'], ['s', ok ? '+OK Begin TLS\r\n' : '-ERR no\r\n']]],
+  ] as const) {
+    it(`${name}: the upgrade to TLS accepted names ${secure}, and the certificate ${secure}.App; refused, ${plain} stays`, async () => {
+      const frames = (srv: string, cport: number, ok: boolean, withTls: boolean) => {
+        let cs = 1000, ss = 5000;
+        const out = [tcpFrame(C, cport, srv, port, TCPF.SYN, 999), tcpFrame(srv, port, C, cport, TCPF.SYN | TCPF.ACK, 4999)];
+        for (const [who, line] of lines(ok)) {
+          const data = txt(line);
+          if (who === 'c') out.push(tcpFrame(C, cport, srv, port, TCPF.ACK | TCPF.PSH, cs, data)), (cs += data.length);
+          else out.push(tcpFrame(srv, port, C, cport, TCPF.ACK | TCPF.PSH, ss, data)), (ss += data.length);
+        }
+        if (withTls) {
+          const hello = clientHello();
+          out.push(tcpFrame(C, cport, srv, port, TCPF.ACK | TCPF.PSH, cs, hello));
+          out.push(tcpFrame(srv, port, C, cport, TCPF.ACK | TCPF.PSH, ss, serverFlight(cert('/CN=oss', 'DNS:OSS.huawei.com'))));
+        }
+        return out;
+      };
+      const got = await replay([...frames('10.0.0.40', 62100, true, true), ...frames('10.0.0.41', 62101, true, false), ...frames('10.0.0.42', 62102, false, false)]);
+      expect(got[`10.0.0.40:${port}`]).toBe(`${secure}.Huawei (DPI)`);
+      expect(got[`10.0.0.41:${port}`]).toBe(`${secure} (DPI)`);
+      expect(got[`10.0.0.42:${port}`]).toBe(`${plain} (DPI)`);
+    });
+  }
+
   it('self-signed is judged on the whole names, which the metadata keeps cut short', async () => {
     // A leaf signed by a CA whose name shares the leaf's first 60 characters, and a self-signed one.
     const base = '/C=NO/ST=Oslo/L=Oslo/O=Example Software ASA/OU=Example Max';

@@ -2,11 +2,15 @@
 // "* PREAUTH"); the client then sends tagged commands, "<tag> CAPABILITY",
 // "<tag> LOGIN …", "<tag> STARTTLS" … After the match the client's commands
 // are read on for a LOGIN naming a user (nDPI's clear-text credentials;
-// AUTHENTICATE's base64 exchanges are not decoded).
+// AUTHENTICATE's base64 exchanges are not decoded). STARTTLS (RFC 9051
+// §6.2.1) answered "<tag> OK" makes the flow IMAPS and the TLS handshake is
+// read on (nDPI's opportunistic-TLS dissection); "NO"/"BAD" goes back to
+// reading commands.
 #include <cstring>
 
 #include "dpi/dpi.h"
 #include "dpi/payload.h"
+#include "dpi/tls_parse.h"
 
 namespace fg {
 namespace {
@@ -30,18 +34,37 @@ bool login(Bytes b, size_t at) {
   return false;
 }
 
+enum ImapState : uint8_t { kCommands = 0, kTlsAsked = 1, kInTls = 2 };
+
+// After the match: logins, and the STARTTLS upgrade.
+Verdict read_on(DpiCtx& c) {
+  Bytes b = c.payload;
+  uint8_t& st = c.info->state[0];
+  if (st == kInTls) return tls_after_starttls(c);
+  size_t at = after_tag(b);
+  if (!c.from_client) {
+    if (st == kTlsAsked && at) {
+      if (command_at(b, at, "OK")) {
+        starttls_accepted(c, id(ProtoId::IMAPS));
+        st = kInTls;
+      } else if (command_at(b, at, "NO") || command_at(b, at, "BAD")) {
+        st = kCommands;
+      }
+    }
+    return Verdict::NeedMore;
+  }
+  if (!at) return Verdict::NeedMore;
+  if (login(b, at)) {
+    c.risk(Risk::ClearTextCredentials);
+    return Verdict::No;
+  }
+  if (command_at(b, at, "STARTTLS")) st = kTlsAsked;
+  return Verdict::NeedMore;
+}
+
 Verdict classify_imap(DpiCtx& c, Match& m) {
   Bytes b = c.payload;
-  if (c.extra) {
-    if (!c.from_client) return Verdict::NeedMore;
-    size_t at = after_tag(b);
-    if (!at) return Verdict::NeedMore;
-    if (login(b, at)) {
-      c.risk(Risk::ClearTextCredentials);
-      return Verdict::No;
-    }
-    return command_at(b, at, "STARTTLS") ? Verdict::No : Verdict::NeedMore;  // TLS from here on
-  }
+  if (c.extra) return read_on(c);
   if (!c.from_client) {
     if (has_at_upper(b, 0, "* OK") || has_at_upper(b, 0, "* PREAUTH")) return Verdict::NeedMore;
     return Verdict::No;
@@ -53,8 +76,14 @@ Verdict classify_imap(DpiCtx& c, Match& m) {
   for (const char* k : kCmds)
     if (has_at_upper(b, at, k)) {
       m.app = id(ProtoId::IMAP);
-      if (login(b, at)) c.risk(Risk::ClearTextCredentials);
-      else m.more = !command_at(b, at, "STARTTLS");
+      if (login(b, at)) {
+        c.risk(Risk::ClearTextCredentials);
+        return Verdict::Match;
+      }
+      if (c.info) {
+        c.info->state[0] = command_at(b, at, "STARTTLS") ? kTlsAsked : kCommands;
+        m.more = true;
+      }
       return Verdict::Match;
     }
   return Verdict::No;

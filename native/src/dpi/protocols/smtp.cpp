@@ -1,20 +1,23 @@
 // ④ SMTP (RFC 5321): the server greets first with "220 " (or "220-" for a
 // multi-line greeting); the client answers EHLO or HELO. Stateless: a client
 // command reaching this dissector means every earlier packet was a greeting.
-// A STARTTLS upgrade stays SMTP, as we match on the EHLO before it.
 // After the match the client's commands are read on for nDPI's clear-text
 // credentials (RFC 4954): AUTH PLAIN with its base64 credentials on the
 // command line, or AUTH LOGIN and the base64 user name on the next line;
-// until the mail itself or TLS.
+// until the mail itself or TLS. STARTTLS (RFC 3207) answered "220" makes the
+// flow SMTPS and the TLS handshake is read on (certificate names: SMTPS.App),
+// as nDPI's opportunistic-TLS dissection does (on by default); any other
+// answer ends the reading.
 #include <cstring>
 
 #include "dpi/dpi.h"
 #include "dpi/payload.h"
+#include "dpi/tls_parse.h"
 
 namespace fg {
 namespace {
 
-enum SmtpState : uint8_t { kIdle = 0, kAuthAsked = 1 };
+enum SmtpState : uint8_t { kIdle = 0, kAuthAsked = 1, kTlsAsked = 2, kInTls = 3 };
 
 bool base64_char(uint8_t ch) {
   return (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '+' || ch == '/' || ch == '=';
@@ -30,9 +33,17 @@ bool base64_line(Bytes b, size_t at) {
 
 Verdict read_on(DpiCtx& c) {
   Bytes b = c.payload;
-  if (!c.from_client) return Verdict::NeedMore;
   uint8_t scratch = kIdle;
   uint8_t& st = c.info ? c.info->state[0] : scratch;
+  if (st == kInTls) return tls_after_starttls(c);
+  if (st == kTlsAsked) {
+    if (c.from_client) return Verdict::NeedMore;
+    if (!has_at(b, 0, "220")) return Verdict::No;  // 454, 501: no TLS
+    starttls_accepted(c, id(ProtoId::SMTPS));
+    st = kInTls;
+    return Verdict::NeedMore;
+  }
+  if (!c.from_client) return Verdict::NeedMore;
   if (st == kAuthAsked) {
     if (base64_line(b, 0)) {
       c.risk(Risk::ClearTextCredentials);
@@ -51,10 +62,13 @@ Verdict read_on(DpiCtx& c) {
     if (login) st = kAuthAsked;
     return Verdict::NeedMore;
   }
-  // Past authentication (the mail itself) or into TLS: nothing more to read.
-  if (command_at(b, 0, "MAIL") || command_at(b, 0, "RCPT") || command_at(b, 0, "DATA") || command_at(b, 0, "STARTTLS") ||
-      command_at(b, 0, "QUIT"))
-    return Verdict::No;
+  if (command_at(b, 0, "STARTTLS")) {
+    if (!c.info) return Verdict::No;  // nowhere to keep the stage
+    st = kTlsAsked;
+    return Verdict::NeedMore;
+  }
+  // Past authentication (the mail itself): nothing more to read.
+  if (command_at(b, 0, "MAIL") || command_at(b, 0, "RCPT") || command_at(b, 0, "DATA") || command_at(b, 0, "QUIT")) return Verdict::No;
   return Verdict::NeedMore;
 }
 

@@ -453,6 +453,8 @@ bool dtls_read_records(DpiCtx& c) {
   return false;
 }
 
+void starttls_accepted(DpiCtx& c, uint16_t secure) { c.clf->refine(c.flow, 0, secure); }
+
 Verdict tls_after_starttls(DpiCtx& c) {
   FlowMeta* fm = c.meta(MetaKind::Tls);
   if (!fm) return Verdict::No;
