@@ -197,6 +197,31 @@ describe('a server certificate over several segments is gathered', () => {
     });
   }
 
+  it('RDP asking for TLS security (requestedProtocols bit 0): the TLS handshake names TLS.RDP; standard RDP security stays RDP', async () => {
+    // TPKT + X.224 Connection Request + "Cookie: mstshash=<9 characters>\r\n" + RDP_NEG_REQ (type 1, length 8,
+    // requestedProtocols little-endian): with a 9-character name requestedProtocols begins at byte 43
+    const request = (requested: number) => {
+      const body = Buffer.concat([txt('Cookie: mstshash=user12345\r\n'), Buffer.from([1, 0, 8, 0, requested, 0, 0, 0])]);
+      const x224 = Buffer.concat([Buffer.from([6 + body.length, 0xe0, 0, 0, 0, 0, 0]), body]);
+      return Buffer.concat([Buffer.from([3, 0, (x224.length + 4) >> 8, (x224.length + 4) & 255]), x224]);
+    };
+    const confirm = Buffer.from([3, 0, 0, 19, 14, 0xd0, 0, 0, 0x12, 0x34, 0, 2, 0x1f, 8, 0, 1, 0, 0, 0]);
+    expect(request(1)[43]).toBe(1);
+    const frames = (srv: string, cport: number, requested: number) => {
+      const req = request(requested), hello = clientHello();
+      return [
+        tcpFrame(C, cport, srv, 3389, TCPF.SYN, 999),
+        tcpFrame(srv, 3389, C, cport, TCPF.SYN | TCPF.ACK, 4999),
+        tcpFrame(C, cport, srv, 3389, TCPF.ACK | TCPF.PSH, 1000, req),
+        tcpFrame(srv, 3389, C, cport, TCPF.ACK | TCPF.PSH, 5000, confirm),
+        tcpFrame(C, cport, srv, 3389, TCPF.ACK | TCPF.PSH, 1000 + req.length, hello),
+      ];
+    };
+    const got = await replay([...frames('10.0.0.50', 62200, 0x03), ...frames('10.0.0.51', 62201, 0x00)]);
+    expect(got['10.0.0.50:3389']).toBe('TLS.RDP (DPI)');
+    expect(got['10.0.0.51:3389']).toBe('RDP (DPI)');
+  });
+
   it('self-signed is judged on the whole names, which the metadata keeps cut short', async () => {
     // A leaf signed by a CA whose name shares the leaf's first 60 characters, and a self-signed one.
     const base = '/C=NO/ST=Oslo/L=Oslo/O=Example Software ASA/OU=Example Max';

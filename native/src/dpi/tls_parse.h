@@ -55,9 +55,10 @@ void tls_hello_meta(DpiCtx& c, Bytes hs, HelloTransport tr);
 // metadata, the server's certificate naming master.App.
 enum class Verdict : uint8_t;
 Verdict tls_after_starttls(DpiCtx& c);
-// A mail protocol's STARTTLS / STLS accepted by the server: the flow is named
-// `secure` (SMTPS, IMAPS, POPS) from here, and tls_after_starttls() reads on.
-void starttls_accepted(DpiCtx& c, uint16_t secure);
+// TLS begins inside another protocol's flow (a mail STARTTLS / STLS the server
+// accepted: SMTPS, IMAPS, POPS; RDP's TLS security: TLS.RDP): the flow is
+// named master.app from here, and tls_after_starttls() reads on.
+void tls_begins(DpiCtx& c, uint16_t master, uint16_t app);
 // DTLS (dpi/protocols/tls.cpp). A record header (handshake, alert, CCS or
 // data; DTLS 1.0/1.2/1.3 version) whose length fits the datagram.
 bool dtls_record(Bytes b);

@@ -45,7 +45,7 @@ Verdict read_on(DpiCtx& c) {
   if (!c.from_client) {
     if (st == kTlsAsked && at) {
       if (command_at(b, at, "OK")) {
-        starttls_accepted(c, id(ProtoId::IMAPS));
+        tls_begins(c, 0, id(ProtoId::IMAPS));
         st = kInTls;
       } else if (command_at(b, at, "NO") || command_at(b, at, "BAD")) {
         st = kCommands;

@@ -23,7 +23,7 @@ Verdict read_on(DpiCtx& c) {
   if (st == kInTls) return tls_after_starttls(c);
   if (st == kTlsAsked && !c.from_client) {
     if (c.payload.size() && c.payload[0] == '+') {
-      starttls_accepted(c, id(ProtoId::POPS));
+      tls_begins(c, 0, id(ProtoId::POPS));
       st = kInTls;
     } else if (c.payload.size() && c.payload[0] == '-') {
       st = kCommands;

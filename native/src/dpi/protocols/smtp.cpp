@@ -39,7 +39,7 @@ Verdict read_on(DpiCtx& c) {
   if (st == kTlsAsked) {
     if (c.from_client) return Verdict::NeedMore;
     if (!has_at(b, 0, "220")) return Verdict::No;  // 454, 501: no TLS
-    starttls_accepted(c, id(ProtoId::SMTPS));
+    tls_begins(c, 0, id(ProtoId::SMTPS));
     st = kInTls;
     return Verdict::NeedMore;
   }

@@ -453,7 +453,7 @@ bool dtls_read_records(DpiCtx& c) {
   return false;
 }
 
-void starttls_accepted(DpiCtx& c, uint16_t secure) { c.clf->refine(c.flow, 0, secure); }
+void tls_begins(DpiCtx& c, uint16_t master, uint16_t app) { c.clf->refine(c.flow, master, app); }
 
 Verdict tls_after_starttls(DpiCtx& c) {
   FlowMeta* fm = c.meta(MetaKind::Tls);
