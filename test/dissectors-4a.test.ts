@@ -76,13 +76,20 @@ describe('dissectors 4a', () => {
     expect(await classify('tcp', 1022, 988, [lustreHello([10, 0, 0, 3])])).not.toBe('Lustre (DPI)');
   });
 
-  it('Activision: 0x0d02 / 0x0c02 exchange on 3074, not a PTPv2-like self-sized header', async () => {
-    const a = hex('0d02 00d3 dded0396 1669981a 27af4f38 1bc0a800 1502');
-    const b = hex('0c02 00d3 dded0396 1669981a 27af4f38 1bc0a800 1502');
-    expect(await classify('udp', 3074, 33441, [a, b])).toBe('Activision (DPI)');
-    const ptp = Buffer.from(a);
-    ptp.writeUInt16BE(ptp.length, 2);
-    expect(await classify('udp', 3074, 33442, [ptp, ptp])).not.toBe('Activision (DPI)');
+  it("Activision: nDPI's rule — per direction 0x0c02 / 0x0d02 first (at least 29 bytes), the c0a800 15020c mark, or five packets keeping 0x29 / 0x28", async () => {
+    // nDPI's direction of a UDP packet: 1 when its source port is below its destination port
+    const first = (magic: string, mark = true) => Buffer.concat([hex(`${magic} 00d3 dded0396 1669981a 27af4f38 1b`), mark ? hex('c0a80015020c') : hex('0a0000150210'), Buffer.alloc(12, 0x11)]);
+    const later = (lead: number) => Buffer.concat([Buffer.from([lead]), Buffer.alloc(30, 0x22)]);
+    // client 3074 → 33441 is direction 1 (0x0d02), the reply direction 0 (0x0c02)
+    expect(await classify('udp', 3074, 33441, [first('0d02'), first('0c02')])).toBe('Activision (DPI)');
+    // without the mark: named on the fifth packet of the pattern, not before
+    const slow = [first('0d02', false), first('0c02', false), later(0x28), later(0x29), later(0x28)];
+    expect(await classify('udp', 3074, 33442, slow)).toBe('Activision (DPI)');
+    expect(await classify('udp', 3074, 33443, slow.slice(0, 4))).not.toBe('Activision (DPI)');
+    // near misses: the magics swapped for the direction; a first packet of 28 bytes; a later packet off the pattern
+    expect(await classify('udp', 3074, 33444, [first('0c02'), first('0d02')])).not.toBe('Activision (DPI)');
+    expect(await classify('udp', 3074, 33445, [first('0d02').subarray(0, 28)])).not.toBe('Activision (DPI)');
+    expect(await classify('udp', 3074, 33446, [first('0d02', false), first('0c02', false), later(0x29), later(0x29), later(0x28)])).not.toBe('Activision (DPI)');
   });
 
   it('Heroes_of_the_Storm: a game datagram to 3724, not without 0x40 0x00 at offset 14', async () => {

@@ -62,7 +62,8 @@ enum ScratchSlot : uint8_t {
   kScratchUsenet = 10,     // 1 byte: direction of the greeting + 1
   kScratchHalfLife2 = 11,  // 1 byte: direction of the request + 1
   kScratchRtp = 12,        // 6 bytes: RTP / RTCP stages, first sequence number per direction
-  kScratchEnd = 18,
+  kScratchActivision = 18, // 1 byte: nDPI directions whose first packet was seen
+  kScratchEnd = 19,
 };
 
 static_assert(kScratchEnd <= kScratchBytes);
