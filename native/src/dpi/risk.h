@@ -36,7 +36,7 @@ constexpr Risk kStoredRisks[] = {
     Risk::TlsUncommonAlpn, Risk::TlsCertTooLong, Risk::TlsFatalAlert, Risk::ClearTextCredentials,
     Risk::TlsCertAboutToExpire, Risk::ErrorCode, Risk::HttpObsoleteServer, Risk::TlsAlpnSniMismatch,
     Risk::BinaryDataTransfer, Risk::DnsLargePacket, Risk::MalformedPacket, Risk::InvalidCharacters,
-    Risk::PunycodeIdn, Risk::CrawlerBot, Risk::RiskyDomain, Risk::TlsCertMismatch,
+    Risk::PunycodeIdn, Risk::CrawlerBot, Risk::RiskyDomain, Risk::TlsCertMismatch, Risk::PossibleExploit,
 };
 static_assert(sizeof(kStoredRisks) <= 32);
 

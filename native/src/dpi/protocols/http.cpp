@@ -130,14 +130,33 @@ size_t each_header(Bytes b, F&& fn) {
 
 bool is(const char* name, size_t len, const char* want) { return std::strlen(want) == len && strncasecmp(name, want, len) == 0; }
 
-// nDPI flags empty or missing User-Agents; we add the shapes its samples
-// show: no version or product ("test"), shell and template injections.
-bool suspicious_ua(const char* v, size_t n) {
-  if (n == 0) return true;
-  if ((n >= 4 && std::memcmp(v, "() {", 4) == 0) || (n >= 2 && std::memcmp(v, "<?", 2) == 0)) return true;
-  for (size_t i = 0; i + 1 < n; i++)
-    if (v[i] == '$' && v[i + 1] == '{') return true;
-  return !std::memchr(v, ' ', n) && !std::memchr(v, '/', n);
+// nDPI's User-Agent checks (src/lib/protocols/http.c, ndpi_check_user_agent),
+// nothing added: empty or missing; over 12 characters, all letters, at least
+// a fifth of them capitals; "<?" at the start or a '$' anywhere; "://" not
+// at the start and not after 'p' or 's' (http://, https://); shorter than 4
+// or longer than 256 characters, "test" at the start, '{' or '}' anywhere.
+// "jndi:ldap://" at the start is a possible exploit (Log4J) instead.
+// Bits: 1 suspicious, 2 possible exploit.
+constexpr uint8_t kUaSuspicious = 1, kUaExploit = 2;
+
+uint8_t check_ua(const char* v, size_t n) {
+  if (n == 0) return kUaSuspicious;
+  bool bad = false;
+  if (n > 12) {
+    size_t i = 0, upper = 0;
+    for (; i < n && ((v[i] >= 'a' && v[i] <= 'z') || (v[i] >= 'A' && v[i] <= 'Z')); i++)
+      if (v[i] >= 'A' && v[i] <= 'Z') upper++;
+    if (i == n && float(upper) / float(n) >= 0.2f) bad = true;
+  }
+  if ((n >= 2 && std::memcmp(v, "<?", 2) == 0) || std::memchr(v, '$', n)) bad = true;
+  for (size_t i = 1; i + 3 <= n; i++)
+    if (std::memcmp(v + i, "://", 3) == 0) {  // the first one only, as strstr finds it
+      if (v[i - 1] != 'p' && v[i - 1] != 's') bad = true;
+      break;
+    }
+  if (n >= 12 && std::memcmp(v, "jndi:ldap://", 12) == 0) return uint8_t((bad ? kUaSuspicious : 0) | kUaExploit);
+  if (n < 4 || n > 256 || std::memcmp(v, "test", 4) == 0 || std::memchr(v, '{', n) || std::memchr(v, '}', n)) bad = true;
+  return bad ? kUaSuspicious : 0;
 }
 
 bool contains_nocase(const char* v, size_t n, const char* want) {
@@ -196,7 +215,9 @@ void read_request(DpiCtx& c, Bytes b) {
   bool ua_seen = false, host_numeric = false;
   each_header(b, [&](const char* name, size_t nl, const char* v, size_t vl) {
     if (is(name, nl, "user-agent")) {
-      ua_seen = !suspicious_ua(v, vl);
+      const uint8_t u = check_ua(v, vl);
+      ua_seen = !(u & kUaSuspicious);
+      if (u & kUaExploit) c.risk(Risk::PossibleExploit);
       if (fm) copy_str(fm->http.user_agent, sizeof(fm->http.user_agent), v, vl);
     } else if (is(name, nl, "authorization")) {
       // nDPI: "Basic" or "Digest" anywhere in the value.
@@ -208,7 +229,7 @@ void read_request(DpiCtx& c, Bytes b) {
       host_numeric = numeric_host(v, hl);
     }
   });
-  if (!ua_seen) c.risk(Risk::HttpSuspUserAgent);  // nDPI: "Empty or missing User-Agent"
+  if (!ua_seen) c.risk(Risk::HttpSuspUserAgent);  // missing, or a suspicious shape
   if (host_numeric) c.risk(Risk::NumericIpHost);
   if (!fm) return;
   fm->http.method = method_of(b);
