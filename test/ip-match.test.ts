@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { l7Name } from '../ts/bindings/engine.js';
-import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, eth, ipv4, ipv6, tcp } from './fixtures/frames.js';
+import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, eth, ipv4, ipv6, tcp, udp } from './fixtures/frames.js';
+import { DNS_RESPONSE, DNS_TYPE, dns, dnsName, ipRdata, tlsClientHello } from './fixtures/apps.js';
 import { replayFrames } from './fixtures/dissect.js';
 
 // One TCP flow from 10.0.0.1 (2001:db8::1 for IPv6) to `server`:40123 with a payload no dissector knows.
@@ -67,5 +68,43 @@ describe('IP prefix lists (nDPI "Match by IP")', () => {
     // Telegram 2001:b28:f23c::/47 (2001:b28:f23c:: – 2001:b28:f23d:ffff:…).
     expect(await classify('2001:b28:f23d::5')).toEqual({ name: 'Telegram', confidence: 'Match by IP' });
     expect((await classify('2001:b28:f23e::5')).name).toBe('Unknown');
+  });
+});
+
+// nDPI's cache of names learned from DNS answers (its dns.c): a flow nothing
+// else classified is named by its server's name, when a DNS answer gave it.
+// A name the server got from another flow's TLS SNI names nothing (nDPI keeps
+// no such cache).
+describe('names from DNS answers, not from other flows\' SNI', () => {
+  it('a DNS answer for www.youtube.com names a later unclassified flow to that address; an SNI alone does not', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fg-dnscache-'));
+    try {
+      const junk = new Uint8Array(48).map((_, i) => (i * 37 + 11) & 0xff);
+      const tcpSeg = (src: string, dst: string, sport: number, dport: number, flags: number, seq: number, data: Uint8Array = new Uint8Array()) =>
+        eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src, dst, proto: IPPROTO.TCP }, tcp({ sport, dport, flags, seq, ack: 1 }, data)));
+      const unknownFlow = (server: string, sport: number) => [
+        tcpSeg('10.0.0.1', server, sport, 40123, TCPF.SYN, 999),
+        tcpSeg(server, '10.0.0.1', 40123, sport, TCPF.SYN | TCPF.ACK, 4999),
+        tcpSeg('10.0.0.1', server, sport, 40123, TCPF.PSH | TCPF.ACK, 1000, junk),
+        tcpSeg(server, '10.0.0.1', 40123, sport, TCPF.PSH | TCPF.ACK, 5000, junk),
+      ];
+      const name = dnsName('www.youtube.com');
+      const answer = dns({ flags: DNS_RESPONSE, questions: [{ name, type: DNS_TYPE.A }], answers: [{ name, type: DNS_TYPE.A, rdata: ipRdata('198.51.100.7') }] });
+      const frames = [
+        eth(MAC_A, MAC_B, ETH.IPV4, ipv4({ src: '10.0.0.53', dst: '10.0.0.1', proto: IPPROTO.UDP }, udp({ sport: 53, dport: 33333 }, answer))),
+        ...unknownFlow('198.51.100.7', 50001),
+        // the SNI of a TLS flow to 198.51.100.8 says www.youtube.com too
+        tcpSeg('10.0.0.1', '198.51.100.8', 50002, 443, TCPF.SYN, 999),
+        tcpSeg('198.51.100.8', '10.0.0.1', 443, 50002, TCPF.SYN | TCPF.ACK, 4999),
+        tcpSeg('10.0.0.1', '198.51.100.8', 50002, 443, TCPF.PSH | TCPF.ACK, 1000, tlsClientHello('www.youtube.com')),
+        ...unknownFlow('198.51.100.8', 50003),
+      ];
+      const got = await replayFrames(join(dir, 'c.pcap'), frames, (e) =>
+        Object.fromEntries(e.drainExpired(64).filter((f) => f.srv_port === 40123).map((f) => [f.srv_ip, `${l7Name(f.l7_master, f.l7_app)} (${f.confidence})`])), { flushAtEnd: true });
+      expect(got['198.51.100.7']).toBe('YouTube (DPI (cache))');
+      expect(got['198.51.100.8']).toBe('Unknown (Unknown)');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -69,7 +69,9 @@ Pipeline::Pipeline(const PipelineLimits& lim, SpscRing<ExpiredFlow>* expired)
   dpi_.set_name_lookup({this, [](const void* c, const IpAddr& ip, uint16_t vlan, size_t& len) -> const char* {
                           const auto* self = static_cast<const Pipeline*>(c);
                           const NameCacheEntry& e = self->name_cache_[hash_host_key(HostKey{ip, vlan}) & (kNameCacheSlots - 1)];
-                          if (!e.len || !(e.ip == ip) || e.vlan != vlan) return nullptr;
+                          // nDPI's cache learns addresses from DNS answers only (its dns.c):
+                          // names a host got from TLS SNI or HTTP Host name no other flow
+                          if (!e.len || !(e.ip == ip) || e.vlan != vlan || e.src != uint8_t(NameSource::Dns)) return nullptr;
                           len = e.len;
                           return e.name;
                         }});
