@@ -63,7 +63,8 @@ enum ScratchSlot : uint8_t {
   kScratchHalfLife2 = 11,  // 1 byte: direction of the request + 1
   kScratchRtp = 12,        // 6 bytes: RTP / RTCP stages, first sequence number per direction
   kScratchActivision = 18, // 1 byte: nDPI directions whose first packet was seen
-  kScratchEnd = 19,
+  kScratchMemcached = 19,  // 1 byte: command / reply lines seen
+  kScratchEnd = 20,
 };
 
 static_assert(kScratchEnd <= kScratchBytes);
