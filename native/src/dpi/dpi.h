@@ -55,7 +55,7 @@ struct Match {
 class Classifier;
 
 // Offsets into DpiCtx::scratch(), one range per dissector keeping state.
-constexpr size_t kScratchBytes = 24;
+constexpr size_t kScratchBytes = 32;
 enum ScratchSlot : uint8_t {
   kScratchRx = 0,          // 9 bytes: stored flag, connection epoch and id
   kScratchTeamViewer = 9,  // 1 byte: stage
@@ -64,7 +64,9 @@ enum ScratchSlot : uint8_t {
   kScratchRtp = 12,        // 6 bytes: RTP / RTCP stages, first sequence number per direction
   kScratchActivision = 18, // 1 byte: nDPI directions whose first packet was seen
   kScratchMemcached = 19,  // 1 byte: command / reply lines seen
-  kScratchEnd = 20,
+  kScratchTftp = 20,       // 5 bytes: last DATA and ACK block numbers, packets counted
+  kScratchIrc = 25,        // 2 bytes: command packets, ':' lines
+  kScratchEnd = 27,
 };
 
 static_assert(kScratchEnd <= kScratchBytes);
