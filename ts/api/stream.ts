@@ -1,8 +1,9 @@
 // Large list answers (every host, a 100 k-flow page, custom data of every
 // host) written a slice at a time: the rows come from an engine Cursor (the
-// page taken at once, converted per slice) and each slice is serialized in a
-// later turn of the event loop, so other clients are answered between slices
-// instead of waiting seconds behind one answer of tens of MB.
+// page ordered once; rows copied and converted per slice, those gone since
+// left out) and each slice is serialized in a later turn of the event loop,
+// so other clients are answered between slices instead of waiting seconds
+// behind one answer of tens of MB.
 import type { Context } from 'hono';
 
 import type { Cursor } from '../bindings/engine.js';

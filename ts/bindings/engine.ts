@@ -609,7 +609,7 @@ export class Engine {
     return this.native.hosts(this.hostQuery(q));
   }
 
-  /** hosts() as a Cursor: the page is taken now and converted a slice at a time. */
+  /** hosts() as a Cursor: the page is ordered now, its rows copied and converted a slice at a time. */
   hostsCursor(q: HostQuery & { detail: true }): Cursor<HostDetail>;
   hostsCursor(q: HostQuery & { brief: true }): Cursor<HostBrief>;
   hostsCursor(q?: HostQuery): Cursor<HostRecord>;
@@ -714,7 +714,7 @@ export class Engine {
     return this.native.flows(this.flowQuery(q));
   }
 
-  /** flows() as a Cursor: the page is taken now and converted a slice at a time. */
+  /** flows() as a Cursor: the page is ordered now, its rows copied and converted a slice at a time. */
   flowsCursor(q: FlowQuery = {}): Cursor<FlowRecord> {
     return this.native.flows({ ...this.flowQuery(q), cursor: true });
   }

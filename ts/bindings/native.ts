@@ -483,14 +483,15 @@ export interface Page<T> {
 }
 
 /**
- * A page taken at once under the batch lock (a consistent snapshot) and
- * converted to rows a slice at a time: large answers are written slice by
- * slice instead of built in one call.
+ * A page ordered at once under the batch lock (table index and serial per
+ * row); next() copies and converts a slice of rows, under the lock for a
+ * moment, leaving out those gone since. Large answers are written slice by
+ * slice instead of built in one call. The cursor keeps its engine alive.
  */
 export interface Cursor<T> {
   /** rows matching the query (before offset and limit) */
   total: number;
-  /** rows in the page */
+  /** rows in the page when it was ordered */
   size: number;
   /** the next `n` rows; [] once every row was taken */
   next(n: number): T[];
