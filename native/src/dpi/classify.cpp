@@ -4,6 +4,8 @@
 #include "dpi/payload.h"
 #include "flow/local_nets.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string_view>
 
@@ -13,9 +15,12 @@ namespace {
 struct Registry {
   Dissector list[kMaxDissectors];
   size_t n = 0;
-  // Per L4 mask (kL4Tcp, kL4Udp), the dissectors that run on it, as bits in
-  // list order: a packet visits only its candidates, not every dissector.
-  uint64_t on_l4[3][kMaxDissectors / 64] = {};
+  // Per L4 (kL4Tcp, kL4Udp), the dissectors that run on it in list order;
+  // a flow's exclusion bits are positions in its L4's list, so a packet
+  // visits only its candidates, not every dissector.
+  uint8_t on_l4[3][kMaxPerL4] = {};
+  size_t count[3] = {};
+  uint64_t slots[3][kMaxPerL4 / 64] = {};  // positions in use
 };
 Registry& registry() {
   static Registry r;
@@ -34,9 +39,20 @@ uint16_t category_of(uint16_t master, uint16_t app) {
 
 bool register_dissector(const Dissector& d) {
   Registry& r = registry();
-  if (r.n == kMaxDissectors) return false;
+  // Full lists are a build mistake: fail at load, not by a silently missing dissector.
+  bool full = r.n == kMaxDissectors;
   for (uint8_t l4 : {kL4Tcp, kL4Udp})
-    if (d.l4 & l4) r.on_l4[l4][r.n >> 6] |= uint64_t(1) << (r.n & 63);
+    if ((d.l4 & l4) && r.count[l4] == kMaxPerL4) full = true;
+  if (full) {
+    std::fprintf(stderr, "flowgate: no room for dissector %s (raise kMaxDissectors / kMaxPerL4)\n", d.name);
+    std::abort();
+  }
+  for (uint8_t l4 : {kL4Tcp, kL4Udp}) {
+    if (!(d.l4 & l4)) continue;
+    const size_t at = r.count[l4]++;
+    r.on_l4[l4][at] = uint8_t(r.n);
+    r.slots[l4][at >> 6] |= uint64_t(1) << (at & 63);
+  }
   r.list[r.n++] = d;
   return true;
 }
@@ -184,24 +200,31 @@ void Classifier::inspect(Flow& f, const Packet& p, bool from_client) noexcept {
   }
   if (f.dpi_state != kDpiInspecting) return;
   FlowInfo* fi = ensure_info(f);
-  uint64_t excluded[2] = {fi ? fi->excluded[0] : 0, fi ? fi->excluded[1] : 0};
+  // The third word is readable only while no name sits in host: once a
+  // dissector set one without matching, its dissectors are asked again.
+  const bool third = fi && !fi->host[0];
+  uint64_t excluded[3] = {fi ? fi->excluded[0] : 0, fi ? fi->excluded[1] : 0, 0};
+  if (third) std::memcpy(&excluded[2], fi->host + kMaskInHost, 8);
   auto exclude = [&](size_t i) { excluded[i >> 6] |= uint64_t(1) << (i & 63); };
   auto save = [&] {
-    if (fi) fi->excluded[0] = excluded[0], fi->excluded[1] = excluded[1];
+    if (!fi) return;
+    fi->excluded[0] = excluded[0], fi->excluded[1] = excluded[1];
+    if (third && !fi->host[0]) std::memcpy(fi->host + kMaskInHost, &excluded[2], 8);
   };
   const uint8_t l4 = p.l4_proto == kProtoTcp ? kL4Tcp : kL4Udp;
   const uint16_t cli_port = from_client ? p.sport : p.dport, srv_port = from_client ? p.dport : p.sport;
   DpiCtx ctx{p, Bytes(p.payload, p.payload_len), from_client, f, fi, cli_port, srv_port, this};
   const Registry& r = registry();
   bool any_left = false;
-  static_assert(kMaxDissectors == 128, "two mask words");
-  for (size_t w = 0; w < 2; w++) {
-    // this word's candidates, lowest index (registration order) first
-    for (uint64_t cand = r.on_l4[l4][w] & ~excluded[w]; cand; cand &= cand - 1) {
-      const size_t i = w * 64 + size_t(__builtin_ctzll(cand));
+  static_assert(kMaxPerL4 == 192 && kMaxDissectors <= 256, "three mask words, uint8_t indices");
+  for (size_t w = 0; w < 3; w++) {
+    // this word's candidates, lowest position (registration order) first
+    for (uint64_t cand = r.slots[l4][w] & ~excluded[w]; cand; cand &= cand - 1) {
+      const size_t slot = w * 64 + size_t(__builtin_ctzll(cand));
+      const size_t i = r.on_l4[l4][slot];
       const Dissector& d = r.list[i];
       if (f.dpi_packets > d.max_packets) {
-        exclude(i);
+        exclude(slot);
         continue;
       }
       Match m;
@@ -217,7 +240,7 @@ void Classifier::inspect(Flow& f, const Packet& p, bool from_client) noexcept {
         }
         return;
       }
-      if (v == Verdict::No) exclude(i);
+      if (v == Verdict::No) exclude(slot);
       else any_left = true;
     }
   }

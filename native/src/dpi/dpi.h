@@ -15,20 +15,26 @@
 namespace fg {
 
 constexpr uint8_t kMaxDpiPackets = 24;
-constexpr size_t kMaxDissectors = 128;
+constexpr size_t kMaxDissectors = 256;
+// A flow is TCP or UDP for life, so its exclusion mask needs a bit only per
+// dissector of its own L4: 192 per L4, 256 in all. Two mask words are
+// FlowInfo::excluded, the third lives in host[1..9) (kMaskInHost), free
+// while no name is set (FlowInfo grows by nothing: memory per flow holds).
+constexpr size_t kMaxPerL4 = 192;
+constexpr size_t kMaskInHost = 1;
 
 // What the classifier keeps of a flow beyond its ids: during inspection the
 // dissectors' state, afterwards what they learned. One pool entry per flow
 // under inspection or with something to show (hash index kept in Flow::info).
 struct alignas(64) FlowInfo {
   union {
-    uint64_t excluded[2];   // while inspecting: dissectors that answered no
+    uint64_t excluded[2];   // while inspecting: dissectors of the flow's L4 that answered no
     struct {                // once a dissector matched
       union {
         DnsMeta dns;        // kind Dns
         uint8_t state[15];  // the dissector reading on (Match::more): its own, set at the match
       };
-      uint8_t extra;        // the dissector still reading metadata
+      uint8_t extra;        // the dissector still reading metadata (registry index)
     };
   };
   char host[40];            // SNI / Host / DNS query, NUL-terminated, ≤ 39 characters
@@ -54,8 +60,9 @@ struct Match {
 
 class Classifier;
 
-// Offsets into DpiCtx::scratch(), one range per dissector keeping state.
-constexpr size_t kScratchBytes = 32;
+// Offsets into DpiCtx::scratch(), one range per dissector keeping state:
+// host[9..40), after the third mask word.
+constexpr size_t kScratchBytes = 31;
 enum ScratchSlot : uint8_t {
   kScratchRx = 0,          // 9 bytes: stored flag, connection epoch and id
   kScratchTeamViewer = 9,  // 1 byte: stage
@@ -70,6 +77,7 @@ enum ScratchSlot : uint8_t {
 };
 
 static_assert(kScratchEnd <= kScratchBytes);
+static_assert(kMaskInHost + 8 + kScratchBytes <= sizeof(FlowInfo::host));
 
 // What a dissector sees.
 struct DpiCtx {
