@@ -7,10 +7,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <span>
 #include <string_view>
 
 namespace fg {
 namespace {
+
+constexpr size_t kIdSpace = 1024;  // above nDPI's highest protocol id
 
 struct Registry {
   Dissector list[kMaxDissectors];
@@ -21,6 +24,9 @@ struct Registry {
   uint8_t on_l4[3][kMaxPerL4] = {};
   size_t count[3] = {};
   uint64_t slots[3][kMaxPerL4 / 64] = {};  // positions in use
+  // Per L4, the position of the first dissector of each protocol id + 1 (0:
+  // none): nDPI asks the dissector of the port's guessed protocol first.
+  uint8_t by_id[3][kIdSpace] = {};
 };
 Registry& registry() {
   static Registry r;
@@ -33,6 +39,19 @@ uint16_t category_of(uint16_t master, uint16_t app) {
   if (a && a->category) return a->category;
   const ProtoInfo* m = proto_info(master);
   return m ? m->category : 0;
+}
+
+// nDPI's sub-protocol lists (ndpi_set_proto_subprotocols) that name
+// dissectors, in its order; empty for every other protocol.
+std::span<const uint16_t> sub_protocols(uint16_t parent) {
+  static constexpr uint16_t kHttp[] = {
+      id(ProtoId::Crossfire), id(ProtoId::SOAP),  id(ProtoId::BitTorrent), id(ProtoId::Gnutella), id(ProtoId::MapleStory),
+      id(ProtoId::Zattoo),    id(ProtoId::WorldOfWarcraft), id(ProtoId::IRC), id(ProtoId::IPP), id(ProtoId::MpegDash),
+      id(ProtoId::RTSP),      id(ProtoId::Thrift), id(ProtoId::JSON_RPC), id(ProtoId::HL7)};
+  static constexpr uint16_t kDcerpc[] = {id(ProtoId::PROFINET_IO)};
+  if (parent == id(ProtoId::HTTP)) return kHttp;
+  if (parent == id(ProtoId::DCERPC)) return kDcerpc;
+  return {};
 }
 
 }  // namespace
@@ -52,6 +71,7 @@ bool register_dissector(const Dissector& d) {
     const size_t at = r.count[l4]++;
     r.on_l4[l4][at] = uint8_t(r.n);
     r.slots[l4][at >> 6] |= uint64_t(1) << (at & 63);
+    if (d.id < kIdSpace && !r.by_id[l4][d.id]) r.by_id[l4][d.id] = uint8_t(at + 1);
   }
   r.list[r.n++] = d;
   return true;
@@ -216,32 +236,71 @@ void Classifier::inspect(Flow& f, const Packet& p, bool from_client) noexcept {
   DpiCtx ctx{p, Bytes(p.payload, p.payload_len), from_client, f, fi, cli_port, srv_port, this};
   const Registry& r = registry();
   bool any_left = false;
+  // A dissector's match decides the flow; a sub-protocol's overrides it.
+  auto take = [&](const Dissector& d, size_t i, const Match& m) {
+    // The mask is dead from here: its bytes hold DnsMeta and the index of
+    // the dissector reading on (written by the dissector, kept as is).
+    set(f, m.master, m.app ? m.app : d.id, m.cached ? Confidence::DpiCache : Confidence::Dpi);
+    if (f.dpi_state == kDpiInspecting) f.dpi_state = kDpiDone;
+    if (m.more && fi) {
+      fi->extra = uint8_t(i);
+      f.dpi_state = kDpiExtra;
+    }
+  };
+  auto is_excluded = [&](size_t slot) { return excluded[slot >> 6] >> (slot & 63) & 1; };
+  // nDPI's check_ndpi_subprotocols: once a flow is HTTP (master or app) or
+  // DCERPC, the dissectors nDPI lists as their sub-protocols are asked on
+  // the same packet, and the first of them to match wins (MapleStory's
+  // updater on port 80 is MapleStory, not HTTP).
+  auto ask_subs = [&] {
+    for (uint16_t parent : {f.l7_app, f.l7_master}) {
+      for (uint16_t sub : sub_protocols(parent)) {
+        const size_t slot = sub < kIdSpace && r.by_id[l4][sub] ? r.by_id[l4][sub] - 1u : kMaxPerL4;
+        if (slot >= kMaxPerL4 || is_excluded(slot)) continue;
+        const size_t i = r.on_l4[l4][slot];
+        const Dissector& d = r.list[i];
+        if (f.dpi_packets > d.max_packets) continue;
+        Match m;
+        if (d.fn(ctx, m) != Verdict::Match) continue;
+        // HTTP's reading on would rename the flow from its response: it ends
+        if (!m.more && f.dpi_state == kDpiExtra) f.dpi_state = kDpiDone;
+        take(d, i, m);
+        return;
+      }
+    }
+  };
+  // One dissector's turn; true when it matched (the flow is decided).
+  auto ask = [&](size_t slot) -> bool {
+    const size_t i = r.on_l4[l4][slot];
+    const Dissector& d = r.list[i];
+    if (f.dpi_packets > d.max_packets) {
+      exclude(slot);
+      return false;
+    }
+    Match m;
+    Verdict v = d.fn(ctx, m);
+    if (v == Verdict::Match) {
+      exclude(slot);  // not asked again as a sub-protocol of itself
+      take(d, i, m);
+      ask_subs();
+      return true;
+    }
+    if (v == Verdict::No) exclude(slot);
+    else any_left = true;
+    return false;
+  };
+  // nDPI's order (check_ndpi_detection_func): the dissector of the protocol
+  // the ports suggest first, then every candidate in registration order.
+  size_t first = kMaxPerL4;
+  const uint16_t guess = guess_by_port(p.l4_proto, cli_port, srv_port);
+  if (guess < kIdSpace && r.by_id[l4][guess]) first = r.by_id[l4][guess] - 1u;
+  if (first < kMaxPerL4 && !is_excluded(first) && ask(first)) return;
   static_assert(kMaxPerL4 == 192 && kMaxDissectors <= 256, "three mask words, uint8_t indices");
   for (size_t w = 0; w < 3; w++) {
     // this word's candidates, lowest position (registration order) first
     for (uint64_t cand = r.slots[l4][w] & ~excluded[w]; cand; cand &= cand - 1) {
       const size_t slot = w * 64 + size_t(__builtin_ctzll(cand));
-      const size_t i = r.on_l4[l4][slot];
-      const Dissector& d = r.list[i];
-      if (f.dpi_packets > d.max_packets) {
-        exclude(slot);
-        continue;
-      }
-      Match m;
-      Verdict v = d.fn(ctx, m);
-      if (v == Verdict::Match) {
-        // The mask is dead from here: its bytes hold DnsMeta and the index of
-        // the dissector reading on (written by the dissector, kept as is).
-        set(f, m.master, m.app ? m.app : d.id, m.cached ? Confidence::DpiCache : Confidence::Dpi);
-        f.dpi_state = kDpiDone;
-        if (m.more && fi) {
-          fi->extra = uint8_t(i);
-          f.dpi_state = kDpiExtra;
-        }
-        return;
-      }
-      if (v == Verdict::No) exclude(slot);
-      else any_left = true;
+      if (slot != first && ask(slot)) return;
     }
   }
   save();
