@@ -20,6 +20,7 @@ Verdict classify_vnc(DpiCtx& c, Match& m) {
   // have answered no already.
   if (c.flow.dpi_packets < 2) return Verdict::NeedMore;
   m.app = id(ProtoId::VNC);
+  c.risk(Risk::DesktopFileSharing);  // remote desktop, as nDPI flags it
   return Verdict::Match;
 }
 
