@@ -42,15 +42,14 @@ uint16_t category_of(uint16_t master, uint16_t app) {
 }
 
 // nDPI's sub-protocol lists (ndpi_set_proto_subprotocols) that name
-// dissectors, in its order; empty for every other protocol.
+// dissectors, in its order; empty for every other protocol. (DCERPC's one,
+// PROFINET_IO, is read by dcerpc.cpp on the packet it matches.)
 std::span<const uint16_t> sub_protocols(uint16_t parent) {
   static constexpr uint16_t kHttp[] = {
       id(ProtoId::Crossfire), id(ProtoId::SOAP),  id(ProtoId::BitTorrent), id(ProtoId::Gnutella), id(ProtoId::MapleStory),
       id(ProtoId::Zattoo),    id(ProtoId::WorldOfWarcraft), id(ProtoId::IRC), id(ProtoId::IPP), id(ProtoId::MpegDash),
       id(ProtoId::RTSP),      id(ProtoId::Thrift), id(ProtoId::JSON_RPC), id(ProtoId::HL7)};
-  static constexpr uint16_t kDcerpc[] = {id(ProtoId::PROFINET_IO)};
   if (parent == id(ProtoId::HTTP)) return kHttp;
-  if (parent == id(ProtoId::DCERPC)) return kDcerpc;
   return {};
 }
 
@@ -248,8 +247,8 @@ void Classifier::inspect(Flow& f, const Packet& p, bool from_client) noexcept {
     }
   };
   auto is_excluded = [&](size_t slot) { return excluded[slot >> 6] >> (slot & 63) & 1; };
-  // nDPI's check_ndpi_subprotocols: once a flow is HTTP (master or app) or
-  // DCERPC, the dissectors nDPI lists as their sub-protocols are asked on
+  // nDPI's check_ndpi_subprotocols: once a flow is HTTP (master or app),
+  // the dissectors nDPI lists as their sub-protocols are asked on
   // the same packet, and the first of them to match wins (MapleStory's
   // updater on port 80 is MapleStory, not HTTP).
   auto ask_subs = [&] {

@@ -34,7 +34,9 @@ Verdict classify_dcerpc(DpiCtx& c, Match& m) {
   Bytes b = c.payload;
   bool little = false;
   if (c.p.l4_proto == kProtoTcp ? connection_oriented(b) : connectionless(b, little)) {
-    if (c.p.l4_proto == kProtoUdp && profinet_io(b, little)) {
+    // nDPI's PROFINET check takes the UUID's byte order from the high
+    // nibble alone (0x11 too), the body length from 0x10 only.
+    if (c.p.l4_proto == kProtoUdp && profinet_io(b, (b[4] >> 4) != 0)) {
       m.master = id(ProtoId::DCERPC);
       m.app = id(ProtoId::PROFINET_IO);
     }
