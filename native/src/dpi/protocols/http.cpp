@@ -175,14 +175,14 @@ bool starts(const char* v, size_t n, const char* want) {
 uint16_t app_by_content_type(const char* v, size_t n) {
   if (starts(v, n, "application/ocsp-request") || starts(v, n, "application/ocsp-response")) return id(ProtoId::OCSP);
   if (starts(v, n, "application/ipp")) return id(ProtoId::IPP);
-  if (starts(v, n, "application/json-rpc")) return id(ProtoId::JSON_RPC);
-  if (starts(v, n, "application/vnd.apple.mpegurl")) return id(ProtoId::HLS);
+  if (starts(v, n, "application/vnd.apple.mpegurl") || starts(v, n, "application/x-mpegurl")) return id(ProtoId::HLS);
   if (n >= 9 && strncasecmp(v + n - 9, "video/mp4", 9) == 0) return id(ProtoId::MpegDash);
   return 0;
 }
 
 // The request's own sub-protocol: WebDAV methods, MPEG-DASH segments, a
-// Content-Type, a SOAPAction header; 0 when none.
+// Content-Type; 0 when none. (SOAP and JSON-RPC are HTTP's sub-protocol
+// dissectors, soap.cpp and json_rpc.cpp, as in nDPI.)
 uint16_t request_app(Bytes b) {
   if (webdav_method(b)) return id(ProtoId::WebDAV);
   const char* s = reinterpret_cast<const char*>(b.data());
@@ -194,13 +194,10 @@ uint16_t request_app(Bytes b) {
   };
   if (line_ends(".mp4 HTTP/1.1") || line_ends(".m4s HTTP/1.1")) return id(ProtoId::MpegDash);
   uint16_t app = 0;
-  bool soap = false;
   each_header(b, [&](const char* name, size_t nl, const char* v, size_t vl) {
     if (!app && is(name, nl, "content-type")) app = app_by_content_type(v, vl);
-    // A SOAPAction header marks a SOAP call (nDPI's SOAP sub-protocol).
-    if (is(name, nl, "soapaction")) soap = true;
   });
-  return app ? app : soap ? id(ProtoId::SOAP) : 0;
+  return app;
 }
 
 void read_request(DpiCtx& c, Bytes b) {

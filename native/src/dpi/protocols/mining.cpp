@@ -1,6 +1,10 @@
-// ④ Cryptocurrency mining over TCP, as nDPI knows it: a stratum-like JSON
-// exchange ("worker":, "eth1.0", "method":, "blob":), or an Ethereum
-// devp2p handshake (300–600 bytes, third byte 4) to ports 30300–30305.
+// ④ Cryptocurrency mining over TCP, as nDPI 4.11 knows it: a JSON object
+// (the payload's first byte '{') holding a Stratum v1 subscribe or
+// configure call ("mining.subscribe", "mining.configure"), the xmr-stak-cpu
+// miner's agent string, or an Ethereum pool login ("method":
+// "eth_submitLogin", spaced as the miners send it). Any other packet rules
+// it out: a JSON-RPC call with another method is not mining (json_rpc.cpp,
+// ethereum.cpp). One packet decides.
 #include "dpi/dpi.h"
 #include "dpi/payload.h"
 
@@ -9,16 +13,9 @@ namespace {
 
 Verdict classify_mining(DpiCtx& c, Match& m) {
   Bytes b = c.payload;
-  if (b.size() <= 10) return Verdict::No;
-  if (b.size() > 300 && b.size() < 600 && b[2] == 0x04) {
-    if (c.from_client && c.srv_port >= 30300 && c.srv_port <= 30305) {
-      m.app = id(ProtoId::Mining);
-      return Verdict::Match;
-    }
-    return Verdict::No;
-  }
-  if (!contains(b, "{")) return Verdict::No;
-  if (contains(b, "\"eth1.0\"") || contains(b, "\"worker\":") || contains(b, "\"method\":") || contains(b, "\"blob\":")) {
+  if (b.empty() || b[0] != '{') return Verdict::No;
+  if (contains(b, "\"mining.subscribe\"") || contains(b, "\"mining.configure\"") || contains(b, "\"agent\":\"xmr-stak-cpu") ||
+      contains(b, "\"method\": \"eth_submitLogin")) {
     m.app = id(ProtoId::Mining);
     return Verdict::Match;
   }

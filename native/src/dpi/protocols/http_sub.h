@@ -1,0 +1,65 @@
+// ④ What nDPI's HTTP sub-protocol dissectors (SOAP, Thrift, JSON-RPC: group
+// B of round 9) read from the packet that named the flow HTTP: its lines as
+// nDPI splits them and its Content-Type value as nDPI keeps it. The
+// classifier asks these dissectors on that packet once the flow is HTTP
+// (classify.cpp, ask_subs); they tell it from the flow's current names.
+#pragma once
+#include <strings.h>
+
+#include <cstddef>
+#include <cstring>
+
+#include "dpi/dpi.h"
+
+namespace fg {
+
+// The flow was just named HTTP (as the application or as its master).
+inline bool flow_is_http(const DpiCtx& c) {
+  return c.flow.l7_app == id(ProtoId::HTTP) || c.flow.l7_master == id(ProtoId::HTTP);
+}
+
+// nDPI's line split (ndpi_parse_packet_line_info): a line ends at CRLF; the
+// bytes after the last CRLF are one more line, only when there was a CRLF;
+// at most 64 lines; nothing for payloads under 3 bytes. `fn(line, len)`
+// returns true to stop.
+template <class F>
+void each_ndpi_line(Bytes b, F&& fn) {
+  constexpr size_t kMaxLines = 64;
+  if (b.size() < 3) return;
+  const char* s = reinterpret_cast<const char*>(b.data());
+  size_t start = 0, lines = 0;
+  for (size_t i = 0; i + 1 < b.size() && lines < kMaxLines; i++) {
+    if (s[i] != '\r' || s[i + 1] != '\n') continue;
+    if (fn(s + start, i - start)) return;
+    lines++, start = i + 2, i++;
+  }
+  if (lines && lines < kMaxLines) fn(s + start, b.size() - start);
+}
+
+// nDPI's content line: the value of the packet's last line opening with
+// "Content-type:" (any case, longer than that), leading and trailing spaces
+// removed, then cut at the first ';' and at a '\r'. False when none.
+inline bool ndpi_content_type(Bytes b, const char*& value, size_t& len) {
+  constexpr size_t kName = 13;  // "Content-type:"
+  bool found = false;
+  each_ndpi_line(b, [&](const char* l, size_t n) {
+    if (n <= kName || strncasecmp(l, "Content-type:", kName) != 0) return false;
+    const char* v = l + kName;
+    size_t k = n - kName;
+    while (k && *v == ' ') v++, k--;
+    while (k && v[k - 1] == ' ') k--;
+    if (const void* semi = std::memchr(v, ';', k)) k = size_t(static_cast<const char*>(semi) - v);
+    if (const void* cr = std::memchr(v, '\r', k)) k = size_t(static_cast<const char*>(cr) - v);
+    value = v, len = k, found = k > 0;
+    return false;
+  });
+  return found;
+}
+
+// nDPI's LINE_ENDS: the value ends with `t`, case as written.
+inline bool value_ends(const char* v, size_t n, const char* t) {
+  const size_t k = std::strlen(t);
+  return n >= k && std::memcmp(v + n - k, t, k) == 0;
+}
+
+}  // namespace fg

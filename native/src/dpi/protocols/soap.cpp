@@ -1,0 +1,52 @@
+// ④ SOAP (W3C SOAP 1.1 §6.1.1: an HTTP request carrying a SOAP message has
+// a SOAPAction header; the message is an XML document, often opening with
+// the declaration <?xml version="1.0"…?>), TCP.
+// As nDPI: a packet whose lines (CRLF-separated, up to the first empty one)
+// include one starting with "SOAPAction", case as written, is SOAP, kept
+// under the flow's current protocol: asked as HTTP's sub-protocol on the
+// packet that named the flow HTTP, that gives HTTP.SOAP; on a flow nothing
+// named, SOAP alone, up to the 4th payload packet; after that the flow is
+// not SOAP.
+// Difference (no scratch slot): nDPI also remembers a packet among the
+// first three opening with <?xml version="1.0" and names the flow SOAP
+// when its 4th payload packet comes; we cannot remember it, so we name the
+// flow SOAP at that packet itself. A flow that ends before a 4th payload
+// packet, or that another dissector claims in between, differs.
+#include <string_view>
+
+#include "dpi/dpi.h"
+#include "dpi/payload.h"
+#include "dpi/protocols/http_sub.h"
+
+namespace fg {
+namespace {
+
+constexpr std::string_view kHeader = "SOAPAction", kXmlDecl = "<?xml version=\"1.0\"";
+
+bool soap_action_line(Bytes b) {
+  bool found = false;
+  each_ndpi_line(b, [&](const char* l, size_t n) {
+    if (n == 0) return true;  // the empty line ends the search
+    found = n >= kHeader.size() && kHeader.compare(0, kHeader.size(), l, kHeader.size()) == 0;
+    return found;
+  });
+  return found;
+}
+
+Verdict classify_soap(DpiCtx& c, Match& m) {
+  Bytes b = c.payload;
+  const bool match = soap_action_line(b) || (c.flow.dpi_packets <= 3 && has_at(b, 0, kXmlDecl));
+  if (match) {
+    // nDPI keeps the flow's master, or makes its current protocol the master
+    m.master = c.flow.l7_master ? c.flow.l7_master : c.flow.l7_app;
+    m.app = id(ProtoId::SOAP);
+    return Verdict::Match;
+  }
+  return c.flow.dpi_packets > 3 ? Verdict::No : Verdict::NeedMore;
+}
+
+}  // namespace
+
+FG_DISSECTOR(soap, {"SOAP", id(ProtoId::SOAP), kL4Tcp, 4, classify_soap});
+
+}  // namespace fg
