@@ -254,6 +254,7 @@ void Classifier::inspect(Flow& f, const Packet& p, bool from_client) noexcept {
   auto ask_subs = [&] {
     for (uint16_t parent : {f.l7_app, f.l7_master}) {
       for (uint16_t sub : sub_protocols(parent)) {
+        if (sub == f.l7_app || sub == f.l7_master) continue;  // already named so (HTTP.Zattoo by its host)
         const size_t slot = sub < kIdSpace && r.by_id[l4][sub] ? r.by_id[l4][sub] - 1u : kMaxPerL4;
         if (slot >= kMaxPerL4 || is_excluded(slot)) continue;
         const size_t i = r.on_l4[l4][slot];

@@ -176,23 +176,14 @@ uint16_t app_by_content_type(const char* v, size_t n) {
   if (starts(v, n, "application/ocsp-request") || starts(v, n, "application/ocsp-response")) return id(ProtoId::OCSP);
   if (starts(v, n, "application/ipp")) return id(ProtoId::IPP);
   if (starts(v, n, "application/vnd.apple.mpegurl") || starts(v, n, "application/x-mpegurl")) return id(ProtoId::HLS);
-  if (n >= 9 && strncasecmp(v + n - 9, "video/mp4", 9) == 0) return id(ProtoId::MpegDash);
   return 0;
 }
 
-// The request's own sub-protocol: WebDAV methods, MPEG-DASH segments, a
-// Content-Type; 0 when none. (SOAP and JSON-RPC are HTTP's sub-protocol
-// dissectors, soap.cpp and json_rpc.cpp, as in nDPI.)
+// The request's own sub-protocol: WebDAV methods, a Content-Type; 0 when
+// none. (SOAP, JSON-RPC, MPEG-DASH … are HTTP's sub-protocol dissectors,
+// asked on the packet that named the flow HTTP, as in nDPI.)
 uint16_t request_app(Bytes b) {
   if (webdav_method(b)) return id(ProtoId::WebDAV);
-  const char* s = reinterpret_cast<const char*>(b.data());
-  size_t le = 0;
-  while (le < b.size() && s[le] != '\r' && s[le] != '\n') le++;
-  auto line_ends = [&](const char* t) {
-    size_t k = std::strlen(t);
-    return le >= k && std::memcmp(s + le - k, t, k) == 0;
-  };
-  if (line_ends(".mp4 HTTP/1.1") || line_ends(".m4s HTTP/1.1")) return id(ProtoId::MpegDash);
   uint16_t app = 0;
   each_header(b, [&](const char* name, size_t nl, const char* v, size_t vl) {
     if (!app && is(name, nl, "content-type")) app = app_by_content_type(v, vl);
@@ -293,10 +284,8 @@ Verdict classify_http(DpiCtx& c, Match& m) {
       return Verdict::NeedMore;
     }
     if (!status_line(b)) return Verdict::NeedMore;
-    // MPEG-DASH is judged on the packet that named the flow HTTP only: a
-    // video/mp4 answer to a request already seen does not make it DASH.
     uint16_t app = read_response(c, b);
-    if (app && app != id(ProtoId::MpegDash)) c.clf->refine(c.flow, id(ProtoId::HTTP), app);
+    if (app) c.clf->refine(c.flow, id(ProtoId::HTTP), app);
     return Verdict::No;
   }
   // Request or response by its first line, not by direction: a capture
