@@ -359,3 +359,25 @@ describe('dissectors 9 (group G)', () => {
     expect(await classify('udp', 40000, 40001, [ping(100, 'sdpinG')])).not.toBe('SteamDatagramRelay (DPI)');
   });
 });
+
+// ── Nest Log Sink (Google Nest log upload, TCP 11095; nDPI's rule) ─────────
+// A record header: byte 0 any, byte 1 ≤ 2, byte 2 0x00 or 0x10, byte 3 0x13.
+const nest = (b1 = 1, b2 = 0x10, b3 = 0x13, len = 24) => Buffer.concat([Buffer.from([0x0a, b1, b2, b3]), Buffer.alloc(len - 4, 0x41)]);
+
+describe('dissectors 9 (group G): Nest Log Sink', () => {
+  it('three records on port 11095, either way, others in between skipped', async () => {
+    const all = [true, true, true];
+    expect(await classify('tcp', 40900, 11095, [nest(), nest(0, 0x00), nest(2)], all)).toBe('NestLogSink (DPI)');
+    expect(await classify('tcp', 11095, 40901, [nest(), nest(), nest()], [false, true, false])).toBe('NestLogSink (DPI)');
+    expect(await classify('tcp', 40902, 11095, [nest(), txt('not a record at all'), nest(), nest(1, 0x10, 0x13, 8)], [true, true, true, true])).toBe('NestLogSink (DPI)');
+    expect(await classify('tcp', 40903, 11095, [nest(), nest(), nest()], all, v6)).toBe('NestLogSink (DPI)');
+  });
+
+  it('near misses: two records, another port, a short packet, a header one byte off', async () => {
+    const all = [true, true, true];
+    expect(await classify('tcp', 40910, 11095, [nest(), nest()], [true, true])).not.toBe('NestLogSink (DPI)');
+    expect(await classify('tcp', 40911, 11096, [nest(), nest(), nest()], all)).not.toBe('NestLogSink (DPI)');
+    expect(await classify('tcp', 40912, 11095, [nest(), Buffer.from([0, 1, 0, 0x13, 0, 0, 0]), nest(), nest()], [true, true, true, true])).not.toBe('NestLogSink (DPI)');
+    expect(await classify('tcp', 40913, 11095, [nest(3), nest(1, 0x20), nest(1, 0x10, 0x14)], all)).not.toBe('NestLogSink (DPI)');
+  });
+});

@@ -73,7 +73,13 @@ enum ScratchSlot : uint8_t {
   kScratchMemcached = 19,  // 1 byte: command / reply lines seen
   kScratchTftp = 20,       // 5 bytes: last DATA and ACK block numbers, packets counted
   kScratchIrc = 25,        // 2 bytes: command packets, ':' lines
-  kScratchEnd = 27,
+  kScratchRtmp = 27,       // 1 byte: RTMP's client bytes mod 256 — or BFCP's
+  kScratchBfcp = 27,       //   conference id folded: a flow is never a candidate of both
+  kScratchRadmin = 28,     // 1 byte: stage
+  kScratchXbox = 29,       // 1 byte (UDP only): fixed-size packets on port 3074 seen
+  kScratchNestLogSink = 29,  // 1 byte (TCP only): matching packets seen
+  kScratchWow = 30,        // 1 byte: World of Warcraft's stage
+  kScratchEnd = 31,
 };
 
 static_assert(kScratchEnd <= kScratchBytes);

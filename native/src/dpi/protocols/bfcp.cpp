@@ -18,7 +18,7 @@ namespace {
 // Our group's one scratch byte; the flow is still BFCP's candidate only when
 // every payload packet so far was a BFCP header, so the first one's first
 // byte (version 1, never RTMP's 0x03) keeps other users of the slot apart.
-constexpr auto kSlot = static_cast<ScratchSlot>(27);
+constexpr auto kSlot = kScratchBfcp;
 
 Verdict classify_bfcp(DpiCtx& c, Match& m) {
   Bytes b = c.payload;

@@ -15,7 +15,6 @@
 namespace fg {
 namespace {
 
-constexpr ScratchSlot kScratchRadmin = static_cast<ScratchSlot>(28);  // 1 byte: stage opened
 constexpr uint32_t kLead = 0x01000000;
 
 bool lead(Bytes b, uint8_t size) { return load_be32(b.data()) == kLead && b[4] == size; }

@@ -21,7 +21,7 @@ namespace {
 
 // Our group's one scratch byte: the flow is RTMP's candidate only while its
 // first payload byte was 3 (no BFCP header starts so).
-constexpr auto kSlot = static_cast<ScratchSlot>(27);
+constexpr auto kSlot = kScratchRtmp;
 constexpr uint32_t kC0C1 = 1537;
 constexpr uint8_t kMaxPackets = 8;
 

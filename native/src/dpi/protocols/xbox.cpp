@@ -18,8 +18,7 @@
 namespace fg {
 namespace {
 
-// Scratch slot 29 (group G's byte): datagrams of the 3074 shapes seen.
-constexpr ScratchSlot kScratchXbox = static_cast<ScratchSlot>(29);
+// kScratchXbox: datagrams of the 3074 shapes seen.
 constexpr uint16_t kXboxLivePort = 3074;
 
 bool headed_shape(Bytes b) {
