@@ -157,13 +157,21 @@ describe('dissectors', () => {
     expect(await classify('udp', 68, 67, [dhcp(0x63825364)])).not.toBe('DHCP (DPI)');
   });
 
-  it('NetBIOS: a name query on 137 and an SMBv1 session on 139, not a garbled name', async () => {
+  it('NetBIOS: a name query on 137, a session request to 139 (RFC 1002 §4.3.2), SMBv1 on 445; not a garbled name', async () => {
     expect(await classify('udp', 137, 137, [nbnsQuery()])).toBe('NetBIOS (DPI)');
     const garbled = nbName();
     garbled[5] = 0x5a; // 'Z' is outside the encoding
     expect(await classify('udp', 137, 137, [nbnsQuery(garbled)])).not.toBe('NetBIOS (DPI)');
-    expect(await classify('tcp', 50040, 139, [nbSession(0x00, smb1(0x73))])).toBe('NetBIOS.SMBv1 (DPI)');
-    expect(await classify('tcp', 50041, 139, [nbSession(0x42, smb1(0x73))])).not.toMatch(/\(DPI\)$/);
+    // called and calling names, 34 bytes each (length 32, encoded name, root label)
+    const names = Buffer.concat([nbName(), nbName()]);
+    expect(names.length).toBe(68);
+    expect(await classify('tcp', 50039, 139, [Buffer.concat([Buffer.from([0x81, 0, 0, 68]), names])])).toBe('NetBIOS (DPI)');
+    // header, then word count, parameter words and byte count: over nDPI's 40 bytes
+    const setup = Buffer.concat([smb1(0x73), Buffer.from([2, 0xff, 0, 0, 0, 0, 0])]);
+    expect(await classify('tcp', 50040, 445, [nbSession(0x00, setup)])).toBe('NetBIOS.SMBv1 (DPI)');
+    // SMB on 139 is not SMB to nDPI (smb.c looks at 445 only), nor a bad session type
+    expect(await classify('tcp', 50042, 139, [nbSession(0x00, smb1(0x73))])).not.toMatch(/SMB.*\(DPI\)$/);
+    expect(await classify('tcp', 50041, 445, [nbSession(0x42, smb1(0x73))])).not.toMatch(/\(DPI\)$/);
   });
 
   it('SNMP: a v2c GetRequest, not version 2', async () => {

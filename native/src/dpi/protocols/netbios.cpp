@@ -47,10 +47,10 @@ void names_from_netbios(Bytes m, uint16_t vlan, const NameSink& sink) {
 
 // Classification: the name service (UDP 137) by a header that holds together
 // and a first name in the 32-character first-level encoding; the datagram
-// service (UDP 138) by message type and its own length field; the session
-// service (TCP 139, and the same framing for SMB on 445) by packet type and
-// length. SMBv1 inside a session message (other than the negotiation) or a
-// datagram is NetBIOS.SMBv1, SMB2/3 NetBIOS.SMBv23, as nDPI reports them.
+// service (UDP 138) by message type and its own length field; over TCP only
+// what nDPI takes: a session request (RFC 1002 §4.3.2: type 0x81, flags 0,
+// length 68, 72 bytes in all) sent to port 139. SMBv1 in a datagram is
+// NetBIOS.SMBv1; SMB over TCP is smb.cpp's (port 445, as nDPI).
 #include <cstring>
 
 #include "dpi/dpi.h"
@@ -99,37 +99,13 @@ Verdict datagram_service(Bytes b, const Packet& p, Match& m) {
   return Verdict::Match;  // error and query datagrams: header only
 }
 
-Verdict session_service(Bytes b, Match& m) {
-  if (b.size() < 4) return Verdict::No;
-  uint8_t type = b[0];
-  if (type != 0x00 && (type < 0x81 || type > 0x85)) return Verdict::No;
-  if (b[1] & 0xfe) return Verdict::No;
-  size_t len = size_t(b[1] & 1) << 16 | load_be16(b.data() + 2);
-  if (type == 0x00) {
-    if (len < 4 || len + 4 < b.size()) return Verdict::No;
-    if (b.size() < 9) return Verdict::NeedMore;
-    if (std::memcmp(b.data() + 4, "\xffSMB", 4) == 0 && b[8] != 0x72) {
-      m.master = id(ProtoId::NetBIOS);
-      m.app = id(ProtoId::SMBv1);
-      return Verdict::Match;
-    }
-    if (std::memcmp(b.data() + 4, "\xfeSMB", 4) == 0) {
-      m.master = id(ProtoId::NetBIOS);
-      m.app = id(ProtoId::SMBv23);
-      return Verdict::Match;
-    }
-    if (std::memcmp(b.data() + 5, "SMB", 3) != 0) return Verdict::No;
-    return Verdict::NeedMore;  // a negotiation: the next message says which SMB
-  }
-  if (len + 4 != b.size()) return Verdict::No;
-  return Verdict::Match;
-}
+bool session_request(Bytes b) { return b.size() == 72 && b[0] == 0x81 && b[1] == 0 && load_be16(b.data() + 2) == 68; }
 
 Verdict classify_netbios(DpiCtx& c, Match& m) {
   Verdict v;
   if (c.p.l4_proto == kProtoTcp) {
-    if (c.srv_port != 139 && c.srv_port != 445) return Verdict::No;
-    v = session_service(c.payload, m);
+    if (c.p.dport != 139 || !session_request(c.payload)) return Verdict::No;
+    v = Verdict::Match;
   } else if (c.srv_port == 137 || c.cli_port == 137) {
     v = name_service(c.payload);
   } else if (c.srv_port == 138 || c.cli_port == 138) {
