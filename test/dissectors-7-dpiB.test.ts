@@ -130,7 +130,7 @@ describe('dissectors 7 (dpiB)', () => {
     expect(await classify('tcp', 54899, 1299, [stream('im.truphone.com')])).toBe('TruPhone (DPI)');
     expect(await classify('tcp', 54900, 1299, [stream('example.org', 'http://example.org/streams')])).not.toMatch(/^(Jabber|TruPhone)/);
   });
-  it('Gnutella: the CONNECT handshake line, and the servent TLS hello of 82 bytes ahead of TLS; not a plain ClientHello of that size', async () => {
+  it('Gnutella: the CONNECT handshake line, and the servent TLS hello of 82 bytes (TLS ruled out by the opening byte 0, as nDPI); not a plain ClientHello of that size', async () => {
     expect(await classify('tcp', 40130, 6346, [txt('GNUTELLA CONNECT/0.6\r\nUser-Agent: x\r\n\r\n')])).toBe('Gnutella (DPI)');
     const hello = (cipherAt76: number) => {
       const h = Buffer.alloc(82, 0);

@@ -522,6 +522,9 @@ Verdict classify_tls(DpiCtx& c, Match& m) {
     if (c.from_client != ((fm->tls.srv_state & 1) == 1)) return Verdict::NeedMore;
     return walk_server(c, fm->tls) ? Verdict::No : Verdict::NeedMore;
   }
+  // nDPI's TCP reassembly starts with a record's content type (20–26): a
+  // direction opening with anything else rules TLS out.
+  if (c.p.l4_proto == kProtoTcp && (b[0] < 20 || b[0] > 26)) return Verdict::No;
   if (b.size() < 6) return Verdict::NeedMore;
   if (c.p.l4_proto == kProtoUdp) {
     // DTLS: handshake record, version 0xfeff / 0xfefd (RFC 6347, 9147).
