@@ -48,7 +48,10 @@ describe('dissectors 3a: mail, FTP, Telnet, SIP, RDP', () => {
   });
 
   it('Telnet: IAC option negotiation, not another IAC command', async () => {
-    expect(await classify('tcp', 50440, 23, [Buffer.from([0xff, 0xfd, 0x18, 0xff, 0xfd, 0x20, 0xff, 0xfd, 0x23, 0xff, 0xfd, 0x27])], [false])).toBe('Telnet (DPI)');
+    // nDPI's telnet.c names the flow on its third IAC packet, not the first.
+    const doOpts = Buffer.from([0xff, 0xfd, 0x18, 0xff, 0xfd, 0x20, 0xff, 0xfd, 0x23, 0xff, 0xfd, 0x27]);
+    const willOpts = Buffer.from([0xff, 0xfb, 0x18, 0xff, 0xfb, 0x20]);
+    expect(await classify('tcp', 50440, 23, [doOpts, willOpts, Buffer.from([0xff, 0xfa, 0x18, 0x01, 0xff, 0xf0])], [false, true, false])).toBe('Telnet (DPI)');
     expect(await classify('tcp', 50441, 2323, [Buffer.from([0xff, 0x01, 0x18, 0xff, 0xfd, 0x20])], [false])).not.toBe('Telnet (DPI)');
   });
 

@@ -11,7 +11,8 @@ const classify = classifier('fg-dissectors-3b-');
 
 
 function mysqlGreeting(proto = 0x0a): Buffer {
-  const body = Buffer.concat([Buffer.from([proto]), txt('8.0.36\0'), Buffer.from([1, 0, 0, 0]), Buffer.alloc(8, 0x41), Buffer.from([0]), Buffer.alloc(30, 0x42)]);
+  // nDPI's mysql.c wants 71..119 bytes ending with an auth plugin name of its list
+  const body = Buffer.concat([Buffer.from([proto]), txt('8.0.36\0'), Buffer.from([1, 0, 0, 0]), Buffer.alloc(8, 0x41), Buffer.from([0]), Buffer.alloc(25, 0x42), txt('caching_sha2_password\0')]);
   const h = Buffer.from([body.length & 0xff, (body.length >> 8) & 0xff, body.length >> 16, 0]);
   return Buffer.concat([h, body]);
 }
@@ -32,7 +33,8 @@ function mqttConnect(name = 'MQTT', level = 4): Buffer {
 
 // AS-REQ / KRB-ERROR skeleton: tag, SEQUENCE, pvno 5 in field [1] / [0].
 function krb(tag: number, pvnoField: number): Buffer {
-  const inner = Buffer.concat([Buffer.from([pvnoField, 3, 2, 1, 5, pvnoField + 1, 3, 2, 1, tag === 0x6a ? 10 : 30]), Buffer.alloc(20, 0)]);
+  // over 64 bytes: nDPI's kerberos.c reads nothing shorter
+  const inner = Buffer.concat([Buffer.from([pvnoField, 3, 2, 1, 5, pvnoField + 1, 3, 2, 1, tag === 0x6a ? 10 : 30]), Buffer.alloc(60, 0)]);
   const seq = Buffer.concat([Buffer.from([0x30, inner.length]), inner]);
   return Buffer.concat([Buffer.from([tag, seq.length]), seq]);
 }
@@ -74,27 +76,37 @@ describe('dissectors (databases, messaging, auth, VPN)', () => {
     expect(await classify('tcp', 51001, 13306, [mysqlGreeting(0x09)], [false])).not.toBe('MySQL (DPI)');
   });
 
-  it('PostgreSQL: StartupMessage and SSLRequest, not an unknown protocol code', async () => {
-    expect(await classify('tcp', 51010, 15432, [pgStartup()])).toBe('PostgreSQL (DPI)');
+  // nDPI's postgres.c names the flow on the server's answer to the request
+  // (any startup code below 0x40000 passes), not on the request alone.
+  it('PostgreSQL: StartupMessage and SSLRequest with their answers, not a protocol code of 0x40000', async () => {
+    const authOk = Buffer.from([0x52, 0, 0, 0, 8, 0, 0, 0, 0]);
+    expect(await classify('tcp', 51010, 15432, [pgStartup(), authOk])).toBe('PostgreSQL (DPI)');
     const ssl = Buffer.from([0, 0, 0, 8, 0x04, 0xd2, 0x16, 0x2f]);
-    expect(await classify('tcp', 51011, 15432, [ssl])).toBe('PostgreSQL (DPI)');
-    expect(await classify('tcp', 51012, 15432, [pgStartup(131072)])).not.toBe('PostgreSQL (DPI)');
+    expect(await classify('tcp', 51011, 15432, [ssl, txt('S')])).toBe('PostgreSQL (DPI)');
+    expect(await classify('tcp', 51012, 15432, [pgStartup(0x40000), authOk])).not.toBe('PostgreSQL (DPI)');
   });
 
   it('MQTT: CONNECT naming MQTT / MQIsdp, not another protocol name', async () => {
     expect(await classify('tcp', 51020, 11883, [mqttConnect()])).toBe('MQTT (DPI)');
     expect(await classify('tcp', 51021, 11883, [mqttConnect('MQIsdp', 3)])).toBe('MQTT (DPI)');
-    expect(await classify('tcp', 51022, 11883, [mqttConnect('MQTX')])).not.toBe('MQTT (DPI)');
+    // nDPI's mqtt.c takes CONNECT on its fixed header (the protocol name is
+    // not read): a remaining length one byte short of the packet is the miss
+    expect(await classify('tcp', 51022, 11883, [mqttConnect('MQTX')])).toBe('MQTT (DPI)');
+    const short = mqttConnect();
+    short[1] -= 1;
+    expect(await classify('tcp', 51023, 11883, [short])).not.toBe('MQTT (DPI)');
   });
 
-  it('Kerberos: AS-REQ over UDP and TCP, not with pvno 4', async () => {
+  // nDPI's kerberos.c looks for the msg-type, not pvno: the near miss is an
+  // unknown msg-type (11)
+  it('Kerberos: AS-REQ over UDP and TCP, not with msg-type 11', async () => {
     expect(await classify('udp', 51030, 88, [krb(0x6a, 0xa1)])).toBe('Kerberos (DPI)');
     const req = krb(0x6a, 0xa1);
     const len = Buffer.alloc(4);
     len.writeUInt32BE(req.length, 0);
     expect(await classify('tcp', 51031, 88, [Buffer.concat([len, req])])).toBe('Kerberos (DPI)');
     const bad = krb(0x6a, 0xa1);
-    bad[8] = 4; // pvno
+    bad[13] = 11; // msg-type
     expect(await classify('udp', 51032, 88, [bad])).not.toBe('Kerberos (DPI)');
   });
 

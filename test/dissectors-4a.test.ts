@@ -49,14 +49,18 @@ function hdlc(fcsDelta = 0): Buffer {
 
 describe('dissectors 4a', () => {
   it('DHCPV6: a Solicit from 546 to 547, not message type 0', async () => {
-    expect(await classify('udp', 546, 547, [hex('01 123456 0001000a')])).toBe('DHCPV6 (DPI)');
-    expect(await classify('udp', 546, 547, [hex('00 123456 0001000a')])).not.toBe('DHCPV6 (DPI)');
+    // nDPI's dhcpv6.c is registered for IPv6 only
+    expect(await classify('udp', 546, 547, [hex('01 123456 0001000a')], undefined, { v6: true })).toBe('DHCPV6 (DPI)');
+    expect(await classify('udp', 546, 547, [hex('00 123456 0001000a')], undefined, { v6: true })).not.toBe('DHCPV6 (DPI)');
+    expect(await classify('udp', 546, 547, [hex('01 123456 0001000a')])).not.toBe('DHCPV6 (DPI)');
   });
 
   it('LISP: control plane 4342 ↔ 4342 and a TCP message to 4342, not between other ports', async () => {
     expect(await classify('udp', 4342, 4342, [hex('30000001 00000000')])).toBe('LISP (DPI)');
-    expect(await classify('tcp', 50100, 4342, [hex('0014 000f 0000000000000000000000')])).toBe('LISP (DPI)');
-    expect(await classify('tcp', 50101, 4342, [hex('0014 00ff 0000000000000000000000')])).not.toBe('LISP (DPI)');
+    // nDPI's lisp.c wants a length not below the segment's and the end
+    // marker 9f ac ad e9 closing it
+    expect(await classify('tcp', 50100, 4342, [hex('0014 000f 00000000000000 9facade9')])).toBe('LISP (DPI)');
+    expect(await classify('tcp', 50101, 4342, [hex('0014 000f 00000000000000 9facadea')])).not.toBe('LISP (DPI)');
     expect(await classify('udp', 50102, 4342, [hex('30000001 00000000')])).not.toBe('LISP (DPI)');
   });
 
@@ -104,6 +108,9 @@ describe('dissectors 4a', () => {
     const egd = Buffer.alloc(59);
     egd[0] = 0x0d;
     egd[1] = 0x01;
+    // nDPI's egd.c also wants the producer id (offset 4) to be the sender's
+    // IPv4 address: the client 10.0.0.1 here (status and reserved stay 0).
+    egd.set([10, 0, 0, 1], 4);
     expect(await classify('udp', 18246, 18246, [egd])).toBe('EthernetGlobalData (DPI)');
     const bad = Buffer.from(egd);
     bad[1] = 0x02;

@@ -56,20 +56,29 @@ describe('dissectors 4b', () => {
     expect(await classify('tcp', 50131, 9000, [bind(5)])).not.toMatch(/^SMPP/);
   });
 
-  it('Z39.50: initRequest spanning the segment, not with a length that does not', async () => {
-    const init = Buffer.from('b41c830200e0840300e9a2850404000000860404000000' + '9f6e023831' + '00', 'hex');
+  // nDPI's z3950.c reads simple tag-length elements from offset 2 (the outer
+  // length is not checked) and names the flow on its fourth payload packet
+  // with six of them, once both directions sent payload: one initRequest
+  // alone is not enough.
+  it('Z39.50: four PDUs of six elements each way, not one alone, not with an element overrunning the packet', async () => {
+    const init = Buffer.from('b41c830200e0840300e9a2850404000000860404000000' + '87020000' + '9f6e023831' + '00', 'hex');
     init[1] = init.length - 2;
-    expect(await classify('tcp', 50140, 9991, [init])).toBe('Z3950 (DPI)');
+    const four = [init, init, init, init];
+    expect(await classify('tcp', 50140, 9991, four, [true, false, true, false])).toBe('Z3950 (DPI)');
+    expect(await classify('tcp', 50142, 9991, [init])).not.toMatch(/^Z3950/);
     const bad = Buffer.from(init);
-    bad[1] = init.length;
-    expect(await classify('tcp', 50141, 9991, [bad])).not.toMatch(/^Z3950/);
+    bad[3] = 0x40; // the first element's length runs past the packet
+    expect(await classify('tcp', 50141, 9991, [bad, bad, bad, bad], [true, false, true, false])).not.toMatch(/^Z3950/);
   });
 
-  it('RSH: stderr port from a privileged port to 514, not from an unprivileged one', async () => {
+  // nDPI's rsh.c reads the stderr port and the users as the flow's first two
+  // payload packets, with no port condition; port and users in one packet
+  // are not RSH to it (a first packet over 6 bytes excludes).
+  it('RSH: stderr port, then users and command, any ports; not both in one packet', async () => {
     const port = txt('1022\0');
     const cmd = txt('alice\0root\0mkdir x\0');
     expect(await classify('tcp', 1022, 514, [port, cmd], [true, true])).toBe('RSH (DPI)');
-    expect(await classify('tcp', 1022, 514, [Buffer.concat([port, cmd])])).toBe('RSH (DPI)');
-    expect(await classify('tcp', 50150, 514, [port, cmd], [true, true])).not.toMatch(/^RSH/);
+    expect(await classify('tcp', 1022, 514, [Buffer.concat([port, cmd])])).not.toMatch(/^RSH/);
+    expect(await classify('tcp', 50150, 514, [port, cmd], [true, true])).toBe('RSH (DPI)');
   });
 });

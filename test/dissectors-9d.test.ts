@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 import { l7Name } from '../ts/bindings/engine.js';
 import { classifier, replayFrames } from './fixtures/dissect.js';
-import { ETH, IPPROTO, MAC_A, MAC_B, eth, ipv4, udp } from './fixtures/frames.js';
+import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, eth, ipv4, tcp, udp } from './fixtures/frames.js';
 import { tempDir } from './fixtures/pcap.js';
 import { le32, txt, u16, u32 } from './fixtures/bytes.js';
 
@@ -135,6 +135,32 @@ const flute = (opts: { first?: number; extWords?: number; lineEnd?: string } = {
 const uftp = (version: number, func: number, opts: { srcId?: number; msgFunc?: number } = {}) =>
   Buffer.concat([Buffer.from([version, func]), u16(7), u32(0xc0ffee01), Buffer.from([3, 0, 0x40, 0x20]), u32(opts.srcId ?? 0x0a000100),
     Buffer.from([opts.msgFunc ?? func, 6]), u16(0), u32(0), Buffer.alloc(16, 0x11)]);
+
+// ── FTP_DATA (RFC 959 §3.2–3.3): a data connection carries the file or the
+// LIST output as is. A file opens with its format's magic number; fill a
+// payload to `len` bytes (nDPI wants 256 or more for a file header).
+const fileData = (magic: Buffer | string, len = 512, fill = 0) => {
+  const head = typeof magic === 'string' ? txt(magic) : magic;
+  // zero fill: no other heuristic (Protobuf's field reader) can take it
+  return Buffer.concat([head, Buffer.alloc(len - head.length, fill)]);
+};
+// LIST output in the usual "ls -l" form
+const listing = 'drwxr-xr-x    2 ftp      ftp          4096 Jan 01 00:00 pub\r\n-rw-r--r--    1 ftp      ftp      10485760 Jan 01 00:00 big.iso\r\n';
+// Magic numbers: name → opening bytes (format documents / file(1)'s magic).
+// The XML declaration uses single quotes: our SOAP dissector, registered
+// before FTP_DATA, names a first packet opening <?xml version="1.0" SOAP at
+// once, where nDPI asks FTP_DATA first (reported, not ours to change).
+const fileMagics: [string, Buffer | string][] = [
+  ['RIFF (WAV/AVI)', 'RIFF'], ['Ogg', 'OggS'], ['ZIP', 'PK\x03\x04'], ['MPEG-PS pack', Buffer.from([0, 0, 1, 0xba])], ['RAR', 'Rar!\x1a\x07\x00'],
+  ['EBML/Matroska', Buffer.from([0x1a, 0x45, 0xdf, 0xa3])], ['JPEG SOI', Buffer.from([0xff, 0xd8, 0xff, 0xe0])], ['GIF', 'GIF89a'],
+  ['PHP', '<?php echo 1; ?>'], ['PDF', '%PDF-1.7\n'], ['PNG', Buffer.from('89504e470d0a1a0a', 'hex')], ['HTML', '<html><head>'],
+  ['HTML after a line end', '\n<!DOCTYPE html>'], ['7-Zip', Buffer.from('377abcaf271c', 'hex')], ['gzip', Buffer.from([0x1f, 0x8b, 0x08, 0])],
+  ['doctype', '<!DOCTYPE html>'], ['FLAC', 'fLaC'], ['MP3 ID3v2.3', 'ID3\x03\x00'], ['MP3 frame', Buffer.from([0xff, 0xfb, 0x90, 0xc0])],
+  ['RPM', Buffer.from([0xed, 0xab, 0xee, 0xdb])], ['Wz patch', 'WzPa'], ['FLV', 'FLV\x01\x05'], ['MTF (.bkf)', 'TAPE'],
+  ['OLE2 (MS Office)', Buffer.from('d0cf11e0a1b11ae1', 'hex')], ['ASP', '<%@ Language="VBScript" %>'], ['markup comment', '<!-- x -->'],
+  ['ar (.deb)', '!<arch>\n'], ['XML', "<?xml version='1.0'?><doc/>"], ['XML stanza', "<iq type='get'>"], ['SPF', 'SPFI'], ['ABIF', 'ABIF'],
+  ['bzip2', 'BZh91AY&SY'], ['ColdFusion', '<cfset x=1>'], ['ColdFusion upper', '<CFSET x=1>'], ['.tem', '.tem'], ['.ite', '.ite'], ['.lef', '.lef'],
+];
 
 describe('dissectors 9 (group D)', () => {
   it('sFlow: two v5 datagrams with an IPv4 or IPv6 agent address, any port', async () => {
@@ -386,5 +412,62 @@ describe('dissectors 9 (group D)', () => {
     expect(await classify('udp', 61013, 1044, [uftp(0x50, 1, { msgFunc: 2 })])).not.toBe('UFTP (DPI)');
     expect(await classify('udp', 61014, 1044, [uftp(0x50, 1).subarray(0, 23)])).not.toBe('UFTP (DPI)');
     expect(await classify('udp', 61015, 1044, [uftp(0x50, 1).subarray(0, 24)])).toBe('UFTP (DPI)');
+  });
+
+  it('FTP_DATA: port 20 (active mode) with any payload', async () => {
+    // the server's port 20 opens the data connection to the client's announced port
+    expect(await classify('tcp', 20, 50000, [Buffer.alloc(300, 0x55)])).toBe('FTP_DATA (DPI)');
+    expect(await classify('tcp', 50001, 20, [txt('x')], undefined, v6)).toBe('FTP_DATA (DPI)');
+  });
+
+  it('FTP_DATA: a LIST output line, any port, either direction', async () => {
+    expect(await classify('tcp', 50010, 40000, [txt(listing)], [false])).toBe('FTP_DATA (DPI)');
+    expect(await classify('tcp', 50011, 40001, [txt('-rw-r--r--    1 ftp ftp 12 a.txt\r\n')], undefined, v6)).toBe('FTP_DATA (DPI)');
+    // 11 bytes: just above nDPI's minimum
+    expect(await classify('tcp', 50012, 40002, [txt('-rwxrwxrwx ')])).toBe('FTP_DATA (DPI)');
+  });
+
+  it('FTP_DATA: a file opening with a known magic number (256 bytes or more), any port', async () => {
+    let port = 50100;
+    for (const [name, magic] of fileMagics) {
+      expect(`${name}: ${await classify('tcp', port++, 40100, [fileData(magic)], [false])}`).toBe(`${name}: FTP_DATA (DPI)`);
+    }
+    expect(await classify('tcp', 50200, 40200, [fileData('%PDF-1.4\n', 256)], undefined, v6)).toBe('FTP_DATA (DPI)');
+    // "jabber" after a NUL byte is not looked at
+    expect(await classify('tcp', 50201, 40201, [fileData(Buffer.concat([txt("<?xml version='1.0'?>\0"), txt('jabber')]))])).toBe('FTP_DATA (DPI)');
+  });
+
+  it('FTP_DATA near misses: a short file, other mode letters, XMPP, a later packet, no handshake', async () => {
+    expect(await classify('tcp', 50300, 40300, [fileData('%PDF-1.7\n', 255)])).not.toBe('FTP_DATA (DPI)');
+    expect(await classify('tcp', 50301, 40301, [fileData('GIF7', 512)])).not.toBe('FTP_DATA (DPI)');
+    expect(await classify('tcp', 50302, 40302, [fileData('BZh8', 512)])).not.toBe('FTP_DATA (DPI)');
+    // a symbolic link first, a setuid bit, exactly 10 bytes
+    expect(await classify('tcp', 50303, 40303, [txt('lrwxrwxrwx    1 ftp ftp 7 link -> target\r\n')])).not.toBe('FTP_DATA (DPI)');
+    expect(await classify('tcp', 50304, 40304, [txt('-rwsr-xr-x    1 root root 63960 passwd\r\n')])).not.toBe('FTP_DATA (DPI)');
+    expect(await classify('tcp', 50305, 40305, [txt('-rw-r--r--')])).not.toBe('FTP_DATA (DPI)');
+    // clear-text XMPP opening: XML naming jabber
+    expect(await classify('tcp', 50306, 40306, [fileData("<?xml version='1.0'?><stream:stream xmlns='jabber:client' to='example.com'>")])).not.toBe('FTP_DATA (DPI)');
+    // only the first payload packet counts
+    expect(await classify('tcp', 50307, 40307, [txt('hello'), fileData('%PDF-1.7\n')])).not.toBe('FTP_DATA (DPI)');
+    // an ordinary port with an unknown payload
+    expect(await classify('tcp', 50308, 21000, [Buffer.alloc(600, 0x41)])).not.toBe('FTP_DATA (DPI)');
+  });
+
+  describe('FTP_DATA only on a flow seen from its handshake', () => {
+    const tmp = tempDir('fg-dissectors-9d-ftpdata-');
+    let n = 0;
+    // A data segment with no SYN before it (the capture joined midway)
+    const midway = async (sport: number, dport: number, payload: Buffer) =>
+      replayFrames(tmp.file(`ftpdata-${n++}.pcap`), [eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: '10.0.0.2', dst: '10.0.0.1', proto: IPPROTO.TCP }, tcp({ sport, dport, flags: TCPF.PSH | TCPF.ACK }, payload)))], (e) => {
+        const f = e.flows({ limit: 1 }).rows[0]!;
+        return `${l7Name(f.l7_master, f.l7_app)} (${f.l7_confidence})`;
+      });
+    afterAll(() => tmp.cleanup());
+
+    it('no SYN seen: neither a file header nor port 20 names it by DPI', async () => {
+      expect(await midway(50400, 40400, fileData('%PDF-1.7\n'))).not.toBe('FTP_DATA (DPI)');
+      expect(await midway(20, 40401, Buffer.alloc(300, 0x55))).not.toBe('FTP_DATA (DPI)');
+      expect(await midway(50402, 40402, txt(listing))).not.toBe('FTP_DATA (DPI)');
+    });
   });
 });

@@ -54,6 +54,8 @@ const telnetFlow = (t: number) => [
   seg(t + 0.02, C2, 50002, S, 23, ACK),
   seg(t + 0.03, S, 23, C2, 50002, PSH | ACK, Buffer.from([IAC, DO, 24, IAC, DO, 32, IAC, DO, 35])),
   seg(t + 0.04, C2, 50002, S, 23, PSH | ACK, Buffer.from([IAC, WILL, 24, IAC, WILL, 32])),
+  // nDPI's telnet.c names the flow on its third IAC packet (a subnegotiation here)
+  seg(t + 0.05, S, 23, C2, 50002, PSH | ACK, Buffer.from([IAC, 0xfa, 24, 1, IAC, 0xf0])),
 ];
 /** unrelated traffic D ↔ E from second `from` to `to` (n datagrams each way): lets packet time pass so idle flows expire */
 const filler = (from: number, to: number, n: number) =>

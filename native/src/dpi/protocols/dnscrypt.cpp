@@ -29,8 +29,12 @@ Verdict classify_dnscrypt(DpiCtx& c, Match& m) {
     m.app = id(ProtoId::DNScrypt);
     return Verdict::Match;
   }
-  // Both directions seen without either pattern: not DNSCrypt.
-  if (c.flow.pkts[0] && c.flow.pkts[1] && c.flow.dpi_packets >= 2) return Verdict::No;
+  // Both directions seen without either pattern, or the 8th payload packet
+  // (nDPI's limit, that packet still checked): not DNSCrypt. Kept
+  // difference: nDPI counts payload packets per direction; no scratch slot
+  // is free to keep those, so the flow's packets per direction (TCP's
+  // handshake included) stand in for them once two payload packets passed.
+  if ((c.flow.pkts[0] && c.flow.pkts[1] && c.flow.dpi_packets >= 2) || c.flow.dpi_packets >= 8) return Verdict::No;
   return Verdict::NeedMore;
 }
 

@@ -19,6 +19,8 @@ Verdict classify_ftp_control(DpiCtx& c, Match& m) {
   if (c.extra && c.flow.l7_app == id(ProtoId::FTPS) && !c.flow.l7_master) return tls_after_starttls(c);
   Bytes b = c.payload;
   if (c.extra) return read_on_for_login(c, "AUTH");
+  // nDPI leaves port 25 to SMTP, whose commands look alike.
+  if (c.p.sport == 25 || c.p.dport == 25) return Verdict::No;
   if (!c.from_client) {
     if (b.size() >= 6 && std::memcmp(b.data(), "220", 3) == 0 && (b[3] == ' ' || b[3] == '-')) return Verdict::NeedMore;
     return Verdict::No;

@@ -1,8 +1,24 @@
-// ④ Gnutella over TCP: the handshake line ("GNUTELLA CONNECT/…" or the
-// answer "GNUTELLA/…"), or one of the TLS-looking hellos some servents
-// send (SSLv2-style 46 and 49 bytes, TLS 1.0 hellos of 89 and 82 bytes
-// with fixed random and cipher bytes). Registered before TLS, which would
-// otherwise take those hellos. One-byte packets are skipped.
+// ④ Gnutella, as nDPI's gnutella.c reads it, on any payload packet of at
+// least 2 bytes (shorter ones are skipped), excluding on the first one that
+// matches nothing.
+// TCP: the handshake line ("GNUTELLA CONNECT/…" or the answer
+// "GNUTELLA/…"); HTTP-style requests of servents ("GET /get/…" or
+// "GET /uri-res/…" with a Gnutella header line or a "?urn:sha1:" query,
+// "GET / HTTP" from BearShare Lite or accepting nDPI's
+// "application n/x-gnutella", "HEAD /gnutella/push-proxy?", a 46-byte
+// "PUSH guid:", a long "GET /gnutella/…" of the tiger-tree kind); the
+// TLS-looking hellos some servents send (SSLv2-style 46 and 49 bytes, TLS
+// 1.0 hellos of 89 and 82 bytes with fixed random and cipher bytes). A
+// "GIV …\n\n" packet waits for the next one. nDPI's "neonet" exchange (a
+// first packet of 11, 33 or 37 bytes between ports ≥ 1024 whose bytes 4, 6
+// and 8 come back in the second) needs three bytes of state no scratch slot
+// has room for: its first packet waits as nDPI's does, the second is read
+// by the other patterns only.
+// UDP: gtk-gnutella's Mojito-DHT frames ("GTKG" at 24, a little-endian
+// length at 19 counting from 23), "GND" frames and a handful of fixed
+// datagram shapes.
+// A match keeps the master the flow has (HTTP when asked as HTTP's
+// sub-protocol), as nDPI's ndpi_set_detected_protocol_keeping_master.
 #include <cstring>
 
 #include "dpi/dpi.h"
@@ -29,18 +45,137 @@ bool servent_hello(Bytes b) {
   }
 }
 
+// nDPI's line split of a payload: lines end at CR LF; the rest after the
+// last CR LF is a line too when there was one; 64 lines at most. `fn` gets
+// each line (without its CR LF) and returns true to stop.
+template <typename Fn>
+bool each_line(Bytes b, Fn fn) {
+  if (b.size() < 3) return false;
+  size_t start = 0, lines = 0;
+  bool any = false;
+  for (size_t a = 0; a + 1 < b.size(); a++) {
+    if (b[a] != '\r' || b[a + 1] != '\n') continue;
+    if (fn(b.subspan(start, a - start))) return true;
+    any = true;
+    if (++lines >= 64) return false;
+    start = a + 2;
+    a++;
+  }
+  return any && fn(b.subspan(start, b.size() - start));
+}
+
+bool line_starts(Bytes l, std::string_view s) { return has_at(l, 0, s); }
+
+// A header's value as nDPI's line parser keeps it: the name matched without
+// regard to case, the value non-empty before spaces are stripped from both
+// ends; the last such line wins.
+void header_value(Bytes l, std::string_view name, Bytes& out) {
+  if (l.size() <= name.size() || !has_at_upper(l, 0, name)) return;
+  size_t s = name.size(), e = l.size();
+  while (s < e && l[s] == ' ') s++;
+  while (e > s && l[e - 1] == ' ') e--;
+  out = l.subspan(s, e - s);
+}
+
+bool get_with_gnutella_line(Bytes b) {
+  return each_line(b, [](Bytes l) {
+    return line_starts(l, "User-Agent: Gnutella") || line_starts(l, "X-Gnutella-") || line_starts(l, "X-Queue:") ||
+           line_starts(l, "Content-Type: application/x-gnutella-");
+  });
+}
+
+bool bearshare_root_get(Bytes b) {
+  Bytes ua, accept;
+  each_line(b, [&](Bytes l) {
+    if (!l.empty() && (l[0] == 'U' || l[0] == 'u')) header_value(l, "USER-AGENT:", ua);
+    if (!l.empty() && (l[0] == 'A' || l[0] == 'a')) header_value(l, "ACCEPT:", accept);
+    return false;
+  });
+  return (ua.size() > 15 && has_at(ua, 0, "BearShare Lite ")) || (accept.size() > 24 && has_at(accept, 0, "application n/x-gnutella"));
+}
+
+// The first '?' from offset 8 on, followed by "urn:sha1:".
+bool sha1_query(Bytes b) {
+  const size_t lim = b.size() - 9;
+  size_t c = 8;
+  while (c < lim) {
+    if (b[c++] == '?') break;
+  }
+  return c < lim && has_at(b, c, "urn:sha1:");
+}
+
+bool tigertree_get(Bytes b) {
+  const size_t end = b.size() - 3;
+  if (has_at(b, 14, "tigertree/")) return true;
+  for (size_t c = 13; c < end; c++) {
+    const size_t left = end - c;
+    if ((left > 18 && has_at(b, c, "\r\nUser-Agent: Foxy")) || (left > 44 && has_at(b, c, "\r\nAccept: application/tigertree-breadthfirst")) ||
+        (left > 10 && has_at(b, c, "\r\nX-Queue:")) || (left > 13 && has_at(b, c, "\r\nX-Features:")))
+      return true;
+  }
+  return false;
+}
+
+// What a TCP payload says: Match, NeedMore (GIV) or No.
+Verdict tcp_patterns(Bytes b) {
+  const size_t n = b.size();
+  if ((n > 10 && has_at(b, 0, "GNUTELLA/")) || (n > 17 && has_at(b, 0, "GNUTELLA CONNECT/"))) return Verdict::Match;
+  const bool get_file = n > 50 && (has_at(b, 0, "GET /get/") || has_at(b, 0, "GET /uri-res/"));
+  if (get_file && get_with_gnutella_line(b)) return Verdict::Match;
+  if (n > 50 && has_at(b, 0, "GET / HTTP") && bearshare_root_get(b)) return Verdict::Match;
+  if (get_file && sha1_query(b)) return Verdict::Match;
+  if (n > 30 && has_at(b, 0, "HEAD /gnutella/push-proxy?")) return Verdict::Match;
+  if (n == 46 && has_at(b, 0, "PUSH guid:")) return Verdict::Match;
+  if (n > 250 && has_at(b, 0, "GET /gnutella/") && tigertree_get(b)) return Verdict::Match;
+  if (n > 3 && b[n - 1] == '\n' && b[n - 2] == '\n' && has_at(b, 0, "GIV")) return Verdict::NeedMore;
+  return servent_hello(b) ? Verdict::Match : Verdict::No;
+}
+
+bool gnd_frame(Bytes b) {
+  const size_t n = b.size();
+  if (!has_at(b, 0, "GND")) return false;
+  if (n >= 4 && b[3] == 0x10) return true;
+  return (n == 8 && has_at(b, 6, std::string_view("\x01\x00", 2))) || (n == 11 && has_at(b, 6, "\x01\x01\x08\x50\x49")) ||
+         (n == 17 && has_at(b, 6, "\x01\x01\x4c\x05\x50")) || (n == 28 && has_at(b, 6, "\x01\x01\x54\x0f\x51\x4b\x52\x50\x06\x52")) ||
+         (n == 41 && has_at(b, 6, "\x01\x01\x5c\x1b\x50\x55\x53\x48\x48\x10")) || (n > 200 && n < 300 && b[3] == 0x03) ||
+         (n > 300 && (b[3] == 0x01 || b[3] == 0x03));
+}
+
+bool udp_patterns(Bytes b) {
+  using namespace std::string_view_literals;
+  const size_t n = b.size();
+  if (n >= 28 && load_be32(b.data() + 24) == 0x47544b47 && load_le32(b.data() + 19) == n - 23) return true;  // "GTKG"
+  if (n == 23 && (has_at(b, 15, "\x00\x41\x01\x00\x00\x00\x00\x00"sv) || has_at(b, 16, "\x00\x01\x00\x00\x00\x00\x00"sv))) return true;
+  if (n == 35 && has_at(b, 25, "\x49\x50\x40\x83\x53\x43\x50\x41")) return true;
+  if (n == 32 && has_at(b, 16, "\x31\x01\x00\x09\x00\x00\x00"sv)) return true;
+  if (n == 34 && has_at(b, 25, "SCP@") && has_at(b, 30, "DNA@")) return true;
+  if ((n == 73 || n == 96) && has_at(b, 32, "urn:sha1:")) return true;
+  return gnd_frame(b);
+}
+
 Verdict classify_gnutella(DpiCtx& c, Match& m) {
   Bytes b = c.payload;
   if (b.size() < 2) return Verdict::NeedMore;
-  if ((b.size() > 17 && has_at(b, 0, "GNUTELLA CONNECT/")) || (b.size() > 10 && has_at(b, 0, "GNUTELLA/")) || servent_hello(b)) {
-    m.app = id(ProtoId::Gnutella);
-    return Verdict::Match;
+  Verdict v;
+  if (c.p.l4_proto == kProtoTcp) {
+    v = tcp_patterns(b);
+    // neonet's first packet: kept waiting as nDPI does (see above)
+    if (v == Verdict::No && c.p.sport >= 1024 && c.p.dport >= 1024 && c.flow.dpi_packets == 1 && (b.size() == 11 || b.size() == 33 || b.size() == 37))
+      v = Verdict::NeedMore;
+  } else {
+    v = udp_patterns(b) ? Verdict::Match : Verdict::No;
   }
-  return Verdict::No;
+  if (v == Verdict::Match) {
+    // nDPI keeps a master already there: HTTP.Gnutella when asked as one of
+    // HTTP's sub-protocols, Gnutella alone otherwise
+    m.app = id(ProtoId::Gnutella);
+    m.master = c.flow.l7_master ? c.flow.l7_master : c.flow.l7_app;
+  }
+  return v;
 }
 
 }  // namespace
 
-FG_DISSECTOR(gnutella, {"Gnutella", id(ProtoId::Gnutella), kL4Tcp, 3, classify_gnutella});
+FG_DISSECTOR(gnutella, {"Gnutella", id(ProtoId::Gnutella), kL4Both, 24, classify_gnutella});
 
 }  // namespace fg

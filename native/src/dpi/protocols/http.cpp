@@ -1,11 +1,14 @@
 // ④ HTTP/1.x requests (RFC 9112): the Host header names the server.
 #include <strings.h>
 
+#include <algorithm>
 #include <cstring>
+#include <string_view>
 
 #include "dpi/classify.h"
 #include "dpi/dpi.h"
 #include "dpi/names.h"
+#include "dpi/payload.h"
 #include "dpi/tls_parse.h"
 
 namespace fg {
@@ -84,6 +87,31 @@ namespace fg {
 namespace {
 
 bool status_line(Bytes b) { return b.size() >= 9 && std::memcmp(b.data(), "HTTP/1.", 7) == 0; }
+
+// nDPI's request test (http_request_url_offset, is_request): a first byte
+// among its methods' upper-case initials, then one of its methods in any
+// case; the URL starts after the spaces that follow. A URL opening with
+// "rtsp://" (compared over at most the bytes there are) is RTSP's, not a
+// request. Returns the URL's offset, 0 when this is no request.
+size_t request_url(Bytes b) {
+  static constexpr std::string_view kMethods[] = {"GET ",      "POST ",       "OPTIONS ",    "HEAD ",        "PUT ",
+                                                  "PATCH ",    "DELETE ",     "CONNECT ",    "PROPFIND ",    "PROPPATCH ",
+                                                  "MKCOL ",    "MOVE ",       "COPY ",       "LOCK ",        "UNLOCK ",
+                                                  "REPORT ",   "RPC_CONNECT ", "RPC_IN_DATA ", "RPC_OUT_DATA "};
+  if (b.empty() || !std::memchr("CDGHLMOPRU", b[0], 10)) return 0;
+  for (std::string_view m : kMethods) {
+    if (!has_at_upper(b, 0, m)) continue;
+    size_t u = m.size();
+    while (u < b.size() && u < m.size() + 2048 && b[u] == ' ') u++;
+    const size_t k = std::min<size_t>(7, b.size() - u);
+    if (strncasecmp(reinterpret_cast<const char*>(b.data()) + u, "rtsp://", k) == 0) return 0;
+    return u;
+  }
+  return 0;
+}
+
+// RPC over HTTP's methods (MS-RPCH 2.1.2.1): nDPI's HTTP.MS_RPCH.
+bool rpch_method(Bytes b) { return has_at_upper(b, 0, "RPC_CONNECT ") || has_at_upper(b, 0, "RPC_IN_DATA ") || has_at_upper(b, 0, "RPC_OUT_DATA "); }
 
 uint8_t method_of(Bytes b) {
   static const struct { const char* s; HttpMethod m; } kMethods[] = {
@@ -184,6 +212,7 @@ uint16_t app_by_content_type(const char* v, size_t n) {
 // asked on the packet that named the flow HTTP, as in nDPI.)
 uint16_t request_app(Bytes b) {
   if (webdav_method(b)) return id(ProtoId::WebDAV);
+  if (rpch_method(b)) return id(ProtoId::MS_RPCH);
   uint16_t app = 0;
   each_header(b, [&](const char* name, size_t nl, const char* v, size_t vl) {
     if (!app && is(name, nl, "content-type")) app = app_by_content_type(v, vl);
@@ -290,7 +319,7 @@ Verdict classify_http(DpiCtx& c, Match& m) {
   }
   // Request or response by its first line, not by direction: a capture
   // that starts mid-connection shows the response first.
-  if (starts_with_method(b) || webdav_method(b)) {
+  if (request_url(b)) {
     const char* host = nullptr;
     size_t len = 0;
     if (!http_request_host(b, host, len)) len = 0;

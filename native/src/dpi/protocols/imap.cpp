@@ -5,9 +5,15 @@
 // AUTHENTICATE's base64 exchanges are not decoded). STARTTLS (RFC 9051
 // §6.2.1) answered "<tag> OK" makes the flow IMAPS and the TLS handshake is
 // read on (nDPI's opportunistic-TLS dissection); "NO"/"BAD" goes back to
-// reading commands.
+// reading commands. As nDPI does (src/lib/protocols/mail_imap.c), a line
+// "<tag> AUTHENTICATE …" names the flow IMAPS.
+// Kept difference: nDPI counts IMAP lines (responses and commands) over
+// the flow and names it IMAP only once a LOGIN gave a user name or at the
+// 7th such line; no scratch slot is free for that count, so the first
+// client command after the greeting names it here.
 #include <cstring>
 
+#include "dpi/classify.h"
 #include "dpi/dpi.h"
 #include "dpi/payload.h"
 #include "dpi/tls_parse.h"
@@ -34,6 +40,43 @@ bool login(Bytes b, size_t at) {
   return false;
 }
 
+// nDPI's reading of a line's tag (src/lib/protocols/mail_imap.c): up to 20
+// characters, letters, digits, '*' or '.', to a space that does not end
+// the packet, then maybe a number to the next space; where the command
+// starts, 0 when the line does not parse.
+size_t ndpi_command_start(Bytes b) {
+  const size_t n = b.size();
+  auto alnum = [](uint8_t ch) { return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9'); };
+  size_t i = 0, space = 0;
+  for (; i < 20 && i < n; i++) {
+    if (i > 0 && b[i] == ' ') {
+      space = i;
+      break;
+    }
+    if (!alnum(b[i]) && b[i] != '*' && b[i] != '.') return 0;
+  }
+  if (space == 0 || space == n - 1) return 0;
+  i++;
+  if (i < n && b[i] >= '0' && b[i] <= '9') {
+    for (; i < 20 && i < n; i++) {
+      if (b[i] == ' ') {
+        space = i;
+        break;
+      }
+      if (b[i] < '0' || b[i] > '9') return 0;
+    }
+    if (space == n - 1) return 0;
+  }
+  return space + 1;
+}
+
+// "<tag> AUTHENTICATE…" as nDPI reads it, the line ending in CRLF.
+bool authenticate(Bytes b) {
+  if (b.size() < 4 || b[b.size() - 2] != '\r' || b[b.size() - 1] != '\n') return false;
+  const size_t at = ndpi_command_start(b);
+  return at && at + 12 < b.size() && has_at_upper(b, at, "AUTHENTICATE");
+}
+
 enum ImapState : uint8_t { kCommands = 0, kTlsAsked = 1, kInTls = 2 };
 
 // After the match: logins, and the STARTTLS upgrade.
@@ -54,6 +97,13 @@ Verdict read_on(DpiCtx& c) {
     return Verdict::NeedMore;
   }
   if (!at) return Verdict::NeedMore;
+  // nDPI, not having named the flow yet (it waits for a LOGIN's user name
+  // or the 7th IMAP line), names it IMAPS on AUTHENTICATE. Kept difference:
+  // no count of IMAP lines is kept, so the flow's 6th packet stands in.
+  if (c.flow.dpi_packets <= 6 && authenticate(b)) {
+    c.clf->refine(c.flow, 0, id(ProtoId::IMAPS));
+    return Verdict::No;
+  }
   if (login(b, at)) {
     c.risk(Risk::ClearTextCredentials);
     return Verdict::No;
@@ -65,6 +115,12 @@ Verdict read_on(DpiCtx& c) {
 Verdict classify_imap(DpiCtx& c, Match& m) {
   Bytes b = c.payload;
   if (c.extra) return read_on(c);
+  // nDPI names a flow IMAPS at once on a line (either way, any packet)
+  // "<tag> AUTHENTICATE…" ending in CRLF: what follows it does not read.
+  if (authenticate(b)) {
+    m.app = id(ProtoId::IMAPS);
+    return Verdict::Match;
+  }
   if (!c.from_client) {
     if (has_at_upper(b, 0, "* OK") || has_at_upper(b, 0, "* PREAUTH")) return Verdict::NeedMore;
     return Verdict::No;

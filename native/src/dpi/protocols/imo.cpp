@@ -1,7 +1,11 @@
-// ④ IMO (messenger calls) over UDP, from its fixed-shape packets: 10 bytes
-// opening 0x09 0x02, 11 bytes opening 0x00 0x09 0x03, or 1099 bytes
-// opening 0x88 0x49 0x1a 0x00. (nDPI also counts two identical one-byte
-// packets in a row, which needs state we do not keep.)
+// ④ IMO (messenger calls) over UDP, as nDPI reads it (src/lib/protocols/
+// imo.c): fixed-shape packets name the flow (10 bytes opening 0x09 0x02,
+// 11 bytes opening 0x00 0x09 0x03, 1099 bytes opening 0x88 0x49 0x1a 0x00).
+// A packet of another shape ends the flow's turn from its sixth packet on;
+// one-byte packets never end it.
+// Kept difference: nDPI also names a flow from two one-byte packets in a
+// row carrying the same byte; every scratch slot is taken, so that byte
+// cannot be carried to the next packet here and one-byte packets only wait.
 #include "dpi/dpi.h"
 
 namespace fg {
@@ -16,11 +20,12 @@ Verdict classify_imo(DpiCtx& c, Match& m) {
     m.app = id(ProtoId::IMO);
     return Verdict::Match;
   }
-  return c.flow.dpi_packets < 10 ? Verdict::NeedMore : Verdict::No;
+  if (b.size() == 1) return Verdict::NeedMore;
+  return c.flow.dpi_packets > 5 ? Verdict::No : Verdict::NeedMore;
 }
 
 }  // namespace
 
-FG_DISSECTOR(imo, {"IMO", id(ProtoId::IMO), kL4Udp, 10, classify_imo});
+FG_DISSECTOR(imo, {"IMO", id(ProtoId::IMO), kL4Udp, kMaxDpiPackets, classify_imo});
 
 }  // namespace fg

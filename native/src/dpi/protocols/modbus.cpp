@@ -10,11 +10,12 @@ namespace {
 Verdict classify_modbus(DpiCtx& c, Match& m) {
   if (c.srv_port != 502 && c.cli_port != 502) return Verdict::No;
   Bytes b = c.payload;
-  if (b.size() < 8) return Verdict::NeedMore;
+  // nDPI gives up on the first packet that is not Modbus (short ones too)
+  // and reads the function code as is: 0x5a alone is UMAS, any other code
+  // (0 and exception answers included) plain Modbus.
+  if (b.size() < 8) return Verdict::No;
   if (load_be16(b.data() + 2) != 0 || load_be16(b.data() + 4) != b.size() - 6) return Verdict::No;
-  const uint8_t fc = b[7] & 0x7f;  // 0x80 set: an exception answer
-  if (fc == 0) return Verdict::No;
-  if (fc == 0x5a) {
+  if (b[7] == 0x5a) {
     m.master = id(ProtoId::Modbus), m.app = id(ProtoId::UMAS);
   } else {
     m.app = id(ProtoId::Modbus);
@@ -24,6 +25,6 @@ Verdict classify_modbus(DpiCtx& c, Match& m) {
 
 }  // namespace
 
-FG_DISSECTOR(modbus, {"Modbus", id(ProtoId::Modbus), kL4Tcp, 2, classify_modbus});
+FG_DISSECTOR(modbus, {"Modbus", id(ProtoId::Modbus), kL4Tcp, 1, classify_modbus});
 
 }  // namespace fg

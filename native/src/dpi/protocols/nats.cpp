@@ -12,12 +12,15 @@ constexpr std::string_view kVerbs[] = {"INFO {", "CONNECT {", "PUB ", "SUB ", "U
 
 Verdict classify_nats(DpiCtx& c, Match& m) {
   Bytes b = c.payload;
-  if (b.size() <= 4) return Verdict::NeedMore;
+  if (b.size() <= 4) return Verdict::No;  // nDPI gives up on a short packet
+  // nDPI looks for the CRLF as in a C string: before the first NUL only.
+  size_t text = 0;
+  while (text < b.size() && b[text]) text++;
   for (std::string_view v : kVerbs) {
     // A shorter payload only has to agree with the verb's start.
     std::string_view want = v.substr(0, b.size() < v.size() ? b.size() : v.size());
     if (!has_at(b, 0, want)) continue;
-    if (!contains(b, "\r\n")) break;
+    if (!contains(Bytes(b.data(), text), "\r\n")) break;
     m.app = id(ProtoId::Nats);
     return Verdict::Match;
   }
@@ -26,6 +29,6 @@ Verdict classify_nats(DpiCtx& c, Match& m) {
 
 }  // namespace
 
-FG_DISSECTOR(nats, {"Nats", id(ProtoId::Nats), kL4Tcp, 4, classify_nats});
+FG_DISSECTOR(nats, {"Nats", id(ProtoId::Nats), kL4Tcp, 1, classify_nats});
 
 }  // namespace fg

@@ -45,76 +45,98 @@ void names_from_netbios(Bytes m, uint16_t vlan, const NameSink& sink) {
 
 }  // namespace fg
 
-// Classification: the name service (UDP 137) by a header that holds together
-// and a first name in the 32-character first-level encoding; the datagram
-// service (UDP 138) by message type and its own length field; over TCP only
-// what nDPI takes: a session request (RFC 1002 §4.3.2: type 0x81, flags 0,
-// length 68, 72 bytes in all) sent to port 139. SMBv1 in a datagram is
-// NetBIOS.SMBv1; SMB over TCP is smb.cpp's (port 445, as nDPI).
+// Classification as nDPI's netbios.c, every test on the packet's own
+// destination port and on the flow's first payload packet only (a miss
+// excludes): to UDP 137, 50 bytes or more and one of nDPI's header shapes
+// (flags and the four section counts; a few also want a question or
+// answer record of the right type after the first name); to UDP 138, a
+// datagram whose length field counts the rest, of message type
+// 0x10..0x16, carrying its IPv4 sender's address (NetBIOS.SMBv1 when more
+// than the 82 bytes of header and names follow); over TCP only a session
+// request (RFC 1002 §4.3.2: type 0x81, flags 0, length 68, 72 bytes in all)
+// sent to port 139. SMB over TCP is smb.cpp's (port 445, as nDPI). A UDP
+// match names the flow after the first NetBIOS name it decodes (at offset
+// 12 when a 0x20 length byte is there, else 14), as nDPI does.
 #include <cstring>
 
+#include "dpi/dga.h"
 #include "dpi/dpi.h"
 
 namespace fg {
 namespace {
 
-// A length byte of 32 and 32 characters 'A'..'P' at off.
-bool encoded_name_at(Bytes b, size_t off) {
-  if (off + 33 > b.size() || b[off] != 0x20) return false;
-  for (size_t i = 1; i <= 32; i++)
-    if (b[off + i] < 'A' || b[off + i] > 'P') return false;
+// One record after the first name: a zero label, then type and class IN.
+bool record_after_name(Bytes b, uint16_t type, bool exact_len) {
+  const size_t nl = b[12];
+  if (exact_len ? b.size() != nl + 18 : b.size() < nl + 18) return false;
+  return b[13 + nl] == 0 && load_be16(b.data() + 14 + nl) == type && load_be16(b.data() + 16 + nl) == 1;
+}
+
+bool name_service(Bytes b) {
+  if (b.size() < 50) return false;
+  const uint16_t flags = load_be16(b.data() + 2), qd = load_be16(b.data() + 4), an = load_be16(b.data() + 6),
+                 ns = load_be16(b.data() + 8), ar = load_be16(b.data() + 10);
+  const bool one_q = qd == 1 && an == 0 && ns == 0, one_a = qd == 0 && an == 1 && ns == 0 && ar == 0;
+  if (one_q && ar == 0 && (flags == 0 || flags == 0x0110)) return true;
+  if (one_q && (flags & 0x8710) == 0x10) return true;
+  if (one_q && ar == 1 && (b[2] == 0x80 || flags == 0x4000 || flags == 0x2900 || flags == 0x2910)) return true;
+  if (one_a && (flags == 0x8400 || flags == 0x8500 || flags == 0xad86)) return true;
+  if ((flags & 0xf800) == 0)  // a name query request, nothing after its question
+    return one_q && ar == 0 && record_after_name(b, 0x0020, true);
+  if ((flags & 0xf800) != 0x8000) return false;
+  if (one_a) return record_after_name(b, 0x0020, false);  // positive query response
+  if (qd == 0 && an == 0 && ns == 0 && ar == 0) return record_after_name(b, 0x000a, false);  // negative
+  if (qd == 0 && an == 0 && ns == 1 && ar == 1) return record_after_name(b, 0x0002, false);  // redirect
+  return false;
+}
+
+bool datagram_service(Bytes b, const Packet& p, Match& m) {
+  if (b.size() < 14 || size_t(load_be16(b.data() + 10)) + 14 != b.size()) return false;
+  if (!p.src.is_v4() || b[0] < 0x10 || b[0] > 0x16 || load_be32(b.data() + 4) != p.src.v4()) return false;
+  if (b.size() - 14 > 82) m.app = id(ProtoId::SMBv1), m.master = id(ProtoId::NetBIOS);
   return true;
 }
 
-Verdict name_service(Bytes b) {
-  if (b.size() < 12 + 33) return Verdict::No;
-  uint16_t flags = load_be16(b.data() + 2);
-  uint8_t opcode = (flags >> 11) & 0x0f;
-  uint16_t qd = load_be16(b.data() + 4), an = load_be16(b.data() + 6);
-  if (opcode != 0 && (opcode < 5 || opcode > 8)) return Verdict::No;
-  if (qd + an != 1 || load_be16(b.data() + 8) > 1 || load_be16(b.data() + 10) > 1) return Verdict::No;
-  return encoded_name_at(b, 12) ? Verdict::Match : Verdict::No;
+// nDPI's reading of a first-level encoded name at off: half the length
+// byte in letter pairs 'A'..'P', stopping at any other letter, keeping the
+// printable characters, trailing spaces trimmed (not the first character).
+size_t decode_name(Bytes b, size_t off, char* out, size_t cap) {
+  if (off >= b.size()) return 0;
+  const size_t avail = b.size() - off - 1;
+  size_t pairs = b[off] / 2;
+  if (pairs < 1 || pairs > cap || 2 * pairs > avail) return 0;
+  size_t n = 0;
+  for (const uint8_t* in = b.data() + off + 1; pairs-- && n < cap; in += 2) {
+    if (in[0] < 'A' || in[0] > 'P' || in[1] < 'A' || in[1] > 'P') break;
+    const uint8_t ch = uint8_t((in[0] - 'A') << 4 | (in[1] - 'A'));
+    if (ch >= 0x20 && ch <= 0x7e) out[n++] = char(ch >= 'A' && ch <= 'Z' ? ch + 32 : ch);
+  }
+  size_t len = n;
+  while (len > 1 && out[len - 1] == ' ') len--;
+  return n ? len : 0;
 }
 
-Verdict datagram_service(Bytes b, const Packet& p, Match& m) {
-  if (b.size() < 14) return Verdict::No;
-  uint8_t type = b[0];
-  // nDPI's check on a datagram to 138: its length field, a message type and
-  // the source address it carries equal to the sender's; anything past the
-  // header and the two names (82 bytes) is taken for an SMB payload.
-  const size_t dlen = load_be16(b.data() + 10);
-  if (p.dport == 138 && dlen + 14 == b.size() && type >= 0x10 && type <= 0x16 && p.src.is_v4() &&
-      load_be32(b.data() + 4) == p.src.v4()) {
-    if (dlen > 82) m.app = id(ProtoId::SMBv1), m.master = id(ProtoId::NetBIOS);
-    return Verdict::Match;
-  }
-  if (type < 0x10 || type > 0x16) return Verdict::No;
-  if (type <= 0x12) {  // direct unique / group, broadcast: length, then two names
-    if (size_t(load_be16(b.data() + 10)) + 14 != b.size()) return Verdict::No;
-    if (!encoded_name_at(b, 14)) return Verdict::No;
-    // Browser announcements: an SMB transaction after the two names.
-    if (b.size() >= 86 && std::memcmp(b.data() + 82, "\xffSMB", 4) == 0) m.app = id(ProtoId::SMBv1), m.master = id(ProtoId::NetBIOS);
-    return Verdict::Match;
-  }
-  return Verdict::Match;  // error and query datagrams: header only
+void name_flow(DpiCtx& c) {
+  char name[62];
+  const Bytes b = c.payload;
+  const size_t len = decode_name(b, b.size() > 12 && b[12] == 0x20 ? 12 : 14, name, sizeof(name));
+  if (!len) return;
+  c.set_host(name, len);
+  if (!app_by_host(name, len) && dga_suspicious(name, len)) c.risk(Risk::SuspDgaDomain);
 }
 
 bool session_request(Bytes b) { return b.size() == 72 && b[0] == 0x81 && b[1] == 0 && load_be16(b.data() + 2) == 68; }
 
 Verdict classify_netbios(DpiCtx& c, Match& m) {
-  Verdict v;
   if (c.p.l4_proto == kProtoTcp) {
     if (c.p.dport != 139 || !session_request(c.payload)) return Verdict::No;
-    v = Verdict::Match;
-  } else if (c.srv_port == 137 || c.cli_port == 137) {
-    v = name_service(c.payload);
-  } else if (c.srv_port == 138 || c.cli_port == 138) {
-    v = datagram_service(c.payload, c.p, m);
   } else {
-    return Verdict::No;
+    const bool hit = (c.p.dport == 137 && name_service(c.payload)) || (c.p.dport == 138 && datagram_service(c.payload, c.p, m));
+    if (!hit) return Verdict::No;
+    name_flow(c);
   }
-  if (v == Verdict::Match && !m.app) m.app = id(ProtoId::NetBIOS);
-  return v;
+  if (!m.app) m.app = id(ProtoId::NetBIOS);
+  return Verdict::Match;
 }
 
 }  // namespace

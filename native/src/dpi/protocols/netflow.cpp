@@ -1,7 +1,12 @@
 // ④ NetFlow v1/v5/v7/v9 and IPFIX (v10) export datagrams over UDP: the
 // version, a record count that fits (fixed-size records for v1/v5/v7, the
-// whole length for IPFIX) and an export time between 2000 and the packet's
-// own time (v1 may send 0).
+// whole length for IPFIX) and an export time between 2000 and now (v1 may
+// send 0). "Now" is the clock of the machine classifying, as in nDPI (its
+// gettimeofday), not the packet's time: a capture read later accepts export
+// times after its own. A header that fits with an export time out of range
+// rules nothing out: nDPI reads the flow's next datagram the same way.
+#include <ctime>
+
 #include "dpi/dpi.h"
 
 namespace fg {
@@ -24,16 +29,16 @@ Verdict classify_netflow(DpiCtx& c, Match& m) {
     at = 8;
   }
   const uint32_t when = load_be32(b.data() + at);
-  const uint64_t now = c.p.ts_ns / 1000000000u;
+  const uint32_t now = uint32_t(std::time(nullptr));
   if ((version == 1 && when == 0) || (when >= 946684800u && when <= now)) {
     m.app = id(ProtoId::NetFlow);
     return Verdict::Match;
   }
-  return Verdict::No;
+  return Verdict::NeedMore;
 }
 
 }  // namespace
 
-FG_DISSECTOR(netflow, {"NetFlow", id(ProtoId::NetFlow), kL4Udp, 1, classify_netflow});
+FG_DISSECTOR(netflow, {"NetFlow", id(ProtoId::NetFlow), kL4Udp, kMaxDpiPackets, classify_netflow});
 
 }  // namespace fg

@@ -1,28 +1,21 @@
-// ④ NTP (RFC 5905): port 123, version 1-4 in the first byte; time packets
-// carry at least the 48-byte header, control (mode 6) and private (mode 7)
-// messages at least their 8-byte headers.
+// ④ NTP, as nDPI's ntp.c: a UDP packet from or to port 123 whose version
+// field (bits 3..5 of the first byte) is 4 or less; neither mode nor length
+// is read. The flow's first payload packet decides.
 #include "dpi/dpi.h"
 
 namespace fg {
 namespace {
 
 Verdict classify_ntp(DpiCtx& c, Match& m) {
-  if (c.srv_port != 123 && c.cli_port != 123) return Verdict::No;
+  if (c.p.sport != 123 && c.p.dport != 123) return Verdict::No;
   Bytes b = c.payload;
-  if (b.empty()) return Verdict::No;
-  uint8_t version = (b[0] >> 3) & 7, mode = b[0] & 7;
-  if (version < 1 || version > 4) return Verdict::No;
-  if (mode == 6 || mode == 7) {
-    if (b.size() < 8) return Verdict::No;
-  } else if (mode == 0 || b.size() < 48) {
-    return Verdict::No;
-  }
+  if (b.empty() || ((b[0] >> 3) & 7) > 4) return Verdict::No;
   m.app = id(ProtoId::NTP);
   return Verdict::Match;
 }
 
 }  // namespace
 
-FG_DISSECTOR(ntp, {"NTP", id(ProtoId::NTP), kL4Udp, 2, classify_ntp});
+FG_DISSECTOR(ntp, {"NTP", id(ProtoId::NTP), kL4Udp, 1, classify_ntp});
 
 }  // namespace fg

@@ -2,7 +2,8 @@
 // heuristic: the payload reads as a run of well-formed fields (varint tag
 // with field number ≥ 1 and wire type varint, 64-bit, length-delimited or
 // 32-bit; groups refuse). Eight fields with one length-delimited among them
-// name the flow at once, two suffice from the fourth payload packet; a
+// name the flow at once (over UDP on a first packet RTP has not staged),
+// two suffice from the fourth payload packet; a
 // partial message waits, up to eight packets. Registered last: any other
 // dissector's match comes first.
 #include <climits>
@@ -30,7 +31,6 @@ bool varint(Bytes b, size_t& off, uint64_t& v) {
 Verdict classify_protobuf(DpiCtx& c, Match& m) {
   Bytes b = c.payload;
   size_t fields = 0, len_fields = 0, off = 0;
-  bool refused = false;
   do {
     uint64_t tag;
     if (!varint(b, off, tag)) break;
@@ -45,24 +45,34 @@ Verdict classify_protobuf(DpiCtx& c, Match& m) {
       off += 8;
     } else if (type == 2) {
       if (!varint(b, off, v)) {
-        if (b.size() >= off) break;  // the length is cut: wait for more
-        return Verdict::No;
+        // The length is cut: nDPI still counts the field, then stops
+        // reading (the next tag cannot be read) and may wait for more.
+        ++fields;
+        break;
       }
       if (v == 0 || v > INT_MAX) return Verdict::No;
       off += v;
       len_fields++;
     } else if (type == 5) {
-      if (b.size() < off + 4) refused = true;  // counted, but the flow is refused
+      if (b.size() < off + 4) return Verdict::No;
       off += 4;
     } else {
       return Verdict::No;  // start / end group: deprecated
     }
   } while (++fields < kMaxFields);
-  if ((fields >= 8 && len_fields > 0) || (c.flow.dpi_packets >= 4 && fields >= 2)) {
+  // Over UDP the first packet of eight fields may be RTP or RTCP instead:
+  // while RTP's dissector has staged the flow (nDPI's rtp_stage, the low
+  // nibble of RTP's scratch byte, only read here) it waits for a second.
+  bool rtp_staged = false;
+  if (c.p.l4_proto == kProtoUdp && c.flow.dpi_packets <= 1) {
+    const uint8_t* rtp = c.scratch(kScratchRtp);
+    rtp_staged = rtp && (rtp[0] & 0x0f) != 0;
+  }
+  if ((fields >= 8 && len_fields > 0 && !rtp_staged) || (c.flow.dpi_packets >= 4 && fields >= 2)) {
     m.app = id(ProtoId::Protobuf);
     return Verdict::Match;
   }
-  if (refused || b.size() < off || fields == 0) return Verdict::No;
+  if (b.size() < off || fields == 0) return Verdict::No;
   return Verdict::NeedMore;
 }
 

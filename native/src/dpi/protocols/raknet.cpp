@@ -1,10 +1,15 @@
-// ④ RakNet (UDP game networking), as nDPI recognises it: every packet must
-// parse as a RakNet message by its first byte: the offline handshake
-// messages by their exact sizes and fields, frame sets by walking their
-// frames (a few packets needed: nDPI's ground truth leaves lone frame sets
-// unknown), ACKs and NACKs by walking their records (one packet enough).
-// A full-MTU first packet carrying the offline magic at a known offset is
-// the custom (Roblox-style) variant, taken when the standard parse fails.
+// ④ RakNet (UDP game networking), as nDPI recognises it
+// (src/lib/protocols/raknet.c): every packet must parse as a RakNet message
+// by its first byte: the offline handshake messages by their exact sizes
+// and fields (and a number of packets first), frame sets by walking their
+// frames and ACKs / NACKs by walking their records (one packet enough, but
+// only while RTP's and RTCP's dissector has not taken the flow's packets
+// for theirs: those then wait). A full-MTU first packet carrying the
+// offline magic at a known offset is the custom (Roblox-style) variant,
+// taken when the standard parse fails.
+// Kept difference: nDPI remembers that first packet's variant and names the
+// flow RakNet when any later packet fails the parse; no scratch slot is
+// free for that flag, so only the first packet's own failure does here.
 #include <cstring>
 
 #include "dpi/dpi.h"
@@ -26,6 +31,22 @@ bool custom_variant(Bytes b) {
   for (size_t off : {1, 9, 17, 32})
     if (std::memcmp(b.data() + off, kMagic, sizeof kMagic) == 0) return true;
   return false;
+}
+
+// What RTP's dissector counts as an RTP packet (rtp.cpp): version 2, a
+// media payload type, room for the CSRC list and any extension header.
+bool rtp_counted(Bytes b) {
+  const size_t n = b.size();
+  if (n < 12 || (b[0] & 0xc0) != 0x80) return false;
+  const uint8_t pt = b[1] & 0x7f;
+  if (pt > 34 && pt < 96) return false;
+  size_t need = 12 + 4 * size_t(b[0] & 0x0f);
+  if (b[0] & 0x10) {
+    need += 4;
+    if (need > n) return false;
+    need += 4 * size_t(load_be16(b.data() + need - 2));
+  }
+  return need <= n;
 }
 
 bool mtu_ok(Bytes b, size_t off) { return off + 2 <= b.size() && load_be16(b.data() + off) <= 1500; }
@@ -70,7 +91,7 @@ unsigned parse(Bytes b) {
         else if (b[off] == 0x01) off += 4;
         else return 0;
       } while (++idx < count && off + 4 <= n);
-      return idx == count && off == n ? 1 : 0;
+      return idx == count && off == n ? 1 : 0;  // 1: at once, RTP permitting
     }
     default:
       if (b[0] < 0x80 || b[0] > 0x8d) return 0;
@@ -88,7 +109,7 @@ unsigned parse(Bytes b) {
           if (flags & 0x10) off += 10;           // fragmented
           off += size + 3;
         } while (off + 3 <= n);
-        return off == n ? 3 : 0;
+        return off == n ? 1 : 0;  // 1: at once, RTP permitting
       }
   }
 }
@@ -97,9 +118,22 @@ Verdict classify_raknet(DpiCtx& c, Match& m) {
   unsigned need = parse(c.payload);
   if (need == 0) {
     if (c.flow.dpi_packets != 1 || !custom_variant(c.payload)) return Verdict::No;
-    need = 1;
+  } else if (need == 1) {
+    // A frame set or ACK / NACK: RTP's stages (its scratch slot, read
+    // only) first; nDPI leaves the packet to RTP / RTCP while either has
+    // counted one of the flow's packets. nDPI's RTP clears its stages when
+    // an RTP-shaped packet finds it at stage 2 without naming the flow (a
+    // repeated sequence number); ours just gives up then and its slot keeps
+    // 2. Kept difference: with no count of RTP's packets here, stage 2 on an
+    // RTP-shaped packet from the flow's third on counts as that reset (so
+    // when every packet was RTP-shaped, as RakNet's frame sets often are).
+    const uint8_t* rtp = c.scratch(kScratchRtp);
+    uint8_t stages = rtp ? rtp[0] : 0;
+    if ((stages & 0x0f) == 2 && rtp_counted(c.payload) && c.flow.dpi_packets >= 3) stages = 0;
+    if (stages != 0) return Verdict::NeedMore;
+  } else if (c.flow.dpi_packets < need) {
+    return Verdict::NeedMore;
   }
-  if (c.flow.dpi_packets < need) return Verdict::NeedMore;
   m.app = id(ProtoId::RakNet);
   return Verdict::Match;
 }

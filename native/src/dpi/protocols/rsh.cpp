@@ -1,48 +1,62 @@
-// ④ rsh (BSD remote shell) over TCP 514: the client, bound to a privileged
-// port (512–1023), first sends the decimal stderr port terminated by a NUL,
-// alone or followed by the local user, remote user and command (each
-// NUL-terminated). The user names sent in clear are nDPI's clear-text
-// credentials: read on after the match when they come in a later segment.
+// ④ rsh (BSD remote shell) over TCP, as nDPI's rsh.c, on the flow's payload
+// packets in either direction and on any ports: the first is the stderr
+// port, 2 to 6 bytes of which all but the last are digits; the second holds
+// the local and the remote user, printable and NUL-terminated, then
+// optionally the command, the packet ending with a NUL. The user names in
+// clear are nDPI's clear-text credentials. On a flow with port 514 at
+// either end, a packet ending with a newline never excludes rsh and, from
+// the sixth payload packet on, names the flow RSH (nDPI's mid-stream
+// detection; no credentials then).
 #include "dpi/dpi.h"
 
 namespace fg {
 namespace {
 
-// Local user, remote user, command: printable, each NUL-terminated.
+bool printable(Bytes b) {
+  for (uint8_t ch : b)
+    if (ch < 0x20 || ch > 0x7e) return false;
+  return true;
+}
+
+// nDPI's reading of the second packet: two printable NUL-terminated strings
+// at least, the packet's last byte a NUL.
 bool users_and_command(Bytes b) {
-  if (b.size() < 3 || b[b.size() - 1] != 0) return false;
-  int strings = 0;
-  for (uint8_t ch : b) {
-    if (ch == 0) strings++;
-    else if (ch < 0x20 || ch > 0x7e) return false;
+  const size_t n = b.size();
+  if (n < 3 || b[n - 1] != 0) return false;
+  size_t start = 0;
+  for (int i = 0; i < 2; i++) {
+    size_t nul = start;
+    while (nul < n && b[nul] != 0) nul++;
+    if (nul == n || !printable(b.subspan(start, nul - start))) return false;
+    if (nul >= n - 1) return i == 1;  // the packet ends after the first / second string
+    start = nul + 1;
   }
-  return strings == 3;
+  return true;
 }
 
 Verdict classify_rsh(DpiCtx& c, Match& m) {
   Bytes b = c.payload;
-  if (c.extra) {
-    if (!c.from_client) return Verdict::NeedMore;
-    if (users_and_command(b)) c.risk(Risk::ClearTextCredentials);
-    return Verdict::No;
-  }
-  if (c.srv_port != 514 || c.cli_port < 512 || c.cli_port > 1023 || !c.from_client) return Verdict::No;
-  size_t i = 0;
-  while (i < b.size() && i < 6 && b[i] >= '0' && b[i] <= '9') i++;
-  if (i == 0 || i == 6 || i >= b.size() || b[i] != 0) return Verdict::No;
-  m.app = id(ProtoId::RSH);
-  if (i + 1 == b.size()) {
-    m.more = true;  // the users follow
+  const size_t n = b.size();
+  if (n == 0) return Verdict::NeedMore;
+  if ((c.p.sport == 514 || c.p.dport == 514) && b[n - 1] == '\n') {
+    if (c.flow.dpi_packets <= 5) return Verdict::NeedMore;
+    m.app = id(ProtoId::RSH);
     return Verdict::Match;
   }
-  // Port, users and command in one segment.
-  if (!users_and_command(b.subspan(i + 1))) return Verdict::No;
+  if (c.flow.dpi_packets == 1) {
+    if (n < 2 || n > 6) return Verdict::No;
+    for (size_t i = 0; i + 1 < n; i++)
+      if (b[i] < '0' || b[i] > '9') return Verdict::No;
+    return Verdict::NeedMore;
+  }
+  if (c.flow.dpi_packets != 2 || !users_and_command(b)) return Verdict::No;
   c.risk(Risk::ClearTextCredentials);
+  m.app = id(ProtoId::RSH);
   return Verdict::Match;
 }
 
 }  // namespace
 
-FG_DISSECTOR(rsh, {"RSH", id(ProtoId::RSH), kL4Tcp, 1, classify_rsh});
+FG_DISSECTOR(rsh, {"RSH", id(ProtoId::RSH), kL4Tcp, kMaxDpiPackets, classify_rsh});
 
 }  // namespace fg

@@ -1,37 +1,82 @@
-// ④ RTSP: a request line ending in " RTSP/1.0" (or 2.0) — its methods
-// overlap HTTP's (OPTIONS), so the version decides — or an answer starting
-// "RTSP/1.0 ".
+// ④ RTSP (TCP), as nDPI reads it. Any packet whose first line (up to the
+// first CRLF; none without one) ends with "RTSP/1.0", or whose Accept or
+// Content-Type value ends with "application/x-rtsp-tunnelled" (RTSP over an
+// HTTP tunnel), is RTSP — HTTP.RTSP when the flow is already HTTP (asked as
+// HTTP's sub-protocol), as nDPI keeps the master. Otherwise the first
+// payload packet's direction is noted: a packet of the other direction of
+// more than 20 bytes that opens with "RTSP/1.0 " or holds "rtsp://" in its
+// first 31 bytes (before a NUL) names the flow; the first direction may
+// send one more packet while the flow has fewer than three; anything else
+// rules RTSP out (three packets at most).
+// Differences kept: nDPI notes the first packet's direction in the flow;
+// no scratch byte is left for it, so the client's direction stands in for
+// it (the client speaks first in RTSP). nDPI also runs this dissector on
+// UDP, waiting there while RTP or RTCP are still candidates; this one is
+// TCP only.
+#include <strings.h>
+
 #include <cstring>
 
 #include "dpi/dpi.h"
 #include "dpi/payload.h"
+#include "dpi/protocols/http_sub.h"
 
 namespace fg {
 namespace {
 
+constexpr char kTunnelled[] = "application/x-rtsp-tunnelled";
+
+// nDPI's Accept line: the last line opening with "Accept:" (any case,
+// longer than that), spaces trimmed at both ends.
+bool accept_tunnelled(Bytes b) {
+  constexpr size_t kName = 7;  // "Accept:"
+  bool hit = false;
+  each_ndpi_line(b, [&](const char* l, size_t n) {
+    if (n <= kName || strncasecmp(l, "Accept:", kName) != 0) return false;
+    const char* v = l + kName;
+    size_t k = n - kName;
+    while (k && *v == ' ') v++, k--;
+    while (k && v[k - 1] == ' ') k--;
+    hit = value_ends(v, k, kTunnelled);
+    return false;
+  });
+  return hit;
+}
+
+bool first_line_rtsp(Bytes b) {
+  bool hit = false;
+  each_ndpi_line(b, [&](const char* l, size_t n) {
+    hit = value_ends(l, n, "RTSP/1.0");
+    return true;  // the first line only
+  });
+  return hit;
+}
+
+// "rtsp://" within the first 31 bytes, before any NUL.
+bool rtsp_url_near_start(Bytes b) {
+  size_t n = b.size() < 31 ? b.size() : 31;
+  if (const void* nul = std::memchr(b.data(), 0, n)) n = size_t(static_cast<const uint8_t*>(nul) - b.data());
+  return contains(b.first(n), "rtsp://");
+}
+
 Verdict classify_rtsp(DpiCtx& c, Match& m) {
   Bytes b = c.payload;
-  if (b.size() < 9) return b.empty() ? Verdict::NeedMore : Verdict::No;
-  if (has_at(b, 0, "RTSP/1.0 ") || has_at(b, 0, "RTSP/2.0 ")) {
-    m.app = id(ProtoId::RTSP);
-    return Verdict::Match;
+  const char* ct;
+  size_t ct_len;
+  bool hit = first_line_rtsp(b) || accept_tunnelled(b) || (ndpi_content_type(b, ct, ct_len) && value_ends(ct, ct_len, kTunnelled));
+  if (!hit) {
+    if (c.flow.dpi_packets == 1) return Verdict::NeedMore;  // the first direction is noted
+    if (c.from_client) return c.flow.dpi_packets < 3 ? Verdict::NeedMore : Verdict::No;
+    hit = b.size() > 20 && (has_at(b, 0, "RTSP/1.0 ") || rtsp_url_near_start(b));
+    if (!hit) return Verdict::No;
   }
-  if (b[0] < 'A' || b[0] > 'Z') return Verdict::No;
-  // the request line ends at the first CRLF (within 1 KB)
-  const size_t limit = b.size() < 1024 ? b.size() : 1024;
-  const void* cr = std::memchr(b.data() + 1, '\r', limit - 1);
-  if (!cr) return Verdict::No;
-  const size_t i = size_t(static_cast<const uint8_t*>(cr) - b.data());
-  if (i + 1 >= limit || b[i + 1] != '\n') return Verdict::No;
-  if (i >= 9 && (has_at(b, i - 9, " RTSP/1.0") || has_at(b, i - 9, " RTSP/2.0"))) {
-    m.app = id(ProtoId::RTSP);
-    return Verdict::Match;
-  }
-  return Verdict::No;
+  if (flow_is_http(c)) m.master = id(ProtoId::HTTP);
+  m.app = id(ProtoId::RTSP);
+  return Verdict::Match;
 }
 
 }  // namespace
 
-FG_DISSECTOR(rtsp, {"RTSP", id(ProtoId::RTSP), kL4Tcp, 2, classify_rtsp});
+FG_DISSECTOR(rtsp, {"RTSP", id(ProtoId::RTSP), kL4Tcp, 3, classify_rtsp});
 
 }  // namespace fg

@@ -1,7 +1,9 @@
 // ④ RX (AFS's RPC transport, UDP). Each packet carries a 28-byte header
 // whose type (1–13 but 12), flags (one of RX's values) and security index
 // (0–3) are checked; the first packet keeps the connection epoch and id,
-// and the first one from the other side must repeat both.
+// and the first one from the other side must repeat both. nDPI sets no
+// packet limit of its own: it waits for the reply as long as the flow is
+// inspected.
 #include <cstring>
 
 #include "dpi/dpi.h"
@@ -23,20 +25,23 @@ Verdict classify_rx(DpiCtx& c, Match& m) {
   if (type < 1 || type > 13 || type == 12 || !flags_known(flags) || security > 3) return Verdict::No;
   uint8_t* keep = c.scratch(kScratchRx);
   if (!keep) return Verdict::No;
-  // keep[0] marks ids stored; epoch and connection id at 1..8.
-  const bool other_side = c.flow.pkts[c.from_client ? 1 : 0] != 0;
-  if (other_side && keep[0]) {
+  // keep[0]: direction of the packet whose ids are stored, + 1; epoch and
+  // connection id at 1..8. Every payload packet reaches here until the flow
+  // is decided, so ids stored from the other side mean that side has sent
+  // payload (nDPI's per-direction payload counter), empty datagrams aside.
+  const uint8_t dir = c.from_client ? 1 : 2;
+  if (keep[0] && keep[0] != dir) {
     if (std::memcmp(keep + 1, b.data(), 8) != 0) return Verdict::No;
     m.app = id(ProtoId::RX);
     return Verdict::Match;
   }
-  keep[0] = 1;
+  keep[0] = dir;
   std::memcpy(keep + 1, b.data(), 8);
   return Verdict::NeedMore;
 }
 
 }  // namespace
 
-FG_DISSECTOR(rx, {"RX", id(ProtoId::RX), kL4Udp, 8, classify_rx});
+FG_DISSECTOR(rx, {"RX", id(ProtoId::RX), kL4Udp, kMaxDpiPackets, classify_rx});
 
 }  // namespace fg

@@ -1,7 +1,12 @@
-// ④ SMPP over TCP: one or more PDUs filling the segment exactly, each a
-// 16-byte header (length, command id, status, sequence). The first PDU's
-// command must be a known one and its length plausible for that command;
-// requests carry a zero status.
+// ④ SMPP over TCP, as nDPI's smpp.c: a payload of 16 bytes or more (a
+// shorter one excludes) whose first PDU's length either equals the payload
+// or starts a chain of non-zero lengths that ends exactly at its end (else
+// a later segment is tried, the flow's first three payload packets in all).
+// Then the first PDU's command id: a first byte of 0x00 or 0x80, a known
+// command in the low 24 bits and, for the commands nDPI knows the shape
+// of, a zero status on requests and a first-PDU length in range. The other
+// ids of a known command (generic_nack's request, outbind's or
+// alert_notification's response…) pass as nDPI lets them.
 #include "dpi/dpi.h"
 
 namespace fg {
@@ -9,41 +14,52 @@ namespace {
 
 uint32_t be32(const uint8_t* p) { return uint32_t(p[0]) << 24 | uint32_t(p[1]) << 16 | uint32_t(p[2]) << 8 | p[3]; }
 
-bool plausible(uint32_t cmd, uint32_t len, uint32_t status) {
-  const bool resp = cmd & 0x80000000u;
+bool known_command(uint32_t cmd) {
   const uint32_t req = cmd & 0x00ffffffu;
-  if (!resp && status) return false;
-  switch (req) {
-    case 0x00: return resp && len == 16;                   // generic_nack
-    case 0x01: case 0x02: case 0x09: return len >= (resp ? 18u : 26u);  // bind_*
-    case 0x03: return len >= (resp ? 21u : 20u);           // query_sm
-    case 0x04: return resp ? (status ? len == 16 : len >= 18) : len >= 33;  // submit_sm
-    case 0x05: return len >= (resp ? 17u : 33u);           // deliver_sm
-    case 0x06: case 0x15: return len == 16;                // unbind, enquire_link
-    case 0x07: return resp ? len == 16 : len >= 25;        // replace_sm
-    case 0x08: return resp ? len == 16 : len >= 24;        // cancel_sm
-    case 0x0b: return !resp && len >= 20;                  // outbind
-    case 0x21: return len >= (resp ? 26u : 33u);           // submit_multi
-    case 0x102: return !resp && len >= 22;                 // alert_notification
-    case 0x103: return len >= (resp ? 18u : 26u);          // data_sm
-    default: return false;
+  return req <= 0x09 || req == 0x0b || req == 0x15 || req == 0x21 || req == 0x102 || req == 0x103;
+}
+
+// nDPI's per-command checks on the first PDU's length `l` and status.
+bool shape_ok(uint32_t cmd, uint32_t l, uint32_t status) {
+  const bool st0 = status == 0;
+  switch (cmd) {
+    case 0x80000000: case 0x80000006: case 0x80000008: case 0x80000007: case 0x80000015: return l <= 16;
+    case 0x00000001: case 0x00000002: case 0x00000009: return st0 && l >= 26;
+    case 0x80000001: case 0x80000002: case 0x80000009: case 0x80000103: return l >= 18;
+    case 0x0000000b: case 0x00000003: return st0 && l >= 20;
+    case 0x00000006: case 0x00000015: return st0 && l <= 16;
+    case 0x00000004: case 0x00000021: case 0x00000005: return st0 && l >= 33;
+    case 0x80000004: return st0 ? l >= 18 : l <= 16;
+    case 0x80000021: return l >= 26;
+    case 0x80000005: return l >= 17;
+    case 0x00000103: return st0 && l >= 26;
+    case 0x80000003: return l >= 21;
+    case 0x00000008: return st0 && l >= 24;
+    case 0x00000007: return st0 && l >= 25;
+    case 0x00000102: return st0 && l >= 22;
+    default: return true;
   }
 }
 
 Verdict classify_smpp(DpiCtx& c, Match& m) {
   Bytes b = c.payload;
-  if (b.size() < 16 || (b[4] != 0x00 && b[4] != 0x80)) return Verdict::No;
+  const uint32_t n = uint32_t(b.size());
+  if (n < 16) return Verdict::No;
   const uint32_t len = be32(b.data());
-  if (len < 16) return Verdict::No;
-  // The PDUs must tile the segment; otherwise try a later segment.
-  size_t off = 0;
-  while (off + 4 <= b.size()) {
-    uint32_t l = be32(b.data() + off);
-    if (l < 16 || l > b.size() - off) return Verdict::NeedMore;
-    off += l;
+  if (len != n) {
+    // a chain of PDUs filling the segment; a zero (or absurd) length or a
+    // chain that misses the end: try a later segment
+    uint64_t total = len;
+    while (total < n - 4) {
+      const uint32_t l = be32(b.data() + total);
+      if (l == 0 || l > 0x7fffffffu - total) return Verdict::NeedMore;
+      total += l;
+    }
+    if (total != n) return Verdict::NeedMore;
   }
-  if (off != b.size()) return Verdict::NeedMore;
-  if (!plausible(be32(b.data() + 4), len, be32(b.data() + 8))) return Verdict::No;
+  if (b[4] != 0x00 && b[4] != 0x80) return Verdict::No;
+  const uint32_t cmd = be32(b.data() + 4);
+  if (!known_command(cmd) || !shape_ok(cmd, len, be32(b.data() + 8))) return Verdict::No;
   m.app = id(ProtoId::SMPP);
   return Verdict::Match;
 }

@@ -1,5 +1,5 @@
 // ④ Sonos speakers' UDP on the local network, by nDPI's heuristic: towards
-// a private (non-multicast) IPv4 address, 48-byte datagrams on port 12301,
+// a private or loopback (non-multicast) IPv4 address, 48-byte datagrams on port 12301,
 // or datagrams to port 7080 shorter than 200 bytes or of 1001–1099 bytes
 // (audio frames).
 #include "dpi/dpi.h"
@@ -8,9 +8,11 @@
 namespace fg {
 namespace {
 
+// nDPI's "not public" IPv4 (ndpi_is_public_ipv4): RFC 1918, loopback and
+// multicast only — not link-local, shared (100.64/10) nor 0/8.
 bool not_public_v4(const IpAddr& a) {
   const uint32_t v = a.v4();
-  return is_private(a) || (v >> 24) == 127 || (v >> 24) == 0;
+  return (v >> 24) == 10 || (v >> 20) == 0xac1 || (v >> 16) == 0xc0a8 || (v >> 24) == 127 || (v >> 28) == 0xe;
 }
 
 Verdict classify_sonos(DpiCtx& c, Match& m) {

@@ -2,7 +2,8 @@
 // the session's later ones 0x11 0x30; over UDP (more than 13 bytes) byte 0
 // is 0 and bytes 11–12 are 0x17 0x24. The fourth such packet names the
 // flow, or the first on TeamViewer's port 5938. Packets of another shape
-// in between are skipped once the flow has started like TeamViewer.
+// in between are skipped once the flow has started like TeamViewer, with
+// no packet limit of its own (as nDPI).
 #include "dpi/dpi.h"
 
 namespace fg {
@@ -35,6 +36,6 @@ Verdict classify_teamviewer(DpiCtx& c, Match& m) {
 
 }  // namespace
 
-FG_DISSECTOR(teamviewer, {"TeamViewer", id(ProtoId::TeamViewer), kL4Both, 16, classify_teamviewer});
+FG_DISSECTOR(teamviewer, {"TeamViewer", id(ProtoId::TeamViewer), kL4Both, kMaxDpiPackets, classify_teamviewer});
 
 }  // namespace fg

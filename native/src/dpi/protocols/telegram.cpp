@@ -1,8 +1,12 @@
-// ④ Telegram, as nDPI recognises it. TCP: MTProto's abridged transport opens
-// with 0xef towards 443, 80 or 25 (first packet over 56 bytes), followed by
-// 0x7f or a length (in 4-byte words) that fits the packet. UDP: calls to
-// the low ports 500–600 whose packet holds a run of exactly 12 0xff bytes
-// at its first 0xff.
+// ④ Telegram, as nDPI 4.11 recognises it (src/lib/protocols/telegram.c).
+// UDP: calls to the low ports 500–600 whose packet (40 bytes or more) holds
+// a run of exactly 12 0xff bytes at its first 0xff; a packet without 0xff
+// waits. TCP: nDPI has no payload test (MTProto 2.0 is not recognisable);
+// it names a TCP flow whose address is one of Telegram's, confidence
+// "Match by IP". A match here can only carry DPI confidence, so TCP is left
+// to the classifier's guess by address (Match by IP) when inspection ends.
+// Kept difference: that guess comes after the guess by port, so a flow to
+// Telegram's addresses on a port with a guess (443: TLS) is named by port.
 #include "dpi/dpi.h"
 
 namespace fg {
@@ -11,13 +15,6 @@ namespace {
 Verdict classify_telegram(DpiCtx& c, Match& m) {
   Bytes b = c.payload;
   const Packet& p = c.p;
-  if (p.l4_proto == kProtoTcp) {
-    if (b.size() <= 56 || b[0] != 0xef) return Verdict::No;
-    if (p.dport != 443 && p.dport != 80 && p.dport != 25) return Verdict::No;
-    if (b[1] != 0x7f && size_t(b[1]) * 4 > b.size() - 1) return Verdict::NeedMore;
-    m.app = id(ProtoId::Telegram);
-    return Verdict::Match;
-  }
   auto low = [](uint16_t port) { return port >= 500 && port <= 600; };
   if (b.size() < 40 || !(low(p.sport) || low(p.dport))) return Verdict::No;
   size_t i = 0;
@@ -32,6 +29,6 @@ Verdict classify_telegram(DpiCtx& c, Match& m) {
 
 }  // namespace
 
-FG_DISSECTOR(telegram, {"Telegram", id(ProtoId::Telegram), kL4Both, 4, classify_telegram});
+FG_DISSECTOR(telegram, {"Telegram", id(ProtoId::Telegram), kL4Udp, kMaxDpiPackets, classify_telegram});
 
 }  // namespace fg

@@ -1,33 +1,28 @@
 // ④ Telnet (RFC 854/855): sessions open with option negotiation, packets
-// made only of IAC (0xff) commands: WILL/WONT/DO/DONT <option>, or a
-// subnegotiation IAC SB … IAC SE. After the match the session is read on
-// as nDPI does for clear-text credentials: a "login:" prompt, then the
-// line end closing the typed user name.
+// opening with an IAC (0xff) command (nDPI's test below). After the match
+// the session is read on as nDPI does for clear-text credentials: a
+// "login:" prompt, then the line end closing the typed user name.
 #include "dpi/dpi.h"
 #include "dpi/payload.h"
 
 namespace fg {
 namespace {
 
-bool all_iac(Bytes b) {
-  size_t i = 0, cmds = 0;
-  while (i < b.size()) {
-    if (b[i] != 0xff || i + 1 >= b.size()) return false;
-    uint8_t cmd = b[i + 1];
-    if (cmd >= 0xfb && cmd <= 0xfe) {  // WILL WONT DO DONT
-      if (i + 2 >= b.size()) return false;
-      i += 3;
-    } else if (cmd == 0xfa) {  // SB … IAC SE
-      size_t j = i + 2;
-      while (j + 1 < b.size() && !(b[j] == 0xff && b[j + 1] == 0xf0)) j++;
-      if (j + 1 >= b.size()) return false;
-      i = j + 2;
-    } else {
-      return false;
-    }
-    cmds++;
+// nDPI's IAC test (src/lib/protocols/telnet.c): at least 3 bytes opening
+// IAC, a command 0xfa..0xfe and an option below 0x28; after that, up to
+// the last two bytes, an IAC must start a command 0xf0..0xfa or a command
+// 0xfb..0xfe whose option is at most 0x28 (other bytes are free).
+bool iac_packet(Bytes b) {
+  const size_t n = b.size();
+  if (n < 3 || b[0] != 0xff || b[1] <= 0xf9 || b[1] == 0xff || b[2] >= 0x28) return false;
+  for (size_t a = 3; a + 2 < n; a++) {
+    if (b[a] != 0xff) continue;
+    const uint8_t cmd = b[a + 1];
+    if (cmd >= 0xf0 && cmd <= 0xfa) continue;
+    if (cmd >= 0xfb && cmd != 0xff && b[a + 2] <= 0x28) continue;
+    return false;
   }
-  return cmds > 0;
+  return true;
 }
 
 enum TelnetState : uint8_t { kNoPrompt = 0, kPrompted = 1 };
@@ -48,9 +43,16 @@ Verdict read_on(DpiCtx& c) {
   return Verdict::NeedMore;
 }
 
+// nDPI names the flow on its third IAC packet; other packets end the
+// turn from the 6th payload packet on (the 12th once an IAC packet was
+// seen). Kept difference: with no scratch slot free for the count of IAC
+// packets, the third packet or a later one that is IAC names the flow, as
+// nDPI does when every earlier packet was IAC (a negotiation opening), and
+// other packets wait up to the 11th.
 Verdict classify_telnet(DpiCtx& c, Match& m) {
   if (c.extra) return read_on(c);
-  if (!all_iac(c.payload)) return Verdict::No;
+  if (!iac_packet(c.payload)) return c.flow.dpi_packets < 12 ? Verdict::NeedMore : Verdict::No;
+  if (c.flow.dpi_packets < 3) return Verdict::NeedMore;
   m.app = id(ProtoId::Telnet);
   if (c.info) c.info->state[0] = kNoPrompt;
   m.more = true;
@@ -59,6 +61,6 @@ Verdict classify_telnet(DpiCtx& c, Match& m) {
 
 }  // namespace
 
-FG_DISSECTOR(telnet, {"Telnet", id(ProtoId::Telnet), kL4Tcp, 2, classify_telnet});
+FG_DISSECTOR(telnet, {"Telnet", id(ProtoId::Telnet), kL4Tcp, 12, classify_telnet});
 
 }  // namespace fg

@@ -90,7 +90,8 @@ Verdict classify_tftp(DpiCtx& c, Match& m) {
       uint8_t* last = st + (op == kData ? 0 : 2);
       const uint16_t prev = load_be16(last);
       last[0] = uint8_t(block >> 8), last[1] = uint8_t(block);
-      const bool follows = block == uint16_t(prev + 1) || (block == prev && (op == kAck || prev != 0));
+      // prev + 1 in int, as nDPI compares: block 0 never follows 65535.
+      const bool follows = int(block) == int(prev) + 1 || (block == prev && (op == kAck || prev != 0));
       if (!follows) return Verdict::NeedMore;  // out of sequence: not counted (nDPI)
     }
     if (st[4] < 3) {

@@ -1,6 +1,10 @@
 // ④ VNC (RFB, TCP): both ends open with the 12-byte version banner
-// "RFB xxx.yyy\n" (003.003 … 004.001), server first; the client's answer
-// confirms it.
+// "RFB xxx.yyy\n". nDPI reads only its first seven bytes ("RFB 003" or
+// "RFB 004") and the line feed at 11; the rest of the version is free.
+// The first payload packet must be such a banner and the second one too.
+// nDPI also wants the second from the other direction; with no scratch
+// byte left to remember the first one's, that detail is not checked here
+// (two banners from one side do not happen in practice).
 #include <cstring>
 
 #include "dpi/dpi.h"
@@ -8,10 +12,9 @@
 namespace fg {
 namespace {
 
-bool digits(Bytes b, size_t at) { return b[at] >= '0' && b[at] <= '9' && b[at + 1] >= '0' && b[at + 1] <= '9' && b[at + 2] >= '0' && b[at + 2] <= '9'; }
-
 bool banner(Bytes b) {
-  return b.size() == 12 && std::memcmp(b.data(), "RFB ", 4) == 0 && digits(b, 4) && b[7] == '.' && digits(b, 8) && b[11] == '\n';
+  return b.size() == 12 && (std::memcmp(b.data(), "RFB 003", 7) == 0 || std::memcmp(b.data(), "RFB 004", 7) == 0) &&
+         b[11] == '\n';
 }
 
 Verdict classify_vnc(DpiCtx& c, Match& m) {

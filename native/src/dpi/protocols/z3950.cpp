@@ -1,30 +1,54 @@
-// ④ Z39.50 (ANSI/NISO information retrieval) over TCP: the association opens
-// with a BER initRequest ([20], 0xb4) or initResponse ([21], 0xb5) whose
-// definite length spans the segment, starting with the optional
-// referenceId ([2]) or the protocolVersion bit string ([3]).
+// ④ Z39.50 (ANSI/NISO information retrieval) over TCP, as nDPI's z3950.c:
+// each of the flow's first eight payload packets of 6 bytes or more is read
+// as a BER PDU whose tag number (low 5 bits of the first byte) is 20 or
+// more, followed from offset 2 by simple tag-length elements, each within
+// the packet. A packet that breaks this (or a shorter packet, or one past
+// the eighth) excludes; one with fewer than six elements (or ending on the
+// packet's end before them) waits; a high-tag-number element ends the
+// reading there. nDPI names the flow on its fourth packet with six
+// elements, once both directions have sent payload, and excludes it then
+// when only one has.
+// nDPI counts those packets; no scratch slot is free for the count, so the
+// flow is taken from its fourth payload packet on when that packet has six
+// elements (every earlier one passed, else the flow was excluded), and the
+// other direction is taken as having sent payload when it sent any packet.
 #include "dpi/dpi.h"
 
 namespace fg {
 namespace {
 
+constexpr int kWanted = 6;
+
+// Elements read (up to kWanted), or -1 when the packet is not Z39.50.
+int elements(Bytes b) {
+  const size_t n = b.size();
+  const uint8_t pdu = b[0] & 0x1f;
+  if (pdu < 20) return -1;
+  size_t off = 2;
+  for (int cur = 1; cur <= kWanted; cur++) {
+    if (off + 2 >= n) return -1;
+    if ((b[off] & 0x1f) == 0x1f) return cur;
+    const size_t len = b[off + 1];
+    if (len >= n - off + 1) return -1;
+    off += len + 2;
+    if (off == n) return cur;
+  }
+  return kWanted;
+}
+
 Verdict classify_z3950(DpiCtx& c, Match& m) {
   Bytes b = c.payload;
-  if (b.size() < 8 || (b[0] != 0xb4 && b[0] != 0xb5)) return Verdict::No;
-  size_t hdr, len;
-  if (b[1] < 0x80) hdr = 2, len = b[1];
-  else if (b[1] == 0x81) hdr = 3, len = b[2];
-  else if (b[1] == 0x82) hdr = 4, len = size_t(b[2]) << 8 | b[3];
-  else return Verdict::No;
-  if (hdr + len != b.size() || b.size() < hdr + 4) return Verdict::No;
-  const uint8_t first = b[hdr];
-  if (first != 0x82 && first != 0x83) return Verdict::No;
-  if (first == 0x83 && (b[hdr + 1] == 0 || b[hdr + 1] > 2)) return Verdict::No;
+  if (b.size() < 6 || c.flow.dpi_packets > 8) return Verdict::No;
+  const int got = elements(b);
+  if (got < 0) return Verdict::No;
+  if (got < kWanted || c.flow.dpi_packets < 4) return Verdict::NeedMore;
+  if (!c.flow.pkts[0] || !c.flow.pkts[1]) return Verdict::No;
   m.app = id(ProtoId::Z3950);
   return Verdict::Match;
 }
 
 }  // namespace
 
-FG_DISSECTOR(z3950, {"Z3950", id(ProtoId::Z3950), kL4Tcp, 2, classify_z3950});
+FG_DISSECTOR(z3950, {"Z3950", id(ProtoId::Z3950), kL4Tcp, 8, classify_z3950});
 
 }  // namespace fg
