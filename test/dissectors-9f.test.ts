@@ -6,8 +6,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { l7Name } from '../ts/bindings/engine.js';
-import { CLI, SRV, classifier, replayFrames } from './fixtures/dissect.js';
-import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, eth, ipv4, ipv6, tcp, udp } from './fixtures/frames.js';
+import { CLI, SRV, classifier, replayFrames, udpClassifierAt } from './fixtures/dissect.js';
+import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, eth, ipv4, tcp, udp } from './fixtures/frames.js';
 import { tempDir } from './fixtures/pcap.js';
 import { le16, le32, txt, u16, u32 } from './fixtures/bytes.js';
 
@@ -98,23 +98,9 @@ const i3dMedia = (first = 0x9078, ssrc = 0x0003cfa9, len = 80) =>
   Buffer.concat([u16(first), u16(0x1234), u32(0x00010000), u32(ssrc), u32(0xbede0003), Buffer.alloc(len - 16, 0x55)]);
 
 // UDP flows between chosen addresses (nDPI's IP lists): the flow's class.
+const classifyUdpAt = udpClassifierAt('fg-dissectors-9f-udp-');
 const tmp = tempDir('fg-dissectors-9f-ip-');
 let nIp = 0;
-const classifyUdpAt = async (src: string, dst: string, sport: number, dport: number, payloads: Buffer[]) => {
-  const six = src.includes(':');
-  const frames = payloads.map((p, i) => {
-    const c = i % 2 === 0;
-    const l4 = udp({ sport: c ? sport : dport, dport: c ? dport : sport }, p);
-    const [s, d] = c ? [src, dst] : [dst, src];
-    return six
-      ? eth(MAC_B, MAC_A, ETH.IPV6, ipv6({ src: s, dst: d, next: IPPROTO.UDP }, l4))
-      : eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: s, dst: d, proto: IPPROTO.UDP }, l4));
-  });
-  return replayFrames(tmp.file(`ip-${nIp++}.pcap`), frames, (e) => {
-    const f = e.flows({ limit: 1 }).rows[0]!;
-    return `${l7Name(f.l7_master, f.l7_app)} (${f.l7_confidence})`;
-  });
-};
 // A tinc TCP meta connection CLI → SRV:655, then UDP datagrams (each
 // [from CLI?, sport, dport, payload]): every flow's class by its L4 and ports.
 const tincThenUdp = async (tcpPayloads: Buffer[], datagrams: [boolean, number, number, Buffer][], tcpAfter = false) => {

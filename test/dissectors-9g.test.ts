@@ -5,10 +5,7 @@
 // by DPI (a guess by port or by IP may still name it).
 import { describe, expect, it } from 'vitest';
 
-import { l7Name } from '../ts/bindings/engine.js';
-import { classifier, replayFrames } from './fixtures/dissect.js';
-import { ETH, IPPROTO, MAC_A, MAC_B, eth, ipv4, ipv6, udp } from './fixtures/frames.js';
-import { tempDir } from './fixtures/pcap.js';
+import { classifier, udpClassifierAt } from './fixtures/dissect.js';
 import { le16, le32, txt, u16, u32 } from './fixtures/bytes.js';
 
 const classify = classifier('fg-dissectors-9g-');
@@ -18,23 +15,7 @@ const fill = (n: number, b = 0x5a) => Buffer.alloc(n, b);
 
 // UDP datagrams between chosen addresses (nDPI's IP lists, broadcast),
 // alternating src → dst, dst → src: the flow's class.
-const tmp = tempDir('fg-dissectors-9g-ip-');
-let nIp = 0;
-const classifyUdpAt = async (src: string, dst: string, sport: number, dport: number, payloads: Buffer[]) => {
-  const six = src.includes(':');
-  const frames = payloads.map((p, i) => {
-    const c = i % 2 === 0;
-    const l4 = udp({ sport: c ? sport : dport, dport: c ? dport : sport }, p);
-    const [s, d] = c ? [src, dst] : [dst, src];
-    return six
-      ? eth(MAC_B, MAC_A, ETH.IPV6, ipv6({ src: s, dst: d, next: IPPROTO.UDP }, l4))
-      : eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: s, dst: d, proto: IPPROTO.UDP }, l4));
-  });
-  return replayFrames(tmp.file(`ip-${nIp++}.pcap`), frames, (e) => {
-    const f = e.flows({ limit: 1 }).rows[0]!;
-    return `${l7Name(f.l7_master, f.l7_app)} (${f.l7_confidence})`;
-  });
-};
+const classifyUdpAt = udpClassifierAt('fg-dissectors-9g-ip-');
 
 // An RTP header (RFC 3550 §5.1): V=2, no padding/extension/CSRC, payload
 // type, sequence number, timestamp, SSRC, then media bytes.

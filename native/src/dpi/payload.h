@@ -53,4 +53,24 @@ inline bool rtp_shaped(Bytes b) {
   return pt <= 34 || pt >= 96;
 }
 
+// nDPI's BER length at b[at] (LDAP, SNMP): the value, or -1; `n` gets the
+// length's own size (left alone on failure). 0x80 reads as a short length
+// of 128 and 0xff fails, as nDPI reads them.
+inline int64_t ber_length(Bytes b, size_t at, size_t& n) {
+  if (at >= b.size()) return -1;
+  const size_t avail = b.size() - at;
+  const uint8_t first = b[at];
+  if (first == 0xff) return -1;
+  if (first <= 0x80) {
+    n = 1;
+    return first;
+  }
+  const size_t k = first & 0x7f;
+  if (k > 4 || avail <= k + 1) return -1;
+  uint64_t v = 0;
+  for (size_t i = 1; i <= k; i++) v = v << 8 | b[at + i];
+  n = k + 1;
+  return int64_t(v);
+}
+
 }  // namespace fg

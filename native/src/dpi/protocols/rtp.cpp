@@ -12,6 +12,7 @@
 
 #include "dpi/dpi.h"
 #include "dpi/payload.h"
+#include "dpi/protocols/rtp_shape.h"
 
 namespace fg {
 namespace {
@@ -19,22 +20,11 @@ namespace {
 enum Kind { kNone, kRtp, kRtcp };
 
 Kind rtp_or_rtcp(const uint8_t* p, size_t n, uint16_t& seq) {
-  if (n < 2 || (p[0] & 0xc0) != 0x80) return kNone;
-  const uint8_t pt = p[1] & 0x7f;
-  if ((pt <= 34 || pt >= 96) && n >= 12) {
-    const size_t csrc = p[0] & 0x0f;
-    const bool ext = p[0] & 0x10;
-    size_t need = 12 + 4 * csrc + (ext ? 4 : 0);
-    if (ext) {
-      if (need > n) return kNone;
-      need += 4 * size_t(load_be16(p + need - 2));
-    }
-    if (need > n) return kNone;
-    seq = load_be16(p + 2);
-    return kRtp;
+  switch (rtp_shape(p, n)) {
+    case RtpShape::Rtp: seq = load_be16(p + 2); return kRtp;
+    case RtpShape::Rtcp: return kRtcp;
+    default: return kNone;
   }
-  if (p[1] >= 192 && p[1] <= 213 && n >= 8 && (size_t(load_be16(p + 2)) + 1) * 4 <= n) return kRtcp;
-  return kNone;
 }
 
 Verdict classify_rtp(DpiCtx& c, Match& m) {

@@ -3,8 +3,7 @@
 // inside their own framing (Zoom) or must step around it (Viber, LINE):
 // version 2; a media payload type (0–34, 96–127) with room for 12 bytes,
 // the CSRC list and the extension header is RTP; a packet type 192–213 with
-// room for 8 bytes and its own length is RTCP. rtp.cpp keeps its own copy,
-// which also returns the sequence number.
+// room for 8 bytes and its own length is RTCP (rtp.cpp reads it too).
 #pragma once
 #include <cstddef>
 #include <cstdint>

@@ -8,29 +8,12 @@
 // more) and raises the error-code risk when its error-status is not zero;
 // its offsets are 8-bit, so they wrap on packets over 255 bytes, as here.
 #include "dpi/dpi.h"
+#include "dpi/payload.h"
 
 namespace fg {
 namespace {
 
 constexpr uint8_t kMaxExtra = 8;
-
-// nDPI's BER length reading at b[at]; `n` is left alone on failure.
-int64_t ber_length(Bytes b, size_t at, uint16_t& n) {
-  if (at >= b.size()) return -1;
-  const size_t avail = b.size() - at;
-  const uint8_t first = b[at];
-  if (first == 0xff) return -1;
-  if (first <= 0x80) {
-    n = 1;
-    return first;
-  }
-  const size_t k = first & 0x7f;
-  if (k == 0 || k > 4 || avail <= k + 1) return -1;
-  uint64_t v = 0;
-  for (size_t i = 1; i <= k; i++) v = v << 8 | b[at + i];
-  n = uint16_t(k + 1);
-  return int64_t(v);
-}
 
 struct Reading {
   bool snmp = false;       // the header holds
@@ -43,7 +26,7 @@ Reading read_snmp(Bytes b) {
   Reading r;
   const size_t n = b.size();
   if (n <= 16 || b[0] != 0x30) return r;
-  uint16_t ll = 0;
+  size_t ll = 0;
   const int64_t len = ber_length(b, 1, ll);
   if (len <= 2 || size_t(1 + ll + len) != n) return r;
   size_t off = 1 + ll + 2;
