@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstring>
+#include <string_view>
 
 #include "dpi/dpi.h"
 
@@ -36,24 +37,33 @@ void each_ndpi_line(Bytes b, F&& fn) {
   if (lines && lines < kMaxLines) fn(s + start, b.size() - start);
 }
 
-// nDPI's content line: the value of the packet's last line opening with
-// "Content-type:" (any case, longer than that), leading and trailing spaces
-// removed, then cut at the first ';' and at a '\r'. False when none.
-inline bool ndpi_content_type(Bytes b, const char*& value, size_t& len) {
-  constexpr size_t kName = 13;  // "Content-type:"
+// The value of the packet's last line opening with `name` (any case, the
+// line longer than the name), spaces trimmed at both ends, as nDPI's line
+// parser keeps its header lines. False when no line opens so.
+inline bool ndpi_header_value(Bytes b, std::string_view name, const char*& value, size_t& len) {
   bool found = false;
   each_ndpi_line(b, [&](const char* l, size_t n) {
-    if (n <= kName || strncasecmp(l, "Content-type:", kName) != 0) return false;
-    const char* v = l + kName;
-    size_t k = n - kName;
+    if (n <= name.size() || strncasecmp(l, name.data(), name.size()) != 0) return false;
+    const char* v = l + name.size();
+    size_t k = n - name.size();
     while (k && *v == ' ') v++, k--;
     while (k && v[k - 1] == ' ') k--;
-    if (const void* semi = std::memchr(v, ';', k)) k = size_t(static_cast<const char*>(semi) - v);
-    if (const void* cr = std::memchr(v, '\r', k)) k = size_t(static_cast<const char*>(cr) - v);
-    value = v, len = k, found = k > 0;
+    value = v, len = k, found = true;
     return false;
   });
   return found;
+}
+
+// nDPI's content line: the Content-type value, cut at the first ';' and at
+// a '\r'. False when none or empty.
+inline bool ndpi_content_type(Bytes b, const char*& value, size_t& len) {
+  const char* v;
+  size_t k;
+  if (!ndpi_header_value(b, "Content-type:", v, k)) return false;
+  if (const void* semi = std::memchr(v, ';', k)) k = size_t(static_cast<const char*>(semi) - v);
+  if (const void* cr = std::memchr(v, '\r', k)) k = size_t(static_cast<const char*>(cr) - v);
+  value = v, len = k;
+  return k > 0;
 }
 
 // nDPI's LINE_ENDS: the value ends with `t`, case as written.

@@ -29,18 +29,9 @@ constexpr char kTunnelled[] = "application/x-rtsp-tunnelled";
 // nDPI's Accept line: the last line opening with "Accept:" (any case,
 // longer than that), spaces trimmed at both ends.
 bool accept_tunnelled(Bytes b) {
-  constexpr size_t kName = 7;  // "Accept:"
-  bool hit = false;
-  each_ndpi_line(b, [&](const char* l, size_t n) {
-    if (n <= kName || strncasecmp(l, "Accept:", kName) != 0) return false;
-    const char* v = l + kName;
-    size_t k = n - kName;
-    while (k && *v == ' ') v++, k--;
-    while (k && v[k - 1] == ' ') k--;
-    hit = value_ends(v, k, kTunnelled);
-    return false;
-  });
-  return hit;
+  const char* v;
+  size_t k;
+  return ndpi_header_value(b, "Accept:", v, k) && value_ends(v, k, kTunnelled);
 }
 
 bool first_line_rtsp(Bytes b) {
