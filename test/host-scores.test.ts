@@ -203,6 +203,22 @@ describe('flow scores credited to hosts', () => {
     expect((await ifData(s)).alerted_flows).toBe(0);
   });
 
+  it('past the score pool (a fifth of the flow table + 16 entries) alerted flows are refused and counted, not mis-scored', async () => {
+    // 120 flow slots: room for 120 / 5 + 16 = 40 scored flows; 50 one-way flows C3 → S2 on distinct ports
+    const N = 50, ROOM = 120 / 5 + 16;
+    const many = Array.from({ length: N }, (_, i) => dgram(1 + i * 0.01, C3, 51000 + i, S2, 9999, Buffer.from('hello?')));
+    const file = tmp.file('one-way-many.pcap', pcap([...many, ...filler(2, 30, 600)]));
+    const s = await startApi({ files: [file], history: true, engine: { flowIdleSec: 60, maxFlows: 120 } });
+    services.push(s);
+    const c3 = await host(s, C3), s2 = await host(s, S2);
+    expect(c3['score.as_client']).toBe(ROOM * UNIDIRECTIONAL.cli);
+    expect(s2['score.as_server']).toBe(ROOM * UNIDIRECTIONAL.srv);
+    expect(s2.active_alerted_flows).toBe(ROOM);
+    const d = await ifData(s);
+    expect(d.alerted_flows).toBe(ROOM);
+    expect(d.refused.flow_score).toBe(N - ROOM);
+  });
+
   it('scores and alerted flows leave the hosts when the flows end', async () => {
     const s = await start(fileEnding);
     const c = await host(s, C), srv = await host(s, S);

@@ -409,6 +409,7 @@ export interface EngineStats {
   /** DPI entries refused because their pool was full (classification goes on without) */
   flow_info_full: number;
   flow_meta_full: number;
+  flow_score_full: number;
   host_memory_bytes: number;
   decode: Record<string, number>;
   malformed: number;

@@ -115,6 +115,7 @@ const REFUSALS = [
   ['host_l7_pool_full', 'host L7 pool full', 'hosts whose application counters stopped'],
   ['flow_info_full', 'classifier pool full', 'flows classified without their metadata'],
   ['flow_meta_full', 'metadata pool full', 'flows without their protocol metadata'],
+  ['flow_score_full', 'flow score pool full', 'alerted flows whose score did not reach their hosts'],
 ] as const;
 
 /**

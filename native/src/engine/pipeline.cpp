@@ -6,6 +6,7 @@ namespace {
 constexpr uint64_t kSecond = 1000000000ULL;
 constexpr uint64_t kSweepPeriod = 5 * kSecond;
 static_assert(HostL7Table::kPeriod * kSecond == kSweepPeriod, "L7 duration grows by one sweep pass");
+static_assert(kRiskMax <= kAlertBits, "a FlowScore keeps every risk bit");
 
 int family_of(uint8_t proto) {
   switch (proto) {
@@ -61,7 +62,7 @@ Pipeline::Pipeline(const PipelineLimits& lim, SpscRing<ExpiredFlow>* expired)
       l7_(l7_entries(lim.max_hosts, lim.l7_entries_per_host), lim.max_hosts),
       checks_(zero_array<HostCheckCounters>(lim.max_hosts)),
       check_hits_(zero_array<HostCheckHits>(lim.max_hosts)),
-      flow_scores_(zero_array<FlowScore>(lim.max_flows)),
+      score_pool_(score_entries(lim.max_flows)),
       host_scores_(zero_array<HostScore>(lim.max_hosts)),
       expired_(expired),
       name_cache_(new NameCacheEntry[kNameCacheSlots]()),
@@ -107,7 +108,7 @@ void Pipeline::learn_name(const IpAddr& ip, uint16_t vlan, const char* name, siz
 
 size_t Pipeline::memory_bytes() const {
   return flows_.memory_bytes() + hosts_.memory_bytes() + names_.memory_bytes() + mac_index_.memory_bytes() +
-         mac_pool_.memory_bytes() + dpi_.memory_bytes() + size_t(flows_.max()) * sizeof(FlowScore) + l7_.memory_bytes() + host_checks_memory_bytes() + (n_apps_ + n_cats_) * sizeof(IfaceL7Counter) + kFragSlots * sizeof(FragEntry) + kNameCacheSlots * sizeof(NameCacheEntry) +
+         mac_pool_.memory_bytes() + dpi_.memory_bytes() + score_pool_.memory_bytes() + l7_.memory_bytes() + host_checks_memory_bytes() + (n_apps_ + n_cats_) * sizeof(IfaceL7Counter) + kFragSlots * sizeof(FragEntry) + kNameCacheSlots * sizeof(NameCacheEntry) +
          sizeof(*this);
 }
 
@@ -645,9 +646,10 @@ void Pipeline::expire_flow(uint32_t i, FlowEnd why) noexcept {
   dpi_.give_up(f);  // nDPI guesses by port when a flow ends unclassified
   account_flow(f, false);
   emit_record(f, RecordKind::End, why);
-  if (f.score_entry) {
+  if (f.score) {
     if (f.scored) apply_score(i, FlowScore{});  // its score leaves its hosts
-    flow_scores_[i] = FlowScore{};               // the slot's next flow starts from nothing
+    score_pool_.release(f.score - 1);
+    f.score = 0;
   }
   dpi_.release(f);
   if (f.cli_host != HashIndex::kNone) {
@@ -913,7 +915,8 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
   ZeroArray<HostCheckCounters> nchecks = zero_array<HostCheckCounters>(max_hosts);
   ZeroArray<HostCheckHits> nhits = zero_array<HostCheckHits>(max_hosts);
   ZeroArray<HostScore> nhscores = zero_array<HostScore>(max_hosts);
-  ZeroArray<FlowScore> nfscores = zero_array<FlowScore>(max_flows);
+  const uint32_t nscored = score_entries(max_flows);
+  EntryPool<FlowScore> nfscores(nscored > score_pool_.size() ? nscored : score_pool_.size());
   for (uint32_t i = 0; i < hosts_.max(); i++) {
     moved[i] = HashIndex::kNone;
     if (!hosts_.used(i)) continue;
@@ -932,10 +935,14 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
   if (nl.enabled()) nl.adopt(l7_, moved.get());
   for (uint32_t i = 0; i < flows_.max(); i++) {
     if (!flows_.used(i)) continue;
-    uint32_t j = nf.create(flows_[i].key, flows_[i].hash);
+    uint32_t j = nf.create(flows_[i].key, hash_flow_key(flows_[i].key));
     Flow& f = nf[j];
     f = flows_[i];
-    nfscores[j] = flow_scores_[i];
+    if (f.score) {
+      const uint32_t e = nfscores.alloc();
+      nfscores[e] = score_pool_[f.score - 1];
+      f.score = e + 1;
+    }
     if (f.cli_host != HashIndex::kNone) f.cli_host = moved[f.cli_host];
     if (f.srv_host != HashIndex::kNone) f.srv_host = moved[f.srv_host];
   }
@@ -945,7 +952,7 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
   l7_ = std::move(nl);
   host_net_ = std::move(nnet);
   checks_ = std::move(nchecks), check_hits_ = std::move(nhits);
-  host_scores_ = std::move(nhscores), flow_scores_ = std::move(nfscores);
+  host_scores_ = std::move(nhscores), score_pool_ = std::move(nfscores);
   lim_.max_flows = max_flows, lim_.max_hosts = max_hosts;
   flow_cursor_ = host_cursor_ = 0;
   sweep_pass_++;
@@ -959,8 +966,18 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
 // when an alerted flow goes), a change of predominant alert moves the
 // interface's severity counters (setPredominantAlert).
 void Pipeline::apply_score(uint32_t fi, const FlowScore& next) noexcept {
-  FlowScore& cur = flow_scores_[fi];
   Flow& f = flows_[fi];
+  if (!f.score) {
+    if (!next.alerts) return;  // never alerted: nothing to credit or take back
+    const uint32_t e = score_pool_.alloc();
+    if (e == HashIndex::kNone) {
+      score_full_++;
+      return;
+    }
+    score_pool_[e] = FlowScore{};
+    f.score = e + 1;
+  }
+  FlowScore& cur = score_pool_[f.score - 1];
   const bool was = cur.alerts != 0, now = next.alerts != 0;
   const bool first = now && !cur.counted;  // alerted for the first time
   if (f.cli_host != HashIndex::kNone) {
@@ -980,7 +997,7 @@ void Pipeline::apply_score(uint32_t fi, const FlowScore& next) noexcept {
   const uint8_t counted = cur.counted | first;
   cur = next;
   cur.counted = counted;
-  f.scored = now, f.score_entry = 1;
+  f.scored = now;
   f.oneway_scored = (next.alerts >> uint8_t(Risk::Unidirectional)) & 1;
 }
 

@@ -99,7 +99,9 @@ class Pipeline {
   void set_risk_scores(const RiskScoreTable& t) noexcept;
   const RiskScoreTable& risk_scores() const { return score_table_; }
   const HostScore& host_score(uint32_t slot) const { return host_scores_[slot]; }
-  const FlowScore& flow_score(uint32_t slot) const { return flow_scores_[slot]; }
+  // Flows whose score could not be kept: the side pool was full.
+  uint64_t score_full() const { return score_full_; }
+  size_t flow_scores_memory_bytes() const { return score_pool_.memory_bytes(); }
   // Rebuilds the flow and host tables with new maximums (ntopng's incr_flows),
   // keeping every entry. Allocates: JS thread, under the batch lock. Returns
   // false (and changes nothing) when a maximum is below the current count.
@@ -151,6 +153,7 @@ class Pipeline {
   // flow (and cleared by its first answer): a packet keeps it as scored, so
   // a new flow's first packets do not raise and drop it.
   static constexpr uint64_t kOneWay = uint64_t(1) << uint8_t(Risk::Unidirectional);
+  static constexpr uint64_t kAlertMask = (uint64_t(1) << kAlertBits) - 1;
   void rescore(uint32_t fi, bool keep_oneway) noexcept {
     const Flow& f = flows_[fi];
     uint64_t r = dpi_.risks(f);
@@ -158,9 +161,10 @@ class Pipeline {
     rescore_with(fi, r);
   }
   void rescore_with(uint32_t fi, uint64_t risks) noexcept {
-    const uint64_t a = risks & score_table_.alerting;
+    const uint64_t a = risks & score_table_.alerting & kAlertMask;
     if (!a && !flows_[fi].scored) return;  // nothing scored, nothing to score: the side entry is not read
-    if (a != flow_scores_[fi].alerts) apply_score(fi, score_of(a, score_table_));
+    const Flow& f = flows_[fi];
+    if (a != (f.score ? uint64_t(score_pool_[f.score - 1].alerts) : 0)) apply_score(fi, score_of(a, score_table_));
   }
   void apply_score(uint32_t fi, const FlowScore& next) noexcept;
   // What the classifier's result of a flow depends on, to see whether an inspected packet changed it.
@@ -236,9 +240,13 @@ class Pipeline {
   NetCheckHits net_check_hits_[kMaxNets] = {};
   // [0] the current minute's broadcast-domain-too-large ARP packets, [1] the last closed one's
   BcastTooLargeLog too_large_[2];
-  // Scores: the table, what each flow credited (by flow slot), each host's sums (by host slot).
+  // Scores: the table, what each alerted flow credited (entry Flow::score),
+  // each host's sums (by host slot). A fifth of the flows may carry alerts
+  // at once; past that a flow's alerts are not scored (score_full_).
+  static uint32_t score_entries(uint32_t max_flows) { return max_flows / 5 + 16; }
   RiskScoreTable score_table_;
-  ZeroArray<FlowScore> flow_scores_;
+  EntryPool<FlowScore> score_pool_;
+  uint64_t score_full_ = 0;
   ZeroArray<HostScore> host_scores_;
   // Local network index of each host slot (kNoNet: not local), set when the host is created.
   static constexpr uint8_t kNoNet = 0xff;

@@ -49,7 +49,8 @@ enum class FlowEnd : uint8_t { Idle = 0, Lifetime = 1, Flushed = 2, Evicted = 3 
 struct alignas(64) Flow {
   // line 0: what a lookup compares, and the hosts to prefetch next
   FlowKey key;
-  uint64_t hash;
+  uint32_t hash;            // low half of hash_flow_key (the index's home slot)
+  uint32_t score;           // its FlowScore entry + 1 (flow/scores.h); 0 = none
   uint32_t serial;          // ntopng's hash_id: unique per engine run
   uint32_t cli_host, srv_host;  // host table entries (kept alive by active flows)
   uint8_t cli_is_hi : 1;    // the client is key.hi
@@ -68,12 +69,11 @@ struct alignas(64) Flow {
   uint8_t ttl[2];           // last TTL / hop limit seen per direction
   uint8_t dpi_packets;      // payload packets inspected so far
   uint8_t saw_syn : 1;
-  // Scores (flow/scores.h): the flow has alerts scored (its FlowScore entry
-  // is non-zero), among them the one-way risk's; a packet reads these bits
-  // rather than the side table.
-  // score_entry: the FlowScore entry was written; score_judged: a sweep step
-  // scored it with its one-way state (once: an answered flow stays answered).
-  uint8_t scored : 1, oneway_scored : 1, score_entry : 1, score_judged : 1;
+  // Scores (flow/scores.h): the flow has alerts scored, among them the
+  // one-way risk's; a packet reads these bits rather than the side entry.
+  // score_judged: a sweep step scored it with its one-way state (once: an
+  // answered flow stays answered).
+  uint8_t scored : 1, oneway_scored : 1, score_judged : 1;
   // ntopng's TCP flow checks: a TCP payload byte was seen (either way: its
   // goodput is not 0), a zero window outside FIN/RST (Flow::updateTcpWindow)
   uint8_t tcp_data : 1, tcp_zero_win : 1;

@@ -37,16 +37,17 @@ struct RiskScoreTable {
   uint8_t level[64] = {};     // AlertLevel of the alert's score (the predominant alert's severity)
 };
 
-// What a flow's alerts credited to its hosts (by flow slot, beside the flow
-// table: the flow entry has no room left).
+// What a flow's alerts credited to its hosts. Only flows that ever alerted
+// have one: a side pool indexed by Flow::score, sized for a share of the
+// table (Pipeline), as the flow entry has no room left.
+constexpr int kAlertBits = 57;  // nDPI risk ids below 57 (dpi/risk.h kRiskMax)
 struct FlowScore {
-  uint64_t alerts;                           // the risk bits scored (risks & alerting)
+  uint64_t alerts : kAlertBits;              // the risk bits scored (risks & alerting)
+  uint64_t group : 3;                        // SeverityGroup of the predominant alert (alerted: alerts != 0)
+  uint64_t counted : 1;                      // its hosts' alerted_total counted it (once per flow, as ntopng's flows stay alerted)
   uint16_t cli[kScoreCategories], srv[kScoreCategories];
-  uint8_t group;                             // SeverityGroup of the predominant alert (alerted: alerts != 0)
-  uint8_t counted;                           // its hosts' alerted_total counted it (once per flow, as ntopng's flows stay alerted)
-  uint8_t pad[6];
 };
-static_assert(sizeof(FlowScore) == 24);
+static_assert(sizeof(FlowScore) == 16);
 
 // A host's score and alerted flows (by host slot).
 struct HostScore {
