@@ -209,6 +209,7 @@ bool tls_read_client_hello(Bytes hs, HelloTransport tr, TlsMeta& t, HelloFacts& 
   }
   t.flags |= kTlsClientHello;
   t.client_version = best_version ? best_version : legacy;
+  facts.alpn = alpn, facts.alpn_len = alpn_len;
   if (alpn) copy_str(t.alpn_client, sizeof(t.alpn_client), alpn, alpn_len);
   if (facts.has_alpn) t.flags |= kTlsAlpnOffered;
   if (!facts.complete) return true;

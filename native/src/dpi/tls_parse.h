@@ -20,6 +20,8 @@ struct HelloFacts {
   bool use_srtp = false;   // DTLS-SRTP (RFC 5764): WebRTC media
   const char* sni = nullptr;
   size_t sni_len = 0;
+  const uint8_t* alpn = nullptr;  // the first protocol offered (inside the hello)
+  size_t alpn_len = 0;
 };
 
 enum class HelloTransport : uint8_t { Tcp, Quic, Dtls };
@@ -49,7 +51,8 @@ inline bool tls_grease(uint16_t v) { return (v & 0x0f0f) == 0x0a0a && (v >> 8) =
 // The TLS dissector's reading of a ClientHello into the flow's metadata
 // and risks (dpi/protocols/tls.cpp), also for QUIC and DTLS.
 struct DpiCtx;
-void tls_hello_meta(DpiCtx& c, Bytes hs, HelloTransport tr);
+// `out`, when given, receives what the hello held (QUIC reads its ALPN).
+void tls_hello_meta(DpiCtx& c, Bytes hs, HelloTransport tr, HelloFacts* out = nullptr);
 // TLS begun inside another protocol's flow (FTP's AUTH TLS), read on as
 // the TLS dissector does after its match (dpi/protocols/tls.cpp): hello
 // metadata, the server's certificate naming master.App.

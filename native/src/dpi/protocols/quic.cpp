@@ -401,8 +401,12 @@ Verdict classify_quic(DpiCtx& c, Match& m) {
   uint8_t hello[kMaxDatagram];
   size_t hl = gather_crypto(Bytes(plain, n), hello, sizeof(hello));
   if (!hl || !tls_handshake_sni(Bytes(hello, hl), name, len)) len = 0;
-  if (hl) tls_hello_meta(c, Bytes(hello, hl), HelloTransport::Quic);
+  HelloFacts facts;
+  if (hl) tls_hello_meta(c, Bytes(hello, hl), HelloTransport::Quic, &facts);
   c.match_named(m, id(ProtoId::QUIC), name, len);
+  // DNS over QUIC (RFC 9250 §4.1.1: ALPN "doq"; drafts "doq-i…"): nDPI
+  // names it over what the name said, from the first protocol offered.
+  if (facts.alpn_len >= 3 && std::memcmp(facts.alpn, "doq", 3) == 0) m.master = id(ProtoId::QUIC), m.app = id(ProtoId::DoH_DoT);
   return Verdict::Match;
 }
 

@@ -44,12 +44,15 @@ uint16_t app_by_attributes(Bytes b) {
       case 0x8054: case 0x24df: case 0x3802: case 0x8036: case 0x8095:
       case 0x0800: case 0x8006: case 0x8070: case 0x8055:
         return id(ProtoId::Skype_TeamsCall);
-      case 0x0014: {  // REALM
+      case 0x0014: {  // REALM: a realm with a '?' is junk to nDPI, which names nothing from it
         const Bytes text(v, len);
+        if (contains(text, "?")) break;
         if (contains(text, "google.com")) return id(ProtoId::GoogleCall);
         if (contains(text, "whispersystems.org") || contains(text, "signal.org")) return id(ProtoId::SignalVoip);
         if (contains(text, "facebook")) return id(ProtoId::FacebookVoip);
+        if (contains(text, "stripcdn.com")) return id(ProtoId::AdultContent);
         if (contains(text, "telegram")) return id(ProtoId::TelegramVoip);
+        if (contains(text, "viber")) return id(ProtoId::ViberVoip);
         break;
       }
       default:

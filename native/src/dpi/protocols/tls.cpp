@@ -479,11 +479,12 @@ bool numeric_host(const char* s, size_t n) {
   return v4 || s[0] == '[' || std::memchr(s, ':', n) != nullptr;
 }
 
-void tls_hello_meta(DpiCtx& c, Bytes hs, HelloTransport tr) {
+void tls_hello_meta(DpiCtx& c, Bytes hs, HelloTransport tr, HelloFacts* out) {
   FlowMeta* fm = c.meta(MetaKind::Tls);
   TlsMeta scratch{};
   TlsMeta& t = fm ? fm->tls : scratch;
-  HelloFacts facts;
+  HelloFacts mine;
+  HelloFacts& facts = out ? *out : mine;
   if (!tls_read_client_hello(hs, tr, t, facts)) return;
   if (tr == HelloTransport::Quic) t.flags |= kTlsQuic;
   if (facts.sni && numeric_host(facts.sni, facts.sni_len)) c.risk(Risk::NumericIpHost);
