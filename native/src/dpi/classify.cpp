@@ -400,8 +400,11 @@ uint64_t Classifier::risks(const Flow& f) const noexcept {
   if (app == id(ProtoId::RDP) || (app == id(ProtoId::AnyDesk) && f.key.proto == kProtoTcp)) set(Risk::DesktopFileSharing);
   // Found by DPI on neither of its protocol's default ports (the master's,
   // for master.app).
-  // (STUN named from the cache counts as found by DPI, as nDPI has it.)
-  const bool by_dpi = conf == Confidence::Dpi || (conf == Confidence::DpiCache && master == id(ProtoId::STUN));
+  // (nDPI judges the ports on the packet that names the flow: a name from a
+  // cache a dissector reads on a packet (STUN, BitTorrent, tinc) counts, the
+  // DNS cache read at give-up does not.)
+  const bool packet_cache = master == id(ProtoId::STUN) || app == id(ProtoId::BitTorrent) || app == id(ProtoId::TINC);
+  const bool by_dpi = conf == Confidence::Dpi || (conf == Confidence::DpiCache && packet_cache);
   if (by_dpi && (f.key.proto == kProtoTcp || f.key.proto == kProtoUdp)) {
     if (const ProtoInfo* p = proto_info(master ? master : app)) {
       const char* ports = f.key.proto == kProtoTcp ? p->tcp_ports : p->udp_ports;

@@ -1,23 +1,49 @@
-// ④ BitTorrent: the peer-wire handshake ("\x13BitTorrent protocol", BEP 3),
-// uTP packets (BEP 29) by their header; the DHT's
-// bencoded queries and answers (BEP 5), which open with the sender's 20-byte
-// node id; and local peer discovery ("BT-SEARCH * HTTP/1.1", BEP 14).
+// ④ BitTorrent, under nDPI 4.11's conditions.
+// TCP, on each of the flow's first six payload packets: the peer-wire
+// handshake (BEP 3: 0x13 "BitTorrent protocol", or the same string without
+// its length byte as the flow's second packet, the handshake split after one
+// byte); HTTP-carried forms (web seeds, BitComet persistent seeds, tracker
+// requests carrying an info_hash, and a few client fingerprints by their
+// User-Agent and header layout); an 80-byte "Warez" packet. Also asked as a
+// sub-protocol of HTTP on the request that named the flow HTTP: then
+// HTTP.BitTorrent. A match on the sixth packet is reported from the cache:
+// nDPI stores the flow's endpoints before it consults that cache, which
+// then finds them.
+// UDP, on high ports only: local peer discovery ("BT-SEARCH", BEP 14), DHT
+// queries (BEP 5, "d1:ad2:id20:"), uTP headers (BEP 29) and two older uTP
+// shapes, then for the first four packets a set of DHT / handshake strings
+// anywhere before the payload's first NUL byte.
+// Not kept: nDPI's cache of BitTorrent endpoints filled by one flow and read
+// by another (a flow otherwise given up on is named from it) — cross-flow
+// state we do not have. See classify_udp for the low-port consequence.
 #include <cstring>
+#include <string_view>
 
 #include "dpi/dpi.h"
 #include "dpi/payload.h"
+#include "dpi/protocols/http_sub.h"
 
 namespace fg {
 namespace {
 
-constexpr char kHandshake[] = "\x13" "BitTorrent protocol";
-constexpr size_t kHandshakeLen = sizeof(kHandshake) - 1;
+constexpr std::string_view kProto = "BitTorrent protocol";
+
+// nDPI searches these payloads as C strings: nothing after the first NUL.
+bool text_contains(Bytes b, std::string_view s) {
+  if (b.empty()) return false;
+  if (const void* z = std::memchr(b.data(), 0, b.size())) b = b.first(size_t(static_cast<const uint8_t*>(z) - b.data()));
+  return contains(b, s);
+}
+
+bool starts(std::string_view v, std::string_view p) { return v.size() >= p.size() && v.compare(0, p.size(), p) == 0; }
+
+bool hex_digit(uint8_t ch) { return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f') || (ch >= 'A' && ch <= 'F'); }
 
 // A uTP (BEP 29) packet: version 1, type up to 4 (SYN), a well-formed
 // extension chain (types up to 2, at most 4 links), non-zero connection id
-// and timestamp; a SYN carries nothing and no timestamp difference, a DATA
-// packet carries something, a zero window only on a bare header. 0 = not
-// uTP, 1 = a control packet, 2 = DATA (weaker evidence).
+// and timestamp; a SYN carries nothing and no timestamp difference, a STATE
+// carries nothing, a DATA packet carries something, a zero window only on a
+// bare header. 0 = not uTP, 1 = a control packet, 2 = DATA (weaker evidence).
 int utp_kind(Bytes b) {
   if (b.size() < 20) return 0;
   const uint8_t type = b[0] >> 4, version = b[0] & 0x0f;
@@ -32,40 +58,163 @@ int utp_kind(Bytes b) {
   const bool bare = b.size() == off;
   if (version != 1 || type > 4 || b[1] > 2) return 0;
   if (type == 4 && (load_be32(b.data() + 8) != 0 || !bare)) return 0;
+  if (type == 2 && !bare) return 0;
   if (type == 0 && bare) return 0;
   if (load_be16(b.data() + 2) == 0 || load_be32(b.data() + 4) == 0) return 0;
   if (load_be32(b.data() + 12) == 0 && !bare) return 0;
   return type == 0 ? 2 : 1;
 }
 
-Verdict classify_bittorrent(DpiCtx& c, Match& m) {
-  Bytes b = c.payload;
-  bool found = false;
-  if (has_at(b, 0, std::string_view(kHandshake, kHandshakeLen))) {
-    found = true;
-  } else if (c.p.l4_proto == kProtoTcp) {
-    // A handshake split after its first bytes is still possible.
-    if (b.size() < kHandshakeLen && std::memcmp(b.data(), kHandshake, b.size()) == 0) return Verdict::NeedMore;
-    return Verdict::No;
-  } else if (has_at(b, 0, "d1:ad2:id20:") || has_at(b, 0, "d1:rd2:id20:") ||
-             has_at(b, 0, "BT-SEARCH * HTTP/1.1")) {
-    found = true;
-  } else if (has_at(b, 0, "d2:ip6:") || has_at(b, 0, "d2:ip18:")) {
-    // An answer that first tells the querier its outside address.
-    static const char kR[] = "1:rd2:id20:";
-    for (size_t i = 7; !found && i + sizeof(kR) - 1 <= b.size() && i < 40; i++) found = has_at(b, i, std::string_view(kR, sizeof(kR) - 1));
-  } else if (int utp = utp_kind(b)) {
-    // A control packet is enough; DATA needs the handshake or a third packet.
-    if (utp == 1 || contains(Bytes(b.data() + 20, b.size() - 20), "BitTorrent protocol") || c.flow.dpi_packets > 2) found = true;
-    else return Verdict::NeedMore;
+// A tracker request: "info_hash=" in the request line (searched from byte
+// 4, before the first CR, with at least 50 bytes left where it starts), then
+// 20 hash characters, each printable or a %XX escape.
+bool tracker_hash(Bytes b) {
+  size_t i = 4;
+  for (;; i++) {
+    if (b.size() - i < 50 || b[i] == '\r') return false;
+    if (has_at(b, i, "info_hash=")) break;
   }
-  if (!found) return Verdict::No;
+  i += 10;
+  for (int a = 0; a < 20; a++) {
+    if (b.size() - i < 3) return false;
+    if (b[i] == '%') {
+      if (!hex_digit(b[i + 1]) || !hex_digit(b[i + 2])) return false;
+      i += 3;
+    } else if (b[i] >= 32 && b[i] < 127) {
+      i++;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+// A GET / POST of over 90 bytes: client fingerprints by User-Agent and by
+// the exact header lines (nDPI's line split: lines[k] is line k, `count`
+// nDPI's parsed line count), then the tracker's info_hash.
+bool http_forms(Bytes b) {
+  const char* v = nullptr;
+  size_t vl = 0;
+  std::string_view ua, host;
+  if (ndpi_header_value(b, "User-agent:", v, vl)) ua = {v, vl};
+  if (ndpi_header_value(b, "Host:", v, vl)) host = {v, vl};
+  if ((ua.size() > 8 && starts(ua, "Azureus ")) || starts(ua, "BitTorrent") || starts(ua, "BTWebClient")) return true;
+  std::string_view line[12];
+  size_t count = 0;
+  each_ndpi_line(b, [&](const char* l, size_t n) {
+    if (count < 12) line[count] = {l, n};
+    count++;
+    return false;
+  });
+  if (starts(ua, "Shareaza ") && count > 8 && starts(line[8], "X-Queue: ")) return true;
+  // BitComet LTS
+  if ((count == 10 || (count == 11 && line[10].empty())) && ua.size() > 12 && starts(ua, "Mozilla/4.0 ") && host.size() >= 7 &&
+      starts(line[2], "Keep-Alive: 300") && starts(line[3], "Connection: Keep-alive") &&
+      (starts(line[4], "Accpet: */*") || starts(line[4], "Accept: */*")) && starts(line[5], "Range: bytes=") &&
+      starts(line[7], "Pragma: no-cache") && starts(line[8], "Cache-Control: no-cache"))
+    return true;
+  // FlashGet, with and without a Range line
+  constexpr std::string_view kMsie6 = "Mozilla/4.0 (compatible; MSIE 6.0;";
+  if ((count == 8 || count == 7) && ua.size() > kMsie6.size() && starts(ua, kMsie6) && host.size() >= 7 && line[2] == "Accept: */*" &&
+      starts(line[3], "Referer: ")) {
+    if (count == 8 && line[5].size() > 13 && starts(line[5], "Range: bytes=") && starts(line[6], "Connection: Keep-Alive")) return true;
+    if (count == 7 && starts(line[5], "Connection: Keep-Alive")) return true;
+  }
+  return tracker_hash(b);
+}
+
+bool tcp_forms(const DpiCtx& c) {
+  const Bytes b = c.payload;
+  const size_t n = b.size();
+  if (n > 20 && c.flow.dpi_packets == 2 && has_at(b, 0, kProto)) return true;
+  if (n > 20 && b[0] == 0x13 && has_at(b, 1, kProto)) return true;
+  if (n > 23 && has_at(b, 0, "GET /webseed?info_hash=")) return true;
+  if (n > 60 && has_at(b, 0, "GET /data?fid=") && has_at(b, 54, "&size=")) return true;
+  if (n > 90 && (has_at(b, 0, "GET ") || has_at(b, 0, "POST ")) && http_forms(b)) return true;
+  if (n == 80) {
+    static constexpr char kHead[] = "\x4c\0\0\0\xff\xff\xff\xff\x57\0\0\0\0\0\0\0\x20\0\0\0";
+    static constexpr char kMid[] = "\x28\x23\0\0\x01\0\0\0\x10\0\0\0";
+    return has_at(b, 0, std::string_view(kHead, 20)) && has_at(b, 52, std::string_view(kMid, 12));
+  }
+  if (n > 50 && has_at(b, 0, "GET")) {
+    const char* v = nullptr;
+    size_t vl = 0;
+    return ndpi_header_value(b, "Host:", v, vl) && starts({v, vl}, "ip2p.com:");
+  }
+  return false;
+}
+
+// The DHT / handshake strings nDPI looks for anywhere in a UDP payload.
+bool udp_strings(Bytes b) {
+  if (b.size() <= 19) return false;
+  for (std::string_view s : {":target20:", ":find_node1:", "d1:ad2:id20:", ":info_hash20:", ":filter64", "d1:rd2:id20:", "BitTorrent protocol"})
+    if (text_contains(b, s)) return true;
+  return false;
+}
+
+bool lsd_or_dht_query(Bytes b) {
+  return (b.size() > 22 && has_at(b, 0, "BT-SEARCH * HTTP/1.1\r\n")) || (b.size() > 12 && has_at(b, 0, "d1:ad2:id20:"));
+}
+
+Verdict classify_udp(DpiCtx& c, Match& m) {
+  const Bytes b = c.payload;
+  const uint8_t k = c.flow.dpi_packets;
+  if (c.p.sport < 1024 || c.p.dport < 1024) {
+    // Deliberate difference: nDPI leaves low ports to its endpoint cache
+    // (named "DPI (cache)" when an earlier flow made either endpoint
+    // BitTorrent, else excluded at once). Without the cache we answer once,
+    // on this first packet, and only for the explicit BitTorrent forms (no
+    // uTP header guesses): a DHT node on a low port is almost always
+    // reached from an endpoint already known to that cache.
+    m.cached = true;
+    return lsd_or_dht_query(b) || udp_strings(b) ? Verdict::Match : Verdict::No;
+  }
+  if (lsd_or_dht_query(b)) return Verdict::Match;
+  if (b.size() >= 20) {
+    const Bytes tail = b.subspan(20);
+    if (int utp = utp_kind(b)) {
+      // A control packet is enough; DATA needs the handshake or a third
+      // packet (and waits without counting towards the give-up below).
+      return utp == 1 || text_contains(tail, kProto) || k > 2 ? Verdict::Match : Verdict::NeedMore;
+    }
+    if (b[0] == 0x60 && b[1] == 0 && b[2] == 0 && b[3] == 0 && b[4] == 0) return Verdict::Match;  // an old uTP shape
+    if (b[18] < 6 && b[17] < 3) {
+      // uTP version 0: its timestamp (seconds) within a day of the packet's
+      const uint32_t ts = load_be32(b.data() + 4), now = uint32_t(c.p.ts_ns / 1000000000ull);
+      if (ts < now + 86400u && ts > now - 86400u) return Verdict::Match;
+    } else if (text_contains(tail, kProto)) {
+      return Verdict::Match;
+    }
+  }
+  // nDPI counts the packets that get this far and gives up on the fifth.
+  // Only uTP DATA on the first two packets skips the count, which we cannot
+  // remember (no scratch byte): we give up on the fifth packet regardless,
+  // a packet or two earlier than nDPI after such DATA packets.
+  if (k >= 5) return Verdict::No;
+  return udp_strings(b) ? Verdict::Match : Verdict::NeedMore;
+}
+
+Verdict classify_bittorrent(DpiCtx& c, Match& m) {
+  if (c.p.ip_version == 4) {
+    // nDPI leaves IPv4 broadcast alone, and UDP on Teredo's and CAPWAP's ports.
+    if (c.p.src.v4() == 0xffffffffu || c.p.dst.v4() == 0xffffffffu) return Verdict::No;
+    if (c.p.l4_proto == kProtoUdp)
+      for (uint16_t port : {uint16_t(3544), uint16_t(5246), uint16_t(5247)})
+        if (c.p.sport == port || c.p.dport == port) return Verdict::No;
+  }
   m.app = id(ProtoId::BitTorrent);
-  return Verdict::Match;
+  if (c.p.l4_proto != kProtoTcp) return classify_udp(c, m);
+  if (flow_is_http(c)) m.master = id(ProtoId::HTTP);
+  const bool late = c.flow.dpi_packets > 5;
+  if (tcp_forms(c)) {
+    m.cached = late;
+    return Verdict::Match;
+  }
+  return late ? Verdict::No : Verdict::NeedMore;
 }
 
 }  // namespace
 
-FG_DISSECTOR(bittorrent, {"BitTorrent", id(ProtoId::BitTorrent), kL4Both, 4, classify_bittorrent});
+FG_DISSECTOR(bittorrent, {"BitTorrent", id(ProtoId::BitTorrent), kL4Both, 6, classify_bittorrent});
 
 }  // namespace fg
