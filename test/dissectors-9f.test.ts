@@ -108,7 +108,11 @@ const tincThenUdp = async (tcpPayloads: Buffer[], datagrams: [boolean, number, n
   const seg = (c: boolean, flags: number, seq: number, data?: Buffer) =>
     v4(c, IPPROTO.TCP, tcp({ sport: c ? 40750 : 655, dport: c ? 655 : 40750, flags, seq, ack: 1 }, data));
   const tcpFrames = [seg(true, TCPF.SYN, 999), seg(false, TCPF.SYN | TCPF.ACK, 4999), seg(true, TCPF.ACK, 1000)];
-  tcpPayloads.forEach((p, i) => tcpFrames.push(seg(i % 2 === 0, TCPF.PSH | TCPF.ACK, i % 2 === 0 ? 1000 : 5000, p)));
+  const next = [1000, 5000]; // each direction's segments in sequence
+  tcpPayloads.forEach((p, i) => {
+    tcpFrames.push(seg(i % 2 === 0, TCPF.PSH | TCPF.ACK, next[i % 2], p));
+    next[i % 2] += p.length;
+  });
   const udpFrames = datagrams.map(([c, sport, dport, p]) => v4(c, IPPROTO.UDP, udp({ sport, dport }, p)));
   const frames = tcpAfter ? [...udpFrames, ...tcpFrames] : [...tcpFrames, ...udpFrames];
   return replayFrames(tmp.file(`tinc-${nIp++}.pcap`), frames, (e) =>

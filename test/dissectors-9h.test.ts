@@ -82,9 +82,11 @@ async function classifyV4(src: string, dst: string, sport: number, dport: number
   const seg = (c: boolean, flags: number, seq: number, data?: Buffer) =>
     eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: c ? src : dst, dst: c ? dst : src, proto: IPPROTO.TCP }, tcp({ sport: c ? sport : dport, dport: c ? dport : sport, flags, seq, ack: 1 }, data)));
   const frames = [seg(true, TCPF.SYN, 999), seg(false, TCPF.SYN | TCPF.ACK, 4999), seg(true, TCPF.ACK, 1000)];
+  const next = [1000, 5000]; // each direction's segments in sequence
   payloads.forEach((p, i) => {
     const c = dirs?.[i] ?? i % 2 === 0;
-    frames.push(seg(c, TCPF.PSH | TCPF.ACK, c ? 1000 : 5000, p));
+    frames.push(seg(c, TCPF.PSH | TCPF.ACK, next[c ? 0 : 1], p));
+    next[c ? 0 : 1] += p.length;
   });
   return replayFrames(scTmp.file(`sc-${scN++}.pcap`), frames, (e) => {
     const f = e.flows({ limit: 1 }).rows[0]!;

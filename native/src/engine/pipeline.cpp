@@ -7,6 +7,7 @@ constexpr uint64_t kSecond = 1000000000ULL;
 constexpr uint64_t kSweepPeriod = 5 * kSecond;
 static_assert(HostL7Table::kPeriod * kSecond == kSweepPeriod, "L7 duration grows by one sweep pass");
 static_assert(kRiskMax <= kAlertBits, "a FlowScore keeps every risk bit");
+constexpr uint32_t kNdpiRetransWindow = 0x10000;  // nDPI's default tcp_max_retransmission_window_size
 
 int family_of(uint8_t proto) {
   switch (proto) {
@@ -402,6 +403,7 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
   uint8_t flow_flags = 0;
   // FIN scan (host_checks.h): the flow's first FIN; a FIN or ACK until the flow saw both
   uint32_t scan_fin = 0, scan_finack = 0;
+  bool dpi_skip = false;  // a TCP retransmission, which nDPI's dissectors never see
   if (p.l4_proto == kProtoTcp && p.has_l4) {
     flow_flags = f.tcp_flags[0] | f.tcp_flags[1];
     if (lim_.checks) {
@@ -413,6 +415,15 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
     if (p.l4_payload_wire) f.tcp_data = 1;
     // a window of 0 on FIN or RST is how a connection ends, not a full receiver (ntopng ignores those too)
     if (p.tcp_win == 0 && !(p.tcp_flags & (kFin | kRst))) f.tcp_zero_win = 1;
+    // nDPI (ndpi_connection_tracking) gives no TCP dissector a retransmitted
+    // segment: payload starting outside [next, next + 64 KiB) of its
+    // direction once both directions' next bytes are known, after a segment
+    // that carried payload. (Its own next byte stands still on such a
+    // segment where ntopng's rules, kept here, move it back: both agree on
+    // what follows in sequence.)
+    dpi_skip = p.l4_payload_wire && f.tcp_next[0] && f.tcp_next[1] && f.tcp_last_payload &&
+               uint32_t(p.tcp_seq - f.tcp_next[dir]) > kNdpiRetransWindow;
+    f.tcp_last_payload = p.l4_payload_wire != 0;
     tcp_seq_update(f, dir, p.tcp_seq, p.tcp_flags, p.l4_payload_wire, retr, ooo, lost, ka);
     stats_.retransmissions += retr, stats_.out_of_order += ooo, stats_.lost += lost, stats_.keepalive += ka;
     if ((retr | ooo | lost) && (f.cli_local | f.srv_local)) credit_net_tcp(f, retr, ooo, lost);
@@ -465,7 +476,7 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
                     }};
       inspect_names(p, dir == 0, cli, srv, sink);
     }
-    if (Classifier::wants(f)) {
+    if (Classifier::wants(f) && !dpi_skip) {
       const uint64_t sig = risk_sig(f);
       dpi_.inspect(f, p, dir == 0);
       if (lim_.checks && risk_sig(f) != sig) rescore(fi, true);

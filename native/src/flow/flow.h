@@ -74,6 +74,9 @@ struct alignas(64) Flow {
   // score_judged: a sweep step scored it with its one-way state (once: an
   // answered flow stays answered).
   uint8_t scored : 1, oneway_scored : 1, score_judged : 1;
+  // The flow's last TCP segment (either way) carried payload: nDPI calls a
+  // segment out of sequence a retransmission only after one that did.
+  uint8_t tcp_last_payload : 1;
   // ntopng's TCP flow checks: a TCP payload byte was seen (either way: its
   // goodput is not 0), a zero window outside FIN/RST (Flow::updateTcpWindow)
   uint8_t tcp_data : 1, tcp_zero_win : 1;
