@@ -294,8 +294,8 @@ describe('dissectors 9 (group H)', () => {
     expect(await classifyV4('10.0.0.1', '12.129.206.130', 40314, 1119, [scLogin(0x4a)], [false])).not.toBe('Starcraft (DPI)');
     expect(await classifyV4('10.0.0.1', '12.129.206.130', 40315, 1119, [fill(20), scLogin(0x4a)], [true, true])).not.toBe('Starcraft (DPI)');
     // the UDP size run (20, 20, 75, 20, 548 ×3, 484) is not followed (one scratch byte, given to WoW):
-    // nDPI's port guess names it once inspection ends (24 payload packets: the flow is kept open till then)
-    const run = [20, 20, 75, 20, 548, 548, 548, 484, ...Array(16).fill(100)].map((n) => fill(n, 0x5c));
+    // nDPI's port guess names it once inspection ends (25 UDP packets: the flow is kept open till then)
+    const run = [20, 20, 75, 20, 548, 548, 548, 484, ...Array(17).fill(100)].map((n) => fill(n, 0x5c));
     expect(await classify('udp', 40316, 1119, run)).toBe('Starcraft (Match by port)');
     expect(await classify('udp', 40317, 1120, run)).not.toBe('Starcraft (DPI)');
     await claimsNoPlain('Starcraft', 'udp', 1119);

@@ -200,7 +200,7 @@ void Classifier::start(Flow& f) noexcept {
 
 void Classifier::extra(Flow& f, FlowInfo& fi, const Packet& p, bool from_client) noexcept {
   const Registry& r = registry();
-  if (f.dpi_packets > kMaxDpiPackets || fi.extra >= r.n) {
+  if (f.pkts[0] + f.pkts[1] > dpi_window(f) || fi.extra >= r.n) {
     f.dpi_state = kDpiDone;
     return;
   }
@@ -218,6 +218,10 @@ void Classifier::inspect(Flow& f, const Packet& p, bool from_client) noexcept {
     return;
   }
   if (f.dpi_state != kDpiInspecting) return;
+  if (f.pkts[0] + f.pkts[1] > dpi_window(f)) {  // only packets without payload since the last look
+    give_up(f);
+    return;
+  }
   FlowInfo* fi = ensure_info(f);
   // The third word is readable only while no name sits in host: once a
   // dissector set one without matching, its dissectors are asked again.
@@ -304,7 +308,7 @@ void Classifier::inspect(Flow& f, const Packet& p, bool from_client) noexcept {
     }
   }
   save();
-  if (!any_left || f.dpi_packets >= kMaxDpiPackets) give_up(f);
+  if (!any_left || f.pkts[0] + f.pkts[1] >= dpi_window(f)) give_up(f);
 }
 
 namespace {

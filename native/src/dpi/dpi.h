@@ -2,7 +2,7 @@
 // each looking only at the first packets of a flow. A dissector answers
 // no (never asked again on this flow), need-more, or a match. The dispatcher
 // (classify.cpp) enforces each dissector's packet budget, gives up after
-// kMaxDpiPackets, then guesses by port as nDPI does.
+// nDPI's window of packets (dpi_window), then guesses by port as nDPI does.
 #pragma once
 #include <cstdint>
 
@@ -14,7 +14,15 @@
 
 namespace fg {
 
-constexpr uint8_t kMaxDpiPackets = 24;
+// nDPI as its reader runs it (ndpiReader, the source of its test results)
+// dissects a TCP flow's packets while fewer than its packets_limit_per_flow
+// (32) were processed, with or without payload, and a UDP flow's up to the
+// reader's 24 packets and the one passing them; then it gives up.
+constexpr uint32_t kTcpDpiWindow = 31, kUdpDpiWindow = 25;
+inline uint32_t dpi_window(const Flow& f) { return f.key.proto == kProtoTcp ? kTcpDpiWindow : kUdpDpiWindow; }
+// Payload packets a flow can have inspected at most (a dissector's budget
+// when nDPI gives it the whole window).
+constexpr uint8_t kMaxDpiPackets = 31;
 constexpr size_t kMaxDissectors = 256;
 // A flow is TCP or UDP for life, so its exclusion mask needs a bit only per
 // dissector of its own L4: 192 per L4, 256 in all. Two mask words are
