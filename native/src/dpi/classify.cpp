@@ -161,9 +161,44 @@ void Classifier::release(Flow& f) noexcept {
   f.info = 0;
 }
 
+namespace {
+
+// nDPI's ndpi_reconcile_protocols, run whenever a flow is named (a
+// dissector, the give-up): generic names refined by the application the
+// flow's addresses belong to (server first, as ndpi_guess_host_protocol_id).
+// Not kept: its MS Teams cache of other flows' endpoints.
+void reconcile(const Flow& f, uint16_t& master, uint16_t& app, Confidence& c) {
+  const uint16_t azure = id(ProtoId::Azure), google = id(ProtoId::Google), microsoft = id(ProtoId::Microsoft);
+  if (app != azure && app != id(ProtoId::STUN) && app != id(ProtoId::TLS) && app != microsoft && app != google) return;
+  const IpAddr& srv = f.cli_is_hi ? f.key.lo : f.key.hi;
+  const IpAddr& cli = f.cli_is_hi ? f.key.hi : f.key.lo;
+  uint16_t by_ip = app_by_ip(srv);
+  if (!by_ip) by_ip = app_by_ip(cli);
+  // Teams calls relayed on UDP 3478–3481 (ndpi_reconcile_msteams_udp): the confidence stays.
+  auto teams_call_port = [&] {
+    auto in = [](uint16_t p) { return p >= 3478 && p <= 3481; };
+    return f.key.proto == kProtoUdp && (in(f.key.port_lo) || in(f.key.port_hi));
+  };
+  if (app == azure) {
+    if (teams_call_port()) app = id(ProtoId::Skype_TeamsCall);
+  } else if (app == id(ProtoId::STUN)) {
+    if (master == 0 && by_ip == azure && teams_call_port()) master = app, app = id(ProtoId::Skype_TeamsCall);
+  } else if (app == id(ProtoId::TLS)) {
+    if (master == 0 && by_ip == id(ProtoId::Telegram)) master = app, app = by_ip, c = Confidence::DpiPartial;
+  } else if (app == microsoft) {
+    if (by_ip == id(ProtoId::Microsoft365) || by_ip == id(ProtoId::MS_OneDrive) || by_ip == id(ProtoId::Outlook) || by_ip == id(ProtoId::Skype_Teams))
+      app = by_ip, c = Confidence::DpiPartial;
+  } else if (by_ip == id(ProtoId::GoogleCloud)) {  // app is Google
+    app = by_ip, c = Confidence::DpiPartial;
+  }
+}
+
+}  // namespace
+
 void Classifier::set(Flow& f, uint16_t master, uint16_t app, Confidence c) noexcept {
   // nDPI names a lone application in `app` with no master (TLS, DNS …).
   if (master == app) master = 0;
+  reconcile(f, master, app, c);
   // Accounting counts the flow again under a new application (ntopng does too).
   if ((app ? app : master) != (f.l7_app ? f.l7_app : f.l7_master)) f.acct_counted = 0;
   f.l7_master = master;
@@ -335,13 +370,31 @@ void Classifier::stun_remember(const IpAddr& ip, uint16_t port, uint16_t app) no
   stun_[k % kStunCache] = {k, app};
 }
 
+bool Classifier::ruled_out(const Flow& f, uint16_t proto) const noexcept {
+  const FlowInfo* fi = info(f);
+  const Registry& r = registry();
+  const uint8_t l4 = f.key.proto == kProtoTcp ? kL4Tcp : kL4Udp;
+  if (!fi || proto >= kIdSpace || !r.by_id[l4][proto]) return false;
+  const size_t slot = r.by_id[l4][proto] - 1u;
+  uint64_t word = slot < 128 ? fi->excluded[slot >> 6] : 0;
+  if (slot >= 128) {
+    if (fi->host[0]) return false;  // the third word gave way to a name
+    std::memcpy(&word, fi->host + kMaskInHost, 8);
+  }
+  return word >> (slot & 63) & 1;
+}
+
 void Classifier::give_up(Flow& f) noexcept {
   if (f.dpi_state == kDpiExtra) f.dpi_state = kDpiDone;
   if (f.dpi_state != kDpiInspecting) return;
   f.dpi_state = kDpiGaveUp;
   const uint16_t cli_port = f.cli_is_hi ? f.key.port_hi : f.key.port_lo;
   const uint16_t srv_port = f.cli_is_hi ? f.key.port_lo : f.key.port_hi;
-  if (uint16_t guess = guess_by_port(f.key.proto, cli_port, srv_port)) {
+  uint16_t guess = guess_by_port(f.key.proto, cli_port, srv_port);
+  // nDPI drops the port's guess of SNMP or NetFlow over UDP when their own
+  // dissector ruled the flow out (is_udp_not_guessable_protocol).
+  if ((guess == id(ProtoId::SNMP) || guess == id(ProtoId::NetFlow)) && f.key.proto == kProtoUdp && ruled_out(f, guess)) guess = 0;
+  if (guess) {
     ensure_info(f);
     set(f, 0, guess, Confidence::MatchByPort);
     return;

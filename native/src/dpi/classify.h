@@ -60,6 +60,8 @@ class Classifier {
 
  private:
   FlowInfo* ensure_info(Flow& f) noexcept;
+  // While inspecting: the dissector of `proto` answered no on this flow.
+  bool ruled_out(const Flow& f, uint16_t proto) const noexcept;
   void extra(Flow& f, FlowInfo& fi, const Packet& p, bool from_client) noexcept;
   void set(Flow& f, uint16_t master, uint16_t app, Confidence c) noexcept;
 
