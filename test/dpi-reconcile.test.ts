@@ -84,6 +84,13 @@ describe('nDPI reconciles a generic name with the addresses’ application', () 
     expect(await tcpAt(HOME, TELEGRAM, 443, [tlsClientHello('aka.ms')])).toBe('TLS.Microsoft (DPI)');
   });
 
+  it('TCP to Telegram’s addresses that no dissector names before is Telegram by IP at once (MTProto has no pattern)', async () => {
+    const mtproto = Buffer.concat([Buffer.from([0xef]), JUNK]); // an abridged MTProto opening, then ciphertext
+    expect(await tcpAt(HOME, TELEGRAM, 443, [mtproto])).toBe('Telegram (Match by IP)');
+    expect(await tcpAt(HOME, TELEGRAM, 5222, [mtproto])).toBe('Telegram (Match by IP)');
+    expect(await tcpAt(HOME, OTHER, 443, [mtproto])).toBe('Unknown (Unknown)');
+  });
+
   it('STUN to Azure on UDP 3478–3481 is a Teams call; another port or address is plain STUN', async () => {
     expect(await udpAt(HOME, AZURE, 50510, 3478, [stunReq, stunOk])).toBe('STUN.Skype_TeamsCall (DPI)');
     expect(await udpAt(HOME, AZURE, 50511, 3481, [stunReq, stunOk])).toBe('STUN.Skype_TeamsCall (DPI)');

@@ -170,10 +170,7 @@ namespace {
 void reconcile(const Flow& f, uint16_t& master, uint16_t& app, Confidence& c) {
   const uint16_t azure = id(ProtoId::Azure), google = id(ProtoId::Google), microsoft = id(ProtoId::Microsoft);
   if (app != azure && app != id(ProtoId::STUN) && app != id(ProtoId::TLS) && app != microsoft && app != google) return;
-  const IpAddr& srv = f.cli_is_hi ? f.key.lo : f.key.hi;
-  const IpAddr& cli = f.cli_is_hi ? f.key.hi : f.key.lo;
-  uint16_t by_ip = app_by_ip(srv);
-  if (!by_ip) by_ip = app_by_ip(cli);
+  const uint16_t by_ip = app_by_flow_ip(f);
   // Teams calls relayed on UDP 3478–3481 (ndpi_reconcile_msteams_udp): the confidence stays.
   auto teams_call_port = [&] {
     auto in = [](uint16_t p) { return p >= 3478 && p <= 3481; };
@@ -278,7 +275,7 @@ void Classifier::inspect(Flow& f, const Packet& p, bool from_client) noexcept {
   auto take = [&](const Dissector& d, size_t i, const Match& m) {
     // The mask is dead from here: its bytes hold DnsMeta and the index of
     // the dissector reading on (written by the dissector, kept as is).
-    set(f, m.master, m.app ? m.app : d.id, m.cached ? Confidence::DpiCache : Confidence::Dpi);
+    set(f, m.master, m.app ? m.app : d.id, m.cached ? Confidence::DpiCache : m.by_ip ? Confidence::MatchByIp : Confidence::Dpi);
     if (f.dpi_state == kDpiInspecting) f.dpi_state = kDpiDone;
     if (m.more && fi) {
       fi->extra = uint8_t(i);
@@ -401,11 +398,7 @@ void Classifier::give_up(Flow& f) noexcept {
   }
   // nDPI's guess by address (its per-application IP lists), server first,
   // after the port guess as nDPI does by default: "Match by IP".
-  const IpAddr& srv = f.cli_is_hi ? f.key.lo : f.key.hi;
-  const IpAddr& cli = f.cli_is_hi ? f.key.hi : f.key.lo;
-  uint16_t by_ip = app_by_ip(srv);
-  if (!by_ip) by_ip = app_by_ip(cli);
-  if (by_ip) {
+  if (const uint16_t by_ip = app_by_flow_ip(f)) {
     ensure_info(f);
     set(f, 0, by_ip, Confidence::MatchByIp);
     return;

@@ -64,6 +64,7 @@ struct Match {
   // DpiCtx::extra set until it answers anything but NeedMore.
   bool more = false;
   bool cached = false;  // named from an earlier flow (nDPI's "DPI (cache)")
+  bool by_ip = false;   // named from the flow's addresses by a dissector ("Match by IP")
 };
 
 class Classifier;
@@ -155,5 +156,11 @@ uint16_t app_by_host(const char* host, size_t len);
 // Address → application (dpi/ip_match.cpp): nDPI's per-application IP
 // prefix lists, longest prefix first; 0 when no prefix holds it.
 uint16_t app_by_ip(const IpAddr& ip);
+// nDPI's guessed_protocol_id_by_ip: the flow's server address first, then
+// its client's (ndpi_guess_host_protocol_id).
+inline uint16_t app_by_flow_ip(const Flow& f) {
+  const uint16_t srv = app_by_ip(f.cli_is_hi ? f.key.lo : f.key.hi);
+  return srv ? srv : app_by_ip(f.cli_is_hi ? f.key.hi : f.key.lo);
+}
 
 }  // namespace fg

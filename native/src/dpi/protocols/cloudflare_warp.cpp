@@ -15,11 +15,7 @@ namespace {
 constexpr uint16_t kWarpPorts[] = {2408, 500, 1701, 4500, 443, 4443, 8443, 8095};
 
 Verdict classify_cloudflare_warp(DpiCtx& c, Match& m) {
-  const IpAddr& srv = c.from_client ? c.p.dst : c.p.src;
-  const IpAddr& cli = c.from_client ? c.p.src : c.p.dst;
-  uint16_t by_ip = app_by_ip(srv);
-  if (!by_ip) by_ip = app_by_ip(cli);
-  if (by_ip != id(ProtoId::CloudflareWarp)) return Verdict::No;
+  if (app_by_flow_ip(c.flow) != id(ProtoId::CloudflareWarp)) return Verdict::No;
   for (uint16_t port : kWarpPorts) {
     if (c.cli_port != port && c.srv_port != port) continue;
     m.app = id(ProtoId::CloudflareWarp);

@@ -39,11 +39,7 @@ bool call_shape(Bytes b) {
 
 Verdict classify_line(DpiCtx& c, Match& m) {
   if (c.p.ip_version != 4) return Verdict::No;
-  const IpAddr& srv = c.from_client ? c.p.dst : c.p.src;
-  const IpAddr& cli = c.from_client ? c.p.src : c.p.dst;
-  uint16_t by_ip = app_by_ip(srv);
-  if (!by_ip) by_ip = app_by_ip(cli);
-  if (by_ip != id(ProtoId::Line)) return Verdict::No;
+  if (app_by_flow_ip(c.flow) != id(ProtoId::Line)) return Verdict::No;
   if (call_shape(c.payload)) {
     m.app = id(ProtoId::LineCall);
     return Verdict::Match;
