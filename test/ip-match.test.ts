@@ -71,12 +71,13 @@ describe('IP prefix lists (nDPI "Match by IP")', () => {
   });
 });
 
-// nDPI's cache of names learned from DNS answers (its dns.c): a flow nothing
-// else classified is named by its server's name, when a DNS answer gave it.
-// A name the server got from another flow's TLS SNI names nothing (nDPI keeps
-// no such cache).
-describe('names from DNS answers, not from other flows\' SNI', () => {
-  it('a DNS answer for www.youtube.com names a later unclassified flow to that address; an SNI alone does not', async () => {
+// nDPI 4.11 names no flow from another flow's DNS answer: its DNS cache
+// (dns.c, lru.fpc_dns) feeds only the "first packet classification" it
+// reports beside the protocol, and its address cache is off by default
+// (dpi.address_cache_size 0). A flow nothing classified stays Unknown,
+// whatever a DNS answer or another flow's SNI said about its server.
+describe('names from DNS answers or SNI do not classify other flows', () => {
+  it('a DNS answer for www.youtube.com leaves a later unclassified flow to that address Unknown; an SNI too', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'fg-dnscache-'));
     try {
       const junk = new Uint8Array(48).map((_, i) => (i * 37 + 11) & 0xff);
@@ -101,7 +102,7 @@ describe('names from DNS answers, not from other flows\' SNI', () => {
       ];
       const got = await replayFrames(join(dir, 'c.pcap'), frames, (e) =>
         Object.fromEntries(e.drainExpired(64).filter((f) => f.srv_port === 40123).map((f) => [f.srv_ip, `${l7Name(f.l7_master, f.l7_app)} (${f.confidence})`])), { flushAtEnd: true });
-      expect(got['198.51.100.7']).toBe('YouTube (DPI (cache))');
+      expect(got['198.51.100.7']).toBe('Unknown (Unknown)');
       expect(got['198.51.100.8']).toBe('Unknown (Unknown)');
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -403,14 +403,6 @@ void Classifier::give_up(Flow& f) noexcept {
     set(f, 0, by_ip, Confidence::MatchByIp);
     return;
   }
-  if (lookup_.fn) {
-    size_t len = 0;
-    const char* name = lookup_.fn(lookup_.ctx, f.cli_is_hi ? f.key.lo : f.key.hi, f.key.vlan, len);
-    if (uint16_t app = name ? app_by_host(name, len) : 0) {
-      ensure_info(f);
-      set(f, 0, app, Confidence::DpiCache);
-    }
-  }
 }
 
 namespace {

@@ -11,17 +11,9 @@ namespace fg {
 // kDpiExtra: classified, one dissector still reads metadata (Match::more).
 enum DpiState : uint8_t { kDpiInspecting = 0, kDpiDone = 1, kDpiGaveUp = 2, kDpiExtra = 3 };
 
-// The name a DNS answer (or DHCP, mDNS …) gave an address, for nDPI's DNS
-// cache: a flow nothing else classified is named by its server's name.
-struct NameLookup {
-  const void* ctx = nullptr;
-  const char* (*fn)(const void* ctx, const IpAddr& ip, uint16_t vlan, size_t& len) = nullptr;
-};
-
 class Classifier {
  public:
   explicit Classifier(uint32_t max_flows);
-  void set_name_lookup(NameLookup l) { lookup_ = l; }
 
   // A new flow: protocols known from the IP protocol alone (ICMP, GRE …).
   void start(Flow& f) noexcept;
@@ -67,7 +59,6 @@ class Classifier {
 
   EntryPool<FlowInfo> pool_;
   EntryPool<FlowMeta> meta_;
-  NameLookup lookup_;
   struct StunEntry {
     uint64_t key;
     uint16_t app;

@@ -68,15 +68,6 @@ Pipeline::Pipeline(const PipelineLimits& lim, SpscRing<ExpiredFlow>* expired)
       expired_(expired),
       name_cache_(new NameCacheEntry[kNameCacheSlots]()),
       frags_(new FragEntry[kFragSlots]()) {
-  dpi_.set_name_lookup({this, [](const void* c, const IpAddr& ip, uint16_t vlan, size_t& len) -> const char* {
-                          const auto* self = static_cast<const Pipeline*>(c);
-                          const NameCacheEntry& e = self->name_cache_[hash_host_key(HostKey{ip, vlan}) & (kNameCacheSlots - 1)];
-                          // nDPI's cache learns addresses from DNS answers only (its dns.c):
-                          // names a host got from TLS SNI or HTTP Host name no other flow
-                          if (!e.len || !(e.ip == ip) || e.vlan != vlan || e.src != uint8_t(NameSource::Dns)) return nullptr;
-                          len = e.len;
-                          return e.name;
-                        }});
   for (size_t i = 0; i < proto_count(); i++)
     if (proto_at(i).id >= n_apps_) n_apps_ = proto_at(i).id + 1u;
   for (size_t i = 0; i < category_count(); i++)
