@@ -7,7 +7,8 @@
 // is RTP: the third such packet names the flow, unless it repeats the
 // first one's sequence number (one direction replaying itself). RTCP
 // (packet types 192–213, its length fitting) four times before any RTP is
-// RTCP.
+// RTCP. A packet of neither kind once the count began ends the search
+// unless nDPI's STUN header test answers a plain "not STUN" (or it is DTLS).
 #include <cstring>
 
 #include "dpi/dpi.h"
@@ -66,6 +67,12 @@ Verdict classify_rtp(DpiCtx& c, Match& m) {
       return Verdict::Match;
     }
     rtcp++;
+  } else if (k == kNone && (rtp || rtcp)) {
+    // Something else after RTP/RTCP: nDPI gives up unless STUN's header
+    // test says "not STUN" (0, not -1: a classic type whose attributes do
+    // not fit, a TCP segment without the cookie) or it is a DTLS record.
+    Bytes msg;
+    if (stun_message(c.p.l4_proto == kProtoTcp, b, msg) != 0 && !dtls_shape(b)) return Verdict::No;
   }
   st[0] = uint8_t(rtp | rtcp << 4);
   return Verdict::NeedMore;

@@ -14,6 +14,11 @@ namespace fg {
 
 enum class RtpShape : uint8_t { None, Rtp, Rtcp };
 
+// STUN's header test as nDPI's RTP heuristic calls it (dpi/protocols/stun.cpp):
+// 1 STUN, 0 or -1 not; `msg` the message's bytes. And its DTLS record test.
+int stun_message(bool tcp, Bytes in, Bytes& msg);
+bool dtls_shape(Bytes b);
+
 inline RtpShape rtp_shape(const uint8_t* p, size_t n) {
   if (n < 2 || (p[0] & 0xc0) != 0x80) return RtpShape::None;
   const uint8_t pt = p[1] & 0x7f;
