@@ -34,10 +34,14 @@ Registry& registry() {
 }
 
 uint16_t category_of(uint16_t master, uint16_t app) {
-  // nDPI reports the application's category when there is one.
+  const ProtoInfo* m = proto_info(master);
+  // nDPI (ndpi_get_proto_category): mail and DNS carry their own category
+  // whatever the application (DNS.Google is Network) ...
+  for (ProtoId p : {ProtoId::POP3, ProtoId::SMTP, ProtoId::IMAP, ProtoId::POPS, ProtoId::SMTPS, ProtoId::IMAPS, ProtoId::DNS})
+    if (master == id(p)) return m ? m->category : 0;
+  // ... otherwise the application's category when it has one.
   const ProtoInfo* a = proto_info(app);
   if (a && a->category) return a->category;
-  const ProtoInfo* m = proto_info(master);
   return m ? m->category : 0;
 }
 
