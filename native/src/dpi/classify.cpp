@@ -302,8 +302,11 @@ void Classifier::inspect(Flow& f, const Packet& p, bool from_client) noexcept {
         if (f.dpi_packets > d.max_packets) continue;
         Match m;
         if (d.fn(ctx, m) != Verdict::Match) continue;
-        // HTTP's reading on would rename the flow from its response: it ends
-        if (!m.more && f.dpi_state == kDpiExtra) f.dpi_state = kDpiDone;
+        // nDPI's HTTP reading on (extra_packets_func) goes on after a
+        // sub-protocol's match (its response still raises risks; a name with a
+        // master is only changed as http.c changes it), except after
+        // BitTorrent, whose own reading replaces it.
+        if (!m.more && f.dpi_state == kDpiExtra && sub == id(ProtoId::BitTorrent)) f.dpi_state = kDpiDone;
         take(d, i, m);
         return;
       }
@@ -360,15 +363,15 @@ uint64_t endpoint_key(const IpAddr& ip, uint16_t port) {
 }
 }  // namespace
 
-uint16_t Classifier::stun_cached(const IpAddr& ip, uint16_t port) const noexcept {
+uint16_t Classifier::cached(Cache which, const IpAddr& ip, uint16_t port) const noexcept {
   const uint64_t k = endpoint_key(ip, port);
-  const StunEntry& e = stun_[k % kStunCache];
+  const CacheEntry& e = caches_[size_t(which)][k % kCacheSlots];
   return e.key == k ? e.app : 0;
 }
 
-void Classifier::stun_remember(const IpAddr& ip, uint16_t port, uint16_t app) noexcept {
+void Classifier::remember(Cache which, const IpAddr& ip, uint16_t port, uint16_t app) noexcept {
   const uint64_t k = endpoint_key(ip, port);
-  stun_[k % kStunCache] = {k, app};
+  caches_[size_t(which)][k % kCacheSlots] = {k, app};
 }
 
 bool Classifier::ruled_out(const Flow& f, uint16_t proto) const noexcept {
@@ -447,10 +450,9 @@ uint64_t Classifier::risks(const Flow& f) const noexcept {
   // Found by DPI on neither of its protocol's default ports (the master's,
   // for master.app).
   // (nDPI judges the ports on the packet that names the flow: a name from a
-  // cache a dissector reads on a packet (STUN, BitTorrent, tinc) counts, the
-  // DNS cache read at give-up does not.)
-  const bool packet_cache = master == id(ProtoId::STUN) || app == id(ProtoId::BitTorrent) || app == id(ProtoId::TINC);
-  const bool by_dpi = conf == Confidence::Dpi || (conf == Confidence::DpiCache && packet_cache);
+  // cache a dissector reads on a packet — STUN, TLS certificates,
+  // BitTorrent, tinc — counts too.)
+  const bool by_dpi = conf == Confidence::Dpi || conf == Confidence::DpiCache;
   if (by_dpi && (f.key.proto == kProtoTcp || f.key.proto == kProtoUdp)) {
     if (const ProtoInfo* p = proto_info(master ? master : app)) {
       const char* ports = f.key.proto == kProtoTcp ? p->tcp_ports : p->udp_ports;

@@ -44,11 +44,13 @@ class Classifier {
   // certificate names): master.app, by DPI.
   void refine(Flow& f, uint16_t master, uint16_t app, Confidence c = Confidence::Dpi) noexcept { set(f, master, app, c); }
 
-  // nDPI's STUN cache: the application a STUN flow was found to carry,
-  // remembered per endpoint (address, port) so later flows from or to the
-  // same endpoint are named alike ("DPI (cache)"). Direct-mapped, 0 = none.
-  uint16_t stun_cached(const IpAddr& ip, uint16_t port) const noexcept;
-  void stun_remember(const IpAddr& ip, uint16_t port, uint16_t app) noexcept;
+  // nDPI's endpoint caches (its LRUs lru.stun and lru.tls_cert, 1024
+  // entries each): the application a flow was found to carry, remembered
+  // per endpoint (address, port) so later flows from or to it are named
+  // alike ("DPI (cache)"). Direct-mapped, 0 = none.
+  enum class Cache : uint8_t { Stun = 0, TlsCert = 1 };
+  uint16_t cached(Cache which, const IpAddr& ip, uint16_t port) const noexcept;
+  void remember(Cache which, const IpAddr& ip, uint16_t port, uint16_t app) noexcept;
 
  private:
   FlowInfo* ensure_info(Flow& f) noexcept;
@@ -59,12 +61,12 @@ class Classifier {
 
   EntryPool<FlowInfo> pool_;
   EntryPool<FlowMeta> meta_;
-  struct StunEntry {
+  struct CacheEntry {
     uint64_t key;
     uint16_t app;
   };
-  static constexpr size_t kStunCache = 1024;
-  StunEntry stun_[kStunCache] = {};
+  static constexpr size_t kCacheSlots = 1024;
+  CacheEntry caches_[2][kCacheSlots] = {};
   uint64_t info_full_ = 0, meta_full_ = 0;
 };
 

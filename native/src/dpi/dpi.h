@@ -121,6 +121,9 @@ struct DpiCtx {
   void risk(Risk r) const {
     if (info) info->risks |= stored_bit(r);
   }
+  void unrisk(Risk r) const {
+    if (info) info->risks &= ~stored_bit(r);
+  }
   // `proto` carrying a name (SNI, Host, DNS query): proto.App when the name
   // is a known application's, else proto alone, as nDPI reports it. True
   // when an unclaimed name looks machine-generated (risk SuspDgaDomain).

@@ -166,11 +166,28 @@ uint16_t dn_app(const char* subject) {
   return 0;
 }
 
+// nDPI's certificate cache (tls.c, lru.tls_cert): a server whose
+// certificate subject named the application names later flows to it (its
+// address and port) at their ClientHello or ServerHello, when nothing else
+// named them: "DPI (cache)", and the numeric-host risk is dropped.
+// The key is the TLS server's endpoint: the destination of a ClientHello,
+// the source of the server's messages (whichever side began the capture).
+thread_local bool t_cert_cached = false;  // t_cert_app came from the cache
+
 void cert_dn_app(const DpiCtx& c, const char* subject) {
   const uint16_t app = dn_app(subject);
   if (!app) return;
+  c.clf->remember(Classifier::Cache::TlsCert, c.p.src, c.p.sport, app);  // the server's Certificate
   if (c.extra) c.clf->refine(c.flow, c.flow.l7_app, app);
   else t_cert_app = app;
+}
+
+// At a ClientHello (`client_hello`) or ServerHello of a flow still plain TLS: the cache's answer, 0 = none.
+uint16_t cert_cache_app(const DpiCtx& c, bool client_hello) {
+  const uint16_t app = client_hello ? c.clf->cached(Classifier::Cache::TlsCert, c.p.dst, c.p.dport)
+                                    : c.clf->cached(Classifier::Cache::TlsCert, c.p.src, c.p.sport);
+  if (app) c.unrisk(Risk::NumericIpHost);
+  return app;
 }
 
 // The certificate message's body (after its 4-byte header): names, subject
@@ -310,6 +327,12 @@ bool walk_server(const DpiCtx& c, TlsMeta& t) {
         Bytes msg = rec.subspan(h, std::min(hl + 4, rec.size() - h));
         if (ht == 2 && !(t.flags & kTlsServerHello)) {
           if (tls_read_server_hello(msg, t)) server_hello_risks(c, t);
+          if (c.extra ? !c.flow.l7_master : !t_cert_app) {
+            if (const uint16_t app = cert_cache_app(c, false)) {
+              if (c.extra) c.clf->refine(c.flow, c.flow.l7_app, app, Confidence::DpiCache);
+              else t_cert_app = app, t_cert_cached = true;
+            }
+          }
           if (t.version == 0x0304) return true;  // certificate encrypted
         } else if (ht == 11 && !(t.flags & kTlsCert)) {
           // The message and its record may go on in the next segments.
@@ -558,6 +581,9 @@ Verdict classify_tls(DpiCtx& c, Match& m) {
     if (!tls_client_hello_sni(b, name, len)) len = 0;
     tls_hello_meta(c, b.subspan(5, std::min<size_t>(b.size() - 5, load_be16(b.data() + 3))), HelloTransport::Tcp);
     if (c.match_named(m, tls_proto_by_port(c), name, len) && tor_like(name, len)) m.master = id(ProtoId::TLS), m.app = id(ProtoId::Tor);
+    if (!m.master) {
+      if (const uint16_t app = cert_cache_app(c, true)) m.master = m.app, m.app = app, m.cached = true;
+    }
     FlowMeta* fm = c.meta(MetaKind::Tls);
     m.more = fm != nullptr;
     // nDPI reads a ClientHello once its record is whole: one cut short
@@ -575,12 +601,12 @@ Verdict classify_tls(DpiCtx& c, Match& m) {
     // From whichever side: a capture starting at the server's first flight
     // has the server as the flow's client.
     m.app = tls_proto_by_port(c);
-    t_cert_app = 0;
+    t_cert_app = 0, t_cert_cached = false;
     if (FlowMeta* fm = c.meta(MetaKind::Tls)) {
       fm->tls.srv_state = c.from_client ? 1 : 0;
       m.more = !walk_server(c, fm->tls);
     }
-    if (t_cert_app) m.master = m.app, m.app = t_cert_app;
+    if (t_cert_app) m.master = m.app, m.app = t_cert_app, m.cached = t_cert_cached;
     return Verdict::Match;
   }
   return Verdict::No;
