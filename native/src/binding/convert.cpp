@@ -512,7 +512,7 @@ Napi::Object dpi_registry(Napi::Env env) {
     cats.Set(uint32_t(i), x);
   }
   Napi::Array conf = Napi::Array::New(env);
-  for (uint8_t c = 0; c <= uint8_t(Confidence::MatchByIp); c++) conf.Set(uint32_t(c), confidence_name(Confidence(c)));
+  for (uint8_t c = 0; c <= kConfidenceLast; c++) conf.Set(uint32_t(c), confidence_name(Confidence(c)));
   o.Set("protocols", protos);
   o.Set("categories", cats);
   o.Set("confidence", conf);

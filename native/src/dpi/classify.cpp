@@ -350,8 +350,7 @@ void Classifier::inspect(Flow& f, const Packet& p, bool from_client) noexcept {
   if (!any_left || f.pkts[0] + f.pkts[1] >= dpi_window(f)) give_up(f);
 }
 
-namespace {
-uint64_t endpoint_key(const IpAddr& ip, uint16_t port) {
+uint64_t Classifier::endpoint_key(const IpAddr& ip, uint16_t port) noexcept {
   uint64_t a, b;
   std::memcpy(&a, ip.b, 8);
   std::memcpy(&b, ip.b + 8, 8);
@@ -361,18 +360,18 @@ uint64_t endpoint_key(const IpAddr& ip, uint16_t port) {
   h ^= h >> 32;
   return h | 1;  // never 0, the empty slot
 }
-}  // namespace
 
-uint16_t Classifier::cached(Cache which, const IpAddr& ip, uint16_t port) const noexcept {
-  const uint64_t k = endpoint_key(ip, port);
-  const CacheEntry& e = caches_[size_t(which)][k % kCacheSlots];
-  return e.key == k ? e.app : 0;
+uint64_t Classifier::peers_key(const IpAddr& cli, const IpAddr& srv) noexcept {
+  const uint64_t h = endpoint_key(cli, 0) * 0xd6e8feb86659fd93ULL ^ endpoint_key(srv, 0);
+  return (h ^ (h >> 31)) | 1;
 }
 
-void Classifier::remember(Cache which, const IpAddr& ip, uint16_t port, uint16_t app) noexcept {
-  const uint64_t k = endpoint_key(ip, port);
-  caches_[size_t(which)][k % kCacheSlots] = {k, app};
+uint16_t Classifier::cached_key(Cache which, uint64_t key) const noexcept {
+  const CacheEntry& e = slot(which, key);
+  return e.key == key ? e.app : 0;
 }
+
+void Classifier::remember_key(Cache which, uint64_t key, uint16_t app) noexcept { slot(which, key) = {key, app}; }
 
 bool Classifier::ruled_out(const Flow& f, uint16_t proto) const noexcept {
   const FlowInfo* fi = info(f);
@@ -388,12 +387,27 @@ bool Classifier::ruled_out(const Flow& f, uint16_t proto) const noexcept {
   return word >> (slot & 63) & 1;
 }
 
+bool Classifier::bittorrent_known(const Flow& f) const noexcept {
+  const IpAddr& cli = f.cli_is_hi ? f.key.hi : f.key.lo;
+  const IpAddr& srv = f.cli_is_hi ? f.key.lo : f.key.hi;
+  const uint16_t cport = f.cli_is_hi ? f.key.port_hi : f.key.port_lo, sport = f.cli_is_hi ? f.key.port_lo : f.key.port_hi;
+  return cached_key(Cache::BitTorrent, peers_key(cli, srv)) || cached(Cache::BitTorrent, cli, cport) || cached(Cache::BitTorrent, srv, sport);
+}
+
 void Classifier::give_up(Flow& f) noexcept {
   if (f.dpi_state == kDpiExtra) f.dpi_state = kDpiDone;
   if (f.dpi_state != kDpiInspecting) return;
   f.dpi_state = kDpiGaveUp;
   const uint16_t cli_port = f.cli_is_hi ? f.key.port_hi : f.key.port_lo;
   const uint16_t srv_port = f.cli_is_hi ? f.key.port_lo : f.key.port_hi;
+  // nDPI's give-up asks its BitTorrent cache first ("DPI (partial cache)"),
+  // once per flow: not when BitTorrent's dissector already asked it and
+  // ruled the flow out.
+  if ((f.key.proto == kProtoTcp || f.key.proto == kProtoUdp) && !ruled_out(f, id(ProtoId::BitTorrent)) && bittorrent_known(f)) {
+    ensure_info(f);
+    set(f, 0, id(ProtoId::BitTorrent), Confidence::DpiPartialCache);
+    return;
+  }
   uint16_t guess = guess_by_port(f.key.proto, cli_port, srv_port);
   // nDPI drops the port's guess of SNMP or NetFlow over UDP when their own
   // dissector ruled the flow out (is_udp_not_guessable_protocol).

@@ -2,6 +2,7 @@
 // FlowInfo entries (see dpi.h).
 #pragma once
 #include <cstdint>
+#include <utility>
 
 #include "dpi/dpi.h"
 #include "flow/hash_index.h"
@@ -48,14 +49,25 @@ class Classifier {
   // entries each): the application a flow was found to carry, remembered
   // per endpoint (address, port) so later flows from or to it are named
   // alike ("DPI (cache)"). Direct-mapped, 0 = none.
-  enum class Cache : uint8_t { Stun = 0, TlsCert = 1 };
-  uint16_t cached(Cache which, const IpAddr& ip, uint16_t port) const noexcept;
-  void remember(Cache which, const IpAddr& ip, uint16_t port, uint16_t app) noexcept;
+  // BitTorrent's (lru.bittorrent, 32768 entries) also keys pairs of peers.
+  enum class Cache : uint8_t { Stun = 0, TlsCert = 1, BitTorrent = 2 };
+  uint16_t cached(Cache which, const IpAddr& ip, uint16_t port) const noexcept { return cached_key(which, endpoint_key(ip, port)); }
+  void remember(Cache which, const IpAddr& ip, uint16_t port, uint16_t app) noexcept { remember_key(which, endpoint_key(ip, port), app); }
+  uint16_t cached_key(Cache which, uint64_t key) const noexcept;
+  void remember_key(Cache which, uint64_t key, uint16_t app) noexcept;
+  static uint64_t endpoint_key(const IpAddr& ip, uint16_t port) noexcept;
+  // A flow's client and server addresses, in that order.
+  static uint64_t peers_key(const IpAddr& cli, const IpAddr& srv) noexcept;
 
  private:
   FlowInfo* ensure_info(Flow& f) noexcept;
   // While inspecting: the dissector of `proto` answered no on this flow.
   bool ruled_out(const Flow& f, uint16_t proto) const noexcept;
+ public:
+  // nDPI's search_into_bittorrent_cache: the flow's peers, or either of its
+  // endpoints, were seen in a BitTorrent flow.
+  bool bittorrent_known(const Flow& f) const noexcept;
+ private:
   void extra(Flow& f, FlowInfo& fi, const Packet& p, bool from_client) noexcept;
   void set(Flow& f, uint16_t master, uint16_t app, Confidence c) noexcept;
 
@@ -65,8 +77,12 @@ class Classifier {
     uint64_t key;
     uint16_t app;
   };
-  static constexpr size_t kCacheSlots = 1024;
-  CacheEntry caches_[2][kCacheSlots] = {};
+  static constexpr size_t kCacheSlots = 1024, kBitTorrentSlots = 32768;
+  CacheEntry stun_[kCacheSlots] = {}, tls_cert_[kCacheSlots] = {}, bittorrent_[kBitTorrentSlots] = {};
+  const CacheEntry& slot(Cache which, uint64_t key) const noexcept {
+    return which == Cache::Stun ? stun_[key % kCacheSlots] : which == Cache::TlsCert ? tls_cert_[key % kCacheSlots] : bittorrent_[key % kBitTorrentSlots];
+  }
+  CacheEntry& slot(Cache which, uint64_t key) noexcept { return const_cast<CacheEntry&>(std::as_const(*this).slot(which, key)); }
   uint64_t info_full_ = 0, meta_full_ = 0;
 };
 

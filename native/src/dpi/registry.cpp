@@ -75,6 +75,7 @@ const char* confidence_name(Confidence c) {
     case Confidence::DpiCache: return "DPI (cache)";
     case Confidence::Dpi: return "DPI";
     case Confidence::MatchByIp: return "Match by IP";
+    case Confidence::DpiPartialCache: return "DPI (partial cache)";
   }
   return "Unknown";
 }

@@ -25,7 +25,8 @@ struct ProtoInfo {
 };
 
 // nDPI's confidence of a classification, as ndpiReader prints it.
-enum class Confidence : uint8_t { Unknown = 0, MatchByPort = 1, DpiPartial = 2, DpiCache = 3, Dpi = 4, MatchByIp = 5 };
+enum class Confidence : uint8_t { Unknown = 0, MatchByPort = 1, DpiPartial = 2, DpiCache = 3, Dpi = 4, MatchByIp = 5, DpiPartialCache = 6 };
+constexpr uint8_t kConfidenceLast = 6;
 const char* confidence_name(Confidence c);
 
 const ProtoInfo* proto_info(uint16_t id);  // nullptr for an unknown id

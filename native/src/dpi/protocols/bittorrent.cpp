@@ -13,12 +13,16 @@
 // queries (BEP 5, "d1:ad2:id20:"), uTP headers (BEP 29) and two older uTP
 // shapes, then for the first four packets a set of DHT / handshake strings
 // anywhere before the payload's first NUL byte.
-// Not kept: nDPI's cache of BitTorrent endpoints filled by one flow and read
-// by another (a flow otherwise given up on is named from it) — cross-flow
-// state we do not have. See classify_udp for the low-port consequence.
+// nDPI's BitTorrent cache (lru.bittorrent, Classifier::Cache::BitTorrent):
+// every match remembers the flow's two endpoints, its pair of peers and the
+// client's next two ports (other sockets of the same client); a flow about
+// to be left (TCP past its sixth packet, UDP past its fifth count or on a
+// port under 1024) asks it and is "DPI (cache)" when the pair or either
+// endpoint is known. The give-up asks it too (classify.cpp).
 #include <cstring>
 #include <string_view>
 
+#include "dpi/classify.h"
 #include "dpi/dpi.h"
 #include "dpi/payload.h"
 #include "dpi/protocols/http_sub.h"
@@ -152,6 +156,26 @@ bool udp_strings(Bytes b) {
   return false;
 }
 
+void remember(const DpiCtx& c) {
+  const IpAddr& cli = c.from_client ? c.p.src : c.p.dst;
+  const IpAddr& srv = c.from_client ? c.p.dst : c.p.src;
+  using Cache = Classifier::Cache;
+  const uint16_t bt = id(ProtoId::BitTorrent);
+  c.clf->remember(Cache::BitTorrent, cli, c.cli_port, bt);
+  c.clf->remember(Cache::BitTorrent, srv, c.srv_port, bt);
+  c.clf->remember_key(Cache::BitTorrent, Classifier::peers_key(cli, srv), bt);
+  for (uint16_t i = 1; i <= 2; i++) c.clf->remember(Cache::BitTorrent, cli, uint16_t(c.cli_port + i), bt);
+}
+
+Verdict found(const DpiCtx& c, Match& m, bool cached = false) {
+  remember(c);
+  m.cached = cached;
+  return Verdict::Match;
+}
+
+// nDPI's ndpi_skip_bittorrent: named from the cache, or ruled out.
+Verdict skip(const DpiCtx& c, Match& m) { return c.clf->bittorrent_known(c.flow) ? found(c, m, true) : Verdict::No; }
+
 bool lsd_or_dht_query(Bytes b) {
   return (b.size() > 22 && has_at(b, 0, "BT-SEARCH * HTTP/1.1\r\n")) || (b.size() > 12 && has_at(b, 0, "d1:ad2:id20:"));
 }
@@ -159,39 +183,30 @@ bool lsd_or_dht_query(Bytes b) {
 Verdict classify_udp(DpiCtx& c, Match& m) {
   const Bytes b = c.payload;
   const uint8_t k = c.flow.dpi_packets;
-  if (c.p.sport < 1024 || c.p.dport < 1024) {
-    // Deliberate difference: nDPI leaves low ports to its endpoint cache
-    // (named "DPI (cache)" when an earlier flow made either endpoint
-    // BitTorrent, else excluded at once). Without the cache we answer once,
-    // on this first packet, and only for the explicit BitTorrent forms (no
-    // uTP header guesses): a DHT node on a low port is almost always
-    // reached from an endpoint already known to that cache.
-    m.cached = true;
-    return lsd_or_dht_query(b) || udp_strings(b) ? Verdict::Match : Verdict::No;
-  }
-  if (lsd_or_dht_query(b)) return Verdict::Match;
+  if (c.p.sport < 1024 || c.p.dport < 1024) return skip(c, m);  // high ports only, else the cache
+  if (lsd_or_dht_query(b)) return found(c, m);
   if (b.size() >= 20) {
     const Bytes tail = b.subspan(20);
     if (int utp = utp_kind(b)) {
       // A control packet is enough; DATA needs the handshake or a third
       // packet (and waits without counting towards the give-up below).
-      return utp == 1 || text_contains(tail, kProto) || k > 2 ? Verdict::Match : Verdict::NeedMore;
+      return utp == 1 || text_contains(tail, kProto) || k > 2 ? found(c, m) : Verdict::NeedMore;
     }
-    if (b[0] == 0x60 && b[1] == 0 && b[2] == 0 && b[3] == 0 && b[4] == 0) return Verdict::Match;  // an old uTP shape
+    if (b[0] == 0x60 && b[1] == 0 && b[2] == 0 && b[3] == 0 && b[4] == 0) return found(c, m);  // an old uTP shape
     if (b[18] < 6 && b[17] < 3) {
       // uTP version 0: its timestamp (seconds) within a day of the packet's
       const uint32_t ts = load_be32(b.data() + 4), now = uint32_t(c.p.ts_ns / 1000000000ull);
-      if (ts < now + 86400u && ts > now - 86400u) return Verdict::Match;
+      if (ts < now + 86400u && ts > now - 86400u) return found(c, m);
     } else if (text_contains(tail, kProto)) {
-      return Verdict::Match;
+      return found(c, m);
     }
   }
   // nDPI counts the packets that get this far and gives up on the fifth.
   // Only uTP DATA on the first two packets skips the count, which we cannot
   // remember (no scratch byte): we give up on the fifth packet regardless,
   // a packet or two earlier than nDPI after such DATA packets.
-  if (k >= 5) return Verdict::No;
-  return udp_strings(b) ? Verdict::Match : Verdict::NeedMore;
+  if (k >= 5) return skip(c, m);
+  return udp_strings(b) ? found(c, m) : Verdict::NeedMore;
 }
 
 Verdict classify_bittorrent(DpiCtx& c, Match& m) {
@@ -206,11 +221,10 @@ Verdict classify_bittorrent(DpiCtx& c, Match& m) {
   if (c.p.l4_proto != kProtoTcp) return classify_udp(c, m);
   if (flow_is_http(c)) m.master = id(ProtoId::HTTP);
   const bool late = c.flow.dpi_packets > 5;
-  if (tcp_forms(c)) {
-    m.cached = late;
-    return Verdict::Match;
-  }
-  return late ? Verdict::No : Verdict::NeedMore;
+  // On the sixth packet nDPI remembers the match, then asks its cache,
+  // which finds it: "DPI (cache)".
+  if (tcp_forms(c)) return found(c, m, late);
+  return late ? skip(c, m) : Verdict::NeedMore;
 }
 
 }  // namespace
