@@ -148,11 +148,17 @@ describe('protocols known from the IP protocol number', () => {
     const rest = txt(' HTTP/1.1\r\nUser-Agent: curl/8.0\r\nHost: www.youtube.com\r\n\r\n');
     const split = await runFlow('tcp', 40100, 80, [first, rest], [true, true]);
     expect([l7Name(split.flow.l7_master, split.flow.l7_app), split.flow.host_name]).toEqual(['HTTP.YouTube', 'www.youtube.com']);
-    // headers ended in the first segment: a later "Host:" (body) names nothing
+    // nDPI's http.c parses every further client packet before the response
+    // as header lines (its first line too, when it holds a ':'): a "host:"
+    // line there names the flow even after the headers ended (audit 9)
     const post = txt('POST /x HTTP/1.1\r\nUser-Agent: curl/8.0\r\nContent-Length: 30\r\n\r\n');
     const body = txt('host: www.youtube.com\r\nabcdef');
     const whole = await runFlow('tcp', 40101, 80, [post, body], [true, true]);
-    expect([l7Name(whole.flow.l7_master, whole.flow.l7_app), whole.flow.host_name]).toEqual(['HTTP', '']);
+    expect([l7Name(whole.flow.l7_master, whole.flow.l7_app), whole.flow.host_name]).toEqual(['HTTP.YouTube', 'www.youtube.com']);
+    // without a CRLF nDPI has no lines: nothing named
+    const body2 = txt('host: www.youtube.com');
+    const none = await runFlow('tcp', 40102, 80, [post, body2], [true, true]);
+    expect([l7Name(none.flow.l7_master, none.flow.l7_app), none.flow.host_name]).toEqual(['HTTP', '']);
   });
 
   it('Syslog over TCP on any port: RFC 5424 or RFC 3164 headers after <PRI>; not a bare <PRI> there', async () => {

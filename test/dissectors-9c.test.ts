@@ -253,8 +253,9 @@ describe('dissectors 9 (group C)', () => {
     expect(await classify('tcp', 50201, 8631, [ippPost('POST /ipp/print HTTP/1.1')])).toBe('HTTP.IPP (DPI)');
     expect(await classify('tcp', 50202, 631, [ippPost('POST /ipp/ HTTP/1.0')])).toBe('HTTP.IPP (DPI)');
     expect(await classify('tcp', 50203, 631, [ippPost('POST /ipp/print HTTP/1.1'), httpOk], undefined, { v6: true })).toBe('HTTP.IPP (DPI)');
-    // with its Content-Type (http.cpp's content match) any path does
-    expect(await classify('tcp', 50204, 631, [ippPost('POST /printers/office HTTP/1.1', 'Content-Type: application/ipp\r\n')])).toBe('HTTP.IPP (DPI)');
+    // nDPI's http.c names no sub-protocol by "application/ipp" (only OCSP and
+    // HLS content types): another path stays HTTP (audit 9)
+    expect(await classify('tcp', 50204, 631, [ippPost('POST /printers/office HTTP/1.1', 'Content-Type: application/ipp\r\n')])).toBe('HTTP (DPI)');
   });
 
   it('IPP near misses: another method, path case or shape, no HTTP version, a host naming an app', async () => {

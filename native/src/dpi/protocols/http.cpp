@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "dpi/classify.h"
+#include "dpi/dga.h"
 #include "dpi/dpi.h"
 #include "dpi/names.h"
 #include "dpi/payload.h"
@@ -79,14 +80,90 @@ bool http_request_host(Bytes b, const char*& name, size_t& len) {
 
 }  // namespace fg
 
-// Classification: a request line from the client (or a status line from
-// the server); the Host header names the app (HTTP.YouTube). Metadata: the
-// request line and User-Agent, then the response's status, Content-Type
-// and Server (the first response packet).
+// Classification, as nDPI 4.11's HTTP dissector (http.c) and its line
+// parser (ndpi_parse_packet_line_info) do it: the first payload packet is a
+// request (named by its first line and Host) or a response (HTTP, renamed by
+// the request that follows); anything else rules HTTP out. After the match
+// the dissector reads on up to 8 packets, request and response alike, until
+// it has both a host name and a status code.
 namespace fg {
 namespace {
 
-bool status_line(Bytes b) { return b.size() >= 9 && std::memcmp(b.data(), "HTTP/1.", 7) == 0; }
+struct Str {
+  const char* p = nullptr;
+  size_t n = 0;
+  explicit operator bool() const { return p != nullptr; }
+};
+
+// What nDPI's line parser keeps of a packet: lines end at CRLF only (none
+// without a CRLF, at most 64); per header it knows, the last line naming it
+// (name in any case, the line longer than the name), value trimmed of
+// spaces, absent when empty; Content-type cut at ';' and '\r'.
+struct Lines {
+  bool any = false;  // at least one CRLF
+  size_t line0 = 0;  // the first line's length
+  Str host, ua, content, disp, server, origin, referer, auth;
+  size_t body = 0, body_len = 0;  // after the last CRLFCRLF followed by data
+};
+
+void header_line(Lines& h, const char* l, size_t n, bool first) {
+  if (n == 0) return;
+  if (first) {
+    // a status line ("HTTP/1.x Nxx", N 1–5), or a first line without ':'
+    if (n >= 13 && strncasecmp(l, "HTTP/1.", 7) == 0 && l[9] > '0' && l[9] < '6') return;
+    if (!std::memchr(l, ':', n)) return;
+  }
+  std::string_view k;
+  Str* f = nullptr;
+  auto is = [&](std::string_view name, Str& field) {
+    if (!f && n > name.size() && strncasecmp(l, name.data(), name.size()) == 0) k = name, f = &field;
+  };
+  switch (l[0] | 0x20) {
+    case 'a': is("Authorization:", h.auth); break;
+    case 'c': is("Content-Disposition:", h.disp), is("Content-type:", h.content); break;
+    case 'h': is("Host:", h.host); break;
+    case 'o': is("Origin:", h.origin); break;
+    case 'r': is("Referer:", h.referer); break;
+    case 's': is("Server:", h.server); break;
+    case 'u': is("User-agent:", h.ua); break;
+    default: return;
+  }
+  if (!f) return;
+  const char* v = l + k.size();
+  size_t m = n - k.size();
+  while (m && *v == ' ') v++, m--;
+  while (m && v[m - 1] == ' ') m--;
+  if (f == &h.content) {
+    if (const void* x = std::memchr(v, ';', m)) m = size_t(static_cast<const char*>(x) - v);
+    if (const void* x = std::memchr(v, '\r', m)) m = size_t(static_cast<const char*>(x) - v);
+  }
+  *f = m ? Str{v, m} : Str{};
+}
+
+Lines parse_lines(Bytes b) {
+  Lines h;
+  const char* s = reinterpret_cast<const char*>(b.data());
+  const size_t n = b.size();
+  if (n < 3) return h;
+  size_t start = 0, lines = 0, i = 0;
+  while (i + 1 < n) {
+    const void* q = std::memchr(s + i, '\r', n - 1 - i);
+    if (!q) break;
+    i = size_t(static_cast<const char*>(q) - s);
+    if (s[i + 1] != '\n') {
+      i++;
+      continue;
+    }
+    if (i + 4 < n && s[i + 2] == '\r' && s[i + 3] == '\n') h.body = i + 4, h.body_len = n - (i + 4);
+    if (lines == 0) h.line0 = i;
+    h.any = true;
+    header_line(h, s + start, i - start, lines == 0);
+    if (lines >= 63) return h;
+    lines++, start = i + 2, i += 2;
+  }
+  if (lines) header_line(h, s + start, n - start, false);
+  return h;
+}
 
 // nDPI's request test (http_request_url_offset, is_request): a first byte
 // among its methods' upper-case initials, then one of its methods in any
@@ -110,8 +187,37 @@ size_t request_url(Bytes b) {
   return 0;
 }
 
-// RPC over HTTP's methods (MS-RPCH 2.1.2.1): nDPI's HTTP.MS_RPCH.
-bool rpch_method(Bytes b) { return has_at_upper(b, 0, "RPC_CONNECT ") || has_at_upper(b, 0, "RPC_IN_DATA ") || has_at_upper(b, 0, "RPC_OUT_DATA "); }
+// FlowInfo::state while reading on (nDPI's per-flow HTTP fields).
+enum : size_t { kStage = 0, kAsym = 1, kFlags = 2, kFlags2 = 3, kMethod = 4, kAtMatch = 5, kBinLen = 6, kBin = 7 };
+enum : uint8_t {  // kFlags
+  kUaSet = 1, kStatusSet = 2, kUrlSet = 4, kRespCt = 8, kUaJava = 16, kJavaVm = 32, kWordpress = 64, kMsHost = 128,
+};
+enum : uint8_t {  // kFlags2
+  kUaMsrpc = 1, kUaSteam = 2, kUaDelivery = 4, kUrlOokla = 8, kUrlXiaomi = 16, kUrlWinUpd = 32, kUrl204 = 64,
+};
+// nDPI's method codes (ndpi_http_str2method) as far as they matter here.
+enum : uint8_t { kMNone = 0, kMGet, kMPost, kMWebDav, kMRpc, kMOther };
+
+uint8_t ndpi_method(const char* m, size_t len) {
+  if (len < 3) return kMNone;
+  switch (m[0]) {
+    case 'G': return kMGet;
+    case 'O': case 'H': case 'D': case 'T': return kMOther;
+    case 'L': case 'M': case 'U': return kMWebDav;  // LOCK, MOVE / MKCOL, UNLOCK
+    case 'C': return len == 4 ? kMWebDav : kMOther;  // COPY, else CONNECT
+    case 'P':
+      if (m[1] == 'O') return kMPost;
+      if (m[1] == 'A' || m[1] == 'U') return kMOther;
+      if (m[1] == 'R' && len >= 5 && (std::memcmp(m, "PROPF", 5) == 0 || std::memcmp(m, "PROPP", 5) == 0)) return kMWebDav;
+      return kMNone;
+    case 'R':
+      if (len >= 11 && (std::memcmp(m, "RPC_CONNECT", 11) == 0 || std::memcmp(m, "RPC_IN_DATA", 11) == 0 ||
+                        std::memcmp(m, "RPC_OUT_DAT", 11) == 0))
+        return kMRpc;
+      return kMNone;
+    default: return kMNone;
+  }
+}
 
 uint8_t method_of(Bytes b) {
   static const struct { const char* s; HttpMethod m; } kMethods[] = {
@@ -123,52 +229,52 @@ uint8_t method_of(Bytes b) {
   return 0;
 }
 
-// The request target is an absolute "http://" URI (a request to a proxy).
-bool absolute_uri(Bytes b) {
-  const char* s = reinterpret_cast<const char*>(b.data());
-  const char* sp = static_cast<const char*>(std::memchr(s, ' ', b.size()));
-  if (!sp) return false;
-  const size_t at = size_t(sp - s) + 1;
-  return b.size() - at > 7 && strncasecmp(s + at, "http://", 7) == 0;
-}
-
-// Calls fn(name, name_len, value, value_len) per header line; returns the
-// offset of the body (after the blank line), or 0 when the headers are cut.
-template <class F>
-size_t each_header(Bytes b, F&& fn) {
-  const char* s = reinterpret_cast<const char*>(b.data());
-  size_t n = b.size(), i = 0;
-  while (i < n && s[i] != '\n') i++;  // request / status line
-  while (++i < n) {
-    size_t e = i;
-    while (e < n && s[e] != '\n') e++;
-    size_t le = e > i && s[e - 1] == '\r' ? e - 1 : e;
-    if (le == i) return e < n ? e + 1 : 0;  // blank line
-    const char* colon = static_cast<const char*>(std::memchr(s + i, ':', le - i));
-    if (colon) {
-      size_t v = size_t(colon - s) + 1;
-      while (v < le && (s[v] == ' ' || s[v] == '\t')) v++;
-      fn(s + i, size_t(colon - s) - i, s + v, le - v);
-    }
-    if (e >= n) return 0;
-    i = e;
+// strncasecmp(a, word, n) with a holding n bytes and word NUL-terminated.
+bool ncase_eq(const char* a, size_t n, const char* word) {
+  for (size_t i = 0; i < n; i++) {
+    const char w = word[i];
+    if ((a[i] | 0x20) != (w | 0x20) || (a[i] == 0) != (w == 0)) return false;
+    if (w == 0) return true;
   }
-  return 0;
+  return true;
 }
 
-bool is(const char* name, size_t len, const char* want) { return std::strlen(want) == len && strncasecmp(name, want, len) == 0; }
+bool contains(const char* v, size_t n, std::string_view w) {
+  return n >= w.size() && std::search(v, v + n, w.begin(), w.end()) != v + n;
+}
+bool contains_nocase(const char* v, size_t n, std::string_view w) {
+  for (size_t i = 0; i + w.size() <= n; i++)
+    if (strncasecmp(v + i, w.data(), w.size()) == 0) return true;
+  return false;
+}
+// `w` in the concatenation of a and b (nDPI's URL: Host value, then path).
+bool contains_joined(Str a, Str b, std::string_view w) {
+  if (contains(a.p, a.n, w) || contains(b.p, b.n, w)) return true;
+  for (size_t k = 1; k < w.size(); k++)
+    if (k <= a.n && w.size() - k <= b.n && std::memcmp(a.p + a.n - k, w.data(), k) == 0 &&
+        std::memcmp(b.p, w.data() + k, w.size() - k) == 0)
+      return true;
+  return false;
+}
+bool ends_with(const char* v, size_t n, std::string_view w) { return n >= w.size() && std::memcmp(v + n - w.size(), w.data(), w.size()) == 0; }
+// a then b ends with w / starts with w.
+bool ends_joined(Str a, Str b, std::string_view w) {
+  if (b.n >= w.size()) return ends_with(b.p, b.n, w);
+  const size_t k = w.size() - b.n;
+  return a.n >= k && std::memcmp(a.p + a.n - k, w.data(), k) == 0 && (!b.n || std::memcmp(b.p, w.data() + k, b.n) == 0);
+}
+bool starts_joined(Str a, Str b, std::string_view w) {
+  if (a.n >= w.size()) return std::memcmp(a.p, w.data(), w.size()) == 0;
+  return a.n + b.n >= w.size() && (!a.n || std::memcmp(a.p, w.data(), a.n) == 0) && std::memcmp(b.p, w.data() + a.n, w.size() - a.n) == 0;
+}
 
-// nDPI's User-Agent checks (src/lib/protocols/http.c, ndpi_check_user_agent),
-// nothing added: empty or missing; over 12 characters, all letters, at least
-// a fifth of them capitals; "<?" at the start or a '$' anywhere; "://" not
-// at the start and not after 'p' or 's' (http://, https://); shorter than 4
-// or longer than 256 characters, "test" at the start, '{' or '}' anywhere.
-// "jndi:ldap://" at the start is a possible exploit (Log4J) instead.
-// Bits: 1 suspicious, 2 possible exploit.
-constexpr uint8_t kUaSuspicious = 1, kUaExploit = 2;
-
-uint8_t check_ua(const char* v, size_t n) {
-  if (n == 0) return kUaSuspicious;
+// nDPI's User-Agent checks (ndpi_check_user_agent), nothing added: over 12
+// characters, all letters, at least a fifth of them capitals; "<?" at the
+// start or a '$' anywhere; "://" not at the start and not after 'p' or 's';
+// "jndi:ldap://" at the start is a possible exploit (Log4J), else shorter
+// than 4 or longer than 256 characters, "test" at the start, '{' or '}'.
+// A crawler: "+http:" or " http:", or "crawler" / "bot" in any case.
+void check_ua(DpiCtx& c, const char* v, size_t n) {
   bool bad = false;
   if (n > 12) {
     size_t i = 0, upper = 0;
@@ -182,169 +288,421 @@ uint8_t check_ua(const char* v, size_t n) {
       if (v[i - 1] != 'p' && v[i - 1] != 's') bad = true;
       break;
     }
-  if (n >= 12 && std::memcmp(v, "jndi:ldap://", 12) == 0) return uint8_t((bad ? kUaSuspicious : 0) | kUaExploit);
-  if (n < 4 || n > 256 || std::memcmp(v, "test", 4) == 0 || std::memchr(v, '{', n) || std::memchr(v, '}', n)) bad = true;
-  return bad ? kUaSuspicious : 0;
+  if (n >= 12 && std::memcmp(v, "jndi:ldap://", 12) == 0) c.risk(Risk::PossibleExploit);
+  else if (n < 4 || n > 256 || std::memcmp(v, "test", 4) == 0 || std::memchr(v, '{', n) || std::memchr(v, '}', n)) bad = true;
+  if (bad) c.risk(Risk::HttpSuspUserAgent);
+  if (contains(v, n, "+http:") || contains(v, n, " http:") || contains_nocase(v, n, "crawler") || contains_nocase(v, n, "bot"))
+    c.risk(Risk::CrawlerBot);
 }
 
-bool contains_nocase(const char* v, size_t n, const char* want) {
-  const size_t k = std::strlen(want);
-  for (size_t i = 0; i + k <= n; i++)
-    if (strncasecmp(v + i, want, k) == 0) return true;
-  return false;
-}
-
-bool starts(const char* v, size_t n, const char* want) {
-  size_t k = std::strlen(want);
-  return n >= k && strncasecmp(v, want, k) == 0;
-}
-
-// nDPI's HTTP sub-protocols known from a Content-Type (either direction).
-uint16_t app_by_content_type(const char* v, size_t n) {
-  if (starts(v, n, "application/ocsp-request") || starts(v, n, "application/ocsp-response")) return id(ProtoId::OCSP);
-  if (starts(v, n, "application/ipp")) return id(ProtoId::IPP);
-  if (starts(v, n, "application/vnd.apple.mpegurl") || starts(v, n, "application/x-mpegurl")) return id(ProtoId::HLS);
-  return 0;
-}
-
-// The request's own sub-protocol: WebDAV methods, a Content-Type; 0 when
-// none. (SOAP, JSON-RPC, MPEG-DASH … are HTTP's sub-protocol dissectors,
-// asked on the packet that named the flow HTTP, as in nDPI.)
-uint16_t request_app(Bytes b) {
-  if (webdav_method(b)) return id(ProtoId::WebDAV);
-  if (rpch_method(b)) return id(ProtoId::MS_RPCH);
-  uint16_t app = 0;
-  each_header(b, [&](const char* name, size_t nl, const char* v, size_t vl) {
-    if (!app && is(name, nl, "content-type")) app = app_by_content_type(v, vl);
-  });
-  return app;
-}
-
-void read_request(DpiCtx& c, Bytes b) {
-  FlowMeta* fm = c.meta(MetaKind::Http);
-  const char* s = reinterpret_cast<const char*>(b.data());
-  size_t n = b.size();
-  size_t sp = 0;
-  while (sp < n && s[sp] != ' ') sp++;
-  size_t u = sp + 1, ue = u;
-  while (ue < n && s[ue] != ' ' && s[ue] != '\r' && s[ue] != '\n') ue++;
-  if (u > n) u = ue = n;
-  bool ua_seen = false, host_numeric = false;
-  each_header(b, [&](const char* name, size_t nl, const char* v, size_t vl) {
-    if (is(name, nl, "user-agent")) {
-      const uint8_t u = check_ua(v, vl);
-      ua_seen = !(u & kUaSuspicious);
-      if (u & kUaExploit) c.risk(Risk::PossibleExploit);
-      if (fm) copy_str(fm->http.user_agent, sizeof(fm->http.user_agent), v, vl);
-    } else if (is(name, nl, "authorization")) {
-      // nDPI: "Basic" or "Digest" anywhere in the value.
-      if (contains_nocase(v, vl, "basic") || contains_nocase(v, vl, "digest")) c.risk(Risk::ClearTextCredentials);
-    } else if (is(name, nl, "host")) {
-      size_t hl = vl;
-      const char* colon = static_cast<const char*>(std::memchr(v, ':', vl));
-      if (colon && v[0] != '[') hl = size_t(colon - v);
-      host_numeric = numeric_host(v, hl);
+// inet_addr() then inet_ntoa() gives the text back: a dotted quad, each
+// part 0–255 in decimal without leading zeros.
+bool canonical_ipv4(const char* s, size_t n) {
+  size_t i = 0;
+  for (int part = 0; part < 4; part++) {
+    if (part) {
+      if (i >= n || s[i] != '.') return false;
+      i++;
     }
-  });
-  if (!ua_seen) c.risk(Risk::HttpSuspUserAgent);  // missing, or a suspicious shape
-  if (host_numeric) c.risk(Risk::NumericIpHost);
-  if (!fm) return;
-  fm->http.method = method_of(b);
-  copy_str(fm->http.url, sizeof(fm->http.url), s + u, ue - u);
+    size_t d = i;
+    unsigned v = 0;
+    while (i < n && s[i] >= '0' && s[i] <= '9' && i - d < 4) v = v * 10 + unsigned(s[i++] - '0');
+    if (i == d || v > 255 || (s[d] == '0' && i - d > 1)) return false;
+  }
+  return i == n;
 }
 
-// Returns the sub-protocol the response's Content-Type names, or 0.
-uint16_t read_response(DpiCtx& c, Bytes b) {
-  FlowMeta* fm = c.meta(MetaKind::Http);
-  const char* s = reinterpret_cast<const char*>(b.data());
-  unsigned status = 0;
-  for (size_t i = 9; i < 12 && i < b.size() && s[i] >= '0' && s[i] <= '9'; i++) status = status * 10 + unsigned(s[i] - '0');
-  if (status >= 400) c.risk(Risk::ErrorCode);
-  bool octets = false, executable = false;
-  uint16_t app = 0;
-  size_t body = each_header(b, [&](const char* name, size_t nl, const char* v, size_t vl) {
-    if (is(name, nl, "content-type")) {
-      app = app_by_content_type(v, vl);
-      if (fm) copy_str(fm->http.content_type, sizeof(fm->http.content_type), v, vl);
-      static const char* const kExe[] = {"application/x-dosexec", "application/x-msdownload", "application/x-executable",
-                                         "application/vnd.microsoft.portable-executable"};
-      for (const char* k : kExe)
-        if (vl >= std::strlen(k) && strncasecmp(v, k, std::strlen(k)) == 0) executable = true;
-      octets = vl >= 24 && strncasecmp(v, "application/octet-stream", 24) == 0;
-    } else if (is(name, nl, "server")) {
-      if (fm) copy_str(fm->http.server, sizeof(fm->http.server), v, vl);
+// nDPI's host name test: letters, digits and . - _ : only.
+bool valid_hostname(const char* s, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    const char ch = s[i];
+    if (ch == '.' || ch == '-' || ch == '_' || ch == ':') continue;
+    if (!((ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z'))) return false;
+  }
+  return true;
+}
+
+// "Apache/x.y.z" before 2.4.0, "nginx/x.y.z" before 1.22.0.
+bool obsolete_server(const char* s, size_t n) {
+  if (n <= 7) return false;
+  size_t off;
+  uint32_t min;
+  if (strncasecmp(s, "Apache/", 7) == 0) off = 7, min = 2004000;
+  else if (strncasecmp(s, "nginx/", 6) == 0) off = 6, min = 1022000;
+  else return false;
+  size_t e = off;
+  while (e < n && e - off < 15 && ((s[e] >= '0' && s[e] <= '9') || s[e] == '.')) e++;
+  uint32_t part[3] = {};
+  size_t i = off;
+  for (int k = 0; k < 3; k++) {
+    if (k) {
+      if (i >= e || s[i] != '.') return false;
+      i++;
     }
-  });
-  // An executable in the body: Windows PE ("MZ") or ELF.
-  if (body && body + 4 <= b.size() && ((s[body] == 'M' && s[body + 1] == 'Z') || std::memcmp(s + body, "\x7f" "ELF", 4) == 0))
-    executable = true;
-  if (executable) c.risk(Risk::BinaryAppTransfer);
-  else if (octets) c.risk(Risk::BinaryDataTransfer);
-  if (fm) fm->http.status = uint16_t(status);
-  return app;
+    const size_t d = i;
+    while (i < e && s[i] >= '0' && s[i] <= '9') part[k] = part[k] * 10 + uint32_t(s[i++] - '0');
+    if (i == d) return false;
+  }
+  return part[0] * 1000000 + part[1] * 1000 + part[2] < min;
 }
 
-// FlowInfo::state[0] after a request matched: whether its Host line may
-// still come in the next client segment.
-enum : uint8_t { kHostDone = 0, kHostPending = 1 };
+// nDPI's names for the flow: its detected_protocol_stack [1] (master) and [0].
+struct Name {
+  uint16_t master = 0, app = 0;
+  void set(uint16_t upper, uint16_t lower) {
+    if (!upper) upper = lower;
+    if (upper == lower) lower = 0;
+    app = upper, master = lower;
+  }
+};
 
-bool headers_end(Bytes b) {
-  const char* s = reinterpret_cast<const char*>(b.data());
-  for (size_t i = 0; i + 1 < b.size(); i++)
-    if (s[i] == '\n' && (s[i + 1] == '\n' || (s[i + 1] == '\r' && i + 2 < b.size() && s[i + 2] == '\n'))) return true;
-  return false;
-}
+struct Http {
+  DpiCtx& c;
+  uint8_t* st;  // FlowInfo::state, or a scratch copy when there is no pool entry
+  Name name;
+  Bytes b;
+  Lines h;
+  bool parsed = false;
+
+  const char* s() const { return reinterpret_cast<const char*>(b.data()); }
+  bool host_set() const { return c.info && c.info->host[0]; }
+
+  // The packet's lines, parsed once; the bytes after a blank line are kept
+  // for the content signature (nDPI's initial_binary_bytes).
+  const Lines& lines() {
+    if (!parsed) {
+      parsed = true;
+      h = parse_lines(b);
+      if (h.body_len) {
+        const size_t k = std::min<size_t>(8, h.body_len);
+        std::memcpy(st + kBin, b.data() + h.body, k);
+        st[kBinLen] = uint8_t(k);
+      }
+    }
+    return h;
+  }
+
+  void unrisk(Risk r) const {
+    if (c.info) c.info->risks &= ~stored_bit(r);
+  }
+
+  // nDPI's reset() between transactions: the request's and response's fields
+  // and the risks they raised.
+  void reset() {
+    st[kFlags] &= kMsHost;
+    st[kFlags2] = 0;
+    st[kMethod] = 0;
+    for (Risk r : {Risk::BinaryAppTransfer, Risk::PossibleExploit, Risk::HttpSuspUserAgent, Risk::CrawlerBot,
+                   Risk::NumericIpHost, Risk::HttpObsoleteServer, Risk::ClearTextCredentials, Risk::InvalidCharacters,
+                   Risk::ErrorCode, Risk::MalformedPacket})
+      unrisk(r);
+  }
+
+  void app_transfer() const {
+    if (!(st[kFlags] & kMsHost)) c.risk(Risk::BinaryAppTransfer);
+  }
+
+  // ndpi_http_check_content: the response's first Content-Type (and its
+  // Content-Disposition) as a download.
+  void check_content() {
+    const Str ct = h.content;
+    if (ct.n > 12) {
+      const char* app = ct.p + 12;  // past "application/", whatever it says
+      const size_t avail = ct.n - 12;
+      if (ncase_eq(app, avail, "mpeg")) return;  // streaming
+      if (avail > 3) {
+        static const char* const kB[] = {"bz", "bz2", nullptr}, *const kO[] = {"octet-stream", nullptr},
+                                 *const kX[] = {"x-tar", "x-zip", "x-bzip", nullptr};
+        static const char* const kE[] = {"exe", nullptr}, *const kJ[] = {"java-vm", nullptr},
+                                 *const kV[] = {"vnd.ms-cab-compressed", "vnd.microsoft.portable-executable", nullptr},
+                                 *const kXe[] = {"x-msdownload", "x-dosexec", nullptr};
+        const char* const* list = app[0] == 'b' ? kB : app[0] == 'o' ? kO : app[0] == 'x' ? kX : nullptr;
+        bool found = false;
+        for (size_t i = 0; list && list[i] && !found; i++)
+          if (ncase_eq(app, avail, list[i])) c.risk(Risk::BinaryDataTransfer), found = true;
+        if (!found) {
+          list = app[0] == 'e' ? kE : app[0] == 'j' ? kJ : app[0] == 'v' ? kV : app[0] == 'x' ? kXe : nullptr;
+          for (size_t i = 0; list && list[i]; i++)
+            if (ncase_eq(app, avail, list[i])) app_transfer();
+        }
+      }
+    }
+    const Str d = h.disp;
+    if (d.n > 21 && std::memcmp(d.p, "attachment; filename", 20) == 0) {
+      const uint8_t name_len = uint8_t(d.n - 21);  // nDPI's 8-bit arithmetic
+      if (name_len > 3) {
+        const uint8_t at = uint8_t(21 + name_len - 3 - 1);
+        if (size_t(at) + 3 <= d.n) {
+          for (const char* ext : {"exe", "msi", "cab"})
+            if (std::memcmp(d.p + at, ext, 3) == 0) return app_transfer();
+          c.risk(Risk::BinaryDataTransfer);
+        }
+      }
+    }
+  }
+
+  // check_content_type_and_change_protocol and ndpi_http_parse_subprotocol;
+  // url: the request target of a complete request line, else empty.
+  void check(Str url) {
+    const Lines& l = lines();
+    FlowMeta* fm = c.meta(MetaKind::Http);
+    if (!(st[kFlags] & kUrlSet) && url.n && l.host) {
+      st[kFlags] |= kUrlSet;
+      if (l.host.p[0] >= '0' && l.host.p[0] <= '9' && l.host.n < 21) {
+        const char* colon = static_cast<const char*>(std::memchr(l.host.p, ':', l.host.n));
+        if (canonical_ipv4(l.host.p, colon ? size_t(colon - l.host.p) : l.host.n)) c.risk(Risk::NumericIpHost);
+      }
+      // nDPI's URL: the Host value, then the target (only the target for a
+      // tunnel or an absolute URI; only the host when both are the same).
+      const bool tunnel = name.app == id(ProtoId::HTTP_Connect);
+      const Str head = tunnel || (url.n >= 7 && std::memcmp(url.p, "http://", 7) == 0) ? Str{"", 0} : l.host;
+      const Str tail = !tunnel && head.n == url.n && std::memcmp(head.p, url.p, url.n) == 0 ? Str{"", 0} : url;
+      if (tail.n >= 2 && std::memcmp(tail.p, "/.", 2) == 0) c.risk(Risk::PossibleExploit);
+      // from the URL's first '/'
+      Str a = tail, rest{"", 0};
+      if (const void* x = std::memchr(head.p, '/', head.n)) a = Str{static_cast<const char*>(x), head.n - size_t(static_cast<const char*>(x) - head.p)}, rest = tail;
+      else if (const void* y = std::memchr(tail.p, '/', tail.n)) a = Str{static_cast<const char*>(y), tail.n - size_t(static_cast<const char*>(y) - tail.p)};
+      else a = Str{"", 0};
+      if ((st[kMethod] == kMPost && starts_joined(a, rest, "/wp-admin/")) ||
+          (st[kMethod] == kMGet && starts_joined(a, rest, "/wp-content/uploads/")))
+        st[kFlags] |= kWordpress;
+      if (ends_joined(head, tail, "/generate_204") || ends_joined(head, tail, "/generate204")) st[kFlags2] |= kUrl204;
+      if (contains_joined(head, tail, ":8080/downloading?n=0.") || contains_joined(head, tail, ":8080/upload?n=0."))
+        st[kFlags2] |= kUrlOokla;
+      if (contains_joined(head, tail, "micloud.xiaomi.net")) st[kFlags2] |= kUrlXiaomi;
+      if (contains_joined(head, tail, "delivery.mp.microsoft.com/") || contains_joined(head, tail, "download.windowsupdate.com/"))
+        st[kFlags2] |= kUrlWinUpd;
+      if (fm) copy_str(fm->http.url, sizeof(fm->http.url), url.p, url.n);
+    }
+    if (l.server) {
+      if (obsolete_server(l.server.p, l.server.n)) c.risk(Risk::HttpObsoleteServer);
+      if (fm && !fm->http.server[0]) copy_str(fm->http.server, sizeof(fm->http.server), l.server.p, l.server.n);
+    }
+    if (l.ua && !(st[kFlags] & kUaSet)) {
+      st[kFlags] |= kUaSet;
+      unrisk(Risk::HttpSuspUserAgent);
+      if (l.ua.p[0] == 0) c.risk(Risk::HttpSuspUserAgent);  // as nDPI's C string: empty
+      else check_ua(c, l.ua.p, l.ua.n);
+      if (l.ua.n >= 5 && std::memcmp(l.ua.p, "Java/", 5) == 0) st[kFlags] |= kUaJava;
+      if (contains(l.ua.p, l.ua.n, "MSRPC")) st[kFlags2] |= kUaMsrpc;
+      if (contains(l.ua.p, l.ua.n, "Valve/Steam HTTP Client")) st[kFlags2] |= kUaSteam;
+      if (contains(l.ua.p, l.ua.n, "Microsoft-Delivery-Optimization/")) st[kFlags2] |= kUaDelivery;
+      if (fm) copy_str(fm->http.user_agent, sizeof(fm->http.user_agent), l.ua.p, l.ua.n);
+    }
+    if (l.auth && (contains_nocase(l.auth.p, l.auth.n, "basic") || contains_nocase(l.auth.p, l.auth.n, "digest")))
+      c.risk(Risk::ClearTextCredentials);
+    if (l.content && (st[kFlags] & kStatusSet) && !(st[kFlags] & kRespCt)) {
+      st[kFlags] |= kRespCt;
+      if (l.content.n == 19 && std::memcmp(l.content.p, "application/java-vm", 19) == 0) st[kFlags] |= kJavaVm;
+      if (fm) copy_str(fm->http.content_type, sizeof(fm->http.content_type), l.content.p, l.content.n);
+      check_content();
+    }
+    // The Host line, when the flow has no name yet: lower case, cut at the
+    // first ':' (a port; an IPv6 literal too, as nDPI does).
+    bool just_set = false;
+    const char* host = nullptr;
+    size_t host_len = 0;
+    if (l.host && !host_set()) {
+      just_set = true;
+      host = l.host.p;
+      const void* colon = std::memchr(host, ':', l.host.n);
+      host_len = colon ? size_t(static_cast<const char*>(colon) - host) : l.host.n;
+      if (!valid_hostname(l.host.p, l.host.n)) c.risk(Risk::InvalidCharacters), c.risk(Risk::PossibleExploit);
+      c.set_host(host, host_len);
+      for (std::string_view w : {".windowsupdate.com", ".microsoft.com", ".office365.com", ".windows.com"})
+        if (host_len >= w.size() && strncasecmp(host + host_len - w.size(), w.data(), w.size()) == 0) st[kFlags] |= kMsHost;
+    }
+    subprotocol(just_set, host, host_len);
+  }
+
+  void subprotocol(bool just_set, const char* host, size_t host_len) {
+    const Lines& l = h;
+    const uint16_t http = id(ProtoId::HTTP);
+    const uint16_t master = name.master                                                                    ? name.master
+                            : name.app == id(ProtoId::HTTP_Connect) || name.app == id(ProtoId::HTTP_Proxy) ? name.app
+                                                                                                           : http;
+    if (l.server.n > 7 && std::memcmp(l.server.p, "ntopng ", 7) == 0) name.set(id(ProtoId::ntop), http);
+    if (l.content.n > 17 && std::memcmp(l.content.p, "application/ocsp-", 17) == 0) name.set(id(ProtoId::OCSP), master);
+    if (l.content.n > 28 && (std::memcmp(l.content.p, "application/vnd.apple.mpegurl", 29) == 0 ||
+                             std::memcmp(l.content.p, "application/x-mpegURL", 21) == 0 ||
+                             std::memcmp(l.content.p, "application/x-mpegurl", 21) == 0))
+      name.set(id(ProtoId::HLS), master);
+    if (st[kMethod] == kMRpc) name.set(id(ProtoId::MS_RPCH), master);
+    if (st[kMethod] == kMWebDav) name.set(id(ProtoId::WebDAV), master);
+    uint16_t host_app = 0;
+    if (just_set && host_len) {
+      host_app = app_by_host(host, host_len);
+      if (!name.master && host_app) name.set(host_app, master);
+    }
+    if (!name.master && l.origin) {
+      const char* o = l.origin.p;
+      const char* sep = static_cast<const char*>(memmem(o, l.origin.n, "://", 3));
+      if (sep) {
+        const char* oh = sep + 3;
+        size_t on = l.origin.n - size_t(oh - o);
+        if (const void* colon = std::memchr(oh, ':', on)) on = size_t(static_cast<const char*>(colon) - oh);
+        const char* mine = c.info ? c.info->host : "";
+        if (strncmp(oh, mine, on) != 0)
+          if (uint16_t app = app_by_host(oh, on)) name.set(app, master);
+      }
+    }
+    if (!(st[kFlags2] & kUrl204)) {
+      const bool none = !name.master;
+      if (none && (st[kFlags2] & kUrlOokla)) name.set(id(ProtoId::Ookla), master);
+      if (!name.master && (st[kFlags2] & kUrlXiaomi)) name.set(id(ProtoId::Xiaomi), master);
+      if (!name.master && l.referer && contains(l.referer.p, l.referer.n, "www.speedtest.net")) name.set(id(ProtoId::Ookla), master);
+      if (!name.master && (st[kFlags2] & kUrlWinUpd) && (st[kFlags2] & kUaDelivery) && c.info &&
+          (c.info->risks & stored_bit(Risk::NumericIpHost)))
+        name.set(id(ProtoId::WindowsUpdate), master);
+      if (!name.master && b.size() >= 23 && std::memcmp(b.data(), "<policy-file-request/>", 23) == 0) name.set(id(ProtoId::Ookla), master);
+      if (!name.master && (st[kFlags2] & kUaMsrpc)) name.set(id(ProtoId::MS_RPCH), master);
+      if (!name.master && (st[kFlags2] & kUaSteam)) name.set(id(ProtoId::Steam), master);
+    }
+    // nDPI skips the DGA test once the flow has a master (any sub-protocol).
+    if (just_set && host_len && !name.master && dga_suspicious(host, host_len)) c.risk(Risk::SuspDgaDomain);
+  }
+
+  void process_request(size_t u) {
+    const Lines& l = lines();
+    const char* p = s();
+    uint16_t master = id(ProtoId::HTTP);
+    Str url{};
+    if (l.any && l.line0 >= 9 + u && strncasecmp(p + l.line0 - 9, " HTTP/1.", 8) == 0) {
+      url = Str{p + u, l.line0 - (u + 9)};
+      st[kMethod] = ndpi_method(p, u - 1);
+      if (url.n > 7 && strncasecmp(url.p, "http://", 7) == 0) master = id(ProtoId::HTTP_Proxy);
+    }
+    if (u == 8 && strncasecmp(p, "CONNECT ", 8) == 0) master = id(ProtoId::HTTP_Connect);
+    if (!name.master) name.set(0, master);
+    if (FlowMeta* fm = c.meta(MetaKind::Http)) fm->http.method = method_of(b);
+    check(url);
+    if (!(st[kFlags] & kUaSet)) c.risk(Risk::HttpSuspUserAgent);
+  }
+
+  void process_response() {
+    lines();
+    // the status code: three characters at 9, read as atoi reads them
+    unsigned status = 0;
+    if (b.size() >= 12) {
+      const char* p = s() + 9;
+      size_t i = 0;
+      while (i < 3 && (p[i] == ' ' || (p[i] >= '\t' && p[i] <= '\r'))) i++;
+      bool neg = false;
+      if (i < 3 && (p[i] == '+' || p[i] == '-')) neg = p[i++] == '-';
+      while (i < 3 && p[i] >= '0' && p[i] <= '9') status = status * 10 + unsigned(p[i++] - '0');
+      if (neg || status < 100 || status > 509) status = 0;
+      if (status) st[kFlags] |= kStatusSet;
+      else st[kFlags] &= uint8_t(~kStatusSet);
+      if (status >= 400) {
+        c.risk(Risk::ErrorCode);
+        if (st[kFlags] & kWordpress) c.risk(Risk::PossibleExploit);
+      }
+      if (FlowMeta* fm = c.meta(MetaKind::Http)) fm->http.status = uint16_t(status);
+    }
+    check(Str{});
+    // ndpi_validate_http_content: Java fetching Java (Log4J), when the
+    // headers end in this packet (before any NUL byte).
+    if (c.info && (c.info->risks & stored_bit(Risk::BinaryAppTransfer)) && (st[kFlags] & kUaJava) && (st[kFlags] & kJavaVm)) {
+      const size_t n = strnlen(s(), b.size());
+      if (memmem(s(), n, "\r\n\r\n", 4)) c.risk(Risk::PossibleExploit);
+    }
+    if (!(st[kFlags] & kUaSet)) c.risk(Risk::HttpSuspUserAgent);
+  }
+
+  static bool is_response(Bytes x) { return x.size() >= 7 && strncasecmp(reinterpret_cast<const char*>(x.data()), "HTTP/1.", 7) == 0; }
+
+  // ndpi_check_http_tcp; false when the packet rules HTTP out (stage 0).
+  bool step(uint8_t dir) {
+    const uint8_t stage = st[kStage];
+    if (stage == 0) {
+      if (size_t u = request_url(b)) {
+        process_request(u);
+        st[kStage] = uint8_t(dir + 1);
+        return true;
+      }
+      if (!is_response(b)) return false;
+      if (!name.master) name.set(0, id(ProtoId::HTTP));
+      process_response();
+      st[kStage] = uint8_t(dir + 3);
+      return true;
+    }
+    if (stage == 1 || stage == 2) {
+      if (stage - dir == 1) {  // more of the request, or another one
+        if (size_t u = request_url(b)) {
+          if (st[kAsym] < 2) st[kAsym]++;
+          reset();
+          process_request(u);
+          return true;
+        }
+        check(Str{});
+      } else if (is_response(b)) {
+        process_response();
+        st[kStage] = 0;
+      }
+      return true;
+    }
+    if (stage - dir == 3) {  // more of the response, or another one
+      if (is_response(b)) {
+        if (st[kAsym] < 2) st[kAsym]++;
+        reset();
+        process_response();
+        return true;
+      }
+      check(Str{});
+      return true;
+    }
+    reset();  // the request after a response
+    st[kStage] = 0;
+    return step(dir);
+  }
+
+  // nDPI stops reading once it has a host name and a status code, or after
+  // three requests (responses) in a row on a one-way flow; then it looks at
+  // the first bytes of a body for an executable.
+  bool finished() {
+    const bool asym = st[kAsym] == 2 && (c.flow.pkts[0] == 0 || c.flow.pkts[1] == 0);
+    if (!(host_set() && (st[kFlags] & kStatusSet)) && !asym) return false;
+    const uint8_t* x = st + kBin;
+    const size_t n = st[kBinLen];
+    if ((n >= 2 && x[0] == 'M' && x[1] == 'Z') || (n >= 4 && std::memcmp(x, "\x7f" "ELF", 4) == 0) ||
+        (n >= 4 && std::memcmp(x, "\xcf\xfa\xed\xfe", 4) == 0) || (n >= 3 && std::memcmp(x, "#!/", 3) == 0) ||
+        (n >= 8 && std::memcmp(x, "dex\n035\0", 8) == 0))
+      app_transfer();
+    return true;
+  }
+};
+
+// Packets nDPI reads after the match (max_extra_packets_to_check).
+constexpr uint8_t kExtraPackets = 8;
 
 Verdict classify_http(DpiCtx& c, Match& m) {
-  Bytes b = c.payload;
+  uint8_t scratch[15] = {};
+  const uint8_t dir = c.from_client ? 0 : 1;
   if (c.extra) {
-    if (c.from_client && !status_line(b)) {
-      // A request whose first segment ended before its Host line (a long
-      // URL): the name is in the next client segment, where nDPI reads it too.
-      const char* host = nullptr;
-      size_t len = 0;
-      if (c.info && c.info->state[0] == kHostPending) {
-        if (http_request_host(b, host, len) || host_line(b, 0, host, len)) {
-          c.set_host(host, len);
-          if (uint16_t app = app_by_host(host, len)) c.clf->refine(c.flow, id(ProtoId::HTTP), app);
-        }
-        if (len || headers_end(b)) c.info->state[0] = kHostDone;
-      }
-      return Verdict::NeedMore;
-    }
-    if (!status_line(b)) return Verdict::NeedMore;
-    uint16_t app = read_response(c, b);
-    if (app) c.clf->refine(c.flow, id(ProtoId::HTTP), app);
-    return Verdict::No;
+    uint8_t* st = c.info ? c.info->state : scratch;
+    if (uint32_t(c.flow.pkts[0] + c.flow.pkts[1]) > uint32_t(st[kAtMatch]) + kExtraPackets) return Verdict::No;
+    Http h{c, st, Name{c.flow.l7_master, c.flow.l7_app}, c.payload, Lines{}};
+    const Name before = h.name;
+    h.step(dir);
+    if (h.name.master != before.master || h.name.app != before.app) c.clf->refine(c.flow, h.name.master, h.name.app);
+    return h.finished() ? Verdict::No : Verdict::NeedMore;
   }
-  // Request or response by its first line, not by direction: a capture
-  // that starts mid-connection shows the response first.
-  if (request_url(b)) {
-    const char* host = nullptr;
-    size_t len = 0;
-    if (!http_request_host(b, host, len)) len = 0;
-    // A tunnel request (CONNECT) or an absolute URI names a proxy: nDPI's
-    // HTTP_Connect and HTTP_Proxy stand in for HTTP.
-    uint16_t proto = id(ProtoId::HTTP);
-    if (method_of(b) == uint8_t(HttpMethod::Connect)) proto = id(ProtoId::HTTP_Connect);
-    else if (absolute_uri(b)) proto = id(ProtoId::HTTP_Proxy);
-    c.match_named(m, proto, host, len);
-    if (uint16_t app = request_app(b)) m.master = proto, m.app = app;
-    read_request(c, b);
-    if (c.info) c.info->state[0] = len || headers_end(b) ? kHostDone : kHostPending;
-    m.more = true;
-    return Verdict::Match;
+  // The flow's state bytes hold the dispatcher's mask until a match: work
+  // on a copy, kept only when the packet matches.
+  Http h{c, scratch, Name{}, c.payload, Lines{}};
+  if (!h.step(dir)) return Verdict::No;
+  m.master = h.name.master;
+  m.app = h.name.app;
+  m.more = !h.finished();
+  if (c.info) {
+    scratch[kAtMatch] = uint8_t(std::min<uint32_t>(255, c.flow.pkts[0] + c.flow.pkts[1]));
+    std::memcpy(c.info->state, scratch, sizeof(scratch));
   }
-  if (status_line(b)) {
-    m.app = id(ProtoId::HTTP);
-    if (uint16_t app = read_response(c, b)) m.master = id(ProtoId::HTTP), m.app = app;
-    return Verdict::Match;
-  }
-  return c.from_client ? Verdict::No : Verdict::NeedMore;
+  return Verdict::Match;
 }
 
 }  // namespace
 
-FG_DISSECTOR(http, {"HTTP", id(ProtoId::HTTP), kL4Tcp, 4, classify_http});
+FG_DISSECTOR(http, {"HTTP", id(ProtoId::HTTP), kL4Tcp, 20, classify_http});
 
 }  // namespace fg
