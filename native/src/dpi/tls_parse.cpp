@@ -1,10 +1,12 @@
 #include "dpi/tls_parse.h"
 
+#include <arpa/inet.h>
 #include <openssl/evp.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <strings.h>
 
 namespace fg {
 
@@ -116,6 +118,7 @@ bool tls_read_client_hello(Bytes hs, HelloTransport tr, TlsMeta& t, HelloFacts& 
   facts.complete = hs.size() >= body + msg_len;
   r.n = end;
   uint16_t legacy = r.u16();
+  facts.legacy_version = legacy;
   r.skip(32);
   r.skip(r.u8());                              // session id
   if (tr == HelloTransport::Dtls) r.skip(r.u8());  // cookie
@@ -187,9 +190,27 @@ bool tls_read_client_hello(Bytes hs, HelloTransport tr, TlsMeta& t, HelloFacts& 
         }
         case 0x0010: {  // ALPN: list length, then (length, name)…
           facts.has_alpn = true;
-          e.u16();
+          const size_t list = e.u16();
+          // nDPI bounds the list by its own length and the hello's end only
+          if (e.ok) facts.alpn_list = e.p + e.off, facts.alpn_list_len = std::min(list, r.n - e.off);
           size_t l = e.u8();
           if (e.ok && l && e.has(l)) alpn = e.p + e.off, alpn_len = l;
+          break;
+        }
+        case 0xffce: {  // encrypted_server_name (ESNI drafts), read as nDPI does
+          const size_t n = r.n, start = e.off;
+          size_t o = start + 4;  // cipher suite, key share group
+          if (o + 2 < n) {
+            o += load_be16(r.p + o) + 2;  // key exchange
+            if (o + 4 < n) {
+              o += load_be16(r.p + o) + 2;  // record digest
+              if (o + 4 < n) {
+                const size_t esni_len = load_be16(r.p + o);
+                o += 2;
+                if (o + esni_len >= start + len && o + esni_len < n) facts.esni = true;
+              }
+            }
+          }
           break;
         }
         case 0x000e:  // use_srtp
@@ -317,7 +338,7 @@ bool tls_read_client_hello(Bytes hs, HelloTransport tr, TlsMeta& t, HelloFacts& 
   return true;
 }
 
-bool tls_read_server_hello(Bytes hs, TlsMeta& t) {
+bool tls_read_server_hello(Bytes hs, TlsMeta& t, bool* uncommon_alpn) {
   Reader r{hs.data(), hs.size()};
   if (r.u8() != 0x02) return false;
   size_t msg_len = r.u24();
@@ -349,9 +370,12 @@ bool tls_read_server_hello(Bytes hs, TlsMeta& t) {
       if (ne < kMaxList) exts[ne++] = type;
       if (type == 0x002b && len == 2) t.version = e.u16();  // TLS 1.3's real version
       if (type == 0x0010) {
-        e.u16();
+        const size_t list = e.u16();
+        const size_t at = e.off;
         size_t l = e.u8();
         if (e.ok && e.has(l)) copy_str(t.alpn_server, sizeof(t.alpn_server), e.p + e.off, l);
+        // nDPI's walk of the server's list, within the extension
+        if (uncommon_alpn && at <= e.n) *uncommon_alpn = tls_uncommon_alpns(e.p + at, std::min(list, e.n - at));
       }
     }
   }
@@ -458,7 +482,7 @@ bool der_time(const uint8_t* p, const Der& d, int64_t& out) {
   if (d.tag == 0x17 && len >= 11) {
     y = num(0, 2);
     if (y < 0) return false;
-    y += y < 50 ? 2000 : 1900;
+    y += y < 69 ? 2000 : 1900;  // strptime's %y, as nDPI reads it
     i = 2;
   } else if (d.tag == 0x18 && len >= 13) {
     y = num(0, 4);
@@ -501,9 +525,23 @@ void cert_names(const uint8_t* p, size_t n, size_t at, size_t tbs_end, CertNameF
       if (!der_next(p, yend, g, names) || names.tag != 0x30) continue;
       size_t k = names.off;
       const size_t kend = std::min(names.end, yend);
+      if (on_name(ctx, "", 0)) return;  // the extension is there
+      // nDPI reads rfc822Name, dNSName and iPAddress entries (an address as
+      // text) and stops at any other kind or an empty one.
       while (k < kend && der_next(p, kend, k, name)) {
-        if (name.end > kend) break;
-        if (name.tag == 0x82 && on_name(ctx, reinterpret_cast<const char*>(p + name.off), name.end - name.off)) return;
+        if (name.end > kend || name.end == name.off) break;
+        const char* s = reinterpret_cast<const char*>(p + name.off);
+        size_t len = name.end - name.off;
+        char ip[64];
+        if (name.tag == 0x87) {
+          if (len == 4) len = size_t(std::snprintf(ip, sizeof(ip), "%u.%u.%u.%u", p[name.off], p[name.off + 1], p[name.off + 2], p[name.off + 3]));
+          else if (len != 16 || !inet_ntop(AF_INET6, p + name.off, ip, sizeof(ip))) ip[0] = 0, len = 0;
+          else len = std::strlen(ip);
+          s = ip;
+        } else if (name.tag != 0x81 && name.tag != 0x82) {
+          break;
+        }
+        if (on_name(ctx, s, len)) return;
       }
       return;
     }
@@ -540,7 +578,16 @@ bool tls_read_certificate(Bytes body, TlsMeta& t, CertNameFn on_name, void* ctx,
   if (!der_next(p, n, at, validity) || validity.tag != 0x30 || validity.end > n) return true;
   size_t v = validity.off;
   Der nb, na;
-  if (der_next(p, n, v, nb) && nb.end <= n && der_next(p, n, v, na) && na.end <= n) {
+  // nDPI finds the validity by its bytes (a 30-byte SEQUENCE opening with a
+  // UTCTime) and reads two "YYMMDDhhmmssZ" times: a GeneralizedTime (dates
+  // from 2050 on) leaves the certificate without dates, hence without the
+  // expiry and lifetime risks.
+  // It is also there that nDPI closes the issuer's name: without it, the
+  // issuer's and the subject's attributes make one "subject" (for its
+  // subject list) and there is no issuer, so no self-signed verdict.
+  const bool utc_pair = validity.end - validity.off == 30 && der_next(p, n, v, nb) && nb.tag == 0x17 && nb.end - nb.off == 13 &&
+                        nb.end <= n && der_next(p, n, v, na) && na.tag == 0x17 && na.end - na.off == 13 && na.end <= n;
+  if (utc_pair) {
     int64_t a = 0, b = 0;
     if (der_time(p, nb, a) && der_time(p, na, b)) t.not_before = a, t.not_after = b;
   }
@@ -548,12 +595,52 @@ bool tls_read_certificate(Bytes body, TlsMeta& t, CertNameFn on_name, void* ctx,
     char dn[256];
     der_name(p, n, subject, dn, sizeof(dn));
     copy_str(t.subject, sizeof(t.subject), dn, std::strlen(dn));
-    if (subject_dn && dn_cap) copy_str(subject_dn, dn_cap, dn, std::strlen(dn));
+    if (subject_dn && dn_cap) {
+      if (utc_pair || !issuer_dn[0]) {
+        copy_str(subject_dn, dn_cap, dn, std::strlen(dn));
+      } else {
+        char both[512];
+        const int k = std::snprintf(both, sizeof(both), "%s%s%s", issuer_dn, dn[0] ? ", " : "", dn);
+        copy_str(subject_dn, dn_cap, both, k > 0 ? std::min(size_t(k), sizeof(both) - 1) : 0);
+      }
+    }
     // Self-signed: the whole names alike (the kept copies are cut short).
-    if (issuer_dn[0] && std::strcmp(issuer_dn, dn) == 0) t.flags |= kTlsSelfSigned;
+    if (utc_pair && issuer_dn[0] && std::strcmp(issuer_dn, dn) == 0) t.flags |= kTlsSelfSigned;
     if (on_name) cert_names(p, n, at, tbs.end, on_name, ctx);
   }
   return true;
+}
+
+// nDPI's common ALPN list (load_common_alpns); anything else offered is an
+// uncommon ALPN.
+constexpr const char* kCommonAlpns[] = {
+    "http/0.9", "http/1.0", "http/1.1", "spdy/1", "spdy/2", "spdy/3", "spdy/3.1", "stun.turn", "stun.nat-discovery",
+    "h2", "h2c", "h2-16", "h2-15", "h2-14", "h2-fb", "webrtc", "c-webrtc", "ftp", "imap", "pop3", "managesieve", "coap",
+    "xmpp-client", "xmpp-server", "acme-tls/1", "mqtt", "dot", "ntske/1", "sunrpc", "h3", "smb", "irc",
+    "h3-T051", "h3-T050", "h3-34", "h3-33", "h3-32", "h3-31", "h3-30", "h3-29", "h3-28", "h3-27", "h3-24", "h3-22",
+    "hq-34", "hq-33", "hq-32", "hq-31", "hq-30", "hq-29", "hq-28", "hq-27", "hq-interop", "h3-fb-05", "h1q-fb",
+    "doq-i00", "apns-security-v3", "apns-pack-v1",
+};
+
+// nDPI matches with its host-name automaton (case-insensitive): the whole
+// value, or a listed name right after a dot.
+bool tls_common_alpn(const uint8_t* a, size_t n) {
+  for (const char* w : kCommonAlpns) {
+    const size_t k = std::strlen(w);
+    if (k > n) continue;
+    if (k == n && strncasecmp(reinterpret_cast<const char*>(a), w, k) == 0) return true;
+    for (size_t at = 1; at + k <= n; at++)
+      if (a[at - 1] == '.' && strncasecmp(reinterpret_cast<const char*>(a + at), w, k) == 0) return true;
+  }
+  return false;
+}
+
+// An ALPN protocol list (length-prefixed entries), walked as nDPI does: an
+// entry running past the list ends it; an empty list is one empty value.
+bool tls_uncommon_alpns(const uint8_t* p, size_t n) {
+  bool found = false, any = false;
+  tls_alpn_entries(p, n, [&](const uint8_t* a, size_t l) { return any = true, found = !tls_common_alpn(a, l); });
+  return found || !any;  // nothing read: nDPI judges the empty value
 }
 
 bool tls_weak_cipher(uint16_t c) {

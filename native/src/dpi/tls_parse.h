@@ -18,20 +18,47 @@ struct HelloFacts {
   bool has_sni = false;
   bool has_alpn = false;
   bool use_srtp = false;   // DTLS-SRTP (RFC 5764): WebRTC media
+  bool esni = false;       // an encrypted_server_name nDPI could read (no missing-SNI risk then)
   const char* sni = nullptr;
   size_t sni_len = 0;
   const uint8_t* alpn = nullptr;  // the first protocol offered (inside the hello)
   size_t alpn_len = 0;
+  uint16_t legacy_version = 0;    // the hello's own version field (nDPI's risks judge it)
+  // The ALPN extension's protocol list (after its length), within the
+  // extension and the hello: each entry length-prefixed.
+  const uint8_t* alpn_list = nullptr;
+  size_t alpn_list_len = 0;
 };
 
 enum class HelloTransport : uint8_t { Tcp, Quic, Dtls };
 
 // `hs` starts at the handshake header (type 1). Fills t's client fields.
 bool tls_read_client_hello(Bytes hs, HelloTransport tr, TlsMeta& t, HelloFacts& facts);
-// `hs` starts at the handshake header (type 2).
-bool tls_read_server_hello(Bytes hs, TlsMeta& t);
-// The names a certificate is for: each dNSName of subjectAltName, as read
-// (maybe "*.example.com"); return true to stop.
+// `hs` starts at the handshake header (type 2). `uncommon_alpn`, when given,
+// tells whether the server's ALPN holds a value off nDPI's common list.
+bool tls_read_server_hello(Bytes hs, TlsMeta& t, bool* uncommon_alpn = nullptr);
+// nDPI's common ALPN list (load_common_alpns) and its matching.
+bool tls_common_alpn(const uint8_t* a, size_t n);
+// An ALPN protocol list (length-prefixed entries) holds an uncommon value.
+bool tls_uncommon_alpns(const uint8_t* p, size_t n);
+// The list's entries as nDPI walks them: one running past the list ends it;
+// an empty list is one empty value. `fn` returns true to stop.
+template <typename Fn>
+void tls_alpn_entries(const uint8_t* p, size_t n, Fn fn) {
+  if (!n) {
+    fn(p, 0);
+    return;
+  }
+  for (size_t off = 0; off < n;) {
+    const size_t l = p[off++];
+    if (off + l > n) return;
+    if (fn(p + off, l)) return;
+    off += l;
+  }
+}
+// The names a certificate is for, as nDPI reads subjectAltName: first an
+// empty name (len 0) telling the extension is there, then each rfc822Name,
+// dNSName (maybe "*.example.com") and iPAddress (as text); return true to stop.
 using CertNameFn = bool (*)(void* ctx, const char* name, size_t len);
 // `body`: a Certificate message body after its 4-byte header (TLS ≤ 1.2).
 // `on_name`, when given, sees the first certificate's names; `subject_dn`

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 #include <strings.h>
+#include <arpa/inet.h>
 
 namespace fg {
 
@@ -73,19 +74,17 @@ void cert_risks(const DpiCtx& c, const TlsMeta& t) {
   if (t.flags & kTlsSelfSigned) c.risk(Risk::TlsSelfSigned);
   if (!t.not_after) return;
   const int64_t now = int64_t(c.p.ts_ns / 1000000000ULL);
-  if (now < t.not_before || now > t.not_after) c.risk(Risk::TlsCertExpired);
-  else if (t.not_after - now < 30 * kDay) c.risk(Risk::TlsCertAboutToExpire);
   // CA/Browser Forum: at most 398 days for certificates issued after 2020-09-01.
-  if (t.not_before >= 1598918400 && t.not_after - t.not_before > 398 * kDay) c.risk(Risk::TlsCertTooLong);
+  if (t.not_before > 1598918400 && t.not_after - t.not_before > 398 * kDay) c.risk(Risk::TlsCertTooLong);
+  if (now < t.not_before || now > t.not_after) c.risk(Risk::TlsCertExpired);
+  else if (now > t.not_before && now > t.not_after - 30 * kDay) c.risk(Risk::TlsCertAboutToExpire);
 }
 
-// TLS ≤ 1.1 (SSLv3 included), from what the client offers as nDPI judges
-// it: a TLS 1.2 client served TLS 1.0 is not flagged. DTLS is not TLS.
-bool obsolete(uint16_t v) { return v >= 0x0300 && v < 0x0303; }
-
-void server_hello_risks(const DpiCtx& c, const TlsMeta& t) {
-  if (!(t.flags & kTlsClientHello) && obsolete(t.version)) c.risk(Risk::TlsObsoleteVersion);
+// nDPI judges the TLS version at the ClientHello only (tls_hello_meta); the
+// server's ALPN is judged when the client offered none (or was not seen).
+void server_hello_risks(const DpiCtx& c, const TlsMeta& t, bool uncommon_alpn) {
   if (tls_weak_cipher(t.cipher)) c.risk(Risk::TlsWeakCipher);
+  if (uncommon_alpn && !(t.flags & kTlsAlpnOffered)) c.risk(Risk::TlsUncommonAlpn);
 }
 
 // nDPI names a TLS flow its SNI left unnamed by the server certificate's
@@ -103,11 +102,20 @@ struct SanScan {
   bool any = false;  // the certificate has subjectAltName names
 };
 
+// nDPI's test of a name against the SNI (both lower case): equal, or for
+// "*<rest>" the rest found in the SNI with no dot before the SNI's first
+// (so "*.example.com" covers "a.b.example.com" too).
 bool san_covers(const char* sni, size_t sni_len, const char* name, size_t len) {
-  if (len > 1 && name[0] == '*') {  // "*.example.com": the SNI's first label replaced
-    const char* dot = static_cast<const char*>(std::memchr(sni, '.', sni_len));
-    const size_t rest = dot ? sni_len - size_t(dot - sni) : 0;
-    return dot && rest == len - 1 && strncasecmp(dot, name + 1, rest) == 0;
+  if (len && name[0] == '*') {
+    const char* rest = name + 1;
+    const size_t rl = len - 1;
+    if (rl > sni_len) return false;
+    for (size_t at = 0; at + rl <= sni_len; at++)
+      if (strncasecmp(sni + at, rest, rl) == 0) {
+        const char* dot = static_cast<const char*>(std::memchr(sni, '.', sni_len));
+        return !dot || size_t(dot - sni) <= at;
+      }
+    return false;
   }
   return len == sni_len && strncasecmp(sni, name, len) == 0;
 }
@@ -116,11 +124,12 @@ bool cert_name_app(void* ctx, const char* name, size_t len) {
   SanScan& s = *static_cast<SanScan*>(ctx);
   const char* sni = s.c->info ? s.c->info->host : "";
   const size_t sni_len = std::strlen(sni);
-  s.any = true;
+  s.any = true;  // the extension is there (first call, empty name)
+  if (!len) return false;
   if (!s.matched && sni_len && san_covers(sni, sni_len, name, len)) s.matched = true;
   if (s.app) return false;
   if (len > 2 && name[0] == '*' && name[1] == '.') name += 2, len -= 2;
-  if (!len || len > 255) return false;
+  if (len > 255) return false;
   char low[256];
   for (size_t i = 0; i < len; i++) low[i] = (name[i] >= 'A' && name[i] <= 'Z') ? char(name[i] + 32) : name[i];
   s.app = app_by_host(low, len);
@@ -178,6 +187,7 @@ void cert_dn_app(const DpiCtx& c, const char* subject) {
   const uint16_t app = dn_app(subject);
   if (!app) return;
   c.clf->remember(Classifier::Cache::TlsCert, c.p.src, c.p.sport, app);  // the server's Certificate
+  c.unrisk(Risk::NumericIpHost);
   if (c.extra) c.clf->refine(c.flow, c.flow.l7_app, app);
   else t_cert_app = app;
 }
@@ -197,11 +207,16 @@ void read_certificate(const DpiCtx& c, TlsMeta& t, Bytes body) {
   char dn[256];
   SanScan scan{&c};
   if (tls_read_certificate(body, t, cert_name_app, &scan, dn, sizeof(dn))) {
-    // A certificate for other names than the SNI names nothing (nDPI).
+    // nDPI tries every name, covering the SNI or not, unless the SNI matched
+    // (subprotocol_detected), which in its test setup includes an SNI on a
+    // custom category list (malware hosts: ndpi_match_host_subprotocol). We
+    // have no such lists; a certificate for other names than the SNI naming
+    // nothing is the stand-in kept (malware.pcap: TLS, not TLS.OpenDNS).
     const size_t sni_len = c.info ? std::strlen(c.info->host) : 0;
     const bool covers = scan.matched || !sni_len || sni_len >= sizeof(c.info->host) - 1;
     if (scan.any && !covers) c.risk(Risk::TlsCertMismatch);
     if (unnamed && scan.app && covers) {
+      c.unrisk(Risk::NumericIpHost);
       if (c.extra) c.clf->refine(c.flow, c.flow.l7_app, scan.app);
       else t_cert_app = scan.app;
     }
@@ -326,7 +341,8 @@ bool walk_server(const DpiCtx& c, TlsMeta& t) {
         size_t hl = size_t(rec[h + 1]) << 16 | size_t(rec[h + 2]) << 8 | rec[h + 3];
         Bytes msg = rec.subspan(h, std::min(hl + 4, rec.size() - h));
         if (ht == 2 && !(t.flags & kTlsServerHello)) {
-          if (tls_read_server_hello(msg, t)) server_hello_risks(c, t);
+          bool uncommon = false;
+          if (tls_read_server_hello(msg, t, &uncommon)) server_hello_risks(c, t, uncommon);
           if (c.extra ? !c.flow.l7_master : !t_cert_app) {
             if (const uint16_t app = cert_cache_app(c, false)) {
               if (c.extra) c.clf->refine(c.flow, c.flow.l7_app, app, Confidence::DpiCache);
@@ -409,6 +425,7 @@ bool dtls_read_records(DpiCtx& c) {
   for (size_t off = 0; off + 13 <= b.size();) {
     if (!dtls_record(b.subspan(off))) break;
     const size_t len = load_be16(b.data() + off + 11);
+    if (b[off] == 21 && len == 2 && b[off + 13] == 2) c.risk(Risk::TlsFatalAlert);  // an Alert in clear, fatal
     // Handshake in clear: epoch 0.
     if (b[off] == 22 && b[off + 3] == 0 && b[off + 4] == 0) {
       Bytes rec = b.subspan(off + 13, len);
@@ -495,11 +512,13 @@ Verdict tls_after_starttls(DpiCtx& c) {
 }
 
 bool numeric_host(const char* s, size_t n) {
-  if (!n) return false;
-  bool v4 = true;
-  for (size_t i = 0; i < n; i++)
-    if (!(s[i] == '.' || (s[i] >= '0' && s[i] <= '9'))) v4 = false;
-  return v4 || s[0] == '[' || std::memchr(s, ':', n) != nullptr;
+  // nDPI: the name parses as an IPv4 or IPv6 address (inet_pton).
+  char z[64];
+  if (!n || n >= sizeof(z)) return false;
+  std::memcpy(z, s, n);
+  z[n] = 0;
+  unsigned char buf[16];
+  return inet_pton(AF_INET, z, buf) == 1 || inet_pton(AF_INET6, z, buf) == 1;
 }
 
 void tls_hello_meta(DpiCtx& c, Bytes hs, HelloTransport tr, HelloFacts* out) {
@@ -511,15 +530,21 @@ void tls_hello_meta(DpiCtx& c, Bytes hs, HelloTransport tr, HelloFacts* out) {
   if (!tls_read_client_hello(hs, tr, t, facts)) return;
   if (tr == HelloTransport::Quic) t.flags |= kTlsQuic;
   if (facts.sni && numeric_host(facts.sni, facts.sni_len)) c.risk(Risk::NumericIpHost);
-  if (obsolete(t.client_version)) c.risk(Risk::TlsObsoleteVersion);
+  // nDPI judges the hello's own version field, not supported_versions.
+  const uint16_t v = facts.legacy_version;
+  if (v < 0x0303) c.risk(Risk::TlsObsoleteVersion);
+  if (facts.has_alpn && facts.alpn_list && tls_uncommon_alpns(facts.alpn_list, facts.alpn_list_len)) c.risk(Risk::TlsUncommonAlpn);
   if (!facts.complete) return;  // an extension may be in the next segment
-  // nDPI expects SNI and ALPN from TLS 1.2 on (and from DTLS).
-  if (t.client_version < 0x0303) return;
-  if (!facts.has_sni) {
+  // Missing SNI from TLS 1.1 on (an empty name is none), with the ALPN/SNI
+  // mismatch when an offered protocol starts with 'h'; no ALPN from TLS 1.2.
+  if (v >= 0x0302 && !(facts.sni && facts.sni_len && facts.sni[0]) && !facts.esni) {
     c.risk(Risk::TlsMissingSni);
-    if (facts.has_alpn) c.risk(Risk::TlsAlpnSniMismatch);
+    bool h = false;
+    if (facts.has_alpn && facts.alpn_list)
+      tls_alpn_entries(facts.alpn_list, facts.alpn_list_len, [&](const uint8_t* a, size_t l) { return h = l && a[0] == 'h'; });
+    if (h) c.risk(Risk::TlsAlpnSniMismatch);
   }
-  if (!facts.has_alpn && tr != HelloTransport::Quic) c.risk(Risk::TlsNotCarryingHttps);
+  if (v >= 0x0303 && !facts.has_alpn && tr != HelloTransport::Quic) c.risk(Risk::TlsNotCarryingHttps);
 }
 
 namespace {
@@ -527,6 +552,123 @@ namespace {
 // nDPI's Tor guess: Tor relays present random "www.<noise>.com|net" names.
 bool tor_like(const char* s, size_t n) {
   return n > 8 && strncasecmp(s, "www.", 4) == 0 && (strncasecmp(s + n - 4, ".com", 4) == 0 || strncasecmp(s + n - 4, ".net", 4) == 0);
+}
+
+// Before the match, over TCP: a direction whose last segment ended inside a
+// record resumes after it (nDPI reassembles the records; here the rest is
+// skipped). One direction at a time: srv_skip bytes, srv_state bit 0x40
+// when they are the client's. False when the whole segment is skipped.
+constexpr uint8_t kPreSkipClient = 0x40;
+constexpr uint8_t kPreNames = 0x20;  // that record (Application Data, Alert) names TLS if it ends a segment
+// The flow's TLS metadata if it has some, without taking an entry (another
+// protocol's dissector may need the flow's one).
+FlowMeta* tls_meta_if_any(const DpiCtx& c) {
+  const FlowMeta* fm = c.clf->meta(c.flow);
+  return fm && fm->kind == MetaKind::Tls ? const_cast<FlowMeta*>(fm) : nullptr;
+}
+
+bool tcp_resume(const DpiCtx& c, Bytes b, size_t& start, bool& named) {
+  FlowMeta* fm = tls_meta_if_any(c);
+  if (!fm || !fm->tls.srv_skip || ((fm->tls.srv_state & kPreSkipClient) != 0) != c.from_client) return true;
+  TlsMeta& t = fm->tls;
+  if (t.srv_skip > b.size()) {
+    t.srv_skip -= uint32_t(b.size());
+    return false;
+  }
+  if (t.srv_skip == b.size()) named = (t.srv_state & kPreNames) != 0;  // the record ends the data
+  start = t.srv_skip;
+  t.srv_skip = 0, t.srv_state = 0;
+  return start < b.size();
+}
+
+// nDPI's record walk (ndpi_search_tls_tcp) for a segment that does not open
+// with a hello: a ChangeCipherSpec (1-byte body), an Alert or Application
+// Data record ending the data (version 3.0–3.4) name the flow TLS; the
+// handshake messages of other records must be well framed (else TLS is
+// ruled out), and a ClientHello or ServerHello among them names it too.
+Verdict tcp_records(const DpiCtx& c, Match& m, Bytes b, size_t off) {
+  bool named = false;
+  while (off + 5 <= b.size()) {
+    const uint8_t type = b[off];
+    const size_t len = size_t(load_be16(b.data() + off + 3)) + 5;  // with the header
+    if (off + len > b.size()) {  // goes on in the next segments
+      // (kept for a TLS-looking record only: the entry is the flow's one)
+      if (FlowMeta* fm = b[off + 1] == 0x03 ? c.meta(MetaKind::Tls) : nullptr) {
+        const bool names = (type == 0x17 && len > 5) || type == 0x15;
+        fm->tls.srv_skip = uint32_t(off + len - b.size());
+        fm->tls.srv_state = uint8_t((c.from_client ? kPreSkipClient : 0) | (names && b[off + 2] <= 0x04 ? kPreNames : 0));
+      }
+      break;
+    }
+    const bool version = b[off + 1] == 0x03 && b[off + 2] <= 0x04;
+    const bool last = off + len == b.size();
+    if (type == 0x14 && len == 6 && b[off + 1] == 0x03) named = true;
+    if (type == 0x15) {
+      if (len >= 7 && b[off + 5] == 2) c.risk(Risk::TlsFatalAlert);
+      if (version && last) named = true;
+    }
+    if (len > 9 && type != 0x17) {
+      // Handshake messages: 24-bit length (high byte 0), within the record.
+      for (size_t p = 5; p + 4 <= len;) {
+        const uint8_t* blk = b.data() + off + p;
+        const size_t bl = size_t(blk[1]) << 16 | size_t(blk[2]) << 8 | blk[3];
+        if (bl > len || blk[1] != 0) return named ? Verdict::Match : Verdict::No;
+        const size_t take = std::min(bl + 4, b.size() - off);
+        if (p + take > len) return named ? Verdict::Match : Verdict::No;
+        if (blk[0] == 1 || blk[0] == 2) named = true;
+        p += take;
+      }
+    } else if (len > 5 && type == 0x17 && version && last) {
+      named = true;
+    }
+    off += len;
+  }
+  if (!named) return Verdict::NeedMore;
+  if (FlowMeta* fm = tls_meta_if_any(c)) fm->tls.srv_skip = 0, fm->tls.srv_state = 0;
+  m.app = tls_proto_by_port(c);
+  return Verdict::Match;
+}
+
+// nDPI's DTLS walk (ndpi_search_tls_udp, is_dtls) before the match: records
+// of type 20–23, version DTLS 1.0/1.2/1.3 (or 0x0100), a non-zero length
+// short of the datagram's; a whole ClientHello or ServerHello (message length
+// + 12 = record length), or Application Data, names the flow DTLS. A
+// ChangeCipherSpec, a malformed record or records not filling the datagram
+// rule DTLS out; a handshake fragment waits for the rest.
+Verdict dtls_walk(const DpiCtx& c, Bytes b) {
+  const size_t n = b.size();
+  size_t off = 0;
+  bool named = false, pending = false;
+  while (off + 13 < n) {
+    const uint8_t* r = b.data() + off;
+    const bool version = (r[1] == 0xfe && (r[2] == 0xff || r[2] == 0xfd || r[2] == 0xfc)) || (r[1] == 0x01 && r[2] == 0x00);
+    if (r[0] < 0x14 || r[0] > 0x17 || !version) return named ? Verdict::Match : Verdict::No;
+    const size_t bl = load_be16(r + 11);
+    if (bl == 0 || bl + 12 >= n) return named ? Verdict::Match : Verdict::No;
+    if (r[0] == 0x16) {
+      if (off + bl + 13 > n) return named ? Verdict::Match : Verdict::No;
+      if (bl > 24) {
+        const size_t hl = size_t(r[14]) << 16 | size_t(r[15]) << 8 | r[16];
+        const size_t fl = size_t(r[22]) << 16 | size_t(r[23]) << 8 | r[24];
+        if (hl + 12 == bl) {
+          if (r[13] == 1 || r[13] == 2) named = true;
+        } else if (hl + 12 > bl && fl + 12 <= bl) {
+          pending = true;  // a fragment: nDPI gathers the message
+        } else {
+          return named ? Verdict::Match : Verdict::No;
+        }
+      }
+    } else if (r[0] == 0x14) {
+      return named ? Verdict::Match : Verdict::No;  // then encrypted
+    } else if (r[0] == 0x15) {
+      if (bl == 2 && r[13] == 2) c.risk(Risk::TlsFatalAlert);
+    } else {
+      return Verdict::Match;  // Application Data: DTLS mid-session
+    }
+    off += bl + 13;
+  }
+  if (named) return Verdict::Match;
+  return off == n || pending ? Verdict::NeedMore : Verdict::No;
 }
 
 Verdict classify_tls(DpiCtx& c, Match& m) {
@@ -547,12 +689,27 @@ Verdict classify_tls(DpiCtx& c, Match& m) {
     return walk_server(c, fm->tls) ? Verdict::No : Verdict::NeedMore;
   }
   // nDPI's TCP reassembly starts with a record's content type (20–26): a
-  // direction opening with anything else rules TLS out.
-  if (c.p.l4_proto == kProtoTcp && (b[0] < 20 || b[0] > 26)) return Verdict::No;
-  if (b.size() < 6) return Verdict::NeedMore;
+  // direction opening with anything else rules TLS out. A hello at the
+  // start is read below; anything else is walked record by record.
+  if (c.p.l4_proto == kProtoTcp) {
+    size_t start = 0;
+    bool named = false;
+    if (!tcp_resume(c, b, start, named)) {
+      if (!named) return Verdict::NeedMore;
+      m.app = tls_proto_by_port(c);
+      return Verdict::Match;
+    }
+    if (b[start] < 20 || b[start] > 26) return Verdict::No;
+    const bool hello = start == 0 && b.size() >= 6 && b[0] == 0x16 && b[1] == 0x03 && b[2] <= 0x04 && ((b[5] == 1 && c.from_client) || b[5] == 2);
+    if (!hello) return tcp_records(c, m, b, start);
+    if (FlowMeta* fm = tls_meta_if_any(c)) fm->tls.srv_skip = 0, fm->tls.srv_state = 0;  // the walk starts afresh
+  }
+  if (b.size() < 6) return c.p.l4_proto == kProtoUdp ? Verdict::No : Verdict::NeedMore;  // nDPI: no DTLS record fits
   if (c.p.l4_proto == kProtoUdp) {
-    // DTLS: handshake record, version 0xfeff / 0xfefd (RFC 6347, 9147).
-    if (b[0] == 0x16 && b[1] == 0xfe && (b[2] == 0xff || b[2] == 0xfd)) {
+    // DTLS (RFC 6347, 9147) as nDPI walks a datagram's records.
+    const Verdict v = dtls_walk(c, b);
+    if (v != Verdict::Match) return v;
+    {
       m.app = id(ProtoId::DTLS);
       if (c.from_client && b.size() > 13 && b[13] == 0x01) tls_hello_meta(c, b.subspan(13), HelloTransport::Dtls);
       // Then the server's flight, maybe already in this datagram.
@@ -561,25 +718,17 @@ Verdict classify_tls(DpiCtx& c, Match& m) {
       if (t_cert_app) m.master = m.app, m.app = t_cert_app;
       return Verdict::Match;
     }
-    return Verdict::No;
   }
-  // A capture that missed the handshake: nDPI takes Application Data as TLS
-  // when the segment holds whole records only (its reassembly then has
-  // nothing left over).
-  if (b[0] == 0x17 && b[1] == 0x03 && b[2] <= 0x04) {
-    size_t off = 0;
-    while (off + 5 <= b.size() && b[off] >= 20 && b[off] <= 23 && b[off + 1] == 0x03) off += 5 + load_be16(b.data() + off + 3);
-    if (off != b.size()) return Verdict::No;
-    m.app = tls_proto_by_port(c);
-    return Verdict::Match;
-  }
-  if (b[0] != 0x16 || b[1] != 0x03 || b[2] > 0x04) return Verdict::No;
   uint8_t hs = b[5];
   if (hs == 0x01 && c.from_client) {
     const char* name = nullptr;
     size_t len = 0;
     if (!tls_client_hello_sni(b, name, len)) len = 0;
-    tls_hello_meta(c, b.subspan(5, std::min<size_t>(b.size() - 5, load_be16(b.data() + 3))), HelloTransport::Tcp);
+    HelloFacts facts;
+    tls_hello_meta(c, b.subspan(5, std::min<size_t>(b.size() - 5, load_be16(b.data() + 3))), HelloTransport::Tcp, &facts);
+    // An address literal is no name for the name table, but nDPI keeps it
+    // as the flow's host (the certificate's names are checked against it).
+    if (!len && facts.sni && numeric_host(facts.sni, facts.sni_len)) c.set_host(facts.sni, facts.sni_len);
     if (c.match_named(m, tls_proto_by_port(c), name, len) && tor_like(name, len)) m.master = id(ProtoId::TLS), m.app = id(ProtoId::Tor);
     if (!m.master) {
       if (const uint16_t app = cert_cache_app(c, true)) m.master = m.app, m.app = app, m.cached = true;
