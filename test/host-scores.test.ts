@@ -31,10 +31,14 @@ afterAll(async () => {
 const C = '192.168.9.20', C2 = '192.168.9.21', S = '192.168.9.10', D = '192.168.9.30', E = '192.168.9.31';
 const { SYN, ACK, PSH } = TCPF;
 const at = (s: number) => BigInt(Math.round((T0 + s) * 1e6)) * 1000n;
-const seg = (t: number, src: string, sport: number, dst: string, dport: number, flags: number, payload?: Buffer): Packet => ({
-  tsNs: at(t),
-  data: eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src, dst, proto: IPPROTO.TCP }, tcp({ sport, dport, flags }, payload))),
-});
+// each sender's segments numbered in sequence (a repeated number would be a retransmission, which nDPI does not inspect)
+const nextSeq = new Map<string, number>();
+const seg = (t: number, src: string, sport: number, dst: string, dport: number, flags: number, payload?: Buffer): Packet => {
+  const k = `${src}:${sport}>${dst}:${dport}`;
+  const seq = nextSeq.get(k) ?? 1000;
+  nextSeq.set(k, seq + (payload?.length ?? 0) + (flags & TCPF.SYN ? 1 : 0));
+  return { tsNs: at(t), data: eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src, dst, proto: IPPROTO.TCP }, tcp({ sport, dport, flags, seq }, payload))) };
+};
 const dgram = (t: number, src: string, sport: number, dst: string, dport: number, payload: Buffer): Packet => ({
   tsNs: at(t),
   data: eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src, dst, proto: IPPROTO.UDP }, udp({ sport, dport }, payload))),

@@ -252,7 +252,7 @@ export function hostFlowFacts(ctx: ApiCtx, h: HostRecord) {
     if (f.server.ip === h.ip) {
       peersAsServer.add(f.client.ip);
       const vhost = f.l7_master === HTTP || f.l7_app === HTTP ? f.host_name : '';
-      if (vhost) httpHosts.add(vhost.toLowerCase());
+      if (vhost && !isIP(vhost)) httpHosts.add(vhost.toLowerCase());
     }
     if (f.client.ip !== h.ip) continue;
     peersAsClient.add(f.server.ip);

@@ -574,7 +574,7 @@ struct Http {
     }
     if (u == 8 && strncasecmp(p, "CONNECT ", 8) == 0) master = id(ProtoId::HTTP_Connect);
     if (!name.master) name.set(0, master);
-    if (FlowMeta* fm = c.meta(MetaKind::Http)) fm->http.method = method_of(b);
+    if (FlowMeta* fm = c.meta(MetaKind::Http); fm && !fm->http.method) fm->http.method = method_of(b);
     check(url);
     if (!(st[kFlags] & kUaSet)) c.risk(Risk::HttpSuspUserAgent);
   }
@@ -597,7 +597,8 @@ struct Http {
         c.risk(Risk::ErrorCode);
         if (st[kFlags] & kWordpress) c.risk(Risk::PossibleExploit);
       }
-      if (FlowMeta* fm = c.meta(MetaKind::Http)) fm->http.status = uint16_t(status);
+      // the flow's metadata keeps its first transaction (what the host counters count)
+      if (FlowMeta* fm = c.meta(MetaKind::Http); fm && !fm->http.status) fm->http.status = uint16_t(status);
     }
     check(Str{});
     // ndpi_validate_http_content: Java fetching Java (Log4J), when the
@@ -680,7 +681,19 @@ Verdict classify_http(DpiCtx& c, Match& m) {
   const uint8_t dir = c.from_client ? 0 : 1;
   if (c.extra) {
     uint8_t* st = c.info ? c.info->state : scratch;
-    if (uint32_t(c.flow.pkts[0] + c.flow.pkts[1]) > uint32_t(st[kAtMatch]) + kExtraPackets) return Verdict::No;
+    if (uint32_t(c.flow.pkts[0] + c.flow.pkts[1]) > uint32_t(st[kAtMatch]) + kExtraPackets) {
+      // Past nDPI's budget nothing is named or judged any more; ntopng's own
+      // HTTP parsing still counts the flow's first response (the hosts' HTTP
+      // counters): its status is kept while the flow's window lasts.
+      FlowMeta* fm = c.meta(MetaKind::Http);
+      if (!fm || fm->http.status) return Verdict::No;
+      const Bytes b = c.payload;
+      if (c.from_client || b.size() < 12 || std::memcmp(b.data(), "HTTP/1.", 7) != 0) return Verdict::NeedMore;
+      unsigned status = 0;
+      for (size_t i = 9; i < 12 && b[i] >= '0' && b[i] <= '9'; i++) status = status * 10 + unsigned(b[i] - '0');
+      if (status >= 100 && status <= 599) fm->http.status = uint16_t(status);
+      return Verdict::No;
+    }
     Http h{c, st, Name{c.flow.l7_master, c.flow.l7_app}, c.payload, Lines{}};
     const Name before = h.name;
     h.step(dir);
