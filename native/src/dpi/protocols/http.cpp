@@ -382,10 +382,6 @@ struct Http {
     return h;
   }
 
-  void unrisk(Risk r) const {
-    if (c.info) c.info->risks &= ~stored_bit(r);
-  }
-
   // nDPI's reset() between transactions: the request's and response's fields
   // and the risks they raised.
   void reset() {
@@ -395,7 +391,7 @@ struct Http {
     for (Risk r : {Risk::BinaryAppTransfer, Risk::PossibleExploit, Risk::HttpSuspUserAgent, Risk::CrawlerBot,
                    Risk::NumericIpHost, Risk::HttpObsoleteServer, Risk::ClearTextCredentials, Risk::InvalidCharacters,
                    Risk::ErrorCode, Risk::MalformedPacket})
-      unrisk(r);
+      c.unrisk(r);
   }
 
   void app_transfer() const {
@@ -480,7 +476,7 @@ struct Http {
     }
     if (l.ua && !(st[kFlags] & kUaSet)) {
       st[kFlags] |= kUaSet;
-      unrisk(Risk::HttpSuspUserAgent);
+      c.unrisk(Risk::HttpSuspUserAgent);
       if (l.ua.p[0] == 0) c.risk(Risk::HttpSuspUserAgent);  // as nDPI's C string: empty
       else check_ua(c, l.ua.p, l.ua.n);
       if (l.ua.n >= 5 && std::memcmp(l.ua.p, "Java/", 5) == 0) st[kFlags] |= kUaJava;
