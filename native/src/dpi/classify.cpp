@@ -174,7 +174,8 @@ namespace {
 void reconcile(const Flow& f, uint16_t& master, uint16_t& app, Confidence& c) {
   const uint16_t azure = id(ProtoId::Azure), google = id(ProtoId::Google), microsoft = id(ProtoId::Microsoft);
   if (app != azure && app != id(ProtoId::STUN) && app != id(ProtoId::TLS) && app != microsoft && app != google) return;
-  const uint16_t by_ip = app_by_flow_ip(f);
+  // the addresses' application, looked up only where a branch asks for it
+  auto by_ip = [&] { return app_by_flow_ip(f); };
   // Teams calls relayed on UDP 3478–3481 (ndpi_reconcile_msteams_udp): the confidence stays.
   auto teams_call_port = [&] {
     auto in = [](uint16_t p) { return p >= 3478 && p <= 3481; };
@@ -183,14 +184,15 @@ void reconcile(const Flow& f, uint16_t& master, uint16_t& app, Confidence& c) {
   if (app == azure) {
     if (teams_call_port()) app = id(ProtoId::Skype_TeamsCall);
   } else if (app == id(ProtoId::STUN)) {
-    if (master == 0 && by_ip == azure && teams_call_port()) master = app, app = id(ProtoId::Skype_TeamsCall);
+    if (master == 0 && teams_call_port() && by_ip() == azure) master = app, app = id(ProtoId::Skype_TeamsCall);
   } else if (app == id(ProtoId::TLS)) {
-    if (master == 0 && by_ip == id(ProtoId::Telegram)) master = app, app = by_ip, c = Confidence::DpiPartial;
+    if (master == 0 && by_ip() == id(ProtoId::Telegram)) master = app, app = id(ProtoId::Telegram), c = Confidence::DpiPartial;
   } else if (app == microsoft) {
-    if (by_ip == id(ProtoId::Microsoft365) || by_ip == id(ProtoId::MS_OneDrive) || by_ip == id(ProtoId::Outlook) || by_ip == id(ProtoId::Skype_Teams))
-      app = by_ip, c = Confidence::DpiPartial;
-  } else if (by_ip == id(ProtoId::GoogleCloud)) {  // app is Google
-    app = by_ip, c = Confidence::DpiPartial;
+    const uint16_t ms = by_ip();
+    if (ms == id(ProtoId::Microsoft365) || ms == id(ProtoId::MS_OneDrive) || ms == id(ProtoId::Outlook) || ms == id(ProtoId::Skype_Teams))
+      app = ms, c = Confidence::DpiPartial;
+  } else if (by_ip() == id(ProtoId::GoogleCloud)) {  // app is Google
+    app = id(ProtoId::GoogleCloud), c = Confidence::DpiPartial;
   }
 }
 

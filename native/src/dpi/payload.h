@@ -36,11 +36,25 @@ inline bool command_at(Bytes b, size_t at, std::string_view word) {
 // for nDPI's clear-text credentials.
 inline bool user_or_pass(Bytes b) { return command_at(b, 0, "USER") || command_at(b, 0, "PASS"); }
 
-// `s` anywhere in the payload.
+// `s` anywhere in the payload (glibc's memmem: a byte-pair filter, not a
+// compare at every offset).
 inline bool contains(Bytes b, std::string_view s) {
   if (s.empty()) return true;
-  for (size_t i = 0; i + s.size() <= b.size(); i++)
-    if (std::memcmp(b.data() + i, s.data(), s.size()) == 0) return true;
+  return b.size() >= s.size() && memmem(b.data(), b.size(), s.data(), s.size()) != nullptr;
+}
+
+// `w` anywhere in v[0..n), ASCII letters in any case (strncasecmp at each
+// offset, without a call per offset).
+inline bool contains_nocase(const char* v, size_t n, std::string_view w) {
+  if (w.empty()) return true;
+  auto fold = [](char ch) { return ch >= 'A' && ch <= 'Z' ? char(ch + 32) : ch; };
+  const char first = fold(w[0]);
+  for (size_t i = 0; i + w.size() <= n; i++) {
+    if (fold(v[i]) != first) continue;
+    size_t k = 1;
+    while (k < w.size() && fold(v[i + k]) == fold(w[k])) k++;
+    if (k == w.size()) return true;
+  }
   return false;
 }
 

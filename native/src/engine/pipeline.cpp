@@ -290,6 +290,9 @@ void Pipeline::prefetch_hosts(const BatchItem& it) noexcept {
     if (src != HashIndex::kNone) __builtin_prefetch(&checks_[src], 1);
     if (dst != HashIndex::kNone) __builtin_prefetch(&checks_[dst], 1);
   }
+  // and the classifier's line of a flow still under inspection (its
+  // exclusion masks: the first thing inspect() reads)
+  if (f.info && Classifier::wants(f) && pkts_[&it - items_].payload_len) dpi_.prefetch(f);
 }
 
 void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) noexcept {

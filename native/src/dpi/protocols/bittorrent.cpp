@@ -148,12 +148,24 @@ bool tcp_forms(const DpiCtx& c) {
   return false;
 }
 
-// The DHT / handshake strings nDPI looks for anywhere in a UDP payload.
+// The DHT / handshake strings nDPI looks for anywhere in a UDP payload
+// (before its first NUL). All but the handshake hold a ':' at a known
+// place: only the payload's colons are tried, not every offset.
 bool udp_strings(Bytes b) {
   if (b.size() <= 19) return false;
-  for (std::string_view s : {":target20:", ":find_node1:", "d1:ad2:id20:", ":info_hash20:", ":filter64", "d1:rd2:id20:", "BitTorrent protocol"})
-    if (text_contains(b, s)) return true;
-  return false;
+  if (const void* z = std::memchr(b.data(), 0, b.size())) b = b.first(size_t(static_cast<const uint8_t*>(z) - b.data()));
+  static constexpr struct {
+    std::string_view s;
+    size_t colon;  // offset of a ':' in s
+  } kColon[] = {{":target20:", 0}, {":find_node1:", 0}, {":info_hash20:", 0}, {":filter64", 0}, {"d1:ad2:id20:", 2}, {"d1:rd2:id20:", 2}};
+  const uint8_t* p = b.data();
+  const uint8_t* const end = p + b.size();
+  for (const uint8_t* q; (q = static_cast<const uint8_t*>(std::memchr(p, ':', size_t(end - p)))) != nullptr; p = q + 1) {
+    const size_t at = size_t(q - b.data());
+    for (const auto& k : kColon)
+      if (at >= k.colon && has_at(b, at - k.colon, k.s)) return true;
+  }
+  return contains(b, kProto);
 }
 
 void remember(const DpiCtx& c) {

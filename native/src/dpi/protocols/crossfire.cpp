@@ -13,6 +13,7 @@
 // Anything else rules the flow out, so the first packet decides.
 #include <string_view>
 #include <strings.h>
+#include <cstring>
 
 #include "dpi/dpi.h"
 #include "dpi/payload.h"
@@ -45,7 +46,10 @@ Lines http_lines(Bytes b) {
   };
   size_t start = 0;
   for (size_t i = 0; i + 1 < n; i++) {
-    if (s[i] != '\r' || s[i + 1] != '\n') continue;
+    const void* cr = std::memchr(s + i, '\r', n - 1 - i);
+    if (!cr) break;
+    i = size_t(static_cast<const char*>(cr) - s);
+    if (s[i + 1] != '\n') continue;
     line(start, i);
     out.count++;
     start = i + 2;

@@ -242,11 +242,6 @@ bool ncase_eq(const char* a, size_t n, const char* word) {
 bool contains(const char* v, size_t n, std::string_view w) {
   return n >= w.size() && std::search(v, v + n, w.begin(), w.end()) != v + n;
 }
-bool contains_nocase(const char* v, size_t n, std::string_view w) {
-  for (size_t i = 0; i + w.size() <= n; i++)
-    if (strncasecmp(v + i, w.data(), w.size()) == 0) return true;
-  return false;
-}
 // `w` in the concatenation of a and b (nDPI's URL: Host value, then path).
 bool contains_joined(Str a, Str b, std::string_view w) {
   if (contains(a.p, a.n, w) || contains(b.p, b.n, w)) return true;

@@ -28,11 +28,20 @@ void each_ndpi_line(Bytes b, F&& fn) {
   constexpr size_t kMaxLines = 64;
   if (b.size() < 3) return;
   const char* s = reinterpret_cast<const char*>(b.data());
+  const char* const end = s + b.size();
   size_t start = 0, lines = 0;
-  for (size_t i = 0; i + 1 < b.size() && lines < kMaxLines; i++) {
-    if (s[i] != '\r' || s[i + 1] != '\n') continue;
+  // memchr to each CR: a binary payload costs a vector scan, not a loop.
+  for (const char* cr = s; lines < kMaxLines;) {
+    cr = static_cast<const char*>(std::memchr(cr, '\r', size_t(end - 1 - cr)));
+    if (!cr) break;
+    if (cr[1] != '\n') {
+      cr++;
+      continue;
+    }
+    const size_t i = size_t(cr - s);
     if (fn(s + start, i - start)) return;
-    lines++, start = i + 2, i++;
+    lines++, start = i + 2, cr += 2;
+    if (cr >= end - 1) break;
   }
   if (lines && lines < kMaxLines) fn(s + start, b.size() - start);
 }
@@ -43,7 +52,7 @@ void each_ndpi_line(Bytes b, F&& fn) {
 inline bool ndpi_header_value(Bytes b, std::string_view name, const char*& value, size_t& len) {
   bool found = false;
   each_ndpi_line(b, [&](const char* l, size_t n) {
-    if (n <= name.size() || strncasecmp(l, name.data(), name.size()) != 0) return false;
+    if (n <= name.size() || (l[0] | 0x20) != (name[0] | 0x20) || strncasecmp(l, name.data(), name.size()) != 0) return false;
     const char* v = l + name.size();
     size_t k = n - name.size();
     while (k && *v == ' ') v++, k--;

@@ -14,10 +14,11 @@
 // flow's next packets (either way) for the "ice-" line; we are stateless
 // (our group's one scratch byte is RTMP's / BFCP's, and a later packet cannot
 // tell whose it is), so only packets that open with "SOURCE " are searched.
-#include <strings.h>
+#include <cstring>
 
 #include "dpi/dpi.h"
 #include "dpi/payload.h"
+#include "dpi/protocols/http_sub.h"
 
 namespace fg {
 namespace {
@@ -42,26 +43,9 @@ bool ice_line(Bytes b) {
 // no CRLF), its value without surrounding spaces, starts "Icecast" and has
 // more after it.
 bool icecast_server(Bytes b) {
-  const char* s = reinterpret_cast<const char*>(b.data());
-  const size_t n = b.size();
-  bool crlf = false, found = false;
-  size_t start = 0, lines = 0;
-  for (size_t i = 0; i <= n && lines < 64; i++) {
-    const bool end = i + 1 < n && s[i] == '\r' && s[i + 1] == '\n';
-    if (!end && !(i == n && crlf)) continue;
-    if (end) crlf = true;
-    const size_t len = i - start;
-    if (len > 7 && strncasecmp(s + start, "Server:", 7) == 0) {
-      size_t v = start + 7, e = i;
-      while (v < e && s[v] == ' ') v++;
-      while (e > v && s[e - 1] == ' ') e--;
-      found = e - v > 7 && has_at(b, v, "Icecast");
-    }
-    lines++;
-    if (!end) break;
-    start = i + 2, i++;
-  }
-  return found;
+  const char* v;
+  size_t n;
+  return ndpi_header_value(b, "Server:", v, n) && n > 7 && std::memcmp(v, "Icecast", 7) == 0;
 }
 
 Verdict classify_icecast(DpiCtx& c, Match& m) {

@@ -10,6 +10,7 @@
 // this one adds "RTSP/1.0" and "DASH" lines and nDPI's exact cases.
 #include "dpi/dpi.h"
 #include "dpi/payload.h"
+#include "dpi/protocols/http_sub.h"
 
 namespace fg {
 namespace {
@@ -21,23 +22,19 @@ Verdict classify_mpeg_dash(DpiCtx& c, Match& m) {
   if (c.flow.l7_app != http && c.flow.l7_master != http) return c.flow.dpi_packets > 2 ? Verdict::No : Verdict::NeedMore;
   Bytes b = c.payload;
   bool hit = false;
-  size_t start = 0, lines = 0;
-  // nDPI's HTTP line table: CRLF-ended lines, then the open last one when
-  // there was at least one CRLF; 64 lines at most.
-  for (size_t i = 0; i <= b.size() && lines < 64 && !hit; i++) {
-    const bool crlf = i + 1 < b.size() && b[i] == '\r' && b[i + 1] == '\n';
-    if (!crlf && !(i == b.size() && lines > 0)) continue;
-    const size_t len = i - start;
-    if (len == 0) break;  // the blank line ends the headers
-    if (lines == 0 && (ends_with(b, start, len, "RTSP/1.0") || ends_with(b, start, len, ".mp4 HTTP/1.1") ||
-                       ends_with(b, start, len, ".m4s HTTP/1.1")))
+  size_t lines = 0;
+  // nDPI's HTTP line table (http_sub.h), up to the blank line ending the headers.
+  each_ndpi_line(b, [&](const char* l, size_t len) {
+    if (len == 0) return true;
+    const size_t start = size_t(reinterpret_cast<const uint8_t*>(l) - b.data());
+    if (lines++ == 0 && (ends_with(b, start, len, "RTSP/1.0") || ends_with(b, start, len, ".mp4 HTTP/1.1") ||
+                         ends_with(b, start, len, ".m4s HTTP/1.1")))
       hit = true;
     if ((has_at(b, start, "Content-Type:") && len >= 13 && ends_with(b, start, len, "video/mp4")) ||
         (len >= 4 && has_at(b, start, "DASH")))
       hit = true;
-    if (!crlf) break;
-    start = i + 2, i++, lines++;
-  }
+    return hit;
+  });
   if (!hit) return Verdict::No;
   m.master = c.flow.l7_master ? c.flow.l7_master : c.flow.l7_app;
   m.app = id(ProtoId::MpegDash);

@@ -224,7 +224,14 @@ size_t decrypt_initial(Bytes b, const Version& v, uint8_t* out) {
   const uint8_t* ct = b.data() + hdr_len;
   const size_t ct_len = end - hdr_len - 16;
   int n = 0, fin = 0;
-  if (!EVP_DecryptInit_ex2(gcm, aes_gcm, key, nonce, nullptr) ||
+  // The cipher is given once: naming it again makes OpenSSL 3 free and
+  // allocate its provider context on every packet.
+  static thread_local bool gcm_ready = false;
+  if (!gcm_ready) {
+    if (!EVP_DecryptInit_ex2(gcm, aes_gcm, nullptr, nullptr, nullptr)) return 0;
+    gcm_ready = true;
+  }
+  if (!EVP_DecryptInit_ex2(gcm, nullptr, key, nonce, nullptr) ||
       !EVP_DecryptUpdate(gcm, nullptr, &n, header, int(hdr_len)) ||
       !EVP_DecryptUpdate(gcm, out, &n, ct, int(ct_len)) ||
       !EVP_CIPHER_CTX_ctrl(gcm, EVP_CTRL_GCM_SET_TAG, 16, const_cast<uint8_t*>(ct + ct_len)) ||

@@ -6,6 +6,7 @@
 // with a request line "METHOD sip:" (all upper or all lower case; ACK,
 // CANCEL and OPTIONS also with "tel:") or "SIP/2.0 ". Anything else waits.
 #include <cstring>
+#include <string_view>
 
 #include "dpi/dpi.h"
 #include "dpi/payload.h"
@@ -13,14 +14,22 @@
 namespace fg {
 namespace {
 
-// `word` (upper case, with its trailing space) at 0 as written in upper or
-// in lower case, then one of the URI schemes nDPI takes.
-bool request(Bytes b, const char* word, bool tel) {
-  const size_t n = std::strlen(word);
-  char lower[12] = {};
-  for (size_t i = 0; i < n && i < sizeof lower - 1; i++) lower[i] = char(word[i] >= 'A' && word[i] <= 'Z' ? word[i] + 32 : word[i]);
-  if (!has_at(b, 0, std::string_view(word, n)) && !has_at(b, 0, std::string_view(lower, n))) return false;
-  return has_at(b, n, "SIP:") || has_at(b, n, "sip:") || (tel && (has_at(b, n, "TEL:") || has_at(b, n, "tel:")));
+// A request line: the method as written in upper or in lower case (with
+// its trailing space), then one of the URI schemes nDPI takes.
+struct Method {
+  std::string_view upper, lower;
+  bool tel;  // "tel:" URIs too
+};
+constexpr Method kMethods[] = {
+    {"NOTIFY ", "notify ", false},   {"REGISTER ", "register ", false},   {"INVITE ", "invite ", false}, {"BYE ", "bye ", false},
+    {"ACK ", "ack ", true},          {"CANCEL ", "cancel ", true},        {"PUBLISH ", "publish ", false},
+    {"SUBSCRIBE ", "subscribe ", false}, {"MESSAGE ", "message ", false}, {"OPTIONS ", "options ", true},
+    {"REFER ", "refer ", false},     {"PRACK ", "prack ", false},         {"INFO ", "info ", false}};
+
+bool request(Bytes b, const Method& k) {
+  if (!has_at(b, 0, k.upper) && !has_at(b, 0, k.lower)) return false;
+  const size_t n = k.upper.size();
+  return has_at(b, n, "SIP:") || has_at(b, n, "sip:") || (k.tel && (has_at(b, n, "TEL:") || has_at(b, n, "tel:")));
 }
 
 Verdict classify_sip(DpiCtx& c, Match& m) {
@@ -31,14 +40,8 @@ Verdict classify_sip(DpiCtx& c, Match& m) {
   }
   bool ok = b.size() == 5 && has_at(b, 0, "hello");
   if (!ok && b.size() >= 14) {
-    static const struct {
-      const char* word;
-      bool tel;
-    } kMethods[] = {{"NOTIFY ", false}, {"REGISTER ", false}, {"INVITE ", false}, {"BYE ", false},     {"ACK ", true},
-                    {"CANCEL ", true},  {"PUBLISH ", false},  {"SUBSCRIBE ", false}, {"MESSAGE ", false}, {"OPTIONS ", true},
-                    {"REFER ", false},  {"PRACK ", false},    {"INFO ", false}};
     ok = has_at(b, 0, "SIP/2.0 ") || has_at(b, 0, "sip/2.0 ");
-    for (const auto& k : kMethods) ok = ok || request(b, k.word, k.tel);
+    for (const Method& k : kMethods) ok = ok || ((b[0] | 0x20) == k.lower[0] && request(b, k));
   }
   if (!ok) return Verdict::NeedMore;
   m.app = id(ProtoId::SIP);

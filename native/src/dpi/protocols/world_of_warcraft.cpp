@@ -28,10 +28,10 @@
 // group's scratch byte; without one only the single-packet forms are tried.
 #include <cstring>
 #include <string_view>
-#include <strings.h>
 
 #include "dpi/dpi.h"
 #include "dpi/payload.h"
+#include "dpi/protocols/http_sub.h"
 
 namespace fg {
 namespace {
@@ -46,31 +46,12 @@ bool wow_port(uint16_t port) {
 }
 
 // The value of HTTP header `name` (with its colon, any case) as nDPI's line
-// parser keeps it: lines split at CRLF (the text after the last one is a
-// line too), the request line never a header, spaces around the value
-// stripped, the last occurrence winning; empty when absent.
+// parser keeps it (the last occurrence, spaces stripped); empty when absent.
+// Only asked of a "GET /" request, whose first line is never a header.
 std::string_view header(Bytes b, std::string_view name) {
-  const char* s = reinterpret_cast<const char*>(b.data());
-  const size_t n = b.size();
-  std::string_view found;
-  auto take = [&](size_t start, size_t end) {
-    if (end - start <= name.size() || strncasecmp(s + start, name.data(), name.size()) != 0) return;
-    size_t v = start + name.size(), e = end;
-    while (v < e && s[v] == ' ') v++;
-    while (e > v && s[e - 1] == ' ') e--;
-    found = std::string_view(s + v, e - v);
-  };
-  size_t start = 0;
-  bool request_line = true;
-  for (size_t i = 0; i + 1 < n; i++) {
-    if (s[i] != '\r' || s[i + 1] != '\n') continue;
-    if (!request_line) take(start, i);
-    request_line = false;
-    start = i + 2;
-    i++;
-  }
-  if (!request_line) take(start, n);
-  return found;
+  const char* v;
+  size_t n;
+  return ndpi_header_value(b, name, v, n) ? std::string_view(v, n) : std::string_view();
 }
 
 bool blizzard_download(Bytes b) {

@@ -23,23 +23,20 @@
 
 #include "dpi/dpi.h"
 #include "dpi/payload.h"
+#include "dpi/protocols/http_sub.h"
 
 namespace fg {
 namespace {
 
 constexpr size_t kMinTcp = 51, kMinUdp = 21;
 
-// The CRLF lines of b: fn(offset, length); stops when fn
-// returns true (then true). nDPI reads up to 64 lines.
+// The CRLF lines of b as nDPI's line parser splits them (http_sub.h):
+// fn(offset, length); stops when fn returns true (then true).
 template <class F>
 bool each_line(Bytes b, F&& fn) {
-  size_t start = 0, lines = 0;
-  for (size_t i = 0; i + 1 < b.size() && lines < 64; i++) {
-    if (b[i] != '\r' || b[i + 1] != '\n') continue;
-    if (fn(start, i - start)) return true;
-    start = i + 2, i++, lines++;
-  }
-  return lines && lines < 64 && fn(start, b.size() - start);  // the open last line
+  bool stopped = false;
+  each_ndpi_line(b, [&](const char* l, size_t n) { return stopped = fn(size_t(reinterpret_cast<const uint8_t*>(l) - b.data()), n); });
+  return stopped;
 }
 
 bool ua_starts_zattoo(Bytes b) {
