@@ -119,7 +119,14 @@ Verdict read_on_for_login(DpiCtx& c, const char* starts_tls) {
 // Flow::info is the pool entry + 1, so a zeroed flow has none. Sizes keep
 // a flow's share (table, index, both pools) within 256 bytes at 1 M flows:
 // FlowInfo for 5/16 of the table, metadata entries for 1/32.
-Classifier::Classifier(uint32_t max_flows) : pool_(max_flows / 16 * 5 + 16), meta_(max_flows / 32 + 16) {}
+Classifier::Classifier(uint32_t max_flows) : pool_(max_flows / 16 * 5 + 16), meta_(max_flows / 32 + 16) {
+  // The address, name and port tables are built on first use: here, with
+  // the engine, rather than as a stall of tens of milliseconds on the
+  // first packets.
+  app_by_ip(IpAddr{});
+  app_by_host("localhost", 9);
+  guess_by_port(kProtoTcp, 0, 0);
+}
 
 FlowMeta* Classifier::ensure_meta(Flow& f, FlowInfo* fi, MetaKind k) noexcept {
   (void)f;

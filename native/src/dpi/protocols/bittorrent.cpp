@@ -97,11 +97,10 @@ bool tracker_hash(Bytes b) {
 // the exact header lines (nDPI's line split: lines[k] is line k, `count`
 // nDPI's parsed line count), then the tracker's info_hash.
 bool http_forms(Bytes b) {
-  const char* v = nullptr;
-  size_t vl = 0;
-  std::string_view ua, host;
-  if (ndpi_header_value(b, "User-agent:", v, vl)) ua = {v, vl};
-  if (ndpi_header_value(b, "Host:", v, vl)) host = {v, vl};
+  HeaderValue h[] = {{"User-agent:"}, {"Host:"}};
+  ndpi_header_values(b, h);
+  const std::string_view ua = h[0].found ? std::string_view(h[0].value, h[0].len) : std::string_view();
+  const std::string_view host = h[1].found ? std::string_view(h[1].value, h[1].len) : std::string_view();
   if ((ua.size() > 8 && starts(ua, "Azureus ")) || starts(ua, "BitTorrent") || starts(ua, "BTWebClient")) return true;
   std::string_view line[12];
   size_t count = 0;

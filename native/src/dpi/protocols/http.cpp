@@ -239,9 +239,7 @@ bool ncase_eq(const char* a, size_t n, const char* word) {
   return true;
 }
 
-bool contains(const char* v, size_t n, std::string_view w) {
-  return n >= w.size() && std::search(v, v + n, w.begin(), w.end()) != v + n;
-}
+bool contains(const char* v, size_t n, std::string_view w) { return n >= w.size() && memmem(v, n, w.data(), w.size()) != nullptr; }
 // `w` in the concatenation of a and b (nDPI's URL: Host value, then path).
 bool contains_joined(Str a, Str b, std::string_view w) {
   if (contains(a.p, a.n, w) || contains(b.p, b.n, w)) return true;
@@ -278,11 +276,9 @@ void check_ua(DpiCtx& c, const char* v, size_t n) {
     if (i == n && float(upper) / float(n) >= 0.2f) bad = true;
   }
   if ((n >= 2 && std::memcmp(v, "<?", 2) == 0) || std::memchr(v, '$', n)) bad = true;
-  for (size_t i = 1; i + 3 <= n; i++)
-    if (std::memcmp(v + i, "://", 3) == 0) {  // the first one only, as strstr finds it
-      if (v[i - 1] != 'p' && v[i - 1] != 's') bad = true;
-      break;
-    }
+  // the first "://" only, as strstr finds it
+  if (const char* at = n > 1 ? static_cast<const char*>(memmem(v + 1, n - 1, "://", 3)) : nullptr; at && at[-1] != 'p' && at[-1] != 's')
+    bad = true;
   if (n >= 12 && std::memcmp(v, "jndi:ldap://", 12) == 0) c.risk(Risk::PossibleExploit);
   else if (n < 4 || n > 256 || std::memcmp(v, "test", 4) == 0 || std::memchr(v, '{', n) || std::memchr(v, '}', n)) bad = true;
   if (bad) c.risk(Risk::HttpSuspUserAgent);

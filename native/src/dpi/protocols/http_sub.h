@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstring>
+#include <span>
 #include <string_view>
 
 #include "dpi/dpi.h"
@@ -46,21 +47,49 @@ void each_ndpi_line(Bytes b, F&& fn) {
   if (lines && lines < kMaxLines) fn(s + start, b.size() - start);
 }
 
-// The value of the packet's last line opening with `name` (any case, the
-// line longer than the name), spaces trimmed at both ends, as nDPI's line
-// parser keeps its header lines. False when no line opens so.
-inline bool ndpi_header_value(Bytes b, std::string_view name, const char*& value, size_t& len) {
+// A header asked of ndpi_header_values: its name (with the colon) and,
+// once read, its value.
+struct HeaderValue {
+  std::string_view name;
+  const char* value = nullptr;
+  size_t len = 0;
   bool found = false;
+};
+
+// The value of the packet's last line opening with each header's name (any
+// case, the line longer than the name), spaces trimmed at both ends, as
+// nDPI's line parser keeps its header lines; one pass over the lines for
+// all of them.
+inline void ndpi_header_values(Bytes b, std::span<HeaderValue> headers) {
   each_ndpi_line(b, [&](const char* l, size_t n) {
-    if (n <= name.size() || (l[0] | 0x20) != (name[0] | 0x20) || strncasecmp(l, name.data(), name.size()) != 0) return false;
-    const char* v = l + name.size();
-    size_t k = n - name.size();
-    while (k && *v == ' ') v++, k--;
-    while (k && v[k - 1] == ' ') k--;
-    value = v, len = k, found = true;
+    for (HeaderValue& h : headers) {
+      const std::string_view name = h.name;
+      if (n <= name.size() || (l[0] | 0x20) != (name[0] | 0x20) || strncasecmp(l, name.data(), name.size()) != 0) continue;
+      const char* v = l + name.size();
+      size_t k = n - name.size();
+      while (k && *v == ' ') v++, k--;
+      while (k && v[k - 1] == ' ') k--;
+      h.value = v, h.len = k, h.found = true;
+    }
     return false;
   });
-  return found;
+}
+
+// The same for one header; false when no line opens with `name`.
+inline bool ndpi_header_value(Bytes b, std::string_view name, const char*& value, size_t& len) {
+  HeaderValue h{name};
+  ndpi_header_values(b, std::span<HeaderValue>(&h, 1));
+  if (h.found) value = h.value, len = h.len;
+  return h.found;
+}
+
+// nDPI's content line from a Content-type value: cut at the first ';' and
+// at a '\r'. False when empty.
+inline bool ndpi_content_cut(const char* v, size_t k, const char*& value, size_t& len) {
+  if (const void* semi = std::memchr(v, ';', k)) k = size_t(static_cast<const char*>(semi) - v);
+  if (const void* cr = std::memchr(v, '\r', k)) k = size_t(static_cast<const char*>(cr) - v);
+  value = v, len = k;
+  return k > 0;
 }
 
 // nDPI's content line: the Content-type value, cut at the first ';' and at
@@ -69,10 +98,7 @@ inline bool ndpi_content_type(Bytes b, const char*& value, size_t& len) {
   const char* v;
   size_t k;
   if (!ndpi_header_value(b, "Content-type:", v, k)) return false;
-  if (const void* semi = std::memchr(v, ';', k)) k = size_t(static_cast<const char*>(semi) - v);
-  if (const void* cr = std::memchr(v, '\r', k)) k = size_t(static_cast<const char*>(cr) - v);
-  value = v, len = k;
-  return k > 0;
+  return ndpi_content_cut(v, k, value, len);
 }
 
 // nDPI's LINE_ENDS: the value ends with `t`, case as written.

@@ -38,7 +38,7 @@ Verdict classify_memcached(DpiCtx& c, Match& m) {
     return Verdict::No;
   }
   for (std::string_view w : kWords) {
-    if (!has_at(b, 0, w)) continue;
+    if (char(b[0]) != w[0] || !has_at(b, 0, w)) continue;
     if (++*seen >= 2) {
       m.app = id(ProtoId::Memcached);
       return Verdict::Match;

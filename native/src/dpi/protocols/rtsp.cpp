@@ -26,12 +26,15 @@ namespace {
 
 constexpr char kTunnelled[] = "application/x-rtsp-tunnelled";
 
-// nDPI's Accept line: the last line opening with "Accept:" (any case,
-// longer than that), spaces trimmed at both ends.
-bool accept_tunnelled(Bytes b) {
-  const char* v;
-  size_t k;
-  return ndpi_header_value(b, "Accept:", v, k) && value_ends(v, k, kTunnelled);
+// nDPI's Accept line or its content line (Content-type, cut at ';') ends
+// with the tunnelling type; one pass over the lines for both.
+bool tunnelled(Bytes b) {
+  HeaderValue h[] = {{"Accept:"}, {"Content-type:"}};
+  ndpi_header_values(b, h);
+  const char* ct;
+  size_t ct_len;
+  return (h[0].found && value_ends(h[0].value, h[0].len, kTunnelled)) ||
+         (h[1].found && ndpi_content_cut(h[1].value, h[1].len, ct, ct_len) && value_ends(ct, ct_len, kTunnelled));
 }
 
 bool first_line_rtsp(Bytes b) {
@@ -52,9 +55,7 @@ bool rtsp_url_near_start(Bytes b) {
 
 Verdict classify_rtsp(DpiCtx& c, Match& m) {
   Bytes b = c.payload;
-  const char* ct;
-  size_t ct_len;
-  bool hit = first_line_rtsp(b) || accept_tunnelled(b) || (ndpi_content_type(b, ct, ct_len) && value_ends(ct, ct_len, kTunnelled));
+  bool hit = first_line_rtsp(b) || tunnelled(b);
   if (!hit) {
     if (c.flow.dpi_packets == 1) return Verdict::NeedMore;  // the first direction is noted
     if (c.from_client) return c.flow.dpi_packets < 3 ? Verdict::NeedMore : Verdict::No;

@@ -45,18 +45,14 @@ bool wow_port(uint16_t port) {
   return port == 3724 || port == 6112 || port == 6113 || port == 6114 || port == 4000 || port == 1119;
 }
 
-// The value of HTTP header `name` (with its colon, any case) as nDPI's line
-// parser keeps it (the last occurrence, spaces stripped); empty when absent.
-// Only asked of a "GET /" request, whose first line is never a header.
-std::string_view header(Bytes b, std::string_view name) {
-  const char* v;
-  size_t n;
-  return ndpi_header_value(b, name, v, n) ? std::string_view(v, n) : std::string_view();
-}
-
+// The Blizzard downloader: its User-Agent and Host values as nDPI's line
+// parser keeps them (http_sub.h). Only asked of a "GET /" request, whose
+// first line is never a header.
 bool blizzard_download(Bytes b) {
   constexpr std::string_view kAgent = "Blizzard Downloader", kHost = "worldofwarcraft.com";
-  const std::string_view ua = header(b, "User-agent:"), host = header(b, "Host:");
+  HeaderValue h[] = {{"User-agent:"}, {"Host:"}};
+  ndpi_header_values(b, h);
+  const std::string_view ua(h[0].value, h[0].len), host(h[1].value, h[1].len);
   return ua.size() > kAgent.size() && ua.substr(0, kAgent.size()) == kAgent && host.size() > kHost.size() &&
          host.substr(host.size() - kHost.size()) == kHost;
 }
