@@ -36,12 +36,24 @@ inline bool command_at(Bytes b, size_t at, std::string_view word) {
 // for nDPI's clear-text credentials.
 inline bool user_or_pass(Bytes b) { return command_at(b, 0, "USER") || command_at(b, 0, "PASS"); }
 
-// `s` anywhere in the payload (glibc's memmem: a byte-pair filter, not a
-// compare at every offset).
-inline bool contains(Bytes b, std::string_view s) {
-  if (s.empty()) return true;
-  return b.size() >= s.size() && memmem(b.data(), b.size(), s.data(), s.size()) != nullptr;
+// Where `w` first occurs in h[0..n), or null: memchr to each candidate
+// first byte, then a compare (glibc's memmem builds a shift table per call,
+// dearer than the search on the short texts and rare first bytes here).
+inline const char* find_bytes(const void* h, size_t n, std::string_view w) {
+  const char* p = static_cast<const char*>(h);
+  if (w.empty()) return p;
+  if (n < w.size()) return nullptr;
+  const char* const last = p + (n - w.size());
+  for (;; p++) {
+    p = static_cast<const char*>(std::memchr(p, w[0], size_t(last - p) + 1));
+    if (!p) return nullptr;
+    if (std::memcmp(p + 1, w.data() + 1, w.size() - 1) == 0) return p;
+    if (p == last) return nullptr;
+  }
 }
+
+// `s` anywhere in the payload.
+inline bool contains(Bytes b, std::string_view s) { return find_bytes(b.data(), b.size(), s) != nullptr; }
 
 // `w` anywhere in v[0..n), ASCII letters in any case (strncasecmp at each
 // offset, without a call per offset).

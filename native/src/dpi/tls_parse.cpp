@@ -1,11 +1,14 @@
 #include "dpi/tls_parse.h"
 
+#define OPENSSL_SUPPRESS_DEPRECATED
 #include <arpa/inet.h>
-#include <openssl/evp.h>
+#include <openssl/md5.h>
+#include <openssl/sha.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <string_view>
 #include <strings.h>
 
 namespace fg {
@@ -40,15 +43,21 @@ struct Reader {
   }
 };
 
+// MD5 and SHA-256 on OpenSSL's low-level functions (deprecated in OpenSSL 3,
+// still exported by node): EVP's digest calls went through the provider's
+// parameter lookups on every hello.
 void digest(const char* name, const void* data, size_t n, uint8_t* out) {
-  static thread_local EVP_MD* md5 = EVP_MD_fetch(nullptr, "MD5", nullptr);
-  static thread_local EVP_MD* sha256 = EVP_MD_fetch(nullptr, "SHA256", nullptr);
-  static thread_local EVP_MD_CTX* ctx = EVP_MD_CTX_new();
-  const EVP_MD* md = name[0] == 'M' ? md5 : sha256;
-  unsigned len = 0;
-  if (!md || !ctx || !EVP_DigestInit_ex(ctx, md, nullptr) || !EVP_DigestUpdate(ctx, data, n) ||
-      !EVP_DigestFinal_ex(ctx, out, &len))
-    std::memset(out, 0, name[0] == 'M' ? 16 : 32);
+  if (name[0] == 'M') {
+    MD5_CTX c;
+    MD5_Init(&c);
+    MD5_Update(&c, data, n);
+    MD5_Final(out, &c);
+  } else {
+    SHA256_CTX c;
+    SHA256_Init(&c);
+    SHA256_Update(&c, data, n);
+    SHA256_Final(out, &c);
+  }
 }
 
 // A small text builder that never overflows (the string is then cut short,
@@ -613,7 +622,7 @@ bool tls_read_certificate(Bytes body, TlsMeta& t, CertNameFn on_name, void* ctx,
 
 // nDPI's common ALPN list (load_common_alpns); anything else offered is an
 // uncommon ALPN.
-constexpr const char* kCommonAlpns[] = {
+constexpr std::string_view kCommonAlpns[] = {
     "http/0.9", "http/1.0", "http/1.1", "spdy/1", "spdy/2", "spdy/3", "spdy/3.1", "stun.turn", "stun.nat-discovery",
     "h2", "h2c", "h2-16", "h2-15", "h2-14", "h2-fb", "webrtc", "c-webrtc", "ftp", "imap", "pop3", "managesieve", "coap",
     "xmpp-client", "xmpp-server", "acme-tls/1", "mqtt", "dot", "ntske/1", "sunrpc", "h3", "smb", "irc",
@@ -625,12 +634,15 @@ constexpr const char* kCommonAlpns[] = {
 // nDPI matches with its host-name automaton (case-insensitive): the whole
 // value, or a listed name right after a dot.
 bool tls_common_alpn(const uint8_t* a, size_t n) {
-  for (const char* w : kCommonAlpns) {
-    const size_t k = std::strlen(w);
+  const char* s = reinterpret_cast<const char*>(a);
+  const void* dot = n ? std::memchr(s, '.', n) : nullptr;  // no dot: the whole value only
+  for (std::string_view w : kCommonAlpns) {  // names in lower case
+    const size_t k = w.size();
     if (k > n) continue;
-    if (k == n && strncasecmp(reinterpret_cast<const char*>(a), w, k) == 0) return true;
-    for (size_t at = 1; at + k <= n; at++)
-      if (a[at - 1] == '.' && strncasecmp(reinterpret_cast<const char*>(a + at), w, k) == 0) return true;
+    if (k == n && (s[0] | 0x20) == w[0] && strncasecmp(s, w.data(), k) == 0) return true;
+    if (!dot) continue;
+    for (size_t at = size_t(static_cast<const char*>(dot) - s) + 1; at + k <= n; at++)
+      if (a[at - 1] == '.' && strncasecmp(s + at, w.data(), k) == 0) return true;
   }
   return false;
 }

@@ -239,7 +239,7 @@ bool ncase_eq(const char* a, size_t n, const char* word) {
   return true;
 }
 
-bool contains(const char* v, size_t n, std::string_view w) { return n >= w.size() && memmem(v, n, w.data(), w.size()) != nullptr; }
+bool contains(const char* v, size_t n, std::string_view w) { return find_bytes(v, n, w) != nullptr; }
 // `w` in the concatenation of a and b (nDPI's URL: Host value, then path).
 bool contains_joined(Str a, Str b, std::string_view w) {
   if (contains(a.p, a.n, w) || contains(b.p, b.n, w)) return true;
@@ -277,7 +277,7 @@ void check_ua(DpiCtx& c, const char* v, size_t n) {
   }
   if ((n >= 2 && std::memcmp(v, "<?", 2) == 0) || std::memchr(v, '$', n)) bad = true;
   // the first "://" only, as strstr finds it
-  if (const char* at = n > 1 ? static_cast<const char*>(memmem(v + 1, n - 1, "://", 3)) : nullptr; at && at[-1] != 'p' && at[-1] != 's')
+  if (const char* at = n > 1 ? find_bytes(v + 1, n - 1, "://") : nullptr; at && at[-1] != 'p' && at[-1] != 's')
     bad = true;
   if (n >= 12 && std::memcmp(v, "jndi:ldap://", 12) == 0) c.risk(Risk::PossibleExploit);
   else if (n < 4 || n > 256 || std::memcmp(v, "test", 4) == 0 || std::memchr(v, '{', n) || std::memchr(v, '}', n)) bad = true;
