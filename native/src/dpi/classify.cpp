@@ -2,6 +2,7 @@
 
 #include "dpi/dga.h"
 #include "dpi/payload.h"
+#include "dpi/protocols/http_sub.h"
 #include "flow/local_nets.h"
 
 #include <cstdio>
@@ -244,6 +245,7 @@ void Classifier::start(Flow& f) noexcept {
 }
 
 void Classifier::extra(Flow& f, FlowInfo& fi, const Packet& p, bool from_client) noexcept {
+  dpi_next_packet();
   const Registry& r = registry();
   if (f.pkts[0] + f.pkts[1] > dpi_window(f) || fi.extra >= r.n) {
     f.dpi_state = kDpiDone;
@@ -268,6 +270,7 @@ void Classifier::inspect(Flow& f, const Packet& p, bool from_client) noexcept {
     return;
   }
   FlowInfo* fi = ensure_info(f);
+  dpi_next_packet();
   // The third word is readable only while no name sits in host: once a
   // dissector set one without matching, its dissectors are asked again.
   const bool third = fi && !fi->host[0];

@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <span>
 #include <string_view>
@@ -22,17 +23,35 @@ inline bool flow_is_http(const DpiCtx& c) {
 
 // nDPI's line split (ndpi_parse_packet_line_info): a line ends at CRLF; the
 // bytes after the last CRLF are one more line, only when there was a CRLF;
-// at most 64 lines; nothing for payloads under 3 bytes. `fn(line, len)`
-// returns true to stop.
-template <class F>
-void each_ndpi_line(Bytes b, F&& fn) {
-  constexpr size_t kMaxLines = 64;
-  if (b.size() < 3) return;
+// at most 64 lines; nothing for payloads under 3 bytes. nDPI splits a
+// packet once for all its dissectors; so does this: the split of the bytes
+// last asked for is kept per worker thread until the classifier moves to
+// another packet (dpi_next_packet), and HTTP's sub-protocols, asked one
+// after another on the same request, share it.
+struct NdpiLines {
+  static constexpr size_t kMaxLines = 64;
+  uint64_t packet = 0;  // dpi_packet_serial when split
+  const uint8_t* data = nullptr;
+  size_t size = 0;
+  size_t n = 0;  // lines, the open last one included
+  uint32_t off[kMaxLines + 1], len[kMaxLines + 1];
+};
+inline thread_local uint64_t dpi_packet_serial = 1;
+inline thread_local NdpiLines ndpi_lines_memo;
+
+// The classifier calls this before it gives a packet to any dissector.
+inline void dpi_next_packet() { dpi_packet_serial++; }
+
+inline const NdpiLines& ndpi_lines(Bytes b) {
+  NdpiLines& t = ndpi_lines_memo;
+  if (t.packet == dpi_packet_serial && t.data == b.data() && t.size == b.size()) return t;
+  t.packet = dpi_packet_serial, t.data = b.data(), t.size = b.size(), t.n = 0;
+  if (b.size() < 3) return t;
   const char* s = reinterpret_cast<const char*>(b.data());
   const char* const end = s + b.size();
-  size_t start = 0, lines = 0;
+  size_t start = 0;
   // memchr to each CR: a binary payload costs a vector scan, not a loop.
-  for (const char* cr = s; lines < kMaxLines;) {
+  for (const char* cr = s; t.n < NdpiLines::kMaxLines;) {
     cr = static_cast<const char*>(std::memchr(cr, '\r', size_t(end - 1 - cr)));
     if (!cr) break;
     if (cr[1] != '\n') {
@@ -40,11 +59,21 @@ void each_ndpi_line(Bytes b, F&& fn) {
       continue;
     }
     const size_t i = size_t(cr - s);
-    if (fn(s + start, i - start)) return;
-    lines++, start = i + 2, cr += 2;
+    t.off[t.n] = uint32_t(start), t.len[t.n] = uint32_t(i - start), t.n++;
+    start = i + 2, cr += 2;
     if (cr >= end - 1) break;
   }
-  if (lines && lines < kMaxLines) fn(s + start, b.size() - start);
+  if (t.n && t.n < NdpiLines::kMaxLines) t.off[t.n] = uint32_t(start), t.len[t.n] = uint32_t(b.size() - start), t.n++;
+  return t;
+}
+
+// `fn(line, len)` for each line; returns true to stop.
+template <class F>
+void each_ndpi_line(Bytes b, F&& fn) {
+  const NdpiLines& t = ndpi_lines(b);
+  const char* s = reinterpret_cast<const char*>(b.data());
+  for (size_t i = 0; i < t.n; i++)
+    if (fn(s + t.off[i], size_t(t.len[i]))) return;
 }
 
 // A header asked of ndpi_header_values: its name (with the colon) and,
