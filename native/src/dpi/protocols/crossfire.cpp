@@ -12,63 +12,26 @@
 //   the request first; CrossFire is asked next as its sub-protocol.
 // Anything else rules the flow out, so the first packet decides.
 #include <string_view>
-#include <strings.h>
-#include <cstring>
 
 #include "dpi/dpi.h"
 #include "dpi/payload.h"
+#include "dpi/protocols/http_sub.h"
 
 namespace fg {
 namespace {
 
-struct Lines {
-  size_t count = 0;       // nDPI's parsed_lines
-  size_t first_len = 0;   // the request line's length
-  std::string_view host;  // the last Host field's value, spaces stripped
-};
-
-// The payload split at CRLF as nDPI's line parser does it.
-Lines http_lines(Bytes b) {
-  constexpr std::string_view kHost = "Host:";
-  const char* s = reinterpret_cast<const char*>(b.data());
-  const size_t n = b.size();
-  Lines out;
-  auto line = [&](size_t start, size_t end) {
-    if (out.count == 0) {
-      out.first_len = end - start;
-      return;
-    }
-    if (end - start <= kHost.size() || strncasecmp(s + start, kHost.data(), kHost.size()) != 0) return;
-    size_t v = start + kHost.size(), e = end;
-    while (v < e && s[v] == ' ') v++;
-    while (e > v && s[e - 1] == ' ') e--;
-    out.host = std::string_view(s + v, e - v);
-  };
-  size_t start = 0;
-  for (size_t i = 0; i + 1 < n; i++) {
-    const void* cr = std::memchr(s + i, '\r', n - 1 - i);
-    if (!cr) break;
-    i = size_t(static_cast<const char*>(cr) - s);
-    if (s[i + 1] != '\n') continue;
-    line(start, i);
-    out.count++;
-    start = i + 2;
-    i++;
-  }
-  if (out.count) {
-    line(start, n);
-    out.count++;
-  }
-  return out;
-}
-
+// nDPI's line table of the packet (http_sub.h): its count, the request
+// line's length and the last Host value.
 bool login_notice(Bytes b) {
   if (b.size() <= 4 || !has_at(b, 0, "GET /")) return false;
-  const Lines l = http_lines(b);
-  if (l.count != 8 || l.first_len < 30) return false;
+  const NdpiLines& l = ndpi_lines(b);
+  if (l.n != 8 || l.len[0] < 30) return false;
   if (!has_at(b, 5, "notice/login_big") && !has_at(b, 5, "notice/login_small")) return false;
-  if (!has_at(b, l.first_len - 19, "/index.asp HTTP/1.")) return false;
-  return l.host.size() >= 13 && (l.host.substr(0, 9) == "crossfire" || l.host.substr(0, 13) == "www.crossfire");
+  if (!has_at(b, l.len[0] - 19, "/index.asp HTTP/1.")) return false;
+  HeaderValue h[] = {{"Host:"}};  // never the request line, which opens "GET /"
+  ndpi_header_values(b, h);
+  const std::string_view host(h[0].value, h[0].len);
+  return host.size() >= 13 && (host.substr(0, 9) == "crossfire" || host.substr(0, 13) == "www.crossfire");
 }
 
 Verdict classify_crossfire(DpiCtx& c, Match& m) {
