@@ -6,8 +6,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { l7Name } from '../ts/bindings/engine.js';
-import { CLI, SRV, classifier, replayFrames, udpClassifierAt } from './fixtures/dissect.js';
-import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, eth, ipv4, tcp, udp } from './fixtures/frames.js';
+import { CLI, SRV, alternating, classifier, replayFrames, tcpSession, udpClassifierAt } from './fixtures/dissect.js';
+import { ETH, IPPROTO, MAC_A, MAC_B, eth, ipv4, udp } from './fixtures/frames.js';
 import { tempDir } from './fixtures/pcap.js';
 import { le16, le32, txt, u16, u32 } from './fixtures/bytes.js';
 
@@ -105,14 +105,7 @@ let nIp = 0;
 // [from CLI?, sport, dport, payload]): every flow's class by its L4 and ports.
 const tincThenUdp = async (tcpPayloads: Buffer[], datagrams: [boolean, number, number, Buffer][], tcpAfter = false) => {
   const v4 = (c: boolean, proto: number, l4: Buffer) => eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: c ? CLI : SRV, dst: c ? SRV : CLI, proto }, l4));
-  const seg = (c: boolean, flags: number, seq: number, data?: Buffer) =>
-    v4(c, IPPROTO.TCP, tcp({ sport: c ? 40750 : 655, dport: c ? 655 : 40750, flags, seq, ack: 1 }, data));
-  const tcpFrames = [seg(true, TCPF.SYN, 999), seg(false, TCPF.SYN | TCPF.ACK, 4999), seg(true, TCPF.ACK, 1000)];
-  const next = [1000, 5000]; // each direction's segments in sequence
-  tcpPayloads.forEach((p, i) => {
-    tcpFrames.push(seg(i % 2 === 0, TCPF.PSH | TCPF.ACK, next[i % 2], p));
-    next[i % 2] += p.length;
-  });
+  const tcpFrames = tcpSession(CLI, SRV, 40750, 655, alternating(tcpPayloads));
   const udpFrames = datagrams.map(([c, sport, dport, p]) => v4(c, IPPROTO.UDP, udp({ sport, dport }, p)));
   const frames = tcpAfter ? [...udpFrames, ...tcpFrames] : [...tcpFrames, ...udpFrames];
   return replayFrames(tmp.file(`tinc-${nIp++}.pcap`), frames, (e) =>

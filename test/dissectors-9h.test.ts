@@ -6,9 +6,8 @@
 // that a plain DNS, RTP, QUIC or STUN packet is not claimed.
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { classifier, replayFrames } from './fixtures/dissect.js';
+import { alternating, classifier, replayFrames, tcpSession } from './fixtures/dissect.js';
 import { le16, le32, txt, u16, u32, vec8 } from './fixtures/bytes.js';
-import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, eth, ipv4, tcp } from './fixtures/frames.js';
 import { tempDir } from './fixtures/pcap.js';
 import { l7Name } from '../ts/bindings/engine.js';
 
@@ -79,15 +78,7 @@ const scTmp = tempDir('fg-dissectors-9h-sc-');
 afterAll(() => scTmp.cleanup());
 let scN = 0;
 async function classifyV4(src: string, dst: string, sport: number, dport: number, payloads: Buffer[], dirs?: boolean[]) {
-  const seg = (c: boolean, flags: number, seq: number, data?: Buffer) =>
-    eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: c ? src : dst, dst: c ? dst : src, proto: IPPROTO.TCP }, tcp({ sport: c ? sport : dport, dport: c ? dport : sport, flags, seq, ack: 1 }, data)));
-  const frames = [seg(true, TCPF.SYN, 999), seg(false, TCPF.SYN | TCPF.ACK, 4999), seg(true, TCPF.ACK, 1000)];
-  const next = [1000, 5000]; // each direction's segments in sequence
-  payloads.forEach((p, i) => {
-    const c = dirs?.[i] ?? i % 2 === 0;
-    frames.push(seg(c, TCPF.PSH | TCPF.ACK, next[c ? 0 : 1], p));
-    next[c ? 0 : 1] += p.length;
-  });
+  const frames = tcpSession(src, dst, sport, dport, alternating(payloads, dirs));
   return replayFrames(scTmp.file(`sc-${scN++}.pcap`), frames, (e) => {
     const f = e.flows({ limit: 1 }).rows[0]!;
     return `${l7Name(f.l7_master, f.l7_app)} (${f.l7_confidence})`;

@@ -8,8 +8,8 @@ import { describe, expect, it } from 'vitest';
 
 import { Engine, l7Name } from '../ts/bindings/engine.js';
 import { txt } from './fixtures/bytes.js';
-import { replayFrames } from './fixtures/dissect.js';
-import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, eth, ipv4, ipv6, tcp, udp } from './fixtures/frames.js';
+import { replayFrames, tcpSession } from './fixtures/dissect.js';
+import { ETH, IPPROTO, MAC_A, MAC_B, eth, ipv4, ipv6, udp } from './fixtures/frames.js';
 import { tempDir } from './fixtures/pcap.js';
 
 const tmp = tempDir('fg-bt-cache-');
@@ -26,11 +26,7 @@ async function run(ds: D[], flush = false): Promise<Record<string, string>> {
   for (const d of ds) {
     const v6 = d.src.includes(':');
     if (d.l4 === 'tcp') {
-      const seg = (c: boolean, flags: number, seq: number, data?: Buffer) => {
-        const l4 = tcp({ sport: c ? d.sport : d.dport, dport: c ? d.dport : d.sport, flags, seq, ack: 1 }, data);
-        return eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: c ? d.src : d.dst, dst: c ? d.dst : d.src, proto: IPPROTO.TCP }, l4));
-      };
-      frames.push(seg(true, TCPF.SYN, 999), seg(false, TCPF.SYN | TCPF.ACK, 4999), seg(true, TCPF.ACK, 1000), seg(true, TCPF.PSH | TCPF.ACK, 1000, d.p));
+      frames.push(...tcpSession(d.src, d.dst, d.sport, d.dport, [[true, d.p]]));
       continue;
     }
     const l4 = udp({ sport: d.sport, dport: d.dport }, d.p);

@@ -10,9 +10,9 @@ import { describe, expect, it } from 'vitest';
 
 import { Engine, l7Name } from '../ts/bindings/engine.js';
 import { quicInitial, tlsClientHello } from './fixtures/apps.js';
-import { replayFrames, udpClassifierAt } from './fixtures/dissect.js';
+import { alternating, replayFrames, tcpSession, udpClassifierAt } from './fixtures/dissect.js';
 import { u16, u32 } from './fixtures/bytes.js';
-import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, eth, ipv4, tcp, udp } from './fixtures/frames.js';
+import { ETH, IPPROTO, MAC_A, MAC_B, eth, ipv4, udp } from './fixtures/frames.js';
 import { tempDir } from './fixtures/pcap.js';
 
 const udpAt = udpClassifierAt('fg-dpi-reconcile-u-');
@@ -21,15 +21,7 @@ let n = 0;
 
 /** A TCP flow src → dst (handshake, then the payloads in sequence, alternating): "Master.App (confidence)". */
 async function tcpAt(src: string, dst: string, dport: number, payloads: Buffer[]): Promise<string> {
-  const next = [1000, 5000];
-  const seg = (c: boolean, flags: number, seq: number, data?: Buffer) =>
-    eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: c ? src : dst, dst: c ? dst : src, proto: IPPROTO.TCP }, tcp({ sport: c ? 41000 : dport, dport: c ? dport : 41000, flags, seq, ack: 1 }, data)));
-  const frames = [seg(true, TCPF.SYN, 999), seg(false, TCPF.SYN | TCPF.ACK, 4999), seg(true, TCPF.ACK, 1000)];
-  payloads.forEach((p, i) => {
-    const c = i % 2 === 0;
-    frames.push(seg(c, TCPF.PSH | TCPF.ACK, next[c ? 0 : 1], p));
-    next[c ? 0 : 1] += p.length;
-  });
+  const frames = tcpSession(src, dst, 41000, dport, alternating(payloads));
   return replayFrames(tmp.file(`t-${n++}.pcap`), frames, (e: Engine) => {
     const f = e.flows({ limit: 1 }).rows[0]!;
     return `${l7Name(f.l7_master, f.l7_app)} (${f.l7_confidence})`;

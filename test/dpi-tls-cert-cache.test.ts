@@ -11,8 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 import { Engine, l7Name } from '../ts/bindings/engine.js';
 import { u16, u24, vec8, vec16 } from './fixtures/bytes.js';
-import { replayFrames } from './fixtures/dissect.js';
-import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, eth, ipv4, ipv6, tcp } from './fixtures/frames.js';
+import { replayFrames, tcpSession } from './fixtures/dissect.js';
 import { tempDir } from './fixtures/pcap.js';
 
 const tmp = tempDir('fg-tls-cert-cache-');
@@ -37,20 +36,7 @@ type Flow = { cport: number; sport: number; msgs: [boolean, Buffer][] }; // [fro
 async function run(flows: Flow[], v6 = false): Promise<Record<number, string>> {
   const C = v6 ? '2001:db8::1' : '10.0.0.1', S = v6 ? '2001:db8::2' : '10.0.0.2';
   const frames: Buffer[] = [];
-  for (const f of flows) {
-    const next = [1000, 5000];
-    const seg = (c: boolean, flags: number, seq: number, data?: Buffer) => {
-      const l4 = tcp({ sport: c ? f.cport : f.sport, dport: c ? f.sport : f.cport, flags, seq, ack: 1 }, data);
-      return v6
-        ? eth(MAC_B, MAC_A, ETH.IPV6, ipv6({ src: c ? C : S, dst: c ? S : C, next: IPPROTO.TCP }, l4))
-        : eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: c ? C : S, dst: c ? S : C, proto: IPPROTO.TCP }, l4));
-    };
-    frames.push(seg(true, TCPF.SYN, 999), seg(false, TCPF.SYN | TCPF.ACK, 4999), seg(true, TCPF.ACK, 1000));
-    for (const [c, p] of f.msgs) {
-      frames.push(seg(c, TCPF.PSH | TCPF.ACK, next[c ? 0 : 1], p));
-      next[c ? 0 : 1] += p.length;
-    }
-  }
+  for (const f of flows) frames.push(...tcpSession(C, S, f.cport, f.sport, f.msgs));
   return replayFrames(tmp.file(`c-${n++}.pcap`), frames, (e: Engine) =>
     Object.fromEntries(e.flows({ limit: 20 }).rows.map((r) => [r.client.port, `${l7Name(r.l7_master, r.l7_app)} (${r.l7_confidence})`])),
   );
