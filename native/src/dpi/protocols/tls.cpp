@@ -523,7 +523,10 @@ bool numeric_host(const char* s, size_t n) {
 
 void tls_hello_meta(DpiCtx& c, Bytes hs, HelloTransport tr, HelloFacts* out) {
   FlowMeta* fm = c.meta(MetaKind::Tls);
-  TlsMeta scratch{};
+  // A zeroed stand-in only when the metadata pool had no entry (zeroing it
+  // on every hello was most of this function's own time).
+  TlsMeta scratch;
+  if (!fm) scratch = TlsMeta{};
   TlsMeta& t = fm ? fm->tls : scratch;
   HelloFacts mine;
   HelloFacts& facts = out ? *out : mine;
