@@ -59,16 +59,14 @@ class Classifier {
   static uint64_t endpoint_key(const IpAddr& ip, uint16_t port) noexcept;
   // A flow's client and server addresses, in that order.
   static uint64_t peers_key(const IpAddr& cli, const IpAddr& srv) noexcept;
+  // nDPI's search_into_bittorrent_cache: the flow's peers, or either of its
+  // endpoints, were seen in a BitTorrent flow.
+  bool bittorrent_known(const Flow& f) const noexcept;
 
  private:
   FlowInfo* ensure_info(Flow& f) noexcept;
   // While inspecting: the dissector of `proto` answered no on this flow.
   bool ruled_out(const Flow& f, uint16_t proto) const noexcept;
- public:
-  // nDPI's search_into_bittorrent_cache: the flow's peers, or either of its
-  // endpoints, were seen in a BitTorrent flow.
-  bool bittorrent_known(const Flow& f) const noexcept;
- private:
   void extra(Flow& f, FlowInfo& fi, const Packet& p, bool from_client) noexcept;
   void set(Flow& f, uint16_t master, uint16_t app, Confidence c) noexcept;
 

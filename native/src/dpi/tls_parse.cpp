@@ -636,7 +636,7 @@ constexpr std::string_view kCommonAlpns[] = {
 bool tls_common_alpn(const uint8_t* a, size_t n) {
   const char* s = reinterpret_cast<const char*>(a);
   const void* dot = n ? std::memchr(s, '.', n) : nullptr;  // no dot: the whole value only
-  for (std::string_view w : kCommonAlpns) {  // names in lower case
+  for (std::string_view w : kCommonAlpns) {  // every name opens with a lower-case letter
     const size_t k = w.size();
     if (k > n) continue;
     if (k == n && (s[0] | 0x20) == w[0] && strncasecmp(s, w.data(), k) == 0) return true;

@@ -15,13 +15,15 @@
 namespace fg {
 namespace {
 
-bool starts_with_method(Bytes b) {
-  static const char* const kMethods[] = {"GET ", "POST ", "HEAD ", "PUT ", "DELETE ", "OPTIONS ", "PATCH ", "CONNECT "};
-  for (const char* m : kMethods) {
-    size_t n = std::strlen(m);
-    if (b.size() >= n && std::memcmp(b.data(), m, n) == 0) return true;
-  }
-  return false;
+// The request's method as the flow metadata keeps it (0: none of these).
+uint8_t method_of(Bytes b) {
+  static const struct { const char* s; HttpMethod m; } kMethods[] = {
+      {"GET ", HttpMethod::Get}, {"POST ", HttpMethod::Post}, {"HEAD ", HttpMethod::Head}, {"PUT ", HttpMethod::Put},
+      {"DELETE ", HttpMethod::Delete}, {"OPTIONS ", HttpMethod::Options}, {"PATCH ", HttpMethod::Patch},
+      {"CONNECT ", HttpMethod::Connect}};
+  for (const auto& k : kMethods)
+    if (b.size() >= std::strlen(k.s) && std::memcmp(b.data(), k.s, std::strlen(k.s)) == 0) return uint8_t(k.m);
+  return 0;
 }
 
 // WebDAV's methods (RFC 4918), which nDPI reports as HTTP.WebDAV.
@@ -73,7 +75,7 @@ bool host_line(Bytes b, size_t from, const char*& name, size_t& len) {
 }  // namespace
 
 bool http_request_host(Bytes b, const char*& name, size_t& len) {
-  if (!starts_with_method(b) && !webdav_method(b)) return false;
+  if (!method_of(b) && !webdav_method(b)) return false;
   const void* nl = std::memchr(b.data(), '\n', b.size());
   return nl && host_line(b, size_t(static_cast<const uint8_t*>(nl) - b.data()) + 1, name, len);
 }
@@ -217,16 +219,6 @@ uint8_t ndpi_method(const char* m, size_t len) {
       return kMNone;
     default: return kMNone;
   }
-}
-
-uint8_t method_of(Bytes b) {
-  static const struct { const char* s; HttpMethod m; } kMethods[] = {
-      {"GET ", HttpMethod::Get}, {"POST ", HttpMethod::Post}, {"HEAD ", HttpMethod::Head}, {"PUT ", HttpMethod::Put},
-      {"DELETE ", HttpMethod::Delete}, {"OPTIONS ", HttpMethod::Options}, {"PATCH ", HttpMethod::Patch},
-      {"CONNECT ", HttpMethod::Connect}};
-  for (const auto& k : kMethods)
-    if (b.size() >= std::strlen(k.s) && std::memcmp(b.data(), k.s, std::strlen(k.s)) == 0) return uint8_t(k.m);
-  return 0;
 }
 
 // strncasecmp(a, word, n) with a holding n bytes and word NUL-terminated.
