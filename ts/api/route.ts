@@ -16,6 +16,8 @@ import type { NetworkConfig } from '../services/checks/network-config.js';
 import type { ChecksConfig } from '../services/checks/config.js';
 import type { AlertExclusions } from '../services/alerts/exclusions.js';
 import type { DeviceChecks } from '../services/checks/device-checks.js';
+import type { Notifications } from '../services/notifications/index.js';
+import type { Pools } from '../services/pools/pools.js';
 
 export type Version = 'v0' | 'v1' | 'v2';
 
@@ -48,6 +50,10 @@ export interface ApiDeps {
   devices?: DeviceChecks | null;
   /** the network configuration (allowed DNS/DHCP/NTP/SMTP servers, gateways); absent: its endpoints answer -6 */
   network?: NetworkConfig | null;
+  /** notification endpoints and recipients; absent: their endpoints answer -6 */
+  notifications?: Notifications | null;
+  /** pools of every kind (host pools applied to the engines); absent: their endpoints answer -6 */
+  pools?: Pools | null;
 }
 
 export interface ApiCtx {

@@ -15,6 +15,8 @@ import { checksRoutes } from './monitoring/checks.routes.js';
 import { networkConfigRoutes } from './monitoring/network-config.routes.js';
 import { deviceExclusionRoutes } from './monitoring/device-exclusions.routes.js';
 import { exclusionRoutes } from './monitoring/exclusions.routes.js';
+import { notificationRoutes } from './monitoring/notifications.routes.js';
+import { poolRoutes } from './monitoring/pools.routes.js';
 import * as flows from './monitoring/flows.js';
 import * as hosts from './monitoring/hosts.js';
 import * as ifaces from './monitoring/interfaces.js';
@@ -97,6 +99,7 @@ export const routes: RouteDef[] = [
       all: bool().optional(),
       mode: oneOf(['all', 'local', 'remote', 'broadcast_domain', 'filtered', 'blacklisted', 'dhcp']).optional(),
       vlan: int(0, 4095).optional(),
+      pool: int(0, 65535).optional(),
     },
     errors: [NOT_FOUND, INVALID_INTERFACE, INTERNAL_ERROR],
     handler: (ctx, p) => hosts.activeHosts(ctx, p),
@@ -278,4 +281,6 @@ export const routes: RouteDef[] = [
   ...networkConfigRoutes,
   ...deviceExclusionRoutes,
   ...exclusionRoutes,
+  ...notificationRoutes,
+  ...poolRoutes,
 ];

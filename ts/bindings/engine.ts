@@ -26,6 +26,7 @@ import {
   type NativeHostQuery,
   type NativeFlowQuery,
   type TrafficBy,
+  type HostPoolMember,
 } from './native.js';
 
 export type {
@@ -37,7 +38,7 @@ export type {
   EgressTargetPolicy,
   EgressTargetStats,
 } from './native.js';
-export type { BcastTooLarge, NetworkCheckHits, TrafficBy, HostScoreRow, ScoreBreakdown } from './native.js';
+export type { BcastTooLarge, NetworkCheckHits, TrafficBy, HostScoreRow, ScoreBreakdown, HostPoolMember } from './native.js';
 
 /** Engine.setRiskScores: by nDPI risk id (64 entries each). */
 export interface RiskScoreTable {
@@ -156,6 +157,8 @@ export interface HostQuery {
   limit?: number;
   mode?: (typeof HostMode)[number];
   vlan?: number;
+  /** a host pool id: its hosts only */
+  pool?: number;
   /** only hosts inside these networks (a user's allowed networks) */
   allowed?: string[];
   /** include ndpi, ndpi_categories and dscp in each row */
@@ -257,6 +260,9 @@ export interface ExpiredFlow {
   /** ntopng's CLIENT/SERVER_LOCATION: 0 remote, 1 local, 2 multicast */
   cli_location: number;
   srv_location: number;
+  /** the hosts' pools when the record was made (ntopng's host_pool_id; 0: the default pool) */
+  cli_pool: number;
+  srv_pool: number;
   /** the hosts' MACs, 'aa:bb:…' ('00:00:00:00:00:00' when unknown) */
   cli_mac: string;
   srv_mac: string;
@@ -358,6 +364,8 @@ function decodeExpired(v: DataView, b: Uint8Array, base: number): ExpiredFlow {
     ...((ids) => ({ risk_ids: ids, risks: ids.map((i) => info.dpi.risks[i] ?? String(i)) }))(riskIds(v.getBigUint64(base + F.risks, true))),
     kind: u8('kind') === 1 ? 'periodic' : 'end',
     cli_location: u8('cli_location'),
+    cli_pool: u8('cli_pool'),
+    srv_pool: u8('srv_pool'),
     srv_location: u8('srv_location'),
     cli_mac: macText(b, base + F.cli_mac),
     srv_mac: macText(b, base + F.srv_mac),
@@ -555,6 +563,11 @@ export class Engine {
 
 
 
+  /** The host pools' members (MAC first, then the longest network); every host is re-assigned before this returns. */
+  setHostPools(members: HostPoolMember[]): void {
+    this.native.setHostPools(members);
+  }
+
   setLocalNetworks(cidrs: string[]): void {
     this.native.setLocalNetworks(cidrs);
     this.localNets = [...cidrs];
@@ -625,6 +638,7 @@ export class Engine {
       limit: q.limit ?? 10,
       mode: indexOf(HostMode, q.mode ?? 'all', 'host mode'),
       vlan: q.vlan ?? -1,
+      pool: q.pool ?? -1,
       allowed: q.allowed ?? [],
       detail: q.detail ?? false,
       brief: q.brief ?? false,

@@ -150,6 +150,8 @@ export interface HostRecord {
   name: string | null;
   name_source: '' | 'dns' | 'dhcp' | 'mdns' | 'netbios' | 'tls' | 'http' | 'quic';
   localhost: boolean;
+  /** the host's pool (ntopng's host_pool_id; 0: the default pool) */
+  host_pool_id: number;
   privatehost: boolean;
   is_broadcast: boolean;
   is_multicast: boolean;
@@ -250,7 +252,12 @@ export interface FlowEndpoint {
   broadcast_domain_host: boolean;
   /** the endpoint's host named itself in DHCP */
   dhcp: boolean;
+  /** the endpoint host's pool (0: the default pool) */
+  host_pool_id: number;
 }
+
+/** A host pool member as the engine takes it: a network (address or CIDR) on a VLAN, or a MAC. */
+export type HostPoolMember = { net: string; vlan: number; pool: number } | { mac: string; pool: number };
 
 export interface FlowRecord {
   key: string;
@@ -456,6 +463,8 @@ export interface NativeHostQuery {
   limit?: number;
   mode?: number;
   vlan?: number;
+  /** a host pool id: its hosts only */
+  pool?: number;
   allowed?: string[];
   detail?: boolean;
   brief?: boolean;
@@ -537,6 +546,7 @@ export interface NativeEngine {
   l7Stats(): L7Stats;
   flowCounters(allowed?: string[]): { l4: { proto: number; count: number }[]; l7: { master: number; app: number; count: number }[] };
   setLocalNetworks(cidrs: string[]): void;
+  setHostPools(members: HostPoolMember[]): void;
   setLimits(maxFlows: number, maxHosts: number): void;
   /** Copies up to `max` whole records (default: as many as fit) into buf. */
   drainExpired(buf: ArrayBuffer, max?: number): number;

@@ -107,6 +107,8 @@ export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOpt
         exclusions,
         devices: checking.devices,
         network: checking.network,
+        notifications: checking.notifications,
+        pools: checking.pools,
       },
       { log: (l) => console.error(l), debug: o.debug },
     );

@@ -196,6 +196,7 @@ Napi::Object host_to_js(Napi::Env env, const HostRow& r) {
   o.Set("name", r.name.empty() ? env.Null() : Napi::Value(Napi::String::New(env, r.name)));
   o.Set("name_source", name_source(h.name_source));
   o.Set("localhost", bool(h.flags & kHostLocal));
+  o.Set("host_pool_id", double(r.pool));
   o.Set("privatehost", bool(h.flags & kHostPrivate));
   o.Set("is_broadcast", bool(h.flags & kHostBroadcast));
   o.Set("is_multicast", bool(h.flags & kHostMulticast));
@@ -309,6 +310,7 @@ Napi::Object flow_to_js(Napi::Env env, const FlowRow& r) {
   c.Set("is_multicast", bool(r.cli_flags & kHostMulticast));
   c.Set("broadcast_domain_host", bool(r.cli_flags & kHostBroadcastDomain));
   c.Set("dhcp", r.cli_name_source == uint8_t(NameSource::Dhcp));
+  c.Set("host_pool_id", double(r.cli_pool));
   Napi::Object s = Napi::Object::New(env);
   s.Set("ip", format_ip(sip));
   s.Set("port", double(sport));
@@ -318,6 +320,7 @@ Napi::Object flow_to_js(Napi::Env env, const FlowRow& r) {
   s.Set("is_multicast", bool(r.srv_flags & kHostMulticast));
   s.Set("broadcast_domain_host", bool(r.srv_flags & kHostBroadcastDomain));
   s.Set("dhcp", r.srv_name_source == uint8_t(NameSource::Dhcp));
+  s.Set("host_pool_id", double(r.srv_pool));
   o.Set("client", c);
   o.Set("server", s);
   o.Set("first_seen", secs(f.first_ns));
@@ -544,7 +547,7 @@ Napi::Object expired_layout(Napi::Env env) {
   FG_F(tunnel, "u8"); FG_F(reason, "u8"); FG_F(dscp_cli, "u8"); FG_F(dscp_srv, "u8");
   FG_F(ttl_cli, "u8"); FG_F(ttl_srv, "u8"); FG_F(confidence, "u8");
   FG_F(risks, "u64"); FG_F(kind, "u8"); FG_F(cli_location, "u8"); FG_F(srv_location, "u8");
-  FG_F(icmp_type, "u8"); FG_F(icmp_code, "u8"); FG_F(tcp_state, "u8");
+  FG_F(icmp_type, "u8"); FG_F(icmp_code, "u8"); FG_F(tcp_state, "u8"); FG_F(cli_pool, "u8"); FG_F(srv_pool, "u8");
   FG_F(cli_mac, "mac"); FG_F(srv_mac, "mac");
   FG_F(info, "str"); FG_F(cli_name, "str"); FG_F(srv_name, "str");
 #undef FG_F

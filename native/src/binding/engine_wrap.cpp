@@ -14,6 +14,7 @@ namespace {
 void require(bool ok, Napi::Env env, const char* msg) {
   if (!ok) throw Napi::TypeError::New(env, msg);
 }
+void require(bool ok, Napi::Env env, const std::string& msg) { require(ok, env, msg.c_str()); }
 
 uint32_t opt_u32(Napi::Object o, const char* k, uint32_t def) {
   Napi::Value v = o.Get(k);
@@ -276,6 +277,7 @@ Napi::Function EngineWrap::Init(Napi::Env env) {
                          InstanceMethod("hostCheckHits", &EngineWrap::HostCheckHits),
                          InstanceMethod("hostScoresAbove", &EngineWrap::HostScoresAbove),
                          InstanceMethod("setRiskScores", &EngineWrap::SetRiskScores),
+                         InstanceMethod("setHostPools", &EngineWrap::SetHostPools),
                          InstanceMethod("flows", &EngineWrap::Flows),
                          InstanceMethod("flowCounters", &EngineWrap::FlowCounters),
                          InstanceMethod("l7Stats", &EngineWrap::L7Stats),
@@ -431,6 +433,7 @@ Napi::Value EngineWrap::Hosts(const Napi::CallbackInfo& info) {
   q.mode = HostMode(opt_u32(o, "mode", 0));
   require(uint32_t(q.mode) <= uint32_t(HostMode::Multicast), env, "invalid host mode");
   q.vlan = int(opt_num(o, "vlan", -1));
+  q.pool = int(opt_num(o, "pool", -1));
   q.allowed = parse_cidrs(env, o.Get("allowed"), "network");
   q.detail = opt_bool(o, "detail", false);
   q.brief = opt_bool(o, "brief", false);
@@ -589,6 +592,40 @@ Napi::Value EngineWrap::FlowCounters(const Napi::CallbackInfo& info) {
 Napi::Value EngineWrap::L7Stats(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   return engine_->with_view([&](const Pipeline& pl) { return l7_stats_to_js(env, pl); });
+}
+
+// members: [{ net: 'cidr', vlan, pool } | { mac: 'aa:bb:cc:dd:ee:ff', pool }]
+Napi::Value EngineWrap::SetHostPools(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const char* usage = "setHostPools(members: ({ net: string, vlan: number, pool: number } | { mac: string, pool: number })[])";
+  require(info.Length() == 1 && info[0].IsArray(), env, usage);
+  auto t = std::make_shared<HostPoolTable>();
+  Napi::Array a = info[0].As<Napi::Array>();
+  for (uint32_t i = 0; i < a.Length(); i++) {
+    require(a.Get(i).IsObject(), env, usage);
+    Napi::Object m = a.Get(i).As<Napi::Object>();
+    const uint32_t pool = opt_u32(m, "pool", kMaxHostPools);
+    require(pool > 0 && pool < kMaxHostPools, env, "setHostPools: pool ids are 1-127");
+    if (m.Has("mac")) {
+      std::string s = opt_str(m, "mac", "");
+      uint8_t mac[6];
+      unsigned v[6];
+      char tail;
+      require(std::sscanf(s.c_str(), "%2x:%2x:%2x:%2x:%2x:%2x%c", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &tail) == 6, env,
+              "setHostPools: invalid MAC '" + s + "'");
+      for (int k = 0; k < 6; k++) mac[k] = uint8_t(v[k]);
+      t->add_mac(mac, uint8_t(pool));
+    } else {
+      Cidr c;
+      std::string s = opt_str(m, "net", "");
+      require(parse_cidr(s, c), env, "setHostPools: invalid network '" + s + "'");
+      const uint32_t vlan = opt_u32(m, "vlan", 0);
+      require(vlan < 4096, env, "setHostPools: VLAN ids are 0-4095");
+      t->add_net(c, uint16_t(vlan), uint8_t(pool));
+    }
+  }
+  engine_->set_host_pools(std::move(t));
+  return env.Undefined();
 }
 
 Napi::Value EngineWrap::SetLocalNetworks(const Napi::CallbackInfo& info) {

@@ -127,6 +127,15 @@ class Engine {
     pipeline_->set_risk_scores(t);
   }
 
+  // A new host pool table: every host is re-assigned before this returns,
+  // so the next answer shows the new membership.
+  void set_host_pools(std::shared_ptr<const HostPoolTable> t) {
+    waiters_.fetch_add(1);
+    std::lock_guard<std::mutex> g(mu_);
+    waiters_.fetch_sub(1);
+    pipeline_->set_host_pools(std::move(t));
+  }
+
   // Expires up to `max` active flows into the ring (under the batch lock,
   // so also while running); the caller drains between calls.
   uint32_t expire_active(uint32_t max) {

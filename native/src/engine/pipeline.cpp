@@ -77,6 +77,13 @@ Pipeline::Pipeline(const PipelineLimits& lim, SpscRing<ExpiredFlow>* expired)
   vlans_.reset(new VlanTraffic[kVlans]());
   host_net_.reset(new uint8_t[lim.max_hosts]);
   std::memset(host_net_.get(), kNoNet, lim.max_hosts);
+  host_pool_.reset(new uint8_t[lim.max_hosts]());
+}
+
+void Pipeline::set_host_pools(std::shared_ptr<const HostPoolTable> t) noexcept {
+  pools_ = t && !t->empty() ? std::move(t) : nullptr;
+  for (uint32_t i = 0; i < hosts_.max(); i++)
+    if (hosts_.used(i)) host_pool_[i] = pool_of(hosts_[i]);
 }
 
 void Pipeline::name_host(Host& h, const char* name, size_t len, NameSource src) noexcept {
@@ -101,7 +108,7 @@ void Pipeline::learn_name(const IpAddr& ip, uint16_t vlan, const char* name, siz
 size_t Pipeline::memory_bytes() const {
   return flows_.memory_bytes() + hosts_.memory_bytes() + names_.memory_bytes() + mac_index_.memory_bytes() +
          mac_pool_.memory_bytes() + dpi_.memory_bytes() + score_pool_.memory_bytes() + l7_.memory_bytes() + host_checks_memory_bytes() + (n_apps_ + n_cats_) * sizeof(IfaceL7Counter) + kFragSlots * sizeof(FragEntry) + kNameCacheSlots * sizeof(NameCacheEntry) +
-         sizeof(*this);
+         size_t(hosts_.max()) * 2 /* host_net_, host_pool_ */ + sizeof(*this);
 }
 
 void Pipeline::count_mac(const uint8_t* mac, uint32_t bytes, bool sent) noexcept {
@@ -139,7 +146,10 @@ uint32_t Pipeline::host_for(const IpAddr& ip, uint16_t vlan, const uint8_t* mac,
     // A local host now behind another MAC (an address reassigned, a spoofer):
     // it takes the MAC of its latest frame, which the IP reassignment check reads.
     Host& e = hosts_[i];
-    if (mac && (e.flags & kHostHasMac) && !mac_is_group(mac) && std::memcmp(e.mac, mac, 6) != 0) std::memcpy(e.mac, mac, 6);
+    if (mac && (e.flags & kHostHasMac) && !mac_is_group(mac) && std::memcmp(e.mac, mac, 6) != 0) {
+      std::memcpy(e.mac, mac, 6);
+      if (pools_) host_pool_[i] = pool_of(e);
+    }
     return i;
   }
   i = hosts_.create(k, h);
@@ -169,6 +179,7 @@ uint32_t Pipeline::host_for(const IpAddr& ip, uint16_t vlan, const uint8_t* mac,
     fl |= kHostHasMac;
   }
   e.flags = fl;
+  host_pool_[i] = pool_of(e);
   if (fl & kHostLocal) stats_.local_hosts++;
   // A device (MAC) is learned with the hosts behind it.
   if (mac) count_mac(mac, 0, true);
@@ -605,6 +616,8 @@ void Pipeline::emit_record(const Flow& f, RecordKind kind, FlowEnd why) noexcept
   r.cli_location = location(cli, f.cli_local), r.srv_location = location(srv, f.srv_local);
   r.icmp_type = f.icmp_type, r.icmp_code = f.icmp_code;
   r.tcp_state = uint8_t(f.tcp_data * kTcpData | f.tcp_zero_win * kTcpZeroWindow);
+  r.cli_pool = f.cli_host != HashIndex::kNone ? host_pool_[f.cli_host] : kNoHostPool;
+  r.srv_pool = f.srv_host != HashIndex::kNone ? host_pool_[f.srv_host] : kNoHostPool;
   if (f.cli_host != HashIndex::kNone) {
     const Host& h = hosts_[f.cli_host];
     std::memcpy(r.cli_mac, h.mac, 6);
@@ -917,6 +930,7 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
   std::unique_ptr<uint32_t[]> moved(new uint32_t[hosts_.max()]);
   std::unique_ptr<uint8_t[]> nnet(new uint8_t[max_hosts]);
   std::memset(nnet.get(), kNoNet, max_hosts);
+  std::unique_ptr<uint8_t[]> npool(new uint8_t[max_hosts]());
   ZeroArray<HostCheckCounters> nchecks = zero_array<HostCheckCounters>(max_hosts);
   ZeroArray<HostCheckHits> nhits = zero_array<HostCheckHits>(max_hosts);
   ZeroArray<HostScore> nhscores = zero_array<HostScore>(max_hosts);
@@ -934,6 +948,7 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
     }
     moved[i] = j;
     nnet[j] = host_net_[i];
+    npool[j] = host_pool_[i];
     nchecks[j] = checks_[i], nhits[j] = check_hits_[i];
     nhscores[j] = host_scores_[i];
   }
@@ -956,6 +971,7 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
   names_ = std::move(nn);
   l7_ = std::move(nl);
   host_net_ = std::move(nnet);
+  host_pool_ = std::move(npool);
   checks_ = std::move(nchecks), check_hits_ = std::move(nhits);
   host_scores_ = std::move(nhscores), score_pool_ = std::move(nfscores);
   lim_.max_flows = max_flows, lim_.max_hosts = max_hosts;

@@ -18,6 +18,7 @@
 #include "flow/hash_index.h"
 #include "flow/host_checks.h"
 #include "flow/host_l7.h"
+#include "flow/host_pools.h"
 #include "flow/host_table.h"
 #include "flow/local_nets.h"
 #include "flow/scores.h"
@@ -99,6 +100,10 @@ class Pipeline {
   void set_risk_scores(const RiskScoreTable& t) noexcept;
   const RiskScoreTable& risk_scores() const { return score_table_; }
   const HostScore& host_score(uint32_t slot) const { return host_scores_[slot]; }
+  // Host pools (flow/host_pools.h): a new table re-assigns every host now
+  // (JS thread, under the batch lock); hosts created later look it up once.
+  void set_host_pools(std::shared_ptr<const HostPoolTable> t) noexcept;
+  uint8_t host_pool(uint32_t slot) const { return host_pool_[slot]; }
   // Flows whose score could not be kept: the side pool was full.
   uint64_t score_full() const { return score_full_; }
   size_t flow_scores_memory_bytes() const { return score_pool_.memory_bytes(); }
@@ -251,6 +256,12 @@ class Pipeline {
   // Local network index of each host slot (kNoNet: not local), set when the host is created.
   static constexpr uint8_t kNoNet = 0xff;
   std::unique_ptr<uint8_t[]> host_net_;
+  // Host pool id of each host slot (kNoHostPool: the default pool), and the table it came from.
+  std::unique_ptr<uint8_t[]> host_pool_;
+  std::shared_ptr<const HostPoolTable> pools_;
+  uint8_t pool_of(const Host& h) const noexcept {
+    return pools_ ? pools_->lookup(h.key.ip, h.key.vlan, (h.flags & kHostHasMac) ? h.mac : nullptr) : kNoHostPool;
+  }
   uint32_t n_apps_ = 0, n_cats_ = 0;
   SpscRing<ExpiredFlow>* expired_;
   Packet pkts_[kBatch];

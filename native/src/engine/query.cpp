@@ -90,7 +90,7 @@ PageOrder order_hosts(const Pipeline& pl, const HostQuery& q) {
   std::vector<uint32_t> sel;
   sel.reserve(ht.size());
   for (uint32_t i = 0; i < ht.max(); i++)
-    if (ht.used(i) && host_matches(ht[i], q)) sel.push_back(i);
+    if (ht.used(i) && host_matches(ht[i], q) && (q.pool < 0 || pl.host_pool(i) == q.pool)) sel.push_back(i);
   PageOrder page;
   page.total = uint32_t(sel.size());
   // Sorting by name orders what a UI shows: the name, or the address when
@@ -154,6 +154,7 @@ std::vector<HostRow> host_rows(const Pipeline& pl, const PageEntry* e, size_t n,
     const char* nm = pl.names().get(h.name);
     r.h = h, r.name = nm ? nm : "", r.brief = brief;
     r.score = pl.host_score(i);
+    r.pool = pl.host_pool(i);
     r.has_l7 = detail;
     if (detail) r.hits = pl.live_check_hits(i);
     idx.push_back(i);
@@ -194,6 +195,7 @@ bool find_host(const Pipeline& pl, const IpAddr& ip, int vlan, HostRow& out) {
   out.l7 = pl.host_l7().read(i);
   out.hits = pl.live_check_hits(i);
   out.score = pl.host_score(i);
+  out.pool = pl.host_pool(i);
   return true;
 }
 
@@ -301,13 +303,13 @@ std::vector<FlowRow> flow_rows(const Pipeline& pl, const PageEntry* e, size_t n)
       const Host& h = ht[f.cli_host];
       const char* nm = pl.names().get(h.name);
       r.cli_name = nm ? nm : "";
-      r.cli_flags = h.flags, r.cli_name_source = h.name_source;
+      r.cli_flags = h.flags, r.cli_name_source = h.name_source, r.cli_pool = pl.host_pool(f.cli_host);
     }
     if (f.srv_host != HashIndex::kNone) {
       const Host& h = ht[f.srv_host];
       const char* nm = pl.names().get(h.name);
       r.srv_name = nm ? nm : "";
-      r.srv_flags = h.flags, r.srv_name_source = h.name_source;
+      r.srv_flags = h.flags, r.srv_name_source = h.name_source, r.srv_pool = pl.host_pool(f.srv_host);
     }
     rows.push_back(std::move(r));
   }

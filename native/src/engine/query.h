@@ -18,6 +18,7 @@ struct HostQuery {
   uint32_t offset = 0, limit = 10;
   HostMode mode = HostMode::All;
   int vlan = -1;
+  int pool = -1;              // a host pool id: its hosts only
   std::vector<Cidr> allowed;  // empty: every host
   bool detail = false;        // with the per-application / category / DSCP counters
   bool brief = false;         // rows without the nested counters (families, packet sizes, TCP, score breakdown)
@@ -26,6 +27,7 @@ struct HostQuery {
 struct HostRow {
   Host h;
   bool brief = false;   // host_to_js leaves the nested counters out
+  uint8_t pool = 0;     // host_pool_id
   std::string name;
   bool has_l7 = false;  // detail: with the L7 counters and the host-check hits so far
   HostL7Stats l7;
@@ -98,6 +100,7 @@ struct FlowRow {
   uint8_t confidence = 0;                // Confidence
   uint8_t cli_flags = 0, srv_flags = 0;  // HostFlag bits (local, broadcast …)
   uint8_t cli_name_source = 0, srv_name_source = 0;  // NameSource of the endpoints' names
+  uint8_t cli_pool = 0, srv_pool = 0;    // the endpoints' host pools
   uint64_t risks = 0;                    // nDPI risk mask
   bool has_meta = false;
   FlowMeta meta;                         // valid when has_meta

@@ -76,6 +76,8 @@ export interface ActiveHostParams {
   all?: boolean;
   mode?: 'all' | 'local' | 'remote' | 'broadcast_domain' | 'filtered' | 'blacklisted' | 'dhcp';
   vlan?: number;
+  /** a host pool id: its hosts only (ntopng's `pool`) */
+  pool?: number;
 }
 
 /** get/host/active: a page of hosts sorted natively (only the page crosses). */
@@ -93,6 +95,7 @@ export function activeHosts(ctx: ApiCtx, p: ActiveHostParams) {
     limit: all ? 1 << 30 : perPage,
     mode: p.mode ?? 'all',
     vlan: p.vlan,
+    pool: p.pool,
     allowed: ctx.allowed,
     brief: true,
   } as const;
@@ -173,7 +176,7 @@ export function hostDataFlat(ctx: ApiCtx, h: HostRecord, iface: MonitoredInterfa
     os: 0,
     os_detail: '',
     devtype: 0,
-    host_pool_id: 0,
+    host_pool_id: h.host_pool_id,
     // the shares of its active flows' alert scores (Score::lua_get_score)
     score: h.score_as_client + h.score_as_server,
     'score.as_client': h.score_as_client,

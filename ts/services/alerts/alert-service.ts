@@ -86,6 +86,8 @@ export class AlertService implements AlertSink {
   private readonly flushMs: number;
   private readonly maxHosts: number;
   private readonly log: (line: string) => void;
+  /** a host's pool when its alert is raised (the host_pool_id column); none: 0 */
+  private hostPool: ((ifid: number, entityVal: string) => number) | null = null;
 
   private constructor(
     private readonly backend: Backend | null,
@@ -143,12 +145,24 @@ export class AlertService implements AlertSink {
   // ── AlertSink ────────────────────────────────────────────────────────
 
   /** Another sink that sees every engage, release and emit after this service (notification recipients, tests). */
+  /** How a host alert learns its host's pool (pools are opened after this service). */
+  setHostPool(fn: (ifid: number, entityVal: string) => number): void {
+    this.hostPool = fn;
+  }
+
+  /** a host alert carries its host's pool at the time it is raised, as ntopng's host alerts do */
+  private withPool(a: AlertInput): AlertInput {
+    if (a.family !== 'host' || !this.hostPool || a.fields.host_pool_id !== undefined) return a;
+    return { ...a, fields: { ...a.fields, host_pool_id: this.hostPool(a.ifid, a.entityVal) } };
+  }
+
   subscribe(sink: AlertSink): () => void {
     this.subscribers.push(sink);
     return () => void this.subscribers.splice(this.subscribers.indexOf(sink) >>> 0, 1);
   }
 
   engage(a: AlertInput): void {
+    a = this.withPool(a);
     for (const x of this.subscribers) x.engage(a);
     const s = this.iface(a.ifid);
     const k = alertKeyText(a);
@@ -214,6 +228,7 @@ export class AlertService implements AlertSink {
   }
 
   emit(a: AlertInput): void {
+    a = this.withPool(a);
     for (const x of this.subscribers) x.emit(a);
     const s = this.iface(a.ifid);
     const h = this.host(s, a);

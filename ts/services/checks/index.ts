@@ -16,6 +16,8 @@ import { InterfaceChecks, type CheckedInterface } from './interface-checks.js';
 import { NetworkChecks } from './network-checks.js';
 import { NetworkConfig } from './network-config.js';
 import { SystemChecks, processFigures } from './system-checks.js';
+import { Notifications, type NotificationsOptions } from '../notifications/index.js';
+import { Pools } from '../pools/pools.js';
 
 export interface Checking {
   checks: ChecksConfig;
@@ -29,6 +31,10 @@ export interface Checking {
   networkChecks: NetworkChecks;
   devices: DeviceChecks;
   systemChecks: SystemChecks;
+  /** notification endpoints and recipients: every alert goes to those its pool and their filters pick */
+  notifications: Notifications;
+  /** pools of every kind; host pools applied to the engines */
+  pools: Pools;
   /** detaches from the engines, then writes the alerts still queued */
   close(): Promise<void>;
 }
@@ -39,6 +45,8 @@ export interface CheckingOptions {
   log?: (line: string) => void;
   /** the alert service's bounds (engaged per interface, write queue …) */
   alerts?: AlertServiceOptions;
+  /** the notification queues' bounds and timeouts */
+  notifications?: NotificationsOptions;
 }
 
 /** An interface the checks watch (Interfaces.list entries fit). */
@@ -74,9 +82,17 @@ export async function startChecking(ifaces: readonly CheckingInterface[], o: Che
   // alerts still work and stored ones are counted as dropped
   const alerts = await AlertService.open(o.history?.backend ?? null, { log, ...o.alerts });
   const hostChecks = new HostChecks(checks, alerts, (ip, vlan, id) => exclusions.hostAlertExcluded(ip, vlan, id));
+  // before the pools: their default pools are bound to the builtin recipient
+  const ifnames = new Map(ifaces.map((i) => [i.ifid, i.ifname ?? `ifid ${i.ifid}`]));
+  const notifications = await Notifications.open(o.store, { log, ifname: (ifid) => ifnames.get(ifid) ?? `ifid ${ifid}`, ...o.notifications });
+  alerts.subscribe(notifications);
   const interfaceChecks = new InterfaceChecks(checks, alerts);
   const networkChecks = new NetworkChecks(checks, alerts);
   const devices = new DeviceChecks(o.store, checks, alerts);
+  // host pools reach the engines before the first packet
+  const pools = await Pools.open(o.store, { interfaces: () => ifaces.map((i) => ({ ifid: i.ifid, ifname: i.ifname ?? `ifid ${i.ifid}`, engine: i.engine })) }, notifications.recipients);
+  notifications.setPools(pools);
+  alerts.setHostPool((ifid, entityVal) => pools.poolOf('host', ifid, entityVal));
   const watched: CheckedInterface[] = [];
   const removers = ifaces.map((i) => {
     const ifname = i.ifname ?? `ifid ${i.ifid}`;
@@ -124,12 +140,16 @@ export async function startChecking(ifaces: readonly CheckingInterface[], o: Che
     networkChecks,
     devices,
     systemChecks,
+    pools,
+    notifications,
     close: async () => {
       systemChecks.stop();
       for (const r of removers) r();
       flowChecks.stop();
       stopExclusions();
       await alerts.close();
+      // after the alerts: what they notified last is still delivered (bounded)
+      await notifications.close();
     },
   };
 }

@@ -180,6 +180,8 @@ export class FlowBatch {
   private readonly flags0: Uint8Array;
   private readonly flags1: Uint8Array;
   private readonly cliLoc: Uint8Array;
+  private readonly pool0: Uint16Array;
+  private readonly pool1: Uint16Array;
   private readonly srvLoc: Uint8Array;
   private readonly p0: Uint32Array;
   private readonly p1: Uint32Array;
@@ -226,6 +228,8 @@ export class FlowBatch {
       ['DST2SRC_TCP_FLAGS', (this.flags1 = new Uint8Array(n))],
       ['CLIENT_LOCATION', (this.cliLoc = new Uint8Array(n))],
       ['SERVER_LOCATION', (this.srvLoc = new Uint8Array(n))],
+      ['SRC_HOST_POOL_ID', (this.pool0 = new Uint16Array(n))],
+      ['DST_HOST_POOL_ID', (this.pool1 = new Uint16Array(n))],
       ['SRC2DST_PACKETS', (this.p0 = new Uint32Array(n))],
       ['DST2SRC_PACKETS', (this.p1 = new Uint32Array(n))],
       ['NTOPNG_INSTANCE_NAME', consts.instance],
@@ -305,6 +309,8 @@ export class FlowBatch {
     this.packets[r] = k0 + k1;
     this.dscp0[r] = b[base + F.dscp_cli];
     this.dscp1[r] = b[base + F.dscp_srv];
+    this.pool0[r] = b[base + F.cli_pool];
+    this.pool1[r] = b[base + F.srv_pool];
     const proto = (this.proto[r] = b[base + F.proto]);
     const sport = (this.sport[r] = v.getUint16(base + F.cli_port, true));
     const dport = (this.dport[r] = v.getUint16(base + F.srv_port, true));

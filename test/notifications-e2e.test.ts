@@ -1,0 +1,113 @@
+// The issue's end to end: a SYN scan built here is replayed; the scanner and
+// its target are members of a host pool bound to a webhook, a syslog (UDP)
+// and an email recipient (real receivers started here); a fourth recipient
+// on the same pool wants emergencies only, a fifth is bound to the default
+// host pool only. The scan's alerts (syn_scan, severity warning) reach the
+// three, once each for engage and release, and never the other two; the
+// stored alerts carry the pool.
+import { afterAll, describe, expect, it } from 'vitest';
+
+import { startApi, v2, type ApiService } from './fixtures/api.js';
+import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, eth, ipv4, tcp } from './fixtures/frames.js';
+import { pcap, tempDir, type Packet } from './fixtures/pcap.js';
+import { httpReceiver, pythonSmtp, udpReceiver } from './fixtures/receivers.js';
+import { T0 } from './fixtures/ts-capture.js';
+
+const tmp = tempDir();
+const closers: (() => Promise<unknown> | unknown)[] = [];
+afterAll(async () => {
+  for (const c of closers.reverse()) await c();
+  tmp.cleanup();
+});
+
+const S = '192.168.7.66', T = '192.168.7.10', C = '192.168.7.20';
+const SYN_SCAN = 5; // host_alert_keys.lua host_alert_syn_scan
+const { SYN, ACK, RST, PSH, FIN } = TCPF;
+const at = (x: number) => BigInt(Math.round((T0 + x) * 1e6)) * 1000n;
+const seg = (t: number, src: string, sport: number, dst: string, dport: number, flags: number, payload?: Buffer): Packet => ({
+  tsNs: at(t),
+  data: eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src, dst, proto: IPPROTO.TCP }, tcp({ sport, dport, flags }, payload))),
+});
+// 300 SYNs answered by RST|ACK in minute 0 (above syn_scan's threshold 256), ordinary traffic after
+const scan = Array.from({ length: 300 }, (_, i) => [seg(1 + i / 10, S, 40000, T, 1 + i, SYN), seg(1 + i / 10 + 0.01, T, 1 + i, S, 40000, RST | ACK)]).flat();
+const conn = (t: number, sport: number) => [
+  seg(t, C, sport, T, 80, SYN),
+  seg(t + 0.01, T, 80, C, sport, SYN | ACK),
+  seg(t + 0.02, C, sport, T, 80, ACK),
+  seg(t + 0.03, C, sport, T, 80, PSH | ACK, Buffer.from('GET / HTTP/1.1\r\nHost: t\r\n\r\n')),
+  seg(t + 0.04, C, sport, T, 80, FIN | ACK),
+  seg(t + 0.05, T, 80, C, sport, FIN | ACK),
+];
+
+describe('a SYN scan notified through a host pool', () => {
+  it('reaches the webhook, syslog and email recipients of the pool, not a stricter one nor the default pool\'s', async () => {
+    const hook = await httpReceiver();
+    const strict = await httpReceiver();
+    const other = await httpReceiver();
+    const udp = await udpReceiver();
+    const smtp = await pythonSmtp();
+    closers.push(() => hook.close(), () => strict.close(), () => other.close(), () => udp.close(), () => smtp.close());
+    const file = tmp.file('scan.pcap', pcap([...scan, ...conn(65, 50001), ...conn(125, 50002)]));
+    let pool = -1;
+    const s: ApiService = await startApi({
+      files: [file],
+      history: true,
+      configure: async (checks, checking) => {
+        await checks.setEnabled('host', 'syn_scan', true);
+        const n = checking.notifications;
+        const rec = async (type: string, name: string, params: Record<string, string>, minimumSeverity: string, given: Record<string, string> = {}) => {
+          const e = await n.addEndpoint(type, name, params);
+          expect(e.status).toBe('OK');
+          const r = await n.addRecipient({ endpointId: String(e.endpoint_id), name: `${name}-r`, categories: '', minimumSeverity, bindToAllPools: false, given });
+          expect(r.status).toBe('OK');
+          return r.recipient_id as number;
+        };
+        const ids = [
+          await rec('webhook', 'hook', { webhook_url: hook.url }, '3'),
+          await rec('syslog', 'log', { syslog_alert_format: 'json', syslog_host: '127.0.0.1', syslog_port: String(udp.port) }, '3'),
+          await rec('email', 'mail', { smtp_server: `smtp://127.0.0.1:${smtp.port}`, email_sender: 'flowgate <alerts@example.org>' }, '3', { email_recipient: 'soc@example.org' }),
+          // emergencies only (ntopng severity 8)
+          await rec('webhook', 'strict', { webhook_url: strict.url }, '8'),
+        ];
+        const dflt = await rec('webhook', 'other', { webhook_url: other.url }, '3');
+        pool = await checking.pools.add('host', 'Lab', ['192.168.7.0/24@0'], ids);
+        // the default host pool gets the fifth recipient only
+        await checking.pools.edit('host', 0, undefined, undefined, [dflt]);
+      },
+    });
+    closers.push(() => s.close());
+    expect(pool).toBe(2);
+    await s.checking.notifications.idle();
+
+    const sorted = (x: unknown[][]) => x.map((r) => JSON.stringify(r)).sort();
+    const want = sorted([
+      ['engage', S, T0 + 60, null],
+      ['engage', T, T0 + 60, null],
+      ['release', S, T0 + 60, T0 + 120],
+      ['release', T, T0 + 60, T0 + 120],
+    ]);
+    // webhook: each once
+    const hooked = hook.hits.flatMap((h) => h.body.alerts) as any[];
+    expect(sorted(hooked.map((a) => [a.action, a.entity_val, a.tstamp, a.tstamp_end ?? null]))).toEqual(want);
+    for (const a of hooked) expect(a).toMatchObject({ alert_id: SYN_SCAN, entity_id: 1, severity: 4, pool_id: pool });
+    // syslog: one JSON message per notification
+    const logged = udp.lines.map((l) => JSON.parse(l.slice(l.indexOf('{'))));
+    expect(sorted(logged.map((a) => [a.action, a.entity_val, a.tstamp, a.tstamp_end ?? null]))).toEqual(want);
+    // syslog PRI: facility 14, ntopng's warning → syslog level 4
+    for (const l of udp.lines) expect(l.startsWith(`<${14 * 8 + 4}>`)).toBe(true);
+    // email: to the recipient, naming both hosts
+    expect(smtp.mails.length).toBeGreaterThan(0);
+    for (const m of smtp.mails) expect(m.rcpttos).toEqual(['soc@example.org']);
+    const body = smtp.mails.map((m) => m.data).join('\n');
+    expect(body).toContain(S);
+    expect(body).toContain(T);
+    // never the stricter recipient nor the default pool's
+    expect(strict.hits.length).toBe(0);
+    expect(other.hits.length).toBe(0);
+    // the stored alerts carry the pool (host_pool_id filter of the alert list)
+    await s.checking.alerts.flush();
+    const r = await s.call(v2('get/host/alert/list'), { query: { ifid: 0, status: 'historical', epoch_begin: T0 - 3600, epoch_end: T0 + 3600, host_pool_id: `${pool};eq`, length: 100 } });
+    expect(r.body.rc).toBe(0);
+    expect((r.body.rsp.records ?? r.body.rsp.data ?? r.body.rsp).length).toBe(2);
+  });
+});
