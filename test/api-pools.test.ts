@@ -264,3 +264,39 @@ describe('stored flows carry their hosts pools', () => {
     ]);
   });
 });
+
+describe('every pool path, in v1 and v2', () => {
+  let s: ApiService;
+  beforeAll(async () => {
+    s = await startApi({ files: [file] });
+    services.push(s);
+    await addUser(s, { username: 'viewer', password: 'Us3r-secret!' });
+  });
+
+  it('answers on each of its URLs: required parameters -5, administrators only -3, then rc 0 or the kind\'s code', async () => {
+    const { poolRoutes } = await import('../ts/api/monitoring/pools.routes.js');
+    const { routeUrls } = await import('../ts/api/route.js');
+    const urls = poolRoutes.flatMap((r) => routeUrls(r).map((u) => ({ r, url: u.url })));
+    // 5 add + 5 delete + 9 edit + 11 get per kind, get/pools, delete/pools, 2 recipient/pools, members, bind, pool_by_member: 37 paths, twice
+    expect(urls.length).toBe(74);
+    expect(new Set(urls.map((u) => u.url.replace(/\/v[12]\//, '/v/'))).size).toBe(37);
+    for (const { r, url } of urls) {
+      const required = Object.entries(r.params).filter(([, z]) => !(z as unknown as { isOptional(): boolean }).isOptional()).map(([k]) => k);
+      if (required.length) {
+        const missing = await s.call(url, { form: { unrelated: 1 } });
+        expect([url, missing.body?.rc]).toEqual([url, -5]);
+      }
+      if (r.perm === 'admin') {
+        const denied = await s.call(url, { user: 'viewer', pw: 'Us3r-secret!', form: { pool: 0, pool_name: 'x', pool_members: '', member: '10.0.0.1' } });
+        expect([url, denied.body?.rc]).toEqual([url, -3]);
+      }
+      // a well-formed call on pool 0 / recipient 0: success, or the code the kind gives for it
+      const good = await s.call(url, { form: { pool: 0, pool_name: 'Default', pool_members: '', recipient_id: 0, member: '10.0.0.1' } });
+      expect(good.status, url).not.toBe(404);
+      const rc = good.body?.rc;
+      if (url.includes('/add/')) expect([url, rc]).toEqual([url, -13]); // 'Default' exists in every kind
+      else if (url.includes('/delete/') && !url.endsWith('/delete/pools.lua')) expect([url, rc]).toEqual([url, 0]); // the default pool comes back at once
+      else expect([url, rc]).toEqual([url, 0]);
+    }
+  });
+});

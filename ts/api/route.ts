@@ -18,6 +18,7 @@ import type { AlertExclusions } from '../services/alerts/exclusions.js';
 import type { DeviceChecks } from '../services/checks/device-checks.js';
 import type { Notifications } from '../services/notifications/index.js';
 import type { Pools } from '../services/pools/pools.js';
+import type { ActiveMonitoring } from '../services/active-monitoring/index.js';
 
 export type Version = 'v0' | 'v1' | 'v2';
 
@@ -54,6 +55,8 @@ export interface ApiDeps {
   notifications?: Notifications | null;
   /** pools of every kind (host pools applied to the engines); absent: their endpoints answer -6 */
   pools?: Pools | null;
+  /** active monitoring hosts and their results; absent: its endpoints answer -6 */
+  activeMonitoring?: ActiveMonitoring | null;
 }
 
 export interface ApiCtx {

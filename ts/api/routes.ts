@@ -17,6 +17,7 @@ import { deviceExclusionRoutes } from './monitoring/device-exclusions.routes.js'
 import { exclusionRoutes } from './monitoring/exclusions.routes.js';
 import { notificationRoutes } from './monitoring/notifications.routes.js';
 import { poolRoutes } from './monitoring/pools.routes.js';
+import { activeMonitoringRoutes } from './monitoring/active-monitoring.routes.js';
 import * as flows from './monitoring/flows.js';
 import * as hosts from './monitoring/hosts.js';
 import * as ifaces from './monitoring/interfaces.js';
@@ -283,4 +284,5 @@ export const routes: RouteDef[] = [
   ...exclusionRoutes,
   ...notificationRoutes,
   ...poolRoutes,
+  ...activeMonitoringRoutes,
 ];

@@ -85,6 +85,7 @@ export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOpt
     if (o.timeseries && backend) {
       try {
         await o.timeseries.connect(backend);
+        checking.activeMonitoring.setTimeseries(o.timeseries.store);
         print(`flowgate: timeseries in ${backend.description}`);
       } catch (e) {
         console.error(`flowgate: timeseries unavailable: ${(e as Error).message}`);
@@ -109,6 +110,7 @@ export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOpt
         network: checking.network,
         notifications: checking.notifications,
         pools: checking.pools,
+        activeMonitoring: checking.activeMonitoring,
       },
       { log: (l) => console.error(l), debug: o.debug },
     );

@@ -23,6 +23,8 @@ import {
   type Timeseries,
 } from '../../services/timeseries/index.js';
 import { StoreError } from '../../services/store/backend.js';
+import { SYSTEM_TS_IFID } from '../../services/timeseries/schemas.js';
+import { SYSTEM_IFID } from '../../services/alerts/types.js';
 import { ApiError, RC } from '../rc.js';
 import type { ApiCtx, Version } from '../route.js';
 import { inNetworks } from './hosts.js';
@@ -79,11 +81,19 @@ export function resolveQuery(ctx: ApiCtx, schemaName: string | undefined, tsQuer
   if (!schema) throw bad(`unknown ts_schema '${schemaName}'`);
   const tags = parseTsQuery(tsQuery);
   if (tags.ifid === undefined) throw bad('ts_query has no ifid');
-  if (!/^\d+$/.test(tags.ifid)) throw new ApiError(RC.INVALID_INTERFACE, `ifid '${tags.ifid}' is not an interface id`);
-  const iface = ctx.deps.interfaces.get(Number(tags.ifid));
-  if (!iface) throw new ApiError(RC.INVALID_INTERFACE, `no interface with ifid ${tags.ifid}`);
-  if (ctx.user.allowed_interface && ctx.user.allowed_interface !== iface.ifname) throw new ApiError(RC.NOT_GRANTED, `interface ${tags.ifid} is not allowed for this user`);
-  const out: Record<string, string> = { ifid: String(iface.ifid) };
+  // system schemas (active monitoring) live on ntopng's system interface -1
+  let ifid: number;
+  if (schema.system) {
+    if (tags.ifid !== String(SYSTEM_IFID)) throw new ApiError(RC.INVALID_INTERFACE, `${schema.name} is kept on the system interface: ifid:${SYSTEM_IFID}`);
+    ifid = SYSTEM_TS_IFID;
+  } else {
+    if (!/^\d+$/.test(tags.ifid)) throw new ApiError(RC.INVALID_INTERFACE, `ifid '${tags.ifid}' is not an interface id`);
+    const iface = ctx.deps.interfaces.get(Number(tags.ifid));
+    if (!iface) throw new ApiError(RC.INVALID_INTERFACE, `no interface with ifid ${tags.ifid}`);
+    if (ctx.user.allowed_interface && ctx.user.allowed_interface !== iface.ifname) throw new ApiError(RC.NOT_GRANTED, `interface ${tags.ifid} is not allowed for this user`);
+    ifid = iface.ifid;
+  }
+  const out: Record<string, string> = { ifid: schema.system ? String(SYSTEM_IFID) : String(ifid) };
   const missing: string[] = [];
   for (const t of schema.tags.slice(1)) {
     const v = tags[t];
@@ -91,7 +101,9 @@ export function resolveQuery(ctx: ApiCtx, schemaName: string | undefined, tsQuer
       missing.push(t);
       continue;
     }
-    out[t] = normalizeTag(ctx, t, v);
+    // an active monitoring host is a name, URL or host:port as configured, not an address
+    if (schema.system && (v.length > 1000 || v.includes(','))) throw bad(`ts_query: ${t} '${v.slice(0, 64)}' is not a valid value`);
+    out[t] = schema.system ? v : normalizeTag(ctx, t, v);
   }
   let topTag: string | null = null;
   if (missing.length) {
@@ -101,7 +113,7 @@ export function resolveQuery(ctx: ApiCtx, schemaName: string | undefined, tsQuer
   }
   const fixedTags = schema.tags.slice(1).filter((t) => t !== topTag);
   const text = fixedTags.map((t) => `${t}=${out[t]}`).join(',');
-  return { schema, topTag, ifid: iface.ifid, tags: out, text };
+  return { schema, topTag, ifid, tags: out, text };
 }
 
 function normalizeTag(ctx: ApiCtx, tag: string, v: string): string {

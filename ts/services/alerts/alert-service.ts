@@ -163,7 +163,6 @@ export class AlertService implements AlertSink {
 
   engage(a: AlertInput): void {
     a = this.withPool(a);
-    for (const x of this.subscribers) x.engage(a);
     const s = this.iface(a.ifid);
     const k = alertKeyText(a);
     const cur = s.engaged.get(k);
@@ -175,14 +174,17 @@ export class AlertService implements AlertSink {
       cur.fields = a.fields;
       cur.json = a.json;
       cur.count++;
+      for (const x of this.subscribers) x.engage(a);
       return;
     }
     if (s.engaged.size >= this.maxEngaged) {
+      // refused: not engaged, so nobody is told it was
       s.refused++;
       s.dropped++;
       return;
     }
     s.engaged.set(k, { ...a, firstSeen: a.tstamp, count: 1 });
+    for (const x of this.subscribers) x.engage(a);
     const h = this.host(s, a);
     if (h) {
       h.engaged++;
@@ -221,6 +223,7 @@ export class AlertService implements AlertSink {
         s.engaged.delete(k);
         const h = family === 'host' ? s.hosts.get(a.entityVal) : undefined;
         if (h) h.engaged--;
+        for (const x of this.subscribers) x.forget?.(a);
         n++;
       }
     }

@@ -57,6 +57,8 @@ export interface AlertSink {
   engaged(family: AlertFamily, ifid: number): EngagedAlert[];
   /** a one-shot alert (user login, configuration change): stored at once, never engaged */
   emit(a: AlertInput): void;
+  /** an engaged alert ended without being stored (excluded with delete_alerts): subscribers drop what they track of it */
+  forget?(key: AlertKey): void;
 }
 
 /** The key text of an alert (map key of engaged alerts). */

@@ -18,6 +18,7 @@ import { NetworkConfig } from './network-config.js';
 import { SystemChecks, processFigures } from './system-checks.js';
 import { Notifications, type NotificationsOptions } from '../notifications/index.js';
 import { Pools } from '../pools/pools.js';
+import { ActiveMonitoring, type ActiveMonitoringOptions } from '../active-monitoring/index.js';
 
 export interface Checking {
   checks: ChecksConfig;
@@ -35,6 +36,8 @@ export interface Checking {
   notifications: Notifications;
   /** pools of every kind; host pools applied to the engines */
   pools: Pools;
+  /** active monitoring: configured hosts probed on the wall clock (its points need setTimeseries) */
+  activeMonitoring: ActiveMonitoring;
   /** detaches from the engines, then writes the alerts still queued */
   close(): Promise<void>;
 }
@@ -47,6 +50,8 @@ export interface CheckingOptions {
   alerts?: AlertServiceOptions;
   /** the notification queues' bounds and timeouts */
   notifications?: NotificationsOptions;
+  /** active monitoring's period, clock, deadlines … (tests shorten the period) */
+  activeMonitoring?: Omit<ActiveMonitoringOptions, 'sink' | 'pools'>;
 }
 
 /** An interface the checks watch (Interfaces.list entries fit). */
@@ -86,12 +91,24 @@ export async function startChecking(ifaces: readonly CheckingInterface[], o: Che
   const ifnames = new Map(ifaces.map((i) => [i.ifid, i.ifname ?? `ifid ${i.ifid}`]));
   const notifications = await Notifications.open(o.store, { log, ifname: (ifid) => ifnames.get(ifid) ?? `ifid ${ifid}`, ...o.notifications });
   alerts.subscribe(notifications);
+  // flow alerts are rows the flow writer decodes: it hands each flow's first alerted row on
+  const stopFlowAlerts = writer?.onFlowAlerts(
+    (notes, dropped) => notifications.flowAlerts(notes, dropped),
+    () => notifications.wantsFlowAlerts(),
+  );
   const interfaceChecks = new InterfaceChecks(checks, alerts);
   const networkChecks = new NetworkChecks(checks, alerts);
   const devices = new DeviceChecks(o.store, checks, alerts);
   // host pools reach the engines before the first packet
-  const pools = await Pools.open(o.store, { interfaces: () => ifaces.map((i) => ({ ifid: i.ifid, ifname: i.ifname ?? `ifid ${i.ifid}`, engine: i.engine })) }, notifications.recipients);
+  // active monitoring hosts are the members of active_monitoring pools (known once it is open)
+  let am: ActiveMonitoring | null = null;
+  const pools = await Pools.open(
+    o.store,
+    { interfaces: () => ifaces.map((i) => ({ ifid: i.ifid, ifname: i.ifname ?? `ifid ${i.ifid}`, engine: i.engine })), amHosts: () => am?.keys() ?? [] },
+    notifications.recipients,
+  );
   notifications.setPools(pools);
+  const activeMonitoring = (am = ActiveMonitoring.open(o.store, { log, ...o.activeMonitoring, sink: alerts, pools })).start();
   alerts.setHostPool((ifid, entityVal) => pools.poolOf('host', ifid, entityVal));
   const watched: CheckedInterface[] = [];
   const removers = ifaces.map((i) => {
@@ -142,11 +159,14 @@ export async function startChecking(ifaces: readonly CheckingInterface[], o: Che
     systemChecks,
     pools,
     notifications,
+    activeMonitoring,
     close: async () => {
       systemChecks.stop();
+      await activeMonitoring.stop();
       for (const r of removers) r();
       flowChecks.stop();
       stopExclusions();
+      stopFlowAlerts?.();
       await alerts.close();
       // after the alerts: what they notified last is still delivered (bounded)
       await notifications.close();

@@ -10,9 +10,10 @@
 // with retries and backoff: a dead endpoint only ever delays itself.
 import { alertKeyText, type AlertFamily, type AlertInput, type AlertKey, type AlertSink, type EngagedAlert } from '../alerts/types.js';
 import type { ConfigStore } from '../config-store.js';
+import type { FlowAlertNote } from '../store/flow-batch.js';
 import { DEFAULT_POOL_ID, FAMILY_POOL_KIND, POOL_KINDS, type PoolDirectory } from '../pools/types.js';
 import { checkName, Endpoints, ENDPOINT_TYPES, failed, isEndpointType, pickParams, type EndpointRecord, type Failed, type Params } from './endpoints.js';
-import { alertCategory, buildNotification, testNotification, type Notification, type NotificationAction, type PlainOptions } from './notification.js';
+import { alertCategory, buildNotification, flowNotification, testNotification, type Notification, type NotificationAction, type PlainOptions } from './notification.js';
 import {
   ALL_CATEGORIES,
   BUILTIN_ENDPOINT_NAME,
@@ -178,6 +179,51 @@ export class Notifications implements AlertSink {
 
   emit(a: AlertInput): void {
     this.dispatch(a, 'store', a.tstamp, a.tstamp);
+  }
+
+  /**
+   * Flow alerts (the flow writer's: each flow's first alerted row, after
+   * exclusions) to the flow pool's recipients, as ntopng's Flow::alert2JSON
+   * (action store, entity flow, pool 0: flows have no pool). `dropped`: alerts
+   * the writer left out of a storm, counted here.
+   */
+  flowAlerts(notes: readonly FlowAlertNote[], dropped = 0): void {
+    this.totalDropped += dropped;
+    if (this.closing || !notes.length) return;
+    let ids: number[];
+    try {
+      ids = this.pools ? this.pools.recipientsOf('flow', DEFAULT_POOL_ID) : this.recipients.builtinIds();
+    } catch (e) {
+      this.log(`flowgate: notifications: no recipients for flow alerts: ${(e as Error).message}`);
+      return;
+    }
+    const rs = ids.map((id) => this.recipients.get(id)).filter((r): r is RecipientRecord => !!r);
+    if (!rs.length) return;
+    for (const f of notes) {
+      let n: Notification | undefined;
+      for (const r of rs) {
+        if (!r.check_categories.includes(f.alert_category) || f.severity < r.minimum_severity) continue;
+        n ??= flowNotification(f);
+        this.enqueue(r, n);
+      }
+    }
+  }
+
+  /** Whether a flow alert would reach anyone: a recipient of the flow pool whose endpoint delivers (the writer reports flow alerts only then). */
+  wantsFlowAlerts(): boolean {
+    if (this.closing) return false;
+    const ids = this.pools ? this.pools.recipientsOf('flow', DEFAULT_POOL_ID) : this.recipients.builtinIds();
+    for (const id of ids) {
+      const r = this.recipients.get(id);
+      const ep = r && this.endpoints.get(r.endpoint_id);
+      if (ep && ep.endpoint_key !== 'alert_store_db') return true;
+    }
+    return false;
+  }
+
+  /** an engaged alert discarded (an exclusion): its next engagement is a new one */
+  forget(key: AlertKey): void {
+    this.tracked.delete(alertKeyText(key));
   }
 
   engaged(_family: AlertFamily, _ifid: number): EngagedAlert[] {

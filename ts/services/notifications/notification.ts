@@ -7,6 +7,7 @@ import { hostname, networkInterfaces } from 'node:os';
 import { scoreToSeverity } from '../alerts/catalogue.js';
 import { alertKeyInfo, ENTITY_ID, familyAlertLabel } from '../alerts/families.js';
 import type { AlertFamily, AlertInput } from '../alerts/types.js';
+import type { FlowAlertNote } from '../store/flow-batch.js';
 
 export type NotificationAction = 'engage' | 'release' | 'store';
 
@@ -74,6 +75,41 @@ export function buildNotification(a: AlertInput, action: NotificationAction, poo
     n.name ??= a.entityVal;
   }
   return n;
+}
+
+/** A flow alert's notification (ntopng's Flow::alert2JSON fields that the flow row holds). */
+export function flowNotification(f: FlowAlertNote): Notification {
+  return {
+    ifid: f.ifid,
+    pool_id: 0,
+    action: 'store',
+    alert_id: f.alert_id,
+    subtype: '',
+    score: f.score,
+    severity: f.severity,
+    entity_id: ENTITY_ID.flow,
+    entity_val: 'flow',
+    tstamp: f.tstamp,
+    tstamp_end: f.tstamp,
+    granularity: 0,
+    json: '{}',
+    is_flow_alert: true,
+    alert_category: f.alert_category,
+    vlan_id: f.vlan_id,
+    proto: f.proto,
+    l7_proto: f.l7_proto,
+    l7_master_proto: f.l7_master_proto,
+    ip_version: f.cli_ip.includes(':') ? 6 : 4,
+    cli_ip: f.cli_ip,
+    cli_port: f.cli_port,
+    cli_name: f.cli_name,
+    cli_host_pool_id: f.cli_host_pool_id,
+    srv_ip: f.srv_ip,
+    srv_port: f.srv_port,
+    srv_name: f.srv_name,
+    srv_host_pool_id: f.srv_host_pool_id,
+    info: f.info,
+  };
 }
 
 /** alert_severities.lua titles by severity id */

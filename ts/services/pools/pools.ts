@@ -63,6 +63,8 @@ export class PoolError extends Error {
 /** What pools need to know of the service: the interfaces and their local networks, and the engines to send host pools to. */
 export interface PoolContext {
   interfaces(): readonly { ifid: number; ifname: string; engine: Engine }[];
+  /** the configured active monitoring host keys ('<measurement>@<host>'): the members active_monitoring pools take */
+  amHosts?(): readonly string[];
 }
 
 export class Pools implements PoolDirectory {
@@ -163,8 +165,10 @@ export class Pools implements PoolDirectory {
         return this.ctx.interfaces().some((i) => String(i.ifid) === member) ? member : null;
       case 'network':
         return this.localNetworks().includes(member) ? member : null;
+      case 'active_monitoring':
+        return this.ctx.amHosts?.().includes(member) ? member : null;
       default:
-        // SNMP devices and active monitoring hosts: none is configured here yet, so no member is valid
+        // SNMP devices: none is configured here yet, so no member is valid
         return null;
     }
   }

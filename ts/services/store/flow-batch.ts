@@ -8,7 +8,7 @@
 // FlowSource keeps, per long-lived flow, what its rows already hold and the
 // next row stores the difference, so SUM over a FLOW_ID's rows equals the
 // flow's totals, each row covering [end of the previous row, last packet].
-import { ipTextInto, isV4Mapped } from '../../bindings/ip-text.js';
+import { ipText, ipTextInto, isV4Mapped } from '../../bindings/ip-text.js';
 import type { Batch, Column } from './backend.js';
 import { AlertColumnArrays } from '../alerts/catalogue.js';
 import { flowExclusions } from '../alerts/exclusion-table.js';
@@ -110,6 +110,34 @@ interface Written {
   p1: number;
   /** LAST_SEEN of its last row (seconds), the next row's FIRST_SEEN */
   last: number;
+  /** a row of it carried an alert already (notified once per flow) */
+  alerted?: boolean;
+}
+
+/**
+ * A flow alert as it is notified (ntopng's flow alert notification fields):
+ * taken from the first row of a flow that carries one, after exclusions.
+ */
+export interface FlowAlertNote {
+  ifid: number;
+  tstamp: number;
+  alert_id: number;
+  score: number;
+  severity: number;
+  alert_category: number;
+  cli_ip: string;
+  srv_ip: string;
+  cli_port: number;
+  srv_port: number;
+  vlan_id: number;
+  proto: number;
+  l7_proto: number;
+  l7_master_proto: number;
+  info: string;
+  cli_name: string;
+  srv_name: string;
+  cli_host_pool_id: number;
+  srv_host_pool_id: number;
 }
 
 /** Per interface: run id (FLOW_ID's high part) and the long-lived flows' written counters. */
@@ -255,6 +283,30 @@ export class FlowBatch {
   }
 
   /** Empties the batch for reuse (its arrays are kept: no garbage per batch). */
+  private note(b: Uint8Array, base: number, ifid: number, r: number, tstamp: number): FlowAlertNote {
+    return {
+      ifid,
+      tstamp,
+      alert_id: this.alerts.status[r],
+      score: this.alerts.score[r],
+      severity: this.alerts.severity[r],
+      alert_category: this.alerts.category[r],
+      cli_ip: ipText(b, base + F.cli_ip),
+      srv_ip: ipText(b, base + F.srv_ip),
+      cli_port: this.sport[r],
+      srv_port: this.dport[r],
+      vlan_id: this.vlan[r],
+      proto: this.proto[r],
+      l7_proto: this.l7[r],
+      l7_master_proto: this.l7m[r],
+      info: cstr(b, base + F.info, LEN_INFO),
+      cli_name: cstr(b, base + F.cli_name, LEN_NAME),
+      srv_name: cstr(b, base + F.srv_name, LEN_NAME),
+      cli_host_pool_id: this.pool0[r],
+      srv_host_pool_id: this.pool1[r],
+    };
+  }
+
   reset(): this {
     this.rows = 0;
     this.perIf.clear();
@@ -267,6 +319,9 @@ export class FlowBatch {
    * Appends the record at `base` (false when a snapshot or end adds nothing
    * to what the flow's rows already hold).
    */
+  /** where the flow alerts of the rows added go (null: not collected) */
+  onAlert: ((n: FlowAlertNote) => void) | null = null;
+
   add(v: DataView, b: Uint8Array, base: number, src: FlowSource): boolean {
     const serial = v.getUint32(base + F.serial, true);
     let c0 = u64(v, base + F.cli2srv_bytes);
@@ -368,6 +423,12 @@ export class FlowBatch {
     if (ex && (riskLo | riskHi | own) && ex.flowExcluded(b, base + F.cli_ip, base + F.srv_ip, this.vlan[r], cstr(b, base + F.info, LEN_INFO), cstr(b, base + F.srv_name, LEN_NAME))) {
       this.alerts.fill(r, riskLo & ~ex.lo, riskHi & ~ex.hi, own & ~ex.own);
     } else this.alerts.fill(r, riskLo, riskHi, own);
+    // a flow's alert is notified with its first row that carries one (a long flow has several rows)
+    if (this.alerts.status[r] && this.onAlert && !prev?.alerted) {
+      const w = src.written.get(serial); // still tracked: more rows of it will come
+      if (w) w.alerted = true;
+      this.onAlert(this.note(b, base, src.ifid, r, lastSec));
+    }
     cText(this.info, r, b, base + F.info, LEN_INFO);
     this.ifidCol[r] = src.ifid;
     cText(this.srcLabel, r, b, base + F.cli_name, LEN_NAME);

@@ -46,12 +46,15 @@ function call(op: string, a: never[]): unknown {
       sink = new FlowSink(remote, { ...(a[1] as FlowSinkOptions), inflight: 3 }, {
         counts: (ifid, written, drops) => post({ op: 'counts', ifid, written, drops }),
         log: (line) => post({ op: 'log', line }),
+        flowAlerts: (notes, dropped) => post({ op: 'flowAlerts', notes, dropped }),
       });
       return;
     case 'flows.risks':
       return setFlowChecks(a[0], a[1], a[2], a[3] ?? NO_PARAMS);
     case 'flows.exclusions':
       return setFlowExclusions(a[0]);
+    case 'flows.notes':
+      return sink?.setNotes(a[0] as boolean);
     case 'flows.attach':
       return sink!.attach(a[0], a[1], a[2]);
     case 'flows.flush':

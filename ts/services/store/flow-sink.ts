@@ -7,7 +7,7 @@
 import { threadId } from 'node:worker_threads';
 
 import type { Backend } from './backend.js';
-import { Constants, FlowBatch, FlowSource, recordSize } from './flow-batch.js';
+import { Constants, FlowBatch, FlowSource, recordSize, type FlowAlertNote } from './flow-batch.js';
 import { FLOWS_TABLE } from './flow-columns.js';
 import { setInsecureProtocols } from '../checks/flow-record-checks.js';
 
@@ -35,7 +35,12 @@ export interface FlowSinkEvents {
   /** an interface's totals changed: rows written, rows dropped by the sink */
   counts(ifid: number, written: number, drops: number): void;
   log(line: string): void;
+  /** the flow alerts of the records just decoded (at most MAX_FLOW_ALERT_NOTES a push; `dropped`: those left out) */
+  flowAlerts?(notes: FlowAlertNote[], dropped: number): void;
 }
+
+/** flow alerts handed on per push of records: a storm of risky flows is bounded here, what is left out is counted */
+export const MAX_FLOW_ALERT_NOTES = 1024;
 
 /** Where and how much the sink appended (the tests' proof that appends leave the event loop). */
 export interface FlowSinkStats {
@@ -66,6 +71,14 @@ export class FlowSink {
   private lastPrune = Date.now();
   private readonly timer: NodeJS.Timeout;
   readonly stats: FlowSinkStats = { threadId, batches: 0, rows: 0 };
+  /** flow alerts reported only while someone wants them (setNotes) */
+  private wantNotes = false;
+  private notes: FlowAlertNote[] = [];
+  private notesDropped = 0;
+  private readonly note = (n: FlowAlertNote) => {
+    if (this.notes.length < MAX_FLOW_ALERT_NOTES) this.notes.push(n);
+    else this.notesDropped++;
+  };
 
   constructor(
     private readonly backend: Backend,
@@ -76,6 +89,11 @@ export class FlowSink {
     setInsecureProtocols(o.insecureProtocols ?? []);
     this.timer = setInterval(() => this.tick(), Math.min(250, o.flushMs));
     this.timer.unref();
+  }
+
+  /** Whether the records pushed from now on report their flow alerts (FlowSinkEvents.flowAlerts). */
+  setNotes(on: boolean): void {
+    this.wantNotes = on && !!this.ev.flowAlerts;
   }
 
   /** Starts an interface: FLOW_ID = runId × 2^32 + serial; `staleSec` prunes flows whose end record was lost. */
@@ -92,8 +110,14 @@ export class FlowSink {
     for (let i = 0; i < n; i++) {
       let b = this.cur;
       if (!b) b = this.cur = this.spare.pop()?.reset() ?? new FlowBatch(this.o.batchRows, this.consts);
+      b.onAlert = this.wantNotes ? this.note : null;
       b.add(v, bytes, i * rec, st.src);
       if (b.full) this.seal();
+    }
+    if (this.notes.length || this.notesDropped) {
+      this.ev.flowAlerts?.(this.notes, this.notesDropped);
+      this.notes = [];
+      this.notesDropped = 0;
     }
   }
 

@@ -13,7 +13,7 @@ import { setFlowExclusions, type ExclusionRecord } from '../alerts/exclusion-tab
 import { INSECURE_BREEDS, NO_PARAMS, setFlowChecks, type FlowCheckParams } from '../checks/flow-record-checks.js';
 import type { ExpiredSink, MonitoredInterface } from '../interfaces.js';
 import type { Backend } from './backend.js';
-import { useRecordLayout } from './flow-batch.js';
+import { useRecordLayout, type FlowAlertNote } from './flow-batch.js';
 import { FLOWS_TABLE } from './flow-columns.js';
 import { FlowSink, type FlowSinkOptions, type FlowSinkStats } from './flow-sink.js';
 import { WorkerBackend, type FlowChannelEvents } from './worker-backend.js';
@@ -70,6 +70,8 @@ interface FlowChannel {
   risks(lo: number, hi: number, own: number, params: FlowCheckParams): Promise<void>;
   /** the alert exclusions, for the records pushed from now on */
   exclusions(rec: ExclusionRecord): Promise<void>;
+  /** whether the records pushed from now on report their flow alerts (FlowSinkEvents.flowAlerts) */
+  notes(on: boolean): Promise<void>;
   flush(): Promise<void>;
   stats(): Promise<FlowSinkStats | null>;
   close(): void;
@@ -81,6 +83,7 @@ function workerChannel(b: WorkerBackend, log: (l: string) => void): FlowChannel 
     push: (ifid, buf, n) => b.pushFlows(ifid, buf, n, n * REC),
     risks: (lo, hi, own, params) => b.setFlowRisks(lo, hi, own, params),
     exclusions: (rec) => b.setFlowExclusions(rec),
+    notes: (on) => b.setFlowNotes(on),
     flush: () => b.flushFlows(),
     stats: () => b.flowStats(),
     close: () => undefined,
@@ -99,6 +102,7 @@ function localChannel(backend: Backend, o: FlowSinkOptions, ev: FlowChannelEvent
     // same thread: the decoder reads this thread's copy
     risks: async (lo, hi, own, params) => setFlowChecks(lo, hi, own, params),
     exclusions: async (rec) => setFlowExclusions(rec),
+    notes: async (on) => sink.setNotes(on),
     flush: () => sink.flush(),
     stats: async () => sink.stats,
     close: () => sink.close(),
@@ -114,6 +118,10 @@ export class FlowWriter implements ExpiredSink {
   private readonly timer: NodeJS.Timeout;
   private nextRunId = 1;
   private closed = false;
+  private readonly alertListeners = new Set<(notes: FlowAlertNote[], dropped: number) => void>();
+  /** whether some listener wants flow alerts now (asked before each push: notes cost the decoder only when wanted) */
+  private readonly alertWants = new Set<() => boolean>();
+  private notesOn = false;
 
   private constructor(private readonly log: (l: string) => void) {
     for (let i = 0; i < POOL; i++) this.pool.push(new ArrayBuffer(REC * DRAIN_RECORDS));
@@ -149,6 +157,9 @@ export class FlowWriter implements ExpiredSink {
           if (st) (st.written = written), (st.drops = drops);
         },
         log: w.log,
+        flowAlerts: (notes, dropped) => {
+          for (const l of w.alertListeners) l(notes, dropped);
+        },
       };
       if (backend instanceof WorkerBackend) {
         await backend.openFlows(expiredLayout, so, ev);
@@ -159,6 +170,28 @@ export class FlowWriter implements ExpiredSink {
       throw e;
     }
     return w;
+  }
+
+  /**
+   * Hears the flow alerts of the rows written (each flow's first alerted
+   * row), off the packet path, while `wanted()` says so (asked before each
+   * push of records, so a change applies from the next record on).
+   */
+  onFlowAlerts(fn: (notes: FlowAlertNote[], dropped: number) => void, wanted: () => boolean = () => true): () => void {
+    this.alertListeners.add(fn);
+    this.alertWants.add(wanted);
+    return () => {
+      this.alertListeners.delete(fn);
+      this.alertWants.delete(wanted);
+    };
+  }
+
+  private syncNotes(): void {
+    let on = false;
+    for (const w of this.alertWants) on ||= w();
+    if (on === this.notesOn) return;
+    this.notesOn = on;
+    this.channel.notes(on).catch((e: Error) => this.log(`flowgate: historical store: flow alert notes not switched: ${e.message}`));
   }
 
   /** Takes over the interface's expired records (call before its engine starts). */
@@ -229,7 +262,10 @@ export class FlowWriter implements ExpiredSink {
     if (!buf) return -1;
     const n = st.iface.engine.drainExpiredRaw(buf);
     if (n === 0) this.pool.push(buf);
-    else this.channel.push(st.iface.ifid, buf, n);
+    else {
+      this.syncNotes();
+      this.channel.push(st.iface.ifid, buf, n);
+    }
     return n;
   }
 

@@ -15,6 +15,7 @@ import { unpackBatch, type WireBatch } from './batch-wire.js';
 import { openStoreInThread, type StoreOptions } from './index.js';
 import { workerEntry } from './worker-entry.js';
 import type { FromWorker, ToWorker, WireError } from './worker-backend.js';
+import type { FlowAlertNote } from './flow-batch.js';
 
 export type DecoderIn =
   | { op: 'call'; id: number; name: string; args: unknown[] }
@@ -25,6 +26,7 @@ export type DecoderOut =
   | { op: 'append'; id: number; table: TableDef; batch: WireBatch }
   | { op: 'buf'; buf: ArrayBuffer }
   | { op: 'counts'; ifid: number; written: number; drops: number }
+  | { op: 'flowAlerts'; notes: FlowAlertNote[]; dropped: number }
   | { op: 'log'; line: string };
 
 const port = parentPort!;
@@ -43,6 +45,7 @@ function startDecoder(): Worker {
       case 'buf':
         return post(m, [m.buf]);
       case 'counts':
+      case 'flowAlerts':
       case 'log':
         return post(m);
       case 'append':
@@ -104,6 +107,7 @@ async function call(op: string, args: unknown[]): Promise<unknown> {
     // the checks configuration, the alert exclusions: rows decoded from now on use them
     case 'flows.risks':
     case 'flows.exclusions':
+    case 'flows.notes':
     case 'flows.attach':
     case 'flows.flush':
     case 'flows.stats':

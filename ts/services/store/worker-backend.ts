@@ -12,7 +12,7 @@ import type { FlowCheckParams } from '../checks/flow-record-checks.js';
 import { Worker } from 'node:worker_threads';
 
 import { StoreError, type Backend, type Batch, type Query, type Row, type SqlValue, type TableDef } from './backend.js';
-import type { RecordLayout } from './flow-batch.js';
+import type { FlowAlertNote, RecordLayout } from './flow-batch.js';
 import type { FlowSinkOptions, FlowSinkStats } from './flow-sink.js';
 import type { StoreOptions } from './index.js';
 import { packBatch } from './batch-wire.js';
@@ -29,6 +29,7 @@ export type FromWorker =
   | { op: 'reply'; id: number; value?: unknown; error?: WireError }
   | { op: 'buf'; buf: ArrayBuffer }
   | { op: 'counts'; ifid: number; written: number; drops: number }
+  | { op: 'flowAlerts'; notes: FlowAlertNote[]; dropped: number }
   | { op: 'log'; line: string };
 
 /** What the flow writer hears back from the worker. */
@@ -36,6 +37,7 @@ export interface FlowChannelEvents {
   buffer(buf: ArrayBuffer): void;
   counts(ifid: number, written: number, drops: number): void;
   log(line: string): void;
+  flowAlerts?(notes: FlowAlertNote[], dropped: number): void;
 }
 
 const toError = (e: WireError) => (e.kind ? new StoreError(e.kind, e.message) : new Error(e.message));
@@ -92,6 +94,8 @@ export class WorkerBackend implements Backend {
         return this.flows?.counts(m.ifid, m.written, m.drops);
       case 'log':
         return this.flows?.log(m.line);
+      case 'flowAlerts':
+        return this.flows?.flowAlerts?.(m.notes, m.dropped);
     }
   }
 
@@ -162,6 +166,10 @@ export class WorkerBackend implements Backend {
   /** The alert exclusions (exclusion-table.ts); records pushed after this obey them. */
   setFlowExclusions(rec: ExclusionRecord): Promise<void> {
     return this.call('flows.exclusions', rec);
+  }
+  /** Whether records pushed after this report their flow alerts. */
+  setFlowNotes(on: boolean): Promise<void> {
+    return this.call('flows.notes', on);
   }
   /** Resolves once every record pushed before is written or dropped (and counted). */
   flushFlows(): Promise<void> {

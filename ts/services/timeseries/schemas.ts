@@ -13,7 +13,7 @@ export type MetricType = 'counter' | 'gauge';
 export interface Schema {
   name: string;
   /** seconds between two points */
-  step: 60 | 300;
+  step: 60 | 300 | 3600;
   /** tag names in ntopng's order; `ifid` first */
   tags: readonly string[];
   metrics: readonly string[];
@@ -23,7 +23,12 @@ export interface Schema {
   label: string;
   /** ntopng's measure_unit: bps for byte counters, pps for packets, number otherwise */
   unit: 'bps' | 'pps' | 'number';
+  /** ntopng's is_system_schema: kept on the system interface (ts_query ifid:-1, stored as SYSTEM_TS_IFID) */
+  system?: boolean;
 }
+
+/** ifid -1 as the store's u16 column keeps it (ntopng's alert tables do the same) */
+export const SYSTEM_TS_IFID = 0xffff;
 
 const iface = (name: string, metrics: string[], type: MetricType, label: string, unit: Schema['unit'], extraTag?: string): Schema => ({
   name, step: 60, tags: extraTag ? ['ifid', extraTag] : ['ifid'], metrics, type, written: true, label, unit,
@@ -32,6 +37,14 @@ const five = (name: string, entityTag: string, metrics: string[], label: string,
   name, step: 300, tags: extraTag ? ['ifid', entityTag, extraTag] : ['ifid', entityTag], metrics, type: 'counter', written, label, unit: 'bps',
 });
 
+// active monitoring (ts_minute.lua, ts_5min.lua, ts_hour.lua): one series
+// per host and measurement, written by the measurement's granularity on the
+// wall clock; gauges of milliseconds (0: unreachable)
+const amStep = { min: 60, '5mins': 300, hour: 3600 } as const;
+const am = (base: string, metrics: string[], label: string): Schema[] =>
+  (Object.keys(amStep) as (keyof typeof amStep)[]).map((g) => ({
+    name: `am_host:${base}_${g}`, step: amStep[g], tags: ['ifid', 'host', 'metric'], metrics, type: 'gauge', written: true, label, unit: 'number', system: true,
+  }));
 export const SCHEMAS: readonly Schema[] = [
   // interface, every minute
   iface('iface:traffic', ['bytes'], 'counter', 'Traffic', 'bps'),
@@ -68,6 +81,9 @@ export const SCHEMAS: readonly Schema[] = [
   // no geoip yet: ASN and country are unknown (0 / ''), so no series
   five('asn:traffic', 'asn', ['bytes_sent', 'bytes_rcvd'], 'Traffic', undefined, false),
   { ...five('country:traffic', 'country', ['bytes_ingress', 'bytes_egress', 'bytes_inner'], 'Traffic', undefined, false) },
+  ...am('val', ['value'], 'Active Monitoring'),
+  ...am('http_stats', ['lookup_ms', 'other_ms'], 'HTTP Stats'),
+  ...am('https_stats', ['lookup_ms', 'connect_ms', 'other_ms'], 'HTTPS Stats'),
 ];
 
 const BY_NAME = new Map(SCHEMAS.map((s) => [s.name, s]));
