@@ -130,6 +130,8 @@ export interface ActiveMonitoringOptions {
 /** Where points go (the timeseries store). */
 export interface PointSink {
   write(points: Iterable<Point>): void;
+  /** hours and days ended by `boundary` are rolled up (TsStore.stepClosed; `clock` false: wall time, not the packet clock) */
+  stepClosed?(ifid: number, boundary: number, clock?: boolean): void;
 }
 
 const HOUR_OK = 0, HOUR_EXCEEDED = 1, HOUR_UNREACHABLE = 2;
@@ -565,6 +567,7 @@ export class ActiveMonitoring {
       this.raise(key, e, when, 0, 0, ip);
       this.count(key, when, HOUR_UNREACHABLE);
       this.points?.write([point(`am_host:val_${g}`, 'value', 0)]);
+      this.points?.stepClosed?.(SYSTEM_TS_IFID, tstamp, false);
       return;
     }
     const value = round2(r.value);
@@ -579,6 +582,7 @@ export class ActiveMonitoring {
       }
     }
     this.points?.write(pts);
+    this.points?.stepClosed?.(SYSTEM_TS_IFID, tstamp, false);
     this.last.set(key, { when, value, ip });
     if (exceeded(e.conf.threshold, m.operator, value)) {
       this.raise(key, e, when, value, e.conf.threshold, ip);

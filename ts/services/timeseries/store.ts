@@ -174,10 +174,12 @@ export class TsStore {
   /**
    * The sampler closed the steps of `ifid` up to `boundary`: hours and days
    * that ended by then are rolled up (after the points queued so far), and
-   * days past retention dropped.
+   * days past retention dropped. `clock` false: a wall-clock writer (the
+   * system interface's series) whose time must not move the packet-time
+   * clock retention goes by.
    */
-  stepClosed(ifid: number, boundary: number): void {
-    if (boundary > this.newest) this.newest = boundary;
+  stepClosed(ifid: number, boundary: number, clock = true): void {
+    if (clock && boundary > this.newest) this.newest = boundary;
     const hourEnd = Math.floor(boundary / 3600) * 3600;
     const dayEnd = Math.floor(boundary / DAY) * DAY;
     const r = this.rolled.get(ifid);
