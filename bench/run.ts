@@ -40,6 +40,8 @@ interface Result {
   packets: number;
   error: string | null;
   refused: Record<string, number>;
+  /** pools trials: the re-assignment of every host after the run (ms) */
+  reassign_ms: number;
 }
 
 function runTrial(mode: string, files: string[], maxFlows: number, maxHosts: number): Result {
@@ -133,6 +135,32 @@ if (!only || only === 'pipeline') {
   figure('pipeline_without_checks', nochecks.mpps, 'Mpps');
   figure('checks_cost', (1 - full.mpps / nochecks.mpps) * 100, '%', 1);
   figure('checks_cost_median', (1 - median(all['full']) / median(all['no-checks'])) * 100, '%', 1);
+}
+
+if (!only || only === 'pools') {
+  // Host pools (10,000 members in 5 prefix levels): the lookup each new host
+  // does once, against the same engine without pools, alternated; and the
+  // re-assignment of every host when membership changes.
+  const [file] = staged([capture('mix', 200_000, 2_000_000, 10_000)]);
+  const MEMBERS = 10_000;
+  const runs: Record<string, number[]> = { none: [], pools: [] };
+  let reassign = Infinity, hosts = 0;
+  for (let i = 0; i < Math.max(rounds, 5); i++) {
+    for (const k of ['none', 'pools'] as const) {
+      if (k === 'pools') process.env.FLOWGATE_BENCH_POOLS = String(MEMBERS);
+      const r = runTrial('full', [file], 1 << 22, 65_536);
+      delete process.env.FLOWGATE_BENCH_POOLS;
+      if (r.error) throw new Error(`pools ${k}: ${r.error}`);
+      runs[k].push(r.mpps);
+      if (k === 'pools') (reassign = Math.min(reassign, r.reassign_ms)), (hosts = r.hosts);
+    }
+  }
+  const median = (v: number[]) => [...v].sort((a, b) => a - b)[v.length >> 1];
+  figure('pipeline_with_host_pools', median(runs.pools), 'Mpps');
+  figure('pipeline_without_host_pools', median(runs.none), 'Mpps');
+  figure('host_pools_cost_median', (1 - median(runs.pools) / median(runs.none)) * 100, '%', 1);
+  figure('host_pools_reassign', reassign, 'ms', 1);
+  console.log(`host_pools: ${MEMBERS} members; re-assignment of ${hosts} hosts`);
 }
 
 if (!only || only === 'memory') {

@@ -3,7 +3,7 @@
 // before timing so every trial starts from a warm page cache.
 import { openSync, readSync, closeSync, statSync } from 'node:fs';
 
-import { Engine } from '../ts/bindings/engine.js';
+import { Engine, type HostPoolMember } from '../ts/bindings/engine.js';
 import { riskScoreTable } from '../ts/services/alerts/catalogue.js';
 import { RISK_CHECKS } from '../ts/services/checks/definitions.js';
 
@@ -50,6 +50,28 @@ export function refusedState(s: Record<string, unknown>): Record<string, number>
   return out;
 }
 
+/**
+ * A host pool table of `n` members shaped like an operator's (the
+ * generator's clients are 10.0.0.0/8 and fd00:0:0:1::/64): /16 and /24
+ * networks, single addresses, IPv6 /64 and /128, on VLAN 0 and 10, pools
+ * 2-127 in turn.
+ */
+export function benchPoolMembers(n: number): HostPoolMember[] {
+  const out: HostPoolMember[] = [];
+  for (let i = 0; out.length < n; i++) {
+    const pool = 2 + (i % 126);
+    const a = (i >> 8) & 255, b = i & 255;
+    switch (i % 5) {
+      case 0: out.push({ net: `10.${b}.0.0/16`, vlan: 10, pool }); break;
+      case 1: out.push({ net: `10.${a}.${b}.0/24`, vlan: 0, pool }); break;
+      case 2: out.push({ net: `10.${a}.${b}.7/32`, vlan: 0, pool }); break;
+      case 3: out.push({ net: `fd00:0:0:${i.toString(16)}::/64`, vlan: 0, pool }); break;
+      default: out.push({ net: `fd00:0:0:1::${i.toString(16)}/128`, vlan: 0, pool });
+    }
+  }
+  return out;
+}
+
 export async function trial(mode: Mode, files: string[], maxFlows: number, maxHosts: number) {
   warm(files);
   // Tables are faulted in before timing (engine option prefault), as a
@@ -58,8 +80,18 @@ export async function trial(mode: Mode, files: string[], maxFlows: number, maxHo
   const prefault = !process.env.FLOWGATE_BENCH_COLD;
   const e = new Engine({ files, mode: mode === 'no-dpi' || mode === 'no-checks' ? 'full' : mode, dpi: mode !== 'no-dpi', checks: mode !== 'no-checks', prefault, maxFlows, maxHosts, flowIdleSec: 1e10, localHostIdleSec: 1e10, remoteHostIdleSec: 1e10 });
   if (!process.env.FLOWGATE_BENCH_NO_SCORES) e.setRiskScores(defaultScores());
+  // host pools: each new host looks its pool up once
+  const members = process.env.FLOWGATE_BENCH_POOLS ? benchPoolMembers(Number(process.env.FLOWGATE_BENCH_POOLS)) : null;
+  if (members) e.setHostPools(members);
   const { st, secs, cpuSecs } = await timedRun(e);
   const s = e.stats();
+  // a membership change re-assigns every host in the table at once
+  let reassignMs = 0;
+  if (members) {
+    const t0 = process.hrtime.bigint();
+    e.setHostPools(members.slice(1));
+    reassignMs = Number(process.hrtime.bigint() - t0) / 1e6;
+  }
   e.close();
   const packets = mode === 'read-only' ? s.read_only_packets : s.packets;
   const bytes = mode === 'read-only' ? s.read_only_bytes : s.bytes;
@@ -80,6 +112,7 @@ export async function trial(mode: Mode, files: string[], maxFlows: number, maxHo
     /** state a table or pool refused: a run with any is not a figure */
     refused: refusedState(s as unknown as Record<string, unknown>),
     error: st.error,
+    reassign_ms: reassignMs,
     fileBytes: files.reduce((a, f) => a + statSync(f).size, 0),
   };
 }
