@@ -1,4 +1,4 @@
-// Host checks end to end: a SYN scan built here is replayed through the
+// Host checks end to end: a SYN scan built frame by frame (fixtures/syn-scan.ts) is replayed through the
 // service (engine → per-minute hits → host checks → alert service → store →
 // REST). The scanner sends SCAN_PORTS SYNs in one minute and the target
 // answers each with RST|ACK, so (ntopng's SYNScan) the scanner's attacker hits
@@ -8,8 +8,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { startApi, v2, type ApiService } from './fixtures/api.js';
-import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, eth, ipv4, tcp } from './fixtures/frames.js';
-import { pcap, tempDir, type Packet } from './fixtures/pcap.js';
+import { pcap, tempDir } from './fixtures/pcap.js';
+import { S, SCAN_PORTS, SYN_SCAN, T, conn, scan, scanThenQuiet } from './fixtures/syn-scan.js';
 import { tsharkFields } from './fixtures/tshark.js';
 import { T0 } from './fixtures/ts-capture.js';
 
@@ -20,32 +20,11 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-const SCAN_PORTS = 300;
 const THRESHOLD = 256; // syn_scan.lua default_value.threshold
-const SYN_SCAN = 5; // host_alert_keys.lua host_alert_syn_scan
-const S = '192.168.7.66', T = '192.168.7.10', C = '192.168.7.20';
-const { SYN, ACK, RST, PSH, FIN } = TCPF;
-const at = (s: number) => BigInt(Math.round((T0 + s) * 1e6)) * 1000n;
-const seg = (t: number, src: string, sport: number, dst: string, dport: number, flags: number, payload?: Buffer): Packet => ({
-  tsNs: at(t),
-  data: eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src, dst, proto: IPPROTO.TCP }, tcp({ sport, dport, flags }, payload))),
-});
-/** the scan from second `from`: one SYN per port every 100 ms, RST|ACK 10 ms later */
-const scan = (from: number) =>
-  Array.from({ length: SCAN_PORTS }, (_, i) => [seg(from + i / 10, S, 40000, T, 1 + i, SYN), seg(from + i / 10 + 0.01, T, 1 + i, S, 40000, RST | ACK)]).flat();
-/** an ordinary connection C → T on port 80 from second `t` */
-const conn = (t: number, sport: number) => [
-  seg(t, C, sport, T, 80, SYN),
-  seg(t + 0.01, T, 80, C, sport, SYN | ACK),
-  seg(t + 0.02, C, sport, T, 80, ACK),
-  seg(t + 0.03, C, sport, T, 80, PSH | ACK, Buffer.from('GET / HTTP/1.1\r\nHost: t\r\n\r\n')),
-  seg(t + 0.04, C, sport, T, 80, FIN | ACK),
-  seg(t + 0.05, T, 80, C, sport, FIN | ACK),
-];
 
 // A: the scan in minute 0, ordinary traffic in minutes 1 and 2: the alerts are
 // raised at the tick closing minute 0 (T0+60) and released at the next one (T0+120).
-const fileA = tmp.file('scan-then-quiet.pcap', pcap([...scan(1), ...conn(65, 50001), ...conn(125, 50002)]));
+const fileA = tmp.file('scan-then-quiet.pcap', pcap(scanThenQuiet()));
 // B: ordinary traffic in minute 0, the scan in minute 1, the capture ends:
 // raised at the last tick (T0+120) and still engaged.
 const fileB = tmp.file('scan-at-end.pcap', pcap([...conn(5, 50003), ...scan(61)]));

@@ -11,9 +11,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { addUser, startApi, startOnOnePacket, v1, v2, type ApiService } from './fixtures/api.js';
-import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, eth, ipv4, tcp } from './fixtures/frames.js';
-import { pcap, tempDir, type Packet } from './fixtures/pcap.js';
+import { pcap, tempDir } from './fixtures/pcap.js';
 import { httpReceiver } from './fixtures/receivers.js';
+import { S, T, scanThenQuiet } from './fixtures/syn-scan.js';
 import { T0 } from './fixtures/ts-capture.js';
 
 const page = (p: string) => `/lua/${p}.lua`;
@@ -237,19 +237,7 @@ describe('delivery of a replayed SYN scan', () => {
   it('configured before the replay: the attacker and victim alerts are engaged then released to the webhook', async () => {
     const hook = await httpReceiver();
     closers.push(() => hook.close());
-    const S = '192.168.7.66', T = '192.168.7.10', C = '192.168.7.20';
-    const { SYN, ACK, RST, PSH, FIN } = TCPF;
-    const at = (x: number) => BigInt(Math.round((T0 + x) * 1e6)) * 1000n;
-    const seg = (t: number, src: string, sport: number, dst: string, dport: number, flags: number, payload?: Buffer): Packet => ({
-      tsNs: at(t),
-      data: eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src, dst, proto: IPPROTO.TCP }, tcp({ sport, dport, flags }, payload))),
-    });
-    const scan = Array.from({ length: 300 }, (_, i) => [seg(1 + i / 10, S, 40000, T, 1 + i, SYN), seg(1 + i / 10 + 0.01, T, 1 + i, S, 40000, RST | ACK)]).flat();
-    const conn = (t: number, sport: number) => [
-      seg(t, C, sport, T, 80, SYN), seg(t + 0.01, T, 80, C, sport, SYN | ACK), seg(t + 0.02, C, sport, T, 80, ACK),
-      seg(t + 0.03, C, sport, T, 80, PSH | ACK, Buffer.from('GET / HTTP/1.1\r\nHost: t\r\n\r\n')), seg(t + 0.04, C, sport, T, 80, FIN | ACK), seg(t + 0.05, T, 80, C, sport, FIN | ACK),
-    ];
-    const file = tmp.file('scan.pcap', pcap([...scan, ...conn(65, 50001), ...conn(125, 50002)]));
+    const file = tmp.file('scan.pcap', pcap(scanThenQuiet()));
     const s = await startApi({
       files: [file],
       configure: async (checks, checking) => {

@@ -11,9 +11,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { startApi, v2, type ApiService } from './fixtures/api.js';
-import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, eth, ipv4, tcp } from './fixtures/frames.js';
-import { pcap, tempDir, type Packet } from './fixtures/pcap.js';
+import { pcap, tempDir } from './fixtures/pcap.js';
 import { httpReceiver, pythonSmtp, udpReceiver } from './fixtures/receivers.js';
+import { S, SYN_SCAN, T, scanThenQuiet } from './fixtures/syn-scan.js';
 import { T0 } from './fixtures/ts-capture.js';
 import { NDPI_PCAPS } from './fixtures/util.js';
 
@@ -24,24 +24,6 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-const S = '192.168.7.66', T = '192.168.7.10', C = '192.168.7.20';
-const SYN_SCAN = 5; // host_alert_keys.lua host_alert_syn_scan
-const { SYN, ACK, RST, PSH, FIN } = TCPF;
-const at = (x: number) => BigInt(Math.round((T0 + x) * 1e6)) * 1000n;
-const seg = (t: number, src: string, sport: number, dst: string, dport: number, flags: number, payload?: Buffer): Packet => ({
-  tsNs: at(t),
-  data: eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src, dst, proto: IPPROTO.TCP }, tcp({ sport, dport, flags }, payload))),
-});
-// 300 SYNs answered by RST|ACK in minute 0 (above syn_scan's threshold 256), ordinary traffic after
-const scan = Array.from({ length: 300 }, (_, i) => [seg(1 + i / 10, S, 40000, T, 1 + i, SYN), seg(1 + i / 10 + 0.01, T, 1 + i, S, 40000, RST | ACK)]).flat();
-const conn = (t: number, sport: number) => [
-  seg(t, C, sport, T, 80, SYN),
-  seg(t + 0.01, T, 80, C, sport, SYN | ACK),
-  seg(t + 0.02, C, sport, T, 80, ACK),
-  seg(t + 0.03, C, sport, T, 80, PSH | ACK, Buffer.from('GET / HTTP/1.1\r\nHost: t\r\n\r\n')),
-  seg(t + 0.04, C, sport, T, 80, FIN | ACK),
-  seg(t + 0.05, T, 80, C, sport, FIN | ACK),
-];
 
 describe('a SYN scan notified through a host pool', () => {
   it('reaches the webhook, syslog and email recipients of the pool, not a stricter one nor the default pool\'s', async () => {
@@ -51,7 +33,7 @@ describe('a SYN scan notified through a host pool', () => {
     const udp = await udpReceiver();
     const smtp = await pythonSmtp();
     closers.push(() => hook.close(), () => strict.close(), () => other.close(), () => udp.close(), () => smtp.close());
-    const file = tmp.file('scan.pcap', pcap([...scan, ...conn(65, 50001), ...conn(125, 50002)]));
+    const file = tmp.file('scan.pcap', pcap(scanThenQuiet()));
     let pool = -1;
     const s: ApiService = await startApi({
       files: [file],

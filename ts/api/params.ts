@@ -40,6 +40,16 @@ export function parseJsonData(text: string): unknown {
   });
 }
 
+/** The JSON text of a parameter: -5 naming it when it is not JSON (or holds a '__proto__' key). */
+export function jsonParam(text: string, what: string): unknown {
+  try {
+    return parseJsonData(text);
+  } catch (e) {
+    if (e instanceof ApiError) throw e;
+    throw new ApiError(RC.INVALID_ARGUMENTS, `${what} is not valid JSON`);
+  }
+}
+
 /**
  * Every parameter of a request, in an object without a prototype: a key
  * like `__proto__` can neither reach Object.prototype nor lend inherited

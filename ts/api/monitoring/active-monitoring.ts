@@ -6,7 +6,7 @@
 // {<measurement>@<host>: {show_iface, ifname, threshold, granularity,
 // save_result, readonly}}}}, so a file moves between ntopng and flowgate.
 import { track } from '../activity.js';
-import { parseJsonData } from '../params.js';
+import { jsonParam } from '../params.js';
 import { ApiError, RC } from '../rc.js';
 import type { ApiCtx } from '../route.js';
 import { AmError, MEASUREMENTS, type ActiveMonitoring } from '../../services/active-monitoring/index.js';
@@ -135,14 +135,8 @@ export async function importConfig(ctx: ApiCtx, p: { JSON?: string }) {
   const am = service(ctx);
   const raw = ctx.raw ?? {};
   let env: unknown;
-  if (p.JSON !== undefined) {
-    try {
-      env = parseJsonData(p.JSON);
-    } catch (e) {
-      if (e instanceof ApiError) throw e;
-      throw new ApiError(RC.INVALID_ARGUMENTS, 'JSON is not valid JSON');
-    }
-  } else if ('version' in raw || 'modules' in raw) env = raw;
+  if (p.JSON !== undefined) env = jsonParam(p.JSON, 'JSON');
+  else if ('version' in raw || 'modules' in raw) env = raw;
   if (!env || typeof env !== 'object' || (env as { version?: unknown }).version !== EXPORT_VERSION) {
     throw new ApiError(RC.INVALID_ARGUMENTS, `expected an export of version ${EXPORT_VERSION}: {"version": "${EXPORT_VERSION}", "modules": {"${MODULE}": …}}`);
   }

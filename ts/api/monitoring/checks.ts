@@ -3,7 +3,7 @@
 // recorded as user activity.
 import { track } from '../activity.js';
 import { ApiError, RC } from '../rc.js';
-import { parseJsonData } from '../params.js';
+import { jsonParam } from '../params.js';
 import type { ApiCtx } from '../route.js';
 import { CHECK_SUBDIRS } from '../../services/checks/definitions.js';
 
@@ -37,16 +37,6 @@ export function exportConfig(ctx: ApiCtx, p: { download?: boolean }) {
   return p.download ? download(env, 'configuration.json') : env;
 }
 
-/** JSON text of a parameter: -5 when it is not JSON. */
-function parseJson(text: string, what: string): unknown {
-  try {
-    return parseJsonData(text);
-  } catch (e) {
-    if (e instanceof ApiError) throw e;
-    throw new ApiError(RC.INVALID_ARGUMENTS, `${what} is not valid JSON`);
-  }
-}
-
 /**
  * import/checks/config.lua: an export's envelope {version, modules:
  * {scripts}}, in the `JSON` parameter (ntopng's form field) or as the JSON
@@ -54,7 +44,7 @@ function parseJson(text: string, what: string): unknown {
  */
 export async function importConfig(ctx: ApiCtx, p: { JSON?: string }) {
   const raw = ctx.raw ?? {};
-  const env = p.JSON !== undefined ? parseJson(p.JSON, 'JSON') : 'version' in raw || 'modules' in raw ? raw : undefined;
+  const env = p.JSON !== undefined ? jsonParam(p.JSON, 'JSON') : 'version' in raw || 'modules' in raw ? raw : undefined;
   if (!env || typeof env !== 'object' || (env as { version?: unknown }).version !== EXPORT_VERSION) {
     throw new ApiError(RC.INVALID_ARGUMENTS, `expected an export of version ${EXPORT_VERSION}: {"version": "${EXPORT_VERSION}", "modules": {"${MODULE}": …}}`);
   }
@@ -68,7 +58,7 @@ export async function importConfig(ctx: ApiCtx, p: { JSON?: string }) {
 
 /** set/checks/config.lua: `JSON` = what get/checks/config returns. */
 export async function setConfig(ctx: ApiCtx, p: { JSON: string }) {
-  await ctx.deps.checks.importConfig(parseJson(p.JSON, 'JSON'));
+  await ctx.deps.checks.importConfig(jsonParam(p.JSON, 'JSON'));
   track(ctx, 'set_scripts_config', {});
   return [];
 }
@@ -97,7 +87,7 @@ export async function toggleAllChecks(ctx: ApiCtx, p: { action: string; check_su
 
 /** /lua/edit_check_config.lua: `JSON` = the check's hooks {<hook>: {enabled, script_conf}}. */
 export async function editCheckConfig(ctx: ApiCtx, p: { check_subdir: string; script_key: string; JSON: string }) {
-  const hooks = parseJson(p.JSON, 'JSON');
+  const hooks = jsonParam(p.JSON, 'JSON');
   await ctx.deps.checks.update(p.check_subdir, p.script_key, hooks);
   track(ctx, 'edit_check_config', { check_subdir: p.check_subdir, script_key: p.script_key, config: hooks });
   return { success: true };

@@ -3,7 +3,7 @@
 // the unexpected-server checks compare flows with.
 import { track } from '../activity.js';
 import { ApiError, RC } from '../rc.js';
-import { parseJsonData } from '../params.js';
+import { jsonParam } from '../params.js';
 import type { ApiCtx } from '../route.js';
 import { NETWORK_CONFIG_KEYS, NetworkConfigError, type NetworkConfig } from '../../services/checks/network-config.js';
 
@@ -27,14 +27,7 @@ export function getNetworkConfig(ctx: ApiCtx) {
  */
 export async function setNetworkConfig(ctx: ApiCtx, p: { payload?: string }) {
   let doc: unknown = ctx.raw;
-  if (p.payload !== undefined) {
-    try {
-      doc = parseJsonData(p.payload);
-    } catch (e) {
-      if (e instanceof ApiError) throw e;
-      throw new ApiError(RC.INVALID_ARGUMENTS, 'payload is not valid JSON');
-    }
-  }
+  if (p.payload !== undefined) doc = jsonParam(p.payload, 'payload');
   const config = doc && typeof doc === 'object' ? (doc as { config?: unknown }).config : undefined;
   if (!Array.isArray(config)) throw new ApiError(RC.INVALID_ARGUMENTS, 'expected {"config": [{"key": "dns_list", "value": "…"}, …]}');
   const changes: Record<string, unknown> = Object.create(null);
