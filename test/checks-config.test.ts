@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { checksRoutes } from '../ts/api/monitoring/checks.routes.js';
+import { configIoRoutes } from '../ts/api/monitoring/config-io.routes.js';
 import { routeUrls } from '../ts/api/route.js';
 import { BY_RISK } from '../ts/services/alerts/catalogue.js';
 import { Interfaces } from '../ts/services/interfaces.js';
@@ -209,7 +210,7 @@ describe('checks configuration', () => {
   it('answers -3 to unprivileged and unauthenticated callers on every entry', async () => {
     const before = (await s.call(v2('get/checks/config'))).body.rsp;
     let n = 0;
-    for (const r of checksRoutes) {
+    for (const r of [...checksRoutes, ...configIoRoutes]) {
       for (const { version, url } of routeUrls(r)) {
         const form = { check_subdir: 'host', script_key: 'syn_scan', action: 'enable', JSON: JSON.stringify({ min: { enabled: true, script_conf: {} } }) };
         for (const who of [{ user: 'viewer', pw: 'pw-viewer-123' }, { user: null }] as const) {
@@ -220,8 +221,8 @@ describe('checks configuration', () => {
         }
       }
     }
-    // … and v1/v2 delete/host/new_devices
-    expect(n).toBe(2 * (2 + 2 * 2 * 2 + 2 + 2 + 2 * 2 + 2 + 2));
+    // … and v1/v2 delete/host/new_devices; configuration export (v2, v1), import (v1, v2) of 7 modules, reset of 3
+    expect(n).toBe(2 * (2 + 2 + 2 * 2 + 2 + 2 + 7 * 4 + 3 * 2));
     expect((await s.call(v2('get/checks/config'))).body.rsp).toEqual(before);
   });
 });

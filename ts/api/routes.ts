@@ -17,7 +17,9 @@ import { deviceExclusionRoutes } from './monitoring/device-exclusions.routes.js'
 import { exclusionRoutes } from './monitoring/exclusions.routes.js';
 import { notificationRoutes } from './monitoring/notifications.routes.js';
 import { poolRoutes } from './monitoring/pools.routes.js';
+import { configIoRoutes } from './monitoring/config-io.routes.js';
 import { activeMonitoringRoutes } from './monitoring/active-monitoring.routes.js';
+import { systemRoutes } from './monitoring/system.routes.js';
 import * as flows from './monitoring/flows.js';
 import * as hosts from './monitoring/hosts.js';
 import * as ifaces from './monitoring/interfaces.js';
@@ -284,5 +286,7 @@ export const routes: RouteDef[] = [
   ...exclusionRoutes,
   ...notificationRoutes,
   ...poolRoutes,
+  ...configIoRoutes,
   ...activeMonitoringRoutes,
+  ...systemRoutes,
 ];

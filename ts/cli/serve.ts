@@ -79,6 +79,8 @@ export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOpt
     const pwFile = join(dataDir, 'admin-password');
     if (admin.created && admin.generated) writeFileSync(pwFile, `${admin.password}\n`, { mode: 0o600 });
     const rates = new Rates(ifaces).start();
+    // CPU states sampled every 5 s (ntopng's period): an answer only reads the last delta
+    const system = new SystemStats().start();
     // Timeseries points go to the historical store (one store for flows and
     // series); without it their endpoints answer -6.
     const backend = o.history?.backend ?? null;
@@ -98,7 +100,7 @@ export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOpt
         users,
         store,
         rates,
-        system: new SystemStats(),
+        system,
         startedAt: Date.now(),
         history: backend,
         flowExport: o.history?.writer ?? null,
@@ -134,6 +136,7 @@ export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOpt
       checks,
       close: async () => {
         rates.stop();
+        system.stop();
         await srv.close();
         // the alerts queued and the series sampled so far are written before main closes the store
         await ownChecking?.close();

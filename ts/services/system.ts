@@ -1,8 +1,9 @@
 // ⑧ The machine's and the service's own figures that ntopng reports as
 // system_host_stats: memory from /proc/meminfo (kB, as ntopng), CPU states
-// as percentages between two readings of /proc/stat, this process's
-// resident and virtual memory.
-import { readFileSync } from 'node:fs';
+// as percentages between two readings of /proc/stat (sampled every 5 s by a
+// timer once started, as ntopng's 5-second callback does), this process's
+// resident and virtual memory; and the volume holding a directory (statfs).
+import { readFileSync, realpathSync, statfsSync } from 'node:fs';
 import { loadavg } from 'node:os';
 
 const CPU_FIELDS = ['user', 'nice', 'system', 'idle', 'iowait', 'irq', 'softirq', 'steal', 'guest', 'guest_nice'] as const;
@@ -41,15 +42,32 @@ export class SystemStats {
   private prev = readCpu();
   private prevAt = Date.now();
   private states: CpuStates = percentages(this.prev, []) ?? (Object.fromEntries(CPU_FIELDS.map((f) => [f, 0])) as CpuStates);
+  private sampler: NodeJS.Timeout | null = null;
 
-  /** CPU percentages since the previous reading (at least a second apart). */
-  cpuStates(): CpuStates {
-    if (Date.now() - this.prevAt >= 1000) {
-      const cur = readCpu();
-      this.states = percentages(cur, this.prev) ?? this.states;
-      this.prev = cur;
-      this.prevAt = Date.now();
+  /** Samples /proc/stat every `periodMs` (default 5 s, ntopng's period); requests then only read the last delta. */
+  start(periodMs = 5000): this {
+    if (!this.sampler) {
+      this.sampler = setInterval(() => this.sample(), periodMs);
+      this.sampler.unref();
     }
+    return this;
+  }
+
+  stop(): void {
+    if (this.sampler) clearInterval(this.sampler);
+    this.sampler = null;
+  }
+
+  private sample(): void {
+    const cur = readCpu();
+    this.states = percentages(cur, this.prev) ?? this.states;
+    this.prev = cur;
+    this.prevAt = Date.now();
+  }
+
+  /** CPU percentages between the last two samples (not started: read now, at least a second after the previous reading). */
+  cpuStates(): CpuStates {
+    if (!this.sampler && Date.now() - this.prevAt >= 1000) this.sample();
     return this.states;
   }
 
@@ -86,5 +104,55 @@ export class SystemStats {
       mem_ntopng_resident: self.VmRSS ?? 0,
       mem_ntopng_virtual: self.VmSize ?? 0,
     };
+  }
+}
+
+export interface VolumeInfo {
+  /** the directory asked about (resolved) */
+  path: string;
+  /** the mount point holding it and its source (df's "Filesystem" column: ntopng's volume_dev) */
+  mount: string;
+  dev: string;
+  /** bytes, as statfs counts them (df: used = total - free, avail = what an unprivileged writer may still use) */
+  total: number;
+  used: number;
+  avail: number;
+  /** used / (used + avail), df's Use% */
+  used_pct: number;
+}
+
+/** octal escapes of /proc/self/mountinfo (\040 for a space …) */
+const unescapeMount = (s: string) => s.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8)));
+
+/** The mount holding `path` (longest mount point that is a prefix of it) and its source, from /proc/self/mountinfo. */
+function mountOf(path: string): { mount: string; dev: string } {
+  let best = { mount: '/', dev: '' };
+  try {
+    for (const line of readFileSync('/proc/self/mountinfo', 'utf8').split('\n')) {
+      const f = line.split(' ');
+      const sep = f.indexOf('-');
+      if (f.length < 10 || sep < 6) continue;
+      const mount = unescapeMount(f[4]);
+      const inside = mount === '/' || path === mount || path.startsWith(mount.endsWith('/') ? mount : `${mount}/`);
+      // a later line over the same mount point hides the earlier one
+      if (inside && mount.length >= best.mount.length) best = { mount, dev: unescapeMount(f[sep + 2] ?? '') };
+    }
+  } catch {
+    /* not Linux: no device name */
+  }
+  return best;
+}
+
+/** The volume holding `dir` (statfs; a missing or unreadable directory: null). */
+export function volumeInfo(dir: string): VolumeInfo | null {
+  try {
+    const path = realpathSync(dir);
+    const s = statfsSync(path, { bigint: false });
+    const total = s.blocks * s.bsize;
+    const used = (s.blocks - s.bfree) * s.bsize;
+    const avail = s.bavail * s.bsize;
+    return { path, ...mountOf(path), total, used, avail, used_pct: used + avail > 0 ? (used * 100) / (used + avail) : 0 };
+  } catch {
+    return null;
   }
 }

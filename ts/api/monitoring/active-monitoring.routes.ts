@@ -1,28 +1,14 @@
 // Route declarations of active monitoring: ntopng's page scripts
 // edit_active_monitoring_host.lua (administrators) and
-// get_active_monitoring_hosts.lua, and the v1/v2 export / import / reset of
-// its configuration (administrators).
-import { z } from 'zod';
-
+// get_active_monitoring_hosts.lua; the export / import / reset of its
+// configuration are in config-io.routes.ts.
 import { str } from '../params.js';
 import { RC } from '../rc.js';
 import { route, type RouteDef } from '../route.js';
 import * as am from './active-monitoring.js';
 
-const { NOT_GRANTED, INVALID_ARGUMENTS, INTERNAL_ERROR, BAD_CONTENT, CONFIGURATION_FILE_MISMATCH, PARTIAL_IMPORT } = RC;
-const V12 = ['v1', 'v2'] as const;
+const { NOT_GRANTED, INTERNAL_ERROR } = RC;
 const opt = (max = 1024) => str(max).optional();
-
-/** a JSON document given as text (ntopng's `JSON` form field) or, in a JSON body, as the value itself */
-const jsonParam = () => z.preprocess((v) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : v), z.string().max(1 << 20));
-
-const exportRoute = (versions: ('v1' | 'v2')[], method: 'GET' | 'POST') =>
-  route({
-    path: 'export/active_monitoring/config', versions, method, perm: 'admin',
-    summary: 'Export of the active monitoring hosts: rsp {version: "1.0", modules: {active_monitoring: {<measurement>@<host>: {show_iface, ifname, threshold, granularity, save_result, readonly}}}}; download (any value): the file alone',
-    params: { download: opt(16) }, errors: [NOT_GRANTED, INTERNAL_ERROR],
-    handler: (ctx, p) => am.exportConfig(ctx, p),
-  });
 
 export const activeMonitoringRoutes: RouteDef[] = [
   route({
@@ -48,20 +34,5 @@ export const activeMonitoringRoutes: RouteDef[] = [
     summary: 'The active monitoring hosts: [{key, label, html_label, host, alerted, measurement, measurement_key, chart, threshold, last_measure, value_js_formatter, last_mesurement_time, last_ip, ifname, granularity, availability, hours, unit, jitter, pool, readonly}]',
     params: {}, errors: [INTERNAL_ERROR],
     handler: (ctx) => am.listHosts(ctx),
-  }),
-  exportRoute(['v2'], 'GET'),
-  exportRoute(['v1'], 'POST'),
-  route({
-    path: 'import/active_monitoring/config', versions: [...V12], method: 'POST', perm: 'admin',
-    summary: 'Import of an export (JSON: the file, or the file as the JSON body): each host added, or edited when it exists, in the default pool; -27: no active_monitoring in the file; -28: some hosts not valid (the others imported)',
-    params: { JSON: jsonParam().optional() },
-    errors: [NOT_GRANTED, INVALID_ARGUMENTS, BAD_CONTENT, CONFIGURATION_FILE_MISMATCH, PARTIAL_IMPORT, INTERNAL_ERROR],
-    handler: (ctx, p) => am.importConfig(ctx, p),
-  }),
-  route({
-    path: 'reset/active_monitoring/config', versions: [...V12], method: 'POST', perm: 'admin',
-    summary: 'Delete every active monitoring host (their alerts released, their pool bindings removed)',
-    params: {}, errors: [NOT_GRANTED, INTERNAL_ERROR],
-    handler: (ctx) => am.resetConfig(ctx),
   }),
 ];

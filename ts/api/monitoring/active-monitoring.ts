@@ -1,20 +1,13 @@
 // Active monitoring endpoints: the page scripts edit_active_monitoring_host.lua
 // (add / edit / delete, answering {success, message} or {error, success:
 // false} as ntopng) and get_active_monitoring_hosts.lua (the list the UI
-// reads), and the v1/v2 export / import / reset of its configuration in
-// ntopng's import/export envelope {version: "1.0", modules: {active_monitoring:
-// {<measurement>@<host>: {show_iface, ifname, threshold, granularity,
-// save_result, readonly}}}}, so a file moves between ntopng and flowgate.
+// reads). Its export / import / reset: config-io.ts (module
+// active_monitoring, ntopng's layout {<measurement>@<host>: {show_iface,
+// ifname, threshold, granularity, save_result, readonly}}).
 import { track } from '../activity.js';
-import { jsonParam } from '../params.js';
 import { ApiError, RC } from '../rc.js';
 import type { ApiCtx } from '../route.js';
 import { AmError, MEASUREMENTS, type ActiveMonitoring } from '../../services/active-monitoring/index.js';
-
-/** import_export_rest_utils.IMPORT_EXPORT_JSON_VERSION */
-const EXPORT_VERSION = '1.0';
-/** the module's name in the envelope (the v1/v2 scripts' instances["active_monitoring"]) */
-const MODULE = 'active_monitoring';
 
 function service(ctx: ApiCtx): ActiveMonitoring {
   const a = ctx.deps.activeMonitoring;
@@ -110,53 +103,4 @@ export function listHosts(ctx: ApiCtx) {
         readonly: h.conf.readonly,
       };
     });
-}
-
-/** A JSON file answer (download=…): the document without the envelope. */
-const download = (body: unknown, filename: string) =>
-  new Response(JSON.stringify(body), {
-    headers: { 'content-type': 'application/json', 'content-disposition': `attachment; filename="${filename}"` },
-  });
-
-/** export/active_monitoring/config.lua */
-export function exportConfig(ctx: ApiCtx, p: { download?: string }) {
-  const env = { version: EXPORT_VERSION, modules: { [MODULE]: service(ctx).exportConfig() } };
-  track(ctx, 'export', { modules: [MODULE] });
-  return p.download ? download(env, 'configuration.json') : env;
-}
-
-/**
- * import/active_monitoring/config.lua: the envelope in `JSON` (ntopng's form
- * field) or as the JSON body itself. -5: not an envelope of this version;
- * -27: no active monitoring in it; -8: its hosts are not an object; -28:
- * some hosts were not valid (the others are imported).
- */
-export async function importConfig(ctx: ApiCtx, p: { JSON?: string }) {
-  const am = service(ctx);
-  const raw = ctx.raw ?? {};
-  let env: unknown;
-  if (p.JSON !== undefined) env = jsonParam(p.JSON, 'JSON');
-  else if ('version' in raw || 'modules' in raw) env = raw;
-  if (!env || typeof env !== 'object' || (env as { version?: unknown }).version !== EXPORT_VERSION) {
-    throw new ApiError(RC.INVALID_ARGUMENTS, `expected an export of version ${EXPORT_VERSION}: {"version": "${EXPORT_VERSION}", "modules": {"${MODULE}": …}}`);
-  }
-  const modules = (env as { modules?: unknown }).modules;
-  const conf = modules && typeof modules === 'object' ? (modules as Record<string, unknown>)[MODULE] : undefined;
-  if (conf === undefined || conf === null) throw new ApiError(RC.CONFIGURATION_FILE_MISMATCH, `the file holds no '${MODULE}' configuration`);
-  // an empty Lua table is encoded as [] by ntopng's JSON
-  if (Array.isArray(conf) && conf.length === 0) return [];
-  if (typeof conf !== 'object' || Array.isArray(conf)) throw new ApiError(RC.BAD_CONTENT, `'${MODULE}' must be an object of <measurement>@<host> → settings`);
-  const r = await am.importConfig(conf as Record<string, unknown>);
-  track(ctx, 'import', { modules: [MODULE] });
-  if (r.skipped.length) {
-    throw new ApiError(RC.PARTIAL_IMPORT, `imported ${r.imported.length} host(s); not valid, skipped: ${r.skipped.slice(0, 20).join(', ')}${r.skipped.length > 20 ? ' …' : ''}`);
-  }
-  return [];
-}
-
-/** reset/active_monitoring/config.lua: every host deleted (alerts released, pools unbound). */
-export async function resetConfig(ctx: ApiCtx) {
-  await service(ctx).reset();
-  track(ctx, 'reset', { modules: [MODULE] });
-  return [];
 }

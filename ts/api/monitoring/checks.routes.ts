@@ -1,16 +1,15 @@
 // Route declarations of the checks configuration: ntopng's REST scripts
-// (get/set/reset/export/import of the configset, enable/disable of one
-// check; `scripts` is the older spelling of `checks` in export/import
-// paths, served alike) and the page scripts toggle_all_checks.lua and
-// edit_check_config.lua. Administrators only.
+// (get/set of the configset, enable/disable of one check; its export /
+// import / reset are in config-io.routes.ts) and the page scripts
+// toggle_all_checks.lua and edit_check_config.lua. Administrators only.
 import { z } from 'zod';
 
 import { bool, oneOf, str } from '../params.js';
 import { RC } from '../rc.js';
 import { route, type RouteDef } from '../route.js';
-import { deleteNewDevices, editCheckConfig, exportConfig, getConfig, importConfig, resetConfig, setConfig, toggleAllChecks, toggleCheck } from './checks.js';
+import { deleteNewDevices, editCheckConfig, getConfig, setConfig, toggleAllChecks, toggleCheck } from './checks.js';
 
-const { NOT_GRANTED, INVALID_ARGUMENTS, INTERNAL_ERROR, BAD_CONTENT, CONFIGURATION_FILE_MISMATCH } = RC;
+const { NOT_GRANTED, INVALID_ARGUMENTS, INTERNAL_ERROR, BAD_CONTENT } = RC;
 const V12 = ['v1', 'v2'] as const;
 
 /** a JSON document given as text (ntopng's `JSON` form field) or, in a JSON body, as the value itself */
@@ -24,32 +23,11 @@ export const checksRoutes: RouteDef[] = [
     params: { download: bool().optional() }, errors: [NOT_GRANTED],
     handler: (ctx, p) => getConfig(ctx, p),
   }),
-  ...(['checks', 'scripts'] as const).flatMap((m) => [
-    route({
-      path: `export/${m}/config`, versions: [...V12], method: 'GET', perm: 'admin',
-      summary: 'Export of the checks configuration: rsp {version: "1.0", modules: {scripts: <get/checks/config>}}; download=true: the file alone',
-      params: { download: bool().optional() }, errors: [NOT_GRANTED],
-      handler: (ctx, p) => exportConfig(ctx, p),
-    }),
-    route({
-      path: `import/${m}/config`, versions: [...V12], method: 'POST', perm: 'admin',
-      summary: 'Import of an export (JSON: the file, or the file as the JSON body): replaces the checks configuration',
-      params: { JSON: jsonParam().optional() },
-      errors: [NOT_GRANTED, INVALID_ARGUMENTS, BAD_CONTENT, CONFIGURATION_FILE_MISMATCH],
-      handler: (ctx, p) => importConfig(ctx, p),
-    }),
-  ]),
   route({
     path: 'set/checks/config', versions: [...V12], method: 'POST', perm: 'admin',
     summary: 'Replace the checks configuration (JSON: what get/checks/config returns)',
     params: { JSON: jsonParam() }, errors: [NOT_GRANTED, INVALID_ARGUMENTS, BAD_CONTENT],
     handler: (ctx, p) => setConfig(ctx, p),
-  }),
-  route({
-    path: 'reset/checks/config', versions: [...V12], method: 'POST', perm: 'admin',
-    summary: "Reset every check to its definition's configuration",
-    params: {}, errors: [NOT_GRANTED, INTERNAL_ERROR],
-    handler: (ctx) => resetConfig(ctx),
   }),
   ...(['enable', 'disable'] as const).map((action) =>
     route({

@@ -608,8 +608,8 @@ export class Notifications implements AlertSink {
     };
   }
 
-  /** get_endpoint_configs.lua: each endpoint with its recipients and their stats. */
-  endpointConfigs(): Record<string, unknown>[] {
+  /** get_endpoint_configs.lua: each endpoint with its recipients and their stats (export: without). */
+  endpointConfigs(withStats = true): Record<string, unknown>[] {
     const all = this.recipients.list();
     return this.endpoints.list().map((ep) => ({
       status: 'OK',
@@ -617,8 +617,40 @@ export class Notifications implements AlertSink {
       endpoint_conf_name: ep.endpoint_conf_name,
       endpoint_key: ep.endpoint_key,
       endpoint_conf: this.endpointConf(ep),
-      recipients: all.filter((r) => r.endpoint_id === ep.endpoint_id).map((r) => this.recipientView(r, true)),
+      recipients: all.filter((r) => r.endpoint_id === ep.endpoint_id).map((r) => this.recipientView(r, withStats)),
     }));
+  }
+
+  /**
+   * notifications_import_export import (endpoints.add_configs_with_recipients):
+   * each endpoint of the file that is not builtin, with its recipients, added
+   * as the page scripts add them. What could not be added (a name that
+   * exists, a bad parameter …) is listed, the rest is kept.
+   */
+  async importConfig(conf: readonly unknown[]): Promise<string[]> {
+    const failedItems: string[] = [];
+    for (const c of conf) {
+      const e = (c && typeof c === 'object' ? c : {}) as Record<string, unknown>;
+      const params = e.endpoint_conf && typeof e.endpoint_conf === 'object' ? (e.endpoint_conf as Record<string, unknown>) : null;
+      const label = `endpoint ${JSON.stringify(String(e.endpoint_conf_name ?? '?')).slice(0, 80)}`;
+      if (params?.builtin) continue;
+      if (!params || !Array.isArray(e.recipients)) {
+        failedItems.push(`${label}: endpoint_key, endpoint_conf_name, endpoint_conf and recipients are required`);
+        continue;
+      }
+      const added = await this.addEndpoint(e.endpoint_key, e.endpoint_conf_name, params);
+      if (added.status !== 'OK') {
+        failedItems.push(`${label}: ${JSON.stringify(added.error)}`);
+        continue;
+      }
+      for (const x of e.recipients) {
+        const r = (x && typeof x === 'object' ? x : {}) as Record<string, unknown>;
+        const given = r.recipient_params && typeof r.recipient_params === 'object' ? (r.recipient_params as Record<string, unknown>) : {};
+        const res = await this.addRecipient({ endpointId: added.endpoint_id, name: r.recipient_name, categories: r.check_categories, minimumSeverity: r.minimum_severity, bindToAllPools: false, given });
+        if (res.status !== 'OK') failedItems.push(`recipient ${JSON.stringify(String(r.recipient_name ?? '?')).slice(0, 80)}: ${JSON.stringify(res.error)}`);
+      }
+    }
+    return failedItems;
   }
 
   /** How many pools a recipient is bound to (get_recipients_endpoint's bind_to_pools). */

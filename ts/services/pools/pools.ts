@@ -358,6 +358,77 @@ export class Pools implements PoolDirectory {
     for (const i of this.ctx.interfaces()) i.engine.setHostPools(members);
   }
 
+  // ── export / import (pool_import_export.lua) ─────────────────────────
+
+  /** Every pool of every kind, by ntopng's instance key, as get_all_pools answers them. */
+  exportConfig(): Record<string, unknown[]> {
+    const out: Record<string, unknown[]> = {};
+    for (const k of POOL_KINDS) out[POOL_INSTANCE_KEY[k]] = this.all(k);
+    return out;
+  }
+
+  /**
+   * Adds the file's pools, as ntopng's import does: recipients by name; a
+   * pool whose name exists in its kind (the default pools, the jail) gets
+   * the members and recipients it lacks, another is added. Answers what was
+   * not applied (an unknown recipient or kind, a bad or taken member …).
+   */
+  async importConfig(conf: Record<string, unknown>): Promise<string[]> {
+    const failedItems: string[] = [];
+    const kindOf = new Map(POOL_KINDS.map((k) => [POOL_INSTANCE_KEY[k], k]));
+    for (const [key, list] of Object.entries(conf)) {
+      const kind = kindOf.get(key);
+      if (!kind || !Array.isArray(list)) {
+        if (!(Array.isArray(list) && !list.length)) failedItems.push(`'${key.slice(0, 40)}': not a pool kind with a list of pools`);
+        continue;
+      }
+      for (const x of list) {
+        const p = (x && typeof x === 'object' ? x : {}) as { name?: unknown; members?: unknown; recipients?: unknown };
+        const label = `${key} pool ${JSON.stringify(String(p.name ?? '?')).slice(0, 80)}`;
+        if (typeof p.name !== 'string' || !Array.isArray(p.members) || !p.members.every((m) => typeof m === 'string')) {
+          failedItems.push(`${label}: name and members are required`);
+          continue;
+        }
+        const rids: number[] = [];
+        for (const r of Array.isArray(p.recipients) ? p.recipients : []) {
+          const name = (r as { recipient_name?: unknown })?.recipient_name;
+          const id = typeof name === 'string' ? this.recipientByName(name) : undefined;
+          if (id === undefined) failedItems.push(`${label}: recipient ${JSON.stringify(String(name ?? '?')).slice(0, 80)} does not exist`);
+          else rids.push(id);
+        }
+        const members = p.members as string[];
+        const existing = [...this.pools.get(kind)!.entries()].find(([, r]) => r.name === p.name);
+        try {
+          if (!existing) {
+            await this.add(kind, p.name, members, rids);
+            continue;
+          }
+          const [id, cur] = existing;
+          // pools:add_to_pool: the members not bound anywhere yet, the recipients it lacks
+          for (const m of members) {
+            try {
+              if (id === DEFAULT_POOL_ID || DEFAULT_ONLY.has(kind)) throw new PoolError('the default pool has no members');
+              if (kind === 'host') await this.bindMember(kind, m, id);
+              else await this.edit(kind, id, undefined, [...this.pools.get(kind)!.get(id)!.members, m], undefined);
+            } catch (e) {
+              failedItems.push(`${label}: member '${m.slice(0, 64)}': ${(e as Error).message}`);
+            }
+          }
+          const missing = rids.filter((r) => !cur.recipients.includes(r));
+          if (missing.length) await this.edit(kind, id, undefined, undefined, [...this.pools.get(kind)!.get(id)!.recipients, ...missing]);
+        } catch (e) {
+          failedItems.push(`${label}: ${(e as Error).message}`);
+        }
+      }
+    }
+    return failedItems;
+  }
+
+  private recipientByName(name: string): number | undefined {
+    for (let id = 0; id < 64; id++) if (this.recipients?.describe(id)?.recipient_name === name) return id;
+    return undefined;
+  }
+
   // ── PoolDirectory ────────────────────────────────────────────────────
 
   poolOf(family: AlertFamily | 'flow', ifid: number, entityVal: string): number {

@@ -2,7 +2,7 @@
 // process, the flow writer feeding it, retention trimming it. A store that
 // cannot open (ClickHouse down, a locked DuckDB file) is one log line: the
 // service keeps serving the live API without history.
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 
 import type { Backend } from './backend.js';
 import type { ClickHouseOptions } from './clickhouse.js';
@@ -11,6 +11,7 @@ import { FlowWriter, type FlowWriterOptions } from './flow-writer.js';
 import { openStore } from './index.js';
 import { Retention } from './retention.js';
 import { ALERT_TABLES } from '../alerts/alert-tables.js';
+import { PURGE_FILE, clearPurge, describePurge, pendingPurge, purgeFilesFirst, purgeTables, type PurgeRequest } from '../purge.js';
 
 export interface HistoryOptions {
   dataDir: string;
@@ -40,12 +41,36 @@ export interface History {
 export async function startHistory(o: HistoryOptions): Promise<History | null> {
   const print = o.print ?? ((l: string) => console.log(l));
   const log = o.log ?? ((l: string) => console.error(l));
+  const dataDir = resolve(o.dataDir);
+  // a purge asked for by delete/system/all_data.lua, carried out before anything uses the store
+  let purge: PurgeRequest | null = null;
+  try {
+    purge = pendingPurge(dataDir);
+  } catch (e) {
+    log(`flowgate: purge request ${join(dataDir, PURGE_FILE)} unreadable, nothing purged (${(e as Error).message})`);
+  }
+  const purgedFiles = purge ? purgeFilesFirst(dataDir, purge) : [];
   let backend: Backend;
   try {
-    backend = await openStore({ dataDir: resolve(o.dataDir), clickhouse: o.clickhouse });
+    backend = await openStore({ dataDir, clickhouse: o.clickhouse });
   } catch (e) {
     print(`flowgate: historical store: unavailable, flows are not stored (${(e as Error).message})`);
+    if (purge) print(`flowgate: purge of ${describePurge(purge)} still pending: carried out at the next start whose historical store opens`);
     return null;
+  }
+  if (purge) {
+    try {
+      // the DuckDB file deleted is the whole store: nothing left to empty
+      const parts = purgedFiles.length && backend.dialect === 'duckdb' ? [] : await purgeTables(backend, purge);
+      clearPurge(dataDir);
+      const what = [...purgedFiles.map((f) => `deleted ${f}`), ...(parts.length ? [`dropped ${parts.length} day partition(s) in ${backend.description}`] : [])];
+      print(
+        `flowgate: purged ${describePurge(purge)} as requested by ${purge.requested_by || '?'} at ${new Date(purge.requested_at * 1000).toISOString()}` +
+          ` (${what.length ? what.join(', ') : 'nothing was stored'}; users and settings kept)`,
+      );
+    } catch (e) {
+      print(`flowgate: purge of ${describePurge(purge)} failed, still pending for the next start (${(e as Error).message})`);
+    }
   }
   let writer: FlowWriter;
   try {

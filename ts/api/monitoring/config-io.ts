@@ -1,0 +1,177 @@
+// Configuration export, import and reset (ntopng's import_export/*.lua and
+// import_export_rest_utils.lua): one envelope {version: "1.0", modules:
+// {<module>: <conf>}} for every module — scripts (the checks), active
+// monitoring, notifications, pool, snmp, and `all`. As in ntopng, the pool
+// paths carry the five modules together (pools name recipients and active
+// monitoring hosts). A module's import applies what it can and lists what it
+// could not: the answer is then -28 naming it; a file without a module the
+// path needs is -27.
+import { track } from '../activity.js';
+import { ApiError, RC } from '../rc.js';
+import { jsonParam } from '../params.js';
+import type { ApiCtx } from '../route.js';
+
+/** import_export_rest_utils.IMPORT_EXPORT_JSON_VERSION */
+export const EXPORT_VERSION = '1.0';
+
+interface ConfigModule {
+  export(ctx: ApiCtx): unknown;
+  /** applies `conf`; answers what was not applied ([] when everything was); throws ApiError for a conf of the wrong shape */
+  import(ctx: ApiCtx, conf: unknown): Promise<string[]>;
+  reset(ctx: ApiCtx): Promise<void>;
+}
+
+const need = <T>(v: T | null | undefined, what: string): T => {
+  if (!v) throw new ApiError(RC.INTERNAL_ERROR, `${what} is not running`);
+  return v;
+};
+/** ntopng's JSON writes an empty Lua table as [] */
+const isEmpty = (v: unknown) => (Array.isArray(v) && !v.length) || (!!v && typeof v === 'object' && !Array.isArray(v) && !Object.keys(v).length);
+const asObject = (v: unknown, what: string): Record<string, unknown> => {
+  if (isEmpty(v)) return {};
+  if (!v || typeof v !== 'object' || Array.isArray(v)) throw new ApiError(RC.BAD_CONTENT, `${what} must be an object`);
+  return v as Record<string, unknown>;
+};
+
+/** the checks' export: the configset and the stored alert exclusions (checks_import_export.lua), [] when none */
+export function checksExport(ctx: ApiCtx): Record<string, unknown> {
+  const rec = ctx.deps.exclusions?.record() ?? {};
+  return { ...ctx.deps.checks.exportConfig(), alert_exclusions: Object.keys(rec).length ? rec : [] };
+}
+
+const checks: ConfigModule = {
+  export: checksExport,
+  import: async (ctx, conf) => {
+    await ctx.deps.checks.importConfig(conf);
+    return [];
+  },
+  reset: (ctx) => ctx.deps.checks.reset(),
+};
+
+const MODULES: Record<string, ConfigModule> = {
+  scripts: checks,
+  active_monitoring: {
+    export: (ctx) => need(ctx.deps.activeMonitoring, 'active monitoring').exportConfig(),
+    import: async (ctx, conf) => {
+      const hosts = asObject(conf, "'active_monitoring' (<measurement>@<host> → settings)");
+      if (!Object.keys(hosts).length) return [];
+      const r = await need(ctx.deps.activeMonitoring, 'active monitoring').importConfig(hosts);
+      return r.skipped.map((k) => `active monitoring host '${k.slice(0, 120)}' is not valid`);
+    },
+    reset: (ctx) => need(ctx.deps.activeMonitoring, 'active monitoring').reset(),
+  },
+  notifications: {
+    export: (ctx) => need(ctx.deps.notifications, 'notifications').endpointConfigs(false),
+    import: (ctx, conf) => {
+      if (isEmpty(conf)) return Promise.resolve([]);
+      if (!Array.isArray(conf)) throw new ApiError(RC.BAD_CONTENT, "'notifications' must be a list of endpoints with their recipients");
+      return need(ctx.deps.notifications, 'notifications').importConfig(conf);
+    },
+    reset: (ctx) => need(ctx.deps.notifications, 'notifications').resetEndpoints(),
+  },
+  pool: {
+    export: (ctx) => need(ctx.deps.pools, 'pools').exportConfig(),
+    import: (ctx, conf) => need(ctx.deps.pools, 'pools').importConfig(asObject(conf, "'pool' (kind → pools)")),
+    reset: (ctx) => need(ctx.deps.pools, 'pools').deleteAll(),
+  },
+  // no SNMP device can be configured yet: the export is empty and an import's devices are not applied
+  snmp: {
+    export: () => ({}),
+    import: async (_ctx, conf) => Object.keys(asObject(conf, "'snmp'")).map((k) => `SNMP device '${k.slice(0, 120)}': SNMP devices are not supported yet`),
+    reset: async () => {},
+  },
+};
+
+/**
+ * `all`: every module in one file. Imported in dependency order (recipients
+ * before the pools that name them, active monitoring hosts before the pools
+ * that hold them); a module missing from the file is left as it is.
+ */
+const ALL_ORDER = ['notifications', 'active_monitoring', 'pool', 'scripts', 'snmp'] as const;
+MODULES.all = {
+  export: (ctx) => Object.fromEntries(ALL_ORDER.map((m) => [m, MODULES[m].export(ctx)])),
+  import: async (ctx, conf) => {
+    const all = asObject(conf, "'all' (module → configuration)");
+    const failed: string[] = [];
+    for (const m of ALL_ORDER) {
+      if (all[m] === undefined) continue;
+      try {
+        failed.push(...(await MODULES[m].import(ctx, all[m])));
+      } catch (e) {
+        if (!(e instanceof ApiError)) throw e;
+        failed.push(`${m}: ${e.message}`);
+      }
+    }
+    return failed;
+  },
+  reset: async (ctx) => {
+    for (const m of ALL_ORDER) await MODULES[m].reset(ctx);
+  },
+};
+
+/** the module names a path takes: `checks` is the newer spelling of `scripts` */
+export const CONFIG_MODULES = ['checks', 'scripts', 'active_monitoring', 'notifications', 'pool', 'snmp', 'all'] as const;
+export type ConfigModuleName = (typeof CONFIG_MODULES)[number];
+/** the file's modules of each path, in import order (export/import pool/config.lua: the five of them) */
+const PATH_MODULES: Record<ConfigModuleName, readonly string[]> = {
+  checks: ['scripts'],
+  scripts: ['scripts'],
+  active_monitoring: ['active_monitoring'],
+  notifications: ['notifications'],
+  snmp: ['snmp'],
+  pool: ['snmp', 'active_monitoring', 'notifications', 'scripts', 'pool'],
+  all: ['all'],
+};
+
+/** A JSON file answer (download): the document without the envelope. */
+export const download = (body: unknown, filename: string) =>
+  new Response(JSON.stringify(body), {
+    headers: { 'content-type': 'application/json', 'content-disposition': `attachment; filename="${filename}"` },
+  });
+
+/** export/<module>/config.lua: the envelope; `download` (any value, as ntopng tests it for non-empty): the file itself */
+export function exportConfig(ctx: ApiCtx, m: ConfigModuleName, p: { download?: string }) {
+  const keys = PATH_MODULES[m];
+  const env = { version: EXPORT_VERSION, modules: Object.fromEntries(keys.map((k) => [k, MODULES[k].export(ctx)])) };
+  track(ctx, 'export', { modules: keys });
+  return p.download ? download(env, 'configuration.json') : env;
+}
+
+/**
+ * import/<module>/config.lua: the envelope in `JSON` (ntopng's form field) or
+ * as the JSON body itself. -5 not an envelope of this version; -27 no such
+ * module in it; -8 the module is of the wrong shape; -28 applied in part.
+ */
+export async function importConfig(ctx: ApiCtx, m: ConfigModuleName, p: { JSON?: string }) {
+  const keys = PATH_MODULES[m];
+  const raw = ctx.raw ?? {};
+  const env = p.JSON !== undefined ? jsonParam(p.JSON, 'JSON') : 'version' in raw || 'modules' in raw ? raw : undefined;
+  if (!env || typeof env !== 'object' || (env as { version?: unknown }).version !== EXPORT_VERSION) {
+    throw new ApiError(RC.INVALID_ARGUMENTS, `expected an export of version ${EXPORT_VERSION}: {"version": "${EXPORT_VERSION}", "modules": {${keys.map((k) => `"${k}": …`).join(', ')}}}`);
+  }
+  const modules = (env as { modules?: unknown }).modules;
+  const confOf = (k: string) => (modules && typeof modules === 'object' && Object.hasOwn(modules, k) ? (modules as Record<string, unknown>)[k] : undefined);
+  const missing = keys.filter((k) => confOf(k) === undefined || confOf(k) === null);
+  if (missing.length) throw new ApiError(RC.CONFIGURATION_FILE_MISMATCH, `the file holds no ${missing.map((k) => `'${k}'`).join(', ')} configuration`);
+  const failed: string[] = [];
+  for (const k of keys) {
+    try {
+      failed.push(...(await MODULES[k].import(ctx, confOf(k))));
+    } catch (e) {
+      // one module of several: the others are still applied
+      if (!(e instanceof ApiError) || keys.length === 1) throw e;
+      failed.push(`${k}: ${e.message}`);
+    }
+  }
+  track(ctx, 'import', { modules: keys });
+  if (failed.length) throw new ApiError(RC.PARTIAL_IMPORT, `not applied (${failed.length}): ${failed.slice(0, 10).join('; ')}${failed.length > 10 ? ' …' : ''}`);
+  return [];
+}
+
+/** reset/<module>/config.lua: the path's own module (reset/pool/config resets the pools only, as ntopng) */
+export async function resetConfig(ctx: ApiCtx, m: ConfigModuleName) {
+  const key = m === 'checks' ? 'scripts' : m;
+  await MODULES[key].reset(ctx);
+  track(ctx, 'reset', { modules: [key] });
+  return [];
+}
