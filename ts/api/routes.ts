@@ -20,6 +20,7 @@ import { poolRoutes } from './monitoring/pools.routes.js';
 import { configIoRoutes } from './monitoring/config-io.routes.js';
 import { activeMonitoringRoutes } from './monitoring/active-monitoring.routes.js';
 import { systemRoutes } from './monitoring/system.routes.js';
+import { lookupRoutes } from './monitoring/lookups.routes.js';
 import * as flows from './monitoring/flows.js';
 import * as hosts from './monitoring/hosts.js';
 import * as ifaces from './monitoring/interfaces.js';
@@ -289,4 +290,5 @@ export const routes: RouteDef[] = [
   ...configIoRoutes,
   ...activeMonitoringRoutes,
   ...systemRoutes,
+  ...lookupRoutes,
 ];
