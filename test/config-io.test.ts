@@ -106,13 +106,23 @@ describe('configuration export and import', () => {
     expect(ok(await s.call(v2('export/snmp/config'))).modules.snmp).toEqual({});
   });
 
-  it('`all` carries every module and restores them', async () => {
+  it('`all` carries every module, the network configuration and the hosts\' names, and restores them', async () => {
+    ok(await s.call(v2('set/host/alias'), { form: { host: '10.0.0.1', custom_name: 'gateway' } }));
+    ok(await s.call(v2('set/network/config'), { json: { config: [{ key: 'dns_list', value: '10.0.0.53,10.0.1.0/24@7' }] } }));
     const all = ok(await s.call(v2('export/all/config')));
     expect(Object.keys(all.modules)).toEqual(['all']);
-    expect(Object.keys(all.modules.all).sort()).toEqual(['active_monitoring', 'notifications', 'pool', 'scripts', 'snmp']);
+    expect(Object.keys(all.modules.all).sort()).toEqual(['active_monitoring', 'host_aliases', 'network_config', 'notifications', 'pool', 'scripts', 'snmp']);
+    expect(all.modules.all.host_aliases).toEqual({ '10.0.0.1': 'gateway' });
+    expect(all.modules.all.network_config.dns_list).toBe('10.0.0.53,10.0.1.0/24@7');
     await wipe();
+    ok(await s.call(v2('set/host/alias'), { form: { host: '10.0.0.1', custom_name: ' ' } }));
+    ok(await s.call(v2('set/network/config'), { json: { config: [{ key: 'dns_list', value: '' }] } }));
+    expect(ok(await s.call(v2('export/all/config'))).modules.all.host_aliases).toEqual({});
     ok(await s.call(v1('import/all/config'), { form: { JSON: JSON.stringify(all) } }));
     expect(normal(ok(await s.call(v2('export/all/config'))))).toEqual(normal(all));
+    // live again: the host's name and the allowed DNS servers
+    expect(ok(await s.call(v2('get/host/data'), { query: { ifid: 0, host: '10.0.0.1' } })).name).toBe('gateway');
+    expect(ok(await s.call(v2('get/network/config'), { query: { ifid: 0 } })).find((x: any) => x.key === 'dns_list').value_description).toBe('10.0.0.53,10.0.1.0/24@7');
   });
 
   it('answers -5, -27, -8 and -28, and keeps what it could apply', async () => {

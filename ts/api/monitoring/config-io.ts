@@ -10,6 +10,8 @@ import { track } from '../activity.js';
 import { ApiError, RC } from '../rc.js';
 import { jsonParam } from '../params.js';
 import type { ApiCtx } from '../route.js';
+import { NetworkConfigError } from '../../services/checks/network-config.js';
+import { hostKey, parseHost } from './hosts.js';
 
 /** import_export_rest_utils.IMPORT_EXPORT_JSON_VERSION */
 export const EXPORT_VERSION = '1.0';
@@ -82,12 +84,59 @@ const MODULES: Record<string, ConfigModule> = {
   },
 };
 
+/** settings that only `all` carries: the network configuration and the hosts' custom names */
+const NETWORK: ConfigModule = {
+  export: (ctx) => need(ctx.deps.network, 'the network configuration').get(),
+  import: async (ctx, conf) => {
+    try {
+      await need(ctx.deps.network, 'the network configuration').set(asObject(conf, "'network_config'") as Record<string, string>);
+    } catch (e) {
+      if (e instanceof NetworkConfigError) throw new ApiError(RC.BAD_CONTENT, `network_config: ${e.message}`);
+      throw e;
+    }
+    return [];
+  },
+  reset: async (ctx) => {
+    const n = need(ctx.deps.network, 'the network configuration');
+    await n.set(Object.fromEntries(Object.keys(n.get()).map((k) => [k, ''])));
+  },
+};
+const ALIASES: ConfigModule = {
+  export: (ctx) => {
+    const out: Record<string, string> = {};
+    for (const { key, value } of ctx.deps.store.db<string>('host_aliases').getRange()) out[String(key)] = String(value);
+    return out;
+  },
+  import: async (ctx, conf) => {
+    const db = ctx.deps.store.db<string>('host_aliases');
+    const failed: string[] = [];
+    for (const [k, v] of Object.entries(asObject(conf, "'host_aliases'"))) {
+      let key: string | undefined;
+      try {
+        const h = parseHost(k);
+        key = hostKey(h.ip, h.vlan);
+      } catch {
+        key = undefined;
+      }
+      if (!key || typeof v !== 'string' || !v.trim() || v.length > 256) failed.push(`host alias '${k.slice(0, 80)}'`);
+      else await db.put(key, v.trim());
+    }
+    return failed;
+  },
+  reset: async (ctx) => {
+    const db = ctx.deps.store.db<string>('host_aliases');
+    for (const { key } of db.getRange()) await db.remove(key);
+  },
+};
+MODULES.network_config = NETWORK;
+MODULES.host_aliases = ALIASES;
+
 /**
  * `all`: every module in one file. Imported in dependency order (recipients
  * before the pools that name them, active monitoring hosts before the pools
  * that hold them); a module missing from the file is left as it is.
  */
-const ALL_ORDER = ['notifications', 'active_monitoring', 'pool', 'scripts', 'snmp'] as const;
+const ALL_ORDER = ['notifications', 'active_monitoring', 'pool', 'scripts', 'snmp', 'network_config', 'host_aliases'] as const;
 MODULES.all = {
   export: (ctx) => Object.fromEntries(ALL_ORDER.map((m) => [m, MODULES[m].export(ctx)])),
   import: async (ctx, conf) => {
