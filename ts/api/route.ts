@@ -19,6 +19,7 @@ import type { DeviceChecks } from '../services/checks/device-checks.js';
 import type { Notifications } from '../services/notifications/index.js';
 import type { Pools } from '../services/pools/pools.js';
 import type { ActiveMonitoring } from '../services/active-monitoring/index.js';
+import type { Geo } from '../services/geo/index.js';
 
 export type Version = 'v0' | 'v1' | 'v2';
 
@@ -57,6 +58,8 @@ export interface ApiDeps {
   pools?: Pools | null;
   /** active monitoring hosts and their results; absent: its endpoints answer -6 */
   activeMonitoring?: ActiveMonitoring | null;
+  /** geolocation and AS of addresses (country, city, asn … of hosts); absent: ntopng's unknown values ('', 0) everywhere */
+  geo?: Geo | null;
 }
 
 export interface ApiCtx {

@@ -12,6 +12,7 @@ import { ConfigStore } from '../services/config-store.js';
 import { Interfaces, isCaptureFile, type InterfaceSpec } from '../services/interfaces.js';
 import { isCommitError } from '../services/config-store.js';
 import { Timeseries, parseRetention } from '../services/timeseries/index.js';
+import { Geo, geoFiles } from '../services/geo/index.js';
 import { startHistory, type History } from '../services/store/history.js';
 import { formatRate, Reporter } from './progress.js';
 import { startEgressApi, startMonitoringApi, type EgressApi, type MonitoringApi } from './serve.js';
@@ -67,6 +68,9 @@ Monitors network interfaces or replays capture files; \`passwd\` stores an egres
       --clickhouse-password <pw>  ClickHouse password (default: the URL's, else empty)
       --history-retention-days <n>  days of flows kept, oldest day dropped first (default 30; 0 = no limit)
       --history-max-gb <n>      also drop the oldest days while the store is larger than this
+      --geoip-dir <dir>         the operator's own MaxMind-format databases: GeoLite2-City.mmdb and
+                                GeoLite2-ASN.mmdb (or dbip-city*.mmdb, dbip-asn*.mmdb) (default: the
+                                shipped DB-IP Lite databases)
       --admin-password <pw>     password of user admin when the data directory is new
                                 (default: $FLOWGATE_ADMIN_PASSWORD, else generated and printed once)
       --log-level <level>       error, warn, info (default) or debug (logs every API request)
@@ -141,6 +145,7 @@ export async function run(argv: string[]): Promise<number> {
         'clickhouse-password': { type: 'string' },
         'history-retention-days': { type: 'string' },
         'history-max-gb': { type: 'string' },
+        'geoip-dir': { type: 'string' },
         'egress-port': { type: 'string' },
         kv: { type: 'string' },
         'kv-product': { type: 'string' },
@@ -238,11 +243,28 @@ export async function run(argv: string[]): Promise<number> {
     ifaces.close();
     return 2;
   }
+  // Geolocation before the store: the flows written carry their hosts'
+  // countries and ASes. Loaded once here (about a second, off the request
+  // path); an operator's directory that cannot be read is an error, the
+  // shipped databases missing only one line.
+  let geo: Geo | null = null;
+  try {
+    geo = await Geo.open(geoFiles(o['geoip-dir']));
+    console.log(`flowgate: geolocation: ${geo.description} (${Math.round(geo.bytes / 2 ** 20)} MB, ${Math.round(geo.loadMs)} ms)`);
+  } catch (e) {
+    console.error(`flowgate: geolocation unavailable: ${(e as Error).message}`);
+    if (o['geoip-dir'] !== undefined) {
+      ifaces.close();
+      return 2;
+    }
+  }
+  timeseries?.setGeo(geo);
   // The historical store first: the engines' expired flows go to its writer
   // from the first packet. A store that cannot open is one line, not a failure.
   let history: History | null;
   try {
     history = await startHistory({
+      writer: { geo },
       dataDir: o['data-dir'] ?? 'data',
       clickhouse: o.clickhouse ? { url: o.clickhouse, user: o['clickhouse-user'], password: o['clickhouse-password'], timeoutMs: 10_000 } : null,
       retentionDays: num(o['history-retention-days'], 'history-retention-days'),
@@ -303,6 +325,7 @@ export async function run(argv: string[]): Promise<number> {
         history,
         store,
         checking,
+        geo,
       });
     }
   } catch (e) {

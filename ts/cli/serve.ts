@@ -20,6 +20,7 @@ import type { History } from '../services/store/history.js';
 import { SystemStats } from '../services/system.js';
 import type { Timeseries } from '../services/timeseries/index.js';
 import { Users } from '../services/users.js';
+import { defaultGeo, type Geo } from '../services/geo/index.js';
 
 export interface MonitoringApiOptions {
   port: number;
@@ -44,6 +45,8 @@ export interface MonitoringApiOptions {
   checking?: Checking;
   /** a sink that also sees every alert raised (AlertService.subscribe) */
   alerts?: AlertSink | null;
+  /** geolocation databases (main.ts opens --geoip-dir's); undefined: the shipped ones, null: none */
+  geo?: Geo | null;
 }
 
 export interface MonitoringApi {
@@ -105,6 +108,7 @@ export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOpt
         history: backend,
         flowExport: o.history?.writer ?? null,
         timeseries: o.timeseries ?? null,
+        geo: o.geo === undefined ? await defaultGeo() : o.geo,
         checks,
         alerts,
         exclusions,

@@ -5,6 +5,7 @@ import { BlockList, isIP } from 'node:net';
 
 import { categoryName, l7Id, l7Name, protocolInfo, type HostBrief, type HostRecord } from '../../bindings/engine.js';
 import type { MonitoredInterface } from '../../services/interfaces.js';
+import { UNKNOWN_GEO, type GeoInfo } from '../../services/geo/index.js';
 import { ApiError, RC } from '../rc.js';
 import { lookup } from '../params.js';
 import type { ApiCtx } from '../route.js';
@@ -57,6 +58,12 @@ export function findHost(ctx: ApiCtx, host: string | undefined, vlan?: number): 
   const rec = ctx.iface.engine.host(h.ip, h.vlan);
   if (!rec) throw new ApiError(RC.NOT_FOUND, `host ${hostKey(h.ip, h.vlan)} is not active on interface ${ctx.iface.ifid}`);
   return rec;
+}
+
+/** The location and AS of an address (looked up once per address: the geo cache). */
+export function geoOf(ctx: ApiCtx, ip: string): GeoInfo {
+  const g = ctx.deps.geo?.lookup(ip) ?? UNKNOWN_GEO;
+  return { asn: g.asn, asname: g.asname, country: g.country, city: g.city, continent: g.continent, latitude: g.latitude, longitude: g.longitude };
 }
 
 export function aliasOf(ctx: ApiCtx, ip: string, vlan: number): string | undefined {
@@ -117,7 +124,7 @@ function activeHostRecord(ctx: ApiCtx, h: HostBrief) {
     first_seen: h.first_seen,
     last_seen: h.last_seen,
     os: 0,
-    country: '',
+    country: geoOf(ctx, h.ip).country,
     num_alerts: ctx.deps.alerts?.hostAlerts(ctx.iface.ifid, h.ip, h.vlan).engaged ?? 0,
     is_blacklisted: false,
     is_localhost: h.localhost,
@@ -165,14 +172,8 @@ export function hostDataFlat(ctx: ApiCtx, h: HostRecord, iface: MonitoredInterfa
     drop_all_host_traffic: false,
     has_blocking_shaper: false,
     has_blocking_quota: false,
-    // no GeoIP/ASN database is loaded: ntopng's values for unknown
-    asn: 0,
-    asname: '',
-    country: '',
-    city: '',
-    continent: '',
-    latitude: 0,
-    longitude: 0,
+    // Host::lua / lua_get_geoloc ('' and 0 for private addresses and without a database)
+    ...geoOf(ctx, h.ip),
     os: 0,
     os_detail: '',
     devtype: 0,
@@ -352,7 +353,7 @@ export function hostDataV0(ctx: ApiCtx, h: HostRecord): Record<string, unknown> 
     symbolic_name: flat.name,
     localHost: h.localhost,
     systemHost: flat.systemhost,
-    asn: 0,
+    asn: flat.asn,
     is_blacklisted: false,
     num_alerts: ctx.deps.alerts?.hostAlerts(ctx.iface.ifid, h.ip, h.vlan).engaged ?? 0,
     'seen.first': h.first_seen,

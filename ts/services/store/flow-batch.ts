@@ -8,6 +8,7 @@
 // FlowSource keeps, per long-lived flow, what its rows already hold and the
 // next row stores the difference, so SUM over a FLOW_ID's rows equals the
 // flow's totals, each row covering [end of the previous row, last packet].
+import type { FlowGeo } from '../geo/flow-geo.js';
 import { ipText, ipTextInto, isV4Mapped } from '../../bindings/ip-text.js';
 import type { Batch, Column } from './backend.js';
 import { AlertColumnArrays } from '../alerts/catalogue.js';
@@ -210,6 +211,10 @@ export class FlowBatch {
   private readonly cliLoc: Uint8Array;
   private readonly pool0: Uint16Array;
   private readonly pool1: Uint16Array;
+  private readonly cc0: Uint16Array;
+  private readonly cc1: Uint16Array;
+  private readonly asn0: Uint32Array;
+  private readonly asn1: Uint32Array;
   private readonly srvLoc: Uint8Array;
   private readonly p0: Uint32Array;
   private readonly p1: Uint32Array;
@@ -258,6 +263,10 @@ export class FlowBatch {
       ['SERVER_LOCATION', (this.srvLoc = new Uint8Array(n))],
       ['SRC_HOST_POOL_ID', (this.pool0 = new Uint16Array(n))],
       ['DST_HOST_POOL_ID', (this.pool1 = new Uint16Array(n))],
+      ['SRC_COUNTRY_CODE', (this.cc0 = new Uint16Array(n))],
+      ['DST_COUNTRY_CODE', (this.cc1 = new Uint16Array(n))],
+      ['SRC_ASN', (this.asn0 = new Uint32Array(n))],
+      ['DST_ASN', (this.asn1 = new Uint32Array(n))],
       ['SRC2DST_PACKETS', (this.p0 = new Uint32Array(n))],
       ['DST2SRC_PACKETS', (this.p1 = new Uint32Array(n))],
       ['NTOPNG_INSTANCE_NAME', consts.instance],
@@ -380,6 +389,21 @@ export class FlowBatch {
       ipAt(this.src6, r, b, base + F.cli_ip);
       ipAt(this.dst6, r, b, base + F.srv_ip);
     }
+    // the hosts' countries (ntopng's u16 of the two letters) and ASes: one lookup per address (FlowGeo's cache)
+    const geo = this.consts.geo;
+    if (geo) {
+      if (mapped) geo.v4(this.src4[r]);
+      else geo.v6(b, base + F.cli_ip);
+      this.cc0[r] = geo.country;
+      this.asn0[r] = geo.as;
+      if (mapped) geo.v4(this.dst4[r]);
+      else geo.v6(b, base + F.srv_ip);
+      this.cc1[r] = geo.country;
+      this.asn1[r] = geo.as;
+    } else {
+      this.cc0[r] = this.cc1[r] = 0;
+      this.asn0[r] = this.asn1[r] = 0;
+    }
     const master = v.getUint16(base + F.l7_master, true);
     const app = v.getUint16(base + F.l7_app, true);
     this.l7[r] = app || master;
@@ -450,7 +474,12 @@ export class Constants {
   readonly instance: TextColumn;
   /** the three, as Batch.shared */
   readonly shared: ReadonlySet<unknown>;
-  constructor(capacity: number, instanceName: string) {
+  constructor(
+    capacity: number,
+    instanceName: string,
+    /** the geolocation columns' lookups (null: none, ntopng's unknown 0) */
+    readonly geo: FlowGeo | null = null,
+  ) {
     this.zero = new Uint8Array(capacity);
     this.emptyStr = new Array<string>(capacity).fill('');
     this.instance = TextColumn.constant(capacity, instanceName);

@@ -13,7 +13,7 @@
 // in both and compares exactly (one canonical spelling).
 //
 // Columns marked absent always hold ntopng's unknown value for now (no
-// geoip, probes, SNMP, pools, process data yet): they are
+// probes, SNMP, process data yet): they are
 // not stored, the store reads them as 0 / '' (a third of the columns: the
 // insert rate is ~1.5x with them left out).
 //
@@ -75,15 +75,15 @@ export const FLOW_COLUMNS: readonly FlowColumn[] = [
   { name: 'NTOPNG_INSTANCE_NAME', type: 'str', label: 'Instance Name', from: 'the host name of the machine running the service' },
   { name: 'INTERFACE_ID', type: 'u16', label: 'Interface ID', from: 'ifid (position of -i)' },
   { name: 'STATUS', type: 'u8', label: 'Predominant Alert ID', from: 'the flow alert with the highest score among those its nDPI risks raise, 0 = none (services/alerts/catalogue.ts)' },
-  { name: 'SRC_COUNTRY_CODE', absent: true, type: 'u16', label: 'Source Country Code', from: `0 (no geoip yet): ${UNKNOWN}` },
-  { name: 'DST_COUNTRY_CODE', absent: true, type: 'u16', label: 'Destination Country Code', from: `0 (no geoip yet): ${UNKNOWN}` },
+  { name: 'SRC_COUNTRY_CODE', type: 'u16', label: 'Source Country Code', from: "the client's country, ntopng's u16 of its two letters (first letter high; 0: private address or unknown)" },
+  { name: 'DST_COUNTRY_CODE', type: 'u16', label: 'Destination Country Code', from: "the server's country (u16 as SRC_COUNTRY_CODE)" },
   { name: 'SRC_LABEL', type: 'str', label: 'Source Host Name', from: "the client host's learned name (DNS, DHCP, SNI …), ≤ 31 bytes, else ''" },
   { name: 'DST_LABEL', type: 'str', label: 'Destination Host Name', from: "the server host's learned name, else ''" },
   { name: 'SRC_MAC', type: 'u64', label: 'Source MAC Address', kind: 'mac', from: "client host's MAC as a 48-bit number (0 when unknown)" },
   { name: 'DST_MAC', type: 'u64', label: 'Destination MAC Address', kind: 'mac', from: "server host's MAC (0 when unknown)" },
   { name: 'COMMUNITY_ID', type: 'str', label: 'Community ID', from: 'Community ID v1 (seed 0) of the 5-tuple (ICMP: type/code)' },
-  { name: 'SRC_ASN', absent: true, type: 'u32', label: 'Source AS', from: `0 (no geoip yet): ${UNKNOWN}` },
-  { name: 'DST_ASN', absent: true, type: 'u32', label: 'Destination AS', from: `0 (no geoip yet): ${UNKNOWN}` },
+  { name: 'SRC_ASN', type: 'u32', label: 'Source AS', from: "the client's AS number (0: private address or unknown)" },
+  { name: 'DST_ASN', type: 'u32', label: 'Destination AS', from: "the server's AS number (0: unknown)" },
   { name: 'PROBE_IP', absent: true, type: 'u32', label: 'Probe IP', kind: 'ipv4', from: '0: packets captured here, no probe exported them' },
   { name: 'OBSERVATION_POINT_ID', absent: true, type: 'u16', label: 'Observation Point ID', from: '0: no probe observation point' },
   { name: 'SRC2DST_TCP_FLAGS', type: 'u8', label: 'Source TCP Flags', kind: 'flags', from: 'OR of TCP flags client → server' },

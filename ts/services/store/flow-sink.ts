@@ -10,6 +10,8 @@ import type { Backend } from './backend.js';
 import { Constants, FlowBatch, FlowSource, recordSize, type FlowAlertNote } from './flow-batch.js';
 import { FLOWS_TABLE } from './flow-columns.js';
 import { setInsecureProtocols } from '../checks/flow-record-checks.js';
+import { FlowGeo } from '../geo/flow-geo.js';
+import type { GeoShare } from '../geo/index.js';
 
 export interface FlowSinkOptions {
   /** a batch is sealed at this many rows */
@@ -29,6 +31,8 @@ export interface FlowSinkOptions {
   instanceName: string;
   /** nDPI protocol ids whose breed is insecure (the remote-to-local insecure flow check; from the engine's registry) */
   insecureProtocols?: readonly number[];
+  /** the geolocation databases (shared buffers: no copy on the decoder's thread); absent: country and AS columns 0 */
+  geo?: GeoShare;
 }
 
 export interface FlowSinkEvents {
@@ -85,7 +89,7 @@ export class FlowSink {
     private readonly o: FlowSinkOptions,
     private readonly ev: FlowSinkEvents,
   ) {
-    this.consts = new Constants(o.batchRows, o.instanceName);
+    this.consts = new Constants(o.batchRows, o.instanceName, o.geo ? new FlowGeo(o.geo) : null);
     setInsecureProtocols(o.insecureProtocols ?? []);
     this.timer = setInterval(() => this.tick(), Math.min(250, o.flushMs));
     this.timer.unref();

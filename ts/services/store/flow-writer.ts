@@ -6,6 +6,7 @@
 // While every buffer is away (the worker is behind) the records wait in the
 // engine's ring; a full ring drops and counts them (expired_ring_drops), as
 // the sink counts the batches it drops: both are db.flow_export_drops.
+import type { Geo } from '../geo/index.js';
 import { hostname } from 'node:os';
 
 import { Engine, expiredLayout } from '../../bindings/engine.js';
@@ -37,6 +38,8 @@ export interface FlowWriterOptions {
   instanceName?: string;
   /** one line per write failure streak */
   log?: (line: string) => void;
+  /** the geolocation databases: the stored flows' SRC/DST_COUNTRY_CODE and SRC/DST_ASN (absent: 0) */
+  geo?: Geo | null;
 }
 
 /** interface data's db.* (ntopng's flow export counters) */
@@ -146,6 +149,7 @@ export class FlowWriter implements ExpiredSink {
         flushMs: o.flushMs ?? 1000,
         maxQueued: o.maxQueued ?? 8,
         instanceName: o.instanceName ?? hostname(),
+        ...(o.geo ? { geo: o.geo.share() } : {}),
         insecureProtocols: Engine.info()
           .dpi.protocols.filter((p) => INSECURE_BREEDS.has(p.breed))
           .map((p) => p.id),

