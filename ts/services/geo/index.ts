@@ -130,7 +130,12 @@ export function lookupAddress(ip: string): string | null {
   return a.range() === 'unicast' ? a.toString() : null;
 }
 
-const CACHE_MAX = 65536;
+/**
+ * Addresses remembered per thread: an LRU smaller than the hosts a list walks
+ * would miss on every row of it (a cyclic walk), so it holds a large table's
+ * worth; private addresses share one frozen answer, a public one is ~200 B.
+ */
+const CACHE_MAX = 262_144;
 
 export class Geo {
   private readonly v4City: Reader<any> | undefined;
