@@ -62,8 +62,7 @@ export function findHost(ctx: ApiCtx, host: string | undefined, vlan?: number): 
 
 /** The location and AS of an address (looked up once per address: the geo cache). */
 export function geoOf(ctx: ApiCtx, ip: string): GeoInfo {
-  const g = ctx.deps.geo?.lookup(ip) ?? UNKNOWN_GEO;
-  return { asn: g.asn, asname: g.asname, country: g.country, city: g.city, continent: g.continent, latitude: g.latitude, longitude: g.longitude };
+  return ctx.deps.geo?.lookup(ip) ?? UNKNOWN_GEO;
 }
 
 export function aliasOf(ctx: ApiCtx, ip: string, vlan: number): string | undefined {

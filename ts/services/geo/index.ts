@@ -34,7 +34,8 @@ export interface GeoInfo {
   asname: string;
 }
 
-export const UNKNOWN_GEO: Readonly<GeoInfo> = Object.freeze({ country: '', city: '', continent: '', latitude: 0, longitude: 0, asn: 0, asname: '' });
+// fields in host data's order (Host::lua): the answers are spread into it as they are
+export const UNKNOWN_GEO: Readonly<GeoInfo> = Object.freeze({ asn: 0, asname: '', country: '', city: '', continent: '', latitude: 0, longitude: 0 });
 
 /** The database files: city (one file, or one per IP version) and AS (an mmdb, or the CSV range files). */
 export interface GeoFiles {
@@ -227,14 +228,14 @@ export class Geo {
     const lat = rec?.location?.latitude ?? rec?.latitude;
     const lon = rec?.location?.longitude ?? rec?.longitude;
     return Object.freeze({
+      asn,
+      asname,
       country,
       city,
       continent: rec?.continent?.code ?? continentOfCountry(country),
       // ntopng keeps them as C floats
       latitude: typeof lat === 'number' ? Math.fround(lat) : 0,
       longitude: typeof lon === 'number' ? Math.fround(lon) : 0,
-      asn,
-      asname,
     });
   }
 

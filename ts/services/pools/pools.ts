@@ -325,9 +325,11 @@ export class Pools implements PoolDirectory {
   private async persist(kind: PoolKind, id: number, r: PoolRecord): Promise<void> {
     // the default pool's name and members cannot change (pools:_persist)
     const rec = id === DEFAULT_POOL_ID ? { name: DEFAULT_POOL_NAME, members: [], recipients: r.recipients } : r;
+    const before = this.pools.get(kind)!.get(id)?.members;
     await this.db.put(`${kind}/${id}`, rec);
     this.pools.get(kind)!.set(id, rec);
-    if (kind === 'host') this.applyHostPools();
+    // the engines re-assign every host (a stall of ms): only when membership changed, not for a name or recipients
+    if (kind === 'host' && (before?.length !== rec.members.length || rec.members.some((m, i) => m !== before[i]))) this.applyHostPools();
   }
 
   private async ensureBuiltins(): Promise<void> {
