@@ -151,6 +151,7 @@ if (!only || only === 'pools') {
       const r = runTrial('full', [file], 1 << 22, 65_536);
       delete process.env.FLOWGATE_BENCH_POOLS;
       if (r.error) throw new Error(`pools ${k}: ${r.error}`);
+      if (Object.keys(r.refused).length) throw new Error(`pools ${k}: state refused ${JSON.stringify(r.refused)}: not a figure`);
       runs[k].push(r.mpps);
       if (k === 'pools') (reassign = Math.min(reassign, r.reassign_ms)), (hosts = r.hosts);
     }
