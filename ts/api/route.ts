@@ -20,6 +20,7 @@ import type { Notifications } from '../services/notifications/index.js';
 import type { Pools } from '../services/pools/pools.js';
 import type { ActiveMonitoring } from '../services/active-monitoring/index.js';
 import type { Geo } from '../services/geo/index.js';
+import type { CustomApps } from '../services/custom-apps/index.js';
 
 export type Version = 'v0' | 'v1' | 'v2';
 
@@ -60,6 +61,8 @@ export interface ApiDeps {
   activeMonitoring?: ActiveMonitoring | null;
   /** geolocation and AS of addresses (country, city, asn … of hosts); absent: ntopng's unknown values ('', 0) everywhere */
   geo?: Geo | null;
+  /** custom applications (the -p protocols file) and custom category hosts; absent: their edits answer -6 */
+  customApps?: CustomApps | null;
 }
 
 export interface ApiCtx {

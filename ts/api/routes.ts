@@ -21,6 +21,7 @@ import { configIoRoutes } from './monitoring/config-io.routes.js';
 import { activeMonitoringRoutes } from './monitoring/active-monitoring.routes.js';
 import { systemRoutes } from './monitoring/system.routes.js';
 import { lookupRoutes } from './monitoring/lookups.routes.js';
+import { customAppRoutes } from './monitoring/custom-apps.routes.js';
 import { geoRoutes } from './monitoring/geo.routes.js';
 import * as flows from './monitoring/flows.js';
 import * as hosts from './monitoring/hosts.js';
@@ -292,5 +293,6 @@ export const routes: RouteDef[] = [
   ...activeMonitoringRoutes,
   ...systemRoutes,
   ...lookupRoutes,
+  ...customAppRoutes,
   ...geoRoutes,
 ];

@@ -27,6 +27,7 @@ import {
   type NativeFlowQuery,
   type TrafficBy,
   type HostPoolMember,
+  type UserRulesSpec,
 } from './native.js';
 
 export type {
@@ -38,7 +39,7 @@ export type {
   EgressTargetPolicy,
   EgressTargetStats,
 } from './native.js';
-export type { BcastTooLarge, NetworkCheckHits, TrafficBy, HostScoreRow, ScoreBreakdown, HostPoolMember } from './native.js';
+export type { BcastTooLarge, NetworkCheckHits, TrafficBy, HostScoreRow, ScoreBreakdown, HostPoolMember, UserRulesSpec } from './native.js';
 
 /** Engine.setRiskScores: by nDPI risk id (64 entries each). */
 export interface RiskScoreTable {
@@ -449,6 +450,17 @@ export class Engine {
   /** Entry sizes and the libpcap version the addon was built with. */
   static info() {
     return info;
+  }
+
+  /**
+   * The operator's classification rules, for every engine from the next new
+   * flow on; the registry (names, categories) follows at once. Throws a
+   * TypeError naming what is invalid (nothing changes then).
+   */
+  static setUserRules(rules: UserRulesSpec): void {
+    addon.setUserRules(rules);
+    info.dpi = addon.info().dpi;
+    registryIndex = null;
   }
 
   get isFile(): boolean {

@@ -573,7 +573,8 @@ export interface TrafficBy {
 export type FieldType = 'ip16' | 'u64' | 'u32' | 'u16' | 'u8' | 'mac' | 'str';
 
 export interface DpiRegistry {
-  protocols: { id: number; name: string; is_app: boolean; breed: string; category: number; udp_ports: string; tcp_ports: string }[];
+  /** nDPI's protocols, then the operator's custom ones (custom: true), with the categories the operator gave */
+  protocols: { id: number; name: string; is_app: boolean; breed: string; category: number; udp_ports: string; tcp_ports: string; custom: boolean }[];
   categories: { id: number; name: string }[];
   confidence: string[];
   /** nDPI risk names by id */
@@ -593,10 +594,28 @@ export interface AddonInfo {
   stats: { scalars: string[]; decode: number; l4: number; dscp: number; bcast: number; size: number };
 }
 
+/**
+ * The operator's classification rules (dpi/user_rules.h), replacing the
+ * previous ones for every engine: custom protocols (ids not nDPI's, below
+ * 16384), categories given to protocols, port / host / address rules naming
+ * a protocol (nDPI's or custom), custom category hosts and networks.
+ */
+export interface UserRulesSpec {
+  protocols?: { id: number; name: string; category: number }[];
+  categories?: { id: number; category: number }[];
+  ports?: { l4: 'tcp' | 'udp'; lo: number; hi: number; id: number }[];
+  hosts?: { host: string; id: number }[];
+  /** port 0 or absent: any */
+  ips?: { net: string; port?: number; id: number }[];
+  categoryHosts?: { host: string; category: number }[];
+  categoryNets?: { net: string; category: number }[];
+}
+
 interface Addon {
   NativeEngine: new (o: NativeEngineOptions) => NativeEngine;
   setErrorClass(cls: typeof FlowgateError): void;
   info(): AddonInfo;
+  setUserRules(rules: UserRulesSpec): void;
 }
 
 function findAddon(): string {

@@ -32,6 +32,8 @@ Monitors network interfaces or replays capture files; \`passwd\` stores an egres
                                 Default: the bundled sample capture, replayed in a loop.
   -m, --local-networks <list>   comma-separated CIDRs counted as local, added to the interfaces'
                                 own addresses (default 10.0.0.0/8,172.16.0.0/12,192.168.0.0/16,fc00::/7)
+  -p, --protocols <file>        custom protocols in nDPI's protos.txt format (ports, host names,
+                                addresses); the application editor endpoints rewrite it
       --max-flows <n>           flow table size per interface (default 131072)
       --max-hosts <n>           host table size per interface (default 131072)
       --flow-idle <s>           idle flow timeout in seconds (default 60)
@@ -124,6 +126,7 @@ export async function run(argv: string[]): Promise<number> {
       options: {
         interface: { type: 'string', short: 'i', multiple: true },
         'local-networks': { type: 'string', short: 'm' },
+        protocols: { type: 'string', short: 'p' },
         'max-flows': { type: 'string' },
         'max-hosts': { type: 'string' },
         'flow-idle': { type: 'string' },
@@ -290,13 +293,18 @@ export async function run(argv: string[]): Promise<number> {
     return 2;
   }
   try {
-    checking = await startChecking(ifaces.list, { store, history });
+    checking = await startChecking(ifaces.list, { store, history, customApps: { file: o.protocols ? resolve(o.protocols) : undefined } });
   } catch (e) {
     console.error(`flowgate: cannot start the checks: ${(e as Error).message}`);
     ifaces.close();
     await history?.close();
     await store.close();
     return 2;
+  }
+  if (o.protocols) {
+    const c = checking.customApps;
+    const skipped = c.fileIssues.length ? ` (${c.fileIssues.length} left out, see above)` : '';
+    console.log(`flowgate: custom protocols: ${c.applications().length} from ${resolve(o.protocols)}${skipped}`);
   }
   // the alerts still queued are written before the historical store closes
   const closeConfig = async () => {

@@ -45,6 +45,8 @@ export interface MonitoringApiOptions {
   checking?: Checking;
   /** a sink that also sees every alert raised (AlertService.subscribe) */
   alerts?: AlertSink | null;
+  /** the custom protocols file (-p), when the checks are started here */
+  protocolsFile?: string;
   /** geolocation databases (main.ts opens --geoip-dir's); undefined: the shipped ones, null: none */
   geo?: Geo | null;
 }
@@ -68,7 +70,8 @@ export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOpt
   const closeStore = () => (ownStore ? store.close() : Promise.resolve());
   let ownChecking: Checking | null = null;
   try {
-    const checking = o.checking ?? (ownChecking = await startChecking(ifaces.list, { store, history: o.history ?? null }));
+    const checking =
+      o.checking ?? (ownChecking = await startChecking(ifaces.list, { store, history: o.history ?? null, customApps: { file: o.protocolsFile } }));
     const { checks, alerts, exclusions } = checking;
     if (o.alerts) alerts.subscribe(o.alerts);
     // allowed_interface is given as an ifid (ntopng's form) or a name
@@ -117,6 +120,7 @@ export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOpt
         notifications: checking.notifications,
         pools: checking.pools,
         activeMonitoring: checking.activeMonitoring,
+        customApps: checking.customApps,
       },
       { log: (l) => console.error(l), debug: o.debug },
     );

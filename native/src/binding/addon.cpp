@@ -50,6 +50,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("NativeEngine", data->engine_ctor.Value());
   exports.Set("setErrorClass", Napi::Function::New(env, SetErrorClass));
   exports.Set("info", Napi::Function::New(env, Info));
+  register_user_rules(env, exports);
   napi_add_env_cleanup_hook(env, Cleanup, data);
   return exports;
 }

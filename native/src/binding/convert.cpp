@@ -1,5 +1,7 @@
 #include "binding/convert.h"
 
+#include "dpi/user_rules.h"
+
 #include "dpi/registry.h"
 #include "dpi/risk.h"
 #include "dpi/tls_parse.h"
@@ -494,15 +496,20 @@ Napi::Object l7_stats_to_js(Napi::Env env, const Pipeline& pl) {
 
 Napi::Object dpi_registry(Napi::Env env) {
   Napi::Object o = Napi::Object::New(env);
-  Napi::Array protos = Napi::Array::New(env, proto_count());
-  for (size_t i = 0; i < proto_count(); i++) {
-    const ProtoInfo& p = proto_at(i);
+  // nDPI's protocols, then the operator's (user_rules.h), with the
+  // categories the operator gave
+  const std::shared_ptr<const UserRules> u = user_rules_shared();
+  const size_t n_custom = u ? u->protos.size() : 0;
+  Napi::Array protos = Napi::Array::New(env, proto_count() + n_custom);
+  for (size_t i = 0; i < proto_count() + n_custom; i++) {
+    const ProtoInfo& p = i < proto_count() ? proto_at(i) : u->protos[i - proto_count()]->info;
     Napi::Object x = Napi::Object::New(env);
     x.Set("id", double(p.id));
     x.Set("name", p.name);
     x.Set("is_app", p.is_app);
     x.Set("breed", breed_name(p.breed));
-    x.Set("category", double(p.category));
+    x.Set("category", double(u ? u->category_of(p.id, p.category) : p.category));
+    x.Set("custom", i >= proto_count());
     x.Set("udp_ports", p.udp_ports);
     x.Set("tcp_ports", p.tcp_ports);
     protos.Set(uint32_t(i), x);

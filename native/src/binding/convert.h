@@ -21,5 +21,7 @@ Napi::Object l7_stats_to_js(Napi::Env env, const Pipeline& pl);
 Napi::Object expired_layout(Napi::Env env);
 Napi::Object dpi_registry(Napi::Env env);
 const char* tunnel_name(uint8_t t);
+// setUserRules on the addon (user_rules_wrap.cpp)
+void register_user_rules(Napi::Env env, Napi::Object exports);
 
 }  // namespace fg

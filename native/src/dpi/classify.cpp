@@ -3,6 +3,7 @@
 #include "dpi/dga.h"
 #include "dpi/payload.h"
 #include "dpi/protocols/http_sub.h"
+#include "dpi/user_rules.h"
 #include "flow/local_nets.h"
 
 #include <cstdio>
@@ -35,15 +36,33 @@ Registry& registry() {
 }
 
 uint16_t category_of(uint16_t master, uint16_t app) {
-  const ProtoInfo* m = proto_info(master);
+  const UserRules* u = user_rules();
+  // a protocol's category: the one the operator gave it, else nDPI's
+  auto cat = [u](uint16_t id) -> uint16_t {
+    const ProtoInfo* p = proto_info(id);
+    const uint16_t c = p ? p->category : 0;
+    return u ? u->category_of(id, c) : c;
+  };
   // nDPI (ndpi_get_proto_category): mail and DNS carry their own category
   // whatever the application (DNS.Google is Network) ...
   for (ProtoId p : {ProtoId::POP3, ProtoId::SMTP, ProtoId::IMAP, ProtoId::POPS, ProtoId::SMTPS, ProtoId::IMAPS, ProtoId::DNS})
-    if (master == id(p)) return m ? m->category : 0;
+    if (master == id(p)) return cat(master);
   // ... otherwise the application's category when it has one.
-  const ProtoInfo* a = proto_info(app);
-  if (a && a->category) return a->category;
-  return m ? m->category : 0;
+  if (const uint16_t a = app ? cat(app) : 0) return a;
+  return master ? cat(master) : 0;
+}
+
+// nDPI's custom categories (ndpi_fill_ip_protocol_category, then
+// ndpi_fill_protocol_category): a category the operator gave the flow's
+// client or server address, else its name (SNI, Host, DNS query), replaces
+// the protocol's. 0 when none applies, else category + 1.
+uint16_t custom_category(const Flow& f, const FlowInfo* fi, const UserRules& u) {
+  const IpAddr& cli = f.cli_is_hi ? f.key.hi : f.key.lo;
+  const IpAddr& srv = f.cli_is_hi ? f.key.lo : f.key.hi;
+  if (!u.cat_ips.empty())
+    if (uint16_t c = u.category_by_ip(cli) ? u.category_by_ip(cli) : u.category_by_ip(srv)) return c;
+  if (fi && fi->host[0] && !u.cat_hosts.empty()) return u.category_by_name(std::string_view(fi->host, strnlen(fi->host, sizeof(fi->host))));
+  return 0;
 }
 
 // nDPI's sub-protocol lists (ndpi_set_proto_subprotocols) that name
@@ -215,11 +234,18 @@ void Classifier::set(Flow& f, uint16_t master, uint16_t app, Confidence c) noexc
   f.l7_master = master;
   f.l7_app = app;
   f.l7_category = category_of(master, app);
-  if (FlowInfo* fi = f.info ? &pool_[f.info - 1] : nullptr) fi->confidence = uint8_t(c);
+  FlowInfo* fi = f.info ? &pool_[f.info - 1] : nullptr;
+  if (fi) fi->confidence = uint8_t(c);
+  if (const UserRules* u = user_rules())
+    if (const uint16_t cat = custom_category(f, fi, *u)) f.l7_category = cat - 1;
 }
 
 void Classifier::start(Flow& f) noexcept {
   f.dpi_state = kDpiInspecting;
+  if (const UserRules* u = user_rules()) {
+    if (custom_rule(f, *u)) return;
+    if (const uint16_t cat = custom_category(f, nullptr, *u)) f.l7_category = cat - 1;
+  }
   uint16_t by_ip = 0;
   switch (f.key.proto) {
     case kProtoIcmp: by_ip = id(ProtoId::ICMP); break;
@@ -242,6 +268,29 @@ void Classifier::start(Flow& f) noexcept {
     set(f, 0, by_ip, Confidence::Dpi);
     f.dpi_state = kDpiDone;
   }
+}
+
+// nDPI's ndpi_do_guess for custom protocols, which have priority over
+// everything else: a port rule of one (the flow is that protocol, no
+// master), else an address rule of one on the server, then the client
+// (master: the ports' guess). Rules naming nDPI's own protocols only add
+// to its port and address lists (guess_by_port, app_by_ip).
+bool Classifier::custom_rule(Flow& f, const UserRules& u) noexcept {
+  const bool l4 = f.key.proto == kProtoTcp || f.key.proto == kProtoUdp;
+  const uint16_t cli_port = f.cli_is_hi ? f.key.port_hi : f.key.port_lo, srv_port = f.cli_is_hi ? f.key.port_lo : f.key.port_hi;
+  uint16_t master = 0, app = l4 ? u.port_rule(f.key.proto, cli_port, srv_port) : 0;
+  if (!u.proto(app)) {
+    const IpAddr& cli = f.cli_is_hi ? f.key.hi : f.key.lo;
+    const IpAddr& srv = f.cli_is_hi ? f.key.lo : f.key.hi;
+    app = u.ip_rule(srv, l4 ? srv_port : 0);
+    if (!u.proto(app)) app = u.ip_rule(cli, l4 ? cli_port : 0);
+    if (!u.proto(app)) return false;
+    if (l4) master = guess_by_port(f.key.proto, cli_port, srv_port);
+  }
+  ensure_info(f);
+  set(f, master, app, Confidence::CustomRule);
+  f.dpi_state = kDpiDone;
+  return true;
 }
 
 void Classifier::extra(Flow& f, FlowInfo& fi, const Packet& p, bool from_client) noexcept {

@@ -9,6 +9,8 @@
 
 namespace fg {
 
+struct UserRules;
+
 // kDpiExtra: classified, one dissector still reads metadata (Match::more).
 enum DpiState : uint8_t { kDpiInspecting = 0, kDpiDone = 1, kDpiGaveUp = 2, kDpiExtra = 3 };
 
@@ -69,6 +71,7 @@ class Classifier {
   bool ruled_out(const Flow& f, uint16_t proto) const noexcept;
   void extra(Flow& f, FlowInfo& fi, const Packet& p, bool from_client) noexcept;
   void set(Flow& f, uint16_t master, uint16_t app, Confidence c) noexcept;
+  bool custom_rule(Flow& f, const UserRules& u) noexcept;
 
   EntryPool<FlowInfo> pool_;
   EntryPool<FlowMeta> meta_;

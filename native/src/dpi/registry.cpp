@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "decode/packet.h"
+#include "dpi/user_rules.h"
 
 namespace fg {
 namespace {
@@ -76,15 +77,21 @@ const char* confidence_name(Confidence c) {
     case Confidence::Dpi: return "DPI";
     case Confidence::MatchByIp: return "Match by IP";
     case Confidence::DpiPartialCache: return "DPI (partial cache)";
+    case Confidence::CustomRule: return "Match by custom rule";
   }
   return "Unknown";
 }
 
 const ProtoInfo* proto_info(uint16_t id) {
-  if (id >= kMaxId) return nullptr;
-  int16_t i = tables().by_id[id];
-  return i < 0 ? nullptr : &kProtos[i];
+  if (id < kMaxId) {
+    int16_t i = tables().by_id[id];
+    if (i >= 0) return &kProtos[i];
+  }
+  const UserRules* u = user_rules();
+  return u ? u->proto(id) : nullptr;
 }
+
+bool builtin_proto(uint16_t id) { return id < kMaxId && tables().by_id[id] >= 0; }
 
 size_t proto_count() { return sizeof(kProtos) / sizeof(kProtos[0]); }
 const ProtoInfo& proto_at(size_t i) { return kProtos[i]; }
@@ -92,6 +99,9 @@ const ProtoInfo& proto_at(size_t i) { return kProtos[i]; }
 uint16_t proto_by_name(std::string_view name) {
   for (const ProtoInfo& p : kProtos)
     if (name == p.name) return p.id;
+  if (const UserRules* u = user_rules())
+    for (const auto& p : u->protos)
+      if (name == p->name) return p->info.id;
   return 0;
 }
 
@@ -108,6 +118,9 @@ const char* breed_name(uint8_t breed) {
 }
 
 uint16_t guess_by_port(uint8_t l4_proto, uint16_t sport, uint16_t dport) {
+  // the operator's port rules first (tcp:81@HTTP makes 81 HTTP's)
+  if (const UserRules* u = user_rules())
+    if (uint16_t id = u->port_rule(l4_proto, sport, dport)) return id;
   const Tables& t = tables();
   const uint16_t* table = l4_proto == kProtoTcp ? t.tcp_port.get() : l4_proto == kProtoUdp ? t.udp_port.get() : nullptr;
   if (!table) return 0;

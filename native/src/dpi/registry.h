@@ -25,11 +25,13 @@ struct ProtoInfo {
 };
 
 // nDPI's confidence of a classification, as ndpiReader prints it.
-enum class Confidence : uint8_t { Unknown = 0, MatchByPort = 1, DpiPartial = 2, DpiCache = 3, Dpi = 4, MatchByIp = 5, DpiPartialCache = 6 };
-constexpr uint8_t kConfidenceLast = 6;
+enum class Confidence : uint8_t { Unknown = 0, MatchByPort = 1, DpiPartial = 2, DpiCache = 3, Dpi = 4, MatchByIp = 5, DpiPartialCache = 6, CustomRule = 7 };
+constexpr uint8_t kConfidenceLast = 7;
 const char* confidence_name(Confidence c);
 
-const ProtoInfo* proto_info(uint16_t id);  // nullptr for an unknown id
+// nullptr for an unknown id; the operator's custom protocols too (user_rules.h)
+const ProtoInfo* proto_info(uint16_t id);
+bool builtin_proto(uint16_t id);  // one of nDPI's
 size_t proto_count();
 const ProtoInfo& proto_at(size_t i);
 uint16_t proto_by_name(std::string_view name);  // 0 (Unknown) when absent
@@ -39,6 +41,7 @@ uint16_t category_at(size_t i);
 const char* breed_name(uint8_t breed);
 // nDPI's guess after inspection gave up: the protocol whose default port this
 // is (server port first). 0 when none.
+// The operator's port rules come first.
 uint16_t guess_by_port(uint8_t l4_proto, uint16_t sport, uint16_t dport);
 
 inline constexpr uint16_t id(ProtoId p) { return static_cast<uint16_t>(p); }

@@ -1,5 +1,7 @@
 #include "engine/pipeline.h"
 
+#include "dpi/user_rules.h"
+
 namespace fg {
 namespace {
 
@@ -68,8 +70,8 @@ Pipeline::Pipeline(const PipelineLimits& lim, SpscRing<ExpiredFlow>* expired)
       expired_(expired),
       name_cache_(new NameCacheEntry[kNameCacheSlots]()),
       frags_(new FragEntry[kFragSlots]()) {
-  for (size_t i = 0; i < proto_count(); i++)
-    if (proto_at(i).id >= n_apps_) n_apps_ = proto_at(i).id + 1u;
+  // every id an application can have: nDPI's and the operator's custom ones
+  n_apps_ = kMaxAppId;
   for (size_t i = 0; i < category_count(); i++)
     if (category_at(i) >= n_cats_) n_cats_ = category_at(i) + 1u;
   if_apps_.reset(new IfaceL7Counter[n_apps_]());
@@ -342,11 +344,11 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
     f.ip_version = p.ip_version;
     f.tunnel = uint8_t(p.tunnel);
     f.icmp_type = p.icmp_type, f.icmp_code = p.icmp_code;
-    if (lim_.dpi) dpi_.start(f);
-    else f.dpi_state = kDpiGaveUp;
     // The client sent the first SYN; a SYN-ACK seen first came from the server.
     bool src_is_client = !(p.l4_proto == kProtoTcp && (p.tcp_flags & (kSyn | kAck)) == (kSyn | kAck));
     f.cli_is_hi = src_is_client ? swapped : !swapped;
+    if (lim_.dpi) dpi_.start(f);  // knows client and server (the operator's address rules)
+    else f.dpi_state = kDpiGaveUp;
     const IpAddr& cli = src_is_client ? p.src : p.dst;
     const IpAddr& srv = src_is_client ? p.dst : p.src;
     const uint8_t* cli_mac = p.has_mac ? (src_is_client ? p.src_mac : p.dst_mac) : nullptr;

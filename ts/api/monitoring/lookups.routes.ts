@@ -1,8 +1,8 @@
-// Route declarations of the lookups (v2): name resolution and the category list.
+// Route declarations of the lookups (v2): name resolution.
 import { str } from '../params.js';
 import { RC } from '../rc.js';
 import { route, type RouteDef } from '../route.js';
-import { categoryList, resolveName } from './lookups.js';
+import { resolveName } from './lookups.js';
 
 export const lookupRoutes: RouteDef[] = [
   route({
@@ -10,11 +10,5 @@ export const lookupRoutes: RouteDef[] = [
     summary: 'Resolve a host name (or the host of a URL / host:port), IPv4 first, then IPv6: rsp the address; -9 when it does not resolve',
     params: { hostname: str(2048).optional() }, errors: [RC.INVALID_ARGUMENTS, RC.NAME_RESOLUTION_FAILED],
     handler: (_ctx, p) => resolveName(p.hostname ?? ''),
-  }),
-  route({
-    path: 'get/category/list', versions: ['v2'], method: 'GET', perm: 'user', ifid: true,
-    summary: 'The nDPI categories: column_category_id, column_category_name, column_num_hosts, column_num_protos, column_category_hosts',
-    params: {}, errors: [RC.INVALID_INTERFACE],
-    handler: () => categoryList(),
   }),
 ];

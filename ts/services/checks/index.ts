@@ -19,6 +19,7 @@ import { SystemChecks, processFigures } from './system-checks.js';
 import { Notifications, type NotificationsOptions } from '../notifications/index.js';
 import { Pools } from '../pools/pools.js';
 import { ActiveMonitoring, type ActiveMonitoringOptions } from '../active-monitoring/index.js';
+import { CustomApps, type CustomAppsOptions } from '../custom-apps/index.js';
 
 export interface Checking {
   checks: ChecksConfig;
@@ -38,6 +39,8 @@ export interface Checking {
   pools: Pools;
   /** active monitoring: configured hosts probed on the wall clock (its points need setTimeseries) */
   activeMonitoring: ActiveMonitoring;
+  /** custom applications (-p) and custom category hosts, applied to the classifier */
+  customApps: CustomApps;
   /** detaches from the engines, then writes the alerts still queued */
   close(): Promise<void>;
 }
@@ -52,6 +55,8 @@ export interface CheckingOptions {
   notifications?: NotificationsOptions;
   /** active monitoring's period, clock, deadlines … (tests shorten the period) */
   activeMonitoring?: Omit<ActiveMonitoringOptions, 'sink' | 'pools'>;
+  /** the protocols file (-p) … */
+  customApps?: CustomAppsOptions;
 }
 
 /** An interface the checks watch (Interfaces.list entries fit). */
@@ -67,6 +72,8 @@ export interface CheckingInterface {
 export async function startChecking(ifaces: readonly CheckingInterface[], o: CheckingOptions): Promise<Checking> {
   const log = o.log ?? ((l: string) => console.error(l));
   const checks = ChecksConfig.open(o.store);
+  // the operator's classification rules reach the engines before the first packet
+  const customApps = await CustomApps.open(o.store, { log, ...o.customApps });
   const network = NetworkConfig.open(o.store);
   const flowChecks = applyFlowChecks(
     checks,
@@ -160,6 +167,7 @@ export async function startChecking(ifaces: readonly CheckingInterface[], o: Che
     pools,
     notifications,
     activeMonitoring,
+    customApps,
     close: async () => {
       systemChecks.stop();
       await activeMonitoring.stop();

@@ -1,0 +1,88 @@
+// ④ The operator's classification rules, changed at run time: custom
+// protocols in nDPI's protos.txt terms (-p, edit/application: ports, host
+// names, addresses), a category per protocol (edit/application's category)
+// and the custom hosts of categories (edit/category). One immutable
+// snapshot, replaced whole from the JS thread; every thread reads the
+// current one through user_rules(): one atomic load while nothing changed,
+// no lock on the packet path (the snapshot is looked at per new flow and
+// per classification, never per packet).
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "decode/packet.h"
+#include "dpi/host_patterns.h"
+#include "dpi/prefix_table.h"
+#include "dpi/registry.h"
+
+namespace fg {
+
+// Application ids are below this (host L7 entries keep 14 bits of id).
+constexpr uint16_t kMaxAppId = 16384;
+
+struct UserRules {
+  struct Proto {
+    std::string name;
+    ProtoInfo info;  // info.name points into name
+  };
+  // An address rule with a port (ip:1.2.3.4:443@X): nDPI keeps the port
+  // with the prefix; the longest prefix whose port matches wins.
+  struct IpPort {
+    PrefixTable::U128 start, end;
+    unsigned len;
+    uint16_t port, id;
+  };
+
+  uint64_t version = 0;                            // set by set_user_rules
+  std::vector<std::unique_ptr<Proto>> protos;      // the custom protocols
+  std::unordered_map<uint16_t, const Proto*> by_id;
+  std::unordered_map<uint16_t, uint16_t> category; // protocol id → category, set by the operator
+  std::vector<uint16_t> tcp_port, udp_port;        // 65536 entries when a port rule exists
+  HostPatterns hosts;                              // host:"…" rules
+  PrefixTable ips;                                 // ip:/ipv6: rules without a port
+  std::vector<IpPort> ip_ports;                    // … with one, longest prefix first
+  HostPatterns cat_hosts;                          // custom category hosts: value category + 1
+  PrefixTable cat_ips;                             // custom category networks: value category + 1
+
+  const ProtoInfo* proto(uint16_t id) const {
+    auto it = by_id.find(id);
+    return it == by_id.end() ? nullptr : &it->second->info;
+  }
+  // A protocol's category: the operator's, else `dflt`.
+  uint16_t category_of(uint16_t id, uint16_t dflt) const {
+    if (category.empty()) return dflt;
+    auto it = category.find(id);
+    return it == category.end() ? dflt : it->second;
+  }
+  // The protocol a port rule gives (server port first), 0 when none.
+  uint16_t port_rule(uint8_t l4_proto, uint16_t cli_port, uint16_t srv_port) const {
+    const std::vector<uint16_t>& t = l4_proto == kProtoTcp ? tcp_port : l4_proto == kProtoUdp ? udp_port : tcp_port;
+    if (t.empty() || (l4_proto != kProtoTcp && l4_proto != kProtoUdp)) return 0;
+    return t[srv_port] ? t[srv_port] : t[cli_port];
+  }
+  // The protocol an address rule gives for this endpoint, 0 when none.
+  uint16_t ip_rule(const IpAddr& ip, uint16_t port) const {
+    if (!ip_ports.empty()) {
+      const PrefixTable::U128 a = PrefixTable::to_u128(ip.b);
+      for (const IpPort& r : ip_ports)
+        if (a >= r.start && a <= r.end && r.port == port) return r.id;
+    }
+    return ips.find(ip);
+  }
+  // A custom category for this address or name: category + 1, 0 when none.
+  uint16_t category_by_ip(const IpAddr& ip) const { return cat_ips.find(ip); }
+  uint16_t category_by_name(std::string_view lower_name) const { return cat_hosts.empty() ? 0 : cat_hosts.find(lower_name); }
+};
+
+// The rules in force on this thread (nullptr when the operator set none).
+// The pointer stays valid until this thread calls user_rules() again after
+// a change; keep user_rules_shared() to hold a snapshot longer.
+const UserRules* user_rules();
+std::shared_ptr<const UserRules> user_rules_shared();
+// Replaces the rules for every thread (from the next new flow on).
+void set_user_rules(std::shared_ptr<UserRules> r);
+
+}  // namespace fg
