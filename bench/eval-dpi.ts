@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { Engine, l7Name } from '../ts/bindings/engine.js';
+import { compileRules, loadProtosText } from '../ts/services/custom-apps/index.js';
 
 // The project root holds package.json (from bench/ in TS, dist/bench/ compiled).
 let root = dirname(fileURLToPath(import.meta.url));
@@ -16,6 +17,9 @@ while (!existsSync(join(root, 'package.json')) && dirname(root) !== root) root =
 const shared = join(root, '..', 'shared', 'pcaps');
 const pcapDir = process.env.FLOWGATE_NDPI_PCAPS ?? join(shared, 'ndpi');
 const truthDir = process.env.FLOWGATE_NDPI_TRUTH ?? join(shared, 'ndpi-truth');
+// ndpiReader produced the truth with nDPI's example protos.txt: the same
+// rules here (FLOWGATE_NDPI_PROTOS='' for none, or another file)
+const protosFile = process.env.FLOWGATE_NDPI_PROTOS ?? join(root, 'bench', 'ndpi-reader-protos.txt');
 
 interface Truth {
   l4: string;
@@ -83,6 +87,10 @@ export async function evaluate(only?: (file: string) => boolean): Promise<EvalRe
     if (!c) risks.set(name, (c = { tp: 0, fp: 0, fn: 0 }));
     return c;
   };
+  if (protosFile) {
+    const p = loadProtosText(readFileSync(protosFile, 'utf8'));
+    Engine.setUserRules(compileRules(p.apps, { riskMasks: p.riskMasks }));
+  }
   const t0 = performance.now();
   for (const f of files) {
     const truth: Truth[] = readFileSync(join(truthDir, `${f}.jsonl`), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));

@@ -609,6 +609,8 @@ export interface UserRulesSpec {
   ips?: { net: string; port?: number; id: number }[];
   categoryHosts?: { host: string; category: number }[];
   categoryNets?: { net: string; category: number }[];
+  /** risk exceptions: a flow's risks ANDed with the mask (decimal 64-bit) of its name and of each of its addresses that has one */
+  riskMasks?: ({ net: string; mask: string } | { host: string; mask: string })[];
 }
 
 interface Addon {

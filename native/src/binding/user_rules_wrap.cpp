@@ -4,6 +4,8 @@
 // JS thread, then swapped in for every engine (dpi/user_rules.h).
 #include <napi.h>
 
+#include <cerrno>
+#include <cstdlib>
 #include <string>
 
 #include "binding/convert.h"
@@ -139,9 +141,30 @@ Napi::Value SetUserRules(const Napi::CallbackInfo& info) {
     cnets.push_back(prefix_of(env, str(x, "net"), uint16_t(cat + 1)));
   }
   r->cat_ips = PrefixTable(cnets);
+  std::vector<PrefixTable::Prefix> rnets;
+  Napi::Array rm = list(o, "riskMasks");
+  for (uint32_t i = 0; i < rm.Length(); i++) {
+    Napi::Object x = item(rm, i, "riskMasks");
+    const std::string m = str(x, "mask");
+    char* end = nullptr;
+    errno = 0;
+    const unsigned long long mask = std::strtoull(m.c_str(), &end, 10);
+    if (m.empty() || *end || errno || m[0] == '-') fail(env, "risk mask '" + m + "' is not a decimal 64-bit number");
+    if (r->risk_masks.size() >= 65535) fail(env, "at most 65535 risk masks");
+    r->risk_masks.push_back(uint64_t(mask));
+    const uint16_t idx = uint16_t(r->risk_masks.size());
+    if (x.Has("host")) {
+      const std::string h = lower(str(x, "host"));
+      if (h.empty() || h.size() > 253) fail(env, "host names have 1-253 characters");
+      r->risk_hosts.add(h, idx);
+    } else {
+      rnets.push_back(prefix_of(env, str(x, "net"), idx));
+    }
+  }
+  r->risk_ips = PrefixTable(rnets);
   // no rule at all: none to look at on the classification path
   const bool none = r->protos.empty() && r->category.empty() && r->tcp_port.empty() && r->udp_port.empty() && r->hosts.empty() && nets.empty() &&
-                    r->ip_ports.empty() && r->cat_hosts.empty() && cnets.empty();
+                    r->ip_ports.empty() && r->cat_hosts.empty() && cnets.empty() && r->risk_masks.empty();
   set_user_rules(none ? nullptr : std::move(r));
   return env.Undefined();
 }

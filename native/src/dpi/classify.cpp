@@ -542,6 +542,13 @@ uint64_t Classifier::risks(const Flow& f) const noexcept {
                   (app == id(ProtoId::Syslog) && f.key.proto == kProtoUdp);
     if (!oneway) set(Risk::Unidirectional);
   }
+  // the operator's risk exceptions (protos.txt's ip_risk_mask / host_risk_mask)
+  if (m)
+    if (const UserRules* u = user_rules(); u && !u->risk_masks.empty()) {
+      const IpAddr& cli = f.cli_is_hi ? f.key.hi : f.key.lo;
+      const std::string_view name = fi && fi->host[0] ? std::string_view(fi->host, strnlen(fi->host, sizeof(fi->host))) : std::string_view();
+      m &= u->risk_mask(cli, srv, name);
+    }
   return m;
 }
 

@@ -46,6 +46,10 @@ struct UserRules {
   std::vector<IpPort> ip_ports;                    // … with one, longest prefix first
   HostPatterns cat_hosts;                          // custom category hosts: value category + 1
   PrefixTable cat_ips;                             // custom category networks: value category + 1
+  // risk exceptions (ip_risk_mask, host_risk_mask): value index + 1 into risk_masks
+  std::vector<uint64_t> risk_masks;
+  PrefixTable risk_ips;
+  HostPatterns risk_hosts;
 
   const ProtoInfo* proto(uint16_t id) const {
     auto it = by_id.find(id);
@@ -75,6 +79,17 @@ struct UserRules {
   // A custom category for this address or name: category + 1, 0 when none.
   uint16_t category_by_ip(const IpAddr& ip) const { return cat_ips.find(ip); }
   uint16_t category_by_name(std::string_view lower_name) const { return cat_hosts.empty() ? 0 : cat_hosts.find(lower_name); }
+  // nDPI's ndpi_handle_risk_exceptions: the masks of the flow's name and of
+  // each of its addresses that has one, ANDed (all ones when none).
+  uint64_t risk_mask(const IpAddr& cli, const IpAddr& srv, std::string_view lower_name) const {
+    if (risk_masks.empty()) return ~uint64_t(0);
+    uint64_t m = ~uint64_t(0);
+    if (uint16_t i = risk_ips.find(cli)) m &= risk_masks[i - 1];
+    if (uint16_t i = risk_ips.find(srv)) m &= risk_masks[i - 1];
+    if (!lower_name.empty() && !risk_hosts.empty())
+      if (uint16_t i = risk_hosts.find(lower_name)) m &= risk_masks[i - 1];
+    return m;
+  }
 };
 
 // The rules in force on this thread (nullptr when the operator set none).

@@ -18,7 +18,7 @@ import type { Database } from 'lmdb';
 import { Engine, type UserRulesSpec } from '../../bindings/engine.js';
 import { normalizeCidr } from '../cidr.js';
 import type { ConfigStore } from '../config-store.js';
-import { parseApiRule, parseProtosTxt, protoName, renderProtosTxt, type ParseIssue, type ProtoRule } from './protos-file.js';
+import { parseApiRule, parseProtosTxt, protoName, renderProtosTxt, type ParseIssue, type ProtoRule, type ProtosTxt } from './protos-file.js';
 
 /** ntopng's first id for applications added through its editor (protos_utils first_proto_id) */
 export const FIRST_EDITOR_ID = 1024;
@@ -50,7 +50,7 @@ export interface CustomAppsOptions {
   resolve?: (name: string, v6: boolean) => Promise<string[]>;
 }
 
-interface CategoryEntry {
+export interface CategoryEntry {
   hosts: string[];
   alias?: string;
 }
@@ -60,6 +60,8 @@ const defaultResolve = async (name: string, v6: boolean) => (await lookup(name, 
 export class CustomApps {
   private apps: CustomApp[] = [];
   private issues: ParseIssue[] = [];
+  /** the file's risk exceptions and kept lines (written back with the applications) */
+  private extra: Pick<ProtosTxt, 'riskMasks' | 'kept'> = { riskMasks: [], kept: [] };
   private readonly db: Database<unknown, string>;
   private readonly log: (line: string) => void;
   private chain: Promise<unknown> = Promise.resolve();
@@ -112,6 +114,8 @@ export class CustomApps {
    */
   editApplication(p: { alias?: string; rules?: string; category?: number; protoId?: number }): Promise<void> {
     return this.serial(async () => {
+      // nDPI splits a line at its last '@', a name at '=', rules at ',', and reads lines
+      if (p.alias && /[@=,#\x00-\x1f\x7f]/.test(p.alias)) throw new CustomAppsError("an application name holds none of '@', '=', ',', '#' or control characters", 'invalid');
       const alias = p.alias?.trim() ? protoName(p.alias) : '';
       if (!alias && p.protoId === undefined) throw new CustomAppsError('protocol_alias or l7_proto_id is required', 'invalid');
       if (alias.length > 64) throw new CustomAppsError('protocol names have 1-64 characters', 'invalid');
@@ -230,7 +234,9 @@ export class CustomApps {
     // the operator's own file is kept once, as ntopng does
     if (existsSync(file) && !existsSync(`${file}.bak`)) copyFileSync(file, `${file}.bak`);
     const tmp = `${file}.tmp`;
-    writeFileSync(tmp, renderProtosTxt(apps));
+    // nDPI's own protocols without an id: `rule@HTTP` adds to nDPI's HTTP, where
+    // real nDPI would read `@HTTP=7` as a new protocol named HTTP
+    writeFileSync(tmp, renderProtosTxt(apps.map((a) => (builtinName(a.id) !== undefined ? { ...a, id: undefined } : a)), this.extra));
     renameSync(tmp, file);
   }
 
@@ -249,8 +255,7 @@ export class CustomApps {
     const file = this.o.file;
     let text = '';
     if (file && existsSync(file)) text = readFileSync(file, 'utf8');
-    const { protocols, issues } = parseProtosTxt(text);
-    const apps = assignIds(protocols, issues);
+    const { apps, issues, riskMasks, kept } = loadProtosText(text);
     const resolve = this.o.resolve ?? defaultResolve;
     for (const a of apps) {
       const out: ProtoRule[] = [];
@@ -267,30 +272,13 @@ export class CustomApps {
     }
     this.apps = apps;
     this.issues = issues;
+    this.extra = { riskMasks, kept };
     for (const i of issues) this.log(`flowgate: protocols file ${file}${i.line ? `:${i.line}` : ''}: ${i.reason} (${i.text})`);
   }
 
   /** Everything compiled into one rule set for the engines. */
   private apply(): void {
-    const spec: Required<UserRulesSpec> = { protocols: [], categories: [], ports: [], hosts: [], ips: [], categoryHosts: [], categoryNets: [] };
-    const appCats = this.appCategories();
-    for (const a of this.apps) {
-      if (builtinName(a.id) === undefined) spec.protocols.push({ id: a.id, name: a.name, category: appCats[a.id] ?? 0 });
-      for (const r of a.rules) {
-        if (r.match === 'port') spec.ports.push({ l4: r.l4, lo: r.lo, hi: r.hi, id: a.id });
-        else if (r.match === 'host') spec.hosts.push({ host: r.value, id: a.id });
-        else if (!r.symbolic) spec.ips.push({ net: r.net, port: r.port, id: a.id });
-        else for (const ip of r.resolved ?? []) spec.ips.push({ net: ip, port: r.port, id: a.id });
-      }
-    }
-    for (const [id, category] of Object.entries(appCats)) if (builtinName(+id) !== undefined) spec.categories.push({ id: +id, category });
-    for (const [cat, e] of Object.entries(this.categories())) {
-      for (const h of e.hosts) {
-        if (isIP(h.split('/')[0])) spec.categoryNets.push({ net: h, category: +cat });
-        else spec.categoryHosts.push({ host: h, category: +cat });
-      }
-    }
-    Engine.setUserRules(spec);
+    Engine.setUserRules(compileRules(this.apps, { appCategories: this.appCategories(), categories: this.categories(), riskMasks: this.extra.riskMasks }));
   }
 
   private serial<T>(fn: () => Promise<T>): Promise<T> {
@@ -298,6 +286,43 @@ export class CustomApps {
     this.chain = run.catch(() => undefined);
     return run;
   }
+}
+
+/** A protos.txt read as nDPI reads it: applications with their ids, risk exceptions, kept lines, issues (symbolic addresses not resolved). */
+export function loadProtosText(text: string): { apps: CustomApp[] } & Pick<ProtosTxt, 'riskMasks' | 'kept' | 'issues'> {
+  const { protocols, issues, riskMasks, kept } = parseProtosTxt(text);
+  return { apps: assignIds(protocols, issues), riskMasks, kept, issues };
+}
+
+/**
+ * Applications (custom or adding to nDPI's), the categories given to
+ * protocols, custom category hosts and risk exceptions as the engines' rule
+ * set (Engine.setUserRules).
+ */
+export function compileRules(
+  apps: readonly CustomApp[],
+  o: { appCategories?: Record<number, number>; categories?: Record<number, CategoryEntry>; riskMasks?: ProtosTxt['riskMasks'] } = {},
+): UserRulesSpec {
+  const spec: Required<UserRulesSpec> = { protocols: [], categories: [], ports: [], hosts: [], ips: [], categoryHosts: [], categoryNets: [], riskMasks: [] };
+  const appCats = o.appCategories ?? {};
+  for (const a of apps) {
+    if (builtinName(a.id) === undefined) spec.protocols.push({ id: a.id, name: a.name, category: appCats[a.id] ?? 0 });
+    for (const r of a.rules) {
+      if (r.match === 'port') spec.ports.push({ l4: r.l4, lo: r.lo, hi: r.hi, id: a.id });
+      else if (r.match === 'host') spec.hosts.push({ host: r.value, id: a.id });
+      else if (!r.symbolic) spec.ips.push({ net: r.net, port: r.port, id: a.id });
+      else for (const ip of r.resolved ?? []) spec.ips.push({ net: ip, port: r.port, id: a.id });
+    }
+  }
+  for (const [id, category] of Object.entries(appCats)) if (builtinName(+id) !== undefined) spec.categories.push({ id: +id, category });
+  for (const [cat, e] of Object.entries(o.categories ?? {})) {
+    for (const h of e.hosts) {
+      if (isIP(h.split('/')[0])) spec.categoryNets.push({ net: h, category: +cat });
+      else spec.categoryHosts.push({ host: h, category: +cat });
+    }
+  }
+  for (const m of o.riskMasks ?? []) spec.riskMasks.push(m.kind === 'ip' ? { net: m.value, mask: m.mask } : { host: m.value, mask: m.mask });
+  return spec;
 }
 
 /**

@@ -27,6 +27,18 @@ export interface ProtoEntry {
   rules: ProtoRule[];
 }
 
+/**
+ * A risk exception (ip_risk_mask / ipv6_risk_mask / host_risk_mask): the
+ * risks of flows to or from the network, or named so, are ANDed with mask.
+ */
+export interface RiskMask {
+  kind: 'ip' | 'host';
+  /** normalised CIDR, or a host name (with its subdomains) */
+  value: string;
+  /** the 64-bit mask, decimal */
+  mask: string;
+}
+
 export interface ParseIssue {
   line: number;
   text: string;
@@ -53,7 +65,8 @@ export function parseRule(text: string): ProtoRule | string {
     return { match: 'port', l4: kind, lo, hi };
   }
   if (kind === 'host') {
-    const name = value.replace(/^"(.*)"$/, '$1').trim().toLowerCase();
+    // "*.example.com" and ".example.com" are "example.com" (its subdomains are matched anyway)
+    const name = value.replace(/^"(.*)"$/, '$1').trim().toLowerCase().replace(/^\*?\./, '');
     if (!name || name.length > 253 || !HOST_NAME.test(name)) return `'${value}' is not a host name`;
     return { match: 'host', value: name };
   }
@@ -115,10 +128,37 @@ export function ruleText(r: ProtoRule): string {
 /** The protocol name as nDPI keeps it (the characters it cannot hold become '_'). */
 export const protoName = (s: string) => s.trim().replace(NAME_CHARS, '_');
 
-/** The protocols a protos.txt defines, in the order of their first line, and the lines left out. */
-export function parseProtosTxt(text: string): { protocols: ProtoEntry[]; issues: ParseIssue[] } {
+export interface ProtosTxt {
+  protocols: ProtoEntry[];
+  riskMasks: RiskMask[];
+  /** valid lines not served (nBPF filters, trusted issuer DNs): written back as they were */
+  kept: string[];
+  issues: ParseIssue[];
+}
+
+/** `<type>:<key>=<mask>` (nDPI's mask rules, no '@'): the exception, or why it is not one. */
+function parseRiskMask(line: string): RiskMask | string | null {
+  const m = /^(ip_risk_mask|ipv6_risk_mask|host_risk_mask):(.+)=(-?\d{1,20})$/.exec(line);
+  if (!m) return null;
+  let mask = BigInt(m[3]);
+  if (mask < 0n) mask = BigInt.asUintN(64, mask); // atoll's two's complement
+  if (mask >= 1n << 64n) return `mask ${m[3]} is not 64-bit`;
+  if (m[1] === 'host_risk_mask') {
+    const r = parseRule(`host:${m[2]}`);
+    return typeof r === 'string' ? r : { kind: 'host', value: r.match === 'host' ? r.value : '', mask: mask.toString() };
+  }
+  const v6 = m[1] === 'ipv6_risk_mask';
+  const key = m[2].replace(/^\[([^\]]+)\](\/\d+)?$/, '$1$2');
+  const net = isIP(key.split('/')[0]) === (v6 ? 6 : 4) ? normalizeCidr(key) : null;
+  return net ? { kind: 'ip', value: net, mask: mask.toString() } : `'${m[2]}' is not an ${v6 ? 'IPv6' : 'IPv4'} address or network`;
+}
+
+/** The protocols a protos.txt defines, in the order of their first line, its risk exceptions, and the lines left out. */
+export function parseProtosTxt(text: string): ProtosTxt {
   const byName = new Map<string, ProtoEntry>();
   const issues: ParseIssue[] = [];
+  const riskMasks: RiskMask[] = [];
+  const kept: string[] = [];
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i].replace(/\r$/, '').trim();
@@ -126,7 +166,18 @@ export function parseProtosTxt(text: string): { protocols: ProtoEntry[]; issues:
     const issue = (reason: string) => issues.push({ line: i + 1, text: line.slice(0, 200), reason });
     const at = line.lastIndexOf('@');
     if (at < 0) {
-      issue(/^(ip_risk_mask|ipv6_risk_mask|host_risk_mask|trusted_issuer_dn):/.test(line) ? 'risk masks and trusted issuers are not served' : 'no @<protocol>');
+      const r = parseRiskMask(line);
+      if (r && typeof r !== 'string') riskMasks.push(r);
+      else if (r) issue(r);
+      else if (line.startsWith('trusted_issuer_dn:')) {
+        kept.push(line);
+        issue('trusted issuer DNs are not served (kept in the file)');
+      } else issue('no @<protocol>');
+      continue;
+    }
+    if (line.startsWith('nbpf:')) {
+      kept.push(line);
+      issue('nBPF filters are not served, as nDPI built without nBPF (kept in the file)');
       continue;
     }
     let name = protoName(line.slice(at + 1));
@@ -162,16 +213,36 @@ export function parseProtosTxt(text: string): { protocols: ProtoEntry[]; issues:
     e.rules.push(...rules);
     byName.set(key, e);
   }
-  return { protocols: [...byName.values()], issues };
+  return { protocols: [...byName.values()], riskMasks, kept, issues };
 }
 
-/** The file ntopng writes (generateProtosTxt): per protocol a comment, its rules with its id, a blank line. */
-export function renderProtosTxt(protocols: readonly { name: string; id: number; rules: readonly ProtoRule[] }[]): string {
+/**
+ * The file ntopng writes (generateProtosTxt): per protocol a comment, its
+ * rules with its id, a blank line; then what ntopng would drop and nDPI
+ * reads (the risk exceptions) or keeps (lines not served here), so nothing
+ * of the operator's is lost.
+ */
+export function renderProtosTxt(
+  /** id undefined: one of nDPI's protocols (written without one) */
+  protocols: readonly { name: string; id?: number; rules: readonly ProtoRule[] }[],
+  extra: { riskMasks?: readonly RiskMask[]; kept?: readonly string[] } = {},
+): string {
   let out = '';
   for (const p of protocols) {
     out += `# ${p.name}\n`;
-    for (const r of p.rules) out += `${ruleText(r)}@${p.name}=${p.id}\n`;
+    for (const r of p.rules) out += `${ruleText(r)}@${p.name}${p.id === undefined ? '' : `=${p.id}`}\n`;
     out += '\n';
   }
+  const masks = extra.riskMasks ?? [];
+  if (masks.length) {
+    out += '# risk exceptions\n';
+    for (const m of masks) {
+      if (m.kind === 'host') out += `host_risk_mask:"${m.value}"=${m.mask}\n`;
+      else if (isIP(m.value.split('/')[0]) === 6) out += `ipv6_risk_mask:[${m.value.split('/')[0]}]/${m.value.split('/')[1]}=${m.mask}\n`;
+      else out += `ip_risk_mask:${m.value}=${m.mask}\n`;
+    }
+    out += '\n';
+  }
+  for (const k of extra.kept ?? []) out += `${k}\n`;
   return out;
 }
