@@ -11,7 +11,7 @@
 //     with and without 1,100 rules (bench/egress.ts);
 //   - the historical store's insert rate against the engine's flow expiry
 //     rate (bench/history.ts).
-// `npm run bench -- <pipeline|memory|ndpi|api|egress|history>` runs one part.
+// `npm run bench -- <pipeline|pools|rules|memory|ndpi|api|egress|history>` runs one part.
 // Prints one `name: value unit` line per figure.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statfsSync, statSync } from 'node:fs';
@@ -162,6 +162,30 @@ if (!only || only === 'pools') {
   figure('host_pools_cost_median', (1 - median(runs.pools) / median(runs.none)) * 100, '%', 1);
   figure('host_pools_reassign', reassign, 'ms', 1);
   console.log(`host_pools: ${MEMBERS} members; re-assignment of ${hosts} hosts`);
+}
+
+if (!only || only === 'rules') {
+  // The operator's classification rules (-p, custom categories, risk
+  // exceptions: 10,000 of each kind the capture mostly misses) against the
+  // same engine without any, alternated.
+  const [file] = staged([capture('mix', 200_000, 2_000_000, 10_000)]);
+  const RULES = 10_000;
+  const runs: Record<string, number[]> = { none: [], rules: [] };
+  for (let i = 0; i < Math.max(rounds, 5); i++) {
+    for (const k of ['none', 'rules'] as const) {
+      if (k === 'rules') process.env.FLOWGATE_BENCH_RULES = String(RULES);
+      const r = runTrial('full', [file], 1 << 22, 65_536);
+      delete process.env.FLOWGATE_BENCH_RULES;
+      if (r.error) throw new Error(`rules ${k}: ${r.error}`);
+      if (Object.keys(r.refused).length) throw new Error(`rules ${k}: state refused ${JSON.stringify(r.refused)}: not a figure`);
+      runs[k].push(r.mpps);
+    }
+  }
+  const median = (v: number[]) => [...v].sort((a, b) => a - b)[v.length >> 1];
+  figure('pipeline_with_user_rules', median(runs.rules), 'Mpps');
+  figure('pipeline_without_user_rules', median(runs.none), 'Mpps');
+  figure('user_rules_cost_median', (1 - median(runs.rules) / median(runs.none)) * 100, '%', 1);
+  console.log(`user_rules: ${RULES} host, address and category rules, 100 port ranges, 17 risk exceptions`);
 }
 
 if (!only || only === 'memory') {

@@ -3,7 +3,8 @@
 // before timing so every trial starts from a warm page cache.
 import { openSync, readSync, closeSync, statSync } from 'node:fs';
 
-import { Engine, type HostPoolMember } from '../ts/bindings/engine.js';
+import { Engine, type HostPoolMember, type UserRulesSpec } from '../ts/bindings/engine.js';
+import { HOSTNAMES } from './gen/generate.js';
 import { riskScoreTable } from '../ts/services/alerts/catalogue.js';
 import { RISK_CHECKS } from '../ts/services/checks/definitions.js';
 
@@ -72,6 +73,34 @@ export function benchPoolMembers(n: number): HostPoolMember[] {
   return out;
 }
 
+/**
+ * An operator's rule set of about n entries (custom protocols with host,
+ * address and port rules, custom category hosts and networks, risk
+ * exceptions) that the bench capture mostly does not match, as on a real
+ * network: what every new flow and classification pays for looking. The
+ * category hosts name some of the capture's servers (a category changes,
+ * nothing else) and the risk exceptions some client networks.
+ */
+export function benchRules(n: number): UserRulesSpec {
+  const r: Required<Pick<UserRulesSpec, 'protocols' | 'ports' | 'hosts' | 'ips' | 'categoryHosts' | 'categoryNets' | 'riskMasks'>> = {
+    protocols: [], ports: [], hosts: [], ips: [], categoryHosts: [], categoryNets: [], riskMasks: [],
+  };
+  const apps = 64;
+  for (let i = 0; i < apps; i++) r.protocols.push({ id: 1024 + i, name: `BenchApp${i}`, category: i % 20 });
+  for (let i = 0; i < n; i++) {
+    const id = 1024 + (i % apps);
+    r.hosts.push({ host: `svc${i}.bench.example`, id });
+    r.ips.push({ net: `198.18.${(i >> 8) & 255}.${i & 255}/32`, port: i % 3 ? 0 : 443, id });
+    if (i % 4 === 0) r.ips.push({ net: `2001:db8:${(i & 0xffff).toString(16)}::/48`, id });
+    r.categoryHosts.push({ host: i < HOSTNAMES.length && i % 2 ? HOSTNAMES[i] : `cat${i}.bench.example`, category: 1 + (i % 20) });
+    if (i % 16 === 0) r.categoryNets.push({ net: `198.19.${(i >> 4) & 255}.0/24`, category: 3 });
+  }
+  for (let p = 0; p < 100; p++) r.ports.push({ l4: p % 2 ? 'udp' : 'tcp', lo: 7000 + p * 10, hi: 7000 + p * 10 + 4, id: 1024 + (p % apps) });
+  for (let i = 0; i < 16; i++) r.riskMasks.push({ net: `10.${i * 16}.0.0/16`, mask: String(~(1n << 46n) & ((1n << 64n) - 1n)) });
+  r.riskMasks.push({ host: 'bench.example', mask: '0' });
+  return r;
+}
+
 export async function trial(mode: Mode, files: string[], maxFlows: number, maxHosts: number) {
   warm(files);
   // Tables are faulted in before timing (engine option prefault), as a
@@ -81,6 +110,8 @@ export async function trial(mode: Mode, files: string[], maxFlows: number, maxHo
   const e = new Engine({ files, mode: mode === 'no-dpi' || mode === 'no-checks' ? 'full' : mode, dpi: mode !== 'no-dpi', checks: mode !== 'no-checks', prefault, maxFlows, maxHosts, flowIdleSec: 1e10, localHostIdleSec: 1e10, remoteHostIdleSec: 1e10 });
   if (!process.env.FLOWGATE_BENCH_NO_SCORES) e.setRiskScores(defaultScores());
   // host pools: each new host looks its pool up once
+  // the operator's classification rules (custom protocols, categories, risk exceptions)
+  if (process.env.FLOWGATE_BENCH_RULES) Engine.setUserRules(benchRules(Number(process.env.FLOWGATE_BENCH_RULES)));
   const members = process.env.FLOWGATE_BENCH_POOLS ? benchPoolMembers(Number(process.env.FLOWGATE_BENCH_POOLS)) : null;
   if (members) e.setHostPools(members);
   const { st, secs, cpuSecs } = await timedRun(e);

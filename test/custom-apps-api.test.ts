@@ -15,7 +15,9 @@ import { existsSync, readFileSync } from 'node:fs';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { Engine } from '../ts/bindings/engine.js';
+import { Engine, l7Name } from '../ts/bindings/engine.js';
+import { replayFrames } from './fixtures/dissect.js';
+import { ETH, IPPROTO, MAC_A, MAC_B, eth, ipv4, udp } from './fixtures/frames.js';
 import { addUser, startOnOnePacket, v2, type ApiService, type CallOptions } from './fixtures/api.js';
 import { tempDir } from './fixtures/pcap.js';
 
@@ -196,6 +198,28 @@ describe('with a protocols file (-p)', () => {
       // the near miss: the same valid rule alone is accepted
       expect((await h.editApp({ protocol_alias: 'Alpha', custom_rules: alphaRules.join(',') })).body.rc).toBe(0);
       expect(read()).toBe(before);
+    });
+  });
+
+  describe('edits apply to the engines at once', () => {
+    it('an application added through the API names the next flows; deleted, it no longer does', async () => {
+      const tmpf = tempDir('flowgate-protos-live-');
+      try {
+        const flow = () => {
+          const f = eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: '10.50.0.1', dst: '10.50.0.2', proto: IPPROTO.UDP }, udp({ sport: 40001, dport: 6543 }, Buffer.from('not a known protocol'))));
+          return replayFrames(tmpf.file(`f${Math.random()}.pcap`), [f], (e) => {
+            const [x] = e.drainExpired(4);
+            return `${l7Name(x.l7_master, x.l7_app)} (${x.confidence})`;
+          }, { flushAtEnd: true });
+        };
+        expect(await flow()).toBe('Unknown (Unknown)');
+        expect((await h.editApp({ protocol_alias: 'LiveApp', custom_rules: 'udp:6540-6549' })).body.rc).toBe(0);
+        expect(await flow()).toBe('LiveApp (Match by custom rule)');
+        expect((await h.deleteApp({ protocol_alias: 'LiveApp' })).body.rc).toBe(0);
+        expect(await flow()).toBe('Unknown (Unknown)');
+      } finally {
+        tmpf.cleanup();
+      }
     });
   });
 

@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <map>
 #include <string>
 
 #include "binding/convert.h"
@@ -107,22 +108,26 @@ Napi::Value SetUserRules(const Napi::CallbackInfo& info) {
     if (h.empty() || h.size() > 253) fail(env, "host names have 1-253 characters");
     r->hosts.add(h, app_id(x));
   }
+  // one node per distinct prefix, its rules in file order
   std::vector<PrefixTable::Prefix> nets;
+  std::map<std::pair<PrefixTable::U128, unsigned>, uint16_t> node_of;
   Napi::Array ips = list(o, "ips");
   for (uint32_t i = 0; i < ips.Length(); i++) {
     Napi::Object x = item(ips, i, "ips");
     const uint16_t id = app_id(x);
-    const PrefixTable::Prefix p = prefix_of(env, str(x, "net"), id);
+    PrefixTable::Prefix p = prefix_of(env, str(x, "net"), 0);
     const uint32_t port = x.Get("port").IsUndefined() ? 0 : num(x, "port", 65535);
-    if (!port) {
+    const PrefixTable::U128 m = p.len ? ~PrefixTable::U128(0) << (128 - p.len) : 0;
+    auto [it, fresh] = node_of.try_emplace({PrefixTable::to_u128(p.b) & m, p.len}, uint16_t(r->ip_values.size() + 1));
+    if (fresh) {
+      if (r->ip_values.size() >= 65535) fail(env, "at most 65535 address prefixes");
+      r->ip_values.emplace_back();
+      p.value = it->second;
       nets.push_back(p);
-      continue;
     }
-    const PrefixTable::U128 m = p.len ? ~PrefixTable::U128(0) << (128 - p.len) : 0, start = PrefixTable::to_u128(p.b) & m;
-    r->ip_ports.push_back({start, start | ~m, p.len, uint16_t(port), id});
+    r->ip_values[it->second - 1].emplace_back(uint16_t(port), id);
   }
-  r->ips = PrefixTable(nets);
-  std::stable_sort(r->ip_ports.begin(), r->ip_ports.end(), [](const UserRules::IpPort& a, const UserRules::IpPort& b) { return a.len > b.len; });
+  r->ip_nodes = PrefixTable(nets);
   Napi::Array chosts = list(o, "categoryHosts");
   for (uint32_t i = 0; i < chosts.Length(); i++) {
     Napi::Object x = item(chosts, i, "categoryHosts");
@@ -164,7 +169,7 @@ Napi::Value SetUserRules(const Napi::CallbackInfo& info) {
   r->risk_ips = PrefixTable(rnets);
   // no rule at all: none to look at on the classification path
   const bool none = r->protos.empty() && r->category.empty() && r->tcp_port.empty() && r->udp_port.empty() && r->hosts.empty() && nets.empty() &&
-                    r->ip_ports.empty() && r->cat_hosts.empty() && cnets.empty() && r->risk_masks.empty();
+                    r->cat_hosts.empty() && cnets.empty() && r->risk_masks.empty();
   set_user_rules(none ? nullptr : std::move(r));
   return env.Undefined();
 }

@@ -43,7 +43,7 @@ const PrefixTable& table() {
 
 uint16_t app_by_ip(const IpAddr& ip) {
   if (const UserRules* u = user_rules())
-    if (uint16_t id = u->ips.find(ip)) return id;
+    if (uint16_t id = u->ip_rule(ip, 0)) return id;
   return table().find(ip);
 }
 

@@ -28,13 +28,6 @@ struct UserRules {
     std::string name;
     ProtoInfo info;  // info.name points into name
   };
-  // An address rule with a port (ip:1.2.3.4:443@X): nDPI keeps the port
-  // with the prefix; the longest prefix whose port matches wins.
-  struct IpPort {
-    PrefixTable::U128 start, end;
-    unsigned len;
-    uint16_t port, id;
-  };
 
   uint64_t version = 0;                            // set by set_user_rules
   std::vector<std::unique_ptr<Proto>> protos;      // the custom protocols
@@ -42,8 +35,10 @@ struct UserRules {
   std::unordered_map<uint16_t, uint16_t> category; // protocol id → category, set by the operator
   std::vector<uint16_t> tcp_port, udp_port;        // 65536 entries when a port rule exists
   HostPatterns hosts;                              // host:"…" rules
-  PrefixTable ips;                                 // ip:/ipv6: rules without a port
-  std::vector<IpPort> ip_ports;                    // … with one, longest prefix first
+  // ip:/ipv6: rules as nDPI's Patricia tree keeps them: one node per prefix
+  // (value: node + 1) holding its (port, protocol) pairs, port 0 for any
+  PrefixTable ip_nodes;
+  std::vector<std::vector<std::pair<uint16_t, uint16_t>>> ip_values;
   HostPatterns cat_hosts;                          // custom category hosts: value category + 1
   PrefixTable cat_ips;                             // custom category networks: value category + 1
   // risk exceptions (ip_risk_mask, host_risk_mask): value index + 1 into risk_masks
@@ -67,14 +62,16 @@ struct UserRules {
     if (t.empty() || (l4_proto != kProtoTcp && l4_proto != kProtoUdp)) return 0;
     return t[srv_port] ? t[srv_port] : t[cli_port];
   }
-  // The protocol an address rule gives for this endpoint, 0 when none.
+  // The protocol an address rule gives for this endpoint (port 0: rules
+  // without a port only), 0 when none. As nDPI's
+  // ndpi_network_port_ptree_match: the longest prefix decides; when none of
+  // its rules takes this port, no shorter prefix is asked.
   uint16_t ip_rule(const IpAddr& ip, uint16_t port) const {
-    if (!ip_ports.empty()) {
-      const PrefixTable::U128 a = PrefixTable::to_u128(ip.b);
-      for (const IpPort& r : ip_ports)
-        if (a >= r.start && a <= r.end && r.port == port) return r.id;
-    }
-    return ips.find(ip);
+    const uint16_t node = ip_nodes.find(ip);
+    if (!node) return 0;
+    for (const auto& [p, id] : ip_values[node - 1])
+      if (p == 0 || p == port) return id;
+    return 0;
   }
   // A custom category for this address or name: category + 1, 0 when none.
   uint16_t category_by_ip(const IpAddr& ip) const { return cat_ips.find(ip); }
