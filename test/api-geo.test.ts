@@ -133,6 +133,29 @@ describe('host geolocation', () => {
     expect(all.data.find((r: any) => r.ip === '8.8.8.8').country).toBe('US');
   });
 
+  it('sortColumn=country orders the list by the countries served (address order within one), paged and streamed alike', async () => {
+    const hosts = [L4, L6, ...PUB4, ...PUB6];
+    const cmpIp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+    // by hand: the reference's countries ('' for private), then the engine's own address order within a country
+    const byAddr = ok(await s.call(v2('get/host/active'), { query: { ifid: 0, perPage: 100, sortColumn: 'ip' } })).data.map((r: any) => r.ip);
+    expect([...byAddr].sort()).toEqual([...hosts].sort(cmpIp));
+    const country = (ip: string) => ([L4, L6].includes(ip) ? '' : expected(ip).country);
+    const want = [...byAddr].sort((a, b) => cmpIp(country(a), country(b)));
+    for (const order of ['asc', 'desc'] as const) {
+      const w = order === 'asc' ? want : [...byAddr].sort((a, b) => cmpIp(country(b), country(a)));
+      const got = ok(await s.call(v2('get/host/active'), { query: { ifid: 0, perPage: 100, sortColumn: 'column_country', sortOrder: order } }));
+      expect(got.totalRows).toBe(hosts.length);
+      expect(got.data.map((r: any) => r.ip), order).toEqual(w);
+      // a page of it
+      const p2 = ok(await s.call(v2('get/host/active'), { query: { ifid: 0, perPage: 3, currentPage: 2, sortColumn: 'country', sortOrder: order } }));
+      expect(p2.data.map((r: any) => r.ip)).toEqual(w.slice(3, 6));
+      // the streamed form
+      const all = ok(await s.call(v1('get/host/active'), { query: { ifid: 0, all: true, sortColumn: 'country', sortOrder: order } }));
+      expect(all.data.map((r: any) => r.ip)).toEqual(w);
+    }
+    expect(new Set(want.map(country)).size).toBeGreaterThan(2);
+  });
+
   it('each address is looked up once, not per request', async () => {
     const geo = await defaultGeo();
     await s.call(v2('get/host/data'), { query: { ifid: 0, host: '9.9.9.9' } });
