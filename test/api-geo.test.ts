@@ -14,6 +14,7 @@ import ipaddr from 'ipaddr.js';
 import { Reader } from 'mmdb-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { Engine } from '../ts/bindings/engine.js';
 import { Geo, defaultGeo, geoFiles } from '../ts/services/geo/index.js';
 import { startApi, v0, v1, v2, type ApiService } from './fixtures/api.js';
 import { ETH, IPPROTO, eth, ipv4, ipv6, mac, udp } from './fixtures/frames.js';
@@ -133,7 +134,7 @@ describe('host geolocation', () => {
     expect(all.data.find((r: any) => r.ip === '8.8.8.8').country).toBe('US');
   });
 
-  it('sortColumn=country orders the list by the countries served (address order within one), paged and streamed alike', async () => {
+  it('sortColumn=country orders the list by the countries served (then by address), paged and streamed alike', async () => {
     const hosts = [L4, L6, ...PUB4, ...PUB6];
     const cmpIp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
     // by hand: the reference's countries ('' for private), then the engine's own address order within a country
@@ -142,7 +143,8 @@ describe('host geolocation', () => {
     const country = (ip: string) => ([L4, L6].includes(ip) ? '' : expected(ip).country);
     const want = [...byAddr].sort((a, b) => cmpIp(country(a), country(b)));
     for (const order of ['asc', 'desc'] as const) {
-      const w = order === 'asc' ? want : [...byAddr].sort((a, b) => cmpIp(country(b), country(a)));
+      // the engine's key is (country, address): desc reverses both
+      const w = order === 'asc' ? want : [...want].reverse();
       const got = ok(await s.call(v2('get/host/active'), { query: { ifid: 0, perPage: 100, sortColumn: 'column_country', sortOrder: order } }));
       expect(got.totalRows).toBe(hosts.length);
       expect(got.data.map((r: any) => r.ip), order).toEqual(w);
@@ -245,6 +247,84 @@ describe('asn:traffic timeseries', () => {
     expect(r.body.rc, JSON.stringify(r.body)).toBe(0);
     const series = r.body.rsp.series;
     expect(series.map((x: any) => x.id).sort()).toEqual(['bytes_rcvd', 'bytes_sent']);
+  });
+});
+
+describe("the engine's country table", () => {
+  it('answers as the database read directly, for random public IPv4 and IPv6 addresses', async () => {
+    await defaultGeo(); // loads the table from the shipped files
+    let seed = 20261127;
+    const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+    let checked = 0, named = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const v6 = i % 4 === 0;
+      const ip = v6
+        ? `2${(rnd() % 0x1000).toString(16).padStart(3, '0')}:${(rnd() % 0x10000).toString(16)}:${(rnd() % 0x10000).toString(16)}::${(rnd() % 0x10000).toString(16)}`
+        : [1 + (rnd() % 222), rnd() % 256, rnd() % 256, rnd() % 256].join('.');
+      if (ipaddr.parse(ip).range() !== 'unicast') continue;
+      const want = (v6 ? city6 : city4).get(ip)?.country_code ?? '';
+      expect(Engine.countryOf(ip), ip).toBe(want);
+      checked++;
+      if (want) named++;
+    }
+    expect(checked).toBeGreaterThan(15_000);
+    expect(named).toBeGreaterThan(checked / 2);
+    for (const ip of ['10.1.2.3', '192.168.0.1', 'fd00::1']) expect(Engine.countryOf(ip)).toBe('');
+  });
+});
+
+describe('country:traffic timeseries', () => {
+  it("each flow's bytes by both ends' countries: egress and ingress across, inner within one, none for private ends", async () => {
+    const country = (ip: string) => (ipaddr.parse(ip).range() === 'unicast' ? (ip.includes(':') ? city6 : city4).get(ip)?.country_code ?? '' : '');
+    // [client, server, client→server payload, server→client payload]
+    const flows: [string, string, number, number][] = [
+      [L4, '8.8.8.8', 10, 30],
+      ['8.8.4.4', '8.8.8.8', 20, 40],
+      ['1.1.1.1', '8.8.8.8', 25, 0],
+      ['9.9.9.9', '1.1.1.1', 7, 70],
+      [L6, '2001:4860:4860::8888', 33, 66],
+    ];
+    expect(country('8.8.8.8')).toBe('US');
+    expect(country('8.8.4.4')).toBe('US');
+    expect(country('1.1.1.1')).toBe('AU');
+    const pkts: Packet[] = [];
+    const want = new Map<string, number>();
+    const add = (cc: string, metric: string, v: number) => cc && want.set(`country=${cc}|${metric}`, (want.get(`country=${cc}|${metric}`) ?? 0) + v);
+    flows.forEach(([c, sv, up, down], i) => {
+      const v6 = c.includes(':');
+      const frame = (src: string, dst: string, sport: number, dport: number, n: number) =>
+        v6
+          ? eth(GW, MAC1, ETH.IPV6, ipv6({ src, dst, next: IPPROTO.UDP }, udp({ sport, dport }, Buffer.alloc(n, 1))))
+          : eth(GW, MAC1, ETH.IPV4, ipv4({ src, dst, proto: IPPROTO.UDP }, udp({ sport, dport }, Buffer.alloc(n, 1))));
+      const a = frame(c, sv, 43000 + i, 5353 + i, up);
+      pkts.push({ tsNs: at(10 + i * 2), data: a });
+      let b = 0;
+      if (down) {
+        const r = frame(sv, c, 5353 + i, 43000 + i, down);
+        pkts.push({ tsNs: at(11 + i * 2), data: r });
+        b = r.length;
+      }
+      // by hand, as ntopng's Flow::update_hosts_stats: frame bytes per direction
+      const cc = country(c), sc = country(sv);
+      for (const m of ['bytes_ingress', 'bytes_egress', 'bytes_inner']) {
+        add(cc, m, 0);
+        add(sc, m, 0);
+      }
+      if (cc && cc === sc) add(cc, 'bytes_inner', a.length + b);
+      else {
+        add(cc, 'bytes_egress', a.length), add(cc, 'bytes_ingress', b);
+        add(sc, 'bytes_ingress', a.length), add(sc, 'bytes_egress', b);
+      }
+    });
+    const t = await startApi({ files: [tmp.file('countries.pcap', pcap(pkts))], history: true, timeseries: true, engine: { flushAtEnd: true } });
+    services.push(t);
+    const rows = await t.history!.backend.query({ sql: "SELECT tags, metric, sum(value) AS v FROM ts_raw WHERE schema = 'country:traffic' GROUP BY tags, metric", params: [] });
+    expect(new Map(rows.map((r: any) => [`${r.tags}|${r.metric}`, Number(r.v)]))).toEqual(want);
+    expect(want.get('country=US|bytes_inner')).toBeGreaterThan(0);
+    expect(want.get('country=AU|bytes_egress')).toBeGreaterThan(0);
+    const r = await t.call(v2('get/timeseries/ts'), { json: { ts_schema: 'country:traffic', ts_query: 'ifid:0,country:AU', epoch_begin: String(T0 - 300), epoch_end: String(T0 + 600) } });
+    expect(r.body.rc, JSON.stringify(r.body)).toBe(0);
+    expect(r.body.rsp.series.map((x: any) => x.id).sort()).toEqual(['bytes_egress', 'bytes_ingress', 'bytes_inner']);
   });
 });
 

@@ -457,6 +457,15 @@ export class Engine {
    * flow on; the registry (names, categories) follows at once. Throws a
    * TypeError naming what is invalid (nothing changes then).
    */
+  static loadCountries(files: string[]): Promise<{ networks: number; ranges: number; ms: number }> {
+    return addon.loadCountries(files);
+  }
+
+  /** The country the engines give a host at this address ('' for none: no table, private, unknown). */
+  static countryOf(ip: string): string {
+    return addon.countryOf(ip);
+  }
+
   static setUserRules(rules: UserRulesSpec): void {
     addon.setUserRules(rules);
     info.dpi = addon.info().dpi;

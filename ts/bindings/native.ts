@@ -567,6 +567,8 @@ export interface TrafficBy {
   vlans: { vlan: number; bytes_sent: number; bytes_rcvd: number; packets_sent: number; packets_rcvd: number }[];
   /** per local network: bytes in/out/inside, packets, and the TCP issues of flows with an end there (since start) */
   networks: { index: number; ingress: number; egress: number; inner: number; packets: number; retransmissions: number; out_of_order: number; lost: number }[];
+  /** per country of the hosts (ISO letters; hosts without one not counted): bytes in/out/inside, since start */
+  countries: { country: string; ingress: number; egress: number; inner: number }[];
 }
 
 /** 'mac': 6 bytes; 'str': a NUL-terminated char array (its length is the gap to the next field) */
@@ -618,6 +620,10 @@ interface Addon {
   setErrorClass(cls: typeof FlowgateError): void;
   info(): AddonInfo;
   setUserRules(rules: UserRulesSpec): void;
+  /** the engine's address → country table from the city databases (for hosts created from then on) */
+  loadCountries(files: string[]): Promise<{ networks: number; ranges: number; ms: number }>;
+  /** the country the engine gives a host at this address ('' for none) */
+  countryOf(ip: string): string;
 }
 
 function findAddon(): string {

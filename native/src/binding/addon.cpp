@@ -51,6 +51,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("setErrorClass", Napi::Function::New(env, SetErrorClass));
   exports.Set("info", Napi::Function::New(env, Info));
   register_user_rules(env, exports);
+  register_countries(env, exports);
   napi_add_env_cleanup_hook(env, Cleanup, data);
   return exports;
 }

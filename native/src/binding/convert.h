@@ -23,5 +23,7 @@ Napi::Object dpi_registry(Napi::Env env);
 const char* tunnel_name(uint8_t t);
 // setUserRules on the addon (user_rules_wrap.cpp)
 void register_user_rules(Napi::Env env, Napi::Object exports);
+// loadCountries on the addon (country_wrap.cpp)
+void register_countries(Napi::Env env, Napi::Object exports);
 
 }  // namespace fg

@@ -753,8 +753,10 @@ Napi::Value EngineWrap::TrafficBy(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   struct V { uint32_t vlan; VlanTraffic t; };
   struct N { uint32_t index; NetTraffic t; };
+  struct C { uint16_t cc; CountryTraffic t; };
   std::vector<V> vlans;
   std::vector<N> nets;
+  std::vector<C> countries;
   engine_->with_view([&](const Pipeline& pl) {
     const VlanTraffic* vt = pl.vlan_traffic();
     for (uint32_t v = 0; v < Pipeline::kVlans; v++)
@@ -762,6 +764,9 @@ Napi::Value EngineWrap::TrafficBy(const Napi::CallbackInfo& info) {
     const NetTraffic* nt = pl.net_traffic();
     for (uint32_t i = 0; i < Pipeline::kMaxNets; i++)
       if (nt[i].ingress | nt[i].egress | nt[i].inner) nets.push_back({i, nt[i]});
+    const CountryTraffic* ct = pl.country_traffic();
+    for (uint16_t c = 1; c < kCountrySlots; c++)
+      if (ct[c].ingress | ct[c].egress | ct[c].inner) countries.push_back({c, ct[c]});
     return 0;
   });
   Napi::Object r = Napi::Object::New(env);
@@ -788,8 +793,20 @@ Napi::Value EngineWrap::TrafficBy(const Napi::CallbackInfo& info) {
     x.Set("lost", double(nets[i].t.lost));
     na.Set(uint32_t(i), x);
   }
+  Napi::Array ca = Napi::Array::New(env, countries.size());
+  for (size_t i = 0; i < countries.size(); i++) {
+    Napi::Object x = Napi::Object::New(env);
+    char cc[3];
+    country_letters(countries[i].cc, cc);
+    x.Set("country", cc);
+    x.Set("ingress", double(countries[i].t.ingress));
+    x.Set("egress", double(countries[i].t.egress));
+    x.Set("inner", double(countries[i].t.inner));
+    ca.Set(uint32_t(i), x);
+  }
   r.Set("vlans", va);
   r.Set("networks", na);
+  r.Set("countries", ca);
   return r;
 }
 

@@ -67,6 +67,15 @@ class PrefixTable {
     close_before(0, true);
   }
 
+  // Already disjoint ranges: range i covers [starts[i], starts[i + 1]),
+  // starts ascending from 0.
+  static PrefixTable from_ranges(std::vector<U128> starts, std::vector<uint16_t> values) {
+    PrefixTable t;
+    t.starts_ = std::move(starts), t.values_ = std::move(values);
+    return t;
+  }
+  size_t ranges() const { return starts_.size(); }
+
   uint16_t find(const IpAddr& ip) const {
     if (starts_.empty()) return 0;
     const U128 a = to_u128(ip.b);

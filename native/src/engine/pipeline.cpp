@@ -80,6 +80,7 @@ Pipeline::Pipeline(const PipelineLimits& lim, SpscRing<ExpiredFlow>* expired)
   host_net_.reset(new uint8_t[lim.max_hosts]);
   std::memset(host_net_.get(), kNoNet, lim.max_hosts);
   host_pool_.reset(new uint8_t[lim.max_hosts]());
+  host_country_.reset(new uint16_t[lim.max_hosts]());
 }
 
 void Pipeline::set_host_pools(std::shared_ptr<const HostPoolTable> t) noexcept {
@@ -110,7 +111,7 @@ void Pipeline::learn_name(const IpAddr& ip, uint16_t vlan, const char* name, siz
 size_t Pipeline::memory_bytes() const {
   return flows_.memory_bytes() + hosts_.memory_bytes() + names_.memory_bytes() + mac_index_.memory_bytes() +
          mac_pool_.memory_bytes() + dpi_.memory_bytes() + score_pool_.memory_bytes() + l7_.memory_bytes() + host_checks_memory_bytes() + (n_apps_ + n_cats_) * sizeof(IfaceL7Counter) + kFragSlots * sizeof(FragEntry) + kNameCacheSlots * sizeof(NameCacheEntry) +
-         size_t(hosts_.max()) * 2 /* host_net_, host_pool_ */ + sizeof(*this);
+         size_t(hosts_.max()) * 4 /* host_net_, host_pool_, host_country_ */ + sizeof(*this);
 }
 
 void Pipeline::count_mac(const uint8_t* mac, uint32_t bytes, bool sent) noexcept {
@@ -182,6 +183,9 @@ uint32_t Pipeline::host_for(const IpAddr& ip, uint16_t vlan, const uint8_t* mac,
   }
   e.flags = fl;
   host_pool_[i] = pool_of(e);
+  // its country, once (private and group addresses have none, as in ntopng)
+  const CountryTable* ct = (fl & (kHostPrivate | kHostMulticast | kHostBroadcast)) ? nullptr : country_table();
+  host_country_[i] = ct ? ct->find(ip) : 0;
   if (fl & kHostLocal) stats_.local_hosts++;
   // A device (MAC) is learned with the hosts behind it.
   if (mac) count_mac(mac, 0, true);
@@ -728,10 +732,26 @@ void Pipeline::account_flow(Flow& f, bool sample_thpt) noexcept {
   VlanTraffic& v = vlans_[f.key.vlan & (kVlans - 1)];
   v.bytes[0] += db[0], v.bytes[1] += db[1], v.pkts[0] += dp[0], v.pkts[1] += dp[1];
   if (f.cli_local | f.srv_local) credit_nets(f, db[0], db[1], dp[0] + dp[1]);
+  credit_countries(f, db[0], db[1]);
   if (f.cli_host != HashIndex::kNone)
     credit_host(f.cli_host, {app, f.l7_category, f.dscp[0], f.dscp[1], new_flow, db[0], db[1], dp[0], dp[1]});
   if (f.srv_host != HashIndex::kNone)
     credit_host(f.srv_host, {app, f.l7_category, f.dscp[1], f.dscp[0], new_flow, db[1], db[0], dp[1], dp[0]});
+}
+
+// ntopng's Flow::update_hosts_stats for countries: the client's country
+// counts what the client sent as egress and what it received as ingress,
+// the server's the reverse; one country at both ends counts it once, inner.
+void Pipeline::credit_countries(const Flow& f, uint32_t c2s, uint32_t s2c) noexcept {
+  const uint16_t cc = f.cli_host != HashIndex::kNone ? host_country_[f.cli_host] : 0;
+  const uint16_t sc = f.srv_host != HashIndex::kNone ? host_country_[f.srv_host] : 0;
+  if (!(cc | sc)) return;
+  if (cc == sc) {
+    country_traffic_[cc].inner += uint64_t(c2s) + s2c;
+    return;
+  }
+  if (cc) country_traffic_[cc].egress += c2s, country_traffic_[cc].ingress += s2c;
+  if (sc) country_traffic_[sc].ingress += c2s, country_traffic_[sc].egress += s2c;
 }
 
 // ntopng's Flow::update_hosts_stats: the client's network counts what the
@@ -933,6 +953,7 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
   std::unique_ptr<uint8_t[]> nnet(new uint8_t[max_hosts]);
   std::memset(nnet.get(), kNoNet, max_hosts);
   std::unique_ptr<uint8_t[]> npool(new uint8_t[max_hosts]());
+  std::unique_ptr<uint16_t[]> ncountry(new uint16_t[max_hosts]());
   ZeroArray<HostCheckCounters> nchecks = zero_array<HostCheckCounters>(max_hosts);
   ZeroArray<HostCheckHits> nhits = zero_array<HostCheckHits>(max_hosts);
   ZeroArray<HostScore> nhscores = zero_array<HostScore>(max_hosts);
@@ -951,6 +972,7 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
     moved[i] = j;
     nnet[j] = host_net_[i];
     npool[j] = host_pool_[i];
+    ncountry[j] = host_country_[i];
     nchecks[j] = checks_[i], nhits[j] = check_hits_[i];
     nhscores[j] = host_scores_[i];
   }
@@ -974,6 +996,7 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
   l7_ = std::move(nl);
   host_net_ = std::move(nnet);
   host_pool_ = std::move(npool);
+  host_country_ = std::move(ncountry);
   checks_ = std::move(nchecks), check_hits_ = std::move(nhits);
   host_scores_ = std::move(nhscores), score_pool_ = std::move(nfscores);
   lim_.max_flows = max_flows, lim_.max_hosts = max_hosts;

@@ -19,6 +19,7 @@
 #include "flow/host_checks.h"
 #include "flow/host_l7.h"
 #include "flow/host_pools.h"
+#include "geo/country_table.h"
 #include "flow/host_table.h"
 #include "flow/local_nets.h"
 #include "flow/scores.h"
@@ -60,6 +61,13 @@ struct NetTraffic {
   // the network (ntopng's tcpPacketStats.{ingress,egress,inner} summed: a flow
   // between two networks counts in both, one inside a network once)
   uint64_t retr, ooo, lost;
+};
+
+// Per country (ntopng's Country stats): a flow between two countries is
+// egress (what the end sent) and ingress (what it received) of each, one
+// inside a country is inner traffic of it, once.
+struct CountryTraffic {
+  uint64_t ingress, egress, inner;  // bytes
 };
 
 enum class Mode : uint8_t { Full = 0, ReadOnly = 1, DecodeOnly = 2 };
@@ -127,7 +135,9 @@ class Pipeline {
   const IfaceL7Counter* iface_apps(uint32_t& n) const { n = n_apps_; return if_apps_.get(); }
   const IfaceL7Counter* iface_cats(uint32_t& n) const { n = n_cats_; return if_cats_.get(); }
   const VlanTraffic* vlan_traffic() const { return vlans_.get(); }  // kVlans entries
-  const NetTraffic* net_traffic() const { return net_traffic_; }    // kMaxNets entries, by local network index
+  const NetTraffic* net_traffic() const { return net_traffic_; }
+  const CountryTraffic* country_traffic() const { return country_traffic_; }  // kCountrySlots entries (geo/country_table.h)
+  uint16_t host_country(uint32_t slot) const { return host_country_[slot]; }    // kMaxNets entries, by local network index
   static constexpr uint32_t kVlans = 4096;
   static constexpr uint32_t kMaxNets = 255;  // local networks past the 255th get no counters
   uint32_t macs() const { return mac_pool_.size(); }
@@ -185,6 +195,7 @@ class Pipeline {
   void classified(Flow& f) noexcept;
   void contact(uint32_t host, ContactKind kind, uint32_t h) noexcept;
   void credit_nets(const Flow& f, uint32_t c2s, uint32_t s2c, uint32_t pkts) noexcept;
+  void credit_countries(const Flow& f, uint32_t c2s, uint32_t s2c) noexcept;
   void credit_net_tcp(const Flow& f, uint32_t retr, uint32_t ooo, uint32_t lost) noexcept;
   // A used slot whose flow carried something since its last accounting step.
   bool to_credit(uint32_t j) const noexcept {
@@ -237,6 +248,7 @@ class Pipeline {
   std::unique_ptr<IfaceL7Counter[]> if_apps_, if_cats_;
   std::unique_ptr<VlanTraffic[]> vlans_;
   NetTraffic net_traffic_[kMaxNets] = {};
+  CountryTraffic country_traffic_[kCountrySlots] = {};
   // Host-check counters and the last minute's hits, by host slot (zeroed when the slot gets a host).
   ZeroArray<HostCheckCounters> checks_;
   ZeroArray<HostCheckHits> check_hits_;
@@ -256,6 +268,7 @@ class Pipeline {
   // Local network index of each host slot (kNoNet: not local), set when the host is created.
   static constexpr uint8_t kNoNet = 0xff;
   std::unique_ptr<uint8_t[]> host_net_;
+  std::unique_ptr<uint16_t[]> host_country_;  // per host slot, looked up when the host is created
   // Host pool id of each host slot (kNoHostPool: the default pool), and the table it came from.
   std::unique_ptr<uint8_t[]> host_pool_;
   std::shared_ptr<const HostPoolTable> pools_;

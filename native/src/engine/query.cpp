@@ -119,7 +119,8 @@ PageOrder order_hosts(const Pipeline& pl, const HostQuery& q) {
       const Host& h = ht[sel[j]];
       uint64_t primary = 0;
       switch (q.sort) {
-        case HostSort::Ip: case HostSort::Alerts: case HostSort::Country: case HostSort::Name: break;
+        case HostSort::Ip: case HostSort::Alerts: case HostSort::Name: break;
+        case HostSort::Country: primary = pl.host_country(sel[j]); break;  // letters' order, none first
         case HostSort::Since: primary = h.first_ns; break;
         case HostSort::Last: primary = h.last_ns(); break;
         case HostSort::Vlan: primary = h.key.vlan; break;

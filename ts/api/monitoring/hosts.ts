@@ -3,7 +3,7 @@
 // host is seen on, aliases.
 import { BlockList, isIP } from 'node:net';
 
-import { categoryName, l7Id, l7Name, protocolInfo, type HostBrief, type HostQuery, type HostRecord } from '../../bindings/engine.js';
+import { categoryName, l7Id, l7Name, protocolInfo, type HostBrief, type HostRecord } from '../../bindings/engine.js';
 import type { MonitoredInterface } from '../../services/interfaces.js';
 import { UNKNOWN_GEO, type GeoInfo } from '../../services/geo/index.js';
 import { ApiError, RC } from '../rc.js';
@@ -106,59 +106,12 @@ export function activeHosts(ctx: ApiCtx, p: ActiveHostParams) {
     brief: true,
   } as const;
   const head = { perPage: all ? 0 : perPage, currentPage: all ? 0 : currentPage, totalRows: 0, data: [] as unknown[], sort: [[p.sortColumn ?? '', p.sortOrder ?? 'asc']] };
-  if (q.sort === 'country') return byCountry(ctx, q, head, all || perPage > STREAM_ROWS);
   if (all || perPage > STREAM_ROWS) {
     const cur = ctx.iface.engine.hostsCursor(q);
     return RowStream.of({ ...head, totalRows: cur.total }, 'data', cur, (h) => activeHostRecord(ctx, h));
   }
   const page = ctx.iface.engine.hosts(q);
   return { ...head, totalRows: page.total, data: page.rows.map((h) => activeHostRecord(ctx, h)) };
-}
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-/**
- * get/host/active sorted by country: the engine has no countries (they are
- * looked up here, once per address), so the hosts' keys are read in address
- * order a slice per turn of the event loop, ordered by country (a stable
- * sort: by address within a country, as ntopng's ties), and only the page
- * asked for is fetched whole; hosts gone meanwhile are left out.
- */
-async function byCountry(
-  ctx: ApiCtx,
-  q: HostQuery & { brief: true; offset: number; limit: number; order: 'asc' | 'desc' },
-  head: Record<string, unknown>,
-  stream: boolean,
-) {
-  const keys: { ip: string; vlan: number; c: string }[] = [];
-  const cur = ctx.iface.engine.hostsCursor({ ...q, sort: 'ip', order: 'asc', offset: 0, limit: 2 ** 31 - 1 });
-  try {
-    for (let rows = cur.next(4096); rows.length; rows = cur.next(4096)) {
-      for (const h of rows) keys.push({ ip: h.ip, vlan: h.vlan, c: geoOf(ctx, h.ip).country });
-      await nextTurn();
-    }
-  } finally {
-    cur.close();
-  }
-  const dir = q.order === 'desc' ? -1 : 1;
-  keys.sort((a, b) => (a.c < b.c ? -dir : a.c > b.c ? dir : 0));
-  const page = keys.slice(q.offset, q.offset + q.limit);
-  const record = (k: { ip: string; vlan: number }) => {
-    const h = ctx.iface.engine.host(k.ip, k.vlan);
-    return h ? activeHostRecord(ctx, h) : null;
-  };
-  if (stream) {
-    let at = 0;
-    return new RowStream({ ...head, totalRows: keys.length }, 'data', (n) => {
-      const out: unknown[] = [];
-      while (out.length < n && at < page.length) {
-        const r = record(page[at++]);
-        if (r) out.push(r);
-      }
-      return out;
-    }, () => {});
-  }
-  return { ...head, totalRows: keys.length, data: page.flatMap((k) => record(k) ?? []) };
 }
 
 function activeHostRecord(ctx: ApiCtx, h: HostBrief) {

@@ -165,6 +165,11 @@ export class Geo {
       files.asnMmdb ? readShared(files.asnMmdb) : undefined,
       files.asnCsv ? loadAsnTable(files.asnCsv.v4, files.asnCsv.v6) : undefined,
     ]);
+    // the engine's own country per host (country:traffic, host lists sorted by
+    // country), from the same files (imported here: the decoder's thread reads
+    // a share and never loads the addon for this)
+    const { Engine } = await import('../../bindings/engine.js');
+    await Engine.loadCountries(files.city);
     const share: GeoShare = { city, description: files.description, ...(asnMmdb ? { asnMmdb } : {}), ...(asnTable ? { asnTable } : {}) };
     return new Geo(share, performance.now() - t0);
   }

@@ -153,14 +153,22 @@ export class Sampler {
   private sampleFive(i: SampledInterface, st: IfaceState, t: number, out: Point[]): void {
     const e = i.engine;
     const ifid = i.ifid;
-    for (const v of e.trafficBy().vlans) {
-      const tags = `vlan=${v.vlan}`;
-      for (const [metric, cur] of [['bytes_sent', v.bytes_sent], ['bytes_rcvd', v.bytes_rcvd]] as const) {
-        const key = `vlan:traffic|${tags}|${metric}`;
-        const before = st.five.get(key) ?? 0;
-        st.five.set(key, cur);
-        out.push({ ifid, schema: 'vlan:traffic', tags, metric, tstamp: t, value: cur >= before ? cur - before : cur });
-      }
+    const by = e.trafficBy();
+    const counter5 = (schema: string, tags: string, metric: string, cur: number) => {
+      const key = `${schema}|${tags}|${metric}`;
+      const before = st.five.get(key) ?? 0;
+      st.five.set(key, cur);
+      out.push({ ifid, schema, tags, metric, tstamp: t, value: cur >= before ? cur - before : cur });
+    };
+    for (const v of by.vlans) {
+      counter5('vlan:traffic', `vlan=${v.vlan}`, 'bytes_sent', v.bytes_sent);
+      counter5('vlan:traffic', `vlan=${v.vlan}`, 'bytes_rcvd', v.bytes_rcvd);
+    }
+    // ntopng's Country stats (ts_5min.lua's country:traffic)
+    for (const c of by.countries) {
+      counter5('country:traffic', `country=${c.country}`, 'bytes_ingress', c.ingress);
+      counter5('country:traffic', `country=${c.country}`, 'bytes_egress', c.egress);
+      counter5('country:traffic', `country=${c.country}`, 'bytes_inner', c.inner);
     }
     // Local hosts only, as ntopng writes host timeseries.
     const hosts = e.hosts({ mode: 'local', limit: 2 ** 31 - 1, detail: true }).rows;

@@ -81,8 +81,8 @@ export const SCHEMAS: readonly Schema[] = [
   five('vlan:traffic', 'vlan', ['bytes_sent', 'bytes_rcvd'], 'Traffic'),
   // every host's traffic by its AS (the geolocation databases; AS 0: none)
   five('asn:traffic', 'asn', ['bytes_sent', 'bytes_rcvd'], 'Traffic'),
-  // ntopng's ingress/egress/inner are per flow by both ends' countries: not written yet
-  { ...five('country:traffic', 'country', ['bytes_ingress', 'bytes_egress', 'bytes_inner'], 'Traffic', undefined, false) },
+  // per flow by both ends' countries (the engine's, from the city databases)
+  five('country:traffic', 'country', ['bytes_ingress', 'bytes_egress', 'bytes_inner'], 'Traffic'),
   ...am('val', ['value'], 'Active Monitoring'),
   ...am('http_stats', ['lookup_ms', 'other_ms'], 'HTTP Stats'),
   ...am('https_stats', ['lookup_ms', 'connect_ms', 'other_ms'], 'HTTPS Stats'),
