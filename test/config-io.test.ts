@@ -109,20 +109,29 @@ describe('configuration export and import', () => {
   it('`all` carries every module, the network configuration and the hosts\' names, and restores them', async () => {
     ok(await s.call(v2('set/host/alias'), { form: { host: '10.0.0.1', custom_name: 'gateway' } }));
     ok(await s.call(v2('set/network/config'), { json: { config: [{ key: 'dns_list', value: '10.0.0.53,10.0.1.0/24@7' }] } }));
+    // custom category hosts and a protocol's category (ntopng's prefs dump holds both)
+    ok(await s.call(v2('edit/category/category'), { query: { category: 'cat_6', custom_hosts: 'social.example,10.66.0.0/16', alias: 'Social' } }));
+    ok(await s.call(v2('edit/application/application'), { query: { l7_proto_id: 7, category: 9 } }));
     const all = ok(await s.call(v2('export/all/config')));
     expect(Object.keys(all.modules)).toEqual(['all']);
-    expect(Object.keys(all.modules.all).sort()).toEqual(['active_monitoring', 'host_aliases', 'network_config', 'notifications', 'pool', 'scripts', 'snmp']);
+    expect(Object.keys(all.modules.all).sort()).toEqual(['active_monitoring', 'categories', 'host_aliases', 'network_config', 'notifications', 'pool', 'scripts', 'snmp']);
     expect(all.modules.all.host_aliases).toEqual({ '10.0.0.1': 'gateway' });
     expect(all.modules.all.network_config.dns_list).toBe('10.0.0.53,10.0.1.0/24@7');
+    expect(all.modules.all.categories).toEqual({ categories: { 6: { hosts: ['social.example', '10.66.0.0/16'], alias: 'Social' } }, app_categories: { 7: 9 } });
     await wipe();
     ok(await s.call(v2('set/host/alias'), { form: { host: '10.0.0.1', custom_name: ' ' } }));
     ok(await s.call(v2('set/network/config'), { json: { config: [{ key: 'dns_list', value: '' }] } }));
+    ok(await s.call(v2('edit/category/category'), { query: { category: 'cat_6', custom_hosts: '' } }));
+    ok(await s.call(v2('edit/application/application'), { query: { l7_proto_id: 7, category: 5 } }));
     expect(ok(await s.call(v2('export/all/config'))).modules.all.host_aliases).toEqual({});
     ok(await s.call(v1('import/all/config'), { form: { JSON: JSON.stringify(all) } }));
     expect(normal(ok(await s.call(v2('export/all/config'))))).toEqual(normal(all));
     // live again: the host's name and the allowed DNS servers
     expect(ok(await s.call(v2('get/host/data'), { query: { ifid: 0, host: '10.0.0.1' } })).name).toBe('gateway');
     expect(ok(await s.call(v2('get/network/config'), { query: { ifid: 0 } })).find((x: any) => x.key === 'dns_list').value_description).toBe('10.0.0.53,10.0.1.0/24@7');
+    const social = ok(await s.call(v2('get/category/list'), { query: { ifid: 0 } })).find((x: any) => x.column_category_id === 6);
+    expect([social.column_category_name, social.column_category_hosts]).toEqual(['Social', 'social.example,10.66.0.0/16']);
+    expect(ok(await s.call(v2('get/l7/application/consts'))).find((x: any) => x.appl_id === 7).cat_id).toBe(9);
   });
 
   it('answers -5, -27, -8 and -28, and keeps what it could apply', async () => {

@@ -7,15 +7,16 @@
 // never a read outside the mapping.
 #include "geo/country_table.h"
 
+#include "util/published.h"
+
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
+#include <cerrno>
 #include <cstring>
-#include <mutex>
 #include <string_view>
 
 namespace fg {
@@ -285,10 +286,6 @@ class Mmdb {
   std::vector<CacheSlot> cache_ = std::vector<CacheSlot>(65536);
 };
 
-std::mutex g_mu;
-std::shared_ptr<const CountryTable> g_table;
-std::atomic<uint64_t> g_version{0};
-
 }  // namespace
 
 bool load_country_table(const std::vector<std::string>& files, std::shared_ptr<CountryTable>& out, std::string& err) {
@@ -325,22 +322,8 @@ bool load_country_table(const std::vector<std::string>& files, std::shared_ptr<C
   return true;
 }
 
-const CountryTable* country_table() {
-  thread_local std::shared_ptr<const CountryTable> mine;
-  thread_local uint64_t seen = 0;
-  const uint64_t v = g_version.load(std::memory_order_acquire);
-  if (v != seen) {
-    std::lock_guard<std::mutex> lk(g_mu);
-    mine = g_table;
-    seen = g_version.load(std::memory_order_relaxed);
-  }
-  return mine.get();
-}
+const CountryTable* country_table() { return Published<CountryTable>::here(); }
 
-void set_country_table(std::shared_ptr<const CountryTable> t) {
-  std::lock_guard<std::mutex> lk(g_mu);
-  g_table = std::move(t);
-  g_version.fetch_add(1, std::memory_order_release);
-}
+void set_country_table(std::shared_ptr<const CountryTable> t) { Published<CountryTable>::publish(std::move(t)); }
 
 }  // namespace fg

@@ -84,7 +84,7 @@ const MODULES: Record<string, ConfigModule> = {
   },
 };
 
-/** settings that only `all` carries: the network configuration and the hosts' custom names */
+/** settings that only `all` carries: the network configuration, the hosts' custom names, custom categories */
 const NETWORK: ConfigModule = {
   export: (ctx) => need(ctx.deps.network, 'the network configuration').get(),
   import: async (ctx, conf) => {
@@ -128,15 +128,22 @@ const ALIASES: ConfigModule = {
     for (const { key } of db.getRange()) await db.remove(key);
   },
 };
+/** custom category hosts and aliases, the categories given to protocols (ntopng's prefs dump holds them) */
+const CATEGORIES: ConfigModule = {
+  export: (ctx) => need(ctx.deps.customApps, 'custom applications').exportConfig(),
+  import: (ctx, conf) => need(ctx.deps.customApps, 'custom applications').importConfig(asObject(conf, "'categories'")),
+  reset: (ctx) => need(ctx.deps.customApps, 'custom applications').resetConfig(),
+};
 MODULES.network_config = NETWORK;
 MODULES.host_aliases = ALIASES;
+MODULES.categories = CATEGORIES;
 
 /**
  * `all`: every module in one file. Imported in dependency order (recipients
  * before the pools that name them, active monitoring hosts before the pools
  * that hold them); a module missing from the file is left as it is.
  */
-const ALL_ORDER = ['notifications', 'active_monitoring', 'pool', 'scripts', 'snmp', 'network_config', 'host_aliases'] as const;
+const ALL_ORDER = ['notifications', 'active_monitoring', 'pool', 'scripts', 'snmp', 'network_config', 'host_aliases', 'categories'] as const;
 MODULES.all = {
   export: (ctx) => Object.fromEntries(ALL_ORDER.map((m) => [m, MODULES[m].export(ctx)])),
   import: async (ctx, conf) => {

@@ -204,6 +204,57 @@ export class CustomApps {
     });
   }
 
+  /**
+   * What ntopng's prefs dump carries of this (the `all` export): custom
+   * category hosts and aliases, and the categories given to protocols. The
+   * protocols file is the operator's own file, not part of it (as in ntopng).
+   */
+  exportConfig(): { categories: Record<string, CategoryEntry>; app_categories: Record<string, number> } {
+    return { categories: { ...this.categories() }, app_categories: { ...this.appCategories() } };
+  }
+
+  /** Replaces both with an export's (what is not valid is left out and named). */
+  importConfig(conf: { categories?: unknown; app_categories?: unknown }): Promise<string[]> {
+    return this.serial(async () => {
+      const failed: string[] = [];
+      const cats = new Set(Engine.info().dpi.categories.map((c) => c.id));
+      const protos = new Set(Engine.info().dpi.protocols.map((p) => p.id));
+      const categories: Record<number, CategoryEntry> = {};
+      const owner = new Map<string, number>();
+      for (const [id, e] of Object.entries(isRecord(conf.categories) ? conf.categories : {})) {
+        const hosts = isRecord(e) && Array.isArray(e.hosts) ? e.hosts.map((h) => (typeof h === 'string' ? categoryHost(h) : null)) : null;
+        const alias = isRecord(e) && typeof e.alias === 'string' && e.alias.trim() ? e.alias.trim().slice(0, 64) : undefined;
+        if (!/^\d{1,5}$/.test(id) || !cats.has(+id) || !hosts || hosts.some((h) => !h) || hosts.length > MAX_CATEGORY_HOSTS) {
+          failed.push(`category '${id.slice(0, 16)}'`);
+          continue;
+        }
+        // a host listed twice stays with the first category (as editCategory keeps it)
+        const own: string[] = [];
+        for (const h of hosts as string[])
+          if (!owner.has(h)) owner.set(h, +id), own.push(h);
+        categories[+id] = { hosts: own, ...(alias ? { alias } : {}) };
+      }
+      const appCats: Record<number, number> = {};
+      for (const [id, c] of Object.entries(isRecord(conf.app_categories) ? conf.app_categories : {})) {
+        if (/^\d{1,5}$/.test(id) && protos.has(+id) && typeof c === 'number' && cats.has(c)) appCats[+id] = c;
+        else failed.push(`the category of protocol '${id.slice(0, 16)}'`);
+      }
+      await this.db.put('categories', categories);
+      await this.db.put('app_categories', appCats);
+      this.apply();
+      return failed;
+    });
+  }
+
+  /** No custom category hosts, aliases or protocol categories (the protocols file stays). */
+  resetConfig(): Promise<void> {
+    return this.serial(async () => {
+      await this.db.put('categories', {});
+      await this.db.put('app_categories', {});
+      this.apply();
+    });
+  }
+
   /** Re-reads the file and applies everything (start, and after each change). */
   reload(): Promise<void> {
     return this.serial(async () => {
@@ -379,3 +430,5 @@ function categoryHost(raw: string): string | null | undefined {
   const r = parseApiRule(`host:${s}`);
   return typeof r === 'string' ? null : r.match === 'host' ? r.value : null;
 }
+
+const isRecord = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);

@@ -1,0 +1,49 @@
+// A process-wide immutable snapshot replaced whole from the JS thread and
+// read from any thread without a lock: each thread keeps its own reference
+// to the snapshot it last saw and refreshes it when the version moved (one
+// atomic load while nothing changed). The reference keeps the snapshot
+// alive for that thread until it looks again after a change.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+
+namespace fg {
+
+template <class T, class Tag = T>
+class Published {
+ public:
+  // The snapshot in force on this thread (nullptr: none).
+  static const T* here() {
+    thread_local std::shared_ptr<const T> mine;
+    thread_local uint64_t seen = 0;
+    const uint64_t v = version_.load(std::memory_order_acquire);
+    if (v != seen) {
+      std::lock_guard<std::mutex> lk(mu_);
+      mine = current_;
+      seen = version_.load(std::memory_order_relaxed);
+    }
+    return mine.get();
+  }
+  static std::shared_ptr<const T> shared() {
+    std::lock_guard<std::mutex> lk(mu_);
+    return current_;
+  }
+  // Replaces the snapshot; returns its version (1, 2 …).
+  static uint64_t publish(std::shared_ptr<const T> t) {
+    std::lock_guard<std::mutex> lk(mu_);
+    const uint64_t v = version_.load(std::memory_order_relaxed) + 1;
+    current_ = std::move(t);
+    version_.store(v, std::memory_order_release);
+    return v;
+  }
+  static uint64_t next_version() { return version_.load(std::memory_order_relaxed) + 1; }
+
+ private:
+  static inline std::mutex mu_;
+  static inline std::shared_ptr<const T> current_;
+  static inline std::atomic<uint64_t> version_{0};
+};
+
+}  // namespace fg
