@@ -115,7 +115,7 @@ void Engine::tick_done(uint64_t boundary_s) {
 void Engine::tick(std::unique_lock<std::mutex>& lk, uint64_t boundary_ns, bool last) {
   pipeline_->account_all();
   // ntopng runs its host checks once a minute: the minute's hits, counters reset
-  pipeline_->close_host_checks_minute();
+  pipeline_->close_host_checks_minute(boundary_ns);
   const uint64_t prev_ns = last_tick_ns_;
   last_tick_ns_ = boundary_ns;
   next_tick_ns_ = boundary_ns + kTickStep;

@@ -547,8 +547,10 @@ void Pipeline::count_checks(const Packet& p, uint8_t seen, uint32_t si, uint32_t
   }
 }
 
-void Pipeline::close_host_checks_minute() noexcept {
+void Pipeline::close_host_checks_minute(uint64_t boundary_ns) noexcept {
   const uint32_t n = hosts_.max();
+  // LocalHostStats' countries window: read each minute, emptied every 5 minutes
+  const bool five = (boundary_ns / 1000000000ULL) % 300 == 0;
   for (uint32_t i = 0; i < n; i++) {
     if (!hosts_.used(i)) continue;
     Host& h = hosts_[i];
@@ -564,6 +566,7 @@ void Pipeline::close_host_checks_minute() noexcept {
       r.hits[kNtpContacts][0] = h.services & kSvcNtp ? 0 : l7_.contact_estimate(i, kContactNtp);
       r.hits[kSmtpContacts][0] = h.services & kSvcSmtp ? 0 : l7_.contact_estimate(i, kContactSmtp);
       r.hits[kDomainNames][0] = l7_.contact_take(i, kContactDomains);
+      r.hits[kCountriesContacts][0] = five ? l7_.contact_take(i, kContactCountries) : l7_.contact_estimate(i, kContactCountries);
     }
   }
   for (uint32_t n = 0; n < kMaxNets; n++) {
@@ -808,6 +811,12 @@ void Pipeline::classified(Flow& f) noexcept {
   }
   if (svc && has_srv) hosts_[f.srv_host].services |= svc;
   if (!has_cli) return;
+  // ntopng's Flow::deferredInitialization: a local end counts the other end's country
+  if (has_srv) {
+    const uint16_t cc = host_country_[f.cli_host], sc = host_country_[f.srv_host];
+    if (f.cli_local && sc) contact(f.cli_host, kContactCountries, uint32_t(mix64(sc) >> 32));
+    if (f.srv_local && cc) contact(f.srv_host, kContactCountries, uint32_t(mix64(cc) >> 32));
+  }
   if (remote_access_category(f.l7_category) && !(f.cli_local && f.srv_local)) {
     uint8_t& n = hosts_[f.cli_host].remote_access;
     if (n < 255) n++;

@@ -94,7 +94,7 @@ class Pipeline {
   // The minute's host-check hits of every host slot, then the counters reset
   // (at each engine tick; host_checks.h). A slot whose host was created since
   // reads zero hits.
-  void close_host_checks_minute() noexcept;
+  void close_host_checks_minute(uint64_t boundary_ns) noexcept;
   const HostCheckHits* last_check_hits() const { return check_hits_.get(); }
   // The last closed minute's network-check figures, by local network index (kMaxNets entries).
   const NetCheckHits* last_net_check_hits() const { return net_check_hits_; }

@@ -44,16 +44,18 @@ struct PeakCounter {
 // scan_detection (its flows that ended unanswered this minute),
 // dns/ntp/smtp_contacts (the distinct servers it used, a local host that is
 // not such a server itself), domain_names_contacts (distinct names this
-// minute, local hosts) and remote_connection (its live remote-access flows).
+// minute, local hosts), remote_connection (its live remote-access flows) and
+// countries_contacts (the distinct countries of a local host's peers over
+// ntopng's 5-minute window).
 enum HostCheck : uint8_t {
   kSynScan = 0, kFinScan = 1, kRstScan = 2, kFlowFlood = 3, kIcmpFlood = 4, kFlowHitsChecks = 5,
   kScanDetection = 5, kDnsContacts = 6, kNtpContacts = 7, kSmtpContacts = 8, kDomainNames = 9, kRemoteConnection = 10,
-  kHostCheckCount = 11
+  kCountriesContacts = 11, kHostCheckCount = 12
 };
 // The names of ts/services/alerts/types.ts (HostCheckName), by HostCheck.
 inline constexpr const char* kHostCheckNames[kHostCheckCount] = {
     "syn_scan", "fin_scan", "rst_scan", "flow_flood", "icmp_flood", "scan_detection",
-    "dns_contacts", "ntp_contacts", "smtp_contacts", "domain_names_contacts", "remote_connection"};
+    "dns_contacts", "ntp_contacts", "smtp_contacts", "domain_names_contacts", "remote_connection", "countries_contacts"};
 
 // One host's counters of the current minute: [0] what it sent (attacker
 // side; as client for flows), [1] what it received (victim side). One cache

@@ -68,8 +68,8 @@ export const alertKeyText = (k: AlertKey) => `${k.family}|${k.ifid}|${k.entityVa
 export type FlowHitsCheckName = 'syn_scan' | 'fin_scan' | 'rst_scan' | 'flow_flood' | 'icmp_flood';
 export const FLOW_HITS_CHECKS: readonly FlowHitsCheckName[] = ['syn_scan', 'fin_scan', 'rst_scan', 'flow_flood', 'icmp_flood'];
 /** ntopng's host checks with one figure per host, taken by the engine when a minute closes (`attacker` holds it). */
-export type ValueCheckName = 'scan_detection' | 'dns_contacts' | 'ntp_contacts' | 'smtp_contacts' | 'domain_names_contacts' | 'remote_connection';
-export const VALUE_CHECKS: readonly ValueCheckName[] = ['scan_detection', 'dns_contacts', 'ntp_contacts', 'smtp_contacts', 'domain_names_contacts', 'remote_connection'];
+export type ValueCheckName = 'scan_detection' | 'dns_contacts' | 'ntp_contacts' | 'smtp_contacts' | 'domain_names_contacts' | 'remote_connection' | 'countries_contacts';
+export const VALUE_CHECKS: readonly ValueCheckName[] = ['scan_detection', 'dns_contacts', 'ntp_contacts', 'smtp_contacts', 'domain_names_contacts', 'remote_connection', 'countries_contacts'];
 /** The host checks the engine measures per minute (src/host_checks/), in the addon's order. */
 export type HostCheckName = FlowHitsCheckName | ValueCheckName;
 export const HOST_CHECK_NAMES: readonly HostCheckName[] = [...FLOW_HITS_CHECKS, ...VALUE_CHECKS];

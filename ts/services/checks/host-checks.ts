@@ -90,6 +90,8 @@ const VALUE_ALERTS: Readonly<Record<ValueCheckName, { score: number; cliPctg: nu
   smtp_contacts: { score: NOTICE_SCORE, cliPctg: CLIENT_FULL_RISK_PERCENTAGE, category: CATEGORY.security, json: (value, threshold) => ({ value, threshold }) },
   domain_names_contacts: { score: NOTICE_SCORE, cliPctg: CLIENT_FAIR_RISK_PERCENTAGE, category: CATEGORY.network, json: (v, threshold) => ({ num_domain_names: v, threshold }) },
   remote_connection: { score: NOTICE_SCORE, cliPctg: CLIENT_FAIR_RISK_PERCENTAGE, category: CATEGORY.network, json: (v) => ({ num_flows: v }) },
+  // CountriesContactsAlert: ntopng keeps the figure in a u_int8_t
+  countries_contacts: { score: NOTICE_SCORE, cliPctg: CLIENT_FAIR_RISK_PERCENTAGE, category: CATEGORY.security, json: (v, threshold) => ({ value: Math.min(v, 255), threshold }) },
 };
 const isValueCheck = (c: HostCheckName): c is ValueCheckName => (VALUE_CHECKS as readonly string[]).includes(c);
 
