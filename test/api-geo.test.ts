@@ -170,6 +170,45 @@ describe('host geolocation', () => {
   });
 });
 
+describe('geo_map/hosts', () => {
+  it('the located hosts, as the database places them; by category, around a host; both paths', async () => {
+    const located = [...PUB4, ...PUB6].filter((ip) => expected(ip).latitude !== 0 || expected(ip).longitude !== 0);
+    expect(located.length).toBeGreaterThan(3);
+    // the scores as host data gives them (the flows' risks), the place as the database does
+    const facts = new Map<string, any>();
+    for (const ip of located) facts.set(ip, ok(await s.call(v2('get/host/data'), { query: { ifid: 0, host: ip } })));
+    const want = (ip: string) => {
+      const e = expected(ip);
+      const d = facts.get(ip);
+      return {
+        lat: e.latitude, lng: e.longitude, isRoot: false, country: e.country, ip,
+        scoreClient: d['score.as_client'], scoreServer: d['score.as_server'], numAlerts: d.num_alerts, isAlert: d.num_alerts + d.active_alerted_flows > 0,
+        ...(e.city ? { city: e.city } : {}),
+      };
+    };
+    const sorted = (rows: any[]) => [...rows].sort((a, b) => (a.ip < b.ip ? -1 : 1));
+    for (const path of ['/lua/pro/rest/v2/get/geo_map/hosts.lua', '/lua/rest/v2/get/geo_map/hosts.lua']) {
+      const get = async (q: Record<string, string | number>) => ok(await s.call(path, { query: { ifid: 0, ...q } }));
+      const all = await get({ hosts_category: 0 });
+      expect(sorted(all), path).toEqual(sorted(located.map(want)));
+      expect(sorted(await get({ hosts_category: 3 }))).toEqual(sorted(all));
+      // the local hosts are private: never located
+      expect(await get({ hosts_category: 2 })).toEqual([]);
+      // no category: none, as ntopng's script answers
+      expect(await get({})).toEqual([]);
+      // around a host: the peers of its active flows (all flushed at the end here)
+      expect(await get({ host: L4 })).toEqual([]);
+      expect((await s.call(path, { query: { hosts_category: 0 } })).body.rc).toBe(-2);
+    }
+    // the same capture with its flows still active: L4 talked to the IPv4 ones
+    const live = await startApi({ files: [file] });
+    services.push(live);
+    const around = ok(await live.call('/lua/pro/rest/v2/get/geo_map/hosts.lua', { query: { ifid: 0, host: L4 } }));
+    expect(around.map((x: any) => x.ip).sort()).toEqual(located.filter((ip) => PUB4.includes(ip)).sort());
+    expect(around.every((x: any) => x.lat === expected(x.ip).latitude && x.lng === expected(x.ip).longitude)).toBe(true);
+  });
+});
+
 describe('lookup endpoints', () => {
   it('get/asn/asn_name: the AS organisation, [] for a private address, -5 without an address', async () => {
     for (const ip of [...PUB4, ...PUB6]) expect(ok(await s.call(v2('get/asn/asn_name'), { form: { ip } })), ip).toBe(asnScan(ip).name);

@@ -1,8 +1,9 @@
-// Route declarations of the geolocation lookups (v2): AS counters, AS name, country name.
+// Route declarations of the geolocation lookups (v2): AS counters, AS name,
+// country name, the hosts of the map (pro path, and ntopng's own).
 import { int, str } from '../params.js';
 import { RC } from '../rc.js';
 import { route, type RouteDef } from '../route.js';
-import { asnInfo, asnName, countryName } from './geo.js';
+import { asnInfo, asnName, countryName, geoMapHosts } from './geo.js';
 
 export const geoRoutes: RouteDef[] = [
   route({
@@ -17,6 +18,14 @@ export const geoRoutes: RouteDef[] = [
     params: { ip: str(64).optional() }, errors: [RC.INVALID_INTERFACE, RC.INVALID_ARGUMENTS],
     handler: (ctx, p) => asnName(ctx, p.ip),
   }),
+  ...[true, false].map((pro) =>
+    route({
+      path: 'get/geo_map/hosts', versions: ['v2'], method: 'GET', perm: 'user', ifid: true, pro,
+      summary: 'The located hosts for a map (at most 512): lat, lng, isRoot, country, ip, scoreClient, scoreServer, numAlerts, isAlert, city; `host`: the peers of its top flows; else hosts_category 0/1 all, 2 local, 3 remote (another: none, as ntopng)',
+      params: { hosts_category: str(8).optional(), host: str(64).optional() }, errors: [RC.INVALID_INTERFACE, RC.INVALID_HOST],
+      handler: (ctx, p) => geoMapHosts(ctx, p.hosts_category, p.host),
+    }),
+  ),
   route({
     path: 'get/country/country_name', versions: ['v2'], method: 'POST', perm: 'user',
     summary: "A country's name from ntopng's country id (the code's two letters as a u16, first letter high: 21843 = US); the code itself when unnamed",

@@ -7,7 +7,8 @@ import { COUNTRY_NAMES, countryOfU16 } from '../../services/geo/index.js';
 import { ApiError, RC } from '../rc.js';
 import { lookup } from '../params.js';
 import type { ApiCtx } from '../route.js';
-import { geoOf } from './hosts.js';
+import type { HostBrief } from '../../bindings/engine.js';
+import { geoOf, parseHost } from './hosts.js';
 
 /** One AS as asn_info.lua's format_asn_data shapes it. */
 export interface AsnInfo {
@@ -73,4 +74,79 @@ export function countryName(countryId: number | undefined): string {
   if (countryId === undefined) throw new ApiError(RC.INVALID_ARGUMENTS, 'country_id is required');
   const code = countryOfU16(countryId);
   return lookup(COUNTRY_NAMES, code) ?? code;
+}
+
+/** geo_map/hosts.lua's MAX_HOSTS */
+const GEO_MAP_MAX = 512;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export interface GeoMapHost {
+  lat: number;
+  lng: number;
+  isRoot: false;
+  country: string;
+  ip: string;
+  scoreClient: number;
+  scoreServer: number;
+  numAlerts: number;
+  isAlert: boolean;
+  city?: string;
+}
+
+/**
+ * geo_map/hosts.lua: the located hosts (coordinates known; private ones
+ * never are) for a map, at most 512: with `host`, the peers of its top flows
+ * (by bytes) and itself; else by hosts_category: 0 or 1 every active host,
+ * 2 the local ones, 3 the remote ones; another or no category answers [] as
+ * ntopng's script does. Hosts are read a slice per turn of the event loop.
+ */
+export async function geoMapHosts(ctx: ApiCtx, category: string | undefined, host: string | undefined): Promise<GeoMapHost[]> {
+  const out: GeoMapHost[] = [];
+  const seen = new Set<string>();
+  const add = (h: HostBrief) => {
+    const key = `${h.ip}@${h.vlan}`;
+    if (seen.has(key) || out.length >= GEO_MAP_MAX) return;
+    seen.add(key);
+    const g = geoOf(ctx, h.ip);
+    if (g.latitude === 0 && g.longitude === 0) return;
+    const numAlerts = ctx.deps.alerts?.hostAlerts(ctx.iface.ifid, h.ip, h.vlan).engaged ?? 0;
+    out.push({
+      lat: g.latitude,
+      lng: g.longitude,
+      isRoot: false,
+      country: g.country,
+      ip: h.ip,
+      scoreClient: h.score_as_client,
+      scoreServer: h.score_as_server,
+      numAlerts,
+      isAlert: numAlerts + h.active_alerted_flows > 0,
+      ...(g.city ? { city: g.city } : {}),
+    });
+  };
+  const engine = ctx.iface.engine;
+  if (host) {
+    const k = parseHost(host);
+    // getTopFlowPeers: the host's flows with the most bytes, both of their ends
+    const flows = engine.flows({ host: k.ip, hostVlan: k.vlan, sort: 'bytes', order: 'desc', limit: GEO_MAP_MAX, allowed: ctx.allowed }).rows;
+    for (const f of flows) {
+      for (const ip of [f.client.ip, f.server.ip]) {
+        const h = engine.host(ip, f.vlan);
+        if (h) add(h);
+      }
+    }
+    return out;
+  }
+  const c = category !== undefined && /^\s*\d+\s*$/.test(category) ? Number(category) : -1;
+  const mode = c === 0 || c === 1 ? 'all' : c === 2 ? 'local' : c === 3 ? 'remote' : null;
+  if (!mode) return out;
+  const cur = engine.hostsCursor({ mode, sort: 'ip', limit: 2 ** 31 - 1, allowed: ctx.allowed, brief: true });
+  try {
+    for (let rows = cur.next(4096); rows.length && out.length < GEO_MAP_MAX; rows = cur.next(4096)) {
+      for (const h of rows) add(h);
+      await nextTurn();
+    }
+  } finally {
+    cur.close();
+  }
+  return out;
 }
