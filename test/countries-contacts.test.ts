@@ -13,13 +13,12 @@ import { dirname, join } from 'node:path';
 import { Reader } from 'mmdb-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { Engine, type HostCheckHits } from '../ts/bindings/engine.js';
+import type { HostCheckHits } from '../ts/bindings/engine.js';
 import type { AlertInput } from '../ts/services/alerts/types.js';
 import { ChecksConfig } from '../ts/services/checks/config.js';
-import { HostChecks } from '../ts/services/checks/host-checks.js';
 import { ConfigStore } from '../ts/services/config-store.js';
 import { defaultGeo } from '../ts/services/geo/index.js';
-import { RecordingSink } from './fixtures/alert-sink.js';
+import { runHostChecks } from './fixtures/host-check-run.js';
 import { DNS_RESPONSE, dns, dnsName, ipRdata } from './fixtures/apps.js';
 import { ETH, IPPROTO, MAC_A, MAC_B, eth, ipv4, udp } from './fixtures/frames.js';
 import { type Packet, pcap, tempDir } from './fixtures/pcap.js';
@@ -55,7 +54,6 @@ const R = '203.0.113.200'; // a remote (non-local) client: counts nothing
 describe('countries_contacts', () => {
   let dir: string, store: ConfigStore;
   const ticks: { boundary: number; figures: Record<string, number> }[] = [];
-  const sink = new RecordingSink();
   const engaged: Record<number, AlertInput[]> = {};
   const peers = CANDIDATES.filter((ip) => countryOf(ip));
   const countries = new Set(peers.map(countryOf));
@@ -76,17 +74,12 @@ describe('countries_contacts', () => {
     store = new ConfigStore(dir);
     const cfg = ChecksConfig.open(store);
     await cfg.update('host', 'countries_contacts', { min: { enabled: true, script_conf: { operator: 'gt', threshold: 3 } } });
-    const run = new HostChecks(cfg, sink);
-    const e = new Engine({ files: [file], flowIdleSec: 1e10 });
-    e.onTick((boundary) => {
-      run.tick(1, boundary, (th) => e.hostCheckHits(th));
-      engaged[boundary] = sink.engaged('host', 1);
-      const rows: HostCheckHits[] = e.hostCheckHits({ countries_contacts: 0 });
-      ticks.push({ boundary, figures: Object.fromEntries(rows.flatMap((r) => (r.hits.countries_contacts?.attacker ? [[r.ip, r.hits.countries_contacts.attacker]] : []))) });
-    });
-    e.start();
-    expect((await e.waitDone()).state).toBe('done');
-    e.close();
+    const countOf = (rows: HostCheckHits[]) => Object.fromEntries(rows.flatMap((r) => (r.hits.countries_contacts?.attacker ? [[r.ip, r.hits.countries_contacts.attacker]] : [])));
+    const r = await runHostChecks(file, cfg, (hits) => countOf(hits({ countries_contacts: 0 })), { flowIdleSec: 1e10 });
+    for (const t of r.ticks) {
+      engaged[t.boundary] = t.engaged;
+      ticks.push({ boundary: t.boundary, figures: t.figures });
+    }
   });
   afterAll(async () => {
     await store.close();

@@ -12,12 +12,11 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { Engine, type HostCheckHits } from '../ts/bindings/engine.js';
+import type { HostCheckHits } from '../ts/bindings/engine.js';
 import type { AlertInput, ValueCheckName } from '../ts/services/alerts/types.js';
 import { ChecksConfig } from '../ts/services/checks/config.js';
-import { HostChecks } from '../ts/services/checks/host-checks.js';
 import { ConfigStore } from '../ts/services/config-store.js';
-import { RecordingSink } from './fixtures/alert-sink.js';
+import { runHostChecks } from './fixtures/host-check-run.js';
 import { DNS_RESPONSE, dns, dnsName, ipRdata, tlsClientHello } from './fixtures/apps.js';
 import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, eth, ipv4, tcp, udp } from './fixtures/frames.js';
 import { type Packet, pcap, tempDir } from './fixtures/pcap.js';
@@ -117,7 +116,6 @@ function figures(rows: HostCheckHits[]): Record<string, Record<string, number>> 
 describe('contact, scan-detection and remote-connection host checks', () => {
   let dir: string, store: ConfigStore;
   const ticks: { boundary: number; figures: Record<string, Record<string, number>> }[] = [];
-  const sink = new RecordingSink();
   const engagedAt: Record<number, AlertInput[]> = {};
 
   beforeAll(async () => {
@@ -126,17 +124,12 @@ describe('contact, scan-detection and remote-connection host checks', () => {
     const cfg = ChecksConfig.open(store);
     for (const k of ['dns_contacts', 'ntp_contacts', 'smtp_contacts', 'scan_detection', 'remote_connection']) await cfg.setEnabled('host', k, true);
     await cfg.update('host', 'domain_names_contacts', { min: { enabled: true, script_conf: { operator: 'gt', threshold: 5 } } });
-    const run = new HostChecks(cfg, sink);
-    const e = new Engine({ files: [file], flowIdleSec: 20 });
-    e.onTick((boundary) => {
-      // the runner first: the engine's figures are those of the minute just closed either way
-      run.tick(1, boundary, (th) => e.hostCheckHits(th));
-      engagedAt[boundary] = sink.engaged('host', 1);
-      ticks.push({ boundary, figures: figures(e.hostCheckHits(ALL0)) });
-    });
-    e.start();
-    expect((await e.waitDone()).state).toBe('done');
-    e.close();
+    // the runner first: the engine's figures are those of the minute just closed either way
+    const r = await runHostChecks(file, cfg, (hits) => figures(hits(ALL0)), { flowIdleSec: 20 });
+    for (const t of r.ticks) {
+      engagedAt[t.boundary] = t.engaged;
+      ticks.push({ boundary: t.boundary, figures: t.figures });
+    }
   });
   afterAll(async () => {
     await store.close();
