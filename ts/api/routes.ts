@@ -22,6 +22,7 @@ import { activeMonitoringRoutes } from './monitoring/active-monitoring.routes.js
 import { systemRoutes } from './monitoring/system.routes.js';
 import { lookupRoutes } from './monitoring/lookups.routes.js';
 import { customAppRoutes } from './monitoring/custom-apps.routes.js';
+import { insightRoutes } from './monitoring/insights.routes.js';
 import { geoRoutes } from './monitoring/geo.routes.js';
 import * as flows from './monitoring/flows.js';
 import * as hosts from './monitoring/hosts.js';
@@ -294,5 +295,6 @@ export const routes: RouteDef[] = [
   ...systemRoutes,
   ...lookupRoutes,
   ...customAppRoutes,
+  ...insightRoutes,
   ...geoRoutes,
 ];
