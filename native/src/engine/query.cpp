@@ -262,7 +262,8 @@ PageOrder order_flows(const Pipeline& pl, const FlowQuery& q) {
       case FlowSort::Bytes: a = f.bytes[0] + f.bytes[1]; break;
       case FlowSort::Packets: a = uint64_t(f.pkts[0]) + f.pkts[1]; break;
       case FlowSort::Thpt: a = float_key(f.bps); break;
-      case FlowSort::Duration: a = f.last_ns - f.first_ns; break;
+      // ntopng's get_duration: 1 + last_seen − first_seen, in whole seconds
+      case FlowSort::Duration: a = f.last_ns / 1000000000ULL - f.first_ns / 1000000000ULL; break;
       case FlowSort::FirstSeen: a = f.first_ns; break;
       case FlowSort::LastSeen: a = f.last_ns; break;
       case FlowSort::Client: a = ip_hi(cli(f)), b = ip_lo(cli(f)); break;

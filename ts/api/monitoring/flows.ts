@@ -101,7 +101,8 @@ function flowRecord(f: FlowRecord, verbose: boolean) {
     },
     vlan: f.vlan,
     protocol: { l4: l4Name(f.proto), l7: l7Name(f.l7_master, f.l7_app) },
-    duration: Math.round(f.duration),
+    // GenericHashEntry::get_duration: 1 + last_seen − first_seen (whole seconds)
+    duration: 1 + f.last_seen - f.first_seen,
     bytes: f.bytes,
     thpt: { pps: f.thpt_pps, bps: f.thpt_bps },
     breakdown: { cli2srv, srv2cli: 100 - cli2srv },
