@@ -48,6 +48,27 @@ describe('interface l7/stats', () => {
     expect(list.filter((x: { label: string }) => x.label !== 'Other').length).toBeLessThanOrEqual(5);
   });
 
+  it("count: keyed on the flow's application as getnDPIFlowsCount counts it (Google, not TLS.Google), with the flows page's url", async () => {
+    const all = await rsp('get/interface/l7/stats', { ifid: 0, ndpistats_mode: 'count', all_values: true });
+    // by hand from the flow list: the part after the master's dot
+    const flows = (await rsp('get/flow/active', { ifid: 0, perPage: 100000 })).data;
+    const want = new Map<string, number>();
+    for (const f of flows) {
+      const app = f.protocol.l7.split('.').pop();
+      want.set(app, (want.get(app) ?? 0) + 1);
+    }
+    const counted = all.filter((x: { label: string }) => x.label !== 'Other');
+    for (const x of counted) expect([x.label, x.value]).toEqual([x.label, want.get(x.label)]);
+    expect(counted.some((x: { label: string }) => x.label.includes('.'))).toBe(false);
+    expect(flows.some((f: any) => f.protocol.l7.includes('.'))).toBe(true);
+    for (const x of counted) expect(x.url).toBe(`/lua/flows_stats.lua?application=${encodeURIComponent(x.label)}`);
+    // sinceStartup too, by application (not by breed or category)
+    const since = await rsp('get/interface/l7/stats', { ifid: 0, ndpistats_mode: 'sinceStartup', collapse_stats: false });
+    expect(since.find((x: { label: string }) => x.label === 'NetFlix').url).toBe('/lua/flows_stats.lua?application=NetFlix');
+    const breeds = await rsp('get/interface/l7/stats', { ifid: 0, ndpistats_mode: 'sinceStartup', breed: true });
+    expect(breeds.every((x: { url?: string }) => x.url === undefined)).toBe(true);
+  });
+
   it('ndpistats_mode is required', async () => {
     const r = await s.call(v2('get/interface/l7/stats'), { query: { ifid: 0 } });
     expect([r.status, r.body.rc]).toEqual([400, -5]);

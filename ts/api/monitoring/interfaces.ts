@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 
 import { z } from 'zod';
 
-import { l7Name, type EngineStats } from '../../bindings/engine.js';
+import { l7Id, l7Name, type EngineStats } from '../../bindings/engine.js';
 import { isGhostNetwork } from '../../services/checks/interface-checks.js';
 import type { MonitoredInterface } from '../../services/interfaces.js';
 import type { ApiCtx } from '../route.js';
@@ -240,18 +240,24 @@ export interface L7StatsParams {
   collapse_stats?: boolean;
 }
 
+/** l7/stats.lua's getAppUrl: the flows page of a slice that names an application */
+const withUrl = (list: Slice[]): (Slice & { url?: string })[] =>
+  list.map((x) => (x.label !== 'Other' && l7Id(x.label) !== undefined ? { ...x, url: `/lua/flows_stats.lua?application=${encodeURIComponent(x.label)}` } : x));
+
 /**
  * get/interface/l7/stats: `sinceStartup` = bytes per application (or breed,
  * or category) since the engine started, small slices collapsed; `count` =
- * active flows per application, the top `max_values` above 3% and the rest
- * as Other (ntopng's rules).
+ * active flows per application (NetworkInterface::getnDPIFlowsCount counts
+ * a flow under its app protocol: OCSP, Google — not HTTP.OCSP), the top
+ * `max_values` above 3% and the rest as Other (ntopng's rules). A slice
+ * naming an application carries its `url`.
  */
 export function interfaceL7(ctx: ApiCtx, p: L7StatsParams) {
   if (!p.ndpistats_mode) throw new ApiError(RC.INVALID_ARGUMENTS, "ndpistats_mode must be 'sinceStartup' or 'count'");
   if (p.ndpistats_mode === 'count') {
     const counts = new Map<string, number>();
     for (const x of ctx.iface.engine.flowCounters(ctx.allowed).l7) {
-      const name = l7Name(x.master, x.app);
+      const name = l7Name(0, x.app || x.master);
       counts.set(name, (counts.get(name) ?? 0) + x.count);
     }
     let rest = [...counts.values()].reduce((a, b) => a + b, 0);
@@ -265,11 +271,13 @@ export function interfaceL7(ctx: ApiCtx, p: L7StatsParams) {
     }
     if (rest > 0) out.push({ label: 'Other', value: rest });
     else if (!out.length) out.push({ label: 'No flows', value: 0 });
-    return out;
+    return withUrl(out);
   }
   const apps = ctx.iface.engine.l7Stats().apps;
-  const list = groupL7(apps, p.breed ? 'breed' : p.ndpi_category ? 'category' : 'app');
-  return p.collapse_stats === false ? list : collapseStats(list, 1, 3);
+  const by = p.breed ? 'breed' : p.ndpi_category ? 'category' : 'app';
+  const list = groupL7(apps, by);
+  const shown = p.collapse_stats === false ? list : collapseStats(list, 1, 3);
+  return by === 'app' ? withUrl(shown) : shown;
 }
 
 /**
