@@ -209,7 +209,7 @@ export const routes: RouteDef[] = [
   }),
   route({
     path: 'get/l7/category/consts', versions: [...V12], method: 'GET', perm: 'user',
-    summary: 'nDPI categories', params: {}, errors: [], handler: () => constants.l7CategoryConsts(),
+    summary: 'nDPI categories: name (ntopng\'s label, or the alias set with edit/category/category), cat_id, app_list', params: {}, errors: [], handler: (ctx) => constants.l7CategoryConsts((id) => ctx.deps.customApps?.categoryAlias(id)),
   }),
   route({
     path: 'get/alert/type/consts', versions: [...V12], method: 'GET', perm: 'user',

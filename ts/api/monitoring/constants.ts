@@ -6,11 +6,16 @@ import { FLOW_RISK_ALERTS } from '../../services/alerts/catalogue.js';
 import { ALERT_DEFS } from '../../services/alerts/titles.js';
 import { riskCheckKey } from '../../services/checks/definitions.js';
 
-/** ntopng's l4_keys: display name, lower-case key, IP protocol number. */
+/**
+ * ntopng's l4_keys (l4_protocol_list.lua, current release): display name,
+ * lower-case key, IP protocol number — in its order, IGMP listed twice as
+ * there.
+ */
 export const L4_PROTOCOLS: [string, string, number][] = [
   ['IP', 'ip', 0], ['ICMP', 'icmp', 1], ['IGMP', 'igmp', 2], ['TCP', 'tcp', 6], ['UDP', 'udp', 17], ['IPv6', 'ipv6', 41],
-  ['RSVP', 'rsvp', 46], ['GRE', 'gre', 47], ['ESP', 'esp', 50], ['IPv6-ICMP', 'ipv6icmp', 58], ['OSPF', 'ospf', 89],
-  ['PIM', 'pim', 103], ['VRRP', 'vrrp', 112], ['HIP', 'hip', 139], ['ICMPv6', 'icmpv6', 58], ['Other IP', 'other_ip', -1],
+  ['RSVP', 'rsvp', 46], ['GRE', 'gre', 47], ['ESP', 'esp', 50], ['IPv6-ICMP', 'ipv6icmp', 58], ['EIGRP', 'eigrp', 88], ['OSPF', 'ospf', 89],
+  ['PIM', 'pim', 103], ['VRRP', 'vrrp', 112], ['L2TP', 'l2tp', 115], ['HIP', 'hip', 139], ['SCTP', 'sctp', 132], ['ICMPv6', 'icmpv6', 58],
+  ['IGMP', 'igmp', 2], ['Other IP', 'other_ip', -1],
 ];
 
 // Names for flows: ntopng's Utils::l4proto2name spellings.
@@ -39,10 +44,28 @@ export const l7ApplicationConsts = () =>
     .protocols.map((p) => ({ name: p.name, appl_id: p.id, cat_id: p.category }))
     .sort((a, b) => a.name.localeCompare(b.name));
 
-export const l7CategoryConsts = () =>
-  registry()
-    .categories.map((c) => ({ name: c.name, cat_id: c.id }))
+/** ntopng's English labels of the nDPI categories that differ from nDPI's names (locales/en.lua ndpi_categories) */
+const CATEGORY_LABELS: Record<string, string> = { Allowed_Site: 'Allowed Site', Banned_Site: 'Banned Site', Site_Unavailable: 'Site Unavailable' };
+
+/** ntopng's getCategoryLabel: the operator's alias, else ntopng's label, else the name with a capital first letter. */
+export function categoryLabel(id: number, name: string, alias?: string): string {
+  return alias ?? CATEGORY_LABELS[name] ?? name.charAt(0).toUpperCase() + name.slice(1);
+}
+
+/** get/l7/category/consts (ntopng's current script): each category's label, id and its applications (case-insensitive order). */
+export const l7CategoryConsts = (aliasOf: (id: number) => string | undefined = () => undefined) => {
+  const reg = registry();
+  return reg.categories
+    .map((c) => ({
+      name: categoryLabel(c.id, c.name, aliasOf(c.id)),
+      cat_id: c.id,
+      app_list: reg.protocols
+        .filter((p) => p.category === c.id)
+        .map((p) => ({ name: p.name, id: p.id }))
+        .sort((a, b) => a.name.toLowerCase().localeCompare(b.name.toLowerCase())),
+    }))
     .sort((a, b) => a.cat_id - b.cat_id);
+};
 
 
 /** Alert severities as the spec numbers them. */

@@ -5,6 +5,7 @@
 import { Engine } from '../../bindings/engine.js';
 import { CustomAppsError, type CustomApps } from '../../services/custom-apps/index.js';
 import { track } from '../activity.js';
+import { categoryLabel } from './constants.js';
 import { ApiError, RC } from '../rc.js';
 import type { ApiCtx } from '../route.js';
 
@@ -72,7 +73,7 @@ export function categoryList(ctx: ApiCtx) {
     const hosts = apps?.categoryHosts(c.id) ?? [];
     return {
       column_category_id: c.id,
-      column_category_name: apps?.categoryAlias(c.id) ?? c.name,
+      column_category_name: categoryLabel(c.id, c.name, apps?.categoryAlias(c.id)),
       column_num_hosts: String(hosts.length),
       column_num_protos: `<a href="/lua/admin/edit_categories?tab=protocols&category=cat_${c.id}">${perCat.get(c.id) ?? 0}</a>`,
       column_category_hosts: hosts.join(','),
