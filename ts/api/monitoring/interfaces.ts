@@ -228,7 +228,7 @@ export function interfaceDscp(ctx: ApiCtx) {
 export function monitoredInterfaces(ctx: ApiCtx) {
   return ctx.deps.interfaces.list
     .filter((i) => !ctx.user.allowed_interface || ctx.user.allowed_interface === i.ifname)
-    .map((i) => ({ ifid: i.ifid, ifname: i.ifname }));
+    .map((i) => ({ ifid: i.ifid, ifname: i.ifname, name: shortenCollapse(i.ifname) }));
 }
 
 export interface L7StatsParams {
@@ -294,4 +294,15 @@ export function broadcastDomains(ctx: ApiCtx) {
   }
   // an empty Lua table encodes as []
   return { bcast_domains: Object.keys(domains).length ? domains : [] };
+}
+
+/**
+ * ntopng's shortenCollapse with its default max_ui_strlen (24): a longer
+ * text keeps its first and last (24 − 3) / 2 characters around "...".
+ */
+export function shortenCollapse(s: string, max = 24): string {
+  if (max <= 3) return '...';
+  if (s.length <= max) return s;
+  const half = Math.floor((max - 3) / 2);
+  return `${s.slice(0, half)}...${s.slice(s.length - half)}`;
 }
