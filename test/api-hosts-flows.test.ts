@@ -5,6 +5,7 @@
 import { BlockList, isIPv4 } from 'node:net';
 import { join } from 'node:path';
 
+import ipaddr from 'ipaddr.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startApi, v0, v1, v2, type ApiService } from './fixtures/api.js';
@@ -139,6 +140,25 @@ describe('values against tshark (1kxun.pcap)', () => {
 
 describe('host data fields (spec)', () => {
   const HOST = '192.168.2.126';
+
+  it("iphex and ip_version as IpAddress gives them; a local host's local_network_id and name (LocalHost::lua)", async () => {
+    // by hand: 192.168.2.126 = C0 A8 02 7E, in 192.168.0.0/16 (a default local network)
+    const d = (await s.call(v2('get/host/data'), { query: { ifid: 0, host: HOST } })).body.rsp;
+    expect([d.iphex, d.ip_version, d.localhost]).toEqual(['C0A8027E', 4, true]);
+    expect(d.local_network_name).toBe('192.168.0.0/16');
+    const nets = s.ifaces.get(0)!.engine.localNetworks;
+    expect(nets[d.local_network_id]).toBe('192.168.0.0/16');
+    // an IPv6 host: 32 hex digits
+    const six = allHosts.find((h) => h.ip.includes(':'));
+    const d6 = (await s.call(v2('get/host/data'), { query: { ifid: 0, host: six.ip } })).body.rsp;
+    expect(d6.ip_version).toBe(6);
+    expect(d6.iphex).toMatch(/^[0-9A-F]{32}$/);
+    expect(BigInt(`0x${d6.iphex}`)).toBe(ipaddr.parse(six.ip).toByteArray().reduce((a: bigint, b: number) => (a << 8n) | BigInt(b), 0n));
+    // a remote host has no local network fields
+    const remote = allHosts.find((h) => !h.is_localhost && !h.ip.includes(':'));
+    const dr = (await s.call(v2('get/host/data'), { query: { ifid: 0, host: remote.ip } })).body.rsp;
+    expect([dr.local_network_id, dr.local_network_name]).toEqual([undefined, undefined]);
+  });
 
   it('v1 and v2 give the same flat object with the spec counters and flags', async () => {
     const [r1, r2] = await Promise.all([

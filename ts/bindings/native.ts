@@ -152,6 +152,8 @@ export interface HostRecord {
   localhost: boolean;
   /** the host's pool (ntopng's host_pool_id; 0: the default pool) */
   host_pool_id: number;
+  /** the local network the host is in (index in the local network list), -1 for none */
+  local_network_id: number;
   privatehost: boolean;
   is_broadcast: boolean;
   is_multicast: boolean;

@@ -199,6 +199,7 @@ Napi::Object host_to_js(Napi::Env env, const HostRow& r) {
   o.Set("name_source", name_source(h.name_source));
   o.Set("localhost", bool(h.flags & kHostLocal));
   o.Set("host_pool_id", double(r.pool));
+  o.Set("local_network_id", double(r.network));
   o.Set("privatehost", bool(h.flags & kHostPrivate));
   o.Set("is_broadcast", bool(h.flags & kHostBroadcast));
   o.Set("is_multicast", bool(h.flags & kHostMulticast));

@@ -112,6 +112,8 @@ class Pipeline {
   // (JS thread, under the batch lock); hosts created later look it up once.
   void set_host_pools(std::shared_ptr<const HostPoolTable> t) noexcept;
   uint8_t host_pool(uint32_t slot) const { return host_pool_[slot]; }
+  // the host's local network (index in the local network list), -1 when none
+  int16_t host_network(uint32_t slot) const { return host_net_[slot] == kNoNet ? -1 : host_net_[slot]; }
   // Flows whose score could not be kept: the side pool was full.
   uint64_t score_full() const { return score_full_; }
   size_t flow_scores_memory_bytes() const { return score_pool_.memory_bytes(); }

@@ -156,6 +156,7 @@ std::vector<HostRow> host_rows(const Pipeline& pl, const PageEntry* e, size_t n,
     r.h = h, r.name = nm ? nm : "", r.brief = brief;
     r.score = pl.host_score(i);
     r.pool = pl.host_pool(i);
+    r.network = pl.host_network(i);
     r.has_l7 = detail;
     if (detail) r.hits = pl.live_check_hits(i);
     idx.push_back(i);
@@ -197,6 +198,7 @@ bool find_host(const Pipeline& pl, const IpAddr& ip, int vlan, HostRow& out) {
   out.hits = pl.live_check_hits(i);
   out.score = pl.host_score(i);
   out.pool = pl.host_pool(i);
+  out.network = pl.host_network(i);
   return true;
 }
 

@@ -3,6 +3,8 @@
 // host is seen on, aliases.
 import { BlockList, isIP } from 'node:net';
 
+import ipaddr from 'ipaddr.js';
+
 import { categoryName, l7Id, l7Name, protocolInfo, type HostBrief, type HostRecord } from '../../bindings/engine.js';
 import type { MonitoredInterface } from '../../services/interfaces.js';
 import { UNKNOWN_GEO, type GeoInfo } from '../../services/geo/index.js';
@@ -23,6 +25,12 @@ export function parseHost(s: string, vlan?: number): { ip: string; vlan: number 
 }
 
 export const hostKey = (ip: string, vlan: number) => (vlan ? `${ip}@${vlan}` : ip);
+
+/** IpAddress::get_ip_hex: the address as upper-case hex, 8 digits (IPv4) or 32 (IPv6). */
+export function ipHex(ip: string): string {
+  const a = ipaddr.parse(ip);
+  return Buffer.from(a.toByteArray()).toString('hex').toUpperCase();
+}
 
 /** ntopng's hostinfo2jqueryid: the key with its separators replaced. */
 export const jqueryKey = (ip: string, vlan: number) => hostKey(ip, vlan).replace(/[.:@]/g, '__');
@@ -158,6 +166,10 @@ export function hostDataFlat(ctx: ApiCtx, h: HostRecord, iface: MonitoredInterfa
     mac: h.mac ?? '00:00:00:00:00:00',
     tskey: hostKey(h.ip, h.vlan),
     ipkey: ipKey(h.ip),
+    // IpAddress::get_ip_hex, Host::lua_get_ip
+    iphex: ipHex(h.ip),
+    ip_version: h.ip.includes(':') ? 6 : 4,
+    observation_point_id: 0,
     localhost: h.localhost,
     systemhost: systemHost,
     privatehost: h.privatehost,
@@ -229,6 +241,12 @@ export function hostDataFlat(ctx: ApiCtx, h: HostRecord, iface: MonitoredInterfa
     o[`${f}.bytes.rcvd`] = h[f].bytes_rcvd;
     o[`${f}.packets.sent`] = h[f].packets_sent;
     o[`${f}.packets.rcvd`] = h[f].packets_rcvd;
+  }
+  // LocalHost::lua: its local network's index and CIDR (the name absent when none)
+  if (h.localhost) {
+    o.local_network_id = h.local_network_id;
+    const net = iface.engine.localNetworks[h.local_network_id];
+    if (net !== undefined) o.local_network_name = net;
   }
   return o;
 }
