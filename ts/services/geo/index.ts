@@ -160,16 +160,18 @@ export class Geo {
 
   static async open(files: GeoFiles): Promise<Geo> {
     const t0 = performance.now();
+    // the engine's own country per host (country:traffic, host lists sorted by
+    // country), from the same files, read on a libuv thread while the AS
+    // ranges parse here (imported here: the decoder's thread reads a share
+    // and never loads the addon for this)
+    const countries = import('../../bindings/engine.js').then(({ Engine }) => Engine.loadCountries(files.city));
+    countries.catch(() => {}); // awaited below; not unhandled if the files fail first
     const [city, asnMmdb, asnTable] = await Promise.all([
       Promise.all(files.city.map(readShared)),
       files.asnMmdb ? readShared(files.asnMmdb) : undefined,
       files.asnCsv ? loadAsnTable(files.asnCsv.v4, files.asnCsv.v6) : undefined,
     ]);
-    // the engine's own country per host (country:traffic, host lists sorted by
-    // country), from the same files (imported here: the decoder's thread reads
-    // a share and never loads the addon for this)
-    const { Engine } = await import('../../bindings/engine.js');
-    await Engine.loadCountries(files.city);
+    await countries;
     const share: GeoShare = { city, description: files.description, ...(asnMmdb ? { asnMmdb } : {}), ...(asnTable ? { asnTable } : {}) };
     return new Geo(share, performance.now() - t0);
   }
