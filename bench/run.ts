@@ -101,6 +101,29 @@ function best(mode: string, files: string[], maxFlows: number, maxHosts: number,
 const only = process.argv[2];
 const rounds = Number(process.env.FLOWGATE_BENCH_ROUNDS ?? 3);
 
+/**
+ * The full pipeline without and with a setting the trial reads from `env`,
+ * alternated over the rounds (this VM's neighbours move single runs); a run
+ * where a table or pool refused state stops the bench (not a figure).
+ */
+function alternated(part: string, env: string, value: string, file: string, each?: (r: Result) => void): { none: number[]; with: number[] } {
+  const runs = { none: [] as number[], with: [] as number[] };
+  for (let i = 0; i < Math.max(rounds, 5); i++) {
+    for (const k of ['none', 'with'] as const) {
+      if (k === 'with') process.env[env] = value;
+      const r = runTrial('full', [file], 1 << 22, 65_536);
+      delete process.env[env];
+      if (r.error) throw new Error(`${part} ${k}: ${r.error}`);
+      if (Object.keys(r.refused).length) throw new Error(`${part} ${k}: state refused ${JSON.stringify(r.refused)}: not a figure`);
+      runs[k].push(r.mpps);
+      if (k === 'with') each?.(r);
+    }
+  }
+  return runs;
+}
+
+const median = (v: number[]) => [...v].sort((a, b) => a - b)[v.length >> 1];
+
 if (!only || only === 'pipeline') {
   const [file] = staged([capture('mix', 200_000, 2_000_000, 10_000)]);
   const results: Record<string, Result> = {};
@@ -120,7 +143,6 @@ if (!only || only === 'pipeline') {
   }
   // This VM's neighbours move single runs by ±15 %: the cost of
   // classification is also given from the modes' medians over the rounds.
-  const median = (v: number[]) => [...v].sort((a, b) => a - b)[v.length >> 1];
   const ro = results['read-only'], dec = results['decode-only'], full = results['full'], nodpi = results['no-dpi'], nochecks = results['no-checks'];
   console.log(`capture: ${full.packets} packets, ${full.flows} flows, ${full.hosts} hosts`);
   figure('read_only', ro.mpps, 'Mpps');
@@ -143,23 +165,14 @@ if (!only || only === 'pools') {
   // re-assignment of every host when membership changes.
   const [file] = staged([capture('mix', 200_000, 2_000_000, 10_000)]);
   const MEMBERS = 10_000;
-  const runs: Record<string, number[]> = { none: [], pools: [] };
   let reassign = Infinity, hosts = 0;
-  for (let i = 0; i < Math.max(rounds, 5); i++) {
-    for (const k of ['none', 'pools'] as const) {
-      if (k === 'pools') process.env.FLOWGATE_BENCH_POOLS = String(MEMBERS);
-      const r = runTrial('full', [file], 1 << 22, 65_536);
-      delete process.env.FLOWGATE_BENCH_POOLS;
-      if (r.error) throw new Error(`pools ${k}: ${r.error}`);
-      if (Object.keys(r.refused).length) throw new Error(`pools ${k}: state refused ${JSON.stringify(r.refused)}: not a figure`);
-      runs[k].push(r.mpps);
-      if (k === 'pools') (reassign = Math.min(reassign, r.reassign_ms)), (hosts = r.hosts);
-    }
-  }
-  const median = (v: number[]) => [...v].sort((a, b) => a - b)[v.length >> 1];
-  figure('pipeline_with_host_pools', median(runs.pools), 'Mpps');
+  const runs = alternated('pools', 'FLOWGATE_BENCH_POOLS', String(MEMBERS), file, (r) => {
+    reassign = Math.min(reassign, r.reassign_ms);
+    hosts = r.hosts;
+  });
+  figure('pipeline_with_host_pools', median(runs.with), 'Mpps');
   figure('pipeline_without_host_pools', median(runs.none), 'Mpps');
-  figure('host_pools_cost_median', (1 - median(runs.pools) / median(runs.none)) * 100, '%', 1);
+  figure('host_pools_cost_median', (1 - median(runs.with) / median(runs.none)) * 100, '%', 1);
   figure('host_pools_reassign', reassign, 'ms', 1);
   console.log(`host_pools: ${MEMBERS} members; re-assignment of ${hosts} hosts`);
 }
@@ -170,21 +183,10 @@ if (!only || only === 'rules') {
   // same engine without any, alternated.
   const [file] = staged([capture('mix', 200_000, 2_000_000, 10_000)]);
   const RULES = 10_000;
-  const runs: Record<string, number[]> = { none: [], rules: [] };
-  for (let i = 0; i < Math.max(rounds, 5); i++) {
-    for (const k of ['none', 'rules'] as const) {
-      if (k === 'rules') process.env.FLOWGATE_BENCH_RULES = String(RULES);
-      const r = runTrial('full', [file], 1 << 22, 65_536);
-      delete process.env.FLOWGATE_BENCH_RULES;
-      if (r.error) throw new Error(`rules ${k}: ${r.error}`);
-      if (Object.keys(r.refused).length) throw new Error(`rules ${k}: state refused ${JSON.stringify(r.refused)}: not a figure`);
-      runs[k].push(r.mpps);
-    }
-  }
-  const median = (v: number[]) => [...v].sort((a, b) => a - b)[v.length >> 1];
-  figure('pipeline_with_user_rules', median(runs.rules), 'Mpps');
+  const runs = alternated('rules', 'FLOWGATE_BENCH_RULES', String(RULES), file);
+  figure('pipeline_with_user_rules', median(runs.with), 'Mpps');
   figure('pipeline_without_user_rules', median(runs.none), 'Mpps');
-  figure('user_rules_cost_median', (1 - median(runs.rules) / median(runs.none)) * 100, '%', 1);
+  figure('user_rules_cost_median', (1 - median(runs.with) / median(runs.none)) * 100, '%', 1);
   console.log(`user_rules: ${RULES} host, address and category rules, 100 port ranges, 17 risk exceptions`);
 }
 

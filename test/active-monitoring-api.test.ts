@@ -15,19 +15,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi, v1, v2, type ApiService } from './fixtures/api.js';
 import { ETH, IPPROTO, MAC_A, MAC_B, eth, ipv4, udp } from './fixtures/frames.js';
 import { pcap, tempDir } from './fixtures/pcap.js';
+import { runClosers } from './fixtures/util.js';
 import { httpReceiver } from './fixtures/receivers.js';
 import { T0 } from './fixtures/ts-capture.js';
 
 const tmp = tempDir();
 const closers: (() => unknown)[] = [];
 afterAll(async () => {
-  for (const c of closers.reverse()) {
-    try {
-      await c();
-    } catch (e) {
-      console.error(`active-monitoring-api: cleanup: ${(e as Error).message}`);
-    }
-  }
+  await runClosers(closers, 'active-monitoring-api');
   tmp.cleanup();
 });
 

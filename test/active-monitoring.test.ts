@@ -19,18 +19,12 @@ import { alertKeyText, type AlertInput, type AlertKey, type AlertSink, type Enga
 import { ConfigStore } from '../ts/services/config-store.js';
 import type { Point } from '../ts/services/timeseries/store.js';
 import { waitFor } from './fixtures/receivers.js';
+import { runClosers } from './fixtures/util.js';
 
 const dirs: string[] = [];
 const closers: (() => unknown)[] = [];
 afterAll(async () => {
-  // each one runs, whatever the others do (network namespaces must go)
-  for (const c of closers.reverse()) {
-    try {
-      await c();
-    } catch (e) {
-      console.error(`active-monitoring: cleanup: ${(e as Error).message}`);
-    }
-  }
+  await runClosers(closers, 'active-monitoring');
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 

@@ -36,7 +36,8 @@ export class RowStream {
 const SLICE_MS = 2;
 
 const MARK = '\u0000flowgate-rows\u0000';
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** A later turn of the event loop: other clients are answered in between. */
+export const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The streamed answer: the same JSON as the whole answer (v0 bare, v1/v2 in the envelope). */
 export function streamAnswer(c: Context, version: Version, rs: RowStream): Response {

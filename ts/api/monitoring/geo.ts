@@ -7,6 +7,7 @@ import { COUNTRY_NAMES, countryOfU16 } from '../../services/geo/index.js';
 import { ApiError, RC } from '../rc.js';
 import { lookup } from '../params.js';
 import type { ApiCtx } from '../route.js';
+import { nextTurn } from '../stream.js';
 import type { HostBrief } from '../../bindings/engine.js';
 import { geoOf, parseHost } from './hosts.js';
 
@@ -78,7 +79,6 @@ export function countryName(countryId: number | undefined): string {
 
 /** geo_map/hosts.lua's MAX_HOSTS */
 const GEO_MAP_MAX = 512;
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export interface GeoMapHost {
   lat: number;
