@@ -23,7 +23,7 @@ const labelText = (l: Labels) => {
 /** The state refused by each full table or pool: engine counter → `table` label. */
 const REFUSED = {
   flow_table_full: 'flows', host_table_full: 'hosts', mac_table_full: 'macs',
-  host_l7_pool_full: 'host_l7', flow_info_full: 'flow_info', flow_meta_full: 'flow_meta', flow_score_full: 'flow_score',
+  host_l7_pool_full: 'host_l7', host_contacts_full: 'host_contacts', flow_info_full: 'flow_info', flow_meta_full: 'flow_meta', flow_score_full: 'flow_score',
 } as const;
 
 export function metricsText(ifaces: MonitoredInterface[], exportCounters?: (ifid: number) => ExportCounters): string {

@@ -28,6 +28,9 @@ import {
   type TrafficBy,
   type HostPoolMember,
   type UserRulesSpec,
+  type BehaviourPage,
+  type BehaviourQuery,
+  type NoTxSide,
 } from './native.js';
 
 export type {
@@ -39,7 +42,7 @@ export type {
   EgressTargetPolicy,
   EgressTargetStats,
 } from './native.js';
-export type { BcastTooLarge, NetworkCheckHits, TrafficBy, HostScoreRow, ScoreBreakdown, HostPoolMember, UserRulesSpec } from './native.js';
+export type { BcastTooLarge, BehaviourPage, BehaviourRow, NetworkCheckHits, TrafficBy, HostScoreRow, ScoreBreakdown, HostPoolMember, UserRulesSpec } from './native.js';
 
 /** Engine.setRiskScores: by nDPI risk id (64 entries each). */
 export interface RiskScoreTable {
@@ -717,6 +720,20 @@ export class Engine {
    */
   localMacs(): Float64Array {
     return this.native.localMacs();
+  }
+
+  /**
+   * ntopng's RX-only views (NetworkInterface::getRxOnlyHostsList): the hosts
+   * with one-way TCP/UDP flows counted, and the clients of active flows to
+   * servers that never sent a packet; local and remote.
+   */
+  noTxPeers(allowed?: string[]): { local: NoTxSide; remote: NoTxSide } {
+    return this.native.noTxPeers(allowed);
+  }
+
+  /** A page of the service or the periodicity map, filtered, sorted and cut natively. */
+  behaviourMap(which: 'service' | 'periodicity', q: BehaviourQuery): BehaviourPage {
+    return this.native.behaviourMap(which, q);
   }
 
   /**

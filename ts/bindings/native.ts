@@ -403,6 +403,8 @@ export interface EngineStats {
   mac_table_full: number;
   /** hosts whose L7 counters stopped because the per-host L7 pool was full */
   host_l7_pool_full: number;
+  /** contact sketches (server contacts, countries, domains, no-TX peers) the per-host pool had no room for */
+  host_contacts_full: number;
   host_l7_entries: number;
   host_l7_entries_max: number;
   orphan_fragments: number;
@@ -529,6 +531,64 @@ export interface BcastTooLarge {
   over: number;
 }
 
+/** A query of a behaviour map (native/src/flow/behaviour_maps.h). */
+export interface BehaviourQuery {
+  /** an address: the client or the server */
+  host?: string;
+  vlan?: number;
+  /** an application id: the key's master or application */
+  app?: number;
+  allowed?: string[];
+  /** last_seen (default), first_seen, num_uses, observations, frequency, duration, port, l7proto, client, server */
+  sort?: string;
+  order?: 'asc' | 'desc';
+  start?: number;
+  length?: number;
+}
+
+/** One key of a behaviour map: flows client → server:port of one L4 protocol, application and VLAN. */
+export interface BehaviourRow {
+  client: string;
+  server: string;
+  port: number;
+  l4: number;
+  vlan: number;
+  l7_master: number;
+  l7_app: number;
+  /** epoch seconds: service map, the first and last flow start; periodicity map, the periodic run's first and last start */
+  first_seen: number;
+  last_seen: number;
+  /** flows seen with the key */
+  uses: number;
+  /** periodicity: starts (bursts) in the periodic run */
+  observations: number;
+  /** periodicity: the mean interval between the run's starts */
+  period_ms: number;
+  info: string;
+}
+
+export interface BehaviourPage {
+  /** rows matching the query (the periodicity map: periodic keys only) */
+  total: number;
+  /** keys held, the map's capacity, keys refused for want of room */
+  entries: number;
+  max: number;
+  full: number;
+  rows: BehaviourRow[];
+}
+
+/** ntopng's no-TX counts of one host (Host::getNumContactedPeersAsClientTCPUDPNoTX …). */
+export interface NoTxCounts {
+  tcp_num_contacted_peers_as_client: number;
+  tcp_num_peers_contacts_rcvd_as_server: number;
+  tcp_num_ports_contacted_as_client: number;
+}
+/** ntopng's getRxOnlyHostsList(local, false) and (local, true), by address. */
+export interface NoTxSide {
+  hosts_with_ports_count: Record<string, NoTxCounts>;
+  host_peers: Record<string, NoTxCounts>;
+}
+
 export interface NativeEngine {
   /** `tick`, `last_tick` (after a playlist's last packet): a = the boundary, b = the previous tick's boundary (epoch seconds) */
   start(onEvent: (event: 'done' | 'expired' | 'tick' | 'last_tick', a: number, b: number) => void): void;
@@ -562,6 +622,8 @@ export interface NativeEngine {
   networkCheckHits(): NetworkCheckHits[];
   bcastTooLarge(): BcastTooLarge;
   localMacs(): Float64Array;
+  behaviourMap(which: 'service' | 'periodicity', q: BehaviourQuery): BehaviourPage;
+  noTxPeers(allowed?: string[]): { local: NoTxSide; remote: NoTxSide };
 }
 
 /** Traffic per VLAN (client→server is sent) and per local network (by index in the local network list). */

@@ -4,6 +4,7 @@
 #include <memory>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 
 #include "binding/convert.h"
 #include "dpi/registry.h"
@@ -293,6 +294,8 @@ Napi::Function EngineWrap::Init(Napi::Env env) {
                          InstanceMethod("networkCheckHits", &EngineWrap::NetworkCheckHits),
                          InstanceMethod("bcastTooLarge", &EngineWrap::BcastTooLargeEvents),
                          InstanceMethod("localMacs", &EngineWrap::LocalMacs),
+                         InstanceMethod("behaviourMap", &EngineWrap::BehaviourMapPage),
+                         InstanceMethod("noTxPeers", &EngineWrap::NoTxPeers),
                      });
 }
 
@@ -899,6 +902,146 @@ Napi::Value EngineWrap::EgressStats(const Napi::CallbackInfo& info) {
     return 0;
   });
   return r;
+}
+
+// A page of a behaviour map (flow/behaviour_maps.h): behaviourMap('service' |
+// 'periodicity', {host?, vlan?, app?, allowed?, sort?, order?, start?, length?})
+// → {total, entries, max, full, rows}. The periodicity map lists periodic keys
+// only. Matching entries are copied under the batch lock (a few MB at most),
+// sorted and cut outside it; only the page becomes JS objects.
+Napi::Value EngineWrap::BehaviourMapPage(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  require(info.Length() == 2 && info[0].IsString() && info[1].IsObject(), env, "behaviourMap(which: string, query: object)");
+  const std::string which = info[0].As<Napi::String>().Utf8Value();
+  require(which == "service" || which == "periodicity", env, "behaviourMap: which is 'service' or 'periodicity'");
+  const bool periodicity = which == "periodicity";
+  Napi::Object o = info[1].As<Napi::Object>();
+  const std::string host = opt_str(o, "host", "");
+  IpAddr hip{};
+  if (!host.empty()) require(parse_ip(host, hip), env, "invalid host '" + host + "'");
+  const double vlan = opt_num(o, "vlan", -1), app = opt_num(o, "app", -1);
+  const std::vector<Cidr> allowed = parse_cidrs(env, o.Get("allowed"), "network");
+  const std::string sort = opt_str(o, "sort", "last_seen"), order = opt_str(o, "order", "desc");
+  const uint32_t start = opt_u32(o, "start", 0), length = opt_u32(o, "length", 10);
+  auto keep = [&](const BehaviourEntry& e) {
+    if (!host.empty() && !(e.k.cli == hip) && !(e.k.srv == hip)) return false;
+    if (vlan >= 0 && e.k.vlan != uint16_t(vlan)) return false;
+    if (app >= 0 && e.k.app != uint16_t(app) && e.k.master != uint16_t(app)) return false;
+    if (!allowed.empty() && !allowed_ip(allowed, e.k.cli) && !allowed_ip(allowed, e.k.srv)) return false;
+    return true;
+  };
+  std::vector<BehaviourEntry> v;
+  uint32_t entries = 0, max = 0;
+  uint64_t full = 0;
+  engine_->with_view([&](const Pipeline& pl) {
+    const BehaviourMap& m = periodicity ? pl.periodicity_map() : pl.service_map();
+    entries = m.size(), max = m.max(), full = m.full();
+    for (uint32_t i = 0; i < m.slots(); i++) {
+      const BehaviourEntry& e = m.slot(i);
+      if (e.used && (!periodicity || BehaviourMap::periodic(e)) && keep(e)) v.push_back(e);
+    }
+  });
+  using Key = std::function<int64_t(const BehaviourEntry&)>;
+  auto ipcmp = [](const IpAddr& a, const IpAddr& b) { return std::memcmp(a.b, b.b, 16); };
+  std::function<int(const BehaviourEntry&, const BehaviourEntry&)> cmp;
+  Key num;
+  if (sort == "first_seen") num = [](const BehaviourEntry& e) { return int64_t(e.first_ns); };
+  else if (sort == "num_uses") num = [](const BehaviourEntry& e) { return int64_t(e.uses); };
+  else if (sort == "observations") num = [](const BehaviourEntry& e) { return int64_t(e.observations); };
+  else if (sort == "frequency") num = [](const BehaviourEntry& e) { return int64_t(e.period_ms); };
+  else if (sort == "duration") num = [](const BehaviourEntry& e) { return int64_t(e.last_ns - e.first_ns); };
+  else if (sort == "port") num = [](const BehaviourEntry& e) { return int64_t(e.k.port); };
+  else if (sort == "l7proto") num = [](const BehaviourEntry& e) { return int64_t(e.k.master) << 16 | e.k.app; };
+  else if (sort == "client") cmp = [&](const BehaviourEntry& a, const BehaviourEntry& b) { return ipcmp(a.k.cli, b.k.cli); };
+  else if (sort == "server") cmp = [&](const BehaviourEntry& a, const BehaviourEntry& b) { return ipcmp(a.k.srv, b.k.srv); };
+  else num = [](const BehaviourEntry& e) { return int64_t(e.last_ns); };
+  if (!cmp) cmp = [&](const BehaviourEntry& a, const BehaviourEntry& b) { int64_t x = num(a), y = num(b); return x < y ? -1 : x > y ? 1 : 0; };
+  const bool desc = order != "asc";
+  // ties in a fixed order (client, server, port): pages do not overlap
+  std::sort(v.begin(), v.end(), [&](const BehaviourEntry& a, const BehaviourEntry& b) {
+    int c = cmp(a, b);
+    if (c) return desc ? c > 0 : c < 0;
+    if ((c = ipcmp(a.k.cli, b.k.cli))) return c < 0;
+    if ((c = ipcmp(a.k.srv, b.k.srv))) return c < 0;
+    return std::memcmp(&a.k, &b.k, sizeof a.k) < 0;
+  });
+  const size_t from = std::min<size_t>(start, v.size()), to = std::min<size_t>(v.size(), from + length);
+  Napi::Array rows = Napi::Array::New(env, to - from);
+  for (size_t i = from; i < to; i++) {
+    const BehaviourEntry& e = v[i];
+    Napi::Object x = Napi::Object::New(env);
+    x.Set("client", format_ip(e.k.cli));
+    x.Set("server", format_ip(e.k.srv));
+    x.Set("port", double(e.k.port));
+    x.Set("l4", double(e.k.l4));
+    x.Set("vlan", double(e.k.vlan));
+    x.Set("l7_master", double(e.k.master));
+    x.Set("l7_app", double(e.k.app));
+    x.Set("first_seen", double(e.first_ns / 1000000000ULL));
+    x.Set("last_seen", double(e.last_ns / 1000000000ULL));
+    x.Set("uses", double(e.uses));
+    x.Set("observations", double(e.observations));
+    x.Set("period_ms", double(e.period_ms));
+    x.Set("info", std::string(e.info, strnlen(e.info, sizeof e.info)));
+    rows.Set(uint32_t(i - from), x);
+  }
+  Napi::Object r = Napi::Object::New(env);
+  r.Set("total", double(v.size()));
+  r.Set("entries", double(entries));
+  r.Set("max", double(max));
+  r.Set("full", double(full));
+  r.Set("rows", rows);
+  return r;
+}
+
+// ntopng's NetworkInterface::getRxOnlyHostsList, both ways, for local and
+// remote hosts: noTxPeers(allowed?) → {local, remote}, each
+// {hosts_with_ports_count, host_peers}: address → {tcp_num_contacted_peers_as_client,
+// tcp_num_peers_contacts_rcvd_as_server, tcp_num_ports_contacted_as_client}.
+// hosts_with_ports_count: the unicast hosts with a no-TX count; host_peers: the
+// clients (with a count) of active flows whose server has never sent a packet.
+Napi::Value EngineWrap::NoTxPeers(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const std::vector<Cidr> allowed = info.Length() > 0 ? parse_cidrs(env, info[0], "network") : std::vector<Cidr>{};
+  struct Row { IpAddr ip; uint32_t out, in, ports; bool local, peer; };
+  std::vector<Row> rows;
+  engine_->with_view([&](const Pipeline& pl) {
+    const HostTable& ht = pl.hosts();
+    const HostL7Table& l7 = pl.host_l7();
+    auto counts = [&](uint32_t i, bool peer) {
+      const fg::Host& h = ht[i];
+      if (h.flags & (kHostBroadcast | kHostMulticast) || !allowed_ip(allowed, h.key.ip)) return;
+      const uint32_t a = l7.contact_estimate(i, kContactNoTxOut), b = l7.contact_estimate(i, kContactNoTxIn);
+      if (a || b) rows.push_back({h.key.ip, a, b, l7.contact_estimate(i, kContactNoTxPorts), bool(h.flags & kHostLocal), peer});
+    };
+    for (uint32_t i = 0; i < ht.max(); i++)
+      if (ht.used(i)) counts(i, false);
+    const FlowTable& ft = pl.flows();
+    for (uint32_t j = 0; j < ft.max(); j++) {
+      if (!ft.used(j)) continue;
+      const Flow& f = ft[j];
+      if (f.cli_host == HashIndex::kNone || f.srv_host == HashIndex::kNone) continue;
+      const fg::Host& s = ht[f.srv_host];
+      if (s.flags & (kHostBroadcast | kHostMulticast) || s.pkts(0) != 0) continue;  // Host::isRxOnlyHost
+      counts(f.cli_host, true);
+    }
+  });
+  Napi::Object out = Napi::Object::New(env);
+  for (const bool local : {true, false}) {
+    Napi::Object side = Napi::Object::New(env), with = Napi::Object::New(env), peers = Napi::Object::New(env);
+    for (const Row& r : rows) {
+      if (r.local != local) continue;
+      Napi::Object x = Napi::Object::New(env);
+      x.Set("tcp_num_contacted_peers_as_client", double(r.out));
+      x.Set("tcp_num_peers_contacts_rcvd_as_server", double(r.in));
+      x.Set("tcp_num_ports_contacted_as_client", double(r.ports));
+      (r.peer ? peers : with).Set(format_ip(r.ip), x);  // a client of several such flows: once
+    }
+    side.Set("hosts_with_ports_count", with);
+    side.Set("host_peers", peers);
+    out.Set(local ? "local" : "remote", side);
+  }
+  return out;
 }
 
 }  // namespace fg

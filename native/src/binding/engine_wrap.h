@@ -50,6 +50,8 @@ class EngineWrap : public Napi::ObjectWrap<EngineWrap> {
   Napi::Value NetworkCheckHits(const Napi::CallbackInfo& info);
   Napi::Value BcastTooLargeEvents(const Napi::CallbackInfo& info);
   Napi::Value LocalMacs(const Napi::CallbackInfo& info);
+  Napi::Value BehaviourMapPage(const Napi::CallbackInfo& info);
+  Napi::Value NoTxPeers(const Napi::CallbackInfo& info);
 
   std::unique_ptr<Engine> engine_;
   Napi::ThreadSafeFunction tsfn_;

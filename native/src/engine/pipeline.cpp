@@ -58,6 +58,8 @@ Pipeline::Pipeline(const PipelineLimits& lim, SpscRing<ExpiredFlow>* expired)
     : lim_(lim),
       flows_(lim.max_flows),
       hosts_(lim.max_hosts),
+      services_(lim.behaviour_map_entries),
+      periodicity_(lim.behaviour_map_entries),
       names_(lim.max_hosts / 2 + 1),
       dpi_(lim.max_flows),
       mac_index_(lim.max_macs),
@@ -110,7 +112,7 @@ void Pipeline::learn_name(const IpAddr& ip, uint16_t vlan, const char* name, siz
 
 size_t Pipeline::memory_bytes() const {
   return flows_.memory_bytes() + hosts_.memory_bytes() + names_.memory_bytes() + mac_index_.memory_bytes() +
-         mac_pool_.memory_bytes() + dpi_.memory_bytes() + score_pool_.memory_bytes() + l7_.memory_bytes() + host_checks_memory_bytes() + (n_apps_ + n_cats_) * sizeof(IfaceL7Counter) + kFragSlots * sizeof(FragEntry) + kNameCacheSlots * sizeof(NameCacheEntry) +
+         mac_pool_.memory_bytes() + dpi_.memory_bytes() + score_pool_.memory_bytes() + l7_.memory_bytes() + host_checks_memory_bytes() + services_.memory_bytes() + periodicity_.memory_bytes() + (n_apps_ + n_cats_) * sizeof(IfaceL7Counter) + kFragSlots * sizeof(FragEntry) + kNameCacheSlots * sizeof(NameCacheEntry) +
          size_t(hosts_.max()) * 4 /* host_net_, host_pool_, host_country_ */ + sizeof(*this);
 }
 
@@ -672,6 +674,7 @@ void Pipeline::expire_flow(uint32_t i, FlowEnd why) noexcept {
   Flow& f = flows_[i];
   dpi_.give_up(f);  // nDPI guesses by port when a flow ends unclassified
   account_flow(f, false);
+  if (lim_.checks && (f.key.proto == kProtoTcp || f.key.proto == kProtoUdp) && (f.pkts[0] == 0 || f.pkts[1] == 0)) ended_one_way(f);
   emit_record(f, RecordKind::End, why);
   if (f.score) {
     if (f.scored) apply_score(i, FlowScore{});  // its score leaves its hosts
@@ -810,6 +813,7 @@ void Pipeline::classified(Flow& f) noexcept {
       break;
   }
   if (svc && has_srv) hosts_[f.srv_host].services |= svc;
+  behaviour(f);
   if (!has_cli) return;
   // ntopng's Flow::deferredInitialization: a local end counts the other end's country
   if (has_srv) {
@@ -836,9 +840,46 @@ void Pipeline::classified(Flow& f) noexcept {
   }
 }
 
+// The flow's start into the behaviour maps (flow/behaviour_maps.h): every
+// flow into the periodicity map, local-to-local ones into the service map.
+void Pipeline::behaviour(const Flow& f) noexcept {
+  BehaviourKey k{};
+  k.cli = f.cli_is_hi ? f.key.hi : f.key.lo;
+  k.srv = f.cli_is_hi ? f.key.lo : f.key.hi;
+  k.port = f.cli_is_hi ? f.key.port_lo : f.key.port_hi;
+  k.vlan = f.key.vlan, k.master = f.l7_master, k.app = f.l7_app, k.l4 = f.key.proto;
+  bool created;
+  auto put = [&](BehaviourMap& m) -> BehaviourEntry* {
+    BehaviourEntry* e = m.find_or_add(k, f.first_ns, created);
+    if (created) flow_info_text(f, dpi_.info(f), e->info, sizeof e->info);
+    return e;
+  };
+  if (f.cli_local && f.srv_local)
+    if (BehaviourEntry* e = put(services_)) services_.add_service_use(*e, f.first_ns);
+  if (BehaviourEntry* e = put(periodicity_)) periodicity_.add_start(*e, f.first_ns);
+}
+
+// ntopng's Flow::~Flow for a TCP/UDP flow that ended one-way: the client
+// counts the (server, port) it got nothing back from, the server the
+// (client, port) it did not answer and the port.
+void Pipeline::ended_one_way(const Flow& f) noexcept {
+  if (f.cli_host == HashIndex::kNone || f.srv_host == HashIndex::kNone) return;
+  const IpAddr& cli = f.cli_is_hi ? f.key.hi : f.key.lo;
+  const IpAddr& srv = f.cli_is_hi ? f.key.lo : f.key.hi;
+  const uint16_t port = f.cli_is_hi ? f.key.port_lo : f.key.port_hi;
+  auto pair = [port](const IpAddr& a) {
+    uint64_t x, y;
+    std::memcpy(&x, a.b, 8), std::memcpy(&y, a.b + 8, 8);
+    return uint32_t(mix64(x ^ mix64(y ^ port)) >> 32);
+  };
+  contact(f.cli_host, kContactNoTxOut, pair(srv));
+  contact(f.srv_host, kContactNoTxIn, pair(cli));
+  contact(f.srv_host, kContactNoTxPorts, uint32_t(mix64(port) >> 32));
+}
+
 void Pipeline::contact(uint32_t host, ContactKind kind, uint32_t h) noexcept {
   if (!l7_.enabled()) return;
-  if (!l7_.contact_add(host, kind, h)) stats_.host_l7_pool_full++;
+  if (!l7_.contact_add(host, kind, h)) stats_.host_contacts_full++;
 }
 
 void Pipeline::credit_host(uint32_t hi, const L7Credit& c) noexcept {

@@ -14,6 +14,7 @@
 #include "engine/records.h"
 #include "engine/ring.h"
 #include "flow/bcast_domains.h"
+#include "flow/behaviour_maps.h"
 #include "flow/flow_table.h"
 #include "flow/hash_index.h"
 #include "flow/host_checks.h"
@@ -38,6 +39,7 @@ struct PipelineLimits {
   bool dpi = true;                                   // classify applications
   bool checks = true;                                // host-check counters and flow/host scores (off: the checks' cost, measured)
   uint32_t l7_entries_per_host = 5;                  // per-host L7 table: 40 B entries per host slot
+  uint32_t behaviour_map_entries = 8192;             // service and periodicity map keys (each)
 };
 
 struct Mac {
@@ -90,7 +92,9 @@ class Pipeline {
   // The service's shutdown: what is still active goes to the flow store.
   uint32_t expire_some(uint32_t max) noexcept;
   void account_all() noexcept;
-  const BcastDomains& bcast_domains() const { return bcast_; }  // credit every flow's counters not yet accounted (end of a replay)
+  const BcastDomains& bcast_domains() const { return bcast_; }
+  const BehaviourMap& service_map() const { return services_; }
+  const BehaviourMap& periodicity_map() const { return periodicity_; }  // credit every flow's counters not yet accounted (end of a replay)
   // The minute's host-check hits of every host slot, then the counters reset
   // (at each engine tick; host_checks.h). A slot whose host was created since
   // reads zero hits.
@@ -195,6 +199,8 @@ class Pipeline {
   void account_flow(Flow& f, bool sample_thpt) noexcept;
   void credit_host(uint32_t hi, const L7Credit& c) noexcept;
   void classified(Flow& f) noexcept;
+  void behaviour(const Flow& f) noexcept;
+  void ended_one_way(const Flow& f) noexcept;
   void contact(uint32_t host, ContactKind kind, uint32_t h) noexcept;
   void credit_nets(const Flow& f, uint32_t c2s, uint32_t s2c, uint32_t pkts) noexcept;
   void credit_countries(const Flow& f, uint32_t c2s, uint32_t s2c) noexcept;
@@ -240,6 +246,7 @@ class Pipeline {
   FlowTable flows_;
   HostTable hosts_;
   BcastDomains bcast_;
+  BehaviourMap services_, periodicity_;
   void learn_bcast_domain(const Packet& p) noexcept;
   NamePool names_;
   Classifier dpi_;

@@ -6,13 +6,6 @@
 namespace fg {
 namespace {
 
-bool allowed_ip(const std::vector<Cidr>& allowed, const IpAddr& a) {
-  if (allowed.empty()) return true;
-  for (const auto& c : allowed)
-    if (c.contains(a)) return true;
-  return false;
-}
-
 bool host_matches(const Host& h, const HostQuery& q) {
   if (q.vlan >= 0 && h.key.vlan != q.vlan) return false;
   switch (q.mode) {

@@ -21,7 +21,14 @@ namespace fg {
 
 // The L7 table's kind-0 ids of the sketches (id 0 would make an empty kid).
 // kContactCountries: the countries of the peers of a local host (5 minutes).
-enum ContactKind : uint16_t { kContactDns = 1, kContactNtp = 2, kContactSmtp = 3, kContactDomains = 4, kContactCountries = 5 };
+// kContactNoTx*: ntopng's no-TX estimators (Host::setUnidirectionalTCPUDPNoTX*,
+// any host, its whole life): the (server, port) pairs of the one-way TCP/UDP
+// flows it started, the (client, port) pairs of those it got as server, and
+// the server ports of the latter.
+enum ContactKind : uint16_t {
+  kContactDns = 1, kContactNtp = 2, kContactSmtp = 3, kContactDomains = 4, kContactCountries = 5,
+  kContactNoTxOut = 6, kContactNoTxIn = 7, kContactNoTxPorts = 8,
+};
 
 // Host::host_services_bitmap's servers (HOST_IS_*_SERVER), as seen on the wire.
 enum HostService : uint8_t { kSvcDhcp = 1, kSvcDns = 2, kSvcSmtp = 4, kSvcNtp = 8, kSvcImap = 16, kSvcPop = 32 };

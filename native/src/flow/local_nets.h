@@ -29,6 +29,14 @@ struct Cidr {
   }
 };
 
+// A user's allowed networks (empty: everything) hold the address.
+inline bool allowed_ip(const std::vector<Cidr>& allowed, const IpAddr& a) {
+  if (allowed.empty()) return true;
+  for (const auto& c : allowed)
+    if (c.contains(a)) return true;
+  return false;
+}
+
 // Parses "10.0.0.0/8", "fd00::/8", "192.168.1.1" (host). False if malformed.
 bool parse_cidr(const std::string& s, Cidr& out);
 bool parse_ip(const std::string& s, IpAddr& out);

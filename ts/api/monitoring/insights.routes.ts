@@ -1,8 +1,10 @@
 // Route declarations of the pro insight views: top local and remote talkers
-// (v1 host and interface paths, v2 interface paths).
+// (v1 host and interface paths, v2 interface paths), the service and
+// periodicity maps.
+import { int, str } from '../params.js';
 import { RC } from '../rc.js';
 import { route, type RouteDef } from '../route.js';
-import { topTalkers } from './insights.js';
+import { MAP_MAX_LENGTH, MAP_SORTS, behaviourMap, noTxPeers, topTalkers } from './insights.js';
 
 const talkers = (where: 'local' | 'remote'): RouteDef[] =>
   (
@@ -20,4 +22,35 @@ const talkers = (where: 'local' | 'remote'): RouteDef[] =>
     }),
   );
 
-export const insightRoutes: RouteDef[] = [...talkers('local'), ...talkers('remote')];
+const mapParams = {
+  host: str(80).optional(), vlan_id: int(0, 4095).optional(), l7proto: str(64).optional(),
+  sort: str(32).optional(), order: str(8).optional(), start: int(0).optional(), length: int(1, MAP_MAX_LENGTH).optional(),
+};
+const MAP_FILTERS = `host (address[@vlan]: client or server), vlan_id, l7proto (name or id), sort (${MAP_SORTS.join(', ')}; default last_seen), order (desc), start, length (default 100, ≤ ${MAP_MAX_LENGTH}); recordsTotal/recordsFiltered beside rsp, with entries, max_entries and refused (keys without room)`;
+
+const maps: RouteDef[] = [
+  route({
+    path: 'get/maps/service_map', versions: ['v2'], method: 'GET', perm: 'user', ifid: true, pro: true,
+    summary: `The services used between local hosts, learned from every classified flow: rsp [{client, client_name, server, server_name, vlan, port, l4_proto, protocol, l7proto_id, first_seen, last_seen (first and last flow start), num_uses (flows), info}]; ${MAP_FILTERS}`,
+    params: mapParams, errors: [RC.INVALID_INTERFACE, RC.INVALID_ARGUMENTS, RC.INTERNAL_ERROR],
+    handler: (ctx, p) => behaviourMap(ctx, 'service', p),
+  }),
+  route({
+    path: 'get/maps/periodicity_map', versions: ['v2'], method: 'GET', perm: 'user', ifid: true, pro: true,
+    summary: `The flows that start at a regular pace (per client, server, server port, L4 protocol, application and VLAN; at least 4 starts within max(2 s, 10 %) of the mean interval): rsp [{client, client_name, server, server_name, vlan, port, l4_proto, protocol, l7proto_id, first_seen, last_seen, duration (of the periodic run), observations (starts in it), frequency (mean interval, s), num_uses (flows of the key), info}]; ${MAP_FILTERS}`,
+    params: mapParams, errors: [RC.INVALID_INTERFACE, RC.INVALID_ARGUMENTS, RC.INTERNAL_ERROR],
+    handler: (ctx, p) => behaviourMap(ctx, 'periodicity', p),
+  }),
+];
+
+// ntopng's script is public (scripts/lua/rest/v2); the spec lists it under /lua/pro/ too
+const rxOnly: RouteDef[] = [true, false].map((pro) =>
+  route({
+    path: 'get/host/no_tx_peers', versions: ['v2'], method: 'GET', perm: 'admin', ifid: true, pro,
+    summary: 'RX-only views: rsp.rx_only.{local_hosts, remote_hosts}.hosts_with_ports_count (unicast hosts with one-way TCP/UDP flows ended: address → {tcp_num_contacted_peers_as_client: distinct (server, port) it got nothing back from, tcp_num_peers_contacts_rcvd_as_server: distinct (client, port) it did not answer, tcp_num_ports_contacted_as_client: those ports}) and .host_peers (the same for the clients of active flows to a server that never sent a packet); administrators only',
+    params: {}, errors: [RC.INVALID_INTERFACE, RC.NOT_GRANTED],
+    handler: (ctx) => noTxPeers(ctx),
+  }),
+);
+
+export const insightRoutes: RouteDef[] = [...talkers('local'), ...talkers('remote'), ...maps, ...rxOnly];

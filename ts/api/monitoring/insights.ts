@@ -1,10 +1,14 @@
 // Pro insight views of live traffic (ntopng's dashboard widgets read them):
 // the top local and remote talkers, as its dashboard table of type
 // 'throughput' shows them (name with a link to the host, the current
-// throughput in bits per second).
-import type { HostBrief } from '../../bindings/engine.js';
+// throughput in bits per second); the behaviour maps (service and
+// periodicity) of its Enterprise L analysis pages.
+import { l7Id, l7Name, type HostBrief } from '../../bindings/engine.js';
+import type { NoTxSide } from '../../bindings/native.js';
+import { ApiError, envelope, RC } from '../rc.js';
 import type { ApiCtx } from '../route.js';
-import { aliasOf, hostKey } from './hosts.js';
+import { l4Name } from './constants.js';
+import { aliasOf, hostKey, parseHost } from './hosts.js';
 
 /** the dashboard's "Top 10" */
 const TOP = 10;
@@ -35,3 +39,84 @@ export function topTalkers(ctx: ApiCtx, local: boolean): Talker[] {
       };
     });
 }
+
+/** Parameters of the behaviour maps (ntopng's MapsFilters, as its map pages send them). */
+export interface MapParams {
+  host?: string;
+  vlan_id?: number;
+  l7proto?: string;
+  sort?: string;
+  order?: string;
+  start?: number;
+  length?: number;
+}
+
+export const MAP_SORTS = ['last_seen', 'first_seen', 'num_uses', 'observations', 'frequency', 'duration', 'port', 'l7proto', 'client', 'server'] as const;
+/** a page of a map at most */
+export const MAP_MAX_LENGTH = 10_000;
+
+/**
+ * The service map (local-to-local services) or the periodicity map (flows
+ * that start at a regular pace) of an interface, learned natively from every
+ * classified flow (native/src/flow/behaviour_maps.h); a page of it with
+ * recordsTotal / recordsFiltered beside rsp, as the v2 lists.
+ */
+export function behaviourMap(ctx: ApiCtx, which: 'service' | 'periodicity', p: MapParams) {
+  const bad = (msg: string) => new ApiError(RC.INVALID_ARGUMENTS, msg);
+  let host: string | undefined, vlan = p.vlan_id;
+  if (p.host) {
+    try {
+      const k = parseHost(p.host);
+      host = k.ip;
+      if (/@\d+\s*$/.test(p.host)) vlan = k.vlan;
+    } catch (e) {
+      throw bad(e instanceof Error ? e.message : String(e));
+    }
+  }
+  let app: number | undefined;
+  if (p.l7proto !== undefined && p.l7proto.trim() !== '') {
+    app = l7Id(p.l7proto);
+    if (app === undefined) throw bad(`unknown application '${p.l7proto}'`);
+  }
+  const sort = p.sort ?? 'last_seen';
+  if (!(MAP_SORTS as readonly string[]).includes(sort)) throw bad(`sort must be one of ${MAP_SORTS.join(', ')}`);
+  const order = p.order ?? 'desc';
+  if (order !== 'asc' && order !== 'desc') throw bad("order must be 'asc' or 'desc'");
+  const page = ctx.iface.engine.behaviourMap(which, {
+    host, vlan, app, allowed: ctx.allowed, sort, order, start: p.start ?? 0, length: p.length ?? 100,
+  });
+  const rows = page.rows.map((r) => {
+    const base = {
+      client: r.client,
+      client_name: aliasOf(ctx, r.client, r.vlan) ?? '',
+      server: r.server,
+      server_name: aliasOf(ctx, r.server, r.vlan) ?? '',
+      vlan: r.vlan,
+      port: r.port,
+      l4_proto: l4Name(r.l4),
+      protocol: l7Name(r.l7_master, r.l7_app),
+      l7proto_id: r.l7_app || r.l7_master,
+      first_seen: r.first_seen,
+      last_seen: r.last_seen,
+      info: r.info,
+    };
+    return which === 'service'
+      ? { ...base, num_uses: r.uses }
+      : { ...base, duration: r.last_seen - r.first_seen, observations: r.observations, frequency: Math.round(r.period_ms / 1000), num_uses: r.uses };
+  });
+  return ctx.c.json({ ...envelope(RC.OK, rows), recordsTotal: page.total, recordsFiltered: page.total, entries: page.entries, max_entries: page.max, refused: page.full });
+}
+
+/**
+ * v2 get/host/no_tx_peers.lua (ntopng's REST script): rsp.rx_only.{local_hosts,
+ * remote_hosts}.{hosts_with_ports_count, host_peers}, address → the host's
+ * no-TX counts; an object with no key is ntopng's empty Lua table, [] in JSON.
+ */
+export function noTxPeers(ctx: ApiCtx) {
+  const r = ctx.iface.engine.noTxPeers(ctx.allowed);
+  const side = (x: NoTxSide) => ({ hosts_with_ports_count: luaTable(x.hosts_with_ports_count), host_peers: luaTable(x.host_peers) });
+  return { rx_only: { local_hosts: side(r.local), remote_hosts: side(r.remote) } };
+}
+
+/** ntopng's JSON encoder writes an empty Lua table as [] */
+const luaTable = <T>(o: Record<string, T>): Record<string, T> | [] => (Object.keys(o).length ? o : []);

@@ -58,7 +58,7 @@ export const InterfaceDataV2 = z.object({
   bytes: num, packets: num, bytes_upload: num, bytes_download: num, packets_upload: num, packets_download: num,
   local2remote: num, remote2local: num, throughput_bps: num, throughput_pps: num,
   throughput: z.object({ upload: rate, download: rate }), remote_bps: num, remote_pps: num, drops: num,
-  refused: z.object({ flows: num, hosts: num, macs: num, host_l7: num, flow_info: num, flow_meta: num, flow_score: num }), tcpPacketStats,
+  refused: z.object({ flows: num, hosts: num, macs: num, host_l7: num, host_contacts: num, flow_info: num, flow_meta: num, flow_score: num }), tcpPacketStats,
   has_alerts: z.boolean(), alerted_flows: num, alerted_flows_notice: num, alerted_flows_warning: num, alerted_flows_error: num, engaged_alerts: num, dropped_alerts: num, ts_alerts: z.array(z.unknown()),
   num_live_captures: num, profiles: z.record(z.string(), num), periodic_stats_update_frequency_secs: num,
   system_host_stats: z.object(sysFields),
@@ -117,7 +117,7 @@ export function interfaceData(ctx: ApiCtx): IfData {
     remote_pps: 0,
     drops: s.drops,
     // state the engine's full tables and pools refused since start (flowgate's own: ntopng shows none)
-    refused: { flows: s.flow_table_full, hosts: s.host_table_full, macs: s.mac_table_full, host_l7: s.host_l7_pool_full, flow_info: s.flow_info_full, flow_meta: s.flow_meta_full, flow_score: s.flow_score_full },
+    refused: { flows: s.flow_table_full, hosts: s.host_table_full, macs: s.mac_table_full, host_l7: s.host_l7_pool_full, host_contacts: s.host_contacts_full, flow_info: s.flow_info_full, flow_meta: s.flow_meta_full, flow_score: s.flow_score_full },
     tcpPacketStats: { retransmissions: s.tcpPacketStats.retransmissions, out_of_order: s.tcpPacketStats.out_of_order, lost: s.tcpPacketStats.lost },
     // engaged alerts now, alerts this interface stored or could not (alert service)
     has_alerts: alertCounters.engaged > 0 || alertCounters.written > 0,
