@@ -125,4 +125,10 @@ describe('service map', () => {
     expect(web.info).toContain('intranet.example.lan');
     expect(rows.map((r) => r.num_uses)).toEqual([...rows.map((r) => r.num_uses)].sort((a, b) => b - a));
   });
+
+  it("host data names the services a host was seen serving (Host::lua_get_services), none for a client", async () => {
+    const data = async (ip: string) => ok(await s.call('/lua/rest/v2/get/host/data.lua', { query: { ifid: 0, host: ip } })).rsp;
+    expect((await data(RESOLVER)).services).toEqual({ dns: true });
+    expect(await data(STEADY)).not.toHaveProperty('services');
+  });
 });

@@ -14,6 +14,7 @@ import { T0 } from './fixtures/ts-capture.js';
 
 const tmp = tempDir();
 let s: ApiService;
+let frames: Packet[] = [];
 afterAll(async () => {
   await s?.close();
   tmp.cleanup();
@@ -54,6 +55,7 @@ beforeAll(async () => {
   // still active at the end: SYNs to a server that never answers
   for (const t of [140, 145, 150]) p.push({ tsNs: at(t + 0.5), data: frame(LATE, SILENT, tcp({ sport: 52000, dport: 9999, flags: TCPF.SYN, seq: 1 }), IPPROTO.TCP) });
   p.sort((a, b) => (a.tsNs < b.tsNs ? -1 : a.tsNs > b.tsNs ? 1 : 0));
+  frames = p;
   // flows idle out after 60 s as in ntopng (the fixture keeps them by default); hosts stay
   s = await startApi({ files: [tmp.file('notx.pcap', pcap(p))], engine: { flowIdleSec: 60 } });
 });
@@ -84,6 +86,36 @@ describe('no_tx_peers', () => {
       expect(remote_hosts.host_peers).toEqual([]);
     });
   }
+
+  it('host data: the no-TX estimates, the one-way flows ended each way, RX-only, and the sent/received ratios (Host::lua)', async () => {
+    const data = async (ip: string) => {
+      const r = await s.call('/lua/rest/v2/get/host/data.lua', { query: { ifid: 0, host: ip } });
+      expect(r.body.rc, r.text).toBe(0);
+      return r.body.rsp;
+    };
+    for (const ip of [SCANNER, SERVER, R_CLIENT, LATE, ECHO]) {
+      const c = counts(ip), d = await data(ip);
+      expect(d.num_contacted_peers_with_tcp_udp_flows_no_response, ip).toBe(c.tcp_num_contacted_peers_as_client);
+      expect(d.num_incoming_peers_that_sent_tcp_udp_flows_no_response, ip).toBe(c.tcp_num_peers_contacts_rcvd_as_server);
+      // every one-way flow counts here, the repeated (server, port) too
+      expect(d.num_unidirectional_tcp_flows, ip).toEqual({
+        num_ingress: ONE_WAY.filter(([, sv]) => sv === ip).length,
+        num_egress: ONE_WAY.filter(([c]) => c === ip).length,
+      });
+    }
+    // the silent server has only received; the answering one has sent
+    expect((await data(SILENT)).is_rx_only).toBe(true);
+    expect((await data(SERVER)).is_rx_only).toBe(false);
+    // ratios from the frames written: (sent − received) / (sent + received)
+    const src = (f: Packet) => `${f.data[26]}.${f.data[27]}.${f.data[28]}.${f.data[29]}`, dst = (f: Packet) => `${f.data[30]}.${f.data[31]}.${f.data[32]}.${f.data[33]}`;
+    for (const ip of [WEB_CLIENT, SERVER, SILENT, SCANNER]) {
+      const sent = frames.filter((f) => src(f) === ip), rcvd = frames.filter((f) => dst(f) === ip);
+      const bytes = (l: Packet[]) => l.reduce((n, f) => n + f.data.length, 0);
+      const d = await data(ip);
+      expect(d.pkts_ratio, ip).toBeCloseTo((sent.length - rcvd.length) / (sent.length + rcvd.length), 9);
+      expect(d.bytes_ratio, ip).toBeCloseTo((bytes(sent) - bytes(rcvd)) / (bytes(sent) + bytes(rcvd)), 9);
+    }
+  });
 
   it('-2 without an interface, -3 for a user who is not an administrator', async () => {
     expect((await s.call('/lua/rest/v2/get/host/no_tx_peers.lua')).body.rc).toBe(-2);

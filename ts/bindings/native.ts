@@ -208,6 +208,14 @@ export interface HostRecord {
    * ntopng's host Lua fields hits.syn_scan_attacker … show.
    */
   hits?: Record<HostCheckName, { attacker: number; victim: number }>;
+  /** detail: the servers it was seen to be (HostService bits: 1 DHCP, 2 DNS, 4 SMTP, 8 NTP, 16 IMAP, 32 POP) */
+  services?: number;
+  /** detail: distinct (server, port) of one-way TCP/UDP flows it started, and (client, port) of those it got, ended (estimates) */
+  no_tx_peers_as_client?: number;
+  no_tx_peers_as_server?: number;
+  /** detail: one-way TCP/UDP flows ended with it as server / as client */
+  oneway_flows_as_server?: number;
+  oneway_flows_as_client?: number;
 }
 
 /**

@@ -285,6 +285,11 @@ Napi::Object host_to_js(Napi::Env env, const HostRow& r) {
     o.Set("dscp", dscp);
     static constexpr bool kAll[kHostCheckCount] = {true, true, true, true, true};
     o.Set("hits", check_hits(env, r.hits, kAll));
+    o.Set("services", double(h.services));
+    o.Set("no_tx_peers_as_client", double(r.no_tx_out));
+    o.Set("no_tx_peers_as_server", double(r.no_tx_in));
+    o.Set("oneway_flows_as_server", double(r.oneway_in));
+    o.Set("oneway_flows_as_client", double(r.oneway_out));
   }
   return o;
 }

@@ -875,6 +875,10 @@ void Pipeline::ended_one_way(const Flow& f) noexcept {
   contact(f.cli_host, kContactNoTxOut, pair(srv));
   contact(f.srv_host, kContactNoTxIn, pair(cli));
   contact(f.srv_host, kContactNoTxPorts, uint32_t(mix64(port) >> 32));
+  if (l7_.enabled()) {
+    if (!l7_.count_add(f.srv_host, kCountOneWay, 0)) stats_.host_contacts_full++;
+    if (!l7_.count_add(f.cli_host, kCountOneWay, 1)) stats_.host_contacts_full++;
+  }
 }
 
 void Pipeline::contact(uint32_t host, ContactKind kind, uint32_t h) noexcept {

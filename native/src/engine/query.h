@@ -34,6 +34,14 @@ struct HostRow {
   HostL7Stats l7;
   HostCheckHits hits{};  // the current minute so far (ntopng's host hits.* fields)
   HostScore score{};     // score and alerted flows (flow/scores.h)
+  // detail: ntopng's no-TX estimates (peers as client, clients as server) and
+  // one-way TCP/UDP flows ended (as server, as client); host_contacts.h
+  uint32_t no_tx_out = 0, no_tx_in = 0;
+  uint64_t oneway_in = 0, oneway_out = 0;
+  void read_contacts(const HostL7Table& t, uint32_t i) {
+    no_tx_out = t.contact_estimate(i, kContactNoTxOut), no_tx_in = t.contact_estimate(i, kContactNoTxIn);
+    oneway_in = t.count(i, kCountOneWay, 0), oneway_out = t.count(i, kCountOneWay, 1);
+  }
 };
 
 struct HostPage {

@@ -25,9 +25,12 @@ namespace fg {
 // any host, its whole life): the (server, port) pairs of the one-way TCP/UDP
 // flows it started, the (client, port) pairs of those it got as server, and
 // the server ports of the latter.
+// kCountOneWay: not a sketch but counters (HostL7Table::count_add): the
+// one-way TCP/UDP flows ended as server [0] and as client [1] (ntopng's
+// unidirectionalTCPUDPFlows.numIngressFlows / numEgressFlows).
 enum ContactKind : uint16_t {
   kContactDns = 1, kContactNtp = 2, kContactSmtp = 3, kContactDomains = 4, kContactCountries = 5,
-  kContactNoTxOut = 6, kContactNoTxIn = 7, kContactNoTxPorts = 8,
+  kContactNoTxOut = 6, kContactNoTxIn = 7, kContactNoTxPorts = 8, kCountOneWay = 9,
 };
 
 // Host::host_services_bitmap's servers (HOST_IS_*_SERVER), as seen on the wire.

@@ -171,6 +171,27 @@ class HostL7Table {
     const L7Entry* e = find(owner, uint16_t(kind));
     return e ? ContactSketch::estimate(reinterpret_cast<const uint8_t*>(&e->flows), e->pass) : 0;
   }
+  // Plain counters in a kind-0 entry: four u64 where a sketch keeps its bytes.
+  bool count_add(uint32_t host, ContactKind kind, int idx) noexcept {
+    const uint32_t owner = owner_of(host);
+    L7Entry* e = find(owner, uint16_t(kind));
+    if (!e) {
+      if (used_ + 1 > max_) return false;
+      e = insert(owner, uint16_t(kind), 0);
+    }
+    uint64_t v;
+    uint8_t* p = reinterpret_cast<uint8_t*>(&e->flows) + 8 * idx;
+    std::memcpy(&v, p, 8), v++, std::memcpy(p, &v, 8);
+    return true;
+  }
+  uint64_t count(uint32_t host, ContactKind kind, int idx) const noexcept {
+    const L7Entry* e = find(owner_of(host), uint16_t(kind));
+    if (!e) return 0;
+    uint64_t v;
+    std::memcpy(&v, reinterpret_cast<const uint8_t*>(&e->flows) + 8 * idx, 8);
+    return v;
+  }
+
   // The sketch's count and an empty sketch after it (DomainNamesContacts' reset).
   uint32_t contact_take(uint32_t host, ContactKind kind) noexcept {
     const uint32_t owner = owner_of(host);

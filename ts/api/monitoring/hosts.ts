@@ -234,7 +234,21 @@ export function hostDataFlat(ctx: ApiCtx, h: HostRecord, iface: MonitoredInterfa
     'tcp.packets.seq_problems':
       h.tcpPacketStats.sent.retransmissions + h.tcpPacketStats.sent.out_of_order + h.tcpPacketStats.sent.lost +
         h.tcpPacketStats.rcvd.retransmissions + h.tcpPacketStats.rcvd.out_of_order + h.tcpPacketStats.rcvd.lost > 0,
+    // Host::lua: nDPI's ndpi_data_ratio, (sent − received) / (sent + received), 0 when idle
+    // (ntopng passes u32 counts: the packet truth here is the 64-bit count)
+    bytes_ratio: dataRatio(h.bytes_sent, h.bytes_rcvd),
+    pkts_ratio: dataRatio(h.packets_sent, h.packets_rcvd),
+    // Host::isRxOnlyHost: a unicast host that has never sent a packet
+    is_rx_only: h.packets_sent === 0 && !h.is_broadcast && !h.is_multicast,
   };
+  if (h.no_tx_peers_as_client !== undefined) {
+    // Host::lua: the no-TX estimators and the one-way TCP/UDP flows ended (Flow::~Flow)
+    o.num_contacted_peers_with_tcp_udp_flows_no_response = h.no_tx_peers_as_client;
+    o.num_incoming_peers_that_sent_tcp_udp_flows_no_response = h.no_tx_peers_as_server;
+    o.num_unidirectional_tcp_flows = { num_ingress: h.oneway_flows_as_server, num_egress: h.oneway_flows_as_client };
+  }
+  // Host::lua_get_services: present only for a host seen serving one of them
+  if (h.services) o.services = Object.fromEntries(SERVICE_BITS.filter(([, bit]) => h.services! & bit).map(([name]) => [name, true]));
   Object.assign(o, hostNdpi(h));
   for (const f of fam) {
     o[`${f}.bytes.sent`] = h[f].bytes_sent;
@@ -250,6 +264,12 @@ export function hostDataFlat(ctx: ApiCtx, h: HostRecord, iface: MonitoredInterfa
   }
   return o;
 }
+
+/** nDPI's ndpi_data_ratio */
+const dataRatio = (sent: number, rcvd: number) => (sent + rcvd === 0 ? 0 : (sent - rcvd) / (sent + rcvd));
+
+/** the engine's HostService bits (native/src/flow/host_contacts.h), in Host::lua_get_services' order */
+const SERVICE_BITS: [string, number][] = [['dhcp', 1], ['dns', 2], ['smtp', 4], ['pop', 32], ['imap', 16], ['ntp', 8]];
 
 /** Every active flow of the host, oldest first. */
 const hostFlows = (ctx: ApiCtx, h: HostRecord) =>
