@@ -34,9 +34,18 @@ const RC_STR: Record<number, string> = {
   [-23]: 'USER_ALREADY_EXISTING', [-24]: 'EDIT_USER_FAILED',
 };
 
+/**
+ * rc_str_hr: ntopng's fixed text of the rc_str (rest_utils.rc reads its English locale's
+ * rest_consts, "Unknown" for a name it has no text for); details go to rc_str_detail.
+ */
+const HR: Record<string, string> = {
+  OK: 'Success', NOT_FOUND: 'Not found', INVALID_INTERFACE: 'Invalid interface', NOT_GRANTED: 'Not authorized', INVALID_HOST: 'Invalid host',
+  INVALID_ARGUMENTS: 'Invalid arguments', INTERNAL_ERROR: 'Internal error', BAD_FORMAT: 'Bad format',
+};
+
 function expectRc(r: CallResult, rc: number, rcStr = RC_STR[rc]) {
   expect({ status: r.status, rc: r.body?.rc, rc_str: r.body?.rc_str }, r.text.slice(0, 300)).toEqual({ status: HTTP[rc], rc, rc_str: rcStr });
-  expect(typeof r.body.rc_str_hr).toBe('string');
+  expect(r.body.rc_str_hr).toBe(HR[rcStr!] ?? 'Unknown');
   expect(r.body).toHaveProperty('rsp');
 }
 

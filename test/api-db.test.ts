@@ -190,7 +190,7 @@ describe.each([
     expect((await flows({ ...q, group_by_clause: 'PROTOCOL' }, { v: 'v1' })).body.rc).toBe(0);
     const missing = await s.call(pro('v2', 'get/db/flows'), { query: { ifid: 0 } });
     expect([missing.status, missing.body.rc]).toEqual([400, -5]);
-    expect(missing.body.rc_str_hr).toMatch(/begin_time_clause and end_time_clause/);
+    expect(missing.body.rc_str_detail).toMatch(/begin_time_clause and end_time_clause/);
   });
 
   it.skipIf(!!skip)('the interface is ifid; the window keeps flows wholly inside it (FIRST_SEEN >= begin AND LAST_SEEN <= end)', async () => {
@@ -267,7 +267,7 @@ describe.each([
         json: { ifid: 0, ...ALL, select_clause: c.select, where_clause: c.where, group_by_clause: c.groupBy, order_by_clause: c.orderBy, maxhits_clause: c.maxhits },
       });
       expect([r.status, r.body?.rc, name]).toEqual([400, -5, name]);
-      expect(r.body.rc_str_hr).toMatch(/_clause/);
+      expect(r.body.rc_str_detail).toMatch(/_clause/);
     }
     for (const where of BOUND) expect(await rsp({ select_clause: 'COUNT(*) n', where_clause: where }), where).toEqual([{ n: '0' }]);
     // the store is intact
@@ -294,7 +294,7 @@ describe.each([
     await ch!.kill();
     const r = await flows({ select_clause: 'COUNT(*) n' });
     expect([r.status, r.body.rc]).toEqual([500, -6]);
-    expect(r.body.rc_str_hr).toMatch(/^historical flows store unavailable: /);
+    expect(r.body.rc_str_detail).toMatch(/^historical flows store unavailable: /);
     expect((await s.call('/lua/rest/v2/get/interface/data.lua', { query: { ifid: 0 } })).body.rc).toBe(0);
   });
 });
@@ -310,6 +310,6 @@ describe('without a store', () => {
   it('answers -6 with the reason', async () => {
     const r = await s.call(pro('v2', 'get/db/flows'), { query: { ifid: 0, ...ALL } });
     expect([r.status, r.body.rc]).toEqual([500, -6]);
-    expect(r.body.rc_str_hr).toMatch(/historical flows store is not available/);
+    expect(r.body.rc_str_detail).toMatch(/historical flows store is not available/);
   });
 });

@@ -27,7 +27,7 @@ describe('first contact', () => {
     const base = await s.call('/lua/rest/v2/');
     expect(base.status).toBe(404);
     expect(base.body.rc).toBe(-1);
-    expect(base.body.rc_str_hr).toMatch(/openapi\.json/);
+    expect(base.body.rc_str_detail).toMatch(/openapi\.json/);
     const other = await s.call('/nowhere');
     expect(other.status).toBe(404);
     expect(other.body).toMatchObject({ error: 'not found', openapi: '/lua/rest/v2/openapi.json' });

@@ -157,7 +157,7 @@ describe('configuration export and import', () => {
     };
     const partial = await imp('notifications', bad);
     expect(partial.body.rc).toBe(-28);
-    expect(partial.body.rc_str_hr).toContain('bad');
+    expect(partial.body.rc_str_detail).toContain('bad');
     const eps = ok(await s.call(v2('export/notifications/config'))).modules.notifications.map((e: any) => e.endpoint_conf_name);
     expect(eps).toEqual(['builtin_endpoint_alert_store_db', 'good']);
     const pools = { version: '1.0', modules: { pool: { host: [{ name: 'Lab', members: ['10.9.0.0/16@0'], recipients: [{ recipient_name: 'nobody' }] }], interface: [{ name: 'Ghost', members: ['7'], recipients: [] }] } } };

@@ -58,7 +58,7 @@ describe.skipIf(!canMount)('a full data disk', () => {
       headers: { authorization: `Basic ${Buffer.from(`admin:${PW}`).toString('base64')}`, ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
       body: form ? new URLSearchParams(form).toString() : undefined,
     });
-    return { status: res.status, body: (await res.json()) as { rc: number; rc_str_hr: string } };
+    return { status: res.status, body: (await res.json()) as { rc: number; rc_str_hr: string; rc_str_detail?: string } };
   };
   const addUser = (name: string) => call('add/monitor/user', { username: name, full_name: name, password: 'Passw0rd-long', confirm_password: 'Passw0rd-long', user_role: 'unprivileged' });
 
@@ -78,7 +78,7 @@ describe.skipIf(!canMount)('a full data disk', () => {
     }
     expect(refused, 'no write failed on a full disk').toBeDefined();
     expect([refused!.status, refused!.body.rc]).toEqual([500, -6]);
-    expect(refused!.body.rc_str_hr).toMatch(/could not be stored/);
+    expect(refused!.body.rc_str_detail).toMatch(/could not be stored/);
     await f.waitFor(/configuration store: a write to 'users' was not stored: No space left on device/, 10_000);
     // alive and serving
     expect(f.proc.exitCode).toBeNull();

@@ -1,6 +1,8 @@
 // Return codes of the monitoring API, chosen here and only here: the spec's
-// rc, its rc_str, a human-readable text, and the HTTP status ntopng sends
-// with it (rest_utils.lua).
+// rc, its rc_str, the HTTP status ntopng sends with it (rest_utils.lua), and
+// rc_str_hr, ntopng's fixed text for the rc_str (rest_utils.rc: its English
+// locale's rest_consts, "Unknown" where it has none). What went wrong in
+// particular is said in rc_str_detail, flowgate's own field.
 
 export const RC = {
   OK: 0,
@@ -36,8 +38,38 @@ export type Rc = (typeof RC)[keyof typeof RC];
 interface RcInfo {
   str: string;
   http: number;
+  /** what an error says when the code says it all */
   text: string;
 }
+
+/** ntopng's rc_str_hr per rc_str (scripts/locales/en.lua, rest_consts) */
+const HR: Readonly<Record<string, string>> = {
+  OK: 'Success',
+  NOT_FOUND: 'Not found',
+  INVALID_INTERFACE: 'Invalid interface',
+  NOT_GRANTED: 'Not authorized',
+  INVALID_HOST: 'Invalid host',
+  INVALID_ARGUMENTS: 'Invalid arguments',
+  INTERNAL_ERROR: 'Internal error',
+  BAD_FORMAT: 'Bad format',
+  BAD_CONTENT: 'Bad content',
+  NAME_RESOLUTION_FAILED: 'Unable to resolve host name to an IP address',
+  SNMP_DEVICE_ALREADY_ADDED: 'SNMP device already added',
+  SNMP_DEVICE_UNREACHABLE: 'No answer from the SNMP device',
+  NO_SNMP_DEVICE_DISCOVERED: 'No SNMP device discovered',
+  ADD_POOL_FAILED: 'Unable to add a pool with the submitted params',
+  EDIT_POOL_FAILED: 'Unable to edit a pool with the submitted params',
+  DELETE_POOL_FAILED: 'Unable to delete a pool with the submitted params',
+  POOL_NOT_FOUND: 'Pool not found',
+  BIND_POOL_MEMBER_FAILED: 'Unable to bind the sumbitted member to the pool',
+  BIND_POOL_MEMBER_ALREADY_BOUND: 'Unable to bind member which is already bound to another pool',
+  SNMP_DEVICE_INTERFACE_STATUS_CHANGE_FAILED: 'SNMP device interface status change has failed',
+  CONFIGURATION_FILE_MISMATCH: 'The uploaded file is not a valid configuration file!',
+  PARTIAL_IMPORT: "The configuration has been imported successfully, but some elements were already present and haven't be replaced.",
+};
+
+/** rc_str_hr of an rc_str, as rest_utils.rc writes it */
+export const rcStrHr = (rcStr: string): string => (Object.hasOwn(HR, rcStr) ? HR[rcStr]! : 'Unknown');
 
 const INFO: Record<number, RcInfo> = {
   0: { str: 'OK', http: 200, text: 'Success' },
@@ -90,8 +122,13 @@ export const fail = (rc: number, message?: string, rcStr?: string): never => {
   throw new ApiError(rc, message, rcStr);
 };
 
-/** The v1/v2 envelope. */
+/**
+ * The v1/v2 envelope: {rc, rc_str, rc_str_hr, rsp} as ntopng's, plus
+ * rc_str_detail when the answer has more to say than the code's fixed text.
+ */
 export function envelope(rc: number, rsp: unknown, message?: string, rcStr?: string) {
   const i = rcInfo(rc);
-  return { rc, rc_str: rcStr ?? i.str, rc_str_hr: message ?? i.text, rsp: rsp ?? [] };
+  const str = rcStr ?? i.str, hr = rcStrHr(str);
+  const detail = message !== undefined && message !== hr && message !== i.text ? { rc_str_detail: message } : {};
+  return { rc, rc_str: str, rc_str_hr: hr, ...detail, rsp: rsp ?? [] };
 }

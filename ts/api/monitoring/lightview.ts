@@ -72,7 +72,7 @@ export async function aggregate(ctx: ApiCtx, p: AggregateParams): Promise<unknow
     const res = await forward(`${path}?${qs}`, init);
     const json = (await res.json().catch(() => null)) as Record<string, unknown> | null;
     const v2 = /\/rest\/v[12]\//.test(path);
-    if (v2 && json && typeof json.rc === 'number' && json.rc !== 0) throw new ApiError(json.rc, `${path} on ifid ${i.ifid}: ${String(json.rc_str_hr ?? json.rc_str)}`);
+    if (v2 && json && typeof json.rc === 'number' && json.rc !== 0) throw new ApiError(json.rc, `${path} on ifid ${i.ifid}: ${String(json.rc_str_detail ?? json.rc_str_hr ?? json.rc_str)}`);
     if (!v2 && res.status !== 200) throw new ApiError(res.status === 401 ? RC.NOT_GRANTED : RC.INVALID_ARGUMENTS, `${path} on ifid ${i.ifid}: ${JSON.stringify(json)}`);
     answers.push(v2 ? json?.rsp : json);
   }
