@@ -117,6 +117,29 @@ describe('no_tx_peers', () => {
     }
   });
 
+  it('interface data counts the unicast hosts that have only received, all and local; since-reset counters are the totals', async () => {
+    const r = await s.call('/lua/rest/v2/get/interface/data.lua', { query: { ifid: 0 } });
+    expect(r.body.rc).toBe(0);
+    const d = r.body.rsp;
+    const ip = (f: Packet, at: number) => `${f.data[at]}.${f.data[at + 1]}.${f.data[at + 2]}.${f.data[at + 3]}`;
+    const senders = new Set(frames.map((f) => ip(f, 26)));
+    const rxOnly = [...new Set(frames.map((f) => ip(f, 30)))].filter((a) => !senders.has(a));
+    expect(rxOnly.sort()).toEqual([OTHER, SILENT, ECHO].sort());
+    expect(d.num_rcvd_only_hosts).toBe(rxOnly.length);
+    expect(d.num_local_rcvd_only_hosts).toBe(rxOnly.filter((a) => a.startsWith('192.168.')).length);
+    expect(d).toMatchObject({
+      bytes_upload_since_reset: d.bytes_upload, bytes_download_since_reset: d.bytes_download,
+      packets_upload_since_reset: d.packets_upload, packets_download_since_reset: d.packets_download,
+    });
+    for (const dir of ['upload', 'download']) for (const k of ['bps_trend', 'pps_trend']) expect([1, 2, 3]).toContain(d.throughput[dir][k]);
+    expect(d.engaged_alerts_notice + d.engaged_alerts_warning + d.engaged_alerts_error).toBeLessThanOrEqual(d.engaged_alerts);
+    expect(d.host_dropped_alerts + d.flow_dropped_alerts + d.other_dropped_alerts).toBe(d.dropped_alerts);
+    // v1 is ntopng's older script: none of these
+    const v1 = (await s.call('/lua/rest/v1/get/interface/data.lua', { query: { ifid: 0 } })).body.rsp;
+    expect(v1).not.toHaveProperty('num_rcvd_only_hosts');
+    expect(v1).not.toHaveProperty('bytes_upload_since_reset');
+  });
+
   it('-2 without an interface, -3 for a user who is not an administrator', async () => {
     expect((await s.call('/lua/rest/v2/get/host/no_tx_peers.lua')).body.rc).toBe(-2);
     await addUser(s, { username: 'viewer', password: 'Viewer-pw-123' });

@@ -42,7 +42,7 @@ export interface ApiDeps {
   /** the historical store (flows, …); null when it could not open */
   history: Backend | null;
   /** per interface, the flow writer's export counters (interface data's db.*); null without a store */
-  flowExport: { counters(ifid: number): ExportCounters } | null;
+  flowExport: { counters(ifid: number): ExportCounters; flowAlertDrops(ifid: number): number } | null;
   /** the checks configuration (enabled checks, thresholds) */
   checks: ChecksConfig;
   /** engaged and stored alerts of every family but flow; user activity goes there too (null: not running; its endpoints answer -6) */

@@ -396,6 +396,9 @@ export interface EngineStats {
   num_flows: number;
   num_hosts: number;
   num_local_hosts: number;
+  /** active unicast hosts that have not sent a packet yet (ntopng hosts_rcvd_only), and the local ones */
+  num_rcvd_only_hosts: number;
+  num_local_rcvd_only_hosts: number;
   num_devices: number;
   /** broadcast domains learned from ARP (sender and target in one subnet, /16../28) */
   bcast_domains: { network: string; hits: number }[];

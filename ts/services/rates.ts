@@ -3,10 +3,23 @@
 // time, so a replayed capture shows the rates it was recorded at.
 import type { Interfaces } from './interfaces.js';
 
-export interface DirRates {
-  upload: { bps: number; pps: number };
-  download: { bps: number; pps: number };
+/** ntopng's ValueTrend against the previous sample: 1 up, 2 down, 3 stable */
+export type Trend = 1 | 2 | 3;
+export interface DirRate {
+  bps: number;
+  pps: number;
+  bps_trend: Trend;
+  pps_trend: Trend;
 }
+export interface DirRates {
+  upload: DirRate;
+  download: DirRate;
+}
+
+const trend = (now: number, before: number): Trend => (now > before ? 1 : now < before ? 2 : 3);
+const rate = (bps: number, pps: number, before: DirRate | undefined): DirRate => ({
+  bps, pps, bps_trend: trend(bps, before?.bps ?? 0), pps_trend: trend(pps, before?.pps ?? 0),
+});
 
 interface Sample {
   t: number;
@@ -48,16 +61,18 @@ export class Rates {
       const state = i.engine.state().state;
       if (state !== 'running') {
         // A replay that ended or a stopped capture carries no traffic now.
-        this.last.set(i.ifid, zero());
+        const b = this.last.get(i.ifid);
+        this.last.set(i.ifid, { upload: rate(0, 0, b?.upload), download: rate(0, 0, b?.download) });
         this.prev.set(i.ifid, cur);
         continue;
       }
       const dt = cur.t - p.t;
       if (dt < MIN_SPAN_NS) continue;
       const sec = dt / 1e9;
+      const b = this.last.get(i.ifid);
       this.last.set(i.ifid, {
-        upload: { bps: ((cur.bu - p.bu) * 8) / sec, pps: (cur.pu - p.pu) / sec },
-        download: { bps: ((cur.bd - p.bd) * 8) / sec, pps: (cur.pd - p.pd) / sec },
+        upload: rate(((cur.bu - p.bu) * 8) / sec, (cur.pu - p.pu) / sec, b?.upload),
+        download: rate(((cur.bd - p.bd) * 8) / sec, (cur.pd - p.pd) / sec, b?.download),
       });
       this.prev.set(i.ifid, cur);
     }
@@ -68,4 +83,4 @@ export class Rates {
   }
 }
 
-const zero = (): DirRates => ({ upload: { bps: 0, pps: 0 }, download: { bps: 0, pps: 0 } });
+const zero = (): DirRates => ({ upload: rate(0, 0, undefined), download: rate(0, 0, undefined) });

@@ -189,6 +189,7 @@ uint32_t Pipeline::host_for(const IpAddr& ip, uint16_t vlan, const uint8_t* mac,
   const CountryTable* ct = (fl & (kHostPrivate | kHostMulticast | kHostBroadcast)) ? nullptr : country_table();
   host_country_[i] = ct ? ct->find(ip) : 0;
   if (fl & kHostLocal) stats_.local_hosts++;
+  if (!(fl & (kHostBroadcast | kHostMulticast))) stats_.rx_only_hosts++, stats_.local_rx_only_hosts += fl & kHostLocal;
   // A device (MAC) is learned with the hosts behind it.
   if (mac) count_mac(mac, 0, true);
   const NameCacheEntry& c = name_cache_[h & (kNameCacheSlots - 1)];
@@ -466,6 +467,9 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
   const bool dst_local = dir == 0 ? f.srv_local : f.cli_local;
   const bool dst_bcast = dir == 0 ? f.srv_bcast : f.cli_bcast;
   if (src) {
+    // its first packet sent: no longer receive-only (the low words read first: they are in a hot line)
+    const uint32_t* lo = src->traffic[0].fam_pkts_lo;
+    if (!(lo[0] | lo[1] | lo[2] | lo[3]) && src->pkts(0) == 0) rx_only_gone(*src);
     count(*src, 0);
     if (p.l4_proto == kProtoUdp) {
       bool noncast = is_multicast(p.dst) || is_limited_broadcast(p.dst) || dst_bcast;
@@ -945,6 +949,7 @@ void Pipeline::sweep(uint32_t n) noexcept {
     if (e.active_as_client == 0 && e.active_as_server == 0 && now_ns_ - e.last_ns() > idle) {
       names_.release(e.name);
       if (e.flags & kHostLocal) stats_.local_hosts--;
+      if (e.pkts(0) == 0) rx_only_gone(e);
       if (l7_.enabled()) l7_.host_gone(i);
       hosts_.erase(i);
       stats_.hosts_expired++;

@@ -201,6 +201,11 @@ class Pipeline {
   void classified(Flow& f) noexcept;
   void behaviour(const Flow& f) noexcept;
   void ended_one_way(const Flow& f) noexcept;
+  void rx_only_gone(const Host& h) noexcept {
+    if (h.flags & (kHostBroadcast | kHostMulticast)) return;
+    stats_.rx_only_hosts--;
+    if (h.flags & kHostLocal) stats_.local_rx_only_hosts--;
+  }
   void contact(uint32_t host, ContactKind kind, uint32_t h) noexcept;
   void credit_nets(const Flow& f, uint32_t c2s, uint32_t s2c, uint32_t pkts) noexcept;
   void credit_countries(const Flow& f, uint32_t c2s, uint32_t s2c) noexcept;

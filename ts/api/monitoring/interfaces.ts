@@ -43,7 +43,8 @@ function linkSpeed(i: MonitoredInterface): number {
 const pct = (n: number, max: number) => (max > 0 ? (n * 100) / max : 0);
 
 const num = z.number();
-const rate = z.object({ bps: num, pps: num });
+const trend = z.union([z.literal(1), z.literal(2), z.literal(3)]);
+const rate = z.object({ bps: num, pps: num, bps_trend: trend, pps_trend: trend });
 const sysFields = {
   mem_total: num, mem_used: num, mem_free: num, mem_cached: num, mem_buffers: num, mem_shmem: num, mem_sreclaimable: num,
   mem_ntopng_resident: num, mem_ntopng_virtual: num, cpu_load: num, cpu_states: z.record(z.string(), num),
@@ -54,18 +55,27 @@ const tcpPacketStats = z.object({ retransmissions: num, out_of_order: num, lost:
 /** get/interface/data v2 (the form the data is built in). */
 export const InterfaceDataV2 = z.object({
   ifid: z.string(), ifname: z.string(), uptime: z.string(), localtime: z.string(), epoch: num, speed: num, is_view: z.boolean(),
-  num_hosts: num, num_local_hosts: num, num_devices: num, num_flows: num, hosts_pctg: num, flows_pctg: num, macs_pctg: num,
+  num_hosts: num, num_local_hosts: num, num_rcvd_only_hosts: num, num_local_rcvd_only_hosts: num, num_devices: num, num_flows: num, hosts_pctg: num, flows_pctg: num, macs_pctg: num,
   bytes: num, packets: num, bytes_upload: num, bytes_download: num, packets_upload: num, packets_download: num,
+  bytes_upload_since_reset: num, bytes_download_since_reset: num, packets_upload_since_reset: num, packets_download_since_reset: num,
   local2remote: num, remote2local: num, throughput_bps: num, throughput_pps: num,
   throughput: z.object({ upload: rate, download: rate }), remote_bps: num, remote_pps: num, drops: num,
   refused: z.object({ flows: num, hosts: num, macs: num, host_l7: num, host_contacts: num, flow_info: num, flow_meta: num, flow_score: num }), tcpPacketStats,
-  has_alerts: z.boolean(), alerted_flows: num, alerted_flows_notice: num, alerted_flows_warning: num, alerted_flows_error: num, engaged_alerts: num, dropped_alerts: num, ts_alerts: z.array(z.unknown()),
+  has_alerts: z.boolean(), alerted_flows: num, alerted_flows_notice: num, alerted_flows_warning: num, alerted_flows_error: num, engaged_alerts: num,
+  engaged_alerts_notice: num, engaged_alerts_warning: num, engaged_alerts_error: num,
+  dropped_alerts: num, host_dropped_alerts: num, flow_dropped_alerts: num, other_dropped_alerts: num, ts_alerts: z.array(z.unknown()),
   num_live_captures: num, profiles: z.record(z.string(), num), periodic_stats_update_frequency_secs: num,
   system_host_stats: z.object(sysFields),
   db: z.object({ flow_export_count: num, flow_export_drops: num, flow_export_rate: num }),
 });
+/** fields of the current v2 script that ntopng's v1 did not have */
+const V2_ONLY = {
+  num_rcvd_only_hosts: true, num_local_rcvd_only_hosts: true, bytes_upload_since_reset: true, bytes_download_since_reset: true,
+  packets_upload_since_reset: true, packets_download_since_reset: true, engaged_alerts_notice: true, engaged_alerts_warning: true,
+  engaged_alerts_error: true, host_dropped_alerts: true, flow_dropped_alerts: true, other_dropped_alerts: true,
+} as const;
 /** v1: the export counters at the top level. */
-export const InterfaceDataV1 = InterfaceDataV2.omit({ db: true, alerted_flows_notice: true, alerted_flows_warning: true, alerted_flows_error: true }).extend(
+export const InterfaceDataV1 = InterfaceDataV2.omit({ db: true, alerted_flows_notice: true, alerted_flows_warning: true, alerted_flows_error: true, ...V2_ONLY }).extend(
   InterfaceDataV2.shape.db.shape,
 );
 /** v0: ntopng's older field set. */
@@ -84,7 +94,9 @@ export function interfaceData(ctx: ApiCtx): IfData {
   const s: EngineStats = i.engine.stats();
   const rates = ctx.deps.rates.get(i.ifid);
   const sys = ctx.deps.system.read();
-  const alertCounters = ctx.deps.alerts?.counters(i.ifid) ?? { engaged: 0, written: 0, dropped: 0 };
+  const alertCounters = ctx.deps.alerts?.counters(i.ifid) ?? {
+    engaged: 0, written: 0, dropped: 0, droppedBy: { host: 0, other: 0 }, engagedBySeverity: { notice: 0, warning: 0, error: 0 },
+  };
   return {
     ifid: String(i.ifid),
     ifname: i.ifname,
@@ -95,6 +107,9 @@ export function interfaceData(ctx: ApiCtx): IfData {
     is_view: false,
     num_hosts: s.num_hosts,
     num_local_hosts: s.num_local_hosts,
+    // unicast hosts that have only received so far (NetworkInterface's numTotalRxOnlyHosts, numLocalRxOnlyHosts)
+    num_rcvd_only_hosts: s.num_rcvd_only_hosts,
+    num_local_rcvd_only_hosts: s.num_local_rcvd_only_hosts,
     num_devices: s.num_devices,
     num_flows: s.num_flows,
     hosts_pctg: pct(s.num_hosts, s.max_hosts),
@@ -106,6 +121,11 @@ export function interfaceData(ctx: ApiCtx): IfData {
     bytes_download: s.bytes_download,
     packets_upload: s.packets_upload,
     packets_download: s.packets_download,
+    // nothing resets the counters here (ntopng's reset-stats action is not served): since start
+    bytes_upload_since_reset: s.bytes_upload,
+    bytes_download_since_reset: s.bytes_download,
+    packets_upload_since_reset: s.packets_upload,
+    packets_download_since_reset: s.packets_download,
     local2remote: s.local2remote,
     remote2local: s.remote2local,
     throughput_bps: s.throughput_bps,
@@ -129,7 +149,15 @@ export function interfaceData(ctx: ApiCtx): IfData {
     alerted_flows_warning: s.alerted_flows_warning,
     alerted_flows_error: s.alerted_flows_error,
     engaged_alerts: alertCounters.engaged,
-    dropped_alerts: alertCounters.dropped,
+    // engaged alerts by severity (ntopng's num_alerts_engaged_by_severity: the groups it shows)
+    engaged_alerts_notice: alertCounters.engagedBySeverity.notice,
+    engaged_alerts_warning: alertCounters.engagedBySeverity.warning,
+    engaged_alerts_error: alertCounters.engagedBySeverity.error,
+    // every alert not handled: host and other alerts (alert service), flow alerts (flow writer)
+    dropped_alerts: alertCounters.dropped + (ctx.deps.flowExport?.flowAlertDrops(i.ifid) ?? 0),
+    host_dropped_alerts: alertCounters.droppedBy.host,
+    flow_dropped_alerts: ctx.deps.flowExport?.flowAlertDrops(i.ifid) ?? 0,
+    other_dropped_alerts: alertCounters.droppedBy.other,
     ts_alerts: [],
     num_live_captures: 0,
     // traffic profiles are not configured

@@ -43,6 +43,8 @@ export interface InterfaceAlertCounters {
   engagedByFamily: Partial<Record<AlertFamily, number>>;
   /** alerts not handled: queue full, store missing or failing, engaged table full */
   dropped: number;
+  /** of those, host alerts and the others (ntopng's num_host_dropped_alerts, num_other_dropped_alerts; flow alerts go through the flow writer) */
+  droppedBy: DroppedBy;
   /** of those, engage() refused because the interface already holds maxEngaged */
   refused: number;
   /** alerts written to the store */
@@ -59,9 +61,15 @@ interface Pending {
   count: number;
 }
 
+export interface DroppedBy {
+  host: number;
+  other: number;
+}
+
 interface IfaceState {
   engaged: Map<string, EngagedAlert>;
   dropped: number;
+  droppedBy: DroppedBy;
   refused: number;
   written: number;
   queries: number;
@@ -128,8 +136,14 @@ export class AlertService implements AlertSink {
 
   private iface(ifid: number): IfaceState {
     let s = this.ifaces.get(ifid);
-    if (!s) this.ifaces.set(ifid, (s = { engaged: new Map(), dropped: 0, refused: 0, written: 0, queries: 0, hosts: new Map() }));
+    if (!s) this.ifaces.set(ifid, (s = { engaged: new Map(), dropped: 0, droppedBy: { host: 0, other: 0 }, refused: 0, written: 0, queries: 0, hosts: new Map() }));
     return s;
+  }
+
+  /** one alert not handled, counted by its family */
+  private drop(s: IfaceState, family: AlertFamily): void {
+    s.dropped++;
+    s.droppedBy[family === 'host' ? 'host' : 'other']++;
   }
 
   private host(s: IfaceState, a: AlertKey): { engaged: number; total: number } | null {
@@ -180,7 +194,7 @@ export class AlertService implements AlertSink {
     if (s.engaged.size >= this.maxEngaged) {
       // refused: not engaged, so nobody is told it was
       s.refused++;
-      s.dropped++;
+      this.drop(s, a.family);
       return;
     }
     s.engaged.set(k, { ...a, firstSeen: a.tstamp, count: 1 });
@@ -259,6 +273,7 @@ export class AlertService implements AlertSink {
       engagedBySeverity: bySev,
       engagedByFamily: byFam,
       dropped: s?.dropped ?? 0,
+      droppedBy: { ...(s?.droppedBy ?? { host: 0, other: 0 }) },
       refused: s?.refused ?? 0,
       written: s?.written ?? 0,
       queries: s?.queries ?? 0,
@@ -291,7 +306,7 @@ export class AlertService implements AlertSink {
 
   private enqueue(p: Pending): void {
     if (!this.backend || this.closed || this.queue.length >= this.maxQueued) {
-      this.iface(p.a.ifid).dropped++;
+      this.drop(this.iface(p.a.ifid), p.a.family);
       return;
     }
     this.queue.push(p);
@@ -338,7 +353,7 @@ export class AlertService implements AlertSink {
           await this.backend!.append(ALERT_TABLES[family], alertBatch(family, part));
           for (const p of part) this.iface(p.a.ifid).written++;
         } catch (e) {
-          for (const p of part) this.iface(p.a.ifid).dropped++;
+          for (const p of part) this.drop(this.iface(p.a.ifid), p.a.family);
           this.log(`flowgate: alerts: ${part.length} ${family} alert(s) not stored: ${(e as Error).message}`);
         }
       }

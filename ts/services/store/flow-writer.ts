@@ -57,6 +57,8 @@ interface IfState {
   iface: MonitoredInterface;
   written: number;
   drops: number;
+  /** flow alerts not handed on to their listeners (a push's notes past MAX_FLOW_ALERT_NOTES) */
+  alertDrops: number;
   /** (wall ms, written) once a second, last few */
   samples: [number, number][];
   scheduled: boolean;
@@ -162,6 +164,9 @@ export class FlowWriter implements ExpiredSink {
         },
         log: w.log,
         flowAlerts: (notes, dropped) => {
+          // a push is one interface's records, and notes are left out only past a full list
+          const st = dropped && notes.length ? w.ifs.get(notes[0]!.ifid) : undefined;
+          if (st) st.alertDrops += dropped;
           for (const l of w.alertListeners) l(notes, dropped);
         },
       };
@@ -202,10 +207,15 @@ export class FlowWriter implements ExpiredSink {
   attach(i: MonitoredInterface): void {
     const e: Engine = i.engine;
     const staleSec = 3 * (e.options.periodicDumpSec || 300) + e.options.flowIdleSec + 60;
-    const st: IfState = { iface: i, written: 0, drops: 0, samples: [], scheduled: false, starved: false };
+    const st: IfState = { iface: i, written: 0, drops: 0, alertDrops: 0, samples: [], scheduled: false, starved: false };
     this.ifs.set(i.ifid, st);
     this.channel.attach(i.ifid, this.nextRunId++, staleSec);
     e.onExpired(() => this.drain(st));
+  }
+
+  /** ntopng's num_flow_dropped_alerts: the interface's flow alerts its listeners (notifications) did not get */
+  flowAlertDrops(ifid: number): number {
+    return this.ifs.get(ifid)?.alertDrops ?? 0;
   }
 
   counters(ifid: number): ExportCounters {
