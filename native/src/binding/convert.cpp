@@ -21,6 +21,25 @@ std::string mac_text(const uint8_t* m) {
 
 double secs(uint64_t ns) { return double(ns / 1000000000ULL); }
 
+// IpAddress::compute_key: an IPv4 address in host order; an IPv6 one the sum
+// of its four 32-bit words as memory holds them (little-endian here), word i
+// shifted left by 2i bits, modulo 2^32.
+static uint32_t ntopng_ip_key(const IpAddr& a) {
+  if (a.is_v4()) return a.v4();
+  uint32_t k = 0;
+  for (int i = 0; i < 4; i++) k += load_le32(a.b + 4 * i) << (2 * i);
+  return k;
+}
+
+// Flow::key: ports as stored (network byte order, read as host words), VLAN,
+// L4 protocol and both addresses' keys summed modulo 2^32; symmetric in the
+// two ends. ntopng also adds an ICMP unreachable's quoted tuple (its ICMP
+// flows are split by it; the engine keys them by their addresses only).
+static uint32_t ntopng_flow_key(const Flow& f) {
+  auto net16 = [](uint16_t p) { return uint32_t(uint16_t(p << 8 | p >> 8)); };
+  return net16(f.key.port_lo) + net16(f.key.port_hi) + f.key.vlan + f.key.proto + ntopng_ip_key(f.key.lo) + ntopng_ip_key(f.key.hi);
+}
+
 // ntopng's ValueTrend: 1 up, 2 down, 3 stable.
 int trend(float now, float before) {
   if (now > before) return 1;
@@ -302,7 +321,7 @@ Napi::Object flow_to_js(Napi::Env env, const FlowRow& r) {
   uint16_t cport = f.cli_is_hi ? f.key.port_hi : f.key.port_lo;
   uint16_t sport = f.cli_is_hi ? f.key.port_lo : f.key.port_hi;
   char key[24];
-  std::snprintf(key, sizeof(key), "%u", uint32_t(f.hash));
+  std::snprintf(key, sizeof(key), "%u", ntopng_flow_key(f));
   o.Set("key", key);
   o.Set("hash_id", double(f.serial));
   o.Set("vlan", double(f.key.vlan));

@@ -1,4 +1,6 @@
 // Flow endpoints: the active flow list and per-L4 / per-L7 flow counters.
+import { isIP } from 'node:net';
+
 import { l7Id, l7Name, type FlowRecord } from '../../bindings/engine.js';
 import { flowScore } from '../../services/alerts/catalogue.js';
 import { ApiError, RC } from '../rc.js';
@@ -70,17 +72,37 @@ export function activeFlows(ctx: ApiCtx, p: ActiveFlowParams) {
   const verbose = p.verbose === true;
   if (perPage > STREAM_ROWS) {
     const cur = ctx.iface.engine.flowsCursor(q);
-    return RowStream.of({ ...head, totalRows: cur.total }, 'data', cur, (f) => flowRecord(f, verbose));
+    return RowStream.of({ ...head, totalRows: cur.total }, 'data', cur, (f) => flowRecord(f, verbose, ctx.iface.ifid));
   }
   const page = ctx.iface.engine.flows(q);
-  return { ...head, totalRows: page.total, data: page.rows.map((f) => flowRecord(f, verbose)) };
+  return { ...head, totalRows: page.total, data: page.rows.map((f) => flowRecord(f, verbose, ctx.iface.ifid)) };
 }
 
-function flowRecord(f: FlowRecord, verbose: boolean) {
+/**
+ * ntopng's flowinfo2hostname(flow, 'srv'): the flow's own server name (nDPI's
+ * host_server_name: the TLS SNI, the HTTP Host, the DNS query) when it is a
+ * name rather than an address literal, without a trailing port; else the
+ * server host's name; else its address.
+ */
+function serverName(f: FlowRecord): string {
+  const n = f.host_name;
+  if (n && /\w/.test(n) && !isIP(n)) return n.replace(/:\d+$/, '');
+  return f.server.name || f.server.ip;
+}
+
+/**
+ * GenericHash::add's entry id: the interface id in the top 8 bits, the
+ * table's insertion counter (from 0, 24 bits, wrapping at 0xFFFFFF) below;
+ * the engine's flow serial counts from 1.
+ */
+export const ntopngHashId = (ifid: number, serial: number) => ((((ifid & 0xff) << 24) | ((serial - 1) % 0xffffff)) >>> 0);
+
+function flowRecord(f: FlowRecord, verbose: boolean, ifid: number) {
   const cli2srv = f.bytes ? Math.round((f.cli2srv_bytes * 100) / f.bytes) : 0;
   const r: Record<string, unknown> = {
+    // Flow::key (computed natively)
     key: f.key,
-    hash_id: String(f.hash_id),
+    hash_id: String(ntopngHashId(ifid, f.hash_id)),
     first_seen: f.first_seen,
     last_seen: f.last_seen,
     client: {
@@ -92,7 +114,7 @@ function flowRecord(f: FlowRecord, verbose: boolean) {
       is_broadcast_domain: f.client.broadcast_domain_host,
     },
     server: {
-      name: f.server.name || f.server.ip,
+      name: serverName(f),
       ip: f.server.ip,
       port: f.server.port,
       is_blacklisted: false,
