@@ -4,6 +4,9 @@
 // The capture is replayed on two interfaces: hash_id carries the ifid.
 // Server names as ntopng's flowinfo2hostname gives them: the flow's own
 // name (DNS query, HTTP Host without its port) unless it is an address.
+// Client and server of flows first seen mid-stream, as ntopng's
+// Flow::check_swap decides them (TCP without a SYN: the higher port is the
+// client; UDP as first seen).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startApi, v2, type ApiService } from './fixtures/api.js';
@@ -40,6 +43,11 @@ beforeAll(async () => {
   const http = (cli: string, srv: string, host: string, at: number) =>
     tcpSession(cli, srv, 51000, 8080, [[true, Buffer.from(`GET / HTTP/1.1\r\nHost: ${host}\r\n\r\n`)], [false, Buffer.from('HTTP/1.1 204 No Content\r\n\r\n')]])
       .forEach((data, i) => frames.push({ tsNs: sec(at) + BigInt(i) * 1000n, data }));
+  // mid-stream: [first packet's source, its port, destination, its port, L4, TCP flags]
+  MID.forEach(([src, sp, dst, dp, l4, flags], i) => {
+    const l4b = l4 === IPPROTO.TCP ? tcp({ sport: sp, dport: dp, flags, seq: 100, ack: 200 }, Buffer.from('data')) : udp({ sport: sp, dport: dp }, Buffer.from('data'));
+    frames.push({ tsNs: sec(1_700_000_020 + i), data: eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src, dst, proto: l4 }, l4b)) });
+  });
   http(NAMED.http, '192.168.50.80', HTTP_HOST, 1_700_000_011);
   // another server, that no flow names
   http(NAMED.literal, '192.168.50.81', '192.168.50.81:8080', 1_700_000_012);
@@ -47,6 +55,15 @@ beforeAll(async () => {
   s = await startApi({ files: [file, file] });
 });
 
+const MID: [string, number, string, number, number, number][] = [
+  ['192.168.60.1', 443, '192.168.60.2', 51234, IPPROTO.TCP, TCPF.ACK | TCPF.PSH],   // the server's segment first: swapped
+  ['192.168.60.3', 51234, '192.168.60.4', 443, IPPROTO.TCP, TCPF.ACK | TCPF.PSH],   // the client's first: kept
+  ['192.168.60.5', 40000, '192.168.60.6', 50000, IPPROTO.TCP, TCPF.ACK],            // two high ports: the higher is the client
+  ['192.168.60.7', 80, '192.168.60.8', 40000, IPPROTO.TCP, TCPF.SYN],               // a SYN says who started: kept
+  ['192.168.60.9', 53, '192.168.60.10', 40000, IPPROTO.UDP, 0],                     // UDP: as first seen
+];
+/** [client, client port] ntopng gives each MID flow */
+const MID_CLIENT: [string, number][] = [['192.168.60.2', 51234], ['192.168.60.3', 51234], ['192.168.60.6', 50000], ['192.168.60.7', 80], ['192.168.60.9', 53]];
 const DNS_QUERY = 'updates.example.org', HTTP_HOST = 'intranet.example.lan:8080';
 const NAMED = { dns: '192.168.50.1', http: '192.168.50.2', literal: '192.168.50.3' };
 
@@ -85,5 +102,13 @@ describe('flow key and hash_id', () => {
     expect(by(NAMED.literal).server.name).toBe('192.168.50.81');
     // a flow without a name: its server's address
     expect(by(FLOWS[0]![0]).server.name).toBe(FLOWS[0]![2]);
+  });
+
+  it('a flow first seen mid-stream: TCP without a SYN gets the higher port as client, UDP stays as seen (Flow::check_swap)', async () => {
+    const rows = (await s.call(v2('get/flow/active'), { query: { ifid: 0, perPage: 50 } })).body.rsp.data as any[];
+    MID.forEach(([a, , b], i) => {
+      const f = rows.find((x) => [x.client.ip, x.server.ip].sort().join() === [a, b].sort().join())!;
+      expect([f.client.ip, f.client.port], a).toEqual(MID_CLIENT[i]);
+    });
   });
 });

@@ -353,6 +353,13 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
     f.icmp_type = p.icmp_type, f.icmp_code = p.icmp_code;
     // The client sent the first SYN; a SYN-ACK seen first came from the server.
     bool src_is_client = !(p.l4_proto == kProtoTcp && (p.tcp_flags & (kSyn | kAck)) == (kSyn | kAck));
+    // A TCP flow first seen mid-stream (no SYN) belongs to the side with the
+    // higher port: the lower one is the service (ntopng's Flow::check_swap,
+    // its issue 5058; UDP is left as first seen, as there).
+    const uint16_t psrc = swapped ? it.key.port_hi : it.key.port_lo, pdst = swapped ? it.key.port_lo : it.key.port_hi;
+    if (p.l4_proto == kProtoTcp && !(p.tcp_flags & kSyn) && psrc && pdst && psrc < pdst &&
+        !(is_multicast(p.dst) || is_limited_broadcast(p.dst) || p.dst.is_unspecified()))
+      src_is_client = false;
     f.cli_is_hi = src_is_client ? swapped : !swapped;
     if (lim_.dpi) dpi_.start(f);  // knows client and server (the operator's address rules)
     else f.dpi_state = kDpiGaveUp;
