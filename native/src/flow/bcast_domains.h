@@ -1,7 +1,16 @@
 // ③ Broadcast domains learned from ARP, as ntopng does: the sender and the
 // target of an ARP exchange share a subnet; its prefix is the longest one
-// (at most /28) holding both addresses. Domains wider than /16 are not
-// taken (ntopng calls them too large). Few and rarely new: a flat array.
+// (at most /28) holding both addresses. Domains of /16 or wider are not
+// taken (ntopng calls them too large: it keeps masks above 0xFFFF0000).
+// Aggregated as ntopng's BroadcastDomains::addAddress: a domain inside one
+// already known adds a hit to that one; a wider one takes the place of the
+// narrower ones it holds (its tree is compacted after each add, their hits
+// go with them). Few and rarely new: a flat array.
+//
+// ntopng derives the prefix from the numeric distance of the two addresses
+// and widens it by one bit at most, so a pair straddling a larger boundary
+// (x.x.x.63 / x.x.x.64) gets a /27 holding only one of them; here the
+// prefix holds both (x.x.x.0/25).
 #pragma once
 #include <cstdint>
 
@@ -36,7 +45,7 @@ struct BcastTooLargeLog {
 class BcastDomains {
  public:
   static constexpr int kMax = 256;
-  static constexpr uint8_t kWidest = 16;
+  static constexpr uint8_t kWidest = 17;
 
   // Returns the domain index when the pair names one (new or known), else -1.
   // `created` tells the caller to flag the hosts already inside it.
@@ -50,21 +59,27 @@ class BcastDomains {
     while (mask && (spa & mask) != (tpa & mask)) mask <<= 1, cidr--;
     if (cidr < kWidest) return -1;
     uint32_t net = spa & mask;
+    // inside a known domain (there is at most one: nested ones are compacted)
     for (int i = 0; i < n_; i++)
-      if (d_[i].cidr == cidr && d_[i].net == net) return d_[i].hits++, i;
+      if (d_[i].cidr <= cidr && (net & BcastDomains::mask(d_[i].cidr)) == d_[i].net) return d_[i].hits++, i;
+    // the narrower domains it holds give way
+    int k = 0;
+    for (int i = 0; i < n_; i++)
+      if (!((d_[i].net & mask) == net)) d_[k++] = d_[i];
+    n_ = k;
     if (n_ == kMax) return -1;
     d_[n_] = {net, cidr, 1};
     created = true;
     return n_++;
   }
 
-  // An ARP exchange whose sender and target share no subnet of /16 or
+  // An ARP exchange whose sender and target share no subnet of /17 or
   // narrower (what learn() does not take): ntopng's broadcast domain too
   // large. Probes and link-local addresses excepted, as in learn().
   static bool too_large(uint32_t spa, uint32_t tpa) {
     uint32_t diff = spa ^ tpa;
     if (!spa || !diff || (spa & 0xFFFF0000u) == 0xA9FE0000u || (tpa & 0xFFFF0000u) == 0xA9FE0000u) return false;
-    return (spa & 0xFFFF0000u) != (tpa & 0xFFFF0000u);
+    return (spa & 0xFFFF8000u) != (tpa & 0xFFFF8000u);
   }
 
   bool contains(uint32_t ip) const {
