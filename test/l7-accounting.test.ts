@@ -325,9 +325,12 @@ describe('the per-host table is bounded', () => {
         expect([sum(h.dscp, (a) => a.packets_sent), sum(h.dscp, (a) => a.packets_rcvd)], h.ip).toEqual([h.packets_sent, h.packets_rcvd]);
       }
       // The old hosts' entries were reclaimed by the sweep: only the live hosts' are left,
-      // their counters and the no-TX sketches of those with one-way flows ended (one per count)
+      // their counters, the no-TX sketches of those with one-way flows ended (one per count)
+      // and their one-way flow counters (one entry for both ways)
       const noTx = e.noTxPeers();
-      const sketches = [noTx.local, noTx.remote].flatMap((x) => Object.values(x.hosts_with_ports_count)).reduce((n, c) => n + Object.values(c).filter((v) => v > 0).length, 0);
+      const sketches =
+        [noTx.local, noTx.remote].flatMap((x) => Object.values(x.hosts_with_ports_count)).reduce((n, c) => n + Object.values(c).filter((v) => v > 0).length, 0) +
+        hosts.filter((h) => h.oneway_flows_as_server || h.oneway_flows_as_client).length;
       expect(s.host_l7_entries).toBe(sum(hosts, (h) => h.ndpi.length + h.ndpi_categories.length + h.dscp.length) + sketches);
     } finally {
       e.close();
