@@ -131,4 +131,15 @@ describe('service map', () => {
     expect((await data(RESOLVER)).services).toEqual({ dns: true });
     expect(await data(STEADY)).not.toHaveProperty('services');
   });
+
+  it('host data counts the distinct servers a local host used, by service (LocalHost::lua_contacts_stats)', async () => {
+    const data = async (ip: string) => ok(await s.call('/lua/rest/v2/get/host/data.lua', { query: { ifid: 0, host: ip } })).rsp;
+    // STEADY asked the local and the remote resolver; PAIRS and IRREGULAR one each; the resolver asked nobody
+    expect((await data(STEADY)).server_contacts).toMatchObject({ dns: 2, smtp: 0, imap: 0, pop: 0, ntp: 0 });
+    expect((await data(PAIRS)).server_contacts).toMatchObject({ dns: 1, ntp: 0 });
+    expect((await data(IRREGULAR)).server_contacts).toMatchObject({ dns: 1 });
+    expect((await data(RESOLVER)).server_contacts).toMatchObject({ dns: 0 });
+    // remote hosts have none (ntopng's LocalHost only)
+    expect(await data(REMOTE_RESOLVER)).not.toHaveProperty('server_contacts');
+  });
 });

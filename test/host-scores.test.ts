@@ -127,6 +127,10 @@ describe('flow scores credited to hosts', () => {
     expect(c2.active_alerted_flows).toBe(1);
     expect(srv['alerted_flows.as_server']).toBe(2);
     expect(c['alerted_flows.as_client']).toBe(1);
+    // Score::lua_get_score_breakdown: the share of each score category (0 network, 1 security);
+    // these risks are all security ones (as the score_threshold alert below reports them)
+    expect(c.score_pct).toEqual({ score_breakdown_client: { 0: 0, 1: 100 }, score_breakdown_server: { 0: 0, 1: 0 } });
+    expect(srv.score_pct).toEqual({ score_breakdown_client: { 0: 0, 1: 0 }, score_breakdown_server: { 0: 0, 1: 100 } });
     // the interface: A's predominant alert (100) is an error, B's (10) a notice
     const d = await ifData(s);
     expect(d.alerted_flows).toBe(2);

@@ -216,6 +216,8 @@ export interface HostRecord {
   /** detail: one-way TCP/UDP flows ended with it as server / as client */
   oneway_flows_as_server?: number;
   oneway_flows_as_client?: number;
+  /** detail, local hosts: distinct servers used as client by service, and domain names of this minute (LocalHost::lua_contacts_stats) */
+  server_contacts?: { dns: number; smtp: number; imap: number; pop: number; ntp: number; domain_names: number };
 }
 
 /**

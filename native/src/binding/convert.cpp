@@ -309,6 +309,12 @@ Napi::Object host_to_js(Napi::Env env, const HostRow& r) {
     o.Set("no_tx_peers_as_server", double(r.no_tx_in));
     o.Set("oneway_flows_as_server", double(r.oneway_in));
     o.Set("oneway_flows_as_client", double(r.oneway_out));
+    if (h.flags & kHostLocal) {
+      static const char* const kNames[6] = {"dns", "smtp", "imap", "pop", "ntp", "domain_names"};
+      Napi::Object sc = Napi::Object::New(env);
+      for (int k = 0; k < 6; k++) sc.Set(kNames[k], double(r.server_contacts[k]));
+      o.Set("server_contacts", sc);
+    }
   }
   return o;
 }

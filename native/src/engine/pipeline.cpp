@@ -812,8 +812,8 @@ void Pipeline::classified(Flow& f) noexcept {
     case id(ProtoId::DNS): svc = udp ? kSvcDns : 0, kind = kContactDns; break;
     case id(ProtoId::NTP): svc = udp ? kSvcNtp : 0, kind = kContactNtp; break;
     case id(ProtoId::SMTP): case id(ProtoId::SMTPS): svc = tcp && answered ? kSvcSmtp : 0, kind = kContactSmtp; break;
-    case id(ProtoId::IMAP): case id(ProtoId::IMAPS): svc = tcp && answered ? kSvcImap : 0; break;
-    case id(ProtoId::POP3): case id(ProtoId::POPS): svc = tcp && answered ? kSvcPop : 0; break;
+    case id(ProtoId::IMAP): case id(ProtoId::IMAPS): svc = tcp && answered ? kSvcImap : 0, kind = kContactImap; break;
+    case id(ProtoId::POP3): case id(ProtoId::POPS): svc = tcp && answered ? kSvcPop : 0, kind = kContactPop; break;
     case id(ProtoId::DHCP):
       // the DHCP server is whichever end uses port 67, unless it is a broadcast address
       if (udp) {

@@ -31,6 +31,7 @@ namespace fg {
 enum ContactKind : uint16_t {
   kContactDns = 1, kContactNtp = 2, kContactSmtp = 3, kContactDomains = 4, kContactCountries = 5,
   kContactNoTxOut = 6, kContactNoTxIn = 7, kContactNoTxPorts = 8, kCountOneWay = 9,
+  kContactImap = 10, kContactPop = 11,  // the IMAP and POP servers a local host used (LocalHostStats)
 };
 
 // Host::host_services_bitmap's servers (HOST_IS_*_SERVER), as seen on the wire.

@@ -247,6 +247,17 @@ export function hostDataFlat(ctx: ApiCtx, h: HostRecord, iface: MonitoredInterfa
     o.num_incoming_peers_that_sent_tcp_udp_flows_no_response = h.no_tx_peers_as_server;
     o.num_unidirectional_tcp_flows = { num_ingress: h.oneway_flows_as_server, num_egress: h.oneway_flows_as_client };
   }
+  // LocalHost::lua_contacts_stats (local hosts)
+  if (h.server_contacts) o.server_contacts = h.server_contacts;
+  // Score::lua_get_score_breakdown: each score category's share of the score as client / as
+  // server, once the host was ever scored (ntopng allocates its ScoreStats at the first increment)
+  if (h.alerted_flows_as_client + h.alerted_flows_as_server > 0) {
+    const pct = ([net, sec]: [number, number]) => {
+      const t = net + sec || 1;
+      return { 0: (net * 100) / t, 1: (sec * 100) / t };
+    };
+    o.score_pct = { score_breakdown_client: pct(h.score_breakdown.as_client), score_breakdown_server: pct(h.score_breakdown.as_server) };
+  }
   // Host::lua_get_services: present only for a host seen serving one of them
   if (h.services) o.services = Object.fromEntries(SERVICE_BITS.filter(([, bit]) => h.services! & bit).map(([name]) => [name, true]));
   Object.assign(o, hostNdpi(h));
