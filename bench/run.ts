@@ -11,7 +11,7 @@
 //     with and without 1,100 rules (bench/egress.ts);
 //   - the historical store's insert rate against the engine's flow expiry
 //     rate (bench/history.ts).
-// `npm run bench -- <pipeline|pools|rules|memory|ndpi|api|egress|history>` runs one part.
+// `npm run bench -- <pipeline|pools|maps|rules|memory|ndpi|api|egress|history>` runs one part.
 // Prints one `name: value unit` line per figure.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statfsSync, statSync } from 'node:fs';
@@ -105,12 +105,14 @@ const rounds = Number(process.env.FLOWGATE_BENCH_ROUNDS ?? 3);
  * The full pipeline without and with a setting the trial reads from `env`,
  * alternated over the rounds (this VM's neighbours move single runs); a run
  * where a table or pool refused state stops the bench (not a figure).
+ * `envOn`: the side whose runs get the variable ('none' for a feature on by
+ * default that the variable turns off).
  */
-function alternated(part: string, env: string, value: string, file: string, each?: (r: Result) => void): { none: number[]; with: number[] } {
+function alternated(part: string, env: string, value: string, file: string, each?: (r: Result) => void, envOn: 'with' | 'none' = 'with'): { none: number[]; with: number[] } {
   const runs = { none: [] as number[], with: [] as number[] };
   for (let i = 0; i < Math.max(rounds, 5); i++) {
     for (const k of ['none', 'with'] as const) {
-      if (k === 'with') process.env[env] = value;
+      if (k === envOn) process.env[env] = value;
       const r = runTrial('full', [file], 1 << 22, 65_536);
       delete process.env[env];
       if (r.error) throw new Error(`${part} ${k}: ${r.error}`);
@@ -175,6 +177,18 @@ if (!only || only === 'pools') {
   figure('host_pools_cost_median', (1 - median(runs.with) / median(runs.none)) * 100, '%', 1);
   figure('host_pools_reassign', reassign, 'ms', 1);
   console.log(`host_pools: ${MEMBERS} members; re-assignment of ${hosts} hosts`);
+}
+
+if (!only || only === 'maps') {
+  // The behaviour maps (service and periodicity): one lookup per classified
+  // flow, against the same engine without them, alternated. The capture's
+  // 200 k flows fill both maps (8,192 keys each) early: the rest are lookups
+  // that find no room, the common case on a busy link.
+  const [file] = staged([capture('mix', 200_000, 2_000_000, 10_000)]);
+  const runs = alternated('maps', 'FLOWGATE_BENCH_NO_MAPS', '1', file, undefined, 'none');
+  figure('pipeline_with_behaviour_maps', median(runs.with), 'Mpps');
+  figure('pipeline_without_behaviour_maps', median(runs.none), 'Mpps');
+  figure('behaviour_maps_cost_median', (1 - median(runs.with) / median(runs.none)) * 100, '%', 1);
 }
 
 if (!only || only === 'rules') {

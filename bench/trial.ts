@@ -107,7 +107,9 @@ export async function trial(mode: Mode, files: string[], maxFlows: number, maxHo
   // service does at start: the figures are steady-state packet processing,
   // not the kernel zeroing fresh pages (FLOWGATE_BENCH_COLD=1 to include it).
   const prefault = !process.env.FLOWGATE_BENCH_COLD;
-  const e = new Engine({ files, mode: mode === 'no-dpi' || mode === 'no-checks' ? 'full' : mode, dpi: mode !== 'no-dpi', checks: mode !== 'no-checks', prefault, maxFlows, maxHosts, flowIdleSec: 1e10, localHostIdleSec: 1e10, remoteHostIdleSec: 1e10 });
+  const e = new Engine({ files, mode: mode === 'no-dpi' || mode === 'no-checks' ? 'full' : mode, dpi: mode !== 'no-dpi', checks: mode !== 'no-checks', prefault, maxFlows, maxHosts, flowIdleSec: 1e10, localHostIdleSec: 1e10, remoteHostIdleSec: 1e10,
+    // the maps bench's baseline runs without the behaviour maps
+    ...(process.env.FLOWGATE_BENCH_NO_MAPS ? { behaviourMapEntries: 0 } : {}) });
   if (!process.env.FLOWGATE_BENCH_NO_SCORES) e.setRiskScores(defaultScores());
   // host pools: each new host looks its pool up once
   // the operator's classification rules (custom protocols, categories, risk exceptions)

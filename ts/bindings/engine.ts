@@ -129,6 +129,8 @@ export const EngineOptions = z
     checks: z.boolean().default(true),
     /** per-host L7/DSCP counters: 40-byte table entries per host slot (a host uses one per application, category and DSCP mark); 0 turns them off */
     l7EntriesPerHost: z.number().int().min(0).max(256).default(5),
+    /** keys of the service map and of the periodicity map each (native/src/flow/behaviour_maps.h); 0 turns both off */
+    behaviourMapEntries: z.number().int().min(0).max(1 << 22).default(8192),
     /** 'full' pipeline, 'read-only' (reader baseline) or 'decode-only' */
     mode: z.enum(['full', 'read-only', 'decode-only']).default('full'),
     /** 0: as fast as possible; 1: original timing; 2: twice as fast … */
@@ -439,6 +441,7 @@ export class Engine {
       dpi: o.dpi,
       checks: o.checks,
       l7EntriesPerHost: o.l7EntriesPerHost,
+      behaviourMapEntries: o.behaviourMapEntries,
       mode: o.mode === 'full' ? 0 : o.mode === 'read-only' ? 1 : 2,
       replaySpeed: o.replaySpeed,
       loop: o.loop,

@@ -26,6 +26,7 @@ export interface NativeEngineOptions {
   dpi?: boolean;
   checks?: boolean;
   l7EntriesPerHost?: number;
+  behaviourMapEntries?: number;
   mode?: 0 | 1 | 2;
   replaySpeed?: number;
   loop?: boolean;

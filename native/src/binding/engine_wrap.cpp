@@ -339,6 +339,7 @@ EngineWrap::EngineWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Engine
   cfg.limits.dpi = opt_bool(o, "dpi", true);
   cfg.limits.checks = opt_bool(o, "checks", true);
   cfg.limits.l7_entries_per_host = opt_u32(o, "l7EntriesPerHost", cfg.limits.l7_entries_per_host);
+  cfg.limits.behaviour_map_entries = opt_u32(o, "behaviourMapEntries", cfg.limits.behaviour_map_entries);
   require(cfg.limits.max_flows >= 1 && cfg.limits.max_hosts >= 2, env, "maxFlows must be >= 1 and maxHosts >= 2");
   cfg.mode = Mode(opt_u32(o, "mode", 0));
   require(uint32_t(cfg.mode) <= 2, env, "mode must be 0 (full), 1 (read-only) or 2 (decode-only)");

@@ -854,6 +854,7 @@ void Pipeline::classified(Flow& f) noexcept {
 // The flow's start into the behaviour maps (flow/behaviour_maps.h): every
 // flow into the periodicity map, local-to-local ones into the service map.
 void Pipeline::behaviour(const Flow& f) noexcept {
+  if (!lim_.behaviour_map_entries) return;
   BehaviourKey k{};
   k.cli = f.cli_is_hi ? f.key.hi : f.key.lo;
   k.srv = f.cli_is_hi ? f.key.lo : f.key.hi;

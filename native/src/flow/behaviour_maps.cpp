@@ -6,6 +6,7 @@ namespace fg {
 
 BehaviourMap::BehaviourMap(uint32_t max_entries) : max_(max_entries) {
   // a power of two at least twice the entries: probes stay short when full
+  // (turned off, max 0: 16 slots never used)
   cap_ = 16;
   while (cap_ < uint64_t(max_entries) * 2) cap_ <<= 1;
   mask_ = cap_ - 1;
