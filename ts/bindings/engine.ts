@@ -734,6 +734,15 @@ export class Engine {
     return this.native.noTxPeers(allowed);
   }
 
+  /**
+   * ntopng's top visited sites (MostVisitedList): the sites local clients
+   * named in HTTP, TLS, QUIC, Tor and DNS flows, most visited first; the
+   * interface's, or one host's (null: no such host).
+   */
+  topSites(ip?: string, vlan = 0): { site: string; contacts: number }[] | null {
+    return ip === undefined ? this.native.topSites() : this.native.topSites(ip, vlan);
+  }
+
   /** A page of the service or the periodicity map, filtered, sorted and cut natively. */
   behaviourMap(which: 'service' | 'periodicity', q: BehaviourQuery): BehaviourPage {
     return this.native.behaviourMap(which, q);

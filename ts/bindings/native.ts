@@ -638,6 +638,8 @@ export interface NativeEngine {
   localMacs(): Float64Array;
   behaviourMap(which: 'service' | 'periodicity', q: BehaviourQuery): BehaviourPage;
   noTxPeers(allowed?: string[]): { local: NoTxSide; remote: NoTxSide };
+  /** the interface's top visited sites, or a host's (null: no such host) */
+  topSites(ip?: string, vlan?: number): { site: string; contacts: number }[] | null;
 }
 
 /** Traffic per VLAN (client→server is sent) and per local network (by index in the local network list). */

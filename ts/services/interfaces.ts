@@ -113,7 +113,7 @@ const REFUSALS = [
   ['host_table_full', 'host table full', 'hosts refused (raise --max-hosts or POST edit/monitor/incr_hosts)'],
   ['mac_table_full', 'MAC table full', 'devices refused'],
   ['host_l7_pool_full', 'host L7 pool full', 'hosts whose application counters stopped'],
-  ['host_contacts_full', 'host L7 pool full (contacts)', 'contact counts (server contacts, countries, domains, no-TX peers) not kept'],
+  ['host_contacts_full', 'host L7 pool full (contacts)', 'contact counts (server contacts, countries, domains, no-TX peers) and visited sites not kept'],
   ['flow_info_full', 'classifier pool full', 'flows classified without their metadata'],
   ['flow_meta_full', 'metadata pool full', 'flows without their protocol metadata'],
   ['flow_score_full', 'flow score pool full', 'alerted flows whose score did not reach their hosts'],

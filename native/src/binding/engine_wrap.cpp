@@ -296,6 +296,7 @@ Napi::Function EngineWrap::Init(Napi::Env env) {
                          InstanceMethod("localMacs", &EngineWrap::LocalMacs),
                          InstanceMethod("behaviourMap", &EngineWrap::BehaviourMapPage),
                          InstanceMethod("noTxPeers", &EngineWrap::NoTxPeers),
+                         InstanceMethod("topSites", &EngineWrap::TopSitesList),
                      });
 }
 
@@ -1043,6 +1044,40 @@ Napi::Value EngineWrap::NoTxPeers(const Napi::CallbackInfo& info) {
     out.Set(local ? "local" : "remote", side);
   }
   return out;
+}
+
+// The top visited sites (flow/top_sites.h): topSites() the interface's,
+// topSites(ip, vlan) a host's (null: no such host) → [{site, contacts}],
+// most visited first.
+Napi::Value EngineWrap::TopSitesList(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const bool one = info.Length() > 0 && !info[0].IsUndefined();
+  IpAddr ip{};
+  uint16_t vlan = 0;
+  if (one) {
+    require(info[0].IsString() && info.Length() > 1 && info[1].IsNumber(), env, "topSites(ip?: string, vlan: number)");
+    require(parse_ip(info[0].As<Napi::String>().Utf8Value(), ip), env, "topSites: invalid IP address");
+    vlan = uint16_t(info[1].As<Napi::Number>().Uint32Value());
+  }
+  bool found = true;
+  TopSites t = engine_->with_view([&](const Pipeline& pl) {
+    if (!one) return pl.iface_sites();
+    const HostKey k{ip, vlan};
+    const uint32_t i = pl.hosts().find(k, hash_host_key(k));
+    if (i == HashIndex::kNone) return found = false, TopSites{};
+    const TopSites* s = pl.host_sites(i);
+    return s ? *s : TopSites{};
+  });
+  if (!found) return env.Null();
+  t.sort();
+  Napi::Array a = Napi::Array::New(env, t.n);
+  for (uint32_t i = 0; i < t.n; i++) {
+    Napi::Object x = Napi::Object::New(env);
+    x.Set("site", t.e[i].name);
+    x.Set("contacts", double(t.e[i].count));
+    a.Set(i, x);
+  }
+  return a;
 }
 
 }  // namespace fg

@@ -60,6 +60,7 @@ Pipeline::Pipeline(const PipelineLimits& lim, SpscRing<ExpiredFlow>* expired)
       hosts_(lim.max_hosts),
       services_(lim.behaviour_map_entries),
       periodicity_(lim.behaviour_map_entries),
+      sites_pool_(sites_slots(lim.max_hosts)),
       names_(lim.max_hosts / 2 + 1),
       dpi_(lim.max_flows),
       mac_index_(lim.max_macs),
@@ -83,6 +84,7 @@ Pipeline::Pipeline(const PipelineLimits& lim, SpscRing<ExpiredFlow>* expired)
   std::memset(host_net_.get(), kNoNet, lim.max_hosts);
   host_pool_.reset(new uint8_t[lim.max_hosts]());
   host_country_.reset(new uint16_t[lim.max_hosts]());
+  host_sites_.reset(new uint32_t[lim.max_hosts]());
 }
 
 void Pipeline::set_host_pools(std::shared_ptr<const HostPoolTable> t) noexcept {
@@ -112,8 +114,8 @@ void Pipeline::learn_name(const IpAddr& ip, uint16_t vlan, const char* name, siz
 
 size_t Pipeline::memory_bytes() const {
   return flows_.memory_bytes() + hosts_.memory_bytes() + names_.memory_bytes() + mac_index_.memory_bytes() +
-         mac_pool_.memory_bytes() + dpi_.memory_bytes() + score_pool_.memory_bytes() + l7_.memory_bytes() + host_checks_memory_bytes() + services_.memory_bytes() + periodicity_.memory_bytes() + (n_apps_ + n_cats_) * sizeof(IfaceL7Counter) + kFragSlots * sizeof(FragEntry) + kNameCacheSlots * sizeof(NameCacheEntry) +
-         size_t(hosts_.max()) * 4 /* host_net_, host_pool_, host_country_ */ + sizeof(*this);
+         mac_pool_.memory_bytes() + dpi_.memory_bytes() + score_pool_.memory_bytes() + l7_.memory_bytes() + host_checks_memory_bytes() + services_.memory_bytes() + periodicity_.memory_bytes() + sites_pool_.memory_bytes() + (n_apps_ + n_cats_) * sizeof(IfaceL7Counter) + kFragSlots * sizeof(FragEntry) + kNameCacheSlots * sizeof(NameCacheEntry) +
+         size_t(hosts_.max()) * 8 /* host_net_, host_pool_, host_country_, host_sites_ */ + sizeof(*this);
 }
 
 void Pipeline::count_mac(const uint8_t* mac, uint32_t bytes, bool sent) noexcept {
@@ -188,6 +190,7 @@ uint32_t Pipeline::host_for(const IpAddr& ip, uint16_t vlan, const uint8_t* mac,
   // its country, once (private and group addresses have none, as in ntopng)
   const CountryTable* ct = (fl & (kHostPrivate | kHostMulticast | kHostBroadcast)) ? nullptr : country_table();
   host_country_[i] = ct ? ct->find(ip) : 0;
+  host_sites_[i] = 0;
   if (fl & kHostLocal) stats_.local_hosts++;
   if (!(fl & (kHostBroadcast | kHostMulticast))) stats_.rx_only_hosts++, stats_.local_rx_only_hosts += fl & kHostLocal;
   // A device (MAC) is learned with the hosts behind it.
@@ -837,13 +840,31 @@ void Pipeline::classified(Flow& f) noexcept {
     if (n < 255) n++;
   }
   if (!f.cli_local) return;
+  const FlowInfo* fi = dpi_.info(f);
+  if (fi && fi->host[0]) {
+    // LocalHostStats::incrVisitedWebSite, from Flow's HTTP, TLS / QUIC / Tor (not DoH) and DNS (no error) cases
+    size_t len = strnlen(fi->host, sizeof(fi->host));
+    switch (lower) {
+      case id(ProtoId::HTTP):
+        while (len && fi->host[len - 1] >= '0' && fi->host[len - 1] <= '9') len--;  // the Host's ":port"
+        if (len && fi->host[len - 1] == ':') len--;
+        else len = strnlen(fi->host, sizeof(fi->host));
+        visited(f.cli_host, fi->host, len);
+        break;
+      case id(ProtoId::TLS): case id(ProtoId::QUIC): case id(ProtoId::Tor):
+        if (f.l7_app != id(ProtoId::DoH_DoT)) visited(f.cli_host, fi->host, len);
+        break;
+      case id(ProtoId::DNS):
+        if (MetaKind(fi->kind) != MetaKind::Dns || fi->dns.rcode == 0) visited(f.cli_host, fi->host, len);
+        break;
+    }
+  }
   if (kind && has_srv) {
     const IpAddr& ip = f.cli_is_hi ? f.key.lo : f.key.hi;
     uint64_t a, b;
     std::memcpy(&a, ip.b, 8), std::memcpy(&b, ip.b + 8, 8);
     contact(f.cli_host, kind, uint32_t(mix64(a ^ mix64(b)) >> 32));
   }
-  const FlowInfo* fi = dpi_.info(f);
   if (fi && fi->host[0]) {
     uint64_t h = 0xcbf29ce484222325ULL;  // FNV-1a
     for (const char* c = fi->host; *c && c < fi->host + sizeof(fi->host); c++) h = (h ^ uint8_t(*c)) * 0x100000001b3ULL;
@@ -891,6 +912,25 @@ void Pipeline::ended_one_way(const Flow& f) noexcept {
     if (!l7_.count_add(f.srv_host, kCountOneWay, 0)) stats_.host_contacts_full++;
     if (!l7_.count_add(f.cli_host, kCountOneWay, 1)) stats_.host_contacts_full++;
   }
+}
+
+// A site a local client visited: on the interface's list and the host's
+// (a pool entry taken at its first site; none left: counted, not kept).
+void Pipeline::visited(uint32_t host, const char* name, size_t len) noexcept {
+  const char* site;
+  size_t n;
+  if (!site_of(name, len, site, n)) return;
+  uint32_t h = 2166136261u;  // FNV-1a
+  for (size_t i = 0; i < n; i++) h = (h ^ uint8_t(site[i])) * 16777619u;
+  if_sites_.add(site, n, h);
+  uint32_t& ref = host_sites_[host];
+  if (!ref) {
+    const uint32_t e = sites_pool_.alloc();
+    if (e == HashIndex::kNone) return void(stats_.host_contacts_full++);
+    sites_pool_[e].n = 0;
+    ref = e + 1;
+  }
+  sites_pool_[ref - 1].add(site, n, h);
 }
 
 void Pipeline::contact(uint32_t host, ContactKind kind, uint32_t h) noexcept {
@@ -958,6 +998,7 @@ void Pipeline::sweep(uint32_t n) noexcept {
       names_.release(e.name);
       if (e.flags & kHostLocal) stats_.local_hosts--;
       if (e.pkts(0) == 0) rx_only_gone(e);
+      if (host_sites_[i]) sites_pool_.release(host_sites_[i] - 1), host_sites_[i] = 0;
       if (l7_.enabled()) l7_.host_gone(i);
       hosts_.erase(i);
       stats_.hosts_expired++;
@@ -1021,6 +1062,7 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
   std::memset(nnet.get(), kNoNet, max_hosts);
   std::unique_ptr<uint8_t[]> npool(new uint8_t[max_hosts]());
   std::unique_ptr<uint16_t[]> ncountry(new uint16_t[max_hosts]());
+  std::unique_ptr<uint32_t[]> nsites(new uint32_t[max_hosts]());
   ZeroArray<HostCheckCounters> nchecks = zero_array<HostCheckCounters>(max_hosts);
   ZeroArray<HostCheckHits> nhits = zero_array<HostCheckHits>(max_hosts);
   ZeroArray<HostScore> nhscores = zero_array<HostScore>(max_hosts);
@@ -1040,6 +1082,7 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
     nnet[j] = host_net_[i];
     npool[j] = host_pool_[i];
     ncountry[j] = host_country_[i];
+    nsites[j] = host_sites_[i];
     nchecks[j] = checks_[i], nhits[j] = check_hits_[i];
     nhscores[j] = host_scores_[i];
   }
@@ -1064,6 +1107,7 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
   host_net_ = std::move(nnet);
   host_pool_ = std::move(npool);
   host_country_ = std::move(ncountry);
+  host_sites_ = std::move(nsites);
   checks_ = std::move(nchecks), check_hits_ = std::move(nhits);
   host_scores_ = std::move(nhscores), score_pool_ = std::move(nfscores);
   lim_.max_flows = max_flows, lim_.max_hosts = max_hosts;

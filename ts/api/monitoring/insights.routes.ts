@@ -4,7 +4,7 @@
 import { int, str } from '../params.js';
 import { RC } from '../rc.js';
 import { route, type RouteDef } from '../route.js';
-import { MAP_MAX_LENGTH, MAP_SORTS, behaviourMap, noTxPeers, topTalkers } from './insights.js';
+import { MAP_MAX_LENGTH, MAP_SORTS, behaviourMap, hostTopSites, interfaceTopSites, noTxPeers, topTalkers } from './insights.js';
 
 const talkers = (where: 'local' | 'remote'): RouteDef[] =>
   (
@@ -53,4 +53,20 @@ const rxOnly: RouteDef[] = [true, false].map((pro) =>
   }),
 );
 
-export const insightRoutes: RouteDef[] = [...talkers('local'), ...talkers('remote'), ...maps, ...rxOnly];
+const SITES = "sites local clients named in HTTP (Host), TLS / QUIC / Tor (SNI; not DoH) and DNS (query, answered without error) flows, the first label dropped from names with two dots or more (www.example.org counts for example.org), reverse lookups and IPv4 literals left out; up to 20 kept, pruned to the top 10 by contacts when a new one comes: rsp [{site, contacts (flows), percentage (of the contacts listed)}], most visited first; hour: current (ntopng's older windows are not kept: -5)";
+const sites: RouteDef[] = [
+  route({
+    path: 'get/interface/top/sites', versions: ['v2'], method: 'GET', perm: 'user', ifid: true, pro: true,
+    summary: `The interface's top visited sites: ${SITES}`,
+    params: { hour: str(16).optional() }, errors: [RC.INVALID_INTERFACE, RC.INVALID_ARGUMENTS, RC.INTERNAL_ERROR],
+    handler: (ctx, p) => interfaceTopSites(ctx, p.hour),
+  }),
+  route({
+    path: 'get/host/top/local/sites', versions: ['v2'], method: 'GET', perm: 'user', ifid: true, pro: true,
+    summary: `A local host's top visited sites (host address[@vlan], vlan; -5 for a host not seen): ${SITES}`,
+    params: { host: str(80).optional(), vlan: int(0, 4095).optional(), hour: str(16).optional() }, errors: [RC.INVALID_INTERFACE, RC.INVALID_ARGUMENTS, RC.INTERNAL_ERROR],
+    handler: (ctx, p) => hostTopSites(ctx, p.host, p.vlan, p.hour),
+  }),
+];
+
+export const insightRoutes: RouteDef[] = [...talkers('local'), ...talkers('remote'), ...maps, ...rxOnly, ...sites];

@@ -8,7 +8,7 @@ import type { NoTxSide } from '../../bindings/native.js';
 import { ApiError, envelope, RC } from '../rc.js';
 import type { ApiCtx } from '../route.js';
 import { l4Name } from './constants.js';
-import { aliasOf, hostKey, parseHost } from './hosts.js';
+import { aliasOf, hostKey, inNetworks, parseHost } from './hosts.js';
 
 /** the dashboard's "Top 10" */
 const TOP = 10;
@@ -120,3 +120,36 @@ export function noTxPeers(ctx: ApiCtx) {
 
 /** ntopng's JSON encoder writes an empty Lua table as [] */
 const luaTable = <T>(o: Record<string, T>): Record<string, T> | [] => (Object.keys(o).length ? o : []);
+
+/** rows of ntopng's top sites table: site, contacts and the share of all contacts listed (%) */
+function sitesRows(list: { site: string; contacts: number }[]) {
+  const total = list.reduce((n, x) => n + x.contacts, 0);
+  return list.map((x) => ({ site: x.site, contacts: x.contacts, percentage: total ? (x.contacts * 100) / total : 0 }));
+}
+
+/** ntopng keeps older windows in Redis (hour=<h>, day, last_5_min); only the current one is kept here */
+function currentOnly(hour: string | undefined) {
+  if (hour !== undefined && hour !== '' && hour !== 'current') throw new ApiError(RC.INVALID_ARGUMENTS, `hour '${hour}': only the current sites are kept (hour=current)`);
+}
+
+/** pro v2 get/interface/top/sites.lua: the interface's top visited sites. */
+export function interfaceTopSites(ctx: ApiCtx, hour: string | undefined) {
+  currentOnly(hour);
+  return sitesRows(ctx.iface.engine.topSites() ?? []);
+}
+
+/** pro v2 get/host/top/local/sites.lua: a host's top visited sites (-5 for a host not seen). */
+export function hostTopSites(ctx: ApiCtx, host: string | undefined, vlan: number | undefined, hour: string | undefined) {
+  currentOnly(hour);
+  if (!host) throw new ApiError(RC.INVALID_ARGUMENTS, 'host is required');
+  let k: { ip: string; vlan: number };
+  try {
+    k = parseHost(host, vlan);
+  } catch (e) {
+    throw new ApiError(RC.INVALID_ARGUMENTS, e instanceof Error ? e.message : String(e));
+  }
+  if (ctx.allowed && !inNetworks(k.ip, ctx.allowed)) throw new ApiError(RC.INVALID_ARGUMENTS, `host ${k.ip} is outside the networks allowed to this user`);
+  const list = ctx.iface.engine.topSites(k.ip, k.vlan);
+  if (list === null) throw new ApiError(RC.INVALID_ARGUMENTS, `host ${hostKey(k.ip, k.vlan)} not found`);
+  return sitesRows(list);
+}

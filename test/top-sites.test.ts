@@ -1,0 +1,97 @@
+// ntopng's top visited sites (pro get/interface/top/sites, get/host/top/local/
+// sites; LocalHostStats::incrVisitedWebSite) on a capture built here: local
+// clients naming sites in DNS, HTTP and TLS flows, names that do not count
+// (a reverse lookup, an address literal, a DNS error, a remote client). The
+// counts expected are computed here from the flows written.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { startApi, type ApiService } from './fixtures/api.js';
+import { dns, dnsName, tlsClientHello } from './fixtures/apps.js';
+import { tcpSession } from './fixtures/dissect.js';
+import { ETH, IPPROTO, MAC_A, MAC_B, eth, ipv4, udp } from './fixtures/frames.js';
+import { pcap, sec, tempDir, type Packet } from './fixtures/pcap.js';
+
+const tmp = tempDir();
+let s: ApiService;
+afterAll(async () => {
+  await s?.close();
+  tmp.cleanup();
+});
+
+const A = '192.168.7.10', B = '192.168.7.11', REMOTE = '198.51.100.9', RESOLVER = '192.168.7.53';
+// [client, kind, name, DNS rcode]
+const VISITS: [string, 'dns' | 'http' | 'tls', string, number][] = [
+  [A, 'dns', 'www.example.org', 0], [A, 'dns', 'www.example.org', 0], [A, 'dns', 'www.example.org', 0], [A, 'dns', 'mail.example.org', 0],
+  [A, 'dns', 'example.net', 0], [A, 'dns', 'example.net', 0], [B, 'dns', 'www.example.net', 0],
+  [A, 'http', 'intranet.example.lan:8080', 0], [A, 'tls', 'cdn.example.org', 0],
+  // these count for nobody
+  [A, 'dns', '4.3.2.1.in-addr.arpa', 0], [A, 'http', '10.0.0.1', 0], [A, 'dns', 'missing.example.com', 3], [REMOTE, 'dns', 'www.example.org', 0],
+];
+
+/** the site a name counts for, as ntopng's incrVisitedWebSite: none for reverse lookups and IPv4 literals, the first label dropped with two dots or more */
+function site(name: string): string | null {
+  const n = name.replace(/:\d+$/, '');
+  if (n.includes('in-addr.arpa') || /^\d+\.\d+\.\d+\.\d+/.test(n)) return null;
+  return n.split('.').length > 2 ? n.slice(n.indexOf('.') + 1) : n;
+}
+function expected(client?: string): { site: string; contacts: number }[] {
+  const m = new Map<string, number>();
+  for (const [c, , name, rcode] of VISITS) {
+    const st = site(name);
+    if (!st || rcode !== 0 || !c.startsWith('192.168.') || (client && c !== client)) continue;
+    m.set(st, (m.get(st) ?? 0) + 1);
+  }
+  return [...m].map(([site, contacts]) => ({ site, contacts })).sort((a, b) => b.contacts - a.contacts || a.site.localeCompare(b.site));
+}
+
+beforeAll(async () => {
+  const p: Packet[] = [];
+  VISITS.forEach(([cli, kind, name, rcode], i) => {
+    const t = sec(1_700_000_000 + i);
+    if (kind === 'dns') {
+      const q = dns({ id: i, flags: 0x0100, questions: [{ name: dnsName(name), type: name.includes('arpa') ? 12 : 1 }] });
+      const r = dns({ id: i, flags: 0x8180 | rcode, questions: [{ name: dnsName(name), type: name.includes('arpa') ? 12 : 1 }] });
+      p.push({ tsNs: t, data: eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: cli, dst: RESOLVER, proto: IPPROTO.UDP }, udp({ sport: 30000 + i, dport: 53 }, q))) });
+      p.push({ tsNs: t + 5_000_000n, data: eth(MAC_A, MAC_B, ETH.IPV4, ipv4({ src: RESOLVER, dst: cli, proto: IPPROTO.UDP }, udp({ sport: 53, dport: 30000 + i }, r))) });
+    } else {
+      const msgs: [boolean, Uint8Array][] = kind === 'http'
+        ? [[true, Buffer.from(`GET / HTTP/1.1\r\nHost: ${name}\r\n\r\n`)], [false, Buffer.from('HTTP/1.1 204 No Content\r\n\r\n')]]
+        : [[true, tlsClientHello(name)]];
+      tcpSession(cli, '192.168.7.80', 40000 + i, kind === 'http' ? 80 : 443, msgs).forEach((data, k) => p.push({ tsNs: t + BigInt(k) * 1_000_000n, data }));
+    }
+  });
+  s = await startApi({ files: [tmp.file('sites.pcap', pcap(p))] });
+});
+
+const ok = (r: { body: any; text: string }) => {
+  expect(r.body?.rc, r.text).toBe(0);
+  return r.body.rsp as { site: string; contacts: number; percentage: number }[];
+};
+const IFACE = '/lua/pro/rest/v2/get/interface/top/sites.lua', HOST = '/lua/pro/rest/v2/get/host/top/local/sites.lua';
+
+describe('top visited sites', () => {
+  it("the interface's: every local client's sites, most visited first, with each one's share", async () => {
+    const rows = ok(await s.call(IFACE, { query: { ifid: 0, hour: 'current' } }));
+    const want = expected();
+    expect(want.map((x) => x.site)).toEqual(['example.org', 'example.net', 'example.lan']);
+    expect(rows.map(({ site, contacts }) => ({ site, contacts }))).toEqual(want);
+    const total = want.reduce((n, x) => n + x.contacts, 0);
+    for (const r of rows) expect(r.percentage).toBeCloseTo((r.contacts * 100) / total, 9);
+  });
+
+  it("a host's: its own sites only; a client that named none has an empty list", async () => {
+    for (const ip of [A, B]) expect(ok(await s.call(HOST, { query: { ifid: 0, host: ip } })).map(({ site, contacts }) => ({ site, contacts })), ip).toEqual(expected(ip));
+    expect(ok(await s.call(HOST, { query: { ifid: 0, host: RESOLVER } }))).toEqual([]);
+    expect(ok(await s.call(HOST, { query: { ifid: 0, host: REMOTE } }))).toEqual([]);
+  });
+
+  it('bad input: -2 without an interface, -5 for a missing, malformed or unseen host or an older window', async () => {
+    expect((await s.call(IFACE)).body.rc).toBe(-2);
+    for (const query of [{}, { host: 'nope' }, { host: '192.168.7.250' }, { host: A, hour: '3' }]) {
+      const r = await s.call(HOST, { query: { ifid: 0, ...query } });
+      expect(r.status, JSON.stringify(query)).toBeLessThan(500);
+      expect(r.body.rc, JSON.stringify(query)).toBe(-5);
+    }
+    expect((await s.call(IFACE, { query: { ifid: 0, hour: 'day' } })).body.rc).toBe(-5);
+  });
+});
