@@ -142,4 +142,14 @@ describe('service map', () => {
     // remote hosts have none (ntopng's LocalHost only)
     expect(await data(REMOTE_RESOLVER)).not.toHaveProperty('server_contacts');
   });
+
+  it('host data: distinct peers as client and as server, distinct service names (LocalHostStats cardinality)', async () => {
+    const card = async (ip: string) => ok(await s.call('/lua/rest/v2/get/host/data.lua', { query: { ifid: 0, host: ip } })).rsp.cardinality;
+    // STEADY: two resolvers, two names; IRREGULAR: the resolver and the web server, a DNS name and the HTTP Host
+    expect(await card(STEADY)).toEqual({ num_contacted_hosts_as_client: 2, num_host_contacts_as_server: 0, num_contacted_services_as_client: 2 });
+    expect(await card(IRREGULAR)).toEqual({ num_contacted_hosts_as_client: 2, num_host_contacts_as_server: 0, num_contacted_services_as_client: 2 });
+    // the resolver was asked by three clients; the web server by one
+    expect(await card(RESOLVER)).toEqual({ num_contacted_hosts_as_client: 0, num_host_contacts_as_server: 3, num_contacted_services_as_client: 0 });
+    expect((await card(WEB)).num_host_contacts_as_server).toBe(1);
+  });
 });

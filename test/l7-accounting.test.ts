@@ -325,12 +325,15 @@ describe('the per-host table is bounded', () => {
         expect([sum(h.dscp, (a) => a.packets_sent), sum(h.dscp, (a) => a.packets_rcvd)], h.ip).toEqual([h.packets_sent, h.packets_rcvd]);
       }
       // The old hosts' entries were reclaimed by the sweep: only the live hosts' are left,
-      // their counters, the no-TX sketches of those with one-way flows ended (one per count)
-      // and their one-way flow counters (one entry for both ways)
+      // their counters, the no-TX sketches of those with one-way flows ended (one per count),
+      // their one-way flow counters (one entry for both ways), and the local hosts' contact
+      // sketches (one per non-zero count)
       const noTx = e.noTxPeers();
+      const nonZero = (o: object | undefined) => Object.values(o ?? {}).filter((v) => v > 0).length;
       const sketches =
-        [noTx.local, noTx.remote].flatMap((x) => Object.values(x.hosts_with_ports_count)).reduce((n, c) => n + Object.values(c).filter((v) => v > 0).length, 0) +
-        hosts.filter((h) => h.oneway_flows_as_server || h.oneway_flows_as_client).length;
+        [noTx.local, noTx.remote].flatMap((x) => Object.values(x.hosts_with_ports_count)).reduce((n, c) => n + nonZero(c), 0) +
+        hosts.filter((h) => h.oneway_flows_as_server || h.oneway_flows_as_client).length +
+        sum(hosts, (h) => nonZero(h.cardinality) + nonZero(h.server_contacts));
       expect(s.host_l7_entries).toBe(sum(hosts, (h) => h.ndpi.length + h.ndpi_categories.length + h.dscp.length) + sketches);
     } finally {
       e.close();

@@ -314,6 +314,10 @@ Napi::Object host_to_js(Napi::Env env, const HostRow& r) {
       Napi::Object sc = Napi::Object::New(env);
       for (int k = 0; k < 6; k++) sc.Set(kNames[k], double(r.server_contacts[k]));
       o.Set("server_contacts", sc);
+      static const char* const kCard[3] = {"num_contacted_hosts_as_client", "num_host_contacts_as_server", "num_contacted_services_as_client"};
+      Napi::Object card = Napi::Object::New(env);
+      for (int k = 0; k < 3; k++) card.Set(kCard[k], double(r.cardinality[k]));
+      o.Set("cardinality", card);
     }
   }
   return o;

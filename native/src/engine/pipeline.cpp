@@ -835,6 +835,15 @@ void Pipeline::classified(Flow& f) noexcept {
     if (f.cli_local && sc) contact(f.cli_host, kContactCountries, uint32_t(mix64(sc) >> 32));
     if (f.srv_local && cc) contact(f.srv_host, kContactCountries, uint32_t(mix64(cc) >> 32));
   }
+  auto ip_hash = [](const IpAddr& ip) {
+    uint64_t a, b;
+    std::memcpy(&a, ip.b, 8), std::memcpy(&b, ip.b + 8, 8);
+    return uint32_t(mix64(a ^ mix64(b)) >> 32);
+  };
+  const IpAddr& cli_ip = f.cli_is_hi ? f.key.hi : f.key.lo;
+  const IpAddr& srv_ip = f.cli_is_hi ? f.key.lo : f.key.hi;
+  if (has_srv && f.srv_local) contact(f.srv_host, kContactPeersIn, ip_hash(cli_ip));
+  if (has_srv && f.cli_local) contact(f.cli_host, kContactPeersOut, ip_hash(srv_ip));
   if (remote_access_category(f.l7_category) && !(f.cli_local && f.srv_local)) {
     uint8_t& n = hosts_[f.cli_host].remote_access;
     if (n < 255) n++;
@@ -842,29 +851,32 @@ void Pipeline::classified(Flow& f) noexcept {
   if (!f.cli_local) return;
   const FlowInfo* fi = dpi_.info(f);
   if (fi && fi->host[0]) {
-    // LocalHostStats::incrVisitedWebSite, from Flow's HTTP, TLS / QUIC / Tor (not DoH) and DNS (no error) cases
+    // LocalHostStats::incrVisitedWebSite, from Flow's HTTP, TLS / QUIC / Tor (not DoH) and DNS (no error)
+    // cases; incContactedService in the same cases (TLS's DoH too)
     size_t len = strnlen(fi->host, sizeof(fi->host));
+    auto service = [&] {
+      uint32_t h = 2166136261u;  // FNV-1a
+      for (size_t i = 0; i < len; i++) h = (h ^ uint8_t(fi->host[i])) * 16777619u;
+      contact(f.cli_host, kContactServices, uint32_t(mix64(h) >> 32));
+    };
     switch (lower) {
       case id(ProtoId::HTTP):
+        service();
         while (len && fi->host[len - 1] >= '0' && fi->host[len - 1] <= '9') len--;  // the Host's ":port"
         if (len && fi->host[len - 1] == ':') len--;
         else len = strnlen(fi->host, sizeof(fi->host));
         visited(f.cli_host, fi->host, len);
         break;
       case id(ProtoId::TLS): case id(ProtoId::QUIC): case id(ProtoId::Tor):
+        service();
         if (f.l7_app != id(ProtoId::DoH_DoT)) visited(f.cli_host, fi->host, len);
         break;
       case id(ProtoId::DNS):
-        if (MetaKind(fi->kind) != MetaKind::Dns || fi->dns.rcode == 0) visited(f.cli_host, fi->host, len);
+        if (MetaKind(fi->kind) != MetaKind::Dns || fi->dns.rcode == 0) service(), visited(f.cli_host, fi->host, len);
         break;
     }
   }
-  if (kind && has_srv) {
-    const IpAddr& ip = f.cli_is_hi ? f.key.lo : f.key.hi;
-    uint64_t a, b;
-    std::memcpy(&a, ip.b, 8), std::memcpy(&b, ip.b + 8, 8);
-    contact(f.cli_host, kind, uint32_t(mix64(a ^ mix64(b)) >> 32));
-  }
+  if (kind && has_srv) contact(f.cli_host, kind, ip_hash(srv_ip));
   if (fi && fi->host[0]) {
     uint64_t h = 0xcbf29ce484222325ULL;  // FNV-1a
     for (const char* c = fi->host; *c && c < fi->host + sizeof(fi->host); c++) h = (h ^ uint8_t(*c)) * 0x100000001b3ULL;

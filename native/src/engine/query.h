@@ -40,11 +40,14 @@ struct HostRow {
   uint64_t oneway_in = 0, oneway_out = 0;
   // detail: the servers a local host used as client, distinct, by service (LocalHost::lua_contacts_stats)
   uint32_t server_contacts[6] = {};  // dns, smtp, imap, pop, ntp, domain names (this minute)
+  uint32_t cardinality[3] = {};      // peers as client, peers as server, services as client (LocalHostStats)
   void read_contacts(const HostL7Table& t, uint32_t i) {
     no_tx_out = t.contact_estimate(i, kContactNoTxOut), no_tx_in = t.contact_estimate(i, kContactNoTxIn);
     oneway_in = t.count(i, kCountOneWay, 0), oneway_out = t.count(i, kCountOneWay, 1);
     static constexpr ContactKind kServers[6] = {kContactDns, kContactSmtp, kContactImap, kContactPop, kContactNtp, kContactDomains};
     for (int k = 0; k < 6; k++) server_contacts[k] = t.contact_estimate(i, kServers[k]);
+    static constexpr ContactKind kCard[3] = {kContactPeersOut, kContactPeersIn, kContactServices};
+    for (int k = 0; k < 3; k++) cardinality[k] = t.contact_estimate(i, kCard[k]);
   }
 };
 

@@ -32,6 +32,9 @@ enum ContactKind : uint16_t {
   kContactDns = 1, kContactNtp = 2, kContactSmtp = 3, kContactDomains = 4, kContactCountries = 5,
   kContactNoTxOut = 6, kContactNoTxIn = 7, kContactNoTxPorts = 8, kCountOneWay = 9,
   kContactImap = 10, kContactPop = 11,  // the IMAP and POP servers a local host used (LocalHostStats)
+  // a local host's lifetime cardinalities (LocalHostStats): the peers it contacted as client,
+  // the peers that contacted it, the service names it contacted (SNI, Host, DNS query)
+  kContactPeersOut = 12, kContactPeersIn = 13, kContactServices = 14,
 };
 
 // Host::host_services_bitmap's servers (HOST_IS_*_SERVER), as seen on the wire.

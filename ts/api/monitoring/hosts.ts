@@ -249,6 +249,8 @@ export function hostDataFlat(ctx: ApiCtx, h: HostRecord, iface: MonitoredInterfa
   }
   // LocalHost::lua_contacts_stats (local hosts)
   if (h.server_contacts) o.server_contacts = h.server_contacts;
+  // LocalHostStats::lua (details): distinct peers and service names over the host's life
+  if (h.cardinality) o.cardinality = h.cardinality;
   // Score::lua_get_score_breakdown: each score category's share of the score as client / as
   // server, once the host was ever scored (ntopng allocates its ScoreStats at the first increment)
   if (h.alerted_flows_as_client + h.alerted_flows_as_server > 0) {
