@@ -157,14 +157,9 @@ class HostL7Table {
   // Adds a value's hash to one of the host's contact sketches; false when
   // the table cannot take a new entry.
   bool contact_add(uint32_t host, ContactKind kind, uint32_t h) noexcept {
-    const uint32_t owner = owner_of(host);
-    L7Entry* e = find(owner, uint16_t(kind));
-    if (!e) {
-      if (used_ + 1 > max_) return false;
-      e = insert(owner, uint16_t(kind), 0);
-    }
-    ContactSketch::add(reinterpret_cast<uint8_t*>(&e->flows), e->pass, h);
-    return true;
+    L7Entry* e = kind_entry(host, kind);
+    if (e) ContactSketch::add(reinterpret_cast<uint8_t*>(&e->flows), e->pass, h);
+    return e != nullptr;
   }
   uint32_t contact_estimate(uint32_t host, ContactKind kind) const noexcept {
     const uint32_t owner = owner_of(host);
@@ -173,12 +168,8 @@ class HostL7Table {
   }
   // Plain counters in a kind-0 entry: four u64 where a sketch keeps its bytes.
   bool count_add(uint32_t host, ContactKind kind, int idx) noexcept {
-    const uint32_t owner = owner_of(host);
-    L7Entry* e = find(owner, uint16_t(kind));
-    if (!e) {
-      if (used_ + 1 > max_) return false;
-      e = insert(owner, uint16_t(kind), 0);
-    }
+    L7Entry* e = kind_entry(host, kind);
+    if (!e) return false;
     uint64_t v;
     uint8_t* p = reinterpret_cast<uint8_t*>(&e->flows) + 8 * idx;
     std::memcpy(&v, p, 8), v++, std::memcpy(p, &v, 8);
@@ -190,6 +181,14 @@ class HostL7Table {
     uint64_t v;
     std::memcpy(&v, reinterpret_cast<const uint8_t*>(&e->flows) + 8 * idx, 8);
     return v;
+  }
+
+  // A host's kind-0 entry, added when new; nullptr when the table is full.
+  L7Entry* kind_entry(uint32_t host, ContactKind kind) noexcept {
+    const uint32_t owner = owner_of(host);
+    L7Entry* e = find(owner, uint16_t(kind));
+    if (!e && used_ + 1 <= max_) e = insert(owner, uint16_t(kind), 0);
+    return e;
   }
 
   // The sketch's count and an empty sketch after it (DomainNamesContacts' reset).
