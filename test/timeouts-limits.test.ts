@@ -211,9 +211,9 @@ describe('client and server', () => {
     });
   });
 
-  it('a TCP flow starting with data has the first sender as client, even from a low port', async () => {
+  it("a TCP flow first seen mid-stream has the higher port as client, whoever sent first (ntopng's Flow::check_swap)", async () => {
     const r = await run([t4(0, '10.3.0.2', 443, '10.3.0.1', 50000, TCPF.ACK | TCPF.PSH, 7000, 100), t4(0.1, '10.3.0.1', 50000, '10.3.0.2', 443, TCPF.ACK, 9000)]);
-    expect(r.flows[0]).toMatchObject({ client: { ip: '10.3.0.2', port: 443 }, server: { ip: '10.3.0.1', port: 50000 }, cli2srv_packets: 1, cli2srv_bytes: 154, srv2cli_packets: 1, srv2cli_bytes: 54 });
+    expect(r.flows[0]).toMatchObject({ client: { ip: '10.3.0.1', port: 50000 }, server: { ip: '10.3.0.2', port: 443 }, cli2srv_packets: 1, cli2srv_bytes: 54, srv2cli_packets: 1, srv2cli_bytes: 154 });
   });
 
   it('a UDP flow has its first sender as client', async () => {
