@@ -59,9 +59,11 @@ function truthOf(file: string): Truth {
     const key = [proto, ...[`${a}:${sp}`, `${b}:${dp}`].sort()].join('|');
     let f = flows.get(key);
     if (!f) {
-      // the client sent the first packet, unless that packet is a SYN-ACK
+      // the client sent the first packet, unless that packet is a SYN-ACK, or a TCP segment
+      // without SYN from the lower port (ntopng's Flow::check_swap: the higher port is the client)
       const synAck = proto === 6 && syn === '1' && ack === '1';
-      f = synAck ? { cli: b, srv: a } : { cli: a, srv: b };
+      const midStream = proto === 6 && syn !== '1' && sp > 0 && dp > 0 && sp < dp;
+      f = synAck || midStream ? { cli: b, srv: a } : { cli: a, srv: b };
       flows.set(key, f);
       add(t.asClient, f.cli, f.srv);
       add(t.asServer, f.srv, f.cli);
