@@ -9,7 +9,7 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { startApi, v0, v2, type ApiService } from './fixtures/api.js';
+import { startApi, v0, v1, v2, type ApiService } from './fixtures/api.js';
 import { NDPI_PCAPS, normIp, tool } from './fixtures/util.js';
 
 const FILES = ['1kxun.pcap', 'stun_signal.pcapng', 'instagram.pcap'].map((f) => join(NDPI_PCAPS, f));
@@ -152,6 +152,8 @@ describe('host data fields from flows', () => {
       expect(r.status, host).toBe(200);
       if (!r.body.localHost) {
         expect(r.body.dns).toBeUndefined();
+        // nor in v2 (ntopng keeps DNS and HTTP counts for local hosts only)
+        expect((await s.call(v2('get/host/data'), { query: { ifid: 0, host } })).body.rsp, host).not.toHaveProperty('dns');
         continue;
       }
       const got: Record<string, number> = {};
@@ -171,6 +173,11 @@ describe('host data fields from flows', () => {
       expect([host, got]).toEqual([host, t.dns.get(host) ?? {}]);
       expect([host, gotHttp]).toEqual([host, t.http.get(host) ?? {}]);
       seen += Object.keys(got).length + Object.keys(gotHttp).length;
+      // v1 and v2 carry the same objects (ntopng's Host::lua for a local host)
+      for (const v of [v1, v2]) {
+        const d = (await s.call(v('get/host/data'), { query: { ifid: 0, host } })).body.rsp;
+        expect([host, d.dns, d.http]).toEqual([host, r.body.dns, r.body.http]);
+      }
     }
     expect(seen).toBeGreaterThan(10);
   });

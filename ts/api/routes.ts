@@ -123,8 +123,8 @@ export const routes: RouteDef[] = [
     handler: (ctx, p) => hosts.findHost(ctx, p.host, p.vlan),
     shape: {
       v0: (h, ctx) => hosts.hostDataV0(ctx, h),
-      v1: (h, ctx) => ({ ...hosts.hostDataFlat(ctx, h), ...hosts.hostFlowFacts(ctx, h) }),
-      v2: (h, ctx) => ({ ...hosts.hostDataFlat(ctx, h), ...hosts.hostFlowFacts(ctx, h) }),
+      v1: (h, ctx) => hosts.hostDataOne(ctx, h),
+      v2: (h, ctx) => hosts.hostDataOne(ctx, h),
     },
   }),
   route({
@@ -135,9 +135,9 @@ export const routes: RouteDef[] = [
     handler: (ctx, p) => {
       if (p.host) {
         const h = hosts.findHost(ctx, p.host, p.vlan);
-        return hosts.selectFields({ ...hosts.hostDataFlat(ctx, h), ...hosts.hostFlowFacts(ctx, h) }, p.field_alias);
+        return hosts.selectFields(hosts.hostDataOne(ctx, h), p.field_alias);
       }
-      // every host, streamed: without the per-host scan of its flows (fingerprints, contacts, HTTP hosts)
+      // every host, streamed: without the per-host scan of its flows (fingerprints, contacts, HTTP hosts, DNS / HTTP counts)
       const cur = ctx.iface.engine.hostsCursor({ limit: 1 << 30, allowed: ctx.allowed, vlan: p.vlan, detail: true });
       return RowStream.of(null, '', cur, (h) => hosts.selectFields(hosts.hostDataFlat(ctx, h), p.field_alias));
     },

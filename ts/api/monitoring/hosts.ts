@@ -284,6 +284,14 @@ const dataRatio = (sent: number, rcvd: number) => (sent + rcvd === 0 ? 0 : (sent
 /** the engine's HostService bits (native/src/flow/host_contacts.h), in Host::lua_get_services' order */
 const SERVICE_BITS: [string, number][] = [['dhcp', 1], ['dns', 2], ['smtp', 4], ['pop', 32], ['imap', 16], ['ntp', 8]];
 
+/**
+ * v1/v2 data of one host: its flat record, what its active flows tell and,
+ * for a local host, its DNS and HTTP counts (Host::lua's luaDNS / LocalHostStats' luaHTTP).
+ */
+export function hostDataOne(ctx: ApiCtx, h: HostRecord): Record<string, unknown> {
+  return { ...hostDataFlat(ctx, h), ...hostFlowFacts(ctx, h), ...(h.localhost ? hostDnsHttp(ctx, h) : {}) };
+}
+
 /** Every active flow of the host, oldest first. */
 const hostFlows = (ctx: ApiCtx, h: HostRecord) =>
   ctx.iface.engine.flows({ host: h.ip, hostVlan: h.vlan, limit: 1 << 30, sort: 'serial', order: 'asc' });
@@ -438,7 +446,7 @@ const DNS_TYPES: Record<number, string> = { 1: 'num_a', 2: 'num_ns', 5: 'num_cna
 const HTTP_METHODS: Record<string, string> = { GET: 'num_get', POST: 'num_post', HEAD: 'num_head', PUT: 'num_put' };
 
 /**
- * v0's `dns` and `http` objects (ntopng's DnsStats and HTTPstats), counted
+ * The `dns` and `http` objects of local hosts (ntopng's DnsStats and HTTPstats; v0 nested, v1/v2 alike), counted
  * over the host's active flows: each DNS flow's query (not LLMNR / mDNS) (and its answer when
  * one was seen), each HTTP flow's first request and response. `sent` /
  * `sender` is what this host sent: queries as client, replies as server.
