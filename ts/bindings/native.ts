@@ -219,6 +219,8 @@ export interface HostRecord {
   oneway_flows_as_client?: number;
   /** detail, local hosts: distinct servers used as client by service, and domain names of this minute (LocalHost::lua_contacts_stats) */
   server_contacts?: { dns: number; smtp: number; imap: number; pop: number; ntp: number; domain_names: number };
+  /** detail, local hosts that sent or received ICMP: per (type, code), packets each way and the last peer each way */
+  icmp_stats?: { v6: boolean; type: number; code: number; sent: number; rcvd: number; last_host_sent_peer?: string; last_host_rcvd_peer?: string }[];
   /** detail, local hosts: distinct peers as client and as server, distinct service names as client, since it appeared (LocalHostStats) */
   cardinality?: { num_contacted_hosts_as_client: number; num_host_contacts_as_server: number; num_contacted_services_as_client: number };
 }

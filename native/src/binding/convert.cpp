@@ -309,6 +309,22 @@ Napi::Object host_to_js(Napi::Env env, const HostRow& r) {
     o.Set("no_tx_peers_as_server", double(r.no_tx_in));
     o.Set("oneway_flows_as_server", double(r.oneway_in));
     o.Set("oneway_flows_as_client", double(r.oneway_out));
+    if (r.has_icmp) {
+      Napi::Array ia = Napi::Array::New(env, r.icmp.n);
+      for (uint32_t k = 0; k < r.icmp.n; k++) {
+        const IcmpPair& x = r.icmp.e[k];
+        Napi::Object y = Napi::Object::New(env);
+        y.Set("v6", bool(x.v6));
+        y.Set("type", double(x.type));
+        y.Set("code", double(x.code));
+        y.Set("sent", double(x.sent));
+        y.Set("rcvd", double(x.rcvd));
+        if (x.sent) y.Set("last_host_sent_peer", format_ip(x.sent_peer));
+        if (x.rcvd) y.Set("last_host_rcvd_peer", format_ip(x.rcvd_peer));
+        ia.Set(k, y);
+      }
+      o.Set("icmp_stats", ia);
+    }
     if (h.flags & kHostLocal) {
       static const char* const kNames[6] = {"dns", "smtp", "imap", "pop", "ntp", "domain_names"};
       Napi::Object sc = Napi::Object::New(env);

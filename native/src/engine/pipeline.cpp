@@ -61,6 +61,7 @@ Pipeline::Pipeline(const PipelineLimits& lim, SpscRing<ExpiredFlow>* expired)
       services_(lim.behaviour_map_entries),
       periodicity_(lim.behaviour_map_entries),
       sites_pool_(sites_slots(lim.max_hosts)),
+      icmp_pool_(sites_slots(lim.max_hosts)),
       names_(lim.max_hosts / 2 + 1),
       dpi_(lim.max_flows),
       mac_index_(lim.max_macs),
@@ -85,6 +86,7 @@ Pipeline::Pipeline(const PipelineLimits& lim, SpscRing<ExpiredFlow>* expired)
   host_pool_.reset(new uint8_t[lim.max_hosts]());
   host_country_.reset(new uint16_t[lim.max_hosts]());
   host_sites_.reset(new uint32_t[lim.max_hosts]());
+  host_icmp_.reset(new uint32_t[lim.max_hosts]());
 }
 
 void Pipeline::set_host_pools(std::shared_ptr<const HostPoolTable> t) noexcept {
@@ -114,8 +116,8 @@ void Pipeline::learn_name(const IpAddr& ip, uint16_t vlan, const char* name, siz
 
 size_t Pipeline::memory_bytes() const {
   return flows_.memory_bytes() + hosts_.memory_bytes() + names_.memory_bytes() + mac_index_.memory_bytes() +
-         mac_pool_.memory_bytes() + dpi_.memory_bytes() + score_pool_.memory_bytes() + l7_.memory_bytes() + host_checks_memory_bytes() + services_.memory_bytes() + periodicity_.memory_bytes() + sites_pool_.memory_bytes() + (n_apps_ + n_cats_) * sizeof(IfaceL7Counter) + kFragSlots * sizeof(FragEntry) + kNameCacheSlots * sizeof(NameCacheEntry) +
-         size_t(hosts_.max()) * 8 /* host_net_, host_pool_, host_country_, host_sites_ */ + sizeof(*this);
+         mac_pool_.memory_bytes() + dpi_.memory_bytes() + score_pool_.memory_bytes() + l7_.memory_bytes() + host_checks_memory_bytes() + services_.memory_bytes() + periodicity_.memory_bytes() + sites_pool_.memory_bytes() + icmp_pool_.memory_bytes() + (n_apps_ + n_cats_) * sizeof(IfaceL7Counter) + kFragSlots * sizeof(FragEntry) + kNameCacheSlots * sizeof(NameCacheEntry) +
+         size_t(hosts_.max()) * 12 /* host_net_, host_pool_, host_country_, host_sites_, host_icmp_ */ + sizeof(*this);
 }
 
 void Pipeline::count_mac(const uint8_t* mac, uint32_t bytes, bool sent) noexcept {
@@ -190,7 +192,7 @@ uint32_t Pipeline::host_for(const IpAddr& ip, uint16_t vlan, const uint8_t* mac,
   // its country, once (private and group addresses have none, as in ntopng)
   const CountryTable* ct = (fl & (kHostPrivate | kHostMulticast | kHostBroadcast)) ? nullptr : country_table();
   host_country_[i] = ct ? ct->find(ip) : 0;
-  host_sites_[i] = 0;
+  host_sites_[i] = host_icmp_[i] = 0;
   if (fl & kHostLocal) stats_.local_hosts++;
   if (!(fl & (kHostBroadcast | kHostMulticast))) stats_.rx_only_hosts++, stats_.local_rx_only_hosts += fl & kHostLocal;
   // A device (MAC) is learned with the hosts behind it.
@@ -488,6 +490,10 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
     }
   }
   if (dst) count(*dst, 1);
+  if ((p.l4_proto == kProtoIcmp || p.l4_proto == kProtoIcmpv6) && lim_.checks) {
+    if (src && src_local) count_icmp(p, si, true, p.dst);
+    if (dst && dst_local) count_icmp(p, di, false, p.src);
+  }
   if (it.checks) count_checks(p, flow_flags, si, di);
 
   // Payload: names (naming protocols on every packet, as answers keep coming
@@ -945,6 +951,18 @@ void Pipeline::visited(uint32_t host, const char* name, size_t len) noexcept {
   sites_pool_[ref - 1].add(site, n, h);
 }
 
+// One ICMP packet a local host sent or received (flow/host_icmp.h).
+void Pipeline::count_icmp(const Packet& p, uint32_t host, bool sent, const IpAddr& peer) noexcept {
+  uint32_t& ref = host_icmp_[host];
+  if (!ref) {
+    const uint32_t e = icmp_pool_.alloc();
+    if (e == HashIndex::kNone) return void(stats_.host_contacts_full++);
+    icmp_pool_[e].n = 0;
+    ref = e + 1;
+  }
+  if (!icmp_pool_[ref - 1].add(p.l4_proto == kProtoIcmpv6, p.icmp_type, p.icmp_code, sent, peer, p.vlan_id)) stats_.host_contacts_full++;
+}
+
 void Pipeline::contact(uint32_t host, ContactKind kind, uint32_t h) noexcept {
   if (!l7_.enabled()) return;
   if (!l7_.contact_add(host, kind, h)) stats_.host_contacts_full++;
@@ -1011,6 +1029,7 @@ void Pipeline::sweep(uint32_t n) noexcept {
       if (e.flags & kHostLocal) stats_.local_hosts--;
       if (e.pkts(0) == 0) rx_only_gone(e);
       if (host_sites_[i]) sites_pool_.release(host_sites_[i] - 1), host_sites_[i] = 0;
+      if (host_icmp_[i]) icmp_pool_.release(host_icmp_[i] - 1), host_icmp_[i] = 0;
       if (l7_.enabled()) l7_.host_gone(i);
       hosts_.erase(i);
       stats_.hosts_expired++;
@@ -1074,7 +1093,7 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
   std::memset(nnet.get(), kNoNet, max_hosts);
   std::unique_ptr<uint8_t[]> npool(new uint8_t[max_hosts]());
   std::unique_ptr<uint16_t[]> ncountry(new uint16_t[max_hosts]());
-  std::unique_ptr<uint32_t[]> nsites(new uint32_t[max_hosts]());
+  std::unique_ptr<uint32_t[]> nsites(new uint32_t[max_hosts]()), nicmp(new uint32_t[max_hosts]());
   ZeroArray<HostCheckCounters> nchecks = zero_array<HostCheckCounters>(max_hosts);
   ZeroArray<HostCheckHits> nhits = zero_array<HostCheckHits>(max_hosts);
   ZeroArray<HostScore> nhscores = zero_array<HostScore>(max_hosts);
@@ -1094,7 +1113,7 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
     nnet[j] = host_net_[i];
     npool[j] = host_pool_[i];
     ncountry[j] = host_country_[i];
-    nsites[j] = host_sites_[i];
+    nsites[j] = host_sites_[i], nicmp[j] = host_icmp_[i];
     nchecks[j] = checks_[i], nhits[j] = check_hits_[i];
     nhscores[j] = host_scores_[i];
   }
@@ -1119,7 +1138,7 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
   host_net_ = std::move(nnet);
   host_pool_ = std::move(npool);
   host_country_ = std::move(ncountry);
-  host_sites_ = std::move(nsites);
+  host_sites_ = std::move(nsites), host_icmp_ = std::move(nicmp);
   checks_ = std::move(nchecks), check_hits_ = std::move(nhits);
   host_scores_ = std::move(nhscores), score_pool_ = std::move(nfscores);
   lim_.max_flows = max_flows, lim_.max_hosts = max_hosts;

@@ -16,6 +16,7 @@
 #include "flow/bcast_domains.h"
 #include "flow/behaviour_maps.h"
 #include "flow/top_sites.h"
+#include "flow/host_icmp.h"
 #include "flow/flow_table.h"
 #include "flow/hash_index.h"
 #include "flow/host_checks.h"
@@ -98,7 +99,9 @@ class Pipeline {
   const BehaviourMap& periodicity_map() const { return periodicity_; }
   // top visited sites (flow/top_sites.h): the interface's, a host slot's (nullptr: none)
   const TopSites& iface_sites() const { return if_sites_; }
-  const TopSites* host_sites(uint32_t slot) const { return host_sites_[slot] ? &sites_pool_[host_sites_[slot] - 1] : nullptr; }  // credit every flow's counters not yet accounted (end of a replay)
+  const TopSites* host_sites(uint32_t slot) const { return host_sites_[slot] ? &sites_pool_[host_sites_[slot] - 1] : nullptr; }
+  // a local host's ICMP statistics (flow/host_icmp.h; nullptr: none)
+  const HostIcmp* host_icmp(uint32_t slot) const { return host_icmp_[slot] ? &icmp_pool_[host_icmp_[slot] - 1] : nullptr; }  // credit every flow's counters not yet accounted (end of a replay)
   // The minute's host-check hits of every host slot, then the counters reset
   // (at each engine tick; host_checks.h). A slot whose host was created since
   // reads zero hits.
@@ -206,6 +209,7 @@ class Pipeline {
   void behaviour(const Flow& f) noexcept;
   void ended_one_way(const Flow& f) noexcept;
   void visited(uint32_t host, const char* name, size_t len) noexcept;
+  void count_icmp(const Packet& p, uint32_t host, bool sent, const IpAddr& peer) noexcept;
   static uint32_t sites_slots(uint32_t max_hosts) { return max_hosts / 32 > 64 ? max_hosts / 32 : 64; }
   void rx_only_gone(const Host& h) noexcept {
     if (h.flags & (kHostBroadcast | kHostMulticast)) return;
@@ -261,6 +265,8 @@ class Pipeline {
   TopSites if_sites_{};
   EntryPool<TopSites> sites_pool_;          // local hosts that visited sites (a 32nd of the host slots, at least 64)
   std::unique_ptr<uint32_t[]> host_sites_;  // per host slot: its sites_pool_ entry + 1, 0 none
+  EntryPool<HostIcmp> icmp_pool_;           // local hosts that sent or received ICMP (as sites_pool_)
+  std::unique_ptr<uint32_t[]> host_icmp_;   // per host slot: its icmp_pool_ entry + 1, 0 none
   void learn_bcast_domain(const Packet& p) noexcept;
   NamePool names_;
   Classifier dpi_;

@@ -41,6 +41,9 @@ struct HostRow {
   // detail: the servers a local host used as client, distinct, by service (LocalHost::lua_contacts_stats)
   uint32_t server_contacts[6] = {};  // dns, smtp, imap, pop, ntp, domain names (this minute)
   uint32_t cardinality[3] = {};      // peers as client, peers as server, services as client (LocalHostStats)
+  bool has_icmp = false;             // detail: its ICMP statistics (flow/host_icmp.h)
+  HostIcmp icmp{};
+  void read_icmp(const Pipeline& pl, uint32_t i);
   void read_contacts(const HostL7Table& t, uint32_t i) {
     no_tx_out = t.contact_estimate(i, kContactNoTxOut), no_tx_in = t.contact_estimate(i, kContactNoTxIn);
     oneway_in = t.count(i, kCountOneWay, 0), oneway_out = t.count(i, kCountOneWay, 1);
@@ -50,6 +53,11 @@ struct HostRow {
     for (int k = 0; k < 3; k++) cardinality[k] = t.contact_estimate(i, kCard[k]);
   }
 };
+
+inline void HostRow::read_icmp(const Pipeline& pl, uint32_t i) {
+  const HostIcmp* x = pl.host_icmp(i);
+  if ((has_icmp = x != nullptr)) icmp = *x;
+}
 
 struct HostPage {
   uint32_t total = 0;

@@ -251,6 +251,12 @@ export function hostDataFlat(ctx: ApiCtx, h: HostRecord, iface: MonitoredInterfa
   if (h.server_contacts) o.server_contacts = h.server_contacts;
   // LocalHostStats::lua (details): distinct peers and service names over the host's life
   if (h.cardinality) o.cardinality = h.cardinality;
+  // LocalHostStats::luaICMP: "type,code" → packets sent / received and the last peer each way,
+  // under ICMPv4 or ICMPv6 after the host's address (present once it sent or received ICMP)
+  if (h.icmp_stats)
+    o[h.ip.includes(':') ? 'ICMPv6' : 'ICMPv4'] = Object.fromEntries(
+      h.icmp_stats.map((x) => [`${x.type},${x.code}`, { sent: x.sent, ...(x.last_host_sent_peer ? { last_host_sent_peer: x.last_host_sent_peer } : {}), rcvd: x.rcvd, ...(x.last_host_rcvd_peer ? { last_host_rcvd_peer: x.last_host_rcvd_peer } : {}) }]),
+    );
   // Score::lua_get_score_breakdown: each score category's share of the score as client / as
   // server, once the host was ever scored (ntopng allocates its ScoreStats at the first increment)
   if (h.alerted_flows_as_client + h.alerted_flows_as_server > 0) {
