@@ -941,26 +941,13 @@ void Pipeline::visited(uint32_t host, const char* name, size_t len) noexcept {
   uint32_t h = 2166136261u;  // FNV-1a
   for (size_t i = 0; i < n; i++) h = (h ^ uint8_t(site[i])) * 16777619u;
   if_sites_.add(site, n, h);
-  uint32_t& ref = host_sites_[host];
-  if (!ref) {
-    const uint32_t e = sites_pool_.alloc();
-    if (e == HashIndex::kNone) return void(stats_.host_contacts_full++);
-    sites_pool_[e].n = 0;
-    ref = e + 1;
-  }
-  sites_pool_[ref - 1].add(site, n, h);
+  if (TopSites* s = pooled(sites_pool_, host_sites_[host])) s->add(site, n, h);
 }
 
 // One ICMP packet a local host sent or received (flow/host_icmp.h).
 void Pipeline::count_icmp(const Packet& p, uint32_t host, bool sent, const IpAddr& peer) noexcept {
-  uint32_t& ref = host_icmp_[host];
-  if (!ref) {
-    const uint32_t e = icmp_pool_.alloc();
-    if (e == HashIndex::kNone) return void(stats_.host_contacts_full++);
-    icmp_pool_[e].n = 0;
-    ref = e + 1;
-  }
-  if (!icmp_pool_[ref - 1].add(p.l4_proto == kProtoIcmpv6, p.icmp_type, p.icmp_code, sent, peer, p.vlan_id)) stats_.host_contacts_full++;
+  HostIcmp* x = pooled(icmp_pool_, host_icmp_[host]);
+  if (x && !x->add(p.l4_proto == kProtoIcmpv6, p.icmp_type, p.icmp_code, sent, peer, p.vlan_id)) stats_.host_contacts_full++;
 }
 
 void Pipeline::contact(uint32_t host, ContactKind kind, uint32_t h) noexcept {

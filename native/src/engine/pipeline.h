@@ -210,6 +210,18 @@ class Pipeline {
   void ended_one_way(const Flow& f) noexcept;
   void visited(uint32_t host, const char* name, size_t len) noexcept;
   void count_icmp(const Packet& p, uint32_t host, bool sent, const IpAddr& peer) noexcept;
+  // A host slot's entry in a side pool (sites, ICMP), taken at its first use
+  // (`ref`: the entry + 1); nullptr when none is left (counted).
+  template <class T>
+  T* pooled(EntryPool<T>& pool, uint32_t& ref) noexcept {
+    if (!ref) {
+      const uint32_t e = pool.alloc();
+      if (e == HashIndex::kNone) return stats_.host_contacts_full++, nullptr;
+      pool[e].n = 0;
+      ref = e + 1;
+    }
+    return &pool[ref - 1];
+  }
   static uint32_t sites_slots(uint32_t max_hosts) { return max_hosts / 32 > 64 ? max_hosts / 32 : 64; }
   void rx_only_gone(const Host& h) noexcept {
     if (h.flags & (kHostBroadcast | kHostMulticast)) return;
