@@ -4,7 +4,6 @@
 #include <memory>
 #include <cstdio>
 #include <cstring>
-#include <functional>
 
 #include "binding/convert.h"
 #include "dpi/registry.h"
@@ -943,21 +942,30 @@ Napi::Value EngineWrap::BehaviourMapPage(const Napi::CallbackInfo& info) {
       if (e.used && (!periodicity || BehaviourMap::periodic(e)) && keep(e)) v.push_back(e);
     }
   });
-  using Key = std::function<int64_t(const BehaviourEntry&)>;
+  // the sort column: a number, or an address (client, server)
+  static const char* const kCols[] = {"last_seen", "first_seen", "num_uses", "observations", "frequency", "duration", "port", "l7proto", "client", "server"};
+  int col = 0;
+  for (int c = 0; c < 10; c++)
+    if (sort == kCols[c]) col = c;
+  auto num = [col](const BehaviourEntry& e) -> int64_t {
+    switch (col) {
+      case 1: return int64_t(e.first_ns);
+      case 2: return e.uses;
+      case 3: return e.observations;
+      case 4: return e.period_ms;
+      case 5: return int64_t(e.last_ns - e.first_ns);
+      case 6: return e.k.port;
+      case 7: return int64_t(e.k.master) << 16 | e.k.app;
+      default: return int64_t(e.last_ns);
+    }
+  };
   auto ipcmp = [](const IpAddr& a, const IpAddr& b) { return std::memcmp(a.b, b.b, 16); };
-  std::function<int(const BehaviourEntry&, const BehaviourEntry&)> cmp;
-  Key num;
-  if (sort == "first_seen") num = [](const BehaviourEntry& e) { return int64_t(e.first_ns); };
-  else if (sort == "num_uses") num = [](const BehaviourEntry& e) { return int64_t(e.uses); };
-  else if (sort == "observations") num = [](const BehaviourEntry& e) { return int64_t(e.observations); };
-  else if (sort == "frequency") num = [](const BehaviourEntry& e) { return int64_t(e.period_ms); };
-  else if (sort == "duration") num = [](const BehaviourEntry& e) { return int64_t(e.last_ns - e.first_ns); };
-  else if (sort == "port") num = [](const BehaviourEntry& e) { return int64_t(e.k.port); };
-  else if (sort == "l7proto") num = [](const BehaviourEntry& e) { return int64_t(e.k.master) << 16 | e.k.app; };
-  else if (sort == "client") cmp = [&](const BehaviourEntry& a, const BehaviourEntry& b) { return ipcmp(a.k.cli, b.k.cli); };
-  else if (sort == "server") cmp = [&](const BehaviourEntry& a, const BehaviourEntry& b) { return ipcmp(a.k.srv, b.k.srv); };
-  else num = [](const BehaviourEntry& e) { return int64_t(e.last_ns); };
-  if (!cmp) cmp = [&](const BehaviourEntry& a, const BehaviourEntry& b) { int64_t x = num(a), y = num(b); return x < y ? -1 : x > y ? 1 : 0; };
+  auto cmp = [&](const BehaviourEntry& a, const BehaviourEntry& b) {
+    if (col == 8) return ipcmp(a.k.cli, b.k.cli);
+    if (col == 9) return ipcmp(a.k.srv, b.k.srv);
+    const int64_t x = num(a), y = num(b);
+    return x < y ? -1 : x > y ? 1 : 0;
+  };
   const bool desc = order != "asc";
   // ties in a fixed order (client, server, port): pages do not overlap
   std::sort(v.begin(), v.end(), [&](const BehaviourEntry& a, const BehaviourEntry& b) {

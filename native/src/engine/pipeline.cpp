@@ -855,38 +855,32 @@ void Pipeline::classified(Flow& f) noexcept {
     if (n < 255) n++;
   }
   if (!f.cli_local) return;
-  const FlowInfo* fi = dpi_.info(f);
-  if (fi && fi->host[0]) {
-    // LocalHostStats::incrVisitedWebSite, from Flow's HTTP, TLS / QUIC / Tor (not DoH) and DNS (no error)
-    // cases; incContactedService in the same cases (TLS's DoH too)
-    size_t len = strnlen(fi->host, sizeof(fi->host));
-    auto service = [&] {
-      uint32_t h = 2166136261u;  // FNV-1a
-      for (size_t i = 0; i < len; i++) h = (h ^ uint8_t(fi->host[i])) * 16777619u;
-      contact(f.cli_host, kContactServices, uint32_t(mix64(h) >> 32));
-    };
-    switch (lower) {
-      case id(ProtoId::HTTP):
-        service();
-        while (len && fi->host[len - 1] >= '0' && fi->host[len - 1] <= '9') len--;  // the Host's ":port"
-        if (len && fi->host[len - 1] == ':') len--;
-        else len = strnlen(fi->host, sizeof(fi->host));
-        visited(f.cli_host, fi->host, len);
-        break;
-      case id(ProtoId::TLS): case id(ProtoId::QUIC): case id(ProtoId::Tor):
-        service();
-        if (f.l7_app != id(ProtoId::DoH_DoT)) visited(f.cli_host, fi->host, len);
-        break;
-      case id(ProtoId::DNS):
-        if (MetaKind(fi->kind) != MetaKind::Dns || fi->dns.rcode == 0) service(), visited(f.cli_host, fi->host, len);
-        break;
-    }
-  }
   if (kind && has_srv) contact(f.cli_host, kind, ip_hash(srv_ip));
-  if (fi && fi->host[0]) {
-    uint64_t h = 0xcbf29ce484222325ULL;  // FNV-1a
-    for (const char* c = fi->host; *c && c < fi->host + sizeof(fi->host); c++) h = (h ^ uint8_t(*c)) * 0x100000001b3ULL;
-    contact(f.cli_host, kContactDomains, uint32_t(mix64(h) >> 32));
+  const FlowInfo* fi = dpi_.info(f);
+  if (!fi || !fi->host[0]) return;
+  // the name the flow carries, hashed once for the domain-name and service sketches
+  const size_t len = strnlen(fi->host, sizeof(fi->host));
+  uint64_t nh = 0xcbf29ce484222325ULL;  // FNV-1a
+  for (size_t i = 0; i < len; i++) nh = (nh ^ uint8_t(fi->host[i])) * 0x100000001b3ULL;
+  const uint32_t name = uint32_t(mix64(nh) >> 32);
+  contact(f.cli_host, kContactDomains, name);
+  // LocalHostStats::incrVisitedWebSite, from Flow's HTTP, TLS / QUIC / Tor (not DoH) and DNS (no error)
+  // cases; incContactedService in the same cases (TLS's DoH too)
+  switch (lower) {
+    case id(ProtoId::HTTP): {
+      contact(f.cli_host, kContactServices, name);
+      size_t n = len;  // the Host without its ":port"
+      while (n && fi->host[n - 1] >= '0' && fi->host[n - 1] <= '9') n--;
+      visited(f.cli_host, fi->host, n && fi->host[n - 1] == ':' ? n - 1 : len);
+      break;
+    }
+    case id(ProtoId::TLS): case id(ProtoId::QUIC): case id(ProtoId::Tor):
+      contact(f.cli_host, kContactServices, name);
+      if (f.l7_app != id(ProtoId::DoH_DoT)) visited(f.cli_host, fi->host, len);
+      break;
+    case id(ProtoId::DNS):
+      if (MetaKind(fi->kind) != MetaKind::Dns || fi->dns.rcode == 0) contact(f.cli_host, kContactServices, name), visited(f.cli_host, fi->host, len);
+      break;
   }
 }
 

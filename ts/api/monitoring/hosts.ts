@@ -295,7 +295,9 @@ const SERVICE_BITS: [string, number][] = [['dhcp', 1], ['dns', 2], ['smtp', 4], 
  * for a local host, its DNS and HTTP counts (Host::lua's luaDNS / LocalHostStats' luaHTTP).
  */
 export function hostDataOne(ctx: ApiCtx, h: HostRecord): Record<string, unknown> {
-  return { ...hostDataFlat(ctx, h), ...hostFlowFacts(ctx, h), ...(h.localhost ? hostDnsHttp(ctx, h) : {}) };
+  // one copy of the host's active flows for both readings of them
+  const flows = hostFlows(ctx, h);
+  return { ...hostDataFlat(ctx, h), ...hostFlowFacts(ctx, h, flows), ...(h.localhost ? hostDnsHttp(ctx, h, flows) : {}) };
 }
 
 /** Every active flow of the host, oldest first. */
@@ -309,12 +311,11 @@ const hostFlows = (ctx: ApiCtx, h: HostRecord) =>
  * (ntopng's active contacts), and the HTTP virtual hosts (names, not
  * address literals) it serves (active_http_hosts). An empty Lua table encodes as [].
  */
-export function hostFlowFacts(ctx: ApiCtx, h: HostRecord) {
+export function hostFlowFacts(ctx: ApiCtx, h: HostRecord, flows: ReturnType<typeof hostFlows>) {
   const ja3: Record<string, { num_uses: number; app_name: string }> = {};
   const hassh: Record<string, { num_uses: number; app_name: string }> = {};
   const peersAsClient = new Set<string>(), peersAsServer = new Set<string>(), httpHosts = new Set<string>();
   const HTTP = l7Id('HTTP');
-  const flows = hostFlows(ctx, h);
   for (const f of flows.rows) {
     // a host talking to itself is both ends
     if (f.server.ip === h.ip) {
@@ -457,7 +458,7 @@ const HTTP_METHODS: Record<string, string> = { GET: 'num_get', POST: 'num_post',
  * one was seen), each HTTP flow's first request and response. `sent` /
  * `sender` is what this host sent: queries as client, replies as server.
  */
-export function hostDnsHttp(ctx: ApiCtx, h: HostRecord) {
+export function hostDnsHttp(ctx: ApiCtx, h: HostRecord, flows = hostFlows(ctx, h)) {
   const dnsSide = () => ({
     num_queries: 0, num_replies_ok: 0, num_replies_error: 0,
     queries: { num_a: 0, num_ns: 0, num_cname: 0, num_soa: 0, num_ptr: 0, num_mx: 0, num_txt: 0, num_aaaa: 0, num_any: 0, num_other: 0 } as Record<string, number>,
@@ -469,7 +470,6 @@ export function hostDnsHttp(ctx: ApiCtx, h: HostRecord) {
   const dns = { sent: dnsSide(), rcvd: dnsSide() };
   const http = { sender: httpSide(), receiver: httpSide() };
   const DNS = l7Id('DNS');
-  const flows = hostFlows(ctx, h);
   for (const f of flows.rows) {
     for (const asClient of [true, false]) {
       if ((asClient ? f.client.ip : f.server.ip) !== h.ip) continue;

@@ -97,6 +97,7 @@ export function interfaceData(ctx: ApiCtx): IfData {
   const alertCounters = ctx.deps.alerts?.counters(i.ifid) ?? {
     engaged: 0, written: 0, dropped: 0, droppedBy: { host: 0, other: 0 }, engagedBySeverity: { notice: 0, warning: 0, error: 0 },
   };
+  const flowAlertDrops = ctx.deps.flowExport?.flowAlertDrops(i.ifid) ?? 0;
   return {
     ifid: String(i.ifid),
     ifname: i.ifname,
@@ -154,9 +155,9 @@ export function interfaceData(ctx: ApiCtx): IfData {
     engaged_alerts_warning: alertCounters.engagedBySeverity.warning,
     engaged_alerts_error: alertCounters.engagedBySeverity.error,
     // every alert not handled: host and other alerts (alert service), flow alerts (flow writer)
-    dropped_alerts: alertCounters.dropped + (ctx.deps.flowExport?.flowAlertDrops(i.ifid) ?? 0),
+    dropped_alerts: alertCounters.dropped + flowAlertDrops,
     host_dropped_alerts: alertCounters.droppedBy.host,
-    flow_dropped_alerts: ctx.deps.flowExport?.flowAlertDrops(i.ifid) ?? 0,
+    flow_dropped_alerts: flowAlertDrops,
     other_dropped_alerts: alertCounters.droppedBy.other,
     ts_alerts: [],
     num_live_captures: 0,
