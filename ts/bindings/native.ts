@@ -221,6 +221,8 @@ export interface HostRecord {
   server_contacts?: { dns: number; smtp: number; imap: number; pop: number; ntp: number; domain_names: number };
   /** detail, local hosts that sent or received ICMP: per (type, code), packets each way and the last peer each way */
   icmp_stats?: { v6: boolean; type: number; code: number; sent: number; rcvd: number; last_host_sent_peer?: string; last_host_rcvd_peer?: string }[];
+  /** detail, local hosts with one: ports served (server) or contacted as client, with the last flow's application */
+  used_ports?: { tcp: boolean; server: boolean; port: number; master: number; app: number }[];
   /** detail, local hosts: distinct peers as client and as server, distinct service names as client, since it appeared (LocalHostStats) */
   cardinality?: { num_contacted_hosts_as_client: number; num_host_contacts_as_server: number; num_contacted_services_as_client: number };
 }

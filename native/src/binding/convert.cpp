@@ -325,6 +325,20 @@ Napi::Object host_to_js(Napi::Env env, const HostRow& r) {
       }
       o.Set("icmp_stats", ia);
     }
+    if (r.has_ports) {
+      Napi::Array pa = Napi::Array::New(env, r.ports.n);
+      for (uint32_t k = 0; k < r.ports.n; k++) {
+        const UsedPort& x = r.ports.e[k];
+        Napi::Object y = Napi::Object::New(env);
+        y.Set("tcp", bool(x.tcp));
+        y.Set("server", bool(x.server));
+        y.Set("port", double(x.port));
+        y.Set("master", double(x.master));
+        y.Set("app", double(x.app));
+        pa.Set(k, y);
+      }
+      o.Set("used_ports", pa);
+    }
     if (h.flags & kHostLocal) {
       static const char* const kNames[6] = {"dns", "smtp", "imap", "pop", "ntp", "domain_names"};
       Napi::Object sc = Napi::Object::New(env);

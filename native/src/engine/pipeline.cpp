@@ -62,6 +62,7 @@ Pipeline::Pipeline(const PipelineLimits& lim, SpscRing<ExpiredFlow>* expired)
       periodicity_(lim.behaviour_map_entries),
       sites_pool_(sites_slots(lim.max_hosts)),
       icmp_pool_(sites_slots(lim.max_hosts)),
+      ports_pool_(sites_slots(lim.max_hosts)),
       names_(lim.max_hosts / 2 + 1),
       dpi_(lim.max_flows),
       mac_index_(lim.max_macs),
@@ -87,6 +88,7 @@ Pipeline::Pipeline(const PipelineLimits& lim, SpscRing<ExpiredFlow>* expired)
   host_country_.reset(new uint16_t[lim.max_hosts]());
   host_sites_.reset(new uint32_t[lim.max_hosts]());
   host_icmp_.reset(new uint32_t[lim.max_hosts]());
+  host_ports_.reset(new uint32_t[lim.max_hosts]());
 }
 
 void Pipeline::set_host_pools(std::shared_ptr<const HostPoolTable> t) noexcept {
@@ -116,8 +118,8 @@ void Pipeline::learn_name(const IpAddr& ip, uint16_t vlan, const char* name, siz
 
 size_t Pipeline::memory_bytes() const {
   return flows_.memory_bytes() + hosts_.memory_bytes() + names_.memory_bytes() + mac_index_.memory_bytes() +
-         mac_pool_.memory_bytes() + dpi_.memory_bytes() + score_pool_.memory_bytes() + l7_.memory_bytes() + host_checks_memory_bytes() + services_.memory_bytes() + periodicity_.memory_bytes() + sites_pool_.memory_bytes() + icmp_pool_.memory_bytes() + (n_apps_ + n_cats_) * sizeof(IfaceL7Counter) + kFragSlots * sizeof(FragEntry) + kNameCacheSlots * sizeof(NameCacheEntry) +
-         size_t(hosts_.max()) * 12 /* host_net_, host_pool_, host_country_, host_sites_, host_icmp_ */ + sizeof(*this);
+         mac_pool_.memory_bytes() + dpi_.memory_bytes() + score_pool_.memory_bytes() + l7_.memory_bytes() + host_checks_memory_bytes() + services_.memory_bytes() + periodicity_.memory_bytes() + sites_pool_.memory_bytes() + icmp_pool_.memory_bytes() + ports_pool_.memory_bytes() + (n_apps_ + n_cats_) * sizeof(IfaceL7Counter) + kFragSlots * sizeof(FragEntry) + kNameCacheSlots * sizeof(NameCacheEntry) +
+         size_t(hosts_.max()) * 16 /* host_net_, host_pool_, host_country_, host_sites_, host_icmp_, host_ports_ */ + sizeof(*this);
 }
 
 void Pipeline::count_mac(const uint8_t* mac, uint32_t bytes, bool sent) noexcept {
@@ -192,7 +194,7 @@ uint32_t Pipeline::host_for(const IpAddr& ip, uint16_t vlan, const uint8_t* mac,
   // its country, once (private and group addresses have none, as in ntopng)
   const CountryTable* ct = (fl & (kHostPrivate | kHostMulticast | kHostBroadcast)) ? nullptr : country_table();
   host_country_[i] = ct ? ct->find(ip) : 0;
-  host_sites_[i] = host_icmp_[i] = 0;
+  host_sites_[i] = host_icmp_[i] = host_ports_[i] = 0;
   if (fl & kHostLocal) stats_.local_hosts++;
   if (!(fl & (kHostBroadcast | kHostMulticast))) stats_.rx_only_hosts++, stats_.local_rx_only_hosts += fl & kHostLocal;
   // A device (MAC) is learned with the hosts behind it.
@@ -728,6 +730,7 @@ void Pipeline::expire_flow(uint32_t i, FlowEnd why) noexcept {
 // was credited before a later classification stays where it was).
 void Pipeline::account_flow(Flow& f, bool sample_thpt) noexcept {
   if (lim_.checks && !f.host_fx && f.dpi_state != kDpiInspecting) classified(f);
+  if (f.ports_noted != 3 && (f.cli_local | f.srv_local)) note_ports(f);
   const uint32_t now_ms = uint32_t((now_ns_ - f.first_ns) / 1000000);
   uint32_t db[2], dp[2];
   for (int d = 0; d < 2; d++) {
@@ -944,6 +947,41 @@ void Pipeline::count_icmp(const Packet& p, uint32_t host, bool sent, const IpAdd
   if (x && !x->add(p.l4_proto == kProtoIcmpv6, p.icmp_type, p.icmp_code, sent, peer, p.vlan_id)) stats_.host_contacts_full++;
 }
 
+// ntopng's Flow::updateServerPortsStats and updateClientContactedPorts, at
+// each accounting step (ntopng: at detection and each periodic update) until
+// the classification is final and both ends are noted: a local server's port
+// once it answered — TCP opened by a client SYN and never reset by the
+// server, FTP data left out; UDP from a higher client port —, a local
+// client's contacted server port under the same SYN / port rule. Noted
+// again while the flow is inspected, so the port ends with the final name.
+void Pipeline::note_ports(Flow& f) noexcept {
+  const bool tcp = f.key.proto == kProtoTcp, final = f.dpi_state != kDpiInspecting;
+  if (!tcp && f.key.proto != kProtoUdp) return void(f.ports_noted = 3);
+  const uint16_t cport = f.cli_is_hi ? f.key.port_hi : f.key.port_lo, sport = f.cli_is_hi ? f.key.port_lo : f.key.port_hi;
+  const bool opened = tcp ? (f.tcp_flags[0] & kSyn) != 0 : cport > sport;
+  if (!opened) {
+    if (final) f.ports_noted = 3;
+    return;
+  }
+  auto note = [&](uint32_t host, bool server) {
+    HostPorts* x = pooled(ports_pool_, host_ports_[host]);
+    if (x && !x->add(tcp, server, sport, f.l7_master, f.l7_app)) stats_.host_contacts_full++;
+  };
+  if (!(f.ports_noted & 1)) {
+    if (!f.srv_local || f.srv_host == HashIndex::kNone) f.ports_noted |= 1;
+    else if (f.bytes[1] && !(tcp && (f.tcp_flags[1] & kRst))) {
+      const bool ftp_data = f.l7_master == id(ProtoId::FTP_DATA) || f.l7_app == id(ProtoId::FTP_DATA);
+      if (!(tcp && ftp_data)) note(f.srv_host, true);
+      if (final) f.ports_noted |= 1;
+    }
+  }
+  if (!(f.ports_noted & 2)) {
+    const bool local = f.cli_local && f.cli_host != HashIndex::kNone;
+    if (local) note(f.cli_host, false);
+    if (final || !local) f.ports_noted |= 2;
+  }
+}
+
 void Pipeline::contact(uint32_t host, ContactKind kind, uint32_t h) noexcept {
   if (!l7_.enabled()) return;
   if (!l7_.contact_add(host, kind, h)) stats_.host_contacts_full++;
@@ -1011,6 +1049,7 @@ void Pipeline::sweep(uint32_t n) noexcept {
       if (e.pkts(0) == 0) rx_only_gone(e);
       if (host_sites_[i]) sites_pool_.release(host_sites_[i] - 1), host_sites_[i] = 0;
       if (host_icmp_[i]) icmp_pool_.release(host_icmp_[i] - 1), host_icmp_[i] = 0;
+      if (host_ports_[i]) ports_pool_.release(host_ports_[i] - 1), host_ports_[i] = 0;
       if (l7_.enabled()) l7_.host_gone(i);
       hosts_.erase(i);
       stats_.hosts_expired++;
@@ -1074,7 +1113,7 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
   std::memset(nnet.get(), kNoNet, max_hosts);
   std::unique_ptr<uint8_t[]> npool(new uint8_t[max_hosts]());
   std::unique_ptr<uint16_t[]> ncountry(new uint16_t[max_hosts]());
-  std::unique_ptr<uint32_t[]> nsites(new uint32_t[max_hosts]()), nicmp(new uint32_t[max_hosts]());
+  std::unique_ptr<uint32_t[]> nsites(new uint32_t[max_hosts]()), nicmp(new uint32_t[max_hosts]()), nports(new uint32_t[max_hosts]());
   ZeroArray<HostCheckCounters> nchecks = zero_array<HostCheckCounters>(max_hosts);
   ZeroArray<HostCheckHits> nhits = zero_array<HostCheckHits>(max_hosts);
   ZeroArray<HostScore> nhscores = zero_array<HostScore>(max_hosts);
@@ -1094,7 +1133,7 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
     nnet[j] = host_net_[i];
     npool[j] = host_pool_[i];
     ncountry[j] = host_country_[i];
-    nsites[j] = host_sites_[i], nicmp[j] = host_icmp_[i];
+    nsites[j] = host_sites_[i], nicmp[j] = host_icmp_[i], nports[j] = host_ports_[i];
     nchecks[j] = checks_[i], nhits[j] = check_hits_[i];
     nhscores[j] = host_scores_[i];
   }
@@ -1119,7 +1158,7 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
   host_net_ = std::move(nnet);
   host_pool_ = std::move(npool);
   host_country_ = std::move(ncountry);
-  host_sites_ = std::move(nsites), host_icmp_ = std::move(nicmp);
+  host_sites_ = std::move(nsites), host_icmp_ = std::move(nicmp), host_ports_ = std::move(nports);
   checks_ = std::move(nchecks), check_hits_ = std::move(nhits);
   host_scores_ = std::move(nhscores), score_pool_ = std::move(nfscores);
   lim_.max_flows = max_flows, lim_.max_hosts = max_hosts;

@@ -17,6 +17,7 @@
 #include "flow/behaviour_maps.h"
 #include "flow/top_sites.h"
 #include "flow/host_icmp.h"
+#include "flow/host_ports.h"
 #include "flow/flow_table.h"
 #include "flow/hash_index.h"
 #include "flow/host_checks.h"
@@ -93,6 +94,7 @@ class Pipeline {
   // Expires up to `max` active flows now (reason Flushed); returns how many.
   // The service's shutdown: what is still active goes to the flow store.
   uint32_t expire_some(uint32_t max) noexcept;
+  // credit every flow's counters not yet accounted (end of a replay)
   void account_all() noexcept;
   const BcastDomains& bcast_domains() const { return bcast_; }
   const BehaviourMap& service_map() const { return services_; }
@@ -101,7 +103,9 @@ class Pipeline {
   const TopSites& iface_sites() const { return if_sites_; }
   const TopSites* host_sites(uint32_t slot) const { return host_sites_[slot] ? &sites_pool_[host_sites_[slot] - 1] : nullptr; }
   // a local host's ICMP statistics (flow/host_icmp.h; nullptr: none)
-  const HostIcmp* host_icmp(uint32_t slot) const { return host_icmp_[slot] ? &icmp_pool_[host_icmp_[slot] - 1] : nullptr; }  // credit every flow's counters not yet accounted (end of a replay)
+  const HostIcmp* host_icmp(uint32_t slot) const { return host_icmp_[slot] ? &icmp_pool_[host_icmp_[slot] - 1] : nullptr; }
+  // a local host's used ports (flow/host_ports.h; nullptr: none)
+  const HostPorts* host_ports(uint32_t slot) const { return host_ports_[slot] ? &ports_pool_[host_ports_[slot] - 1] : nullptr; }
   // The minute's host-check hits of every host slot, then the counters reset
   // (at each engine tick; host_checks.h). A slot whose host was created since
   // reads zero hits.
@@ -210,6 +214,7 @@ class Pipeline {
   void ended_one_way(const Flow& f) noexcept;
   void visited(uint32_t host, const char* name, size_t len) noexcept;
   void count_icmp(const Packet& p, uint32_t host, bool sent, const IpAddr& peer) noexcept;
+  void note_ports(Flow& f) noexcept;
   // A host slot's entry in a side pool (sites, ICMP), taken at its first use
   // (`ref`: the entry + 1); nullptr when none is left (counted).
   template <class T>
@@ -279,6 +284,8 @@ class Pipeline {
   std::unique_ptr<uint32_t[]> host_sites_;  // per host slot: its sites_pool_ entry + 1, 0 none
   EntryPool<HostIcmp> icmp_pool_;           // local hosts that sent or received ICMP (as sites_pool_)
   std::unique_ptr<uint32_t[]> host_icmp_;   // per host slot: its icmp_pool_ entry + 1, 0 none
+  EntryPool<HostPorts> ports_pool_;         // local hosts with used ports (as sites_pool_)
+  std::unique_ptr<uint32_t[]> host_ports_;  // per host slot: its ports_pool_ entry + 1, 0 none
   void learn_bcast_domain(const Packet& p) noexcept;
   NamePool names_;
   Classifier dpi_;

@@ -151,7 +151,7 @@ std::vector<HostRow> host_rows(const Pipeline& pl, const PageEntry* e, size_t n,
     r.pool = pl.host_pool(i);
     r.network = pl.host_network(i);
     r.has_l7 = detail;
-    if (detail) r.hits = pl.live_check_hits(i), r.read_contacts(pl.host_l7(), i), r.read_icmp(pl, i);
+    if (detail) r.hits = pl.live_check_hits(i), r.read_contacts(pl.host_l7(), i), r.read_side_pools(pl, i);
     idx.push_back(i);
   }
   if (detail && !idx.empty()) {
@@ -190,7 +190,7 @@ bool find_host(const Pipeline& pl, const IpAddr& ip, int vlan, HostRow& out) {
   out.l7 = pl.host_l7().read(i);
   out.hits = pl.live_check_hits(i);
   out.read_contacts(pl.host_l7(), i);
-  out.read_icmp(pl, i);
+  out.read_side_pools(pl, i);
   out.score = pl.host_score(i);
   out.pool = pl.host_pool(i);
   out.network = pl.host_network(i);

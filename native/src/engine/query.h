@@ -43,7 +43,9 @@ struct HostRow {
   uint32_t cardinality[3] = {};      // peers as client, peers as server, services as client (LocalHostStats)
   bool has_icmp = false;             // detail: its ICMP statistics (flow/host_icmp.h)
   HostIcmp icmp{};
-  void read_icmp(const Pipeline& pl, uint32_t i);
+  bool has_ports = false;            // detail: its used ports (flow/host_ports.h)
+  HostPorts ports{};
+  void read_side_pools(const Pipeline& pl, uint32_t i);  // ICMP and used ports
   void read_contacts(const HostL7Table& t, uint32_t i) {
     no_tx_out = t.contact_estimate(i, kContactNoTxOut), no_tx_in = t.contact_estimate(i, kContactNoTxIn);
     oneway_in = t.count(i, kCountOneWay, 0), oneway_out = t.count(i, kCountOneWay, 1);
@@ -54,9 +56,11 @@ struct HostRow {
   }
 };
 
-inline void HostRow::read_icmp(const Pipeline& pl, uint32_t i) {
+inline void HostRow::read_side_pools(const Pipeline& pl, uint32_t i) {
   const HostIcmp* x = pl.host_icmp(i);
   if ((has_icmp = x != nullptr)) icmp = *x;
+  const HostPorts* y = pl.host_ports(i);
+  if ((has_ports = y != nullptr)) ports = *y;
 }
 
 struct HostPage {

@@ -92,7 +92,9 @@ struct alignas(64) Flow {
   uint32_t retr[2], ooo[2], lost[2];
   uint16_t l7_master, l7_app;  // application (the classification issue); 0 = unknown
   uint16_t l7_category;
-  uint8_t dpi_state;
+  uint8_t dpi_state : 2;
+  // its ports were noted on its local hosts' used ports (bit 0 the server's, bit 1 the client's; Pipeline::note_ports)
+  uint8_t ports_noted : 2;
   uint8_t tunnel;
   // Accounting steps (sweep, expiry, and each 1 GiB a direction carries)
   // credit hosts and interface with what the flow carried since the last

@@ -152,6 +152,15 @@ function activeHostRecord(ctx: ApiCtx, h: HostBrief) {
 
 const fam = ['tcp', 'udp', 'icmp', 'other_ip'] as const;
 
+type UsedPortsIn = NonNullable<HostRecord['used_ports']>;
+function usedPorts(list: UsedPortsIn) {
+  const side = (server: boolean) => {
+    const rows = list.filter((x) => x.server === server).sort((a, b) => Number(b.tcp) - Number(a.tcp));
+    return rows.length ? Object.fromEntries(rows.map((x) => [`${x.tcp ? 'tcp' : 'udp'}:${x.port}`, l7Name(x.master, x.app)])) : [];
+  };
+  return { local_server_ports: side(true), remote_contacted_ports: side(false) };
+}
+
 /** v1/v2 host data: ntopng's flat object with dotted names. */
 export function hostDataFlat(ctx: ApiCtx, h: HostRecord, iface: MonitoredInterface = ctx.iface): Record<string, unknown> {
   const alias = aliasOf(ctx, h.ip, h.vlan);
@@ -257,6 +266,9 @@ export function hostDataFlat(ctx: ApiCtx, h: HostRecord, iface: MonitoredInterfa
     o[h.ip.includes(':') ? 'ICMPv6' : 'ICMPv4'] = Object.fromEntries(
       h.icmp_stats.map((x) => [`${x.type},${x.code}`, { sent: x.sent, ...(x.last_host_sent_peer ? { last_host_sent_peer: x.last_host_sent_peer } : {}), rcvd: x.rcvd, ...(x.last_host_rcvd_peer ? { last_host_rcvd_peer: x.last_host_rcvd_peer } : {}) }]),
     );
+  // LocalHost::lua → UsedPorts::lua (local hosts): "tcp:80" → the application of the last flow
+  // on the port, TCP ports first (an empty Lua table encodes as [])
+  if (h.localhost) o.used_ports = usedPorts(h.used_ports ?? []);
   // Score::lua_get_score_breakdown: each score category's share of the score as client / as
   // server, once the host was ever scored (ntopng allocates its ScoreStats at the first increment)
   if (h.alerted_flows_as_client + h.alerted_flows_as_server > 0) {
