@@ -69,6 +69,24 @@ describe('interface l7/stats', () => {
     expect(breeds.every((x: { url?: string }) => x.url === undefined)).toBe(true);
   });
 
+  it("new_charts (v2): graph_utils.convert_pie_data's donut of the same slices; v1 ignores it", async () => {
+    for (const mode of ['count', 'sinceStartup']) {
+      const list = await rsp('get/interface/l7/stats', { ifid: 0, ndpistats_mode: mode });
+      const pie = await rsp('get/interface/l7/stats', { ifid: 0, ndpistats_mode: mode, new_charts: true });
+      expect(pie.labels).toEqual(list.map((x: { label: string }) => x.label));
+      expect(pie.series).toEqual(list.map((x: { value: number }) => x.value));
+      // d3's category10 palette first, one colour per slice
+      expect(pie.colors.slice(0, 2)).toEqual(['#1f77b4', '#ff7f0e'].slice(0, list.length));
+      expect(pie.colors.length).toBe(list.length);
+      const fmt = mode === 'count' ? 'formatValue' : 'bytesToSize';
+      expect(pie.yaxis).toEqual({ show: false, labels: { formatter: fmt } });
+      expect(pie.tooltip).toEqual({ y: { formatter: fmt } });
+      expect(pie.extra_x_tooltip_label).toBe('None');
+    }
+    const r = await s.call('/lua/rest/v1/get/interface/l7/stats.lua', { query: { ifid: 0, ndpistats_mode: 'count', new_charts: true } });
+    expect(Array.isArray(r.body.rsp), r.text.slice(0, 200)).toBe(true);
+  });
+
   it('ndpistats_mode is required', async () => {
     const r = await s.call(v2('get/interface/l7/stats'), { query: { ifid: 0 } });
     expect([r.status, r.body.rc]).toEqual([400, -5]);

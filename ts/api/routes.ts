@@ -84,9 +84,11 @@ export const routes: RouteDef[] = [
       max_values: int(1, 65535).optional(),
       all_values: bool().optional(),
       collapse_stats: bool().optional(),
+      new_charts: bool().optional(),
     },
     errors: [INVALID_INTERFACE, INVALID_ARGUMENTS, INTERNAL_ERROR],
-    handler: (ctx, p) => ifaces.interfaceL7(ctx, p),
+    // only ntopng's v2 script knows new_charts
+    handler: (ctx, p) => ifaces.interfaceL7(ctx, { ...p, new_charts: ctx.version === 'v2' && p.new_charts }),
   }),
   route({
     path: 'get/monitor/interfaces', versions: [...V12], method: 'GET', perm: 'user',

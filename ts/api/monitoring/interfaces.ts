@@ -8,7 +8,7 @@ import { l7Id, l7Name, type EngineStats } from '../../bindings/engine.js';
 import { isGhostNetwork } from '../../services/checks/interface-checks.js';
 import type { MonitoredInterface } from '../../services/interfaces.js';
 import type { ApiCtx } from '../route.js';
-import { collapseStats, groupL7, type Slice } from './stats.js';
+import { collapseStats, groupL7, pieData, type Slice } from './stats.js';
 import { ApiError, RC } from '../rc.js';
 
 
@@ -267,6 +267,8 @@ export interface L7StatsParams {
   max_values?: number;
   all_values?: boolean;
   collapse_stats?: boolean;
+  /** v2: the answer as ntopng's dashboard pie takes it (graph_utils.convert_pie_data) */
+  new_charts?: boolean;
 }
 
 /** l7/stats.lua's getAppUrl: the flows page of a slice that names an application */
@@ -300,13 +302,13 @@ export function interfaceL7(ctx: ApiCtx, p: L7StatsParams) {
     }
     if (rest > 0) out.push({ label: 'Other', value: rest });
     else if (!out.length) out.push({ label: 'No flows', value: 0 });
-    return withUrl(out);
+    return pieData(withUrl(out), p.new_charts, 'formatValue');
   }
   const apps = ctx.iface.engine.l7Stats().apps;
   const by = p.breed ? 'breed' : p.ndpi_category ? 'category' : 'app';
   const list = groupL7(apps, by);
   const shown = p.collapse_stats === false ? list : collapseStats(list, 1, 3);
-  return by === 'app' ? withUrl(shown) : shown;
+  return pieData(by === 'app' ? withUrl(shown) : shown, p.new_charts, 'bytesToSize');
 }
 
 /**

@@ -34,3 +34,26 @@ export function groupL7(apps: { id: number; bytes: number }[], by: 'app' | 'bree
   }
   return [...sums].map(([label, value]) => ({ label, value })).sort((a, b) => b.value - a.value);
 }
+
+/** graph_utils.graph_colors: d3's category10, then category20 */
+const GRAPH_COLORS = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf',
+  '#ffbb78', '#1f77b4', '#aec7e8', '#2ca02c', '#98df8a', '#d62728', '#ff9896', '#9467bd', '#c5b0d5', '#8c564b',
+  '#c49c94', '#e377c2', '#f7b6d2', '#7f7f7f', '#c7c7c7', '#bcbd22', '#dbdb8d', '#17becf', '#9edae5'];
+
+/**
+ * graph_utils.convert_pie_data: with `new_charts` (ntopng's own dashboard
+ * asks so) a list of slices becomes the ApexCharts donut its pie component
+ * draws — labels, series, one palette colour per slice and the JS
+ * formatter named for the axis and tooltip; without, the list as is.
+ */
+export function pieData(list: Slice[], newCharts: boolean | undefined, formatter: 'bytesToSize' | 'formatValue') {
+  if (!newCharts) return list;
+  return {
+    labels: list.map((s) => s.label),
+    series: list.map((s) => s.value),
+    colors: list.map((_, i) => GRAPH_COLORS[i % GRAPH_COLORS.length]),
+    yaxis: { show: false, labels: { formatter } },
+    tooltip: { y: { formatter } },
+    extra_x_tooltip_label: 'None',
+  };
+}
