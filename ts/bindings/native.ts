@@ -626,7 +626,7 @@ export interface NativeEngine {
   flows(q: NativeFlowQuery & { cursor: true }): Cursor<FlowRecord>;
   flows(q: NativeFlowQuery): Page<FlowRecord>;
   l7Stats(): L7Stats;
-  flowCounters(allowed?: string[]): { l4: { proto: number; count: number }[]; l7: { master: number; app: number; count: number }[] };
+  flowCounters(allowed?: string[]): { l4: { proto: number; count: number }[]; l7: { master: number; app: number; count: number; /** the flows' current throughput, summed (bit/s) */ bps: number }[] };
   setLocalNetworks(cidrs: string[]): void;
   setHostPools(members: HostPoolMember[]): void;
   setLimits(maxFlows: number, maxHosts: number): void;

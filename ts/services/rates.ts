@@ -30,10 +30,20 @@ interface Sample {
 }
 
 const MIN_SPAN_NS = 1e9;
+/** seconds of per-second traffic kept per interface (the realtime chart) */
+export const RECENT_POINTS = 60;
+
+/** One sample of the recent traffic: the engine's epoch second it ended at, bytes per second each way. */
+export interface RecentPoint {
+  t: number;
+  sent: number;
+  rcvd: number;
+}
 
 export class Rates {
   private readonly prev = new Map<number, Sample>();
   private readonly last = new Map<number, DirRates>();
+  private readonly recentPoints = new Map<number, RecentPoint[]>();
   private timer: NodeJS.Timeout | null = null;
 
   constructor(private readonly interfaces: Interfaces) {}
@@ -74,8 +84,16 @@ export class Rates {
         upload: rate(((cur.bu - p.bu) * 8) / sec, (cur.pu - p.pu) / sec, b?.upload),
         download: rate(((cur.bd - p.bd) * 8) / sec, (cur.pd - p.pd) / sec, b?.download),
       });
+      const ring = this.recentPoints.get(i.ifid) ?? this.recentPoints.set(i.ifid, []).get(i.ifid)!;
+      ring.push({ t: Math.floor(cur.t / 1e9), sent: (cur.bu - p.bu) / sec, rcvd: (cur.bd - p.bd) / sec });
+      if (ring.length > RECENT_POINTS) ring.shift();
       this.prev.set(i.ifid, cur);
     }
+  }
+
+  /** The last RECENT_POINTS samples of a running interface, oldest first (a replay's last minute once it ended). */
+  recent(ifid: number): readonly RecentPoint[] {
+    return this.recentPoints.get(ifid) ?? [];
   }
 
   get(ifid: number): DirRates {

@@ -583,9 +583,10 @@ Napi::Value EngineWrap::FlowCounters(const Napi::CallbackInfo& info) {
   Napi::Array l7 = Napi::Array::New(env, c.l7.size());
   for (size_t i = 0; i < c.l7.size(); i++) {
     Napi::Object x = Napi::Object::New(env);
-    x.Set("master", double(c.l7[i].first >> 16));
-    x.Set("app", double(c.l7[i].first & 0xffff));
-    x.Set("count", double(c.l7[i].second));
+    x.Set("master", double(c.l7[i].key >> 16));
+    x.Set("app", double(c.l7[i].key & 0xffff));
+    x.Set("count", double(c.l7[i].flows));
+    x.Set("bps", c.l7[i].bps);
     l7.Set(uint32_t(i), x);
   }
   r.Set("l4", l4);

@@ -326,18 +326,19 @@ FlowPage query_flows(const Pipeline& pl, const FlowQuery& q) {
 FlowCounts count_flows(const Pipeline& pl, const std::vector<Cidr>& allowed) {
   const FlowTable& ft = pl.flows();
   uint32_t l4[256] = {};
-  std::map<uint32_t, uint32_t> l7;
+  std::map<uint32_t, std::pair<uint32_t, double>> l7;
   for (uint32_t i = 0; i < ft.max(); i++) {
     if (!ft.used(i)) continue;
     const Flow& f = ft[i];
     if (!allowed.empty() && !allowed_ip(allowed, f.key.lo) && !allowed_ip(allowed, f.key.hi)) continue;
     l4[f.key.proto]++;
-    l7[uint32_t(f.l7_master) << 16 | f.l7_app]++;
+    auto& x = l7[uint32_t(f.l7_master) << 16 | f.l7_app];
+    x.first++, x.second += f.bps;
   }
   FlowCounts c;
   for (int p = 0; p < 256; p++)
     if (l4[p]) c.l4.emplace_back(uint8_t(p), l4[p]);
-  for (auto& [k, v] : l7) c.l7.emplace_back(k, v);
+  for (auto& [k, v] : l7) c.l7.push_back({k, v.first, v.second});
   return c;
 }
 

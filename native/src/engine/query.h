@@ -146,9 +146,14 @@ PageOrder order_flows(const Pipeline& pl, const FlowQuery& q);
 std::vector<FlowRow> flow_rows(const Pipeline& pl, const PageEntry* e, size_t n);
 
 // Per-L4 and per-L7 counts of active flows (flow l4/l7 counters endpoints).
+struct FlowL7Count {
+  uint32_t key;    // master << 16 | app
+  uint32_t flows;
+  double bps;      // the flows' current throughput, summed (bit/s)
+};
 struct FlowCounts {
   std::vector<std::pair<uint8_t, uint32_t>> l4;
-  std::vector<std::pair<uint32_t, uint32_t>> l7;  // (master << 16 | app) → flows
+  std::vector<FlowL7Count> l7;
 };
 FlowCounts count_flows(const Pipeline& pl, const std::vector<Cidr>& allowed);
 

@@ -4,7 +4,7 @@
 import { int, str } from '../params.js';
 import { RC } from '../rc.js';
 import { route, type RouteDef } from '../route.js';
-import { MAP_MAX_LENGTH, MAP_SORTS, behaviourMap, hostTopSites, interfaceTopSites, noTxPeers, topTalkers } from './insights.js';
+import { MAP_MAX_LENGTH, MAP_SORTS, behaviourMap, hostTopSites, interfaceTopSites, noTxPeers, realtimeTraffic, topL7, topScore, topTalkers } from './insights.js';
 
 const talkers = (where: 'local' | 'remote'): RouteDef[] =>
   (
@@ -69,4 +69,26 @@ const sites: RouteDef[] = [
   }),
 ];
 
-export const insightRoutes: RouteDef[] = [...talkers('local'), ...talkers('remote'), ...maps, ...rxOnly, ...sites];
+// ntopng's scripts are not public: shapes chosen for its dashboard components (README)
+const tops: RouteDef[] = [
+  route({
+    path: 'get/interface/top/l7_stats', versions: ['v2'], method: 'GET', perm: 'user', ifid: true, pro: true,
+    summary: "Top applications now: the active flows' current throughput summed per application (as l7/stats count mode keys it), pie slices [{label, value (bit/s), url}], the top 10, idle ones left out",
+    params: {}, errors: [RC.INVALID_INTERFACE],
+    handler: (ctx) => topL7(ctx),
+  }),
+  route({
+    path: 'get/interface/top/realtime_traffic', versions: ['v2'], method: 'GET', perm: 'user', ifid: true, pro: true,
+    summary: "The interface's traffic of the last minute, a point per second sampled: v2 timeseries shape of iface:traffic_rxtx (metadata {epoch_begin, epoch_end, epoch_step 1, num_point, schema, query}, series bytes_sent / bytes_rcvd in bytes per second)",
+    params: {}, errors: [RC.INVALID_INTERFACE],
+    handler: (ctx) => realtimeTraffic(ctx),
+  }),
+  route({
+    path: 'get/interface/top/score', versions: ['v2'], method: 'GET', perm: 'user', ifid: true, pro: true,
+    summary: 'The 10 hosts with the highest score now: [{name, ip, vlan, url, score, score_as_client, score_as_server}], hosts without a score left out',
+    params: {}, errors: [RC.INVALID_INTERFACE],
+    handler: (ctx) => topScore(ctx),
+  }),
+];
+
+export const insightRoutes: RouteDef[] = [...talkers('local'), ...talkers('remote'), ...tops, ...maps, ...rxOnly, ...sites];

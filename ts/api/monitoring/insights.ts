@@ -27,17 +27,69 @@ export function topTalkers(ctx: ApiCtx, local: boolean): Talker[] {
   const rows = ctx.iface.engine.hosts({ mode: local ? 'local' : 'remote', sort: 'thpt', order: 'desc', limit: TOP, allowed: ctx.allowed, brief: true }).rows;
   return rows
     .filter((h: HostBrief) => h.throughput_bps > 0)
-    .map((h: HostBrief) => {
-      const key = hostKey(h.ip, h.vlan);
-      return {
-        name: aliasOf(ctx, h.ip, h.vlan) ?? h.name ?? h.ip,
-        ip: h.ip,
-        vlan: h.vlan,
-        url: `/lua/host_details.lua?host=${encodeURIComponent(key)}`,
-        throughput: h.throughput_bps,
-        throughput_type: 'bps' as const,
-      };
-    });
+    .map((h: HostBrief) => ({ ...hostCell(ctx, h), throughput: h.throughput_bps, throughput_type: 'bps' as const }));
+}
+
+/** A host row of the dashboard's tables: its name (alias first), address, VLAN and details page. */
+function hostCell(ctx: ApiCtx, h: HostBrief) {
+  return {
+    name: aliasOf(ctx, h.ip, h.vlan) ?? h.name ?? h.ip,
+    ip: h.ip,
+    vlan: h.vlan,
+    url: `/lua/host_details.lua?host=${encodeURIComponent(hostKey(h.ip, h.vlan))}`,
+  };
+}
+
+/**
+ * pro v2 get/interface/top/l7_stats.lua ("Top Applications (Realtime)"):
+ * the applications of the active flows by their current throughput — each
+ * flow's last per-second sample, summed per application as
+ * getnDPIFlowsCount keys it (OCSP, not HTTP.OCSP) — as pie slices
+ * {label, value (bit/s), url}, the top 10, idle applications left out.
+ */
+export function topL7(ctx: ApiCtx) {
+  const sums = new Map<string, number>();
+  for (const x of ctx.iface.engine.flowCounters(ctx.allowed).l7) {
+    if (!(x.bps > 0)) continue;
+    const name = l7Name(0, x.app || x.master);
+    sums.set(name, (sums.get(name) ?? 0) + x.bps);
+  }
+  return [...sums]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, TOP)
+    .map(([label, value]) => ({ label, value, ...(l7Id(label) !== undefined ? { url: `/lua/flows_stats.lua?application=${encodeURIComponent(label)}` } : {}) }));
+}
+
+/**
+ * pro v2 get/interface/top/score.lua: the 10 hosts with the highest score
+ * now (the alerted scores of their active flows, as host data's `score`),
+ * as the dashboard's host tables show them, with the client / server
+ * shares; hosts without a score left out.
+ */
+export function topScore(ctx: ApiCtx) {
+  const rows = ctx.iface.engine.hosts({ mode: 'all', sort: 'score', order: 'desc', limit: TOP, allowed: ctx.allowed, brief: true }).rows;
+  return rows
+    .filter((h: HostBrief) => h.score_as_client + h.score_as_server > 0)
+    .map((h: HostBrief) => ({ ...hostCell(ctx, h), score: h.score_as_client + h.score_as_server, score_as_client: h.score_as_client, score_as_server: h.score_as_server }));
+}
+
+/**
+ * pro v2 get/interface/top/realtime_traffic.lua ("All Network Interfaces
+ * (Realtime)"): the interface's traffic of the last minute, one point per
+ * second sampled (services/rates.ts, engine time), in the v2 timeseries
+ * shape of iface:traffic_rxtx — bytes per second sent (upload) and received
+ * (download) — so lightview sums it over interfaces point by point.
+ */
+export function realtimeTraffic(ctx: ApiCtx) {
+  const pts = ctx.deps.rates.recent(ctx.iface.ifid);
+  const begin = pts.length ? pts[0].t : 0;
+  return {
+    metadata: { epoch_begin: begin, epoch_end: pts.length ? pts[pts.length - 1].t : 0, epoch_step: 1, num_point: pts.length, schema: 'iface:traffic_rxtx', query: `ifid:${ctx.iface.ifid}` },
+    series: [
+      { id: 'bytes_sent', data: pts.map((p) => p.sent) },
+      { id: 'bytes_rcvd', data: pts.map((p) => p.rcvd) },
+    ],
+  };
 }
 
 /** Parameters of the behaviour maps (ntopng's MapsFilters, as its map pages send them). */
