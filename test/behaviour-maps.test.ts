@@ -153,3 +153,18 @@ describe('service map', () => {
     expect((await card(WEB)).num_host_contacts_as_server).toBe(1);
   });
 });
+
+describe('periodic flow risk', () => {
+  it("a flow whose key the periodicity map holds as periodic carries nDPI's PERIODIC_FLOW risk (48) and its alert score: from the 4th steady start on", async () => {
+    const flows = ok(await s.call('/lua/rest/v2/get/flow/active.lua', { query: { ifid: 0, perPage: 1000, verbose: true } })).rsp.data as any[];
+    const of = (cli: string, srv: string) => flows.filter((f) => f.client.ip === cli && f.server.ip === srv).sort((a, b) => a.first_seen - b.first_seen || a.client.port - b.client.port);
+    const periodic = (f: any) => (f.risks as string[]).includes('Periodic Flow');
+    const steady = of(STEADY, RESOLVER);
+    expect(steady.length).toBe(STEADY_STARTS.length);
+    expect(steady.map(periodic)).toEqual(STEADY_STARTS.map((_, i) => i >= 3));
+    for (const f of steady.slice(3)) expect(Number(f.score)).toBeGreaterThanOrEqual(10);
+    // the remote resolver every 120 s: periodic from its 4th start too
+    expect(of(STEADY, REMOTE_RESOLVER).map(periodic)).toEqual(REMOTE_STARTS.map((_, i) => i >= 3));
+    expect(of(IRREGULAR, RESOLVER).some(periodic)).toBe(false);
+  });
+});

@@ -30,6 +30,12 @@ class Classifier {
   void release(Flow& f) noexcept;
 
   const FlowInfo* info(const Flow& f) const noexcept { return f.info ? &pool_[f.info - 1] : nullptr; }
+  // a risk the engine raises from outside the dissectors (ntopng's periodic flow); false: the flow has no entry
+  bool add_risk(const Flow& f, Risk r) noexcept {
+    if (!f.info) return false;
+    pool_[f.info - 1].risks |= stored_bit(r);
+    return true;
+  }
   void prefetch(const Flow& f) const noexcept { __builtin_prefetch(&pool_[f.info - 1], 1); }
   const FlowMeta* meta(const Flow& f) const noexcept {
     const FlowInfo* fi = info(f);

@@ -37,7 +37,7 @@ constexpr Risk kStoredRisks[] = {
     Risk::TlsCertAboutToExpire, Risk::ErrorCode, Risk::HttpObsoleteServer, Risk::TlsAlpnSniMismatch,
     Risk::BinaryDataTransfer, Risk::DnsLargePacket, Risk::MalformedPacket, Risk::InvalidCharacters,
     Risk::PunycodeIdn, Risk::CrawlerBot, Risk::RiskyDomain, Risk::TlsCertMismatch, Risk::PossibleExploit,
-    Risk::DesktopFileSharing, Risk::SmbInsecure,
+    Risk::DesktopFileSharing, Risk::SmbInsecure, Risk::PeriodicFlow,
 };
 static_assert(sizeof(kStoredRisks) <= 32);
 

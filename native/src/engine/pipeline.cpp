@@ -415,7 +415,7 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
   const uint64_t before = f.bytes[dir];
   f.bytes[dir] += len;
   // Keeps every accounting delta below 2^31 (they are taken from 32 bits).
-  if (__builtin_expect(((before ^ f.bytes[dir]) >> 30) != 0, 0)) account_flow(f, false);
+  if (__builtin_expect(((before ^ f.bytes[dir]) >> 30) != 0, 0)) account_flow(f, fi, false);
   f.dscp[dir] = p.dscp;
   f.ttl[dir] = p.ttl;
   PacketFlowRef& ref = refs_[&it - items_];
@@ -695,7 +695,7 @@ static bool remote_access_category(uint16_t c) { return c == kCatVpn || c == kCa
 void Pipeline::expire_flow(uint32_t i, FlowEnd why) noexcept {
   Flow& f = flows_[i];
   dpi_.give_up(f);  // nDPI guesses by port when a flow ends unclassified
-  account_flow(f, false);
+  account_flow(f, i, false);
   if (lim_.checks && (f.key.proto == kProtoTcp || f.key.proto == kProtoUdp) && (f.pkts[0] == 0 || f.pkts[1] == 0)) ended_one_way(f);
   emit_record(f, RecordKind::End, why);
   if (f.score) {
@@ -728,8 +728,8 @@ void Pipeline::expire_flow(uint32_t i, FlowEnd why) noexcept {
 // credited to the interface and to both hosts under the flow's current
 // application, category and DSCP marks (ntopng's periodic flow update; what
 // was credited before a later classification stays where it was).
-void Pipeline::account_flow(Flow& f, bool sample_thpt) noexcept {
-  if (lim_.checks && !f.host_fx && f.dpi_state != kDpiInspecting) classified(f);
+void Pipeline::account_flow(Flow& f, uint32_t fi, bool sample_thpt) noexcept {
+  if (lim_.checks && !f.host_fx && f.dpi_state != kDpiInspecting) classified(f, fi);
   if (f.ports_noted != 3 && (f.cli_local | f.srv_local)) note_ports(f);
   const uint32_t now_ms = uint32_t((now_ns_ - f.first_ns) / 1000000);
   uint32_t db[2], dp[2];
@@ -812,7 +812,7 @@ void Pipeline::credit_net_tcp(const Flow& f, uint32_t retr, uint32_t ooo, uint32
 // client's contacts with DNS, NTP and SMTP servers and the name its flow
 // named (LocalHostStats, local clients only), and its remote-access flows
 // (the RemoteAccess flow check's incrRemoteAccess, undone at the flow's end).
-void Pipeline::classified(Flow& f) noexcept {
+void Pipeline::classified(Flow& f, uint32_t idx) noexcept {
   f.host_fx = 1;
   const uint16_t lower = f.l7_master ? f.l7_master : f.l7_app;  // ndpi_get_lower_proto
   const bool has_cli = f.cli_host != HashIndex::kNone, has_srv = f.srv_host != HashIndex::kNone;
@@ -836,7 +836,9 @@ void Pipeline::classified(Flow& f) noexcept {
       break;
   }
   if (svc && has_srv) hosts_[f.srv_host].services |= svc;
-  behaviour(f);
+  // ntopng's Flow::processDetectedProtocolData: a flow whose key the
+  // periodicity map holds as periodic carries nDPI's periodic-flow risk
+  if (behaviour(f) && dpi_.add_risk(f, Risk::PeriodicFlow)) rescore(idx, true);
   if (!has_cli) return;
   // ntopng's Flow::deferredInitialization: a local end counts the other end's country
   if (has_srv) {
@@ -889,8 +891,9 @@ void Pipeline::classified(Flow& f) noexcept {
 
 // The flow's start into the behaviour maps (flow/behaviour_maps.h): every
 // flow into the periodicity map, local-to-local ones into the service map.
-void Pipeline::behaviour(const Flow& f) noexcept {
-  if (!lim_.behaviour_map_entries) return;
+// True when the flow's key is periodic (its start counted).
+bool Pipeline::behaviour(const Flow& f) noexcept {
+  if (!lim_.behaviour_map_entries) return false;
   BehaviourKey k{};
   k.cli = f.cli_is_hi ? f.key.hi : f.key.lo;
   k.srv = f.cli_is_hi ? f.key.lo : f.key.hi;
@@ -904,7 +907,10 @@ void Pipeline::behaviour(const Flow& f) noexcept {
   };
   if (f.cli_local && f.srv_local)
     if (BehaviourEntry* e = put(services_)) services_.add_service_use(*e, f.first_ns);
-  if (BehaviourEntry* e = put(periodicity_)) periodicity_.add_start(*e, f.first_ns);
+  BehaviourEntry* e = put(periodicity_);
+  if (!e) return false;
+  periodicity_.add_start(*e, f.first_ns);
+  return BehaviourMap::periodic(*e);
 }
 
 // ntopng's Flow::~Flow for a TCP/UDP flow that ended one-way: the client
@@ -1026,7 +1032,7 @@ void Pipeline::sweep(uint32_t n) noexcept {
         emit_record(f, RecordKind::Periodic, FlowEnd::Idle);
       }
     }
-    account_flow(f, true);
+    account_flow(f, i, true);
     if (lim_.checks && !f.score_judged) {
       // one-way or not, now; an answered flow's risks only change with its
       // classification, which the packet path re-scores
@@ -1242,7 +1248,7 @@ void Pipeline::account_all() noexcept {
     scout.top_up(*this, i);
     if (!flows_.used(i)) continue;
     if (to_credit(i) && scout.pending) scout.pending--;
-    account_flow(flows_[i], false);
+    account_flow(flows_[i], i, false);
   }
 }
 

@@ -207,10 +207,10 @@ class Pipeline {
   // The record of a flow (ended, or a periodic snapshot) into the expired ring.
   void emit_record(const Flow& f, RecordKind kind, FlowEnd why) noexcept;
   void flow_info_text(const Flow& f, const FlowInfo* fi, char* out, size_t cap) const noexcept;
-  void account_flow(Flow& f, bool sample_thpt) noexcept;
+  void account_flow(Flow& f, uint32_t fi, bool sample_thpt) noexcept;
   void credit_host(uint32_t hi, const L7Credit& c) noexcept;
-  void classified(Flow& f) noexcept;
-  void behaviour(const Flow& f) noexcept;
+  void classified(Flow& f, uint32_t idx) noexcept;
+  bool behaviour(const Flow& f) noexcept;
   void ended_one_way(const Flow& f) noexcept;
   void visited(uint32_t host, const char* name, size_t len) noexcept;
   void count_icmp(const Packet& p, uint32_t host, bool sent, const IpAddr& peer) noexcept;
