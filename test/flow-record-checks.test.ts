@@ -13,6 +13,9 @@ import { Engine, expiredLayout } from '../ts/bindings/engine.js';
 import { setEnabledRisks } from '../ts/services/alerts/catalogue.js';
 import { setFlowExclusions } from '../ts/services/alerts/exclusion-table.js';
 import {
+  BIT_BLACKLISTED,
+  BIT_BLACKLISTED_CLIENT_CONTACT,
+  BIT_BLACKLISTED_SERVER_CONTACT,
   BIT_BROADCAST_NON_UDP,
   BIT_REMOTE_ACCESS,
   BIT_REMOTE_TO_LOCAL_INSECURE,
@@ -50,7 +53,7 @@ const TELNET = protoId('Telnet'), HTTP = protoId('HTTP'), DNS = protoId('DNS');
 const SYN = 0x02, RST = 0x04, ACK = 0x10, FIN = 0x01;
 const REMOTE = 0, LOCAL = 1;
 
-const base: RecordFacts = { proto: 6, l7: HTTP, category: 5, cliLocation: LOCAL, srvLocation: REMOTE, cliFlags: SYN | ACK, srvFlags: SYN | ACK, srvBroadcast: false, vlan: 0, bidirectional: true, packets: 100, retr: 0, ooo: 0, lost: 0, tcpState: TCP_DATA, end: true, cliBroadcast: false,
+const base: RecordFacts = { proto: 6, l7: HTTP, category: 5, cliLocation: LOCAL, srvLocation: REMOTE, cliFlags: SYN | ACK, srvFlags: SYN | ACK, srvBroadcast: false, vlan: 0, bidirectional: true, packets: 100, retr: 0, ooo: 0, lost: 0, tcpState: TCP_DATA, blacklisted: 0, end: true, cliBroadcast: false,
   lower: HTTP, cliPort: 40000, srvPort: 80, cliPkts: 50, srvPkts: 50, buf: new Uint8Array(32), cliIpAt: 0, srvIpAt: 16 };
 const bits = (f: Partial<RecordFacts>) => recordCheckBits({ ...base, ...f });
 
@@ -135,6 +138,29 @@ function addrs(cli: string, srv: string): Uint8Array {
   out.set(one(srv), 16);
   return out;
 }
+
+describe('blacklists', () => {
+  const BL_CLI = 1, BL_SRV = 2, MALWARE = 100;
+  it('blacklisted: a Malware flow whose ends are not blacklisted addresses (the category came from a name)', () => {
+    expect(bits({ category: MALWARE }) & BIT_BLACKLISTED).toBe(BIT_BLACKLISTED);
+    for (const blacklisted of [BL_CLI, BL_SRV, BL_CLI | BL_SRV]) expect(bits({ category: MALWARE, blacklisted }) & BIT_BLACKLISTED).toBe(0);
+    expect(bits({ category: 5 }) & BIT_BLACKLISTED).toBe(0);
+  });
+
+  it('client contact: a blacklisted client reaching a local server from outside, and nothing else', () => {
+    expect(bits({ blacklisted: BL_CLI, cliLocation: REMOTE, srvLocation: LOCAL }) & BIT_BLACKLISTED_CLIENT_CONTACT).toBe(BIT_BLACKLISTED_CLIENT_CONTACT);
+    expect(bits({ blacklisted: BL_CLI, cliLocation: REMOTE, srvLocation: REMOTE }) & BIT_BLACKLISTED_CLIENT_CONTACT).toBe(0);
+    expect(bits({ blacklisted: BL_CLI, cliLocation: LOCAL, srvLocation: LOCAL }) & BIT_BLACKLISTED_CLIENT_CONTACT).toBe(0);
+    expect(bits({ blacklisted: BL_SRV, cliLocation: REMOTE, srvLocation: LOCAL }) & BIT_BLACKLISTED_CLIENT_CONTACT).toBe(0);
+  });
+
+  it('server contact: a local client reaching a blacklisted remote server, and nothing else', () => {
+    expect(bits({ blacklisted: BL_SRV, cliLocation: LOCAL, srvLocation: REMOTE }) & BIT_BLACKLISTED_SERVER_CONTACT).toBe(BIT_BLACKLISTED_SERVER_CONTACT);
+    expect(bits({ blacklisted: BL_SRV, cliLocation: REMOTE, srvLocation: REMOTE }) & BIT_BLACKLISTED_SERVER_CONTACT).toBe(0);
+    expect(bits({ blacklisted: BL_SRV, cliLocation: LOCAL, srvLocation: LOCAL }) & BIT_BLACKLISTED_SERVER_CONTACT).toBe(0);
+    expect(bits({ blacklisted: BL_CLI, cliLocation: LOCAL, srvLocation: REMOTE }) & BIT_BLACKLISTED_SERVER_CONTACT).toBe(0);
+  });
+});
 
 describe('unexpected DNS, DHCP, NTP and SMTP servers', () => {
   const NTP = protoId('NTP'), DHCP = protoId('DHCP'), SMTP = protoId('SMTP'), SMTPS = protoId('SMTPS');

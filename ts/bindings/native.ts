@@ -189,6 +189,8 @@ export interface HostRecord {
   udpBytesSent: { unicast: number; non_unicast: number };
   /** the per-host L7 pool was full: ndpi / ndpi_categories / dscp stopped growing for this host */
   l7_pool_full: boolean;
+  /** its address is blacklisted: a custom category network (edit/category) puts it in Malware, as ntopng's IpAddress::reloadBlacklist */
+  is_blacklisted: boolean;
   /** the shares of its active flows' alert scores it carries as client / as server (ntopng's score.as_client / score.as_server) */
   score_as_client: number;
   score_as_server: number;
@@ -217,6 +219,9 @@ export interface HostRecord {
   /** detail: one-way TCP/UDP flows ended with it as server / as client */
   oneway_flows_as_server?: number;
   oneway_flows_as_client?: number;
+  /** detail: flows with a blacklisted peer, as server / as client (Host::num_blacklisted_flows) */
+  blacklisted_flows_as_server?: number;
+  blacklisted_flows_as_client?: number;
   /** detail, local hosts: distinct servers used as client by service, and domain names of this minute (LocalHost::lua_contacts_stats) */
   server_contacts?: { dns: number; smtp: number; imap: number; pop: number; ntp: number; domain_names: number };
   /** detail, local hosts that sent or received ICMP: per (type, code), packets each way and the last peer each way */
@@ -271,6 +276,8 @@ export interface FlowEndpoint {
   broadcast_domain_host: boolean;
   /** the endpoint's host named itself in DHCP */
   dhcp: boolean;
+  /** its address was blacklisted as the flow began */
+  blacklisted: boolean;
   /** the endpoint host's pool (0: the default pool) */
   host_pool_id: number;
 }

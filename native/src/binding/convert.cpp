@@ -263,6 +263,7 @@ Napi::Object host_to_js(Napi::Env env, const HostRow& r) {
     o.Set("udpBytesSent", udp);
   }
   o.Set("l7_pool_full", bool(h.flags & kHostL7Full));
+  o.Set("is_blacklisted", r.blacklisted);
   o.Set("score_as_client", double(r.score.as_client()));
   o.Set("score_as_server", double(r.score.as_server()));
   if (!r.brief) o.Set("score_breakdown", score_breakdown(env, r.score));
@@ -309,6 +310,8 @@ Napi::Object host_to_js(Napi::Env env, const HostRow& r) {
     o.Set("no_tx_peers_as_server", double(r.no_tx_in));
     o.Set("oneway_flows_as_server", double(r.oneway_in));
     o.Set("oneway_flows_as_client", double(r.oneway_out));
+    o.Set("blacklisted_flows_as_server", double(r.blacklisted_flows[0]));
+    o.Set("blacklisted_flows_as_client", double(r.blacklisted_flows[1]));
     if (r.has_icmp) {
       Napi::Array ia = Napi::Array::New(env, r.icmp.n);
       for (uint32_t k = 0; k < r.icmp.n; k++) {
@@ -378,6 +381,7 @@ Napi::Object flow_to_js(Napi::Env env, const FlowRow& r) {
   c.Set("broadcast_domain_host", bool(r.cli_flags & kHostBroadcastDomain));
   c.Set("dhcp", r.cli_name_source == uint8_t(NameSource::Dhcp));
   c.Set("host_pool_id", double(r.cli_pool));
+  c.Set("blacklisted", bool(f.cli_bl));
   Napi::Object s = Napi::Object::New(env);
   s.Set("ip", format_ip(sip));
   s.Set("port", double(sport));
@@ -388,6 +392,7 @@ Napi::Object flow_to_js(Napi::Env env, const FlowRow& r) {
   s.Set("broadcast_domain_host", bool(r.srv_flags & kHostBroadcastDomain));
   s.Set("dhcp", r.srv_name_source == uint8_t(NameSource::Dhcp));
   s.Set("host_pool_id", double(r.srv_pool));
+  s.Set("blacklisted", bool(f.srv_bl));
   o.Set("client", c);
   o.Set("server", s);
   o.Set("first_seen", secs(f.first_ns));
@@ -619,7 +624,7 @@ Napi::Object expired_layout(Napi::Env env) {
   FG_F(tunnel, "u8"); FG_F(reason, "u8"); FG_F(dscp_cli, "u8"); FG_F(dscp_srv, "u8");
   FG_F(ttl_cli, "u8"); FG_F(ttl_srv, "u8"); FG_F(confidence, "u8");
   FG_F(risks, "u64"); FG_F(kind, "u8"); FG_F(cli_location, "u8"); FG_F(srv_location, "u8");
-  FG_F(icmp_type, "u8"); FG_F(icmp_code, "u8"); FG_F(tcp_state, "u8"); FG_F(cli_pool, "u8"); FG_F(srv_pool, "u8");
+  FG_F(icmp_type, "u8"); FG_F(icmp_code, "u8"); FG_F(tcp_state, "u8"); FG_F(cli_pool, "u8"); FG_F(srv_pool, "u8"); FG_F(blacklisted, "u8");
   FG_F(cli_mac, "mac"); FG_F(srv_mac, "mac");
   FG_F(info, "str"); FG_F(cli_name, "str"); FG_F(srv_name, "str");
 #undef FG_F

@@ -76,6 +76,10 @@ struct UserRules {
   // A custom category for this address or name: category + 1, 0 when none.
   uint16_t category_by_ip(const IpAddr& ip) const { return cat_ips.find(ip); }
   uint16_t category_by_name(std::string_view lower_name) const { return cat_hosts.empty() ? 0 : cat_hosts.find(lower_name); }
+  // ntopng's blacklisted address (IpAddress::reloadBlacklist): one a custom
+  // category network puts in Malware (nDPI's category 100)
+  static constexpr uint16_t kMalware = 100;
+  bool blacklisted(const IpAddr& ip) const { return !cat_ips.empty() && cat_ips.find(ip) == kMalware + 1; }
   // nDPI's ndpi_handle_risk_exceptions: the masks of the flow's name and of
   // each of its addresses that has one, ANDed (all ones when none).
   uint64_t risk_mask(const IpAddr& cli, const IpAddr& srv, std::string_view lower_name) const {

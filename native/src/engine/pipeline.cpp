@@ -386,6 +386,17 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
       h.active_as_server++, h.total_as_server++;
       f.srv_local = (h.flags & kHostLocal) != 0, f.srv_bcast = (h.flags & kHostBroadcast) != 0;
     }
+    // ntopng's Flow constructor: a flow from a blacklisted client counts on
+    // its server, else one to a blacklisted server on its client
+    if (const UserRules* u = user_rules(); u && !u->cat_ips.empty()) {
+      f.cli_bl = u->blacklisted(cli), f.srv_bl = u->blacklisted(srv);
+      if (l7_.enabled() && (f.cli_bl | f.srv_bl)) {
+        bool ok = true;
+        if (f.cli_bl) ok = f.srv_host == HashIndex::kNone || l7_.count_add(f.srv_host, kCountBlacklisted, 0);
+        else ok = f.cli_host == HashIndex::kNone || l7_.count_add(f.cli_host, kCountBlacklisted, 1);
+        if (!ok) stats_.host_contacts_full++;
+      }
+    }
     // Flow flood: ntopng's Host::incNumFlows, at the flow's first packet.
     const uint32_t secs = uint32_t(now_ns_ / kSecond);
     if (lim_.checks) {
@@ -647,6 +658,7 @@ void Pipeline::emit_record(const Flow& f, RecordKind kind, FlowEnd why) noexcept
   else r.confidence = f.l7_app ? uint8_t(Confidence::Dpi) : 0;
   r.risks = dpi_.risks(f);
   r.cli_location = location(cli, f.cli_local), r.srv_location = location(srv, f.srv_local);
+  r.blacklisted = uint8_t(f.cli_bl | f.srv_bl << 1);
   r.icmp_type = f.icmp_type, r.icmp_code = f.icmp_code;
   r.tcp_state = uint8_t(f.tcp_data * kTcpData | f.tcp_zero_win * kTcpZeroWindow);
   r.cli_pool = f.cli_host != HashIndex::kNone ? host_pool_[f.cli_host] : kNoHostPool;

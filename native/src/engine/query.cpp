@@ -3,8 +3,15 @@
 #include <algorithm>
 #include <map>
 
+#include "dpi/user_rules.h"
+
 namespace fg {
 namespace {
+
+bool blacklisted(const IpAddr& ip) {
+  const UserRules* u = user_rules();
+  return u && u->blacklisted(ip);
+}
 
 bool host_matches(const Host& h, const HostQuery& q) {
   if (q.vlan >= 0 && h.key.vlan != q.vlan) return false;
@@ -17,9 +24,14 @@ bool host_matches(const Host& h, const HostQuery& q) {
     case HostMode::Multicast: if (!(h.flags & kHostMulticast)) return false; break;
     // hosts that named themselves in a DHCP request
     case HostMode::Dhcp: if (h.name_source != uint8_t(NameSource::Dhcp)) return false; break;
-    // No blacklists or host filters yet: these modes select nothing rather than everything.
-    case HostMode::Filtered:
-    case HostMode::Blacklisted: return false;
+    // addresses a custom category network puts in Malware (as the rules are now)
+    case HostMode::Blacklisted: {
+      const UserRules* u = user_rules();
+      if (!u || !u->blacklisted(h.key.ip)) return false;
+      break;
+    }
+    // No host filters yet: this mode selects nothing rather than everything.
+    case HostMode::Filtered: return false;
   }
   return allowed_ip(q.allowed, h.key.ip);
 }
@@ -150,6 +162,7 @@ std::vector<HostRow> host_rows(const Pipeline& pl, const PageEntry* e, size_t n,
     r.score = pl.host_score(i);
     r.pool = pl.host_pool(i);
     r.network = pl.host_network(i);
+    r.blacklisted = blacklisted(h.key.ip);
     r.has_l7 = detail;
     if (detail) r.hits = pl.live_check_hits(i), r.read_contacts(pl.host_l7(), i), r.read_side_pools(pl, i);
     idx.push_back(i);
@@ -194,6 +207,7 @@ bool find_host(const Pipeline& pl, const IpAddr& ip, int vlan, HostRow& out) {
   out.score = pl.host_score(i);
   out.pool = pl.host_pool(i);
   out.network = pl.host_network(i);
+  out.blacklisted = blacklisted(out.h.key.ip);
   return true;
 }
 

@@ -37,6 +37,8 @@ struct HostRow {
   // detail: ntopng's no-TX estimates (peers as client, clients as server) and
   // one-way TCP/UDP flows ended (as server, as client); host_contacts.h
   uint32_t no_tx_out = 0, no_tx_in = 0;
+  bool blacklisted = false;          // its address is blacklisted (UserRules::blacklisted), now
+  uint64_t blacklisted_flows[2] = {};  // detail: flows with a blacklisted peer, as server / as client
   uint64_t oneway_in = 0, oneway_out = 0;
   // detail: the servers a local host used as client, distinct, by service (LocalHost::lua_contacts_stats)
   uint32_t server_contacts[6] = {};  // dns, smtp, imap, pop, ntp, domain names (this minute)
@@ -49,6 +51,7 @@ struct HostRow {
   void read_contacts(const HostL7Table& t, uint32_t i) {
     no_tx_out = t.contact_estimate(i, kContactNoTxOut), no_tx_in = t.contact_estimate(i, kContactNoTxIn);
     oneway_in = t.count(i, kCountOneWay, 0), oneway_out = t.count(i, kCountOneWay, 1);
+    blacklisted_flows[0] = t.count(i, kCountBlacklisted, 0), blacklisted_flows[1] = t.count(i, kCountBlacklisted, 1);
     static constexpr ContactKind kServers[6] = {kContactDns, kContactSmtp, kContactImap, kContactPop, kContactNtp, kContactDomains};
     for (int k = 0; k < 6; k++) server_contacts[k] = t.contact_estimate(i, kServers[k]);
     static constexpr ContactKind kCard[3] = {kContactPeersOut, kContactPeersIn, kContactServices};

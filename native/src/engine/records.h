@@ -41,7 +41,7 @@ struct ExpiredFlow {
   uint8_t icmp_type, icmp_code;     // the flow's first ICMP message (Community ID hashes them)
   uint8_t tcp_state;                // kTcpData | kTcpZeroWindow (ntopng's TCP flow checks)
   uint8_t cli_pool, srv_pool;       // the hosts' pools (ntopng's host_pool_id; 0: the default pool)
-  uint8_t pad;
+  uint8_t blacklisted;              // 1: the client's address is blacklisted, 2: the server's (as the flow began)
   uint8_t cli_mac[6], srv_mac[6];   // the hosts' MACs (0 when unknown)
   // ntopng's INFO (Flow::getFlowInfo): DNS query, HTTP host + URL, TLS/QUIC
   // SNI, else the server name; SSH: the server's (else client's) banner.

@@ -95,6 +95,8 @@ struct alignas(64) Flow {
   uint8_t dpi_state : 2;
   // its ports were noted on its local hosts' used ports (bit 0 the server's, bit 1 the client's; Pipeline::note_ports)
   uint8_t ports_noted : 2;
+  // its client / server address is blacklisted (UserRules::blacklisted), as the flow began
+  uint8_t cli_bl : 1, srv_bl : 1;
   uint8_t tunnel;
   // Accounting steps (sweep, expiry, and each 1 GiB a direction carries)
   // credit hosts and interface with what the flow carried since the last

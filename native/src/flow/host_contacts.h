@@ -35,6 +35,8 @@ enum ContactKind : uint16_t {
   // a local host's lifetime cardinalities (LocalHostStats): the peers it contacted as client,
   // the peers that contacted it, the service names it contacted (SNI, Host, DNS query)
   kContactPeersOut = 12, kContactPeersIn = 13, kContactServices = 14,
+  // counters: flows with a blacklisted peer as server [0] / as client [1] (Host::num_blacklisted_flows)
+  kCountBlacklisted = 15,
 };
 
 // Host::host_services_bitmap's servers (HOST_IS_*_SERVER), as seen on the wire.

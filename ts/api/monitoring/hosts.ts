@@ -133,7 +133,7 @@ function activeHostRecord(ctx: ApiCtx, h: HostBrief) {
     os: 0,
     country: geoOf(ctx, h.ip).country,
     num_alerts: ctx.deps.alerts?.hostAlerts(ctx.iface.ifid, h.ip, h.vlan).engaged ?? 0,
-    is_blacklisted: false,
+    is_blacklisted: h.is_blacklisted,
     is_localhost: h.localhost,
     is_multicast: h.is_multicast,
     is_broadcast: h.is_broadcast,
@@ -186,7 +186,7 @@ export function hostDataFlat(ctx: ApiCtx, h: HostRecord, iface: MonitoredInterfa
     is_multicast: h.is_multicast,
     broadcast_domain_host: h.broadcast_domain_host,
     dhcpHost: h.name_source === 'dhcp',
-    is_blacklisted: false,
+    is_blacklisted: h.is_blacklisted,
     childSafe: false,
     hiddenFromTop: false,
     drop_all_host_traffic: false,
@@ -255,6 +255,12 @@ export function hostDataFlat(ctx: ApiCtx, h: HostRecord, iface: MonitoredInterfa
     o.num_contacted_peers_with_tcp_udp_flows_no_response = h.no_tx_peers_as_client;
     o.num_incoming_peers_that_sent_tcp_udp_flows_no_response = h.no_tx_peers_as_server;
     o.num_unidirectional_tcp_flows = { num_ingress: h.oneway_flows_as_server, num_egress: h.oneway_flows_as_client };
+  }
+  // Host::lua_blacklisted_flows, from LocalHost::lua (local hosts): flows with a blacklisted
+  // peer; nothing resets the counters here, so the since-reset pair equals the totals
+  if (h.localhost && h.blacklisted_flows_as_client !== undefined) {
+    const c = h.blacklisted_flows_as_client, sv = h.blacklisted_flows_as_server ?? 0;
+    o.num_blacklisted_flows = { as_client: c, as_server: sv, tot_as_client: c, tot_as_server: sv };
   }
   // LocalHost::lua_contacts_stats (local hosts)
   if (h.server_contacts) o.server_contacts = h.server_contacts;
@@ -431,7 +437,7 @@ export function hostDataV0(ctx: ApiCtx, h: HostRecord): Record<string, unknown> 
     localHost: h.localhost,
     systemHost: flat.systemhost,
     asn: flat.asn,
-    is_blacklisted: false,
+    is_blacklisted: h.is_blacklisted,
     num_alerts: ctx.deps.alerts?.hostAlerts(ctx.iface.ifid, h.ip, h.vlan).engaged ?? 0,
     'seen.first': h.first_seen,
     'seen.last': h.last_seen,

@@ -134,6 +134,11 @@ const CHECK_ROWS: [number, string, number, number][] = [
   [32, 'unexpected_dhcp_server', SEC, 100],
   [35, 'unexpected_ntp_server', SEC, 100],
   [34, 'unexpected_smtp_server', SEC, 100],
+  // ntopng's default scores (CRITICAL, WARNING, CRITICAL); ntopng lowers a client contact the
+  // server did not answer, and a server contact over ICMP, to NOTICE: not done here
+  [1, 'blacklisted', SEC, 200],
+  [9, 'blacklisted_client_contact', SEC, 50],
+  [13, 'blacklisted_server_contact', SEC, 200],
 ];
 export const FLOW_CHECK_ALERTS: readonly FlowCheckAlert[] = CHECK_ROWS.map(([alertId, key, category, score], bit) => ({ bit, alertId, key, category, score }));
 

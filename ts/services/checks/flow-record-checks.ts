@@ -47,6 +47,15 @@
 //   DHCP, NTP), or the flow went both ways (SMTP, as ntopng marks SMTP
 //   servers), so a rogue server is alerted on its first answer.
 //
+// - blacklisted (BlacklistedFlow.cpp): the flow's category is Malware (a
+//   custom category host name, or the protocol's) and neither end is a
+//   blacklisted address.
+// - blacklisted_client_contact / blacklisted_server_contact
+//   (BlacklistedClientContact.cpp, BlacklistedServerContact.cpp): a
+//   blacklisted client (an address a custom category network puts in
+//   Malware) reaching a local server from outside; a local client reaching
+//   a blacklisted remote server.
+//
 // ntopng runs these when the protocol is detected or the flow ends; a row
 // is written when its flow ends or is snapshotted, with what it saw by then.
 import { setEnabledRisks } from '../alerts/catalogue.js';
@@ -73,6 +82,11 @@ export const BIT_UNEXPECTED_DNS = 1 << 9;
 export const BIT_UNEXPECTED_DHCP = 1 << 10;
 export const BIT_UNEXPECTED_NTP = 1 << 11;
 export const BIT_UNEXPECTED_SMTP = 1 << 12;
+export const BIT_BLACKLISTED = 1 << 13;
+export const BIT_BLACKLISTED_CLIENT_CONTACT = 1 << 14;
+export const BIT_BLACKLISTED_SERVER_CONTACT = 1 << 15;
+/** the record's blacklisted bits (native records.h): client, server */
+const BL_CLIENT = 1, BL_SERVER = 2;
 /** nDPI protocol ids (ndpi_protocol_ids.h) */
 const P_SMTP = 3, P_DNS = 5, P_NTP = 9, P_DHCP = 18, P_SMTPS = 29;
 /** the record's tcp_state bits (native records.h kTcpData, kTcpZeroWindow) */
@@ -165,6 +179,8 @@ export interface RecordFacts {
   lost: number;
   /** the record's tcp_state (TCP_DATA, TCP_ZERO_WINDOW) */
   tcpState: number;
+  /** the record's blacklisted bits: 1 the client's address, 2 the server's (as the flow began) */
+  blacklisted: number;
   /** the flow ended (not a periodic snapshot) */
   end: boolean;
   /** the client address is a broadcast one (255.255.255.255 / 0.0.0.0) */
@@ -203,6 +219,10 @@ export function recordCheckBits(f: RecordFacts): number {
   const unicast = f.cliLocation !== MULTICAST && f.srvLocation !== MULTICAST && !f.srvBroadcast && !f.cliBroadcast;
   if (tcp && f.end && unicast && !(f.tcpState & TCP_DATA)) bits |= BIT_TCP_NO_DATA;
   bits |= unexpectedServer(f);
+  const bl = f.blacklisted;
+  if (c === CAT_MALWARE && !(bl & (BL_CLIENT | BL_SERVER))) bits |= BIT_BLACKLISTED;
+  if (bl & BL_CLIENT && f.cliLocation === REMOTE && f.srvLocation === LOCAL) bits |= BIT_BLACKLISTED_CLIENT_CONTACT;
+  if (bl & BL_SERVER && f.cliLocation === LOCAL && f.srvLocation === REMOTE) bits |= BIT_BLACKLISTED_SERVER_CONTACT;
   if (f.packets > 0 && (over(f.retr, f.packets, tcpIssues[0]) || over(f.ooo, f.packets, tcpIssues[1]) || over(f.lost, f.packets, tcpIssues[2]))) bits |= BIT_TCP_PACKETS_ISSUES;
   return bits;
 }
