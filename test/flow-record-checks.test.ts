@@ -18,6 +18,7 @@ import {
   BIT_BLACKLISTED_SERVER_CONTACT,
   BIT_BROADCAST_NON_UDP,
   BIT_REMOTE_ACCESS,
+  BIT_REMOTE_TO_REMOTE,
   BIT_REMOTE_TO_LOCAL_INSECURE,
   BIT_TCP_FLOW_RESET,
   BIT_VLAN_BIDIRECTIONAL,
@@ -159,6 +160,15 @@ describe('blacklists', () => {
     expect(bits({ blacklisted: BL_SRV, cliLocation: REMOTE, srvLocation: REMOTE }) & BIT_BLACKLISTED_SERVER_CONTACT).toBe(0);
     expect(bits({ blacklisted: BL_SRV, cliLocation: LOCAL, srvLocation: LOCAL }) & BIT_BLACKLISTED_SERVER_CONTACT).toBe(0);
     expect(bits({ blacklisted: BL_CLI, cliLocation: LOCAL, srvLocation: REMOTE }) & BIT_BLACKLISTED_SERVER_CONTACT).toBe(0);
+  });
+});
+
+describe('remote to remote', () => {
+  it('neither end local, both unicast', () => {
+    expect(bits({ cliLocation: REMOTE, srvLocation: REMOTE }) & BIT_REMOTE_TO_REMOTE).toBe(BIT_REMOTE_TO_REMOTE);
+    for (const [c, s] of [[LOCAL, REMOTE], [REMOTE, LOCAL], [LOCAL, LOCAL], [REMOTE, 2]]) expect(bits({ cliLocation: c, srvLocation: s }) & BIT_REMOTE_TO_REMOTE, `${c}→${s}`).toBe(0);
+    expect(bits({ cliLocation: REMOTE, srvLocation: REMOTE, srvBroadcast: true }) & BIT_REMOTE_TO_REMOTE).toBe(0);
+    expect(bits({ cliLocation: REMOTE, srvLocation: REMOTE, cliBroadcast: true }) & BIT_REMOTE_TO_REMOTE).toBe(0);
   });
 });
 

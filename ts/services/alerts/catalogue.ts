@@ -139,6 +139,7 @@ const CHECK_ROWS: [number, string, number, number][] = [
   [1, 'blacklisted', SEC, 200],
   [9, 'blacklisted_client_contact', SEC, 50],
   [13, 'blacklisted_server_contact', SEC, 200],
+  [16, 'remote_to_remote', NET, 10],
 ];
 export const FLOW_CHECK_ALERTS: readonly FlowCheckAlert[] = CHECK_ROWS.map(([alertId, key, category, score], bit) => ({ bit, alertId, key, category, score }));
 

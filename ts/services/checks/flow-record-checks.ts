@@ -55,6 +55,8 @@
 //   blacklisted client (an address a custom category network puts in
 //   Malware) reaching a local server from outside; a local client reaching
 //   a blacklisted remote server.
+// - remote_to_remote (RemoteToRemote.cpp; off by default): neither end local,
+//   both unicast.
 //
 // ntopng runs these when the protocol is detected or the flow ends; a row
 // is written when its flow ends or is snapshotted, with what it saw by then.
@@ -85,6 +87,7 @@ export const BIT_UNEXPECTED_SMTP = 1 << 12;
 export const BIT_BLACKLISTED = 1 << 13;
 export const BIT_BLACKLISTED_CLIENT_CONTACT = 1 << 14;
 export const BIT_BLACKLISTED_SERVER_CONTACT = 1 << 15;
+export const BIT_REMOTE_TO_REMOTE = 1 << 16;
 /** the record's blacklisted bits (native records.h): client, server */
 const BL_CLIENT = 1, BL_SERVER = 2;
 /** nDPI protocol ids (ndpi_protocol_ids.h) */
@@ -223,6 +226,7 @@ export function recordCheckBits(f: RecordFacts): number {
   if (c === CAT_MALWARE && !(bl & (BL_CLIENT | BL_SERVER))) bits |= BIT_BLACKLISTED;
   if (bl & BL_CLIENT && f.cliLocation === REMOTE && f.srvLocation === LOCAL) bits |= BIT_BLACKLISTED_CLIENT_CONTACT;
   if (bl & BL_SERVER && f.cliLocation === LOCAL && f.srvLocation === REMOTE) bits |= BIT_BLACKLISTED_SERVER_CONTACT;
+  if (f.cliLocation === REMOTE && f.srvLocation === REMOTE && !f.cliBroadcast && !f.srvBroadcast) bits |= BIT_REMOTE_TO_REMOTE;
   if (f.packets > 0 && (over(f.retr, f.packets, tcpIssues[0]) || over(f.ooo, f.packets, tcpIssues[1]) || over(f.lost, f.packets, tcpIssues[2]))) bits |= BIT_TCP_PACKETS_ISSUES;
   return bits;
 }
