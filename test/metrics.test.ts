@@ -66,6 +66,22 @@ describe('GET /metrics', () => {
     expect(m.get('process_resident_memory_bytes')).toBeGreaterThan(0);
   });
 
+  it('per application: the bytes l7/stats gives each (whose sum api-l7 ties to the IP bytes); alerted flows and engaged alerts as interface data counts them', async () => {
+    const m = parse(await (await get('admin', 'Adm1n-secret!')).text());
+    const pre = `flowgate_application_bytes_total{ifid="0",ifname="${KXUN}",application="`;
+    const apps = new Map([...m].filter(([k]) => k.startsWith(pre)).map(([k, v]) => [k.slice(pre.length, -2), v]));
+    expect(apps.size).toBeGreaterThan(1);
+    const l7 = (await s.call(v2('get/interface/l7/stats'), { query: { ifid: 0, ndpistats_mode: 'sinceStartup', collapse_stats: false } })).body.rsp as { label: string; value: number }[];
+    for (const x of l7) expect(apps.get(x.label), x.label).toBe(x.value);
+    expect(apps.size).toBe(l7.filter((x) => x.value > 0).length);
+    const ifd = (await s.call(v2('get/interface/data'), { query: { ifid: 0 } })).body.rsp;
+    for (const sev of ['notice', 'warning', 'error']) {
+      expect(m.get(`flowgate_alerted_flows{ifid="0",ifname="${KXUN}",severity="${sev}"}`), sev).toBe(ifd[`alerted_flows_${sev}`]);
+      expect(m.get(`flowgate_engaged_alerts{ifid="0",ifname="${KXUN}",severity="${sev}"}`), sev).toBe(ifd[`engaged_alerts_${sev}`]);
+    }
+    expect(m.get(`flowgate_alerts_dropped_total{ifid="0",ifname="${KXUN}",family="host"}`)).toBe(ifd.host_dropped_alerts);
+  });
+
   it('no credentials or a wrong password: 401; a user bound to interface 1 sees interface 1 only', async () => {
     expect((await fetch(`${s.url}/metrics`)).status).toBe(401);
     expect((await get('admin', 'wrong')).status).toBe(401);

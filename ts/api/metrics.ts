@@ -1,8 +1,11 @@
 // GET /metrics: each interface's engine counters in Prometheus' text format
 // (version 0.0.4): traffic, capture drops, decode errors, the state full
-// tables and pools refused, flows and hosts, the flow export's drops, and the
-// process. Read like the API (same credentials); a user bound to one
-// interface sees that interface only.
+// tables and pools refused, flows and hosts, traffic per application, the
+// alerts engaged by severity group and the alerts dropped, the flow
+// export's drops, and the process. Read like the API (same credentials); a
+// user bound to one interface sees that interface only.
+import { l7Name } from '../bindings/engine.js';
+import type { InterfaceAlertCounters } from '../services/alerts/alert-service.js';
 import type { MonitoredInterface } from '../services/interfaces.js';
 import type { ExportCounters } from '../services/store/flow-writer.js';
 
@@ -26,7 +29,16 @@ const REFUSED = {
   host_l7_pool_full: 'host_l7', host_contacts_full: 'host_contacts', flow_info_full: 'flow_info', flow_meta_full: 'flow_meta', flow_score_full: 'flow_score',
 } as const;
 
-export function metricsText(ifaces: MonitoredInterface[], exportCounters?: (ifid: number) => ExportCounters): string {
+const DROPPED_HELP = 'Alerts not handled (queue full, store missing or failing, engaged table full), by family';
+
+/** What the other services count per interface (each absent when that service is not running). */
+export interface MetricsSources {
+  exportCounters?: (ifid: number) => ExportCounters;
+  flowAlertDrops?: (ifid: number) => number;
+  alerts?: (ifid: number) => InterfaceAlertCounters;
+}
+
+export function metricsText(ifaces: MonitoredInterface[], src: MetricsSources = {}): string {
   const fam = new Map<string, Family>();
   const add = (name: string, type: Family['type'], help: string, labels: Labels, value: number) => {
     let f = fam.get(name);
@@ -51,7 +63,26 @@ export function metricsText(ifaces: MonitoredInterface[], exportCounters?: (ifid
     add('flowgate_flows_created_total', 'counter', 'Flows created', l, s.flows_created);
     add('flowgate_flows_expired_total', 'counter', 'Flows expired', l, s.flows_expired);
     add('flowgate_expired_ring_drops_total', 'counter', 'Expired flows dropped before export (ring full)', l, s.expired_ring_drops);
-    const x = exportCounters?.(i.ifid);
+    // per application (nDPI's name of the flow's application, as l7/stats sinceStartup)
+    for (const a of i.engine.l7Stats().apps) {
+      if (!a.bytes && !a.packets) continue;
+      const al = { ...l, application: l7Name(0, a.id) };
+      add('flowgate_application_bytes_total', 'counter', 'Bytes per application since start', al, a.bytes);
+      add('flowgate_application_packets_total', 'counter', 'Packets per application since start', al, a.packets);
+      add('flowgate_application_flows_total', 'counter', 'Flows per application since start', al, a.num_flows);
+    }
+    // active flows with an alert, by their predominant alert's severity group (interface data's alerted_flows_*)
+    for (const sev of ['notice', 'warning', 'error'] as const) add('flowgate_alerted_flows', 'gauge', 'Active flows with an alert, by severity group', { ...l, severity: sev }, s[`alerted_flows_${sev}`]);
+    const ac = src.alerts?.(i.ifid);
+    if (ac) {
+      for (const [sev, n] of Object.entries(ac.engagedBySeverity)) add('flowgate_engaged_alerts', 'gauge', 'Engaged alerts, by severity group', { ...l, severity: sev }, n);
+      add('flowgate_alerts_written_total', 'counter', 'Alerts written to the store (all families but flow)', l, ac.written);
+      add('flowgate_alerts_dropped_total', 'counter', DROPPED_HELP, { ...l, family: 'host' }, ac.droppedBy.host);
+      add('flowgate_alerts_dropped_total', 'counter', DROPPED_HELP, { ...l, family: 'other' }, ac.droppedBy.other);
+    }
+    const fd = src.flowAlertDrops?.(i.ifid);
+    if (fd !== undefined) add('flowgate_alerts_dropped_total', 'counter', DROPPED_HELP, { ...l, family: 'flow' }, fd);
+    const x = src.exportCounters?.(i.ifid);
     if (x) add('flowgate_flow_export_drops_total', 'counter', 'Flows the historical store did not take', l, x.flow_export_drops);
     add('flowgate_engine_memory_bytes', 'gauge', 'Memory of the tables and pools', l, s.memory_bytes);
   }

@@ -57,7 +57,12 @@ export function createMonitoringApp(apiDeps: ApiDeps, opts: ServerOptions = {}):
     }
     const only = auth.user.allowed_interface;
     const list = deps.interfaces.list.filter((i) => !only || i.ifname === only);
-    const text = metricsText(list, deps.flowExport ? (ifid) => deps.flowExport!.counters(ifid) : undefined);
+    const fx = deps.flowExport, al = deps.alerts;
+    const text = metricsText(list, {
+      exportCounters: fx ? (ifid) => fx.counters(ifid) : undefined,
+      flowAlertDrops: fx ? (ifid) => fx.flowAlertDrops(ifid) : undefined,
+      alerts: al ? (ifid) => al.counters(ifid) : undefined,
+    });
     return c.body(text, 200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
   });
   const doc = openapi(routes);
