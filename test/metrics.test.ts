@@ -3,11 +3,16 @@
 // flow table of 4 entries, the refused flows show in flowgate_refused_total
 // as in interface data's refused.flows; credentials as the API's; a user
 // bound to one interface sees that interface only.
+import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { Engine } from '../ts/bindings/engine.js';
+import { metricsText } from '../ts/api/metrics.js';
+import type { MonitoredInterface } from '../ts/services/interfaces.js';
 import { addUser, startApi, v2, type ApiService } from './fixtures/api.js';
+import { tempDir } from './fixtures/pcap.js';
 import { NDPI_PCAPS, tool } from './fixtures/util.js';
 
 const KXUN = join(NDPI_PCAPS, '1kxun.pcap');
@@ -89,5 +94,57 @@ describe('GET /metrics', () => {
     expect(r.status).toBe(200);
     const keys = [...parse(await r.text()).keys()].filter((k) => k.startsWith('flowgate_packets_total'));
     expect(keys).toEqual([`flowgate_packets_total{ifid="1",ifname="${WHOIS}"}`]);
+  });
+});
+
+describe('egress counters', () => {
+  it("per target: offered packets and bytes, by action, as the output file's frames say (tshark)", async () => {
+    const tmp = tempDir('flowgate-metrics-egress-');
+    const out = tmp.file('agg0.pcap');
+    const e = new Engine({ files: [KXUN], egress: { aggregated: [{ pcap: out }] } });
+    let m: Map<string, number>;
+    try {
+      e.start();
+      await e.waitDone();
+      m = parse(metricsText([{ ifid: 0, ifname: 'kx', engine: e } as unknown as MonitoredInterface]));
+    } finally {
+      e.close(); // the output file is complete once the engine is closed
+    }
+    try {
+      const l = 'ifid="0",ifname="kx",target="aggregated",queue="0"';
+      const written = tool('tshark', ['-r', out, '-T', 'fields', '-e', 'frame.len']).trim().split('\n').map(Number);
+      const input = tool('tshark', ['-r', KXUN, '-T', 'fields', '-e', 'frame.len']).trim().split('\n').map(Number);
+      // everything forwarded by default: the output is the input
+      expect(m.get(`flowgate_egress_packets_total{${l}}`)).toBe(input.length);
+      expect(m.get(`flowgate_egress_action_packets_total{${l},action="forward"}`)).toBe(written.length);
+      expect(written.length).toBe(input.length);
+      expect(m.get(`flowgate_egress_action_packets_total{${l},action="discard"}`)).toBe(0);
+      expect(m.get(`flowgate_egress_forwarded_bytes_total{${l}}`)).toBe(written.reduce((a, b) => a + b, 0));
+      expect(m.get(`flowgate_egress_output_drops_total{${l}}`)).toBe(0);
+    } finally {
+      tmp.cleanup();
+    }
+  });
+});
+
+describe('--metrics-open-loopback', () => {
+  let o: ApiService;
+  beforeAll(async () => {
+    o = await startApi({ files: [WHOIS], bind: '0.0.0.0', metricsOpenLoopback: true });
+  }, 60_000);
+  afterAll(async () => o?.close());
+
+  it('a loopback client reads /metrics without credentials; a client on another address of this machine still needs them', async () => {
+    const port = new URL(o.url).port;
+    const open = await fetch(`http://127.0.0.1:${port}/metrics`);
+    expect(open.status).toBe(200);
+    expect([...parse(await open.text()).keys()].some((k) => k.startsWith('flowgate_packets_total{ifid="0"'))).toBe(true);
+    // wrong credentials sent from loopback are still refused
+    expect((await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: `Basic ${Buffer.from('admin:wrong').toString('base64')}` } })).status).toBe(401);
+    const other = Object.values(networkInterfaces()).flat().find((a) => a && a.family === 'IPv4' && !a.internal);
+    expect(other, 'this machine has a non-loopback IPv4 address').toBeDefined();
+    expect((await fetch(`http://${other!.address}:${port}/metrics`)).status).toBe(401);
+    const auth = { authorization: `Basic ${Buffer.from('admin:Adm1n-secret!').toString('base64')}` };
+    expect((await fetch(`http://${other!.address}:${port}/metrics`, { headers: auth })).status).toBe(200);
   });
 });

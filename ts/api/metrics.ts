@@ -1,7 +1,8 @@
 // GET /metrics: each interface's engine counters in Prometheus' text format
 // (version 0.0.4): traffic, capture drops, decode errors, the state full
 // tables and pools refused, flows and hosts, traffic per application, the
-// alerts engaged by severity group and the alerts dropped, the flow
+// alerts engaged by severity group and the alerts dropped, egress targets'
+// packets by action and their outputs' drops, the flow
 // export's drops, and the process. Read like the API (same credentials); a
 // user bound to one interface sees that interface only.
 import { l7Name } from '../bindings/engine.js';
@@ -79,6 +80,15 @@ export function metricsText(ifaces: MonitoredInterface[], src: MetricsSources = 
       add('flowgate_alerts_written_total', 'counter', 'Alerts written to the store (all families but flow)', l, ac.written);
       add('flowgate_alerts_dropped_total', 'counter', DROPPED_HELP, { ...l, family: 'host' }, ac.droppedBy.host);
       add('flowgate_alerts_dropped_total', 'counter', DROPPED_HELP, { ...l, family: 'other' }, ac.droppedBy.other);
+    }
+    // egress targets fed by this interface (none unless configured): offered, by action, output drops
+    for (const t of i.engine.egressStats().targets) {
+      const tl = { ...l, target: t.target, ...(t.queue !== undefined ? { queue: t.queue } : {}) };
+      add('flowgate_egress_packets_total', 'counter', 'Packets offered to an egress target', tl, t.packets);
+      add('flowgate_egress_bytes_total', 'counter', 'Bytes offered to an egress target', tl, t.bytes);
+      add('flowgate_egress_forwarded_bytes_total', 'counter', 'Bytes an egress target handed to its outputs', tl, t.forwarded_bytes);
+      for (const [action, n] of Object.entries(t.actions)) add('flowgate_egress_action_packets_total', 'counter', 'Packets of an egress target by the action their policy chose', { ...tl, action }, n);
+      add('flowgate_egress_output_drops_total', 'counter', "Packets an egress target's outputs dropped", tl, t.output_drops);
     }
     const fd = src.flowAlertDrops?.(i.ifid);
     if (fd !== undefined) add('flowgate_alerts_dropped_total', 'counter', DROPPED_HELP, { ...l, family: 'flow' }, fd);

@@ -16,13 +16,18 @@ import { okSerializer } from './serialize.js';
 import { RowStream, streamAnswer } from './stream.js';
 import { loginFailedAlert } from '../services/checks/user-activity.js';
 import { isCommitError } from '../services/config-store.js';
+import { peerAddress } from '../services/login-guard.js';
 import { seesEverything } from '../services/users.js';
 
 export interface ServerOptions {
   log?: (line: string) => void;
   /** log every request (method, path, user, rc, ms) */
   debug?: boolean;
+  /** GET /metrics without credentials for clients on a loopback address (a local Prometheus); others still authenticate */
+  metricsOpenLoopback?: boolean;
 }
+
+const isLoopback = (a: string | undefined) => !!a && (a === '::1' || a.startsWith('127.') || a.startsWith('::ffff:127.'));
 
 export function createMonitoringApp(apiDeps: ApiDeps, opts: ServerOptions = {}): Hono {
   const log = opts.log ?? ((l: string) => console.error(l));
@@ -49,13 +54,18 @@ export function createMonitoringApp(apiDeps: ApiDeps, opts: ServerOptions = {}):
   }
   // Prometheus' scrape target: the engines' counters, with the API's credentials
   app.get('/metrics', async (c) => {
-    const auth = await authenticate(c, deps.users);
-    if (!auth.user) {
-      if (auth.failedLogin !== undefined) deps.alerts?.emit(loginFailedAlert(auth.failedLogin));
-      c.header('WWW-Authenticate', 'Basic realm="flowgate"');
-      return c.text(`${auth.reason}\n`, 401);
+    let only: string | undefined;
+    // credentials sent are checked even from loopback (a bound user stays bound)
+    const open = opts.metricsOpenLoopback && isLoopback(peerAddress(c.env)) && !c.req.header('authorization') && !c.req.header('cookie');
+    if (!open) {
+      const auth = await authenticate(c, deps.users);
+      if (!auth.user) {
+        if (auth.failedLogin !== undefined) deps.alerts?.emit(loginFailedAlert(auth.failedLogin));
+        c.header('WWW-Authenticate', 'Basic realm="flowgate"');
+        return c.text(`${auth.reason}\n`, 401);
+      }
+      only = auth.user.allowed_interface;
     }
-    const only = auth.user.allowed_interface;
     const list = deps.interfaces.list.filter((i) => !only || i.ifname === only);
     const fx = deps.flowExport, al = deps.alerts;
     const text = metricsText(list, {

@@ -76,6 +76,8 @@ Monitors network interfaces or replays capture files; \`passwd\` stores an egres
       --admin-password <pw>     password of user admin when the data directory is new
                                 (default: $FLOWGATE_ADMIN_PASSWORD, else generated and printed once)
       --log-level <level>       error, warn, info (default) or debug (logs every API request)
+      --metrics-open-loopback   GET /metrics without credentials for clients on 127.0.0.1 / ::1 (a
+                                local Prometheus); other clients still need the API's credentials
   -q, --quiet                   no progress bar or per-second summary
   -h, --help                    this help
   -V, --version                 print the version
@@ -158,6 +160,7 @@ export async function run(argv: string[]): Promise<number> {
         bridge: { type: 'string' },
         'egress-rotate-mb': { type: 'string' },
         'log-level': { type: 'string' },
+        'metrics-open-loopback': { type: 'boolean' },
         'ts-retention-days': { type: 'string' },
         quiet: { type: 'boolean', short: 'q' },
         help: { type: 'boolean', short: 'h' },
@@ -329,6 +332,7 @@ export async function run(argv: string[]): Promise<number> {
         tlsKey: o['tls-key'],
         adminPassword: o['admin-password'] ?? process.env.FLOWGATE_ADMIN_PASSWORD,
         debug: level === 'debug',
+        metricsOpenLoopback: o['metrics-open-loopback'] ?? false,
         timeseries,
         history,
         store,

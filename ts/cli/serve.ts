@@ -30,6 +30,8 @@ export interface MonitoringApiOptions {
   tlsKey?: string;
   adminPassword?: string;
   debug?: boolean;
+  /** GET /metrics without credentials from loopback addresses */
+  metricsOpenLoopback?: boolean;
   /** where startup lines go (default stdout) */
   print?: (line: string) => void;
   /** the timeseries sampler (attached to the engines): connected here to the historical store */
@@ -122,7 +124,7 @@ export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOpt
         activeMonitoring: checking.activeMonitoring,
         customApps: checking.customApps,
       },
-      { log: (l) => console.error(l), debug: o.debug },
+      { log: (l) => console.error(l), debug: o.debug, metricsOpenLoopback: o.metricsOpenLoopback },
     );
     const srv = await listen(app, { port: o.port, bind: o.bind, tlsCert: o.tlsCert, tlsKey: o.tlsKey });
     print(`flowgate: monitoring API on ${srv.url}/lua/rest/v2/ (data directory ${dataDir})`);
