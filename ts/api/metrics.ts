@@ -99,6 +99,9 @@ export function metricsText(ifaces: MonitoredInterface[], src: MetricsSources = 
   const mem = process.memoryUsage();
   add('process_resident_memory_bytes', 'gauge', 'Resident memory size in bytes', {}, mem.rss);
   add('process_start_time_seconds', 'gauge', 'Start time of the process since unix epoch in seconds', {}, Math.round(Date.now() / 1000 - process.uptime()));
+  const cpu = process.cpuUsage();
+  add('process_cpu_seconds_total', 'counter', 'Total user and system CPU time spent in seconds', {}, (cpu.user + cpu.system) / 1e6);
+  add('nodejs_heap_size_used_bytes', 'gauge', 'Process heap size used from Node.js in bytes', {}, mem.heapUsed);
   let out = '';
   for (const f of fam.values()) {
     out += `# HELP ${f.name} ${f.help}\n# TYPE ${f.name} ${f.type}\n`;
