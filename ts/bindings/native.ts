@@ -228,6 +228,15 @@ export interface HostRecord {
   icmp_stats?: { v6: boolean; type: number; code: number; sent: number; rcvd: number; last_host_sent_peer?: string; last_host_rcvd_peer?: string }[];
   /** detail, local hosts with one: ports served (server) or contacted as client, with the last flow's application */
   used_ports?: { tcp: boolean; server: boolean; port: number; master: number; app: number }[];
+  /**
+   * detail, local hosts after their first minute: ntopng's behavioural counters — DES bounds of
+   * [score as client, as server, active flows as client, as server] (5-minute observations) and
+   * the anomaly indexes of [bytes sent, rcvd, packets sent, rcvd]
+   */
+  behaviour?: {
+    des: { anomaly: boolean; value: number; lower_bound: number; upper_bound: number; tot_num_anomalies: number }[];
+    anomaly_index: number[];
+  };
   /** detail, local hosts: distinct peers as client and as server, distinct service names as client, since it appeared (LocalHostStats) */
   cardinality?: { num_contacted_hosts_as_client: number; num_host_contacts_as_server: number; num_contacted_services_as_client: number };
 }

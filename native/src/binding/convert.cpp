@@ -342,6 +342,26 @@ Napi::Object host_to_js(Napi::Env env, const HostRow& r) {
       }
       o.Set("used_ports", pa);
     }
+    if (r.has_behaviour) {
+      // [score as client, as server, active flows as client, as server], then the RSI indexes
+      Napi::Array des = Napi::Array::New(env, 4);
+      for (uint32_t k = 0; k < 4; k++) {
+        const DesCounter& d = r.behaviour.des[k];
+        Napi::Object y = Napi::Object::New(env);
+        y.Set("anomaly", bool(d.anomaly));
+        y.Set("value", double(d.value));
+        y.Set("lower_bound", double(d.lower));
+        y.Set("upper_bound", double(d.upper));
+        y.Set("tot_num_anomalies", double(d.tot_anomalies));
+        des.Set(k, y);
+      }
+      Napi::Array rsi = Napi::Array::New(env, 4);
+      for (uint32_t k = 0; k < 4; k++) rsi.Set(k, double(r.behaviour.rsi[k].index));
+      Napi::Object b = Napi::Object::New(env);
+      b.Set("des", des);
+      b.Set("anomaly_index", rsi);
+      o.Set("behaviour", b);
+    }
     if (h.flags & kHostLocal) {
       static const char* const kNames[6] = {"dns", "smtp", "imap", "pop", "ntp", "domain_names"};
       Napi::Object sc = Napi::Object::New(env);

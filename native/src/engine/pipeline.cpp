@@ -63,6 +63,7 @@ Pipeline::Pipeline(const PipelineLimits& lim, SpscRing<ExpiredFlow>* expired)
       sites_pool_(sites_slots(lim.max_hosts)),
       icmp_pool_(sites_slots(lim.max_hosts)),
       ports_pool_(sites_slots(lim.max_hosts)),
+      behaviour_pool_(sites_slots(lim.max_hosts)),
       names_(lim.max_hosts / 2 + 1),
       dpi_(lim.max_flows),
       mac_index_(lim.max_macs),
@@ -89,6 +90,7 @@ Pipeline::Pipeline(const PipelineLimits& lim, SpscRing<ExpiredFlow>* expired)
   host_sites_.reset(new uint32_t[lim.max_hosts]());
   host_icmp_.reset(new uint32_t[lim.max_hosts]());
   host_ports_.reset(new uint32_t[lim.max_hosts]());
+  host_behaviour_.reset(new uint32_t[lim.max_hosts]());
 }
 
 void Pipeline::set_host_pools(std::shared_ptr<const HostPoolTable> t) noexcept {
@@ -118,8 +120,8 @@ void Pipeline::learn_name(const IpAddr& ip, uint16_t vlan, const char* name, siz
 
 size_t Pipeline::memory_bytes() const {
   return flows_.memory_bytes() + hosts_.memory_bytes() + names_.memory_bytes() + mac_index_.memory_bytes() +
-         mac_pool_.memory_bytes() + dpi_.memory_bytes() + score_pool_.memory_bytes() + l7_.memory_bytes() + host_checks_memory_bytes() + services_.memory_bytes() + periodicity_.memory_bytes() + sites_pool_.memory_bytes() + icmp_pool_.memory_bytes() + ports_pool_.memory_bytes() + (n_apps_ + n_cats_) * sizeof(IfaceL7Counter) + kFragSlots * sizeof(FragEntry) + kNameCacheSlots * sizeof(NameCacheEntry) +
-         size_t(hosts_.max()) * 16 /* host_net_, host_pool_, host_country_, host_sites_, host_icmp_, host_ports_ */ + sizeof(*this);
+         mac_pool_.memory_bytes() + dpi_.memory_bytes() + score_pool_.memory_bytes() + l7_.memory_bytes() + host_checks_memory_bytes() + services_.memory_bytes() + periodicity_.memory_bytes() + sites_pool_.memory_bytes() + icmp_pool_.memory_bytes() + ports_pool_.memory_bytes() + behaviour_pool_.memory_bytes() + (n_apps_ + n_cats_) * sizeof(IfaceL7Counter) + kFragSlots * sizeof(FragEntry) + kNameCacheSlots * sizeof(NameCacheEntry) +
+         size_t(hosts_.max()) * 20 /* host_net_, host_pool_, host_country_, host_sites_, host_icmp_, host_ports_, host_behaviour_ */ + sizeof(*this);
 }
 
 void Pipeline::count_mac(const uint8_t* mac, uint32_t bytes, bool sent) noexcept {
@@ -194,7 +196,7 @@ uint32_t Pipeline::host_for(const IpAddr& ip, uint16_t vlan, const uint8_t* mac,
   // its country, once (private and group addresses have none, as in ntopng)
   const CountryTable* ct = (fl & (kHostPrivate | kHostMulticast | kHostBroadcast)) ? nullptr : country_table();
   host_country_[i] = ct ? ct->find(ip) : 0;
-  host_sites_[i] = host_icmp_[i] = host_ports_[i] = 0;
+  host_sites_[i] = host_icmp_[i] = host_ports_[i] = host_behaviour_[i] = 0;
   if (fl & kHostLocal) stats_.local_hosts++;
   if (!(fl & (kHostBroadcast | kHostMulticast))) stats_.rx_only_hosts++, stats_.local_rx_only_hosts += fl & kHostLocal;
   // A device (MAC) is learned with the hosts behind it.
@@ -602,6 +604,14 @@ void Pipeline::close_host_checks_minute(uint64_t boundary_ns) noexcept {
       r.hits[kSmtpContacts][0] = h.services & kSvcSmtp ? 0 : l7_.contact_estimate(i, kContactSmtp);
       r.hits[kDomainNames][0] = l7_.contact_take(i, kContactDomains);
       r.hits[kCountriesContacts][0] = five ? l7_.contact_take(i, kContactCountries) : l7_.contact_estimate(i, kContactCountries);
+    }
+    if (h.flags & kHostLocal) {
+      if (HostBehaviour* b = pooled(behaviour_pool_, host_behaviour_[i])) {
+        const HostScore& sc = host_scores_[i];
+        const uint64_t des[4] = {sc.as_client(), sc.as_server(), h.active_as_client, h.active_as_server};
+        const uint64_t rsi[4] = {h.bytes(0), h.bytes(1), h.pkts(0), h.pkts(1)};
+        b->minute(uint32_t(boundary_ns / kSecond), des, rsi);
+      }
     }
   }
   for (uint32_t n = 0; n < kMaxNets; n++) {
@@ -1068,6 +1078,7 @@ void Pipeline::sweep(uint32_t n) noexcept {
       if (host_sites_[i]) sites_pool_.release(host_sites_[i] - 1), host_sites_[i] = 0;
       if (host_icmp_[i]) icmp_pool_.release(host_icmp_[i] - 1), host_icmp_[i] = 0;
       if (host_ports_[i]) ports_pool_.release(host_ports_[i] - 1), host_ports_[i] = 0;
+      if (host_behaviour_[i]) behaviour_pool_.release(host_behaviour_[i] - 1), host_behaviour_[i] = 0;
       if (l7_.enabled()) l7_.host_gone(i);
       hosts_.erase(i);
       stats_.hosts_expired++;
@@ -1131,7 +1142,7 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
   std::memset(nnet.get(), kNoNet, max_hosts);
   std::unique_ptr<uint8_t[]> npool(new uint8_t[max_hosts]());
   std::unique_ptr<uint16_t[]> ncountry(new uint16_t[max_hosts]());
-  std::unique_ptr<uint32_t[]> nsites(new uint32_t[max_hosts]()), nicmp(new uint32_t[max_hosts]()), nports(new uint32_t[max_hosts]());
+  std::unique_ptr<uint32_t[]> nsites(new uint32_t[max_hosts]()), nicmp(new uint32_t[max_hosts]()), nports(new uint32_t[max_hosts]()), nbehaviour(new uint32_t[max_hosts]());
   ZeroArray<HostCheckCounters> nchecks = zero_array<HostCheckCounters>(max_hosts);
   ZeroArray<HostCheckHits> nhits = zero_array<HostCheckHits>(max_hosts);
   ZeroArray<HostScore> nhscores = zero_array<HostScore>(max_hosts);
@@ -1151,7 +1162,7 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
     nnet[j] = host_net_[i];
     npool[j] = host_pool_[i];
     ncountry[j] = host_country_[i];
-    nsites[j] = host_sites_[i], nicmp[j] = host_icmp_[i], nports[j] = host_ports_[i];
+    nsites[j] = host_sites_[i], nicmp[j] = host_icmp_[i], nports[j] = host_ports_[i], nbehaviour[j] = host_behaviour_[i];
     nchecks[j] = checks_[i], nhits[j] = check_hits_[i];
     nhscores[j] = host_scores_[i];
   }
@@ -1176,7 +1187,7 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
   host_net_ = std::move(nnet);
   host_pool_ = std::move(npool);
   host_country_ = std::move(ncountry);
-  host_sites_ = std::move(nsites), host_icmp_ = std::move(nicmp), host_ports_ = std::move(nports);
+  host_sites_ = std::move(nsites), host_icmp_ = std::move(nicmp), host_ports_ = std::move(nports), host_behaviour_ = std::move(nbehaviour);
   checks_ = std::move(nchecks), check_hits_ = std::move(nhits);
   host_scores_ = std::move(nhscores), score_pool_ = std::move(nfscores);
   lim_.max_flows = max_flows, lim_.max_hosts = max_hosts;

@@ -18,6 +18,7 @@
 #include "flow/top_sites.h"
 #include "flow/host_icmp.h"
 #include "flow/host_ports.h"
+#include "flow/host_behaviour.h"
 #include "flow/flow_table.h"
 #include "flow/hash_index.h"
 #include "flow/host_checks.h"
@@ -106,6 +107,8 @@ class Pipeline {
   const HostIcmp* host_icmp(uint32_t slot) const { return host_icmp_[slot] ? &icmp_pool_[host_icmp_[slot] - 1] : nullptr; }
   // a local host's used ports (flow/host_ports.h; nullptr: none)
   const HostPorts* host_ports(uint32_t slot) const { return host_ports_[slot] ? &ports_pool_[host_ports_[slot] - 1] : nullptr; }
+  // a local host's behavioural counters (flow/host_behaviour.h; nullptr: none yet)
+  const HostBehaviour* host_behaviour(uint32_t slot) const { return host_behaviour_[slot] ? &behaviour_pool_[host_behaviour_[slot] - 1] : nullptr; }
   // The minute's host-check hits of every host slot, then the counters reset
   // (at each engine tick; host_checks.h). A slot whose host was created since
   // reads zero hits.
@@ -286,6 +289,8 @@ class Pipeline {
   std::unique_ptr<uint32_t[]> host_icmp_;   // per host slot: its icmp_pool_ entry + 1, 0 none
   EntryPool<HostPorts> ports_pool_;         // local hosts with used ports (as sites_pool_)
   std::unique_ptr<uint32_t[]> host_ports_;  // per host slot: its ports_pool_ entry + 1, 0 none
+  EntryPool<HostBehaviour> behaviour_pool_;     // local hosts' behavioural counters (as sites_pool_)
+  std::unique_ptr<uint32_t[]> host_behaviour_;  // per host slot: its behaviour_pool_ entry + 1, 0 none
   void learn_bcast_domain(const Packet& p) noexcept;
   NamePool names_;
   Classifier dpi_;

@@ -47,6 +47,8 @@ struct HostRow {
   HostIcmp icmp{};
   bool has_ports = false;            // detail: its used ports (flow/host_ports.h)
   HostPorts ports{};
+  bool has_behaviour = false;        // detail: its behavioural counters (flow/host_behaviour.h)
+  HostBehaviour behaviour{};
   void read_side_pools(const Pipeline& pl, uint32_t i);  // ICMP and used ports
   void read_contacts(const HostL7Table& t, uint32_t i) {
     no_tx_out = t.contact_estimate(i, kContactNoTxOut), no_tx_in = t.contact_estimate(i, kContactNoTxIn);
@@ -64,6 +66,8 @@ inline void HostRow::read_side_pools(const Pipeline& pl, uint32_t i) {
   if ((has_icmp = x != nullptr)) icmp = *x;
   const HostPorts* y = pl.host_ports(i);
   if ((has_ports = y != nullptr)) ports = *y;
+  const HostBehaviour* z = pl.host_behaviour(i);
+  if ((has_behaviour = z != nullptr && z->n != 0)) behaviour = *z;
 }
 
 struct HostPage {

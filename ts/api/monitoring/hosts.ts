@@ -275,6 +275,16 @@ export function hostDataFlat(ctx: ApiCtx, h: HostRecord, iface: MonitoredInterfa
   // LocalHost::lua → UsedPorts::lua (local hosts): "tcp:80" → the application of the last flow
   // on the port, TCP ports first (an empty Lua table encodes as [])
   if (h.localhost) o.used_ports = usedPorts(h.used_ports ?? []);
+  // HostStats::luaHostBehaviour (local hosts here; ntopng keeps them for every host): DES bounds
+  // of the score and the active flows, and MonitoredCounter's anomaly indexes of the traffic
+  if (h.behaviour) {
+    const d = h.behaviour.des;
+    const one = (x: (typeof d)[number]) => ({ anomaly: x.anomaly, value: x.value, lower_bound: x.lower_bound, upper_bound: x.upper_bound });
+    o.score_behaviour = { as_client: one(d[0]), as_server: one(d[1]), tot_num_anomalies: d[0].tot_num_anomalies + d[1].tot_num_anomalies };
+    o.active_flows_behaviour = { as_client: one(d[2]), as_server: one(d[3]), tot_num_anomalies: d[2].tot_num_anomalies + d[3].tot_num_anomalies };
+    const [bs, br, ps, pr] = h.behaviour.anomaly_index;
+    Object.assign(o, { 'bytes.sent.anomaly_index': bs, 'bytes.rcvd.anomaly_index': br, 'packets.sent.anomaly_index': ps, 'packets.rcvd.anomaly_index': pr });
+  }
   // Score::lua_get_score_breakdown: each score category's share of the score as client / as
   // server, once the host was ever scored (ntopng allocates its ScoreStats at the first increment)
   if (h.alerted_flows_as_client + h.alerted_flows_as_server > 0) {

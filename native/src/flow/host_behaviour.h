@@ -1,0 +1,110 @@
+// ③ ntopng's behavioural counters of a host, kept for local hosts in a
+// fixed pool (remote hosts have none here; ntopng keeps them for every host):
+//
+// - DES (HostStats' DESCounter: nDPI's double exponential smoothing, alpha
+//   0.9, beta 0.035, 5 % significance), one observation every 5 minutes of
+//   the score as client / as server and the active flows as client / as
+//   server (score_behaviour, active_flows_behaviour): the forecast ± the
+//   confidence band gives the bounds; a value outside them, once past the
+//   first observation, is an anomaly.
+// - RSI-like anomaly index (MonitoredCounter) of the bytes and packets sent
+//   and received (bytes.sent.anomaly_index …): at most once a minute, when
+//   the counter moved, the change of its per-minute increase feeds gains /
+//   losses EWMAs (integer, 50 %); index = 100 − 100 / (gains / losses + 1).
+#pragma once
+#include <cmath>
+#include <cstdint>
+
+namespace fg {
+
+struct DesCounter {
+  static constexpr double kAlpha = 0.9, kBeta = 0.035;
+  static constexpr uint8_t kRollup = 64;  // nDPI's MAX_SQUARE_ERROR_ITERATIONS
+  uint32_t n;
+  uint8_t rollup, anomaly;
+  uint32_t tot_anomalies;
+  uint64_t value, lower, upper;
+  double sse, prev_sse, forecast, trend;
+
+  // nDPI's ndpi_normal_cdf_inverse(1 - 0.05 / 2): Abramowitz and Stegun 26.2.23
+  static double ro() {
+    const double t = std::sqrt(-2.0 * std::log(1 - (1 - double(0.05f) / 2.0)));
+    return t - ((0.010328 * t + 0.802853) * t + 2.515517) / (((0.001308 * t + 0.189269) * t + 1.432788) * t + 1.0);
+  }
+
+  void add(uint64_t v) noexcept {
+    const double x = double(v);
+    double f;
+    if (n == 0) f = x, trend = 0;
+    else {
+      f = kAlpha * x + (1 - kAlpha) * (forecast + trend);
+      trend = kBeta * (f - forecast) + (1 - kBeta) * trend;
+    }
+    const double err = x - f;
+    sse += err * err, prev_sse += err * err;
+    double band = 0;
+    const bool ready = n > 0;
+    if (ready) {
+      const uint32_t obs = n < kRollup ? n + 1 : (n % kRollup) + kRollup + 1;
+      band = ro() * std::sqrt(sse / obs);
+    }
+    n++, forecast = f;
+    if (++rollup == kRollup) sse = prev_sse, rollup = 0, prev_sse = 0;
+    const double lo = f - band, hi = f + band;
+    value = v;
+    lower = uint64_t(std::floor(lo < 0 ? 0 : lo));
+    upper = uint64_t(std::round(hi + 0.5));
+    if (ready) {
+      anomaly = v < lower || v > upper;
+      tot_anomalies += anomaly;
+    }
+  }
+};
+
+struct RsiCounter {
+  uint64_t last_value, last_diff, gains, losses, index;
+
+  static uint64_t ewma(uint64_t sample, uint64_t avg) { return (50 * sample + 50 * avg) / 100; }
+  // `first`: no update yet (ntopng's last_update 0: no index from one point)
+  void update(uint64_t value, bool first) noexcept {
+    const uint64_t diff = value - last_value;
+    const int64_t delta = int64_t(diff) - int64_t(last_diff);
+    if (delta > 0) gains = ewma(uint64_t(delta), gains), losses = ewma(0, losses);
+    else gains = ewma(0, gains), losses = ewma(uint64_t(-delta), losses);
+    index = 0;
+    if (delta && !first && (gains || losses)) {
+      float ratio = 1;
+      if (losses) ratio = float(gains) / float(losses) + 1;
+      if (ratio != 0) index = uint64_t(100 - 100 / ratio);
+    }
+    last_value = value, last_diff = diff;
+  }
+};
+
+struct HostBehaviour {
+  static constexpr uint32_t kDesPeriodS = 300;  // HOST_SITES_REFRESH
+  static constexpr uint32_t kRsiPeriodS = 60;
+  uint32_t n;                // pool convention: 0 = fresh entry
+  uint32_t next_des_s;       // engine second of the next DES observation
+  uint32_t rsi_last_s;       // engine second of the last RSI update (0: none)
+  DesCounter des[4];         // score as client, as server; active flows as client, as server
+  RsiCounter rsi[4];         // bytes sent, rcvd; packets sent, rcvd
+
+  // One minute pass: the DES observations when due, the RSI ones when a
+  // counter moved at least a minute after the last update.
+  void minute(uint32_t now_s, const uint64_t des_values[4], const uint64_t rsi_values[4]) noexcept {
+    if (n == 0) *this = HostBehaviour{}, n = 1;
+    if (now_s >= next_des_s) {
+      for (int k = 0; k < 4; k++) des[k].add(des_values[k]);
+      next_des_s = now_s + kDesPeriodS;
+    }
+    bool moved = false;
+    for (int k = 0; k < 4; k++) moved |= rsi_values[k] != rsi[k].last_value;
+    if (moved && (rsi_last_s == 0 || now_s - rsi_last_s >= kRsiPeriodS)) {
+      for (int k = 0; k < 4; k++) rsi[k].update(rsi_values[k], rsi_last_s == 0);
+      rsi_last_s = now_s;
+    }
+  }
+};
+
+}  // namespace fg
