@@ -1,6 +1,6 @@
 // ntopng's behavioural counters of a local host (HostStats' DES counters:
 // score_behaviour, active_flows_behaviour; MonitoredCounter's anomaly
-// indexes: bytes.sent.anomaly_index …) on a capture built here with a known
+// indexes: bytes.sent.anomaly_index …, per L4 family too) on a capture built here with a known
 // traffic per minute over 30 minutes: one new flow a minute, then 50 a minute
 // for five minutes, then one again; 10 to 25 packets a minute. The engine
 // observes at each minute boundary of packet time (its host-check tick):
@@ -138,6 +138,9 @@ describe('host behaviour', () => {
     expect(d['packets.sent.anomaly_index']).toBeGreaterThan(0);
     expect(d['bytes.rcvd.anomaly_index']).toBe(0);
     expect(d['packets.rcvd.anomaly_index']).toBe(0);
+    // per L4 family (L4Stats): all of it is UDP, so UDP's index is the total's; the others never moved
+    expect(d['udp.bytes.sent.anomaly_index']).toBe(d['bytes.sent.anomaly_index']);
+    for (const f of ['tcp', 'icmp', 'other_ip']) for (const dir of ['sent', 'rcvd']) expect(d[`${f}.bytes.${dir}.anomaly_index`], `${f} ${dir}`).toBe(0);
   });
 
   it('a remote host has none here (kept for local hosts)', async () => {

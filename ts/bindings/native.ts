@@ -231,7 +231,7 @@ export interface HostRecord {
   /**
    * detail, local hosts after their first minute: ntopng's behavioural counters — DES bounds of
    * [score as client, as server, active flows as client, as server] (5-minute observations) and
-   * the anomaly indexes of [bytes sent, rcvd, packets sent, rcvd]
+   * the anomaly indexes of [bytes sent, rcvd, packets sent, rcvd, then bytes sent, rcvd of TCP, UDP, ICMP, other IP]
    */
   behaviour?: {
     des: { anomaly: boolean; value: number; lower_bound: number; upper_bound: number; tot_num_anomalies: number }[];

@@ -355,8 +355,8 @@ Napi::Object host_to_js(Napi::Env env, const HostRow& r) {
         y.Set("tot_num_anomalies", double(d.tot_anomalies));
         des.Set(k, y);
       }
-      Napi::Array rsi = Napi::Array::New(env, 4);
-      for (uint32_t k = 0; k < 4; k++) rsi.Set(k, double(r.behaviour.rsi[k].index));
+      Napi::Array rsi = Napi::Array::New(env, HostBehaviour::kRsi);
+      for (uint32_t k = 0; k < HostBehaviour::kRsi; k++) rsi.Set(k, double(r.behaviour.rsi[k].index));
       Napi::Object b = Napi::Object::New(env);
       b.Set("des", des);
       b.Set("anomaly_index", rsi);

@@ -609,7 +609,8 @@ void Pipeline::close_host_checks_minute(uint64_t boundary_ns) noexcept {
       if (HostBehaviour* b = pooled(behaviour_pool_, host_behaviour_[i])) {
         const HostScore& sc = host_scores_[i];
         const uint64_t des[4] = {sc.as_client(), sc.as_server(), h.active_as_client, h.active_as_server};
-        const uint64_t rsi[4] = {h.bytes(0), h.bytes(1), h.pkts(0), h.pkts(1)};
+        uint64_t rsi[HostBehaviour::kRsi] = {h.bytes(0), h.bytes(1), h.pkts(0), h.pkts(1)};
+        for (int f = 0; f < kFamCount; f++) rsi[4 + 2 * f] = h.traffic[0].fam_bytes[f], rsi[5 + 2 * f] = h.traffic[1].fam_bytes[f];
         b->minute(uint32_t(boundary_ns / kSecond), des, rsi);
       }
     }

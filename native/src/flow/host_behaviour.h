@@ -8,9 +8,12 @@
 //   confidence band gives the bounds; a value outside them, once past the
 //   first observation, is an anomaly.
 // - RSI-like anomaly index (MonitoredCounter) of the bytes and packets sent
-//   and received (bytes.sent.anomaly_index …): at most once a minute, when
-//   the counter moved, the change of its per-minute increase feeds gains /
-//   losses EWMAs (integer, 50 %); index = 100 − 100 / (gains / losses + 1).
+//   and received (bytes.sent.anomaly_index …) and of each L4 family's bytes
+//   (tcp.bytes.sent.anomaly_index …, L4Stats): at most once a minute, when
+//   the group's traffic moved (ntopng updates a direction pair whenever the
+//   host, or the family, carried traffic), the change of the per-minute
+//   increase feeds gains / losses EWMAs (integer, 50 %);
+//   index = 100 − 100 / (gains / losses + 1).
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -84,26 +87,32 @@ struct RsiCounter {
 struct HostBehaviour {
   static constexpr uint32_t kDesPeriodS = 300;  // HOST_SITES_REFRESH
   static constexpr uint32_t kRsiPeriodS = 60;
+  static constexpr int kRsi = 12, kGroups = 5;
   uint32_t n;                // pool convention: 0 = fresh entry
   uint32_t next_des_s;       // engine second of the next DES observation
-  uint32_t rsi_last_s;       // engine second of the last RSI update (0: none)
+  uint32_t rsi_last_s[kGroups];  // engine second of each group's last RSI update (0: none)
   DesCounter des[4];         // score as client, as server; active flows as client, as server
-  RsiCounter rsi[4];         // bytes sent, rcvd; packets sent, rcvd
+  // group 0: bytes sent, rcvd, packets sent, rcvd; groups 1-4: bytes sent, rcvd of TCP, UDP, ICMP, other IP
+  RsiCounter rsi[kRsi];
 
-  // One minute pass: the DES observations when due, the RSI ones when a
-  // counter moved at least a minute after the last update.
-  void minute(uint32_t now_s, const uint64_t des_values[4], const uint64_t rsi_values[4]) noexcept {
+  static int group_of(int k) { return k < 4 ? 0 : 1 + (k - 4) / 2; }
+
+  // One minute pass: the DES observations when due, each RSI group's when
+  // its traffic moved at least a minute after its last update.
+  void minute(uint32_t now_s, const uint64_t des_values[4], const uint64_t rsi_values[kRsi]) noexcept {
     if (n == 0) *this = HostBehaviour{}, n = 1;
     if (now_s >= next_des_s) {
       for (int k = 0; k < 4; k++) des[k].add(des_values[k]);
       next_des_s = now_s + kDesPeriodS;
     }
-    bool moved = false;
-    for (int k = 0; k < 4; k++) moved |= rsi_values[k] != rsi[k].last_value;
-    if (moved && (rsi_last_s == 0 || now_s - rsi_last_s >= kRsiPeriodS)) {
-      for (int k = 0; k < 4; k++) rsi[k].update(rsi_values[k], rsi_last_s == 0);
-      rsi_last_s = now_s;
-    }
+    bool moved[kGroups] = {};
+    for (int k = 0; k < kRsi; k++) moved[group_of(k)] |= rsi_values[k] != rsi[k].last_value;
+    bool due[kGroups];
+    for (int g = 0; g < kGroups; g++) due[g] = moved[g] && (rsi_last_s[g] == 0 || now_s - rsi_last_s[g] >= kRsiPeriodS);
+    for (int k = 0; k < kRsi; k++)
+      if (due[group_of(k)]) rsi[k].update(rsi_values[k], rsi_last_s[group_of(k)] == 0);
+    for (int g = 0; g < kGroups; g++)
+      if (due[g]) rsi_last_s[g] = now_s;
   }
 };
 

@@ -282,8 +282,10 @@ export function hostDataFlat(ctx: ApiCtx, h: HostRecord, iface: MonitoredInterfa
     const one = (x: (typeof d)[number]) => ({ anomaly: x.anomaly, value: x.value, lower_bound: x.lower_bound, upper_bound: x.upper_bound });
     o.score_behaviour = { as_client: one(d[0]), as_server: one(d[1]), tot_num_anomalies: d[0].tot_num_anomalies + d[1].tot_num_anomalies };
     o.active_flows_behaviour = { as_client: one(d[2]), as_server: one(d[3]), tot_num_anomalies: d[2].tot_num_anomalies + d[3].tot_num_anomalies };
-    const [bs, br, ps, pr] = h.behaviour.anomaly_index;
-    Object.assign(o, { 'bytes.sent.anomaly_index': bs, 'bytes.rcvd.anomaly_index': br, 'packets.sent.anomaly_index': ps, 'packets.rcvd.anomaly_index': pr });
+    const x = h.behaviour.anomaly_index;
+    Object.assign(o, { 'bytes.sent.anomaly_index': x[0], 'bytes.rcvd.anomaly_index': x[1], 'packets.sent.anomaly_index': x[2], 'packets.rcvd.anomaly_index': x[3] });
+    // L4Stats::lua: the families' bytes
+    fam.forEach((f, i) => Object.assign(o, { [`${f}.bytes.sent.anomaly_index`]: x[4 + 2 * i], [`${f}.bytes.rcvd.anomaly_index`]: x[5 + 2 * i] }));
   }
   // Score::lua_get_score_breakdown: each score category's share of the score as client / as
   // server, once the host was ever scored (ntopng allocates its ScoreStats at the first increment)
