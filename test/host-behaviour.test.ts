@@ -2,7 +2,8 @@
 // score_behaviour, active_flows_behaviour; MonitoredCounter's anomaly
 // indexes: bytes.sent.anomaly_index …, per L4 family too) on a capture built here with a known
 // traffic per minute over 30 minutes: one new flow a minute, then 50 a minute
-// for five minutes, then one again; 10 to 25 packets a minute. The engine
+// for five minutes, then one again; 10 to 25 packets a minute; another host
+// looks up one or two names a minute. The engine
 // observes at each minute boundary of packet time (its host-check tick):
 // the expected values are computed here from those per-minute figures with
 // nDPI's double exponential smoothing and ntopng's RSI-like index, written
@@ -10,6 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startApi, v2, type ApiService } from './fixtures/api.js';
+import { DNS_RESPONSE, dns, dnsName, ipRdata } from './fixtures/apps.js';
 import { ETH, IPPROTO, MAC_A, MAC_B, eth, ipv4, udp } from './fixtures/frames.js';
 import { pcap, tempDir, type Packet } from './fixtures/pcap.js';
 
@@ -21,6 +23,9 @@ afterAll(async () => {
 });
 
 const A = '192.168.44.1', R = '198.51.100.44', OTHER = '198.51.100.45';
+// B looks names up (answered): 1 a minute, 2 a minute in minutes 21-23
+const B = '192.168.44.2', RESOLVER = '198.51.100.53';
+const namesIn = (m: number) => (m >= 21 && m <= 23 ? 2 : 1);
 const T0 = 1_700_000_040; // a minute boundary
 const MINUTES = 30;
 const flowsIn = (m: number) => (m >= 21 && m <= 25 ? 50 : 1);
@@ -39,6 +44,12 @@ beforeAll(async () => {
       if (k < pktsIn(m)) p.push({ tsNs: at(k * 100), data: eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: A, dst: R, proto: IPPROTO.UDP }, udp({ sport, dport: 7000 }, Buffer.alloc(100, 1)))) });
     }
     // flows past the packets of the minute: one packet each (counted too)
+    for (let j = 0; j < namesIn(m); j++) {
+      const q = { name: dnsName(`h${m}-${j}.example.com`), type: 1 };
+      const sport = 50000 + m * 10 + j;
+      p.push({ tsNs: at(20000 + j * 100), data: eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: B, dst: RESOLVER, proto: IPPROTO.UDP }, udp({ sport, dport: 53 }, dns({ id: sport, flags: 0x0100, questions: [q] })))) });
+      p.push({ tsNs: at(20010 + j * 100), data: eth(MAC_A, MAC_B, ETH.IPV4, ipv4({ src: RESOLVER, dst: B, proto: IPPROTO.UDP }, udp({ sport: 53, dport: sport }, dns({ id: sport, flags: DNS_RESPONSE, questions: [q], answers: [{ name: q.name, type: 1, rdata: ipRdata('192.0.2.9') }] })))) });
+    }
     for (let k = pktsIn(m); k < ports.length; k++)
       p.push({ tsNs: at(5000 + k * 10), data: eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: A, dst: OTHER, proto: IPPROTO.UDP }, udp({ sport: ports[k], dport: 7000 }, Buffer.alloc(100, 1)))) });
   }
@@ -141,6 +152,24 @@ describe('host behaviour', () => {
     // per L4 family (L4Stats): all of it is UDP, so UDP's index is the total's; the others never moved
     expect(d['udp.bytes.sent.anomaly_index']).toBe(d['bytes.sent.anomaly_index']);
     for (const f of ['tcp', 'icmp', 'other_ip']) for (const dir of ['sent', 'rcvd']) expect(d[`${f}.bytes.${dir}.anomaly_index`], `${f} ${dir}`).toBe(0);
+  });
+
+  it('contacted_hosts_behaviour: DES over the names visited per 5-minute window; value: the current window so far', async () => {
+    const b = (await s.call(v2('get/host/data'), { query: { ifid: 0, host: B } })).body.rsp;
+    // windows closed at the ticks k = 1, 6, …, 26: the names of minutes [previous k, k)
+    const ks = [1, 6, 11, 16, 21, 26];
+    const obs = ks.map((k, i) => {
+      let n = 0;
+      for (let m = i ? ks[i - 1] : 0; m < k; m++) n += namesIn(m);
+      return n;
+    });
+    expect(obs).toEqual([1, 5, 5, 5, 5, 8]);
+    const want = des(obs);
+    let now = 0;
+    for (let m = 26; m < MINUTES; m++) now += namesIn(m);
+    expect(b.contacted_hosts_behaviour).toEqual({ value: now, anomaly: want.anomaly, lower_bound: want.lower_bound, upper_bound: want.upper_bound });
+    // A looked nothing up
+    expect(d.contacted_hosts_behaviour).toEqual({ value: 0, anomaly: false, lower_bound: 0, upper_bound: 1 });
   });
 
   it('a remote host has none here (kept for local hosts)', async () => {

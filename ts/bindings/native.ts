@@ -230,12 +230,14 @@ export interface HostRecord {
   used_ports?: { tcp: boolean; server: boolean; port: number; master: number; app: number }[];
   /**
    * detail, local hosts after their first minute: ntopng's behavioural counters — DES bounds of
-   * [score as client, as server, active flows as client, as server] (5-minute observations) and
+   * [score as client, as server, active flows as client, as server, names visited] (5-minute observations) and
    * the anomaly indexes of [bytes sent, rcvd, packets sent, rcvd, then bytes sent, rcvd of TCP, UDP, ICMP, other IP]
    */
   behaviour?: {
     des: { anomaly: boolean; value: number; lower_bound: number; upper_bound: number; tot_num_anomalies: number }[];
     anomaly_index: number[];
+    /** names visited in the current 5-minute window (des[4] observes the closed windows) */
+    visited_now: number;
   };
   /** detail, local hosts: distinct peers as client and as server, distinct service names as client, since it appeared (LocalHostStats) */
   cardinality?: { num_contacted_hosts_as_client: number; num_host_contacts_as_server: number; num_contacted_services_as_client: number };

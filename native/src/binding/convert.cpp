@@ -344,8 +344,8 @@ Napi::Object host_to_js(Napi::Env env, const HostRow& r) {
     }
     if (r.has_behaviour) {
       // [score as client, as server, active flows as client, as server], then the RSI indexes
-      Napi::Array des = Napi::Array::New(env, 4);
-      for (uint32_t k = 0; k < 4; k++) {
+      Napi::Array des = Napi::Array::New(env, HostBehaviour::kDes);
+      for (uint32_t k = 0; k < HostBehaviour::kDes; k++) {
         const DesCounter& d = r.behaviour.des[k];
         Napi::Object y = Napi::Object::New(env);
         y.Set("anomaly", bool(d.anomaly));
@@ -360,6 +360,7 @@ Napi::Object host_to_js(Napi::Env env, const HostRow& r) {
       Napi::Object b = Napi::Object::New(env);
       b.Set("des", des);
       b.Set("anomaly_index", rsi);
+      b.Set("visited_now", double(r.visited_now));
       o.Set("behaviour", b);
     }
     if (h.flags & kHostLocal) {

@@ -608,10 +608,13 @@ void Pipeline::close_host_checks_minute(uint64_t boundary_ns) noexcept {
     if (h.flags & kHostLocal) {
       if (HostBehaviour* b = pooled(behaviour_pool_, host_behaviour_[i])) {
         const HostScore& sc = host_scores_[i];
-        const uint64_t des[4] = {sc.as_client(), sc.as_server(), h.active_as_client, h.active_as_server};
+        // the names visited in the window, read and emptied when observed (LocalHostStats::updateStats)
+        const uint32_t now_s = uint32_t(boundary_ns / kSecond);
+        const uint64_t visited = b->des_due(now_s) && l7_.enabled() ? l7_.contact_take(i, kContactVisited) : 0;
+        const uint64_t des[HostBehaviour::kDes] = {sc.as_client(), sc.as_server(), h.active_as_client, h.active_as_server, visited};
         uint64_t rsi[HostBehaviour::kRsi] = {h.bytes(0), h.bytes(1), h.pkts(0), h.pkts(1)};
         for (int f = 0; f < kFamCount; f++) rsi[4 + 2 * f] = h.traffic[0].fam_bytes[f], rsi[5 + 2 * f] = h.traffic[1].fam_bytes[f];
-        b->minute(uint32_t(boundary_ns / kSecond), des, rsi);
+        b->minute(now_s, des, rsi);
       }
     }
   }
@@ -964,6 +967,10 @@ void Pipeline::visited(uint32_t host, const char* name, size_t len) noexcept {
   const char* site;
   size_t n;
   if (!site_of(name, len, site, n)) return;
+  // LocalHostStats::incContactedHosts: the whole name, in the 5-minute window
+  uint32_t w = 2166136261u;  // FNV-1a
+  for (size_t i = 0; i < len; i++) w = (w ^ uint8_t(name[i])) * 16777619u;
+  contact(host, kContactVisited, uint32_t(mix64(w) >> 32));
   uint32_t h = 2166136261u;  // FNV-1a
   for (size_t i = 0; i < n; i++) h = (h ^ uint8_t(site[i])) * 16777619u;
   if_sites_.add(site, n, h);

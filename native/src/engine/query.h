@@ -48,6 +48,7 @@ struct HostRow {
   bool has_ports = false;            // detail: its used ports (flow/host_ports.h)
   HostPorts ports{};
   bool has_behaviour = false;        // detail: its behavioural counters (flow/host_behaviour.h)
+  uint32_t visited_now = 0;          // detail: names visited in the current 5-minute window
   HostBehaviour behaviour{};
   void read_side_pools(const Pipeline& pl, uint32_t i);  // ICMP and used ports
   void read_contacts(const HostL7Table& t, uint32_t i) {
@@ -58,6 +59,7 @@ struct HostRow {
     for (int k = 0; k < 6; k++) server_contacts[k] = t.contact_estimate(i, kServers[k]);
     static constexpr ContactKind kCard[3] = {kContactPeersOut, kContactPeersIn, kContactServices};
     for (int k = 0; k < 3; k++) cardinality[k] = t.contact_estimate(i, kCard[k]);
+    visited_now = t.contact_estimate(i, kContactVisited);
   }
 };
 

@@ -4,7 +4,9 @@
 // - DES (HostStats' DESCounter: nDPI's double exponential smoothing, alpha
 //   0.9, beta 0.035, 5 % significance), one observation every 5 minutes of
 //   the score as client / as server and the active flows as client / as
-//   server (score_behaviour, active_flows_behaviour): the forecast ± the
+//   server (score_behaviour, active_flows_behaviour), and of the names a
+//   local host visited in those 5 minutes (LocalHostStats'
+//   contacted_hosts_behaviour): the forecast ± the
 //   confidence band gives the bounds; a value outside them, once past the
 //   first observation, is an anomaly.
 // - RSI-like anomaly index (MonitoredCounter) of the bytes and packets sent
@@ -87,22 +89,24 @@ struct RsiCounter {
 struct HostBehaviour {
   static constexpr uint32_t kDesPeriodS = 300;  // HOST_SITES_REFRESH
   static constexpr uint32_t kRsiPeriodS = 60;
-  static constexpr int kRsi = 12, kGroups = 5;
+  static constexpr int kRsi = 12, kGroups = 5, kDes = 5;
   uint32_t n;                // pool convention: 0 = fresh entry
   uint32_t next_des_s;       // engine second of the next DES observation
   uint32_t rsi_last_s[kGroups];  // engine second of each group's last RSI update (0: none)
-  DesCounter des[4];         // score as client, as server; active flows as client, as server
+  // score as client, as server; active flows as client, as server; names visited (LocalHostStats' contacted_hosts)
+  DesCounter des[kDes];
   // group 0: bytes sent, rcvd, packets sent, rcvd; groups 1-4: bytes sent, rcvd of TCP, UDP, ICMP, other IP
   RsiCounter rsi[kRsi];
 
   static int group_of(int k) { return k < 4 ? 0 : 1 + (k - 4) / 2; }
+  bool des_due(uint32_t now_s) const { return n == 0 || now_s >= next_des_s; }
 
   // One minute pass: the DES observations when due, each RSI group's when
   // its traffic moved at least a minute after its last update.
-  void minute(uint32_t now_s, const uint64_t des_values[4], const uint64_t rsi_values[kRsi]) noexcept {
+  void minute(uint32_t now_s, const uint64_t des_values[kDes], const uint64_t rsi_values[kRsi]) noexcept {
     if (n == 0) *this = HostBehaviour{}, n = 1;
     if (now_s >= next_des_s) {
-      for (int k = 0; k < 4; k++) des[k].add(des_values[k]);
+      for (int k = 0; k < kDes; k++) des[k].add(des_values[k]);
       next_des_s = now_s + kDesPeriodS;
     }
     bool moved[kGroups] = {};

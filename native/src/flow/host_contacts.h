@@ -37,6 +37,8 @@ enum ContactKind : uint16_t {
   kContactPeersOut = 12, kContactPeersIn = 13, kContactServices = 14,
   // counters: flows with a blacklisted peer as server [0] / as client [1] (Host::num_blacklisted_flows)
   kCountBlacklisted = 15,
+  // the names a local host visited in the current 5 minutes (LocalHostStats' num_contacted_hosts)
+  kContactVisited = 16,
 };
 
 // Host::host_services_bitmap's servers (HOST_IS_*_SERVER), as seen on the wire.

@@ -282,6 +282,8 @@ export function hostDataFlat(ctx: ApiCtx, h: HostRecord, iface: MonitoredInterfa
     const one = (x: (typeof d)[number]) => ({ anomaly: x.anomaly, value: x.value, lower_bound: x.lower_bound, upper_bound: x.upper_bound });
     o.score_behaviour = { as_client: one(d[0]), as_server: one(d[1]), tot_num_anomalies: d[0].tot_num_anomalies + d[1].tot_num_anomalies };
     o.active_flows_behaviour = { as_client: one(d[2]), as_server: one(d[3]), tot_num_anomalies: d[2].tot_num_anomalies + d[3].tot_num_anomalies };
+    // LocalHostStats::luaHostBehaviour: the names visited so far in this window, the last window's bounds
+    o.contacted_hosts_behaviour = { value: h.behaviour.visited_now, anomaly: d[4].anomaly, lower_bound: d[4].lower_bound, upper_bound: d[4].upper_bound };
     const x = h.behaviour.anomaly_index;
     Object.assign(o, { 'bytes.sent.anomaly_index': x[0], 'bytes.rcvd.anomaly_index': x[1], 'packets.sent.anomaly_index': x[2], 'packets.rcvd.anomaly_index': x[3] });
     // L4Stats::lua: the families' bytes
