@@ -501,7 +501,7 @@ Napi::Object flow_to_js(Napi::Env env, const FlowRow& r) {
   X(alerted_flows_error, s.alerted_flows[kSevError]) X(alerted_flows_other, s.alerted_flows[kSevNone] + s.alerted_flows[kSevUncounted]) \
   X(flow_info_full, pl.classifier().info_full()) X(flow_meta_full, pl.classifier().meta_full())         \
   X(flow_score_full, pl.score_full())                                                                     \
-  X(host_memory_bytes, pl.hosts().memory_bytes() + pl.names().memory_bytes() + pl.host_l7().memory_bytes() + pl.host_checks_memory_bytes()) \
+  X(host_memory_bytes, pl.hosts().memory_bytes() + pl.names().memory_bytes() + pl.host_l7().memory_bytes() + pl.host_checks_memory_bytes() + pl.host_side_memory_bytes()) \
   X(malformed, s.decode.total_errors()) X(read_only_packets, e.read_only_packets())                      \
   X(read_only_bytes, e.read_only_bytes()) X(decode_non_ip, s.decode.non_ip)                              \
   X(decode_ip_fragments, s.decode.fragments) X(decode_tunnel_packets, s.decode.tunneled) \

@@ -120,8 +120,7 @@ void Pipeline::learn_name(const IpAddr& ip, uint16_t vlan, const char* name, siz
 
 size_t Pipeline::memory_bytes() const {
   return flows_.memory_bytes() + hosts_.memory_bytes() + names_.memory_bytes() + mac_index_.memory_bytes() +
-         mac_pool_.memory_bytes() + dpi_.memory_bytes() + score_pool_.memory_bytes() + l7_.memory_bytes() + host_checks_memory_bytes() + services_.memory_bytes() + periodicity_.memory_bytes() + sites_pool_.memory_bytes() + icmp_pool_.memory_bytes() + ports_pool_.memory_bytes() + behaviour_pool_.memory_bytes() + (n_apps_ + n_cats_) * sizeof(IfaceL7Counter) + kFragSlots * sizeof(FragEntry) + kNameCacheSlots * sizeof(NameCacheEntry) +
-         size_t(hosts_.max()) * 20 /* host_net_, host_pool_, host_country_, host_sites_, host_icmp_, host_ports_, host_behaviour_ */ + sizeof(*this);
+         mac_pool_.memory_bytes() + dpi_.memory_bytes() + score_pool_.memory_bytes() + l7_.memory_bytes() + host_checks_memory_bytes() + services_.memory_bytes() + periodicity_.memory_bytes() + host_side_memory_bytes() + (n_apps_ + n_cats_) * sizeof(IfaceL7Counter) + kFragSlots * sizeof(FragEntry) + kNameCacheSlots * sizeof(NameCacheEntry) + sizeof(*this);
 }
 
 void Pipeline::count_mac(const uint8_t* mac, uint32_t bytes, bool sent) noexcept {

@@ -121,6 +121,11 @@ class Pipeline {
   // The current minute so far (what ntopng's host Lua fields hits.* show).
   HostCheckHits live_check_hits(uint32_t slot) const noexcept { return hits_of(checks_[slot], hosts_[slot]); }
   size_t host_checks_memory_bytes() const { return size_t(hosts_.max()) * (sizeof(HostCheckCounters) + sizeof(HostCheckHits) + sizeof(HostScore)); }
+  // the per-host side pools (sites, ICMP, used ports, behaviour) and the side arrays indexed by host slot
+  size_t host_side_memory_bytes() const {
+    return sites_pool_.memory_bytes() + icmp_pool_.memory_bytes() + ports_pool_.memory_bytes() + behaviour_pool_.memory_bytes() +
+           size_t(hosts_.max()) * 20 /* host_net_, host_pool_, host_country_, host_sites_, host_icmp_, host_ports_, host_behaviour_ */;
+  }
   // Flow scores (flow/scores.h): a new table re-scores every active flow
   // now (JS thread, under the batch lock; allocates nothing).
   void set_risk_scores(const RiskScoreTable& t) noexcept;
