@@ -66,6 +66,10 @@ describe('top/l7_stats', () => {
     // bits per second: the busiest's frame bytes per 100 ms × 10 × 8, within 10 %
     expect(rows[0].value / (want.get(order[0])! * 80)).toBeCloseTo(1, 1);
     expect(rows.find((r: any) => r.label === 'DNS').url).toBe('/lua/flows_stats.lua?application=DNS');
+    // the dashboard's donut of the same slices
+    const pie = ok(await s.call(PRO('l7_stats'), { query: { ifid: 0, new_charts: true } }));
+    expect([pie.labels, pie.series]).toEqual([rows.map((r: any) => r.label), rows.map((r: any) => r.value)]);
+    expect(pie.tooltip).toEqual({ y: { formatter: 'fbits' } });
   });
 
   it('-2 without an interface', async () => {

@@ -9,6 +9,7 @@ import { ApiError, envelope, RC } from '../rc.js';
 import type { ApiCtx } from '../route.js';
 import { l4Name } from './constants.js';
 import { aliasOf, hostKey, inNetworks, parseHost } from './hosts.js';
+import { pieData } from './stats.js';
 
 /** the dashboard's "Top 10" */
 const TOP = 10;
@@ -45,19 +46,22 @@ function hostCell(ctx: ApiCtx, h: HostBrief) {
  * the applications of the active flows by their current throughput — each
  * flow's last per-second sample, summed per application as
  * getnDPIFlowsCount keys it (OCSP, not HTTP.OCSP) — as pie slices
- * {label, value (bit/s), url}, the top 10, idle applications left out.
+ * {label, value (bit/s), url}, the top 10, idle applications left out;
+ * with new_charts the dashboard's donut (graph_utils.convert_pie_data).
  */
-export function topL7(ctx: ApiCtx) {
+export function topL7(ctx: ApiCtx, newCharts?: boolean) {
   const sums = new Map<string, number>();
   for (const x of ctx.iface.engine.flowCounters(ctx.allowed).l7) {
     if (!(x.bps > 0)) continue;
     const name = l7Name(0, x.app || x.master);
     sums.set(name, (sums.get(name) ?? 0) + x.bps);
   }
-  return [...sums]
+  const slices = [...sums]
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
     .slice(0, TOP)
     .map(([label, value]) => ({ label, value, ...(l7Id(label) !== undefined ? { url: `/lua/flows_stats.lua?application=${encodeURIComponent(label)}` } : {}) }));
+  // ntopng's dashboard pies ask new_charts: the donut, values formatted as bits per second
+  return pieData(slices, newCharts, 'fbits');
 }
 
 /**

@@ -46,7 +46,7 @@ const GRAPH_COLORS = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8
  * draws — labels, series, one palette colour per slice and the JS
  * formatter named for the axis and tooltip; without, the list as is.
  */
-export function pieData(list: Slice[], newCharts: boolean | undefined, formatter: 'bytesToSize' | 'formatValue') {
+export function pieData(list: Slice[], newCharts: boolean | undefined, formatter: 'bytesToSize' | 'formatValue' | 'fbits') {
   if (!newCharts) return list;
   return {
     labels: list.map((s) => s.label),
