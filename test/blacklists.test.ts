@@ -96,6 +96,19 @@ describe('blacklisted hosts', () => {
   });
 });
 
+describe('historical flows', () => {
+  it('IS_CLI_BLACKLISTED / IS_SRV_BLACKLISTED as the flows began', async () => {
+    const rows = await ended.history!.backend.query({ sql: 'SELECT IPV4_SRC_ADDR, IPV4_DST_ADDR, IS_CLI_BLACKLISTED, IS_SRV_BLACKLISTED FROM flows ORDER BY FIRST_SEEN', params: [] });
+    const ip = (n: number) => [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
+    expect(rows.map((r: any) => [ip(Number(r.IPV4_SRC_ADDR)), ip(Number(r.IPV4_DST_ADDR)), Number(r.IS_CLI_BLACKLISTED), Number(r.IS_SRV_BLACKLISTED)])).toEqual([
+      [BAD, LSRV, 1, 0],
+      [LCLI, BAD, 0, 1],
+      [LCLI, GOOD, 0, 0],
+      [LCLI, NEAR, 0, 0],
+    ]);
+  });
+});
+
 describe('blacklist flow checks', () => {
   it('client contact (9, score 50) from outside to a local server; server contact (13, score 200) from a local client; nothing else', async () => {
     const r = ok(await ended.call(v2('get/flow/alert/list'), { query: { ifid: 0, epoch_begin: 0, epoch_end: 0xffffffff, length: 100 } }));

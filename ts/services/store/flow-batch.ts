@@ -210,6 +210,8 @@ export class FlowBatch {
   private readonly flags1: Uint8Array;
   private readonly cliLoc: Uint8Array;
   private readonly pool0: Uint16Array;
+  private readonly bl0: Uint8Array;
+  private readonly bl1: Uint8Array;
   private readonly pool1: Uint16Array;
   private readonly cc0: Uint16Array;
   private readonly cc1: Uint16Array;
@@ -263,6 +265,8 @@ export class FlowBatch {
       ['SERVER_LOCATION', (this.srvLoc = new Uint8Array(n))],
       ['SRC_HOST_POOL_ID', (this.pool0 = new Uint16Array(n))],
       ['DST_HOST_POOL_ID', (this.pool1 = new Uint16Array(n))],
+      ['IS_CLI_BLACKLISTED', (this.bl0 = new Uint8Array(n))],
+      ['IS_SRV_BLACKLISTED', (this.bl1 = new Uint8Array(n))],
       ['SRC_COUNTRY_CODE', (this.cc0 = new Uint16Array(n))],
       ['DST_COUNTRY_CODE', (this.cc1 = new Uint16Array(n))],
       ['SRC_ASN', (this.asn0 = new Uint32Array(n))],
@@ -375,6 +379,9 @@ export class FlowBatch {
     this.dscp1[r] = b[base + F.dscp_srv];
     this.pool0[r] = b[base + F.cli_pool];
     this.pool1[r] = b[base + F.srv_pool];
+    const bl = b[base + F.blacklisted];
+    this.bl0[r] = bl & 1;
+    this.bl1[r] = (bl >> 1) & 1;
     const proto = (this.proto[r] = b[base + F.proto]);
     const sport = (this.sport[r] = v.getUint16(base + F.cli_port, true));
     const dport = (this.dport[r] = v.getUint16(base + F.srv_port, true));

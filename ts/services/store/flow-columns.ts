@@ -107,10 +107,10 @@ export const FLOW_COLUMNS: readonly FlowColumn[] = [
   { name: 'SEVERITY', type: 'u8', label: 'Alert Severity', from: "ntopng's severity of the predominant alert's score (0 = none)" },
   { name: 'IS_CLI_ATTACKER', absent: true, type: 'u8', label: 'Source Attacker', from: "0: ntopng's risk alerts never mark attacker/victim; other checks come later" },
   { name: 'IS_CLI_VICTIM', absent: true, type: 'u8', label: 'Source Victim', from: '0: as IS_CLI_ATTACKER' },
-  { name: 'IS_CLI_BLACKLISTED', absent: true, type: 'u8', label: 'Blacklisted Source', from: `0 (no blacklists yet): ${UNKNOWN}` },
+  { name: 'IS_CLI_BLACKLISTED', type: 'u8', label: 'Blacklisted Source', from: "1 when the client's address was blacklisted as the flow began (a custom category network puts it in Malware)" },
   { name: 'IS_SRV_ATTACKER', absent: true, type: 'u8', label: 'Destination Attacker', from: '0: as IS_CLI_ATTACKER' },
   { name: 'IS_SRV_VICTIM', absent: true, type: 'u8', label: 'Destination Victim', from: '0: as IS_CLI_ATTACKER' },
-  { name: 'IS_SRV_BLACKLISTED', absent: true, type: 'u8', label: 'Blacklisted Destination', from: `0: ${UNKNOWN}` },
+  { name: 'IS_SRV_BLACKLISTED', type: 'u8', label: 'Blacklisted Destination', from: "1 when the server's address was blacklisted as the flow began" },
   { name: 'SRC2DST_PACKETS', type: 'u32', label: 'Source to Dest. Packets', kind: 'packets', from: 'client → server packets in the row window' },
   { name: 'DST2SRC_PACKETS', type: 'u32', label: 'Dest. to Source Packets', kind: 'packets', from: 'server → client packets in the row window' },
   // ntopng adds it with ALTER TABLE after the others (db_schema_clickhouse.sql)
