@@ -109,6 +109,18 @@ describe('historical flows', () => {
   });
 });
 
+describe('attacker and victim', () => {
+  it("the blacklist contacts' roles on the flow rows, as ntopng's alerts set them; none on a flow without an alert", async () => {
+    const rows = await ended.history!.backend.query({ sql: 'SELECT IPV4_SRC_ADDR, IPV4_DST_ADDR, STATUS, IS_CLI_ATTACKER, IS_CLI_VICTIM, IS_SRV_ATTACKER, IS_SRV_VICTIM FROM flows ORDER BY FIRST_SEEN', params: [] });
+    const ip = (n: number) => [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
+    const got = rows.map((r: any) => [ip(Number(r.IPV4_SRC_ADDR)), ip(Number(r.IPV4_DST_ADDR)), Number(r.STATUS), Number(r.IS_CLI_ATTACKER), Number(r.IS_CLI_VICTIM), Number(r.IS_SRV_ATTACKER), Number(r.IS_SRV_VICTIM)]);
+    // a blacklisted client: it attacks, the local server is the victim; a blacklisted server: both attack
+    expect(got[0]).toEqual([BAD, LSRV, 9, 1, 0, 0, 1]);
+    expect(got[1]).toEqual([LCLI, BAD, 13, 1, 0, 1, 0]);
+    for (const g of got.slice(2)) expect(g.slice(3), String(g)).toEqual([0, 0, 0, 0]);
+  });
+});
+
 describe('blacklist flow checks', () => {
   it('client contact (9, score 50) from outside to a local server; server contact (13, score 200) from a local client; nothing else', async () => {
     const r = ok(await ended.call(v2('get/flow/alert/list'), { query: { ifid: 0, epoch_begin: 0, epoch_end: 0xffffffff, length: 100 } }));

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { Engine, expiredLayout } from '../ts/bindings/engine.js';
-import { setEnabledRisks } from '../ts/services/alerts/catalogue.js';
+import { alertRoles, setEnabledRisks } from '../ts/services/alerts/catalogue.js';
 import { setFlowExclusions } from '../ts/services/alerts/exclusion-table.js';
 import {
   BIT_BLACKLISTED,
@@ -160,6 +160,19 @@ describe('blacklists', () => {
     expect(bits({ blacklisted: BL_SRV, cliLocation: REMOTE, srvLocation: REMOTE }) & BIT_BLACKLISTED_SERVER_CONTACT).toBe(0);
     expect(bits({ blacklisted: BL_SRV, cliLocation: LOCAL, srvLocation: LOCAL }) & BIT_BLACKLISTED_SERVER_CONTACT).toBe(0);
     expect(bits({ blacklisted: BL_CLI, cliLocation: LOCAL, srvLocation: REMOTE }) & BIT_BLACKLISTED_SERVER_CONTACT).toBe(0);
+  });
+});
+
+describe('attacker and victim of the predominant alert (alertRoles: 1 cli attacker, 2 cli victim, 4 srv attacker, 8 srv victim)', () => {
+  it("as ntopng's checks set them: broadcast non-UDP, remote-to-local insecure, the blacklist contacts; risk alerts none", () => {
+    expect(alertRoles(67, 0)).toBe(1);
+    expect(alertRoles(38, 0)).toBe(1 | 8);
+    expect(alertRoles(9, 1)).toBe(1 | 8);
+    expect(alertRoles(9, 3)).toBe(1 | 4);
+    expect(alertRoles(13, 2)).toBe(1 | 4);
+    expect(alertRoles(13, 3)).toBe(1 | 4);
+    for (const riskAlert of [26, 42, 88]) expect(alertRoles(riskAlert, 3)).toBe(0);
+    expect(alertRoles(0, 0)).toBe(0);
   });
 });
 

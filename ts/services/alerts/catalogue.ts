@@ -195,7 +195,7 @@ const hex8 = (n: number) => (n >>> 0).toString(16).toUpperCase().padStart(8, '0'
  * predominant score; ALERT_CATEGORY is the predominant alert's; ALERTS_MAP
  * is the 128-bit alert-id bitmap in Bitmap128::toHexString's form (upper
  * hex, leading zero bytes dropped, '' without alerts).
- * IS_CLI_ATTACKER/… stay 0: no risk alert in ntopng marks attacker/victim.
+ * IS_CLI_ATTACKER/… follow the predominant alert (alertRoles).
  */
 export function flowAlertColumnsOf(lo: number, hi: number, own = 0): FlowAlertColumns {
   if (!lo && !hi && !own) return NONE;
@@ -225,6 +225,28 @@ export function flowAlertColumnsOf(lo: number, hi: number, own = 0): FlowAlertCo
     SEVERITY: scoreToSeverity(top.score),
     ALERT_CATEGORY: top.category,
   };
+}
+
+/** the record's blacklisted bits (native records.h): client, server */
+export const BL_CLIENT = 1, BL_SERVER = 2;
+
+/**
+ * Attacker / victim roles of a flow row, from its predominant alert as
+ * ntopng's checks set them on the alert (Flow::setPredominantAlertInfo):
+ * BroadcastNonUDPTraffic marks the client attacker; RemoteToLocalInsecureFlow
+ * the client attacker and the server victim; the blacklist contacts the
+ * client attacker and the server victim when only the client is
+ * blacklisted, else both attackers. Risk alerts mark none.
+ * Bits: 1 client attacker, 2 client victim, 4 server attacker, 8 server victim.
+ */
+export function alertRoles(status: number, blacklisted: number): number {
+  switch (status) {
+    case 67: return 1;
+    case 38: return 1 | 8;
+    case 9: case 13:
+      return blacklisted & BL_CLIENT && !(blacklisted & BL_SERVER) ? 1 | 8 : 1 | 4;
+    default: return 0;
+  }
 }
 
 /** The same from a 64-bit risk mask. */
@@ -258,12 +280,20 @@ export class AlertColumnArrays {
   readonly map: string[];
   readonly severity: Uint8Array;
   readonly category: Uint8Array;
+  readonly cliAttacker: Uint8Array;
+  readonly cliVictim: Uint8Array;
+  readonly srvAttacker: Uint8Array;
+  readonly srvVictim: Uint8Array;
   constructor(n: number) {
     this.score = new Uint16Array(n);
     this.status = new Uint8Array(n);
     this.map = new Array<string>(n).fill('');
     this.severity = new Uint8Array(n);
     this.category = new Uint8Array(n);
+    this.cliAttacker = new Uint8Array(n);
+    this.cliVictim = new Uint8Array(n);
+    this.srvAttacker = new Uint8Array(n);
+    this.srvVictim = new Uint8Array(n);
   }
   /** [column name, array] for the batch's column map */
   entries(): [string, ArrayLike<unknown>][] {
@@ -273,16 +303,25 @@ export class AlertColumnArrays {
       ['ALERTS_MAP', this.map],
       ['SEVERITY', this.severity],
       ['ALERT_CATEGORY', this.category],
+      ['IS_CLI_ATTACKER', this.cliAttacker],
+      ['IS_CLI_VICTIM', this.cliVictim],
+      ['IS_SRV_ATTACKER', this.srvAttacker],
+      ['IS_SRV_VICTIM', this.srvVictim],
     ];
   }
-  /** row r's alert columns from its risk words and own-check bits (those enabled) */
-  fill(r: number, lo: number, hi: number, own: number): void {
+  /** row r's alert columns from its risk words and own-check bits (those enabled), and its blacklisted bits */
+  fill(r: number, lo: number, hi: number, own: number, blacklisted = 0): void {
     const a = flowAlertColumnsOf(lo & enabledLo, hi & enabledHi, own & enabledOwn);
     this.score[r] = a.SCORE;
     this.status[r] = a.STATUS;
     this.map[r] = a.ALERTS_MAP;
     this.severity[r] = a.SEVERITY;
     this.category[r] = a.ALERT_CATEGORY;
+    const roles = alertRoles(a.STATUS, blacklisted);
+    this.cliAttacker[r] = roles & 1;
+    this.cliVictim[r] = (roles >> 1) & 1;
+    this.srvAttacker[r] = (roles >> 2) & 1;
+    this.srvVictim[r] = (roles >> 3) & 1;
   }
 }
 

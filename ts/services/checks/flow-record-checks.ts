@@ -60,7 +60,7 @@
 //
 // ntopng runs these when the protocol is detected or the flow ends; a row
 // is written when its flow ends or is snapshotted, with what it saw by then.
-import { setEnabledRisks } from '../alerts/catalogue.js';
+import { BL_CLIENT, BL_SERVER, setEnabledRisks } from '../alerts/catalogue.js';
 import { inServerList, type ServerEntry } from './network-config.js';
 
 /** nDPI categories (ndpi_typedefs.h ndpi_protocol_category_t) */
@@ -88,8 +88,6 @@ export const BIT_BLACKLISTED = 1 << 13;
 export const BIT_BLACKLISTED_CLIENT_CONTACT = 1 << 14;
 export const BIT_BLACKLISTED_SERVER_CONTACT = 1 << 15;
 export const BIT_REMOTE_TO_REMOTE = 1 << 16;
-/** the record's blacklisted bits (native records.h): client, server */
-const BL_CLIENT = 1, BL_SERVER = 2;
 /** nDPI protocol ids (ndpi_protocol_ids.h) */
 const P_SMTP = 3, P_DNS = 5, P_NTP = 9, P_DHCP = 18, P_SMTPS = 29;
 /** the record's tcp_state bits (native records.h kTcpData, kTcpZeroWindow) */

@@ -274,7 +274,7 @@ export class FlowBatch {
       ['SRC2DST_PACKETS', (this.p0 = new Uint32Array(n))],
       ['DST2SRC_PACKETS', (this.p1 = new Uint32Array(n))],
       ['NTOPNG_INSTANCE_NAME', consts.instance],
-      ...(this.alerts = new AlertColumnArrays(n)).entries(), // alerts: SCORE STATUS ALERTS_MAP SEVERITY ALERT_CATEGORY
+      ...(this.alerts = new AlertColumnArrays(n)).entries(), // alerts: SCORE STATUS ALERTS_MAP SEVERITY ALERT_CATEGORY IS_{CLI,SRV}_{ATTACKER,VICTIM}
     ]);
     // every other column holds ntopng's unknown value (flow-columns.ts says why)
     this.cols = FLOW_COLUMNS.map((c) => own.get(c.name) ?? (c.type === 'str' ? consts.emptyStr : consts.zero));
@@ -453,8 +453,8 @@ export class FlowBatch {
     const own = recordCheckBits(facts);
     const ex = flowExclusions();
     if (ex && (riskLo | riskHi | own) && ex.flowExcluded(b, base + F.cli_ip, base + F.srv_ip, this.vlan[r], cstr(b, base + F.info, LEN_INFO), cstr(b, base + F.srv_name, LEN_NAME))) {
-      this.alerts.fill(r, riskLo & ~ex.lo, riskHi & ~ex.hi, own & ~ex.own);
-    } else this.alerts.fill(r, riskLo, riskHi, own);
+      this.alerts.fill(r, riskLo & ~ex.lo, riskHi & ~ex.hi, own & ~ex.own, facts.blacklisted);
+    } else this.alerts.fill(r, riskLo, riskHi, own, facts.blacklisted);
     // a flow's alert is notified with its first row that carries one (a long flow has several rows)
     if (this.alerts.status[r] && this.onAlert && !prev?.alerted) {
       const w = src.written.get(serial); // still tracked: more rows of it will come
