@@ -16,7 +16,7 @@ import { okSerializer } from './serialize.js';
 import { RowStream, streamAnswer } from './stream.js';
 import { loginFailedAlert } from '../services/checks/user-activity.js';
 import { isCommitError } from '../services/config-store.js';
-import { peerAddress } from '../services/login-guard.js';
+import { isLoopback, peerAddress } from '../services/login-guard.js';
 import { seesEverything } from '../services/users.js';
 
 export interface ServerOptions {
@@ -26,8 +26,6 @@ export interface ServerOptions {
   /** GET /metrics without credentials for clients on a loopback address (a local Prometheus); others still authenticate */
   metricsOpenLoopback?: boolean;
 }
-
-const isLoopback = (a: string | undefined) => !!a && (a === '::1' || a.startsWith('127.') || a.startsWith('::ffff:127.'));
 
 export function createMonitoringApp(apiDeps: ApiDeps, opts: ServerOptions = {}): Hono {
   const log = opts.log ?? ((l: string) => console.error(l));

@@ -901,15 +901,15 @@ void Pipeline::classified(Flow& f, uint32_t idx) noexcept {
       contact(f.cli_host, kContactServices, name);
       size_t n = len;  // the Host without its ":port"
       while (n && fi->host[n - 1] >= '0' && fi->host[n - 1] <= '9') n--;
-      visited(f.cli_host, fi->host, n && fi->host[n - 1] == ':' ? n - 1 : len);
+      visited(f.cli_host, fi->host, n && fi->host[n - 1] == ':' ? n - 1 : len, name);
       break;
     }
     case id(ProtoId::TLS): case id(ProtoId::QUIC): case id(ProtoId::Tor):
       contact(f.cli_host, kContactServices, name);
-      if (f.l7_app != id(ProtoId::DoH_DoT)) visited(f.cli_host, fi->host, len);
+      if (f.l7_app != id(ProtoId::DoH_DoT)) visited(f.cli_host, fi->host, len, name);
       break;
     case id(ProtoId::DNS):
-      if (MetaKind(fi->kind) != MetaKind::Dns || fi->dns.rcode == 0) contact(f.cli_host, kContactServices, name), visited(f.cli_host, fi->host, len);
+      if (MetaKind(fi->kind) != MetaKind::Dns || fi->dns.rcode == 0) contact(f.cli_host, kContactServices, name), visited(f.cli_host, fi->host, len, name);
       break;
   }
 }
@@ -962,14 +962,13 @@ void Pipeline::ended_one_way(const Flow& f) noexcept {
 
 // A site a local client visited: on the interface's list and the host's
 // (a pool entry taken at its first site; none left: counted, not kept).
-void Pipeline::visited(uint32_t host, const char* name, size_t len) noexcept {
+// `name_hash`: the flow's name as classified() hashed it, for the 5-minute
+// window of names (LocalHostStats::incContactedHosts).
+void Pipeline::visited(uint32_t host, const char* name, size_t len, uint32_t name_hash) noexcept {
   const char* site;
   size_t n;
   if (!site_of(name, len, site, n)) return;
-  // LocalHostStats::incContactedHosts: the whole name, in the 5-minute window
-  uint32_t w = 2166136261u;  // FNV-1a
-  for (size_t i = 0; i < len; i++) w = (w ^ uint8_t(name[i])) * 16777619u;
-  contact(host, kContactVisited, uint32_t(mix64(w) >> 32));
+  contact(host, kContactVisited, name_hash);
   uint32_t h = 2166136261u;  // FNV-1a
   for (size_t i = 0; i < n; i++) h = (h ^ uint8_t(site[i])) * 16777619u;
   if_sites_.add(site, n, h);

@@ -220,7 +220,7 @@ class Pipeline {
   void classified(Flow& f, uint32_t idx) noexcept;
   bool behaviour(const Flow& f) noexcept;
   void ended_one_way(const Flow& f) noexcept;
-  void visited(uint32_t host, const char* name, size_t len) noexcept;
+  void visited(uint32_t host, const char* name, size_t len, uint32_t name_hash) noexcept;
   void count_icmp(const Packet& p, uint32_t host, bool sent, const IpAddr& peer) noexcept;
   void note_ports(Flow& f) noexcept;
   // A host slot's entry in a side pool (sites, ICMP), taken at its first use
