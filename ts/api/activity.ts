@@ -16,3 +16,4 @@ export function remoteAddr(c: Context): string | undefined {
 export function track(ctx: ApiCtx, name: string, params: unknown): void {
   ctx.deps.alerts?.emit(activityAlert(ctx.user.username, name, params, remoteAddr(ctx.c)));
 }
+

@@ -21,6 +21,7 @@ import type { Pools } from '../services/pools/pools.js';
 import type { ActiveMonitoring } from '../services/active-monitoring/index.js';
 import type { Geo } from '../services/geo/index.js';
 import type { CustomApps } from '../services/custom-apps/index.js';
+import type { Extractions } from '../services/recording/index.js';
 
 export type Version = 'v0' | 'v1' | 'v2';
 
@@ -63,6 +64,8 @@ export interface ApiDeps {
   geo?: Geo | null;
   /** custom applications (the -p protocols file) and custom category hosts; absent: their edits answer -6 */
   customApps?: CustomApps | null;
+  /** PCAP extractions running (createMonitoringApp makes one when absent) */
+  extractions?: Extractions;
 }
 
 export interface ApiCtx {

@@ -24,6 +24,7 @@ import { lookupRoutes } from './monitoring/lookups.routes.js';
 import { customAppRoutes } from './monitoring/custom-apps.routes.js';
 import { insightRoutes } from './monitoring/insights.routes.js';
 import { geoRoutes } from './monitoring/geo.routes.js';
+import { pcapRoutes } from './monitoring/pcap.routes.js';
 import * as flows from './monitoring/flows.js';
 import * as hosts from './monitoring/hosts.js';
 import * as ifaces from './monitoring/interfaces.js';
@@ -299,4 +300,5 @@ export const routes: RouteDef[] = [
   ...customAppRoutes,
   ...insightRoutes,
   ...geoRoutes,
+  ...pcapRoutes,
 ];

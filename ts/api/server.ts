@@ -18,6 +18,7 @@ import { loginFailedAlert } from '../services/checks/user-activity.js';
 import { isCommitError } from '../services/config-store.js';
 import { isLoopback, peerAddress } from '../services/login-guard.js';
 import { seesEverything } from '../services/users.js';
+import { Extractions } from '../services/recording/index.js';
 
 export interface ServerOptions {
   log?: (line: string) => void;
@@ -31,7 +32,7 @@ export function createMonitoringApp(apiDeps: ApiDeps, opts: ServerOptions = {}):
   const log = opts.log ?? ((l: string) => console.error(l));
   const app = new Hono();
   // Endpoints that run other endpoints (pro lightview/aggregate) go through the app itself.
-  const deps: ApiDeps = { ...apiDeps, forward: async (url, init) => app.request(url, init) };
+  const deps: ApiDeps = { ...apiDeps, extractions: apiDeps.extractions ?? new Extractions(), forward: async (url, init) => app.request(url, init) };
   for (const r of routes) {
     const schema = z.object(r.params);
     for (const { version, url } of routeUrls(r)) {

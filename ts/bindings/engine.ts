@@ -31,6 +31,9 @@ import {
   type BehaviourPage,
   type BehaviourQuery,
   type NoTxSide,
+  type RecorderStats,
+  type NativeExtraction,
+  type NativeExtractionOptions,
 } from './native.js';
 
 export type {
@@ -42,6 +45,17 @@ export type {
   EgressTargetPolicy,
   EgressTargetStats,
 } from './native.js';
+export type { RecorderStats, NativeExtraction } from './native.js';
+
+/**
+ * Opens a PCAP extraction over a recording directory or capture files; the
+ * filter is compiled now: FlowgateError E_BPF with libpcap's message when
+ * it does not compile, E_FILE_OPEN when a capture file cannot be read.
+ */
+export function openExtraction(o: NativeExtractionOptions): NativeExtraction {
+  return new addon.NativeExtraction(o);
+}
+
 export type { BcastTooLarge, BehaviourPage, BehaviourRow, NetworkCheckHits, TrafficBy, HostScoreRow, ScoreBreakdown, HostPoolMember, UserRulesSpec } from './native.js';
 
 /** Engine.setRiskScores: by nDPI risk id (64 entries each). */
@@ -145,6 +159,16 @@ export const EngineOptions = z
     localNetworks: z.array(z.string()).default(DEFAULT_LOCAL_NETWORKS),
     /** egress queues (Cento): aggregated / balanced outputs, or an inline bridge (then no files or iface) */
     egress: EgressConfigSchema.optional(),
+    /** record every packet into rotating pcap files in `dir`, keeping at most maxBytes (the oldest files go first) */
+    record: z
+      .object({
+        dir: z.string().min(1),
+        maxBytes: z.number().int().min(8 << 20),
+        fileBytes: z.number().int().min(1 << 20).optional(),
+        ringBytes: z.number().int().min(1 << 20).max(2 ** 31).optional(),
+      })
+      .strict()
+      .optional(),
   })
   .refine((o) => (o.egress?.bridge ? !o.files && !o.iface : (o.files ? 1 : 0) + (o.iface ? 1 : 0) === 1), {
     message: 'give exactly one of files or iface (neither with egress.bridge)',
@@ -449,6 +473,7 @@ export class Engine {
       prefault: o.prefault,
       ringRecords: o.ringRecords,
       egress: o.egress as NativeEngineOptions['egress'],
+      record: o.record,
     });
     this.setLocalNetworks(o.localNetworks);
   }
@@ -635,6 +660,11 @@ export class Engine {
       throw new FlowgateError(`invalid egress policies: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'policies'}: ${i.message}`).join('; ')}`, 'E_INVALID');
     }
     this.native.setEgressPolicies(parsed.data as EgressPolicies);
+  }
+
+  /** The recorder's counters (null when this engine does not record). */
+  recorderStats(): RecorderStats | null {
+    return this.native.recorderStats();
   }
 
   /** Counters per egress target, output and policy (empty without egress). */

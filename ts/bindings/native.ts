@@ -34,6 +34,46 @@ export interface NativeEngineOptions {
   prefault?: boolean;
   ringRecords?: number;
   egress?: EgressConfig;
+  /** keep every packet in a recording (native/src/recorder) */
+  record?: { dir: string; maxBytes: number; fileBytes?: number; ringBytes?: number };
+}
+
+/** What the recorder has written, dropped and keeps (engine.recorderStats()). */
+export interface RecorderStats {
+  dir: string;
+  /** packets and captured bytes written to the files */
+  packets: number;
+  bytes: number;
+  /** packets not recorded: the ring was full (live capture does not wait for the disk) or a write failed */
+  drops: number;
+  writeErrors: number;
+  /** files kept, files deleted by the quota so far, bytes on disk (data and index) */
+  files: number;
+  filesDeleted: number;
+  diskBytes: number;
+  ringBytes: number;
+  ringUsed: number;
+  lastError: string;
+}
+
+/** One PCAP extraction (native/src/recorder/extract.h). */
+export interface NativeExtraction {
+  /** the next slice of the pcap file (the header first); `done` once everything is out */
+  read(maxBytes?: number): Promise<{ data: Buffer; done: boolean; packets: number; error: string }>;
+  close(): void;
+  readonly linktype: number;
+}
+
+export interface NativeExtractionOptions {
+  /** a recording directory, or capture files read whole */
+  dir?: string;
+  files?: string[];
+  /** packets with beginNs <= time < endNs */
+  beginNs: number;
+  endNs: number;
+  filter?: string;
+  /** the link type when nothing is in the window */
+  linktype?: number;
 }
 
 /** Where an egress queue's packets go: a network interface, or a pcap file rotated by size. */
@@ -664,6 +704,8 @@ export interface NativeEngine {
   noTxPeers(allowed?: string[]): { local: NoTxSide; remote: NoTxSide };
   /** the interface's top visited sites, or a host's (null: no such host) */
   topSites(ip?: string, vlan?: number): { site: string; contacts: number }[] | null;
+  /** null when the engine does not record */
+  recorderStats(): RecorderStats | null;
 }
 
 /** Traffic per VLAN (client→server is sent) and per local network (by index in the local network list). */
@@ -721,6 +763,8 @@ export interface UserRulesSpec {
 
 interface Addon {
   NativeEngine: new (o: NativeEngineOptions) => NativeEngine;
+  /** throws FlowgateError E_BPF (libpcap's message) or E_FILE_OPEN */
+  NativeExtraction: new (o: NativeExtractionOptions) => NativeExtraction;
   setErrorClass(cls: typeof FlowgateError): void;
   info(): AddonInfo;
   setUserRules(rules: UserRulesSpec): void;

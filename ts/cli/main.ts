@@ -44,6 +44,13 @@ Monitors network interfaces or replays capture files; \`passwd\` stores an egres
       --snaplen <n>             capture length for live interfaces (default 65535)
       --no-promisc              do not put live interfaces in promiscuous mode
       --exit-when-done          exit once every capture file has been replayed
+      --record                  keep every packet of each interface in rotating pcap files (n2disk-
+                                style), for get/pcap/live_extraction; a replayed file without it is
+                                its own recording
+      --record-dir <dir>        where recordings go, one directory per ifid (default
+                                <data-dir>/recordings; implies --record)
+      --record-max-gb <n>       disk kept per interface, oldest files deleted first (default 1;
+                                at least 0.01; implies --record)
       --http-port <n>           monitoring REST API port (default 3000; 0 = do not serve it)
       --bind <addr>             address the APIs listen on (default 0.0.0.0)
       --data-dir <dir>          configuration and data directory (default ./data)
@@ -139,6 +146,9 @@ export async function run(argv: string[]): Promise<number> {
         snaplen: { type: 'string' },
         'no-promisc': { type: 'boolean' },
         'exit-when-done': { type: 'boolean' },
+        record: { type: 'boolean' },
+        'record-dir': { type: 'string' },
+        'record-max-gb': { type: 'string' },
         'http-port': { type: 'string' },
         bind: { type: 'string' },
         'data-dir': { type: 'string' },
@@ -220,7 +230,13 @@ export async function run(argv: string[]): Promise<number> {
 
   let ifaces: Interfaces;
   try {
+    const recordGb = num(o['record-max-gb'], 'record-max-gb', 0.01);
+    const record =
+      o.record || o['record-dir'] !== undefined || recordGb !== undefined
+        ? { dir: resolve(o['record-dir'] ?? join(o['data-dir'] ?? 'data', 'recordings')), maxBytes: Math.floor((recordGb ?? 1) * 2 ** 30) }
+        : undefined;
     ifaces = new Interfaces(specs, {
+      record,
       localNetworks: o['local-networks']?.split(',').map((s) => s.trim()).filter(Boolean),
       maxFlows: num(o['max-flows'], 'max-flows', 1),
       maxHosts: num(o['max-hosts'], 'max-hosts', 2),
@@ -237,7 +253,7 @@ export async function run(argv: string[]): Promise<number> {
   }
 
   for (const i of ifaces.list) {
-    console.log(`flowgate: ifid ${i.ifid}: ${i.isFile ? 'replaying' : 'capturing on'} ${i.ifname}`);
+    console.log(`flowgate: ifid ${i.ifid}: ${i.isFile ? 'replaying' : 'capturing on'} ${i.ifname}${i.recordDir ? `, recording into ${i.recordDir}` : ''}`);
   }
   // The sampler listens before the engines start: a replay's first minutes are not missed.
   let timeseries: Timeseries | undefined;

@@ -3,7 +3,7 @@
 // engines up here.
 import { statSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 
 import { DEFAULT_LOCAL_NETWORKS, Engine, type EgressConfig, type EngineOptionsInput } from '../bindings/engine.js';
 
@@ -25,6 +25,8 @@ export interface MonitoredInterface {
   addresses: string[];
   /** expired flows taken from the engine */
   expired: number;
+  /** the directory of its packet recording (--record), else undefined */
+  recordDir?: string;
 }
 
 /** Takes an interface's expired-flow records (the flow writer). */
@@ -32,8 +34,10 @@ export interface ExpiredSink {
   attach(i: MonitoredInterface): void;
 }
 
-export interface EngineDefaults extends Omit<EngineOptionsInput, 'files' | 'iface' | 'loop' | 'localNetworks'> {
+export interface EngineDefaults extends Omit<EngineOptionsInput, 'files' | 'iface' | 'loop' | 'localNetworks' | 'record'> {
   localNetworks?: string[];
+  /** record every interface's packets, each in <dir>/<ifid>, keeping at most maxBytes each */
+  record?: { dir: string; maxBytes: number };
 }
 
 /** A source is a capture file when a regular file of that name exists. */
@@ -58,19 +62,21 @@ export class Interfaces {
   readonly list: MonitoredInterface[] = [];
 
   constructor(specs: InterfaceSpec[], defaults: EngineDefaults = {}) {
-    const { localNetworks = DEFAULT_LOCAL_NETWORKS, ...engineOpts } = defaults;
+    const { localNetworks = DEFAULT_LOCAL_NETWORKS, record, ...engineOpts } = defaults;
     try {
       specs.forEach((spec, ifid) => {
         const bridge = spec.egress?.bridge;
         const isFile = !bridge && isCaptureFile(spec.source);
         const addresses = isFile ? [] : bridge ? bridge.flatMap(interfaceAddresses) : interfaceAddresses(spec.source);
+        const recordDir = record ? join(record.dir, String(ifid)) : undefined;
         const engine = new Engine({
           ...engineOpts,
+          ...(recordDir ? { record: { dir: recordDir, maxBytes: record!.maxBytes } } : {}),
           ...(bridge ? {} : isFile ? { files: [spec.source], loop: spec.loop ?? false } : { iface: spec.source }),
           ...(spec.egress ? { egress: spec.egress } : {}),
           localNetworks: [...localNetworks, ...addresses],
         });
-        this.list.push({ ifid, ifname: spec.source, isFile, engine, addresses, expired: 0 });
+        this.list.push({ ifid, ifname: spec.source, isFile, engine, addresses, expired: 0, recordDir });
       });
     } catch (e) {
       this.close();

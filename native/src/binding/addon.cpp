@@ -52,6 +52,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("info", Napi::Function::New(env, Info));
   register_user_rules(env, exports);
   register_countries(env, exports);
+  register_extraction(env, exports);
   napi_add_env_cleanup_hook(env, Cleanup, data);
   return exports;
 }

@@ -25,5 +25,7 @@ const char* tunnel_name(uint8_t t);
 void register_user_rules(Napi::Env env, Napi::Object exports);
 // loadCountries on the addon (country_wrap.cpp)
 void register_countries(Napi::Env env, Napi::Object exports);
+// NativeExtraction on the addon (extraction_wrap.cpp)
+void register_extraction(Napi::Env env, Napi::Object exports);
 
 }  // namespace fg

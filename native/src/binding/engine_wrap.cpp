@@ -296,6 +296,7 @@ Napi::Function EngineWrap::Init(Napi::Env env) {
                          InstanceMethod("behaviourMap", &EngineWrap::BehaviourMapPage),
                          InstanceMethod("noTxPeers", &EngineWrap::NoTxPeers),
                          InstanceMethod("topSites", &EngineWrap::TopSitesList),
+                         InstanceMethod("recorderStats", &EngineWrap::RecorderStatsJs),
                      });
 }
 
@@ -348,6 +349,18 @@ EngineWrap::EngineWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Engine
   cfg.flush_at_end = opt_bool(o, "flushAtEnd", false);
   cfg.prefault = opt_bool(o, "prefault", false);
   cfg.ring_records = opt_u32(o, "ringRecords", cfg.ring_records);
+  Napi::Value rv = o.Get("record");
+  if (!rv.IsUndefined() && !rv.IsNull()) {
+    require(rv.IsObject(), env, "record must be an object: { dir, maxBytes, fileBytes?, ringBytes? }");
+    Napi::Object r = rv.As<Napi::Object>();
+    cfg.record = true;
+    cfg.recorder.dir = opt_str(r, "dir", "");
+    require(!cfg.recorder.dir.empty(), env, "record.dir is required");
+    cfg.recorder.max_bytes = uint64_t(opt_num(r, "maxBytes", double(cfg.recorder.max_bytes)));
+    cfg.recorder.file_bytes = uint64_t(opt_num(r, "fileBytes", 0));
+    cfg.recorder.ring_bytes = opt_u32(r, "ringBytes", cfg.recorder.ring_bytes);
+    require(cfg.recorder.max_bytes >= (8u << 20), env, "record.maxBytes must be at least 8 MiB");
+  }
   const char* code = cfg.files.empty() ? "E_CAPTURE_OPEN" : "E_FILE_OPEN";
   try {
     engine_ = std::make_unique<Engine>(std::move(cfg));
@@ -833,6 +846,27 @@ Napi::Value EngineWrap::SetEgressPolicies(const Napi::CallbackInfo& info) {
   // Built here, off the packet path; swapped in whole between two batches.
   engine_->set_egress_policy(parse_policies(env, info[0], *eg));
   return env.Undefined();
+}
+
+// null when the engine does not record.
+Napi::Value EngineWrap::RecorderStatsJs(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const Recorder* r = engine_->recorder();
+  if (!r) return env.Null();
+  const RecorderStats s = r->stats();
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("dir", r->dir());
+  o.Set("packets", double(s.packets));
+  o.Set("bytes", double(s.bytes));
+  o.Set("drops", double(s.drops));
+  o.Set("writeErrors", double(s.write_errors));
+  o.Set("files", double(s.files));
+  o.Set("filesDeleted", double(s.files_deleted));
+  o.Set("diskBytes", double(s.disk_bytes));
+  o.Set("ringBytes", double(s.ring_bytes));
+  o.Set("ringUsed", double(s.ring_used));
+  o.Set("lastError", s.last_error);
+  return o;
 }
 
 Napi::Value EngineWrap::EgressStats(const Napi::CallbackInfo& info) {

@@ -41,6 +41,7 @@ Engine::Engine(EngineConfig cfg)
     egress_ = std::make_unique<Egress>(cfg_.egress);
     policy_ = egress_->default_table();
   }
+  if (cfg_.record) recorder_ = std::make_unique<Recorder>(cfg_.recorder);
   t_prefault_tables = cfg_.prefault;
   struct Reset { ~Reset() { t_prefault_tables = false; } } reset;
   if (cfg_.mode != Mode::ReadOnly) pipeline_ = std::make_unique<Pipeline>(cfg_.limits, &ring_);
@@ -81,6 +82,7 @@ void Engine::stop() {
     std::lock_guard<std::mutex> g(mu_);
     egress_->close();
   }
+  if (recorder_) recorder_->stop();
   EngineState s = state_.load();
   if (s == EngineState::Running || s == EngineState::Idle) state_.store(EngineState::Stopped);
 }
@@ -259,6 +261,8 @@ void Engine::run_loop() {
       if (w - last_drop_poll > 1000000000ULL) kernel_drops_.store(source_->kernel_drops()), last_drop_poll = w;
     }
     unlock_and_yield(lk);
+    // Recorded outside the batch lock: a replay waits for the disk, live capture never does.
+    if (recorder_) recorder_->put(batch, n, !is_live_);
     ring_doorbell();
   }
   if (egress_) {  // before "done": what was forwarded is in the files

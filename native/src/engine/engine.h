@@ -18,6 +18,7 @@
 #include "capture/file_source.h"
 #include "capture/live_source.h"
 #include "engine/pipeline.h"
+#include "recorder/recorder.h"
 
 namespace fg {
 
@@ -32,6 +33,8 @@ struct EngineConfig {
   bool prefault = false;           // fault the tables in now rather than on first use
   uint32_t ring_records = 1 << 16;
   EgressConfig egress;             // egress queues; with a bridge, capture is on both bridge interfaces
+  bool record = false;             // keep every packet in a recording (recorder.h)
+  RecorderConfig recorder;
 };
 
 enum class EngineState : uint8_t { Idle = 0, Running = 1, Done = 2, Stopped = 3, Failed = 4 };
@@ -100,6 +103,9 @@ class Engine {
     waiters_.fetch_sub(1);
     return f(*egress_, *std::atomic_load(&policy_));
   }
+
+  // The packet recorder (null when not recording).
+  const Recorder* recorder() const { return recorder_.get(); }
 
   // Runs f(pipeline) under the batch lock: a consistent view of every table.
   template <class F>
@@ -170,6 +176,7 @@ class Engine {
   std::unique_ptr<Pipeline> pipeline_;
   std::shared_ptr<const NetConfig> nets_;
   std::unique_ptr<Egress> egress_;
+  std::unique_ptr<Recorder> recorder_;
   std::shared_ptr<const PolicyTable> policy_;
   mutable std::mutex mu_;
   mutable std::atomic<int> waiters_{0};

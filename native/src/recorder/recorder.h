@@ -1,0 +1,98 @@
+// ⑤ Continuous packet recording, n2disk-style. The worker copies each packet
+// (a pcap record) into a byte ring; a writer thread of its own drains it
+// into rotating files with large sequential writes and keeps their time
+// index (pcap_files.h). The quota is kept by deleting the oldest files
+// before a new one is opened. Live capture never waits for the disk: a full
+// ring drops the packet and counts it; a replayed file waits instead
+// (nothing is lost by waiting, as with ticks).
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "capture/source.h"
+#include "recorder/pcap_files.h"
+
+namespace fg {
+
+struct RecorderConfig {
+  std::string dir;
+  uint64_t max_bytes = 1ULL << 30;  // the interface's quota (data and index files)
+  uint64_t file_bytes = 0;          // rotation size; 0: max_bytes / 8 within [1 MiB, 256 MiB]
+  uint32_t ring_bytes = 64u << 20;
+};
+
+struct RecorderStats {
+  uint64_t packets = 0, bytes = 0;  // written to the files (bytes: captured bytes)
+  uint64_t drops = 0;               // not recorded: the ring was full, or a write failed
+  uint64_t write_errors = 0;
+  uint64_t files = 0, disk_bytes = 0, files_deleted = 0;
+  uint64_t ring_bytes = 0, ring_used = 0;
+  std::string last_error;
+};
+
+class Recorder {
+ public:
+  // Creates the directory and takes over the files already there (an
+  // earlier run's recording stays extractable); throws std::runtime_error.
+  explicit Recorder(RecorderConfig c);
+  ~Recorder();
+  Recorder(const Recorder&) = delete;
+  Recorder& operator=(const Recorder&) = delete;
+
+  // The worker thread only. `wait`: block until the ring has room.
+  void put(const RawPacket* p, size_t n, bool wait) noexcept;
+  // Writes out what the ring holds, then ends the writer; idempotent.
+  void stop() noexcept;
+  RecorderStats stats() const;
+  const std::string& dir() const { return cfg_.dir; }
+
+ private:
+  struct FileInfo {
+    uint64_t seq, bytes;
+  };
+  bool reserve(size_t need, bool wait) noexcept;
+  void run() noexcept;
+  // Writer side: the records in [from, to) of the ring, all contiguous.
+  void consume(uint64_t from, uint64_t to) noexcept;
+  void write_span() noexcept;
+  bool open_file(uint16_t linktype) noexcept;
+  void close_file() noexcept;
+  void close_block() noexcept;
+  void flush_index() noexcept;
+  void fail(const std::string& what) noexcept;
+
+  RecorderConfig cfg_;
+  std::unique_ptr<uint8_t[]> ring_;
+  uint64_t cap_ = 0, mask_ = 0;
+  alignas(64) std::atomic<uint64_t> head_{0};  // producer
+  alignas(64) std::atomic<uint64_t> tail_{0};  // writer
+  alignas(64) uint16_t prod_link_ = 0xffff;    // producer: the link type of the last record
+  std::atomic<uint64_t> drops_{0};
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+
+  // Writer state.
+  int fd_ = -1, idx_fd_ = -1;
+  uint64_t seq_ = 0, next_seq_ = 0, file_off_ = 0, idx_bytes_ = 0;
+  uint16_t file_link_ = 0, ring_link_ = 0;
+  const uint8_t* span_ = nullptr;  // records read from the ring, not yet written
+  size_t span_len_ = 0, span_records_ = 0;
+  uint64_t span_bytes_ = 0;
+  rec::IndexEntry block_{};
+  bool block_open_ = false;
+  uint64_t block_sec_ = 0;
+  std::vector<rec::IndexEntry> pending_idx_;
+  std::deque<FileInfo> files_;
+  uint64_t reserve_bytes_ = 0;
+
+  mutable std::mutex mu_;  // guards what stats() reads
+  RecorderStats st_;
+};
+
+}  // namespace fg
