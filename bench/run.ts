@@ -11,7 +11,8 @@
 //     with and without 1,100 rules (bench/egress.ts);
 //   - the historical store's insert rate against the engine's flow expiry
 //     rate (bench/history.ts).
-// `npm run bench -- <pipeline|pools|maps|rules|memory|ndpi|api|egress|history>` runs one part.
+//   - the packet recorder's cost and write rate (recorder).
+// `npm run bench -- <pipeline|pools|maps|rules|recorder|memory|ndpi|api|egress|history>` runs one part.
 // Prints one `name: value unit` line per figure.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statfsSync, statSync } from 'node:fs';
@@ -42,6 +43,8 @@ interface Result {
   refused: Record<string, number>;
   /** pools trials: the re-assignment of every host after the run (ms) */
   reassign_ms: number;
+  secs: number;
+  recorded: { packets: number; bytes: number; drops: number; diskBytes: number } | null;
 }
 
 function runTrial(mode: string, files: string[], maxFlows: number, maxHosts: number): Result {
@@ -202,6 +205,28 @@ if (!only || only === 'rules') {
   figure('pipeline_without_user_rules', median(runs.none), 'Mpps');
   figure('user_rules_cost_median', (1 - median(runs.with) / median(runs.none)) * 100, '%', 1);
   console.log(`user_rules: ${RULES} host, address and category rules, 100 port ranges, 17 risk exceptions`);
+}
+
+if (!only || only === 'recorder') {
+  // The packet recorder (--record): the full pipeline with every packet also
+  // written to rotating pcap files on this machine's disk (bench/out), against
+  // the same pipeline without, alternated. The trial's time runs until the
+  // recorder has written everything; a replay waits for the disk, so nothing
+  // is dropped and the figure is what the disk and the writer sustain.
+  const [file] = staged([capture('mix', 200_000, 2_000_000, 10_000)]);
+  const dir = join(out, 'recording');
+  let rate = 0, packets = 0, drops = 0, disk = 0;
+  const runs = alternated('recorder', 'FLOWGATE_BENCH_RECORD', dir, file, (r) => {
+    if (r.recorded && r.recorded.bytes / r.secs > rate) rate = r.recorded.bytes / r.secs, packets = r.recorded.packets;
+    drops += r.recorded?.drops ?? 0;
+    disk = r.recorded?.diskBytes ?? 0;
+    rmSync(dir, { recursive: true, force: true });
+  });
+  figure('pipeline_with_recorder', median(runs.with), 'Mpps');
+  figure('pipeline_without_recorder', median(runs.none), 'Mpps');
+  figure('recorder_cost_median', (1 - median(runs.with) / median(runs.none)) * 100, '%', 1);
+  figure('recorder_write_rate', rate / 2 ** 20, 'MiB/s', 0);
+  console.log(`recorder: ${packets} packets recorded per run, ${(disk / 2 ** 20).toFixed(0)} MiB of files, ${drops} dropped over all runs`);
 }
 
 if (!only || only === 'memory') {

@@ -30,12 +30,13 @@ function warm(files: string[]): void {
   }
 }
 
-/** Runs an engine to the end of its playlist: wall and CPU seconds. */
-export async function timedRun(e: Engine) {
+/** Runs an engine to the end of its playlist (and until `settled`, e.g. the recorder has written everything): wall and CPU seconds. */
+export async function timedRun(e: Engine, settled: () => boolean = () => true) {
   const t0 = process.hrtime.bigint();
   const c0 = process.cpuUsage();
   e.start();
   const st = await e.waitDone();
+  while (!settled()) await new Promise((r) => setTimeout(r, 1));
   const secs = Number(process.hrtime.bigint() - t0) / 1e9;
   const c1 = process.cpuUsage(c0);
   return { st, secs, cpuSecs: (c1.user + c1.system) / 1e6 };
@@ -109,15 +110,18 @@ export async function trial(mode: Mode, files: string[], maxFlows: number, maxHo
   const prefault = !process.env.FLOWGATE_BENCH_COLD;
   const e = new Engine({ files, mode: mode === 'no-dpi' || mode === 'no-checks' ? 'full' : mode, dpi: mode !== 'no-dpi', checks: mode !== 'no-checks', prefault, maxFlows, maxHosts, flowIdleSec: 1e10, localHostIdleSec: 1e10, remoteHostIdleSec: 1e10,
     // the maps bench's baseline runs without the behaviour maps
-    ...(process.env.FLOWGATE_BENCH_NO_MAPS ? { behaviourMapEntries: 0 } : {}) });
+    ...(process.env.FLOWGATE_BENCH_NO_MAPS ? { behaviourMapEntries: 0 } : {}),
+    // the recorder bench: every packet also recorded (a replay waits for the disk: nothing dropped)
+    ...(process.env.FLOWGATE_BENCH_RECORD ? { record: { dir: process.env.FLOWGATE_BENCH_RECORD, maxBytes: 64 * 2 ** 30 } } : {}) });
   if (!process.env.FLOWGATE_BENCH_NO_SCORES) e.setRiskScores(defaultScores());
   // host pools: each new host looks its pool up once
   // the operator's classification rules (custom protocols, categories, risk exceptions)
   if (process.env.FLOWGATE_BENCH_RULES) Engine.setUserRules(benchRules(Number(process.env.FLOWGATE_BENCH_RULES)));
   const members = process.env.FLOWGATE_BENCH_POOLS ? benchPoolMembers(Number(process.env.FLOWGATE_BENCH_POOLS)) : null;
   if (members) e.setHostPools(members);
-  const { st, secs, cpuSecs } = await timedRun(e);
+  const { st, secs, cpuSecs } = await timedRun(e, () => (e.recorderStats()?.ringUsed ?? 0) === 0);
   const s = e.stats();
+  const rec = e.recorderStats();
   // a membership change re-assigns every host in the table at once
   let reassignMs = 0;
   if (members) {
@@ -146,6 +150,8 @@ export async function trial(mode: Mode, files: string[], maxFlows: number, maxHo
     refused: refusedState(s as unknown as Record<string, unknown>),
     error: st.error,
     reassign_ms: reassignMs,
+    /** the recorder bench: packets and captured bytes written, dropped */
+    recorded: rec ? { packets: rec.packets, bytes: rec.bytes, drops: rec.drops, diskBytes: rec.diskBytes } : null,
     fileBytes: files.reduce((a, f) => a + statSync(f).size, 0),
   };
 }
