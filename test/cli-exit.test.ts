@@ -4,7 +4,7 @@
 // reported with file and offset and, under --exit-when-done, exits 1; a
 // whole capture exits 0. The README's command-line block is --help's text.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -55,6 +55,21 @@ describe('exit status and messages of the command', () => {
     const block = readme.slice(readme.indexOf('## Command line')).split('```')[1]!.replace(/^\n/, '');
     expect(block).toBe(help);
     for (const opt of ['--aggregated-egress', '--balanced-egress', '--bridge', '--egress-rotate-mb']) expect(block).toContain(opt);
+  });
+
+  it('--record-dir / --record-max-gb record each interface into <dir>/<ifid>, as many packets as the capture has', () => {
+    const dir = join(tmp.dir, 'rec');
+    const r = run('-i', whole, '--record-dir', dir, '--record-max-gb', '0.01');
+    expect([r.status, r.stderr]).toEqual([0, '']);
+    expect(r.stdout).toContain(`ifid 0: replaying ${whole}, recording into ${join(dir, '0')}`);
+    const count = (f: string) => spawnSync('tcpdump', ['-r', f, '-nn'], { encoding: 'utf8' }).stdout.trim().split('\n').length;
+    // 0.01 GB rotates at 1.3 MB: the 2.5 MB capture fills two files
+    const files = readdirSync(join(dir, '0')).filter((f) => f.endsWith('.pcap')).sort();
+    expect(files).toEqual(['0000000000.pcap', '0000000001.pcap']);
+    expect(files.reduce((a, f) => a + count(join(dir, '0', f)), 0)).toBe(count(whole));
+    const small = run('-i', whole, '--record-max-gb', '0.001');
+    expect(small.status).not.toBe(0);
+    expect(small.stderr).toMatch(/--record-max-gb must be a number >= 0.01/);
   });
 
   it('a whole capture exits 0', () => {

@@ -15,13 +15,14 @@ import { fileURLToPath } from 'node:url';
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-import { Engine } from '../ts/bindings/engine.js';
+import { Engine, openExtraction } from '../ts/bindings/engine.js';
 import { FlowgateError } from '../ts/bindings/errors.js';
 import { ChecksConfig } from '../ts/services/checks/config.js';
 import { InterfaceChecks, isGhostNetwork } from '../ts/services/checks/interface-checks.js';
 import { ConfigStore } from '../ts/services/config-store.js';
 import { RecordingSink } from './fixtures/alert-sink.js';
-import { ETH, arp, eth as ethFrame, mac as macBytes } from './fixtures/frames.js';
+import { ETH, IPPROTO, arp, eth as ethFrame, ipv4, mac as macBytes, udp } from './fixtures/frames.js';
+import { pcapRecords } from './fixtures/pcap.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..');
@@ -249,6 +250,37 @@ describe.skipIf(!!skipReason)('live capture on a veth pair', () => {
       expect(sink.engaged('interface', 0).filter((a) => a.alertId === 4102)).toHaveLength(0);
     } finally {
       await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('records what it captures live (--record): an extraction gives back exactly the frames injected', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fg-live-rec-'));
+    try {
+      const eng = engine({ iface: IF_ROOT, promisc: true, bpf: 'udp port 9998', record: { dir, maxBytes: 16 << 20 } }).start();
+      const t0 = Date.now();
+      const A = macBytes('02:00:00:00:00:71'), B = macBytes('02:00:00:00:00:72');
+      const frames = Array.from({ length: 20 }, (_, i) =>
+        ethFrame(B, A, ETH.IPV4, ipv4({ src: '198.51.100.1', dst: '198.51.100.2', proto: IPPROTO.UDP }, udp({ sport: 5000 + i, dport: 9998 }, Buffer.alloc(10 + i * 50, i)))),
+      );
+      inject(frames);
+      await waitFor(() => (eng.recorderStats()?.packets ?? 0) >= frames.length, 'the recorder to write 20 frames');
+      const st = eng.recorderStats()!;
+      expect(st).toMatchObject({ packets: 20, drops: 0, writeErrors: 0, files: 1 });
+      expect(st.bytes).toBe(frames.reduce((a, f) => a + f.length, 0));
+      const x = openExtraction({ dir, beginNs: Math.floor(t0 / 1000) * 1e9, endNs: (Math.floor(Date.now() / 1000) + 1) * 1e9, filter: 'udp dst port 9998' });
+      const parts: Buffer[] = [];
+      for (;;) {
+        const r = await x.read();
+        parts.push(r.data);
+        if (r.done) break;
+      }
+      x.close();
+      const out = Buffer.concat(parts);
+      const recs = pcapRecords(out).records;
+      expect(recs.map((r) => out.subarray(r.offset + 16, r.end).toString('hex'))).toEqual(frames.map((f) => f.toString('hex')));
+      for (const r of recs) expect(r.sec * 1000).toBeGreaterThanOrEqual(Math.floor(t0 / 1000) * 1000);
+    } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });

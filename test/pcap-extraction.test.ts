@@ -136,6 +136,12 @@ describe('live extraction equals tcpdump', () => {
     expect(d.body.rsp.recording.disk_bytes).toBe(onDisk);
     const r2 = await replayed.call('/lua/rest/v2/get/interface/data.lua', { query: { ifid: 0 } });
     expect(r2.body.rsp.recording).toMatchObject({ enabled: false, packets: 0 });
+    // system storage: pcap_total sums the recordings' files, as ntopng sums its interfaces' pcap folders
+    let files = 0;
+    for (const sub of readdirSync(join(tmp.dir, 'rec'))) for (const f of readdirSync(join(tmp.dir, 'rec', sub))) files += statSync(join(tmp.dir, 'rec', sub, f)).size;
+    const sys = await recorded.call('/lua/rest/v1/get/system/stats.lua');
+    expect(sys.body.rsp.storage.pcap_total).toBe(files);
+    expect((await replayed.call('/lua/rest/v1/get/system/stats.lua')).body.rsp.storage.pcap_total).toBe(0);
   });
 
   it('logs the extraction as user activity (runLiveExtraction with its arguments)', async () => {

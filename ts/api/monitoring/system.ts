@@ -112,15 +112,16 @@ export function dataDirBytes(dir: string, depth = 2): number {
 }
 
 /** storage_utils.storageInfo() over what flowgate knows: the data directory and the volume holding it (bytes). */
-function storage(dataDir: string): z.infer<typeof Storage> | undefined {
+function storage(dataDir: string, pcapBytes: number): z.infer<typeof Storage> | undefined {
   const v = volumeInfo(dataDir);
   if (!v) return undefined;
-  const total = dataDirBytes(v.path);
+  // the recordings (<record-dir>/<ifid>/) lie below the two levels counted here
+  const total = dataDirBytes(v.path) + pcapBytes;
   return {
-    // ntopng: the interfaces' RRDs, flows and pcaps; here the data directory's files
+    // ntopng: the interfaces' RRDs, flows and pcaps; here the data directory's files and the recordings
     total,
-    // no traffic recording: no pcap is kept
-    pcap_total: 0,
+    // the packet recorders' files (--record), as ntopng sums its interfaces' pcap folders
+    pcap_total: pcapBytes,
     // the store does not split its size by interface: no per-interface figure
     interfaces: {},
     other: Math.max(0, v.used - total),
@@ -178,7 +179,7 @@ export function systemStats(ctx: ApiCtx): z.infer<typeof SystemStatsSchema> {
     alerts_stats: { alert_queues: { internal_alerts_queue: { pct_not_enqueued: Math.floor((dropped / (dropped + written + queued + 1)) * 100) } } },
     epoch: Math.floor(Date.now() / 1000),
     pid: process.pid,
-    storage: storage(ctx.deps.store.dataDir),
+    storage: storage(ctx.deps.store.dataDir, ctx.deps.interfaces.list.reduce((a, i) => a + (i.engine.recorderStats()?.diskBytes ?? 0), 0)),
     queues: queues(ctx),
   };
 }
