@@ -13,6 +13,7 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { Engine } from '../ts/bindings/engine.js';
 import type { AlertInput, AlertSink } from '../ts/services/alerts/types.js';
 import { Extractions, MAX_EXTRACTIONS } from '../ts/services/recording/index.js';
 import type { MonitoredInterface } from '../ts/services/interfaces.js';
@@ -234,6 +235,40 @@ describe('live extraction equals tcpdump', () => {
     const want = truth(CAPTURES[0], r.body.rsp.bpf, first, last);
     expect(want.length).toBeGreaterThan(0);
     expect(records(x.body).recs).toEqual(want);
+  });
+});
+
+describe('a looped replay is its own recording, pass after pass', () => {
+  it('maps the window onto the file as the engine shifted each pass (time + k × period)', async () => {
+    const file = CAPTURES[0];
+    const e = new Engine({ files: [file], loop: true, flowIdleSec: 1e10 });
+    e.start();
+    while (e.replayInfo().passes < 4) await new Promise((r) => setTimeout(r, 20));
+    e.close();
+    const { passes, periodNs, firstNs } = e.replayInfo();
+    const all = truth(file, 'tcp', 0, 2 ** 32);
+    // the engine's shift: the pass's last (greatest) time − its first packet's, plus a second
+    const ns = (r: Rec) => BigInt(r.sec) * 1_000_000_000n + BigInt(r.usec) * 1000n;
+    const every = truth(file, '', 0, 2 ** 32);
+    const max = every.reduce((a, r) => (ns(r) > a ? ns(r) : a), 0n);
+    expect(firstNs).toBe(ns(every[0]));
+    expect(periodNs).toBe(max - ns(every[0]) + 1_000_000_000n);
+    // a window across the end of pass 1 and the start of pass 2
+    const b = Number((firstNs + 2n * periodNs) / 1_000_000_000n) - 30, end = b + 60;
+    const want: Rec[] = [];
+    for (let k = 0; k < passes; k++) {
+      for (const r of all) {
+        const t = ns(r) + BigInt(k) * periodNs;
+        const sec = Number(t / 1_000_000_000n);
+        if (sec >= b && sec <= end) want.push({ ...r, sec, usec: Number((t % 1_000_000_000n) / 1000n) });
+      }
+    }
+    expect(new Set(want.map((r) => Math.floor(Number(BigInt(r.sec) * 1_000_000_000n - firstNs) / Number(periodNs)))).size).toBe(2);
+    const iface = { ifid: 0, ifname: file, isFile: true, engine: e, addresses: [], expired: 0 } as unknown as MonitoredInterface;
+    const stream = new Extractions().open(iface, { begin: b, end, filter: 'tcp' });
+    const chunks: Uint8Array[] = [];
+    for await (const c of stream as unknown as AsyncIterable<Uint8Array>) chunks.push(c);
+    expect(records(Buffer.concat(chunks)).recs).toEqual(want);
   });
 });
 

@@ -45,7 +45,7 @@ export type {
   EgressTargetPolicy,
   EgressTargetStats,
 } from './native.js';
-export type { RecorderStats, NativeExtraction } from './native.js';
+export type { RecorderStats, NativeExtraction, NativeExtractionOptions } from './native.js';
 
 /**
  * Opens a PCAP extraction over a recording directory or capture files; the
@@ -660,6 +660,11 @@ export class Engine {
       throw new FlowgateError(`invalid egress policies: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'policies'}: ${i.message}`).join('; ')}`, 'E_INVALID');
     }
     this.native.setEgressPolicies(parsed.data as EgressPolicies);
+  }
+
+  /** A looped playlist's passes so far, the time shift between two passes and the first packet's time (ns). */
+  replayInfo(): { passes: number; periodNs: bigint; firstNs: bigint } {
+    return this.native.replayInfo();
   }
 
   /** The recorder's counters (null when this engine does not record). */

@@ -74,6 +74,10 @@ export interface NativeExtractionOptions {
   filter?: string;
   /** the link type when nothing is in the window */
   linktype?: number;
+  /** a looped replay of `files` (NativeEngine.replayInfo()): pass k's packets are the files' + k × loopPeriodNs */
+  loopPeriodNs?: bigint;
+  passes?: number;
+  firstNs?: bigint;
 }
 
 /** Where an egress queue's packets go: a network interface, or a pcap file rotated by size. */
@@ -706,6 +710,8 @@ export interface NativeEngine {
   topSites(ip?: string, vlan?: number): { site: string; contacts: number }[] | null;
   /** null when the engine does not record */
   recorderStats(): RecorderStats | null;
+  /** a looped playlist's passes so far, the time shift between passes and the first packet's time (ns) */
+  replayInfo(): { passes: number; periodNs: bigint; firstNs: bigint };
 }
 
 /** Traffic per VLAN (client→server is sent) and per local network (by index in the local network list). */

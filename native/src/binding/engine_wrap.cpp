@@ -297,6 +297,7 @@ Napi::Function EngineWrap::Init(Napi::Env env) {
                          InstanceMethod("noTxPeers", &EngineWrap::NoTxPeers),
                          InstanceMethod("topSites", &EngineWrap::TopSitesList),
                          InstanceMethod("recorderStats", &EngineWrap::RecorderStatsJs),
+                         InstanceMethod("replayInfo", &EngineWrap::ReplayInfo),
                      });
 }
 
@@ -846,6 +847,16 @@ Napi::Value EngineWrap::SetEgressPolicies(const Napi::CallbackInfo& info) {
   // Built here, off the packet path; swapped in whole between two batches.
   engine_->set_egress_policy(parse_policies(env, info[0], *eg));
   return env.Undefined();
+}
+
+Napi::Value EngineWrap::ReplayInfo(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const Engine::ReplayInfo r = engine_->replay_info();
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("passes", double(r.passes));
+  o.Set("periodNs", Napi::BigInt::New(env, r.period_ns));  // exact: ns times pass 2^53
+  o.Set("firstNs", Napi::BigInt::New(env, r.first_ns));
+  return o;
 }
 
 // null when the engine does not record.

@@ -63,7 +63,7 @@ class ExtractionWrap : public Napi::ObjectWrap<ExtractionWrap> {
 
   explicit ExtractionWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<ExtractionWrap>(info) {
     Napi::Env env = info.Env();
-    if (info.Length() != 1 || !info[0].IsObject()) throw Napi::TypeError::New(env, "NativeExtraction({ dir | files, beginNs, endNs, filter })");
+    if (info.Length() != 1 || !info[0].IsObject()) throw Napi::TypeError::New(env, "NativeExtraction({ dir | files, beginNs, endNs, filter, loopPeriodNs?, passes?, firstNs? })");
     Napi::Object o = info[0].As<Napi::Object>();
     ExtractOptions eo;
     Napi::Value dir = o.Get("dir"), files = o.Get("files");
@@ -85,6 +85,11 @@ class ExtractionWrap : public Napi::ObjectWrap<ExtractionWrap> {
     eo.end_ns = uint64_t(e.As<Napi::Number>().DoubleValue());
     if (f.IsString()) eo.filter = f.As<Napi::String>().Utf8Value();
     if (l.IsNumber()) eo.linktype = uint16_t(l.As<Napi::Number>().Uint32Value());
+    Napi::Value lp = o.Get("loopPeriodNs"), ps = o.Get("passes"), fn = o.Get("firstNs");
+    bool lossless = true;
+    if (lp.IsBigInt()) eo.loop_period_ns = lp.As<Napi::BigInt>().Uint64Value(&lossless);
+    if (ps.IsNumber()) eo.passes = uint64_t(ps.As<Napi::Number>().DoubleValue());
+    if (fn.IsBigInt()) eo.first_ns = fn.As<Napi::BigInt>().Uint64Value(&lossless);
     job_ = std::make_shared<Job>();
     try {
       job_->x = std::make_unique<Extraction>(std::move(eo));

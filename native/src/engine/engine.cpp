@@ -89,7 +89,8 @@ void Engine::stop() {
 
 void Engine::reopen() {
   // Next pass of a looped playlist: shift its clock past the previous pass.
-  loop_shift_ns_ += (pass_last_ns_ - pass_first_ns_) + 1000000000ULL;
+  loop_period_ns_.store((pass_last_ns_ - pass_first_ns_) + 1000000000ULL);
+  loop_shift_ns_ += loop_period_ns_.load();
   pass_first_ns_ = pass_last_ns_ = 0;
   source_ = std::make_unique<FileSource>(cfg_.files);
 }
@@ -228,7 +229,11 @@ void Engine::run_loop() {
     std::shared_ptr<const PolicyTable> policy = egress_ ? std::atomic_load(&policy_) : nullptr;
     for (size_t i = 0; i < n; i++) {
       RawPacket& p = batch[i];
-      if (!pass_first_ns_) pass_first_ns_ = p.ts_ns;
+      if (!pass_first_ns_) {
+        pass_first_ns_ = p.ts_ns;
+        if (!passes_.load(std::memory_order_relaxed)) first_ns_.store(p.ts_ns);
+        passes_.fetch_add(1, std::memory_order_relaxed);
+      }
       if (p.ts_ns > pass_last_ns_) pass_last_ns_ = p.ts_ns;
       p.ts_ns += loop_shift_ns_;
     }

@@ -104,6 +104,15 @@ class Engine {
     return f(*egress_, *std::atomic_load(&policy_));
   }
 
+  // A looped playlist's passes so far (0 before the first packet), the time
+  // shift between two passes and the first packet's time of the first pass:
+  // pass k's packets carry their file time + k * period (extraction maps a
+  // window back onto the files with it).
+  struct ReplayInfo {
+    uint64_t passes, period_ns, first_ns;
+  };
+  ReplayInfo replay_info() const { return {passes_.load(), loop_period_ns_.load(), first_ns_.load()}; }
+
   // The packet recorder (null when not recording).
   const Recorder* recorder() const { return recorder_.get(); }
 
@@ -197,6 +206,7 @@ class Engine {
   std::atomic<uint64_t> ro_packets_{0}, ro_bytes_{0}, ro_sink_{0}, kernel_drops_{0};
   // Replay-loop time shift: each pass starts after the previous one ended.
   uint64_t loop_shift_ns_ = 0, pass_first_ns_ = 0, pass_last_ns_ = 0;
+  std::atomic<uint64_t> passes_{0}, loop_period_ns_{0}, first_ns_{0};
 };
 
 }  // namespace fg

@@ -55,6 +55,17 @@ Extraction::Extraction(ExtractOptions o) : o_(std::move(o)) {
       RawPacket p;
       if (probe.next_batch(&p, 1) == 1) link_ = p.linktype;
       src_ = std::make_unique<FileSource>(o_.files);
+      // Pass k spans about [first + k * period, first + (k + 1) * period):
+      // the passes that can hold the window, one more each side for
+      // timestamps that go backwards.
+      const uint64_t d = o_.loop_period_ns, f = o_.first_ns;
+      if (!d) {
+        passes_.push_back(0);
+      } else {
+        const uint64_t lo = o_.begin_ns > f + d ? (o_.begin_ns - f - d) / d : 0;
+        const uint64_t hi = o_.end_ns > f ? (o_.end_ns - f) / d + 1 : 0;
+        for (uint64_t k = lo ? lo - 1 : 0; k <= hi && k < std::max<uint64_t>(o_.passes, 1); k++) passes_.push_back(k);
+      }
     } catch (const std::exception& e) {
       throw ExtractError("E_FILE_OPEN", e.what());
     }
@@ -108,17 +119,25 @@ bool Extraction::next(std::vector<uint8_t>& out, size_t max_out) noexcept {
 bool Extraction::next_files(std::vector<uint8_t>& out, size_t max_out) noexcept {
   RawPacket b[64];
   size_t seen = 0;
-  while (out.size() < max_out && seen < kSlicePackets) {
+  while (pass_ < passes_.size() && out.size() < max_out && seen < kSlicePackets) {
     const size_t n = src_->next_batch(b, 64);
     if (!n) {
       if (!src_->done()) continue;
       if (!src_->error().empty()) error_ = src_->error();
-      return false;
+      if (++pass_ == passes_.size()) break;
+      try {
+        src_ = std::make_unique<FileSource>(o_.files);
+      } catch (const std::exception& e) {
+        error_ = e.what();
+        pass_ = passes_.size();
+      }
+      continue;
     }
-    for (size_t i = 0; i < n; i++) take(out, b[i].data, b[i].caplen, b[i].wirelen, b[i].ts_ns, b[i].linktype);
+    const uint64_t shift = passes_[pass_] * o_.loop_period_ns;
+    for (size_t i = 0; i < n; i++) take(out, b[i].data, b[i].caplen, b[i].wirelen, b[i].ts_ns + shift, b[i].linktype);
     seen += n;
   }
-  return true;
+  return pass_ < passes_.size();
 }
 
 bool Extraction::open_span() noexcept {

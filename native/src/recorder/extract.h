@@ -29,6 +29,9 @@ struct ExtractOptions {
   uint64_t begin_ns = 0, end_ns = 0;  // packets with begin_ns <= ts < end_ns
   std::string filter;                 // BPF ('' = every packet)
   uint16_t linktype = 1;              // the link type when nothing is in the window
+  // A looped replay of `files` (Engine::replay_info): pass k's packets are
+  // the files' shifted by k * loop_period_ns, for the passes made so far.
+  uint64_t loop_period_ns = 0, passes = 1, first_ns = 0;
 };
 
 class Extraction {
@@ -75,8 +78,10 @@ class Extraction {
   std::vector<uint8_t> buf_;
   size_t buf_pos_ = 0, buf_len_ = 0;
   uint64_t file_pos_ = 0;  // file offset of buf_[buf_len_]
-  // capture files
+  // capture files, once per pass of a looped replay that can hold the window
   std::unique_ptr<FileSource> src_;
+  std::vector<uint64_t> passes_;
+  size_t pass_ = 0;
 };
 
 }  // namespace fg

@@ -4,7 +4,9 @@
 // extraction reads a slice per pull on a libuv thread (never the event
 // loop), at most MAX_EXTRACTIONS at once, each ended after its time limit
 // or as soon as its client goes away.
-import { openExtraction, type NativeExtraction, type RecorderStats } from '../../bindings/engine.js';
+import { openExtraction, type NativeExtraction, type NativeExtractionOptions, type RecorderStats } from '../../bindings/engine.js';
+
+type NativeExtractionSource = Pick<NativeExtractionOptions, 'dir' | 'files' | 'loopPeriodNs' | 'passes' | 'firstNs'>;
 import { FlowgateError } from '../../bindings/errors.js';
 import type { MonitoredInterface } from '../interfaces.js';
 
@@ -14,11 +16,16 @@ export const EXTRACTION_TIMEOUT_MS = 10 * 60_000;
 /** output per pull */
 const CHUNK_BYTES = 1 << 20;
 
-/** What an interface's extraction reads: its recording, else its capture file; null: nothing kept. */
-export function extractionSource(i: MonitoredInterface): { dir: string } | { files: string[] } | null {
+/**
+ * What an interface's extraction reads: its recording, else its capture
+ * file (a looped replay's passes mapped onto it: each pass's packets are
+ * the file's, shifted as the engine shifted them); null: nothing kept.
+ */
+export function extractionSource(i: MonitoredInterface): NativeExtractionSource | null {
   if (i.recordDir) return { dir: i.recordDir };
-  if (i.isFile) return { files: [i.ifname] };
-  return null;
+  if (!i.isFile) return null;
+  const r = i.engine.replayInfo();
+  return { files: [i.ifname], loopPeriodNs: r.periodNs, passes: r.passes, firstNs: r.firstNs };
 }
 
 /** The recorder's figures as interface data shows them (flowgate's own field: ntopng's n2disk status lives elsewhere). */
