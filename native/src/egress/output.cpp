@@ -10,21 +10,16 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "recorder/pcap_files.h"
+
 namespace fg {
 namespace {
 
-constexpr uint32_t kPcapMagicNs = 0xa1b23c4d;
-constexpr uint32_t kSnaplen = 262144;
-
-struct PcapHeader {
-  uint32_t magic;
-  uint16_t major, minor;
-  int32_t thiszone;
-  uint32_t sigfigs, snaplen, network;
-};
-struct PcapRecord {
-  uint32_t sec, nsec, incl, orig;
-};
+// The recorder's file format (nanosecond pcap): one definition of the headers.
+using PcapHeader = rec::FileHeader;
+using PcapRecord = rec::RecordHeader;
+constexpr uint32_t kPcapMagicNs = rec::kMagicNs;
+constexpr uint32_t kSnaplen = rec::kSnaplen;
 
 }  // namespace
 
