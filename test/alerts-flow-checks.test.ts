@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { addon } from '../ts/bindings/native.js';
+import { defaultGeo } from '../ts/services/geo/index.js';
 import { startApi, v2, type ApiService } from './fixtures/api.js';
+import { dns, dnsName } from './fixtures/apps.js';
 import { eth, ETH, icmp, IPPROTO, ipv4, mac, MAC_A, MAC_B, tcp, TCPF, udp, vlanTag } from './fixtures/frames.js';
 import { pcap, sec, tempDir } from './fixtures/pcap.js';
 import { tsharkFields } from './fixtures/tshark.js';
@@ -200,5 +202,60 @@ describe('TCP no data and zero window on nDPI captures, against tshark', () => {
     // the captures hold both cases
     expect(noData).toBeGreaterThan(0);
     expect(zeroWin).toBeGreaterThan(0);
+  });
+});
+
+const dnsQuery = (i: number) => dns({ id: 0x100 + i, flags: 0x0100, questions: [{ name: dnsName(`host${i}.example.org`), type: 1 }] });
+
+describe('country check (blacklisted_country) from packets, countries from the shipped geolocation', () => {
+  const tmp = tempDir('flowgate-ccheck-');
+  let s: ApiService;
+  // DNS questions from a local client to public servers, and one remote client reaching a local web server
+  const SERVERS = ['8.8.8.8', '1.1.1.1', '193.0.14.129', '77.88.8.8', '202.12.27.33'];
+  beforeAll(async () => {
+    const geo = await defaultGeo();
+    const pkts = SERVERS.map((srv, i) => ({
+      tsNs: sec(1_700_000_000 + i),
+      data: eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: '10.0.0.5', dst: srv, proto: IPPROTO.UDP }, udp({ sport: 40000 + i, dport: 53 }, dnsQuery(i)))),
+    }));
+    pkts.push({ tsNs: sec(1_700_000_010), data: eth(MAC_A, MAC_B, ETH.IPV4, ipv4({ src: '5.255.255.5', dst: '10.0.0.7', proto: IPPROTO.TCP }, tcp({ sport: 51000, dport: 80, flags: TCPF.SYN, seq: 1 }))) });
+    // the listed countries: those the databases give 8.8.8.8 and 5.255.255.5 (US and RU in DB-IP Lite)
+    listed = [geo.lookup('8.8.8.8').country, geo.lookup('5.255.255.5').country];
+    countryOf = (ip: string) => geo.lookup(ip).country;
+    const file = tmp.file('countries.pcap', pcap(pkts));
+    s = await startApi({
+      files: [file],
+      engine: { flushAtEnd: true, periodicDumpSec: 0 },
+      history: true,
+      configure: async (c) => c.update('flow', 'country_check', { all: { enabled: true, script_conf: { items: listed.map((x) => x.toLowerCase()) } } }),
+    });
+  }, 60_000);
+  let listed: string[] = [];
+  let countryOf: (ip: string) => string = () => '';
+  afterAll(async () => {
+    await s?.close();
+    tmp.cleanup();
+  });
+
+  it('alerts the flows with an end in a listed country, with ntopng id, score and roles', async () => {
+    expect(listed.every((c) => /^[A-Z]{2}$/.test(c))).toBe(true);
+    const r = await s.call('/lua/pro/rest/v2/get/db/flows.lua', {
+      query: { ifid: 0, select_clause: 'IPV4_SRC_ADDR,IPV4_DST_ADDR,STATUS,SCORE,IS_CLI_ATTACKER,IS_CLI_VICTIM,IS_SRV_ATTACKER,IS_SRV_VICTIM', begin_time_clause: 0, end_time_clause: 0xffffffff, maxhits_clause: 100 },
+    });
+    expect(r.body.rc, r.text).toBe(0);
+    const rows = (r.body.rsp as any[]).map((x) => ({ cli: normIp(x.IPV4_SRC_ADDR), srv: normIp(x.IPV4_DST_ADDR), status: Number(x.STATUS), score: Number(x.SCORE), roles: [x.IS_CLI_ATTACKER, x.IS_CLI_VICTIM, x.IS_SRV_ATTACKER, x.IS_SRV_VICTIM].map(Number) }));
+    expect(rows.length).toBe(SERVERS.length + 1);
+    for (const row of rows) {
+      const hit = listed.includes(countryOf(row.cli)) || listed.includes(countryOf(row.srv));
+      if (!hit) {
+        expect(row.status, `${row.cli} → ${row.srv}`).not.toBe(2);
+        continue;
+      }
+      expect(row.status, `${row.cli} → ${row.srv}`).toBe(2);
+      expect(row.score).toBeGreaterThanOrEqual(100);
+      // a listed client alone: attacker, the server its victim; a listed server: both attackers
+      expect(row.roles).toEqual(listed.includes(countryOf(row.cli)) && !listed.includes(countryOf(row.srv)) ? [1, 0, 0, 1] : [1, 0, 1, 0]);
+    }
+    expect(rows.filter((x) => x.status === 2).map((x) => x.srv).sort()).toEqual(['10.0.0.7', '77.88.8.8', '8.8.8.8']);
   });
 });

@@ -38,6 +38,8 @@ import {
   BIT_UNEXPECTED_DHCP,
   BIT_UNEXPECTED_NTP,
   BIT_UNEXPECTED_SMTP,
+  BIT_BLACKLISTED_COUNTRY,
+  countryHits,
 } from '../ts/services/checks/flow-record-checks.js';
 import { NetworkConfigError, parseServerList } from '../ts/services/checks/network-config.js';
 import type { Backend } from '../ts/services/store/backend.js';
@@ -55,7 +57,7 @@ const SYN = 0x02, RST = 0x04, ACK = 0x10, FIN = 0x01;
 const REMOTE = 0, LOCAL = 1;
 
 const base: RecordFacts = { proto: 6, l7: HTTP, category: 5, cliLocation: LOCAL, srvLocation: REMOTE, cliFlags: SYN | ACK, srvFlags: SYN | ACK, srvBroadcast: false, vlan: 0, bidirectional: true, packets: 100, retr: 0, ooo: 0, lost: 0, tcpState: TCP_DATA, blacklisted: 0, end: true, cliBroadcast: false,
-  lower: HTTP, cliPort: 40000, srvPort: 80, cliPkts: 50, srvPkts: 50, buf: new Uint8Array(32), cliIpAt: 0, srvIpAt: 16 };
+  lower: HTTP, cliPort: 40000, srvPort: 80, cliPkts: 50, srvPkts: 50, cliCountry: 0, srvCountry: 0, buf: new Uint8Array(32), cliIpAt: 0, srvIpAt: 16 };
 const bits = (f: Partial<RecordFacts>) => recordCheckBits({ ...base, ...f });
 
 describe('the record checks, form by form', () => {
@@ -173,6 +175,34 @@ describe('attacker and victim of the predominant alert (alertRoles: 1 cli attack
     expect(alertRoles(13, 3)).toBe(1 | 4);
     for (const riskAlert of [26, 42, 88]) expect(alertRoles(riskAlert, 3)).toBe(0);
     expect(alertRoles(0, 0)).toBe(0);
+  });
+});
+
+describe('country check (BlacklistedCountry: alert blacklisted_country, 2)', () => {
+  // ntopng's country code: the two letters as a u16, first letter high
+  const cc = (s: string) => (s.charCodeAt(0) << 8) | s.charCodeAt(1);
+  afterAll(() => setFlowCheckParams({ vlans: [], tcpIssues: [-1, -1, -1] }));
+  it('either end in a listed country; nothing while the list is empty; codes in any case, others ignored', () => {
+    setFlowCheckParams({ vlans: [], tcpIssues: [-1, -1, -1], countries: [] });
+    expect(bits({ cliCountry: cc('IT'), srvCountry: cc('CN') }) & BIT_BLACKLISTED_COUNTRY).toBe(0);
+    setFlowCheckParams({ vlans: [], tcpIssues: [-1, -1, -1], countries: ['cn', ' RU ', 'X', 7, 'ITA'] });
+    expect(bits({ cliCountry: cc('IT'), srvCountry: cc('CN') }) & BIT_BLACKLISTED_COUNTRY).toBe(BIT_BLACKLISTED_COUNTRY);
+    expect(bits({ cliCountry: cc('RU'), srvCountry: cc('US') }) & BIT_BLACKLISTED_COUNTRY).toBe(BIT_BLACKLISTED_COUNTRY);
+    expect(bits({ cliCountry: cc('IT'), srvCountry: cc('US') }) & BIT_BLACKLISTED_COUNTRY).toBe(0);
+    // private or unknown addresses have no country (0)
+    expect(bits({ cliCountry: 0, srvCountry: 0 }) & BIT_BLACKLISTED_COUNTRY).toBe(0);
+    expect(countryHits({ cliCountry: cc('RU'), srvCountry: cc('CN') })).toBe(3);
+    expect(countryHits({ cliCountry: cc('RU'), srvCountry: 0 })).toBe(1);
+    expect(countryHits({ cliCountry: 0, srvCountry: cc('CN') })).toBe(2);
+  });
+  it('the list comes from the check\'s script_conf items', () => {
+    const p = flowCheckParams((key) => (key === 'country_check' ? { items: ['DE'] } : {}));
+    expect(p.countries).toEqual(['DE']);
+  });
+  it('roles as BlacklistedCountry::buildAlert: a listed client alone is attacker of a victim server, else both attackers', () => {
+    expect(alertRoles(2, 0, 1)).toBe(1 | 8);
+    expect(alertRoles(2, 0, 2)).toBe(1 | 4);
+    expect(alertRoles(2, 0, 3)).toBe(1 | 4);
   });
 });
 

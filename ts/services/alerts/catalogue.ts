@@ -140,6 +140,8 @@ const CHECK_ROWS: [number, string, number, number][] = [
   [9, 'blacklisted_client_contact', SEC, 50],
   [13, 'blacklisted_server_contact', SEC, 200],
   [16, 'remote_to_remote', NET, 10],
+  // BlacklistedCountryAlert: SCORE_LEVEL_ERROR
+  [2, 'blacklisted_country', SEC, 100],
 ];
 export const FLOW_CHECK_ALERTS: readonly FlowCheckAlert[] = CHECK_ROWS.map(([alertId, key, category, score], bit) => ({ bit, alertId, key, category, score }));
 
@@ -236,15 +238,19 @@ export const BL_CLIENT = 1, BL_SERVER = 2;
  * BroadcastNonUDPTraffic marks the client attacker; RemoteToLocalInsecureFlow
  * the client attacker and the server victim; the blacklist contacts the
  * client attacker and the server victim when only the client is
- * blacklisted, else both attackers. Risk alerts mark none.
+ * blacklisted, else both attackers; BlacklistedCountry likewise by the
+ * ends in a listed country. Risk alerts mark none.
  * Bits: 1 client attacker, 2 client victim, 4 server attacker, 8 server victim.
  */
-export function alertRoles(status: number, blacklisted: number): number {
+export function alertRoles(status: number, blacklisted: number, countries = 0): number {
   switch (status) {
     case 67: return 1;
     case 38: return 1 | 8;
     case 9: case 13:
       return blacklisted & BL_CLIENT && !(blacklisted & BL_SERVER) ? 1 | 8 : 1 | 4;
+    // BlacklistedCountry::buildAlert, `countries` the listed ends (BL_CLIENT, BL_SERVER)
+    case 2:
+      return countries & BL_CLIENT && !(countries & BL_SERVER) ? 1 | 8 : 1 | 4;
     default: return 0;
   }
 }
@@ -310,14 +316,14 @@ export class AlertColumnArrays {
     ];
   }
   /** row r's alert columns from its risk words and own-check bits (those enabled), and its blacklisted bits */
-  fill(r: number, lo: number, hi: number, own: number, blacklisted = 0): void {
+  fill(r: number, lo: number, hi: number, own: number, blacklisted = 0, countries = 0): void {
     const a = flowAlertColumnsOf(lo & enabledLo, hi & enabledHi, own & enabledOwn);
     this.score[r] = a.SCORE;
     this.status[r] = a.STATUS;
     this.map[r] = a.ALERTS_MAP;
     this.severity[r] = a.SEVERITY;
     this.category[r] = a.ALERT_CATEGORY;
-    const roles = alertRoles(a.STATUS, blacklisted);
+    const roles = alertRoles(a.STATUS, blacklisted, countries);
     this.cliAttacker[r] = roles & 1;
     this.cliVictim[r] = (roles >> 1) & 1;
     this.srvAttacker[r] = (roles >> 2) & 1;

@@ -57,6 +57,10 @@
 //   a blacklisted remote server.
 // - remote_to_remote (RemoteToRemote.cpp; off by default): neither end local,
 //   both unicast.
+// - country_check (BlacklistedCountry.cpp; off by default, alert
+//   blacklisted_country): the client's or the server's country (the hosts'
+//   geolocation, as the row stores it) is in the check's list (script_conf
+//   items: two-letter codes); nothing while the list is empty.
 //
 // ntopng runs these when the protocol is detected or the flow ends; a row
 // is written when its flow ends or is snapshotted, with what it saw by then.
@@ -88,6 +92,7 @@ export const BIT_BLACKLISTED = 1 << 13;
 export const BIT_BLACKLISTED_CLIENT_CONTACT = 1 << 14;
 export const BIT_BLACKLISTED_SERVER_CONTACT = 1 << 15;
 export const BIT_REMOTE_TO_REMOTE = 1 << 16;
+export const BIT_BLACKLISTED_COUNTRY = 1 << 17;
 /** nDPI protocol ids (ndpi_protocol_ids.h) */
 const P_SMTP = 3, P_DNS = 5, P_NTP = 9, P_DHCP = 18, P_SMTPS = 29;
 /** the record's tcp_state bits (native records.h kTcpData, kTcpZeroWindow) */
@@ -105,13 +110,18 @@ export interface FlowCheckParams {
   tcpIssues: readonly [number, number, number];
   /** the network configuration's allowed servers (dns_list, dhcp_list, ntp_list, smtp_list) */
   servers?: { dns: ServerEntry[]; dhcp: ServerEntry[]; ntp: ServerEntry[]; smtp: ServerEntry[] };
+  /** country_check's list (items: two-letter codes; others ignored) */
+  countries?: readonly unknown[];
 }
 
 const NO_SERVERS: NonNullable<FlowCheckParams['servers']> = { dns: [], dhcp: [], ntp: [], smtp: [] };
 export const NO_PARAMS: FlowCheckParams = { vlans: [], tcpIssues: [-1, -1, -1], servers: NO_SERVERS };
 
-// module state (one copy per thread): VLAN id → 1 when listed; the TCP issue thresholds
+// module state (one copy per thread): VLAN id → 1 when listed; the TCP issue thresholds;
+// country code (ntopng's u16 of the two letters) → 1 when listed
 const vlans = new Uint8Array(4096);
+const countries = new Uint8Array(65536);
+let anyCountry = false;
 let tcpIssues: readonly [number, number, number] = [-1, -1, -1];
 let servers = NO_SERVERS;
 
@@ -123,6 +133,14 @@ export function setFlowCheckParams(p: FlowCheckParams): void {
   }
   tcpIssues = p.tcpIssues;
   servers = p.servers ?? NO_SERVERS;
+  countries.fill(0);
+  anyCountry = false;
+  for (const x of p.countries ?? []) {
+    const cc = typeof x === 'string' ? x.trim().toUpperCase() : '';
+    if (!/^[A-Z]{2}$/.test(cc)) continue;
+    countries[(cc.charCodeAt(0) << 8) | cc.charCodeAt(1)] = 1;
+    anyCountry = true;
+  }
 }
 
 /**
@@ -148,7 +166,13 @@ export function flowCheckParams(scriptConf: (key: string) => Record<string, unkn
     const v = Number(m.threshold);
     return on && Number.isFinite(v) && v >= 0 ? v : -1;
   };
-  return { vlans: Array.isArray(items) ? items : [], tcpIssues: [threshold('retransmissions'), threshold('out_of_orders'), threshold('packet_loss')], servers: allowed };
+  const cc = scriptConf('country_check').items;
+  return {
+    vlans: Array.isArray(items) ? items : [],
+    tcpIssues: [threshold('retransmissions'), threshold('out_of_orders'), threshold('packet_loss')],
+    servers: allowed,
+    countries: Array.isArray(cc) ? cc : [],
+  };
 }
 
 /** The protocol ids whose breed is insecure (from the engine's nDPI registry). */
@@ -193,6 +217,9 @@ export interface RecordFacts {
   /** the flow's packets each way (totals) */
   cliPkts: number;
   srvPkts: number;
+  /** the hosts' countries (ntopng's u16 of the two letters; 0 none: private or unknown) */
+  cliCountry: number;
+  srvCountry: number;
   /** the record's bytes, where its client and server addresses (16 bytes each) are */
   buf: Uint8Array;
   cliIpAt: number;
@@ -225,8 +252,15 @@ export function recordCheckBits(f: RecordFacts): number {
   if (bl & BL_CLIENT && f.cliLocation === REMOTE && f.srvLocation === LOCAL) bits |= BIT_BLACKLISTED_CLIENT_CONTACT;
   if (bl & BL_SERVER && f.cliLocation === LOCAL && f.srvLocation === REMOTE) bits |= BIT_BLACKLISTED_SERVER_CONTACT;
   if (f.cliLocation === REMOTE && f.srvLocation === REMOTE && !f.cliBroadcast && !f.srvBroadcast) bits |= BIT_REMOTE_TO_REMOTE;
+  if (countryHits(f)) bits |= BIT_BLACKLISTED_COUNTRY;
   if (f.packets > 0 && (over(f.retr, f.packets, tcpIssues[0]) || over(f.ooo, f.packets, tcpIssues[1]) || over(f.lost, f.packets, tcpIssues[2]))) bits |= BIT_TCP_PACKETS_ISSUES;
   return bits;
+}
+
+/** The ends whose country country_check lists: BL_CLIENT, BL_SERVER (as the blacklisted bits). */
+export function countryHits(f: Pick<RecordFacts, 'cliCountry' | 'srvCountry'>): number {
+  if (!anyCountry) return 0;
+  return (f.cliCountry && countries[f.cliCountry] ? BL_CLIENT : 0) | (f.srvCountry && countries[f.srvCountry] ? BL_SERVER : 0);
 }
 
 /** The unexpected-server bit of a DNS, DHCP, NTP or SMTP(S) flow whose working server is not allowed. */

@@ -13,7 +13,7 @@ import { ipText, ipTextInto, isV4Mapped } from '../../bindings/ip-text.js';
 import type { Batch, Column } from './backend.js';
 import { AlertColumnArrays } from '../alerts/catalogue.js';
 import { flowExclusions } from '../alerts/exclusion-table.js';
-import { recordCheckBits, type RecordFacts } from '../checks/flow-record-checks.js';
+import { BIT_BLACKLISTED_COUNTRY, countryHits, recordCheckBits, type RecordFacts } from '../checks/flow-record-checks.js';
 import { COMMUNITY_ID_LEN, communityIdInto } from './community-id.js';
 import { FLOW_COLUMNS } from './flow-columns.js';
 import { TextColumn } from './text-column.js';
@@ -51,7 +51,7 @@ const secs = (v: DataView, at: number) => Math.floor(u64(v, at) / 1e9);
 /** the row being decoded, as the record checks read it (one object, refilled per row) */
 const facts: RecordFacts = {
   proto: 0, l7: 0, category: 0, cliLocation: 0, srvLocation: 0, cliFlags: 0, srvFlags: 0, srvBroadcast: false, vlan: 0, bidirectional: false, packets: 0, retr: 0, ooo: 0, lost: 0, tcpState: 0, blacklisted: 0, end: false, cliBroadcast: false,
-  lower: 0, cliPort: 0, srvPort: 0, cliPkts: 0, srvPkts: 0, buf: new Uint8Array(0), cliIpAt: 0, srvIpAt: 0,
+  lower: 0, cliPort: 0, srvPort: 0, cliPkts: 0, srvPkts: 0, cliCountry: 0, srvCountry: 0, buf: new Uint8Array(0), cliIpAt: 0, srvIpAt: 0,
 };
 const isBroadcastMac = (b: Uint8Array, at: number) => (b[at] & b[at + 1] & b[at + 2] & b[at + 3] & b[at + 4] & b[at + 5]) === 0xff;
 
@@ -450,11 +450,14 @@ export class FlowBatch {
     facts.blacklisted = b[base + F.blacklisted];
     facts.end = !periodic;
     facts.cliBroadcast = mapped && (this.src4[r] === 0xffffffff || this.src4[r] === 0);
+    facts.cliCountry = this.cc0[r];
+    facts.srvCountry = this.cc1[r];
     const own = recordCheckBits(facts);
+    const listed = own & BIT_BLACKLISTED_COUNTRY ? countryHits(facts) : 0;
     const ex = flowExclusions();
     if (ex && (riskLo | riskHi | own) && ex.flowExcluded(b, base + F.cli_ip, base + F.srv_ip, this.vlan[r], cstr(b, base + F.info, LEN_INFO), cstr(b, base + F.srv_name, LEN_NAME))) {
-      this.alerts.fill(r, riskLo & ~ex.lo, riskHi & ~ex.hi, own & ~ex.own, facts.blacklisted);
-    } else this.alerts.fill(r, riskLo, riskHi, own, facts.blacklisted);
+      this.alerts.fill(r, riskLo & ~ex.lo, riskHi & ~ex.hi, own & ~ex.own, facts.blacklisted, listed);
+    } else this.alerts.fill(r, riskLo, riskHi, own, facts.blacklisted, listed);
     // a flow's alert is notified with its first row that carries one (a long flow has several rows)
     if (this.alerts.status[r] && this.onAlert && !prev?.alerted) {
       const w = src.written.get(serial); // still tracked: more rows of it will come
