@@ -146,6 +146,8 @@ describe('host data fields (spec)', () => {
     const d = (await s.call(v2('get/host/data'), { query: { ifid: 0, host: HOST } })).body.rsp;
     expect([d.iphex, d.ip_version, d.localhost]).toEqual(['C0A8027E', 4, true]);
     expect(d.local_network_name).toBe('192.168.0.0/16');
+    // LocalHost::lua's asset_key: ASSET_SERVICE_KEY "ntopng.asset.%d.%s" of the ifid and the host key (no VLAN here)
+    expect(d.asset_key).toBe(`ntopng.asset.0.${HOST}`);
     const nets = s.ifaces.get(0)!.engine.localNetworks;
     expect(nets[d.local_network_id]).toBe('192.168.0.0/16');
     // an IPv6 host: 32 hex digits
@@ -157,7 +159,7 @@ describe('host data fields (spec)', () => {
     // a remote host has no local network fields
     const remote = allHosts.find((h) => !h.is_localhost && !h.ip.includes(':'));
     const dr = (await s.call(v2('get/host/data'), { query: { ifid: 0, host: remote.ip } })).body.rsp;
-    expect([dr.local_network_id, dr.local_network_name]).toEqual([undefined, undefined]);
+    expect([dr.local_network_id, dr.local_network_name, dr.asset_key]).toEqual([undefined, undefined, undefined]);
   });
 
   it('v1 and v2 give the same flat object with the spec counters and flags', async () => {

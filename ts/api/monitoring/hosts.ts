@@ -307,8 +307,11 @@ export function hostDataFlat(ctx: ApiCtx, h: HostRecord, iface: MonitoredInterfa
     o[`${f}.packets.sent`] = h[f].packets_sent;
     o[`${f}.packets.rcvd`] = h[f].packets_rcvd;
   }
-  // LocalHost::lua: its local network's index and CIDR (the name absent when none)
+  // LocalHost::lua: its asset key (ASSET_SERVICE_KEY "ntopng.asset.<ifid>.<host key>", the host
+  // key as get_hostkey: the address, @VLAN when tagged), its local network's index and CIDR (the
+  // name absent when none)
   if (h.localhost) {
+    o.asset_key = `ntopng.asset.${iface.ifid}.${h.ip}${h.vlan ? `@${h.vlan}` : ''}`;
     o.local_network_id = h.local_network_id;
     const net = iface.engine.localNetworks[h.local_network_id];
     if (net !== undefined) o.local_network_name = net;
