@@ -25,6 +25,7 @@ import { customAppRoutes } from './monitoring/custom-apps.routes.js';
 import { insightRoutes } from './monitoring/insights.routes.js';
 import { geoRoutes } from './monitoring/geo.routes.js';
 import { pcapRoutes } from './monitoring/pcap.routes.js';
+import { snmpRoutes } from './monitoring/snmp.routes.js';
 import * as flows from './monitoring/flows.js';
 import * as hosts from './monitoring/hosts.js';
 import * as ifaces from './monitoring/interfaces.js';
@@ -301,4 +302,5 @@ export const routes: RouteDef[] = [
   ...insightRoutes,
   ...geoRoutes,
   ...pcapRoutes,
+  ...snmpRoutes,
 ];

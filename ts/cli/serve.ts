@@ -21,9 +21,12 @@ import { SystemStats } from '../services/system.js';
 import type { Timeseries } from '../services/timeseries/index.js';
 import { Users } from '../services/users.js';
 import { defaultGeo, type Geo } from '../services/geo/index.js';
+import { SnmpDevices } from '../services/snmp/index.js';
 
 export interface MonitoringApiOptions {
   port: number;
+  /** SNMP devices (default: kept in the configuration store, polled on port 161) */
+  snmp?: SnmpDevices;
   bind?: string;
   dataDir: string;
   tlsCert?: string;
@@ -123,6 +126,7 @@ export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOpt
         pools: checking.pools,
         activeMonitoring: checking.activeMonitoring,
         customApps: checking.customApps,
+        snmp: o.snmp ?? new SnmpDevices(store),
       },
       { log: (l) => console.error(l), debug: o.debug, metricsOpenLoopback: o.metricsOpenLoopback },
     );

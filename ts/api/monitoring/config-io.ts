@@ -76,11 +76,11 @@ const MODULES: Record<string, ConfigModule> = {
     import: (ctx, conf) => need(ctx.deps.pools, 'pools').importConfig(asObject(conf, "'pool' (kind → pools)")),
     reset: (ctx) => need(ctx.deps.pools, 'pools').deleteAll(),
   },
-  // no SNMP device can be configured yet: the export is empty and an import's devices are not applied
+  // the devices by address, with ntopng's add parameters; imported without probing (a device down now stays configured)
   snmp: {
-    export: () => ({}),
-    import: async (_ctx, conf) => Object.keys(asObject(conf, "'snmp'")).map((k) => `SNMP device '${k.slice(0, 120)}': SNMP devices are not supported yet`),
-    reset: async () => {},
+    export: (ctx) => need(ctx.deps.snmp, 'SNMP devices').exportConfig(),
+    import: (ctx, conf) => (isEmpty(conf) ? Promise.resolve([]) : need(ctx.deps.snmp, 'SNMP devices').importConfig(asObject(conf, "'snmp' (address → device)"))),
+    reset: (ctx) => need(ctx.deps.snmp, 'SNMP devices').reset(),
   },
 };
 
