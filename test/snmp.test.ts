@@ -11,7 +11,8 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { startApi, type ApiService } from './fixtures/api.js';
+import type { AlertInput, AlertSink } from '../ts/services/alerts/types.js';
+import { startApi, v2, type ApiService } from './fixtures/api.js';
 import { pcap, sec, tempDir } from './fixtures/pcap.js';
 import { ETH, IPPROTO, MAC_A, MAC_B, eth, ipv4, udp } from './fixtures/frames.js';
 
@@ -66,6 +67,9 @@ describe.skipIf(!RUN)('SNMP devices against snmpd in a network namespace', () =>
     // the link whose admin status the SET changes
     nsRun(['ip', 'link', 'add', VETH, 'type', 'veth', 'peer', 'name', VETH_PEER]);
     nsRun(['ip', 'link', 'set', VETH, 'up']);
+    nsRun(['ip', 'link', 'set', VETH_PEER, 'up']);
+    // no IPv6 on the pair: its counters carry only the frames the test sends
+    for (const l of [VETH, VETH_PEER]) nsRun(['sysctl', '-qw', `net.ipv6.conf.${l}.disable_ipv6=1`]);
     const conf = tmp.file(
       'snmpd.conf',
       [
@@ -90,8 +94,10 @@ describe.skipIf(!RUN)('SNMP devices against snmpd in a network namespace', () =>
       await new Promise((r) => setTimeout(r, 100));
     }
     const file = tmp.file('one.pcap', pcap([{ tsNs: sec(1_700_000_000), data: eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: '10.0.0.1', dst: '10.0.0.2', proto: IPPROTO.UDP }, udp({ sport: 1, dport: 2 }))) }]));
-    s = await startApi({ files: [file], dataDir: join(tmp.dir, 'data') });
+    s = await startApi({ files: [file], dataDir: join(tmp.dir, 'data'), timeseries: true, alerts: sink });
   }, 60_000);
+  const raised: AlertInput[] = [];
+  const sink = { engage: () => {}, release: () => {}, emit: (a: AlertInput) => void raised.push(a), engaged: () => [] } as unknown as AlertSink;
 
   afterAll(async () => {
     await s?.close();
@@ -194,11 +200,56 @@ describe.skipIf(!RUN)('SNMP devices against snmpd in a network namespace', () =>
     expect((await s.call(pro('get/snmp/device/list'))).body.rsp.map((d: { ip: string }) => d.ip)).toEqual([AGENT, AGENT2]);
   });
 
+  it('polls the interface tables: counter deltas as snmp_if series (64-bit and v1 32-bit), a status change as an alert', async () => {
+    const { index } = link(VETH), peer = link(VETH_PEER).index;
+    const now = Math.floor(Date.now() / 1000);
+    await s.api.snmp.pollAll(now);
+    const first = (await s.call(pro('get/snmp/device/interfaces'), { query: { host: AGENT } })).body.rsp[0].interfaces.find((x: { index: number }) => x.index === index);
+    // frames of known sizes out of the veth (no address on it: nothing else crosses it)
+    const frames = Array.from({ length: 12 }, (_, i) => eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: '198.51.100.1', dst: '198.51.100.2', proto: IPPROTO.UDP }, udp({ sport: 7000 + i, dport: 9 }, Buffer.alloc(40 + 90 * i, i)))));
+    const py = ['import socket, sys', 's = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)', 's.bind((sys.argv[1], 0))', 'for h in sys.argv[2:]:', '    s.send(bytes.fromhex(h))'].join('\n');
+    nsRun(['python3', '-c', py, VETH, ...frames.map((f) => f.toString('hex'))]);
+    const bytes = frames.reduce((a, f) => a + f.length, 0);
+    // snmpd caches its interface table for a few seconds: poll once it shows the frames
+    const hcOut = () => Number(snmpget(V2C(AGENT), `1.3.6.1.2.1.31.1.1.1.10.${index}`));
+    for (let i = 0; i < 150 && hcOut() < first.out_bytes + bytes; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(hcOut()).toBe(first.out_bytes + bytes);
+    await s.api.snmp.pollAll(now + 1);
+    // the interfaces as polled, against snmpget of the same counters
+    const ifs = (await s.call(pro('get/snmp/device/interfaces'), { query: { host: AGENT } })).body.rsp[0];
+    const v = ifs.interfaces.find((x: { index: number }) => x.index === index);
+    expect(v).toMatchObject({ name: VETH, hc: true, admin_status: 1, oper_status: 1 });
+    expect(v.out_bytes).toBe(Number(snmpget(V2C(AGENT), `1.3.6.1.2.1.31.1.1.1.10.${index}`)));
+    await s.timeseries!.flush();
+    const series = async (device: string, idx: number) => {
+      const r = await s.call(v2('get/timeseries/ts'), { query: { ts_schema: 'snmp_if:traffic', ts_query: `ifid:-1,device:${device},if_index:${idx}`, epoch_begin: now - 600, epoch_end: now + 300 } });
+      expect(r.body.rc, r.text).toBe(0);
+      const m = Object.fromEntries((r.body.rsp.series as { id: string; data: (number | null)[] }[]).map((x) => [x.id, x.data.filter((d) => d !== null)]));
+      // per-second rates over the 300-second step: × 300 is what the step carried
+      return { sent: (m.bytes_sent ?? []).map((x) => Math.round(x * 300)), rcvd: (m.bytes_rcvd ?? []).map((x) => Math.round(x * 300)) };
+    };
+    expect(await series(AGENT, index)).toEqual({ sent: [bytes], rcvd: [0] });
+    expect(await series(AGENT, peer)).toEqual({ sent: [0], rcvd: [bytes] });
+    // the v1 device: ifTable's 32-bit counters, the same deltas
+    expect(await series(AGENT2, index)).toEqual({ sent: [bytes], rcvd: [0] });
+    // the peer goes down: the veth's operational status changes, an alert_port_status_change per device
+    nsRun(['ip', 'link', 'set', VETH_PEER, 'down']);
+    raised.length = 0;
+    const oper = () => snmpget(['-On', ...V2C(AGENT)], `1.3.6.1.2.1.2.2.1.8.${index}`);
+    for (let i = 0; i < 150 && /^(1|up)/.test(oper()); i++) await new Promise((r) => setTimeout(r, 100));
+    await s.api.snmp.pollAll(now + 2);
+    const alerts = raised.filter((a) => a.alertId === 4096 + 28 && a.entityVal === AGENT && a.subtype === String(index));
+    expect(alerts.length).toBe(1);
+    expect(alerts[0].json).toEqual({ device: AGENT, device_name: 'fg-snmp-agent', interface: index, interface_name: VETH, status: Number(snmpget(['-On', ...V2C(AGENT)], `1.3.6.1.2.1.2.2.1.8.${index}`).replace(/\D.*$/, '')) });
+    expect(alerts[0].json.status).not.toBe(1);
+    nsRun(['ip', 'link', 'set', VETH_PEER, 'up']);
+  }, 30_000);
+
   it('keeps the devices across a restart (LMDB)', async () => {
     const dataDir = s.dataDir;
     const before = (await s.call(pro('get/snmp/device/list'))).body.rsp;
     await s.close();
-    s = await startApi({ files: [tmp.file('one.pcap')], dataDir });
+    s = await startApi({ files: [tmp.file('one.pcap')], dataDir, timeseries: true });
     expect((await s.call(pro('get/snmp/device/list'))).body.rsp).toEqual(before);
   });
 });

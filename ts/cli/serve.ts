@@ -64,6 +64,8 @@ export interface MonitoringApi {
   alerts: AlertService;
   /** the checks configuration (what the check endpoints edit) */
   checks: ChecksConfig;
+  /** the SNMP devices and their poller */
+  snmp: SnmpDevices;
   close(): Promise<void>;
 }
 
@@ -105,6 +107,8 @@ export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOpt
       }
     }
     if (alerts.stored) print(`flowgate: alerts stored in ${backend!.description}`);
+    // SNMP devices polled every 5 minutes: their series in the timeseries store, their alerts to the alert service
+    const snmp = o.snmp ?? new SnmpDevices(store, {}, { points: o.timeseries?.store ?? null, alerts }).start();
     const app = createMonitoringApp(
       {
         interfaces: ifaces,
@@ -126,7 +130,7 @@ export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOpt
         pools: checking.pools,
         activeMonitoring: checking.activeMonitoring,
         customApps: checking.customApps,
-        snmp: o.snmp ?? new SnmpDevices(store),
+        snmp,
       },
       { log: (l) => console.error(l), debug: o.debug, metricsOpenLoopback: o.metricsOpenLoopback },
     );
@@ -148,9 +152,11 @@ export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOpt
       users,
       alerts,
       checks,
+      snmp,
       close: async () => {
         rates.stop();
         system.stop();
+        snmp.stop();
         await srv.close();
         // the alerts queued and the series sampled so far are written before main closes the store
         await ownChecking?.close();

@@ -2,7 +2,7 @@
 import { int, str } from '../params.js';
 import { RC } from '../rc.js';
 import { route, type RouteDef } from '../route.js';
-import { CREDENTIAL_PARAMS, addDevice, changeInterfaceStatus, deleteDevice, deviceSystem, editDevice, listDevices } from './snmp.js';
+import { CREDENTIAL_PARAMS, addDevice, changeInterfaceStatus, deleteDevice, deviceInterfaces, deviceSystem, editDevice, listDevices } from './snmp.js';
 
 const creds = Object.fromEntries(CREDENTIAL_PARAMS.map((k) => [k, str(256).optional()]));
 
@@ -49,5 +49,13 @@ export const snmpRoutes: RouteDef[] = [
     params: { host: str(64).optional() },
     errors: [RC.NOT_GRANTED, RC.SNMP_UNKNOWN_DEVICE],
     handler: (ctx, p) => deviceSystem(ctx, p),
+  }),
+  route({
+    path: 'get/snmp/device/interfaces', versions: ['v2'], pro: true, method: 'GET', perm: 'user',
+    summary:
+      "Each device's interfaces as the last 5-minute poll read them (IF-MIB ifTable and ifXTable): index, name, descr, alias, type, speed (bit/s), admin_status, oper_status, the byte, unicast, non-unicast, discard and error counters (64-bit where the device has them: hc), with the poll's epoch and error; `host` one device (-22 not a device)",
+    params: { host: str(64).optional() },
+    errors: [RC.NOT_GRANTED, RC.SNMP_UNKNOWN_DEVICE],
+    handler: (ctx, p) => deviceInterfaces(ctx, p),
   }),
 ];

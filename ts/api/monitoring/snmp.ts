@@ -95,3 +95,12 @@ export function deviceSystem(ctx: ApiCtx, p: { host?: string }) {
   if (h && !pick.length) throw new ApiError(RC.SNMP_UNKNOWN_DEVICE, `${h.slice(0, 64)} is not a monitored SNMP device`);
   return pick.map((d) => ({ ip: d.ip, ...d.system }));
 }
+
+/** get/snmp/device/interfaces: each device's interfaces as its last poll read them (polled: epoch s, 0 never; error: why the last poll failed) */
+export function deviceInterfaces(ctx: ApiCtx, p: { host?: string }) {
+  const h = p.host?.trim();
+  const all = devices(ctx).list();
+  const pick = h ? all.filter((d) => d.ip === h) : all;
+  if (h && !pick.length) throw new ApiError(RC.SNMP_UNKNOWN_DEVICE, `${h.slice(0, 64)} is not a monitored SNMP device`);
+  return pick.map((d) => ({ ip: d.ip, ...(devices(ctx).interfaces(d.ip) ?? { polled: 0, error: '', interfaces: [] }) }));
+}

@@ -97,3 +97,34 @@ export function snmpSetInt(ip: string, c: SnmpCredentials, oid: string, value: n
     });
   });
 }
+
+/** A value as a number: Counter64 arrives as 8 big-endian bytes, strings as text. */
+export function num(v: unknown): number {
+  if (typeof v === 'number') return v;
+  if (Buffer.isBuffer(v)) {
+    let n = 0;
+    for (const b of v) n = n * 256 + b;
+    return n;
+  }
+  return Number(v) || 0;
+}
+
+/** A table walked by columns (GETBULK for v2c/v3, GETNEXT for v1): index → column → value; rejects with the reason. */
+export function snmpTable(ip: string, c: SnmpCredentials, oid: string, o: SnmpOptions = {}): Promise<Record<string, Record<string, unknown>>> {
+  return new Promise((resolve, reject) => {
+    let s: snmp.Session;
+    try {
+      s = session(ip, c, false, o);
+    } catch (e) {
+      return reject(e);
+    }
+    s.on('error', () => {});
+    s.table(oid, 20, (err, table) => {
+      s.close();
+      if (err) return reject(err);
+      resolve((table ?? {}) as Record<string, Record<string, unknown>>);
+    });
+  });
+}
+
+export const textOf = text;

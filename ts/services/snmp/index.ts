@@ -3,14 +3,22 @@
 // GET of its system group before it is kept; edited, deleted, listed; an
 // interface's admin status set with the write credentials. Kept in LMDB
 // (db 'snmp_devices', keyed by address), exported and imported with the
-// configuration. Polling of interface counters comes later.
+// configuration. Every 5 minutes (ntopng's SNMP polling step) each device's
+// system group, ifTable and ifXTable are read: 64-bit counters where the device has
+// them, the step's deltas written as the snmp_if:traffic / packets / errors
+// series (system interface), and an operational status change raised as
+// alert_port_status_change.
 import { isIP } from 'node:net';
 
 import type { Database } from 'lmdb';
 
 import { ApiError, RC } from '../../api/rc.js';
+import { scoreToSeverity } from '../alerts/catalogue.js';
+import { SYSTEM_IFID, type AlertInput } from '../alerts/types.js';
 import type { ConfigStore } from '../config-store.js';
-import { OID, snmpGet, snmpSetInt, type SnmpCredentials, type SnmpOptions } from './client.js';
+import { SYSTEM_TS_IFID } from '../timeseries/schemas.js';
+import type { Point } from '../timeseries/store.js';
+import { OID, num, snmpGet, snmpSetInt, snmpTable, textOf, type SnmpCredentials, type SnmpOptions } from './client.js';
 
 export type { SnmpCredentials } from './client.js';
 
@@ -34,14 +42,186 @@ export interface SnmpDevice extends SnmpCredentials {
   system: SnmpSystem;
 }
 
+/** One interface as the last poll read it (IF-MIB; counters: 64-bit where the device has ifXTable's). */
+export interface SnmpInterface {
+  index: number;
+  name: string;
+  descr: string;
+  alias: string;
+  type: number;
+  /** bit/s (ifHighSpeed × 10^6 where given, else ifSpeed) */
+  speed: number;
+  /** 1 up, 2 down, 3 testing (ifAdminStatus); oper adds 4 unknown, 5 dormant, 6 notPresent, 7 lowerLayerDown */
+  admin_status: number;
+  oper_status: number;
+  in_bytes: number;
+  out_bytes: number;
+  in_ucast: number;
+  out_ucast: number;
+  in_nucast: number;
+  out_nucast: number;
+  in_discards: number;
+  out_discards: number;
+  in_errors: number;
+  out_errors: number;
+  /** the byte and unicast counters are ifXTable's 64-bit ones */
+  hc: boolean;
+}
+
+interface PollState {
+  /** epoch seconds of the last poll that answered */
+  polled: number;
+  interfaces: Map<number, SnmpInterface>;
+  error: string;
+}
+
+/** What the poller writes to and raises into (absent: nothing is written or raised). */
+export interface SnmpSinks {
+  points?: { write(p: Iterable<Point>): void; stepClosed?(ifid: number, boundary: number, clock?: boolean): void } | null;
+  alerts?: { emit(a: AlertInput): void } | null;
+}
+
+/** ntopng's SNMP polling step (the snmp_if schemas' step) */
+export const POLL_STEP = 300;
+/** other_alert_keys.lua: alert_port_status_change (OTHER_BASE_KEY + 28) */
+export const ALERT_PORT_STATUS_CHANGE = 4096 + 28;
+const SCORE_WARNING = 50;
+
+const IF_TABLE = '1.3.6.1.2.1.2.2', IF_X_TABLE = '1.3.6.1.2.1.31.1.1';
+const MOD32 = 2 ** 32;
+
 /** Probes a /24 this many addresses at a time. */
 const DISCOVERY_PARALLEL = 128;
 
 export class SnmpDevices {
   private readonly db: Database<SnmpDevice, string>;
+  private readonly state = new Map<string, PollState>();
+  private timer: NodeJS.Timeout | null = null;
+  private polling: Promise<void> | null = null;
 
-  constructor(store: ConfigStore, private readonly opts: SnmpOptions = {}) {
+  constructor(
+    store: ConfigStore,
+    private readonly opts: SnmpOptions = {},
+    private readonly sinks: SnmpSinks = {},
+  ) {
     this.db = store.db<SnmpDevice>('snmp_devices');
+  }
+
+  /** Polls every device each POLL_STEP seconds of wall time, on the step's boundaries. */
+  start(): this {
+    const next = () => {
+      const now = Date.now() / 1000;
+      const wait = (Math.floor(now / POLL_STEP) + 1) * POLL_STEP - now;
+      this.timer = setTimeout(() => {
+        void this.pollAll().finally(next);
+      }, wait * 1000);
+      this.timer.unref();
+    };
+    next();
+    return this;
+  }
+
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  /** One poll of every device (one at a time per call; a call during a poll waits for it). */
+  pollAll(now = Math.floor(Date.now() / 1000)): Promise<void> {
+    if (this.polling) return this.polling;
+    this.polling = (async () => {
+      try {
+        for (const d of this.list()) await this.poll(d, now);
+      } finally {
+        this.polling = null;
+      }
+    })();
+    return this.polling;
+  }
+
+  /** The interfaces of a device as its last poll read them (null: never polled). */
+  interfaces(ip: string): { polled: number; error: string; interfaces: SnmpInterface[] } | null {
+    const st = this.state.get(ip);
+    if (!st) return null;
+    return { polled: st.polled, error: st.error, interfaces: [...st.interfaces.values()].sort((a, b) => a.index - b.index) };
+  }
+
+  private async poll(dev: SnmpDevice, now: number): Promise<void> {
+    let d = dev;
+    const prev = this.state.get(d.ip);
+    let rows: Record<string, Record<string, unknown>>;
+    try {
+      rows = await snmpTable(d.ip, d, IF_TABLE, this.opts);
+    } catch (e) {
+      this.state.set(d.ip, { polled: prev?.polled ?? 0, interfaces: prev?.interfaces ?? new Map(), error: (e as Error).message });
+      return;
+    }
+    // the system group too: a device imported (not probed) gets its name, a renamed one the new one
+    const system = await this.probe(d.ip, d);
+    if (system && (system.sysName !== d.system.sysName || system.sysDescr !== d.system.sysDescr || system.sysLocation !== d.system.sysLocation || system.sysContact !== d.system.sysContact)) {
+      d = { ...d, system };
+      if (this.db.get(d.ip)) await this.db.put(d.ip, d);
+    }
+    // ifXTable: absent on v1-only agents (no Counter64 in SNMPv1)
+    const x = d.version === 0 ? {} : await snmpTable(d.ip, d, IF_X_TABLE, this.opts).catch(() => ({}) as Record<string, Record<string, unknown>>);
+    const interfaces = new Map<number, SnmpInterface>();
+    for (const [key, r] of Object.entries(rows)) {
+      const index = Number(key);
+      const xr = (x as Record<string, Record<string, unknown>>)[key] ?? {};
+      const hc = xr['6'] !== undefined && xr['10'] !== undefined;
+      const g = (row: Record<string, unknown>, col: number) => num(row[String(col)]);
+      interfaces.set(index, {
+        index,
+        name: textOf(xr['1']) || textOf(r['2']),
+        descr: textOf(r['2']),
+        alias: textOf(xr['18']),
+        type: g(r, 3),
+        speed: xr['15'] !== undefined && g(xr, 15) > 0 ? g(xr, 15) * 1e6 : g(r, 5),
+        admin_status: g(r, 7),
+        oper_status: g(r, 8),
+        in_bytes: hc ? g(xr, 6) : g(r, 10),
+        out_bytes: hc ? g(xr, 10) : g(r, 16),
+        in_ucast: hc && xr['7'] !== undefined ? g(xr, 7) : g(r, 11),
+        out_ucast: hc && xr['11'] !== undefined ? g(xr, 11) : g(r, 17),
+        // non-unicast: ifXTable's multicast + broadcast where given, else ifTable's (deprecated) NUcast
+        in_nucast: hc && xr['8'] !== undefined ? g(xr, 8) + g(xr, 9) : g(r, 12),
+        out_nucast: hc && xr['12'] !== undefined ? g(xr, 12) + g(xr, 13) : g(r, 18),
+        in_discards: g(r, 13),
+        out_discards: g(r, 19),
+        in_errors: g(r, 14),
+        out_errors: g(r, 20),
+        hc,
+      });
+    }
+    this.state.set(d.ip, { polled: now, interfaces, error: '' });
+    if (!prev || !prev.polled) return;
+    const tstamp = Math.floor(now / POLL_STEP) * POLL_STEP;
+    const points: Point[] = [];
+    for (const cur of interfaces.values()) {
+      const old = prev.interfaces.get(cur.index);
+      if (!old) continue;
+      if (old.oper_status !== cur.oper_status) this.sinks.alerts?.emit(statusAlert(d, cur, now));
+      // a 32-bit counter that went round wraps; a 64-bit one going back is a reset: no point
+      const delta = (a: number, b: number, wide: boolean) => (b >= a ? b - a : wide ? null : b + MOD32 - a);
+      const tags = `device=${d.ip},if_index=${cur.index}`;
+      const put = (schema: string, metrics: [string, number | null][]) => {
+        if (metrics.some(([, v]) => v === null)) return;
+        for (const [metric, value] of metrics) points.push({ ifid: SYSTEM_TS_IFID, schema, tags, metric, tstamp, value: value! });
+      };
+      put('snmp_if:traffic', [['bytes_sent', delta(old.out_bytes, cur.out_bytes, cur.hc)], ['bytes_rcvd', delta(old.in_bytes, cur.in_bytes, cur.hc)]]);
+      put('snmp_if:packets', [
+        ['ucast_sent', delta(old.out_ucast, cur.out_ucast, cur.hc)], ['nucast_sent', delta(old.out_nucast, cur.out_nucast, cur.hc)],
+        ['ucast_rcvd', delta(old.in_ucast, cur.in_ucast, cur.hc)], ['nucast_rcvd', delta(old.in_nucast, cur.in_nucast, cur.hc)],
+      ]);
+      put('snmp_if:errors', [
+        ['packets_disc', delta(old.in_discards + old.out_discards, cur.in_discards + cur.out_discards, false)],
+        ['packets_err', delta(old.in_errors + old.out_errors, cur.in_errors + cur.out_errors, false)],
+      ]);
+    }
+    if (points.length && this.sinks.points) {
+      this.sinks.points.write(points);
+      this.sinks.points.stepClosed?.(SYSTEM_TS_IFID, tstamp, false);
+    }
   }
 
   list(): SnmpDevice[] {
@@ -104,6 +284,7 @@ export class SnmpDevices {
   async delete(ip: string): Promise<boolean> {
     if (!this.db.get(ip)) return false;
     await this.db.remove(ip);
+    this.state.delete(ip);
     return true;
   }
 
@@ -145,6 +326,23 @@ export class SnmpDevices {
   async reset(): Promise<void> {
     await this.db.clearAsync();
   }
+}
+
+/** alert_port_status_change.new(device_ip, device_name, if_index, interface_name, status): the new operational status */
+function statusAlert(d: SnmpDevice, i: SnmpInterface, tstamp: number): AlertInput {
+  const name = d.system.sysName || d.name;
+  return {
+    family: 'snmp_device',
+    ifid: SYSTEM_IFID,
+    entityVal: d.ip,
+    alertId: ALERT_PORT_STATUS_CHANGE,
+    subtype: String(i.index),
+    tstamp,
+    score: SCORE_WARNING,
+    severity: scoreToSeverity(SCORE_WARNING),
+    fields: { ip: d.ip, port: i.index, name, port_name: i.name },
+    json: { device: d.ip, device_name: name, interface: i.index, interface_name: i.name, status: i.oper_status },
+  };
 }
 
 const EMPTY_SYSTEM: SnmpSystem = { sysName: '', sysDescr: '', sysObjectID: '', sysContact: '', sysLocation: '', sysUpTime: 0 };

@@ -86,6 +86,14 @@ export const SCHEMAS: readonly Schema[] = [
   ...am('val', ['value'], 'Active Monitoring'),
   ...am('http_stats', ['lookup_ms', 'other_ms'], 'HTTP Stats'),
   ...am('https_stats', ['lookup_ms', 'connect_ms', 'other_ms'], 'HTTPS Stats'),
+  // SNMP interfaces (ts_5min.lua), written by the SNMP poller every 5 minutes of wall time
+  ...([
+    ['snmp_if:traffic', ['bytes_sent', 'bytes_rcvd'], 'SNMP Interface Traffic', 'bps'],
+    ['snmp_if:packets', ['ucast_sent', 'nucast_sent', 'ucast_rcvd', 'nucast_rcvd'], 'SNMP Interface Packets', 'pps'],
+    ['snmp_if:errors', ['packets_disc', 'packets_err'], 'SNMP Interface Errors', 'number'],
+  ] as const).map(([name, metrics, label, unit]): Schema => ({
+    name, step: 300, tags: ['ifid', 'device', 'if_index'], metrics, type: 'counter', written: true, label, unit, system: true,
+  })),
 ];
 
 const BY_NAME = new Map(SCHEMAS.map((s) => [s.name, s]));
