@@ -31,6 +31,17 @@ export const RC = {
   SNMP_DEVICE_INTERFACE_STATUS_CHANGE_FAILED: -26,
   CONFIGURATION_FILE_MISMATCH: -27,
   PARTIAL_IMPORT: -28,
+  INFRASTRUCTURE_INSTANCE_NOT_FOUND: -32,
+  INFRASTRUCTURE_INSTANCE_EMPTY_ID: -33,
+  INFRASTRUCTURE_INSTANCE_EMPTY_ALIAS: -34,
+  INFRASTRUCTURE_INSTANCE_EMPTY_URL: -35,
+  INFRASTRUCTURE_INSTANCE_EMPTY_TOKEN: -36,
+  INFRASTRUCTURE_INSTANCE_EMPTY_RTT_THRESHOLD: -37,
+  INFRASTRUCTURE_INSTANCE_SAME_ALIAS: -39,
+  INFRASTRUCTURE_INSTANCE_SAME_URL: -40,
+  INFRASTRUCTURE_INSTANCE_SAME_TOKEN: -41,
+  INFRASTRUCTURE_INSTANCE_ALREADY_EXISTING: -42,
+  INFRASTRUCTURE_INSTANCE_EMPTY_BANDWIDTH_THRESHOLD: -47,
 } as const;
 
 export type Rc = (typeof RC)[keyof typeof RC];
@@ -66,6 +77,16 @@ const HR: Readonly<Record<string, string>> = {
   SNMP_DEVICE_INTERFACE_STATUS_CHANGE_FAILED: 'SNMP device interface status change has failed',
   CONFIGURATION_FILE_MISMATCH: 'The uploaded file is not a valid configuration file!',
   PARTIAL_IMPORT: "The configuration has been imported successfully, but some elements were already present and haven't be replaced.",
+  INFRASTRUCTURE_INSTANCE_ALREADY_EXISTING: 'Duplicated instance.',
+  INFRASTRUCTURE_INSTANCE_EMPTY_ALIAS: 'The name of the instance cannot be empty.',
+  INFRASTRUCTURE_INSTANCE_EMPTY_BANDWIDTH_THRESHOLD: 'The bandwidth threshold cannot be empty!',
+  INFRASTRUCTURE_INSTANCE_EMPTY_ID: 'The ID of the instance cannot be empty.',
+  INFRASTRUCTURE_INSTANCE_EMPTY_RTT_THRESHOLD: 'The RTT threshold cannot be empty!',
+  INFRASTRUCTURE_INSTANCE_EMPTY_TOKEN: 'The token of the instance cannot be empty.',
+  INFRASTRUCTURE_INSTANCE_EMPTY_URL: 'An URL of the instance must be defined.',
+  INFRASTRUCTURE_INSTANCE_SAME_ALIAS: 'An instance with this alias already exists.',
+  INFRASTRUCTURE_INSTANCE_SAME_TOKEN: 'An instance is already bound with this token.',
+  INFRASTRUCTURE_INSTANCE_SAME_URL: 'An instance with this URL is already defined',
 };
 
 /** rc_str_hr of an rc_str, as rest_utils.rc writes it */
@@ -98,6 +119,18 @@ const INFO: Record<number, RcInfo> = {
   [-26]: { str: 'SNMP_DEVICE_INTERFACE_STATUS_CHANGE_FAILED', http: 400, text: 'SNMP interface status change failed' },
   [-27]: { str: 'CONFIGURATION_FILE_MISMATCH', http: 400, text: 'Configuration file mismatch' },
   [-28]: { str: 'PARTIAL_IMPORT', http: 409, text: 'Partial import' },
+  // rest_utils.lua: 404 for not found, 409 for the others
+  [-32]: { str: 'INFRASTRUCTURE_INSTANCE_NOT_FOUND', http: 404, text: 'Infrastructure instance not found' },
+  [-33]: { str: 'INFRASTRUCTURE_INSTANCE_EMPTY_ID', http: 409, text: 'Empty instance id' },
+  [-34]: { str: 'INFRASTRUCTURE_INSTANCE_EMPTY_ALIAS', http: 409, text: 'Empty instance alias' },
+  [-35]: { str: 'INFRASTRUCTURE_INSTANCE_EMPTY_URL', http: 409, text: 'Empty instance URL' },
+  [-36]: { str: 'INFRASTRUCTURE_INSTANCE_EMPTY_TOKEN', http: 409, text: 'Empty instance token' },
+  [-37]: { str: 'INFRASTRUCTURE_INSTANCE_EMPTY_RTT_THRESHOLD', http: 409, text: 'Empty RTT threshold' },
+  [-39]: { str: 'INFRASTRUCTURE_INSTANCE_SAME_ALIAS', http: 409, text: 'Same alias' },
+  [-40]: { str: 'INFRASTRUCTURE_INSTANCE_SAME_URL', http: 409, text: 'Same URL' },
+  [-41]: { str: 'INFRASTRUCTURE_INSTANCE_SAME_TOKEN', http: 409, text: 'Same token' },
+  [-42]: { str: 'INFRASTRUCTURE_INSTANCE_ALREADY_EXISTING', http: 409, text: 'Instance already existing' },
+  [-47]: { str: 'INFRASTRUCTURE_INSTANCE_EMPTY_BANDWIDTH_THRESHOLD', http: 409, text: 'Empty bandwidth threshold' },
 };
 
 export function rcInfo(rc: number): RcInfo {

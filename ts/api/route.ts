@@ -23,6 +23,7 @@ import type { Geo } from '../services/geo/index.js';
 import type { CustomApps } from '../services/custom-apps/index.js';
 import type { Extractions } from '../services/recording/index.js';
 import type { SnmpDevices } from '../services/snmp/index.js';
+import type { Infrastructure } from '../services/infrastructure/index.js';
 
 export type Version = 'v0' | 'v1' | 'v2';
 
@@ -65,6 +66,8 @@ export interface ApiDeps {
   geo?: Geo | null;
   /** custom applications (the -p protocols file) and custom category hosts; absent: their edits answer -6 */
   customApps?: CustomApps | null;
+  /** other instances polled with their tokens; absent: their endpoints answer -6 */
+  infrastructure?: Infrastructure | null;
   /** SNMP devices; absent: their endpoints answer -6 */
   snmp?: SnmpDevices | null;
   /** PCAP extractions running (createMonitoringApp makes one when absent) */

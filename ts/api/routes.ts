@@ -26,6 +26,7 @@ import { insightRoutes } from './monitoring/insights.routes.js';
 import { geoRoutes } from './monitoring/geo.routes.js';
 import { pcapRoutes } from './monitoring/pcap.routes.js';
 import { snmpRoutes } from './monitoring/snmp.routes.js';
+import { infrastructureRoutes } from './monitoring/infrastructure.routes.js';
 import * as flows from './monitoring/flows.js';
 import * as hosts from './monitoring/hosts.js';
 import * as ifaces from './monitoring/interfaces.js';
@@ -303,4 +304,5 @@ export const routes: RouteDef[] = [
   ...geoRoutes,
   ...pcapRoutes,
   ...snmpRoutes,
+  ...infrastructureRoutes,
 ];

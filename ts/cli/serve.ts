@@ -22,6 +22,7 @@ import type { Timeseries } from '../services/timeseries/index.js';
 import { Users } from '../services/users.js';
 import { defaultGeo, type Geo } from '../services/geo/index.js';
 import { SnmpDevices } from '../services/snmp/index.js';
+import { Infrastructure } from '../services/infrastructure/index.js';
 
 export interface MonitoringApiOptions {
   port: number;
@@ -66,6 +67,8 @@ export interface MonitoringApi {
   checks: ChecksConfig;
   /** the SNMP devices and their poller */
   snmp: SnmpDevices;
+  /** other instances and their poller */
+  infrastructure: Infrastructure;
   close(): Promise<void>;
 }
 
@@ -109,6 +112,8 @@ export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOpt
     if (alerts.stored) print(`flowgate: alerts stored in ${backend!.description}`);
     // SNMP devices polled every 5 minutes: their series in the timeseries store, their alerts to the alert service
     const snmp = o.snmp ?? new SnmpDevices(store, {}, { points: o.timeseries?.store ?? null, alerts }).start();
+    // other instances, polled every minute with their tokens
+    const infrastructure = new Infrastructure(store).start();
     const app = createMonitoringApp(
       {
         interfaces: ifaces,
@@ -131,6 +136,7 @@ export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOpt
         activeMonitoring: checking.activeMonitoring,
         customApps: checking.customApps,
         snmp,
+        infrastructure,
       },
       { log: (l) => console.error(l), debug: o.debug, metricsOpenLoopback: o.metricsOpenLoopback },
     );
@@ -153,10 +159,12 @@ export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOpt
       alerts,
       checks,
       snmp,
+      infrastructure,
       close: async () => {
         rates.stop();
         system.stop();
         snmp.stop();
+        infrastructure.stop();
         await srv.close();
         // the alerts queued and the series sampled so far are written before main closes the store
         await ownChecking?.close();

@@ -1,0 +1,121 @@
+// Infrastructure instances: two flowgate instances on loopback, one polling
+// the other with an API token the other issued. What the poller collects
+// equals the remote's own interface data; a wrong token and a dead URL are
+// reported per instance; every code of add/edit/delete as ntopng's
+// rest_utils gives them.
+import { join } from 'node:path';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { startApi, type ApiService } from './fixtures/api.js';
+import { tempDir } from './fixtures/pcap.js';
+import { NDPI_PCAPS } from './fixtures/util.js';
+
+const pro = (p: string) => `/lua/pro/rest/v2/${p}.lua`;
+
+describe('infrastructure instances: one flowgate polling another', () => {
+  const tmp = tempDir('flowgate-infra-');
+  let local: ApiService, remote: ApiService;
+  let token = '';
+
+  beforeAll(async () => {
+    // the remote sees two captures (two interfaces), the local one its own
+    remote = await startApi({ files: [join(NDPI_PCAPS, 'netflix.pcap'), join(NDPI_PCAPS, '1kxun.pcap')] });
+    local = await startApi({ files: [join(NDPI_PCAPS, 'dns-tunnel-iodine.pcap')], dataDir: join(tmp.dir, 'local') });
+    const t = await remote.call('/lua/rest/v2/create/ntopng/api_token.lua', { form: { username: 'admin' } });
+    expect(t.body.rc, t.text).toBe(0);
+    token = t.body.rsp.api_token;
+  }, 60_000);
+  afterAll(async () => {
+    await local?.close();
+    await remote?.close();
+    tmp.cleanup();
+  });
+
+  const add = (f: Record<string, string | number>) => local.call(pro('add/infrastructure/instance'), { form: f });
+
+  it('adds the remote and collects its data with the token: its interfaces summed, as it answers them itself', async () => {
+    const r = await add({ url: remote.url, alias: 'remote-1', token, rtt_threshold: 500, bandwidth_threshold: 1_000_000_000 });
+    expect(r.body.rc, r.text).toBe(0);
+    const id = r.body.rsp.instance_id;
+    expect(id).toMatch(/^[0-9a-f]{16}$/);
+    const d = await local.call(pro('get/infrastructure/data'));
+    expect(d.body.rc, d.text).toBe(0);
+    const row = d.body.rsp.find((x: { instance_id: string }) => x.instance_id === id);
+    // the remote's own answers, read back over its API with its admin's password (replays are over: nothing moves)
+    let hosts = 0, flows = 0, alertedFlows = 0;
+    for (const ifid of [0, 1]) {
+      const x = (await remote.call('/lua/rest/v2/get/interface/data.lua', { query: { ifid } })).body.rsp;
+      hosts += x.num_hosts;
+      flows += x.num_flows;
+      alertedFlows += x.alerted_flows;
+    }
+    expect(row).toMatchObject({ alias: 'remote-1', url: remote.url, reachable: true, error: '', hosts, flows, flow_alerts: alertedFlows, rtt_threshold: 500, bandwidth_threshold: 1_000_000_000 });
+    expect(hosts).toBeGreaterThan(0);
+    expect(row.rtt).toBeGreaterThan(0);
+    expect(row.last_update).toBeGreaterThan(Date.now() / 1000 - 60);
+    expect(row.rtt_exceeded).toBe(row.rtt > 500);
+    // the configuration as stored
+    const one = await local.call(pro('get/infrastructure/instance'), { query: { instance_id: id } });
+    expect(one.body.rsp).toEqual({ instance_id: id, alias: 'remote-1', url: remote.url, token, rtt_threshold: 500, bandwidth_threshold: 1_000_000_000 });
+  });
+
+  it('reports a wrong token and a dead URL per instance, and keeps polling the good one', async () => {
+    expect((await add({ url: `${remote.url}/`, alias: 'bad-token', token: 'not-a-token', rtt_threshold: 1, bandwidth_threshold: 1 })).body.rc).toBe(-40); // the same URL, a trailing slash aside
+    const r1 = await add({ url: remote.url.replace('127.0.0.1', 'localhost'), alias: 'bad-token', token: 'not-a-token', rtt_threshold: 1, bandwidth_threshold: 1 });
+    expect(r1.body.rc, r1.text).toBe(0);
+    const r2 = await add({ url: 'http://127.0.0.1:9', alias: 'dead', token: 'another', rtt_threshold: 1, bandwidth_threshold: 1 });
+    expect(r2.body.rc, r2.text).toBe(0);
+    await local.api.infrastructure.pollAll();
+    const rows = (await local.call(pro('get/infrastructure/data'))).body.rsp as { alias: string; reachable: boolean; error: string }[];
+    const by = Object.fromEntries(rows.map((x) => [x.alias, x]));
+    expect(by['bad-token']).toMatchObject({ reachable: false, error: 'authorization failed: invalid token' });
+    expect(by.dead.reachable).toBe(false);
+    expect(by.dead.error).toMatch(/^unreachable/);
+    expect(by['remote-1'].reachable).toBe(true);
+  });
+
+  it('answers every code of add, edit and delete', async () => {
+    const base = { url: 'http://192.0.2.10:3000', alias: 'spare', token: 'tok-spare', rtt_threshold: 10, bandwidth_threshold: 10 };
+    const cases: [Record<string, string | number>, number][] = [
+      [{ ...base, alias: '' }, -34],
+      [{ ...base, url: '' }, -35],
+      [{ ...base, token: ' ' }, -36],
+      [{ ...base, rtt_threshold: '' }, -37],
+      [{ ...base, bandwidth_threshold: '' }, -47],
+      [{ ...base, alias: 'remote-1' }, -39],
+      [{ ...base, url: remote.url }, -40],
+      [{ ...base, token }, -41],
+      [{ ...base, url: 'ftp://192.0.2.10/' }, -5],
+      [{ ...base, rtt_threshold: 'fast' }, -5],
+    ];
+    for (const [f, rc] of cases) {
+      const r = await add(f);
+      expect([r.body.rc, r.status], JSON.stringify(f)).toEqual([rc, rc === -5 ? 400 : 409]);
+    }
+    const ok = await add(base);
+    expect(ok.body.rc).toBe(0);
+    const id = ok.body.rsp.instance_id;
+    expect((await add(base)).body.rc).toBe(-42);
+    const edit = (f: Record<string, string | number>) => local.call(pro('edit/infrastructure/instance'), { form: f });
+    expect((await edit({ ...base, alias: 'spare-2' })).body.rc).toBe(-33);
+    expect((await edit({ ...base, instance_id: 'ffffffffffffffff' })).body).toMatchObject({ rc: -32, rc_str: 'INFRASTRUCTURE_INSTANCE_NOT_FOUND' });
+    expect((await edit({ ...base, instance_id: id, alias: 'remote-1' })).body.rc).toBe(-39);
+    const e = await edit({ ...base, instance_id: id, alias: 'spare-2', rtt_threshold: 20 });
+    expect(e.body.rc, e.text).toBe(0);
+    expect((await local.call(pro('get/infrastructure/instance'), { query: { instance_id: id } })).body.rsp).toMatchObject({ alias: 'spare-2', rtt_threshold: 20 });
+    const del = (instance_id?: string) => local.call(pro('delete/infrastructure/instance'), { form: instance_id === undefined ? {} : { instance_id } });
+    expect((await del()).body.rc).toBe(-33);
+    expect((await del(id)).body.rc).toBe(0);
+    expect((await del(id)).body.rc).toBe(-32);
+    expect((await local.call(pro('get/infrastructure/instance'))).body.rsp.map((x: { alias: string }) => x.alias).sort()).toEqual(['bad-token', 'dead', 'remote-1']);
+  });
+
+  it('keeps the instances across a restart (LMDB)', async () => {
+    const before = (await local.call(pro('get/infrastructure/instance'))).body.rsp;
+    const dataDir = local.dataDir;
+    await local.close();
+    local = await startApi({ files: [join(NDPI_PCAPS, 'dns-tunnel-iodine.pcap')], dataDir });
+    expect((await local.call(pro('get/infrastructure/instance'))).body.rsp).toEqual(before);
+  });
+});
