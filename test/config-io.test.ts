@@ -114,7 +114,7 @@ describe('configuration export and import', () => {
     ok(await s.call(v2('edit/application/application'), { query: { l7_proto_id: 7, category: 9 } }));
     const all = ok(await s.call(v2('export/all/config')));
     expect(Object.keys(all.modules)).toEqual(['all']);
-    expect(Object.keys(all.modules.all).sort()).toEqual(['active_monitoring', 'categories', 'host_aliases', 'network_config', 'notifications', 'pool', 'scripts', 'snmp']);
+    expect(Object.keys(all.modules.all).sort()).toEqual(['active_monitoring', 'categories', 'host_aliases', 'infrastructure', 'network_config', 'notifications', 'pool', 'scripts', 'snmp']);
     expect(all.modules.all.host_aliases).toEqual({ '10.0.0.1': 'gateway' });
     expect(all.modules.all.network_config.dns_list).toBe('10.0.0.53,10.0.1.0/24@7');
     expect(all.modules.all.categories).toEqual({ categories: { 6: { hosts: ['social.example', '10.66.0.0/16'], alias: 'Social' } }, app_categories: { 7: 9 } });

@@ -111,6 +111,18 @@ describe('infrastructure instances: one flowgate polling another', () => {
     expect((await local.call(pro('get/infrastructure/instance'))).body.rsp.map((x: { alias: string }) => x.alias).sort()).toEqual(['bad-token', 'dead', 'remote-1']);
   });
 
+  it('exports, resets and imports the instances with the configuration (ntopng\'s infrastructure module)', async () => {
+    const before = (await local.call(pro('get/infrastructure/instance'))).body.rsp;
+    const exp = await local.call('/lua/rest/v2/export/infrastructure/config.lua');
+    expect(exp.body.rc, exp.text).toBe(0);
+    expect(exp.body.rsp.modules.infrastructure).toEqual(before);
+    expect((await local.call('/lua/rest/v2/reset/infrastructure/config.lua', { method: 'POST' })).body.rc).toBe(0);
+    expect((await local.call(pro('get/infrastructure/instance'))).body.rsp).toEqual([]);
+    const imp = await local.call('/lua/rest/v2/import/infrastructure/config.lua', { json: exp.body.rsp });
+    expect(imp.body.rc, imp.text).toBe(0);
+    expect((await local.call(pro('get/infrastructure/instance'))).body.rsp).toEqual(before);
+  });
+
   it('keeps the instances across a restart (LMDB)', async () => {
     const before = (await local.call(pro('get/infrastructure/instance'))).body.rsp;
     const dataDir = local.dataDir;

@@ -18,12 +18,13 @@ const WHAT: Record<ConfigModuleName, string> = {
   scripts: 'the checks configuration (module scripts)',
   active_monitoring: 'the active monitoring hosts (module active_monitoring: <measurement>@<host> → settings)',
   notifications: 'the notification endpoints with their recipients (module notifications)',
-  snmp: 'the SNMP devices (module snmp; none can be configured yet)',
+  snmp: 'the SNMP devices by address, with their add parameters (module snmp)',
+  infrastructure: 'the infrastructure instances (module infrastructure)',
   pool: 'the pools with what they refer to (modules snmp, active_monitoring, notifications, scripts, pool)',
   all: 'every module at once (module all)',
 };
 /** ntopng has reset paths for these */
-const RESETS: readonly ConfigModuleName[] = ['checks', 'active_monitoring', 'pool'];
+const RESETS: readonly ConfigModuleName[] = ['checks', 'active_monitoring', 'pool', 'infrastructure'];
 
 export const configIoRoutes: RouteDef[] = CONFIG_MODULES.flatMap((m) => [
   ...(['v2', 'v1'] as const).map((v) =>

@@ -82,6 +82,16 @@ const MODULES: Record<string, ConfigModule> = {
     import: (ctx, conf) => (isEmpty(conf) ? Promise.resolve([]) : need(ctx.deps.snmp, 'SNMP devices').importConfig(asObject(conf, "'snmp' (address → device)"))),
     reset: (ctx) => need(ctx.deps.snmp, 'SNMP devices').reset(),
   },
+  // ntopng's infrastructure_import_export: the instances (its list); an import adds or replaces them by id
+  infrastructure: {
+    export: (ctx) => need(ctx.deps.infrastructure, 'infrastructure instances').exportConfig(),
+    import: (ctx, conf) => {
+      if (isEmpty(conf)) return Promise.resolve([]);
+      if (!Array.isArray(conf)) throw new ApiError(RC.BAD_CONTENT, "'infrastructure' must be a list of instances");
+      return need(ctx.deps.infrastructure, 'infrastructure instances').importConfig(conf);
+    },
+    reset: (ctx) => need(ctx.deps.infrastructure, 'infrastructure instances').reset(),
+  },
 };
 
 /** settings that only `all` carries: the network configuration, the hosts' custom names, custom categories */
@@ -143,7 +153,7 @@ MODULES.categories = CATEGORIES;
  * before the pools that name them, active monitoring hosts before the pools
  * that hold them); a module missing from the file is left as it is.
  */
-const ALL_ORDER = ['notifications', 'active_monitoring', 'pool', 'scripts', 'snmp', 'network_config', 'host_aliases', 'categories'] as const;
+const ALL_ORDER = ['notifications', 'active_monitoring', 'pool', 'scripts', 'snmp', 'infrastructure', 'network_config', 'host_aliases', 'categories'] as const;
 MODULES.all = {
   export: (ctx) => Object.fromEntries(ALL_ORDER.map((m) => [m, MODULES[m].export(ctx)])),
   import: async (ctx, conf) => {
@@ -166,7 +176,7 @@ MODULES.all = {
 };
 
 /** the module names a path takes: `checks` is the newer spelling of `scripts` */
-export const CONFIG_MODULES = ['checks', 'scripts', 'active_monitoring', 'notifications', 'pool', 'snmp', 'all'] as const;
+export const CONFIG_MODULES = ['checks', 'scripts', 'active_monitoring', 'notifications', 'pool', 'snmp', 'infrastructure', 'all'] as const;
 export type ConfigModuleName = (typeof CONFIG_MODULES)[number];
 /** the file's modules of each path, in import order (export/import pool/config.lua: the five of them) */
 const PATH_MODULES: Record<ConfigModuleName, readonly string[]> = {
@@ -175,6 +185,7 @@ const PATH_MODULES: Record<ConfigModuleName, readonly string[]> = {
   active_monitoring: ['active_monitoring'],
   notifications: ['notifications'],
   snmp: ['snmp'],
+  infrastructure: ['infrastructure'],
   pool: ['snmp', 'active_monitoring', 'notifications', 'scripts', 'pool'],
   all: ['all'],
 };
