@@ -55,47 +55,45 @@ function session(ip: string, c: SnmpCredentials, write: boolean, o: SnmpOptions)
 
 const text = (v: unknown) => (Buffer.isBuffer(v) ? v.toString('utf8') : v === undefined || v === null ? '' : String(v));
 
-/** GET of scalars: oid → value (text for strings and OIDs, numbers as numbers); rejects with the reason. */
-export function snmpGet(ip: string, c: SnmpCredentials, oids: string[], o: SnmpOptions = {}): Promise<Record<string, string | number>> {
+/** One request on a session of its own, closed when it answers; rejects with the reason. */
+function request<T>(ip: string, c: SnmpCredentials, write: boolean, o: SnmpOptions, run: (s: snmp.Session, done: (err: Error | null, v?: T) => void) => void): Promise<T> {
   return new Promise((resolve, reject) => {
     let s: snmp.Session;
     try {
-      s = session(ip, c, false, o);
+      s = session(ip, c, write, o);
     } catch (e) {
       return reject(e);
     }
     s.on('error', () => {});
-    s.get(oids, (err, vbs) => {
+    run(s, (err, v) => {
       s.close();
-      if (err) return reject(err);
-      const out: Record<string, string | number> = {};
-      for (const vb of vbs ?? []) {
-        if (snmp.isVarbindError(vb)) continue;
-        out[vb.oid] = typeof vb.value === 'number' ? vb.value : text(vb.value);
-      }
-      resolve(out);
+      if (err) reject(err);
+      else resolve(v as T);
     });
   });
 }
 
-/** SET of one INTEGER (with the write community, or the v3 user); rejects with the reason. */
+/** GET of scalars: oid → value (text for strings and OIDs, numbers as numbers). */
+export function snmpGet(ip: string, c: SnmpCredentials, oids: string[], o: SnmpOptions = {}): Promise<Record<string, string | number>> {
+  return request(ip, c, false, o, (s, done) =>
+    s.get(oids, (err, vbs) => {
+      if (err) return done(err);
+      const out: Record<string, string | number> = {};
+      for (const vb of vbs ?? []) if (!snmp.isVarbindError(vb)) out[vb.oid] = typeof vb.value === 'number' ? vb.value : text(vb.value);
+      done(null, out);
+    }),
+  );
+}
+
+/** SET of one INTEGER (with the write community, or the v3 user). */
 export function snmpSetInt(ip: string, c: SnmpCredentials, oid: string, value: number, o: SnmpOptions = {}): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let s: snmp.Session;
-    try {
-      s = session(ip, c, true, o);
-    } catch (e) {
-      return reject(e);
-    }
-    s.on('error', () => {});
+  return request(ip, c, true, o, (s, done) =>
     s.set([{ oid, type: snmp.ObjectType.Integer, value }], (err, vbs) => {
-      s.close();
-      if (err) return reject(err);
+      if (err) return done(err);
       const bad = (vbs ?? []).find((vb) => snmp.isVarbindError(vb));
-      if (bad) return reject(new Error(snmp.varbindError(bad)));
-      resolve();
-    });
-  });
+      done(bad ? new Error(snmp.varbindError(bad)) : null);
+    }),
+  );
 }
 
 /** A value as a number: Counter64 arrives as 8 big-endian bytes, strings as text. */
@@ -109,22 +107,9 @@ export function num(v: unknown): number {
   return Number(v) || 0;
 }
 
-/** A table walked by columns (GETBULK for v2c/v3, GETNEXT for v1): index → column → value; rejects with the reason. */
+/** A table walked by columns (GETBULK for v2c/v3, GETNEXT for v1): index → column → value. */
 export function snmpTable(ip: string, c: SnmpCredentials, oid: string, o: SnmpOptions = {}): Promise<Record<string, Record<string, unknown>>> {
-  return new Promise((resolve, reject) => {
-    let s: snmp.Session;
-    try {
-      s = session(ip, c, false, o);
-    } catch (e) {
-      return reject(e);
-    }
-    s.on('error', () => {});
-    s.table(oid, 20, (err, table) => {
-      s.close();
-      if (err) return reject(err);
-      resolve((table ?? {}) as Record<string, Record<string, unknown>>);
-    });
-  });
+  return request(ip, c, false, o, (s, done) => s.table(oid, 20, (err, t) => done(err ?? null, (t ?? {}) as Record<string, Record<string, unknown>>)));
 }
 
 export const textOf = text;
