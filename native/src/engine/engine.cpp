@@ -270,6 +270,7 @@ void Engine::run_loop() {
     if (recorder_) recorder_->put(batch, n, !is_live_);
     ring_doorbell();
   }
+  if (recorder_ && !is_live_) recorder_->flush();  // before "done": the recording holds the whole replay
   if (egress_) {  // before "done": what was forwarded is in the files
     lk.lock();
     egress_->flush();

@@ -86,6 +86,11 @@ void Recorder::stop() noexcept {
   if (thread_.joinable()) thread_.join();
 }
 
+void Recorder::flush() noexcept {
+  const uint64_t h = head_.load(std::memory_order_acquire);
+  while (tail_.load(std::memory_order_acquire) < h && thread_.joinable() && !stop_.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+}
+
 RecorderStats Recorder::stats() const {
   std::lock_guard<std::mutex> g(mu_);
   RecorderStats s = st_;

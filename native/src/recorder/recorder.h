@@ -47,6 +47,9 @@ class Recorder {
 
   // The worker thread only. `wait`: block until the ring has room.
   void put(const RawPacket* p, size_t n, bool wait) noexcept;
+  // Waits until the writer has written everything put so far (a replay's
+  // end: its recording is whole when the engine says "done").
+  void flush() noexcept;
   // Writes out what the ring holds, then ends the writer; idempotent.
   void stop() noexcept;
   RecorderStats stats() const;
