@@ -55,6 +55,10 @@ describe('infrastructure instances: one flowgate polling another', () => {
     expect(row.rtt).toBeGreaterThan(0);
     expect(row.last_update).toBeGreaterThan(Date.now() / 1000 - 60);
     expect(row.rtt_exceeded).toBe(row.rtt > 500);
+    // as ntopng's infrastructure_utils: the instance is an active monitoring host too (its URL over
+    // HTTP each minute, read only), whose RTT threshold raises the am_host threshold alert
+    const am = (await local.call('/lua/get_active_monitoring_hosts.lua')).body as { host: string; measurement_key: string; threshold: number; readonly: boolean; granularity: string }[];
+    expect(am.find((h) => h.host === remote.url)).toMatchObject({ measurement_key: 'http', threshold: 500, readonly: true, granularity: 'min' });
     // the configuration as stored
     const one = await local.call(pro('get/infrastructure/instance'), { query: { instance_id: id } });
     expect(one.body.rsp).toEqual({ instance_id: id, alias: 'remote-1', url: remote.url, token, rtt_threshold: 500, bandwidth_threshold: 1_000_000_000 });
@@ -106,7 +110,10 @@ describe('infrastructure instances: one flowgate polling another', () => {
     expect((await local.call(pro('get/infrastructure/instance'), { query: { instance_id: id } })).body.rsp).toMatchObject({ alias: 'spare-2', rtt_threshold: 20 });
     const del = (instance_id?: string) => local.call(pro('delete/infrastructure/instance'), { form: instance_id === undefined ? {} : { instance_id } });
     expect((await del()).body.rc).toBe(-33);
+    const amHosts = async () => ((await local.call('/lua/get_active_monitoring_hosts.lua')).body as { host: string }[]).map((h) => h.host);
+    expect(await amHosts()).toContain('http://192.0.2.10:3000');
     expect((await del(id)).body.rc).toBe(0);
+    expect(await amHosts()).not.toContain('http://192.0.2.10:3000');
     expect((await del(id)).body.rc).toBe(-32);
     expect((await local.call(pro('get/infrastructure/instance'))).body.rsp.map((x: { alias: string }) => x.alias).sort()).toEqual(['bad-token', 'dead', 'remote-1']);
   });

@@ -2,7 +2,10 @@
 // flowgate / ntopng instances, each polled with its REST API token every
 // minute (its interfaces' data summed: hosts, flows, throughput up and
 // down, engaged alerts, alerted flows) and the RTT of the poll measured.
-// Kept in LMDB (db 'infrastructure'), with ntopng's checks and codes.
+// Kept in LMDB (db 'infrastructure'), with ntopng's checks and codes. As
+// ntopng's infrastructure_utils, each instance is also an active monitoring
+// host (its URL measured over HTTP(S) every minute, its token kept, read
+// only), whose RTT threshold raises the am_host threshold alert.
 import { randomBytes } from 'node:crypto';
 
 import type { Database } from 'lmdb';
@@ -50,6 +53,12 @@ export interface InstanceData {
 
 export type InstanceParams = Partial<Record<'instance_id' | 'alias' | 'url' | 'token' | 'rtt_threshold' | 'bandwidth_threshold', string>>;
 
+/** What the instances register their URL with (services/active-monitoring). */
+export interface AmRegistry {
+  add(i: { host: string; measurement: string; threshold: number; granularity: string; token: string; readonly: boolean }, o: { resolve?: boolean }): Promise<string>;
+  delete(host: string, measurement: string): Promise<void>;
+}
+
 export const POLL_SEC = 60;
 const TIMEOUT_MS = 5000;
 
@@ -59,8 +68,24 @@ export class Infrastructure {
   private timer: NodeJS.Timeout | null = null;
   private polling: Promise<void> | null = null;
 
-  constructor(store: ConfigStore, private readonly opts: { timeoutMs?: number } = {}) {
+  constructor(
+    store: ConfigStore,
+    private readonly opts: { timeoutMs?: number; am?: AmRegistry | null; log?: (l: string) => void } = {},
+  ) {
     this.db = store.db<Instance>('infrastructure');
+  }
+
+  private async amAdd(i: Instance): Promise<void> {
+    const measurement = i.url.startsWith('https:') ? 'https' : 'http';
+    try {
+      await this.opts.am?.add({ host: i.url, measurement, threshold: i.rtt_threshold, granularity: 'min', token: i.token, readonly: true }, { resolve: false });
+    } catch (e) {
+      this.opts.log?.(`flowgate: infrastructure: ${i.url} not added to active monitoring: ${(e as Error).message}`);
+    }
+  }
+
+  private async amDelete(i: Instance): Promise<void> {
+    await this.opts.am?.delete(i.url, i.url.startsWith('https:') ? 'https' : 'http').catch(() => undefined);
   }
 
   all(): Instance[] {
@@ -75,21 +100,27 @@ export class Infrastructure {
   async add(p: InstanceParams): Promise<Instance> {
     const i = { instance_id: newId(), ...this.check(p, null) };
     await this.db.put(i.instance_id, i);
+    await this.amAdd(i);
     return i;
   }
 
   async edit(p: InstanceParams): Promise<Instance> {
     const id = this.existing(p.instance_id);
     const i = { instance_id: id, ...this.check(p, id) };
+    const old = this.db.get(id)!;
     await this.db.put(id, i);
     this.data.delete(id);
+    await this.amDelete(old);
+    await this.amAdd(i);
     return i;
   }
 
   async delete(idParam: string | undefined): Promise<void> {
     const id = this.existing(idParam);
+    const old = this.db.get(id)!;
     await this.db.remove(id);
     this.data.delete(id);
+    await this.amDelete(old);
   }
 
   private existing(id: string | undefined): string {
@@ -210,7 +241,11 @@ export class Infrastructure {
       try {
         const p = Object.fromEntries(Object.entries((x ?? {}) as Record<string, unknown>).map(([k, v]) => [k, v === undefined || v === null ? '' : String(v)])) as InstanceParams;
         const id = p.instance_id?.trim() || newId();
-        await this.db.put(id, { instance_id: id, ...this.check(p, id) });
+        const i = { instance_id: id, ...this.check(p, id) };
+        const old = this.db.get(id);
+        await this.db.put(id, i);
+        if (old) await this.amDelete(old);
+        await this.amAdd(i);
       } catch (e) {
         skipped.push(`instance: ${(e as Error).message}`);
       }
@@ -219,6 +254,7 @@ export class Infrastructure {
   }
 
   async reset(): Promise<void> {
+    for (const i of this.all()) await this.amDelete(i);
     await this.db.clearAsync();
     this.data.clear();
   }
