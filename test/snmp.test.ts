@@ -7,6 +7,7 @@
 //
 // Needs root, `ip netns` and snmpd; skipped otherwise, failing under CI.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,6 +50,19 @@ function link(name: string): { index: number; up: boolean } {
 describe.skipIf(!RUN)('SNMP devices against snmpd in a network namespace', () => {
   const tmp = tempDir('flowgate-snmp-');
   let agent: ChildProcess | undefined;
+  let confFile = '';
+  /** snmpd in the namespace (`ip netns exec` execs it: the child is snmpd itself); resolves once it answers */
+  async function startAgent(): Promise<void> {
+    agent = spawn('ip', ['netns', 'exec', NS, 'snmpd', '-f', '-C', '-c', confFile, '-Lf', join(tmp.dir, 'snmpd.log'), '-p', join(tmp.dir, 'snmpd.pid')], {
+      env: { ...process.env, SNMP_PERSISTENT_DIR: tmp.dir, MIBS: '' },
+      stdio: 'ignore',
+    });
+    for (let i = 0; i < 100; i++) {
+      if (ok('snmpget', ['-v2c', '-c', 'public', '-t', '0.2', '-r', '0', AGENT, '1.3.6.1.2.1.1.5.0'])) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`snmpd does not answer; its log: ${readFileSync(join(tmp.dir, 'snmpd.log'), 'utf8').split('\n').filter((l) => !l.startsWith('Connection from')).join(' | ').slice(-2000)}`);
+  }
   let s: ApiService;
   const pro = (p: string) => `/lua/pro/rest/v2/${p}.lua`;
   const add = (q: Record<string, string>) => s.call(pro('add/snmp/device'), { query: q });
@@ -71,7 +85,7 @@ describe.skipIf(!RUN)('SNMP devices against snmpd in a network namespace', () =>
     // no IPv6 on the pair: its counters carry only the frames the test sends
     for (const l of [VETH, VETH_PEER]) nsRun(['sysctl', '-qw', `net.ipv6.conf.${l}.disable_ipv6=1`]);
     const conf = tmp.file(
-      'snmpd.conf',
+      'agent.conf', // not snmpd.conf: snmpd writes its persistent data there in SNMP_PERSISTENT_DIR
       [
         `agentAddress udp:${AGENT}:161,udp:${AGENT2}:161`,
         'rocommunity public default',
@@ -84,15 +98,8 @@ describe.skipIf(!RUN)('SNMP devices against snmpd in a network namespace', () =>
         '',
       ].join('\n'),
     );
-    agent = spawn('ip', ['netns', 'exec', NS, 'snmpd', '-f', '-C', '-c', conf, '-Lf', join(tmp.dir, 'snmpd.log'), '-p', join(tmp.dir, 'snmpd.pid')], {
-      env: { ...process.env, SNMP_PERSISTENT_DIR: tmp.dir, MIBS: '' },
-      stdio: 'ignore',
-    });
-    // ready once it answers
-    for (let i = 0; i < 100; i++) {
-      if (ok('snmpget', ['-v2c', '-c', 'public', '-t', '0.2', '-r', '0', AGENT, '1.3.6.1.2.1.1.5.0'])) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    confFile = conf;
+    await startAgent();
     const file = tmp.file('one.pcap', pcap([{ tsNs: sec(1_700_000_000), data: eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: '10.0.0.1', dst: '10.0.0.2', proto: IPPROTO.UDP }, udp({ sport: 1, dport: 2 }))) }]));
     s = await startApi({ files: [file], dataDir: join(tmp.dir, 'data'), timeseries: true, alerts: sink });
   }, 60_000);
@@ -244,6 +251,43 @@ describe.skipIf(!RUN)('SNMP devices against snmpd in a network namespace', () =>
     expect(alerts[0].json.status).not.toBe(1);
     nsRun(['ip', 'link', 'set', VETH_PEER, 'up']);
   }, 30_000);
+
+  it('a device that stops answering raises one polling error; one that restarted (sysUpTime back) a device reset', async () => {
+    const now = Math.floor(Date.now() / 1000) + 10;
+    const of = (id: number) => raised.filter((a) => a.alertId === id).map((a) => [a.entityVal, (a.json as { reason?: string }).reason ?? '']);
+    raised.length = 0;
+    // the agent's own pid (its pid file), whatever `ip netns exec` did
+    const pid = () => Number(readFileSync(join(tmp.dir, 'snmpd.pid'), 'utf8').trim());
+    const agentPid = pid();
+    process.kill(agentPid, 'SIGSTOP');
+    try {
+      await s.api.snmp.pollAll(now);
+      await s.api.snmp.pollAll(now + 1); // still failing: no second alert
+    } finally {
+      process.kill(agentPid, 'SIGCONT');
+    }
+    expect(of(4096 + 95).sort()).toEqual([[AGENT, 'no answer to a GET of the system group'], [AGENT2, 'no answer to a GET of the system group']]);
+    const st = (await s.call(pro('get/snmp/device/interfaces'), { query: { host: AGENT } })).body.rsp[0];
+    expect(st.error).toBe('no answer to a GET of the system group');
+    // answering again, then restarted: its uptime starts over
+    await s.api.snmp.pollAll(now + 2);
+    const uptime = Number(snmpget(['-Ot', ...V2C(AGENT)], '1.3.6.1.2.1.1.3.0'));
+    process.kill(agentPid, 'SIGTERM');
+    for (let i = 0; i < 100; i++) {
+      try {
+        process.kill(agentPid, 0);
+      } catch {
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await startAgent();
+    expect(Number(snmpget(['-Ot', ...V2C(AGENT)], '1.3.6.1.2.1.1.3.0'))).toBeLessThan(uptime);
+    raised.length = 0;
+    await s.api.snmp.pollAll(now + 3);
+    expect(of(4096 + 34).sort()).toEqual([[AGENT, ''], [AGENT2, '']]);
+    expect(of(4096 + 95)).toEqual([]);
+  }, 60_000);
 
   it('keeps the devices across a restart (LMDB)', async () => {
     const dataDir = s.dataDir;

@@ -73,6 +73,8 @@ interface PollState {
   polled: number;
   interfaces: Map<number, SnmpInterface>;
   error: string;
+  /** sysUpTime the last poll read (hundredths of a second) */
+  uptime: number;
 }
 
 /** What the poller writes to and raises into (absent: nothing is written or raised). */
@@ -85,6 +87,9 @@ export interface SnmpSinks {
 export const POLL_STEP = 300;
 /** other_alert_keys.lua: alert_port_status_change (OTHER_BASE_KEY + 28) */
 export const ALERT_PORT_STATUS_CHANGE = 4096 + 28;
+/** alert_snmp_device_reset (OTHER_BASE_KEY + 34), alert_snmp_device_polling_error (+ 95) */
+export const ALERT_DEVICE_RESET = 4096 + 34;
+export const ALERT_POLLING_ERROR = 4096 + 95;
 const SCORE_WARNING = 50;
 
 const IF_TABLE = '1.3.6.1.2.1.2.2', IF_X_TABLE = '1.3.6.1.2.1.31.1.1';
@@ -149,18 +154,27 @@ export class SnmpDevices {
   private async poll(dev: SnmpDevice, now: number): Promise<void> {
     let d = dev;
     const prev = this.state.get(d.ip);
+    // A poll that fails raises alert_snmp_device_polling_error once (the first failure after an
+    // answer, or the first poll); the state keeps the last interfaces read.
+    const failed = (reason: string) => {
+      if (!prev?.error) this.sinks.alerts?.emit(deviceAlert(d, ALERT_POLLING_ERROR, now, { reason }));
+      this.state.set(d.ip, { polled: prev?.polled ?? 0, interfaces: prev?.interfaces ?? new Map(), error: reason, uptime: prev?.uptime ?? 0 });
+    };
+    // the system group first: a device imported (not probed) gets its name, a renamed one the new one
+    const system = await this.probe(d.ip, d);
+    if (!system) return failed('no answer to a GET of the system group');
+    if (system.sysName !== d.system.sysName || system.sysDescr !== d.system.sysDescr || system.sysLocation !== d.system.sysLocation || system.sysContact !== d.system.sysContact) {
+      d = { ...d, system };
+      if (this.db.get(d.ip)) await this.db.put(d.ip, d);
+    }
+    // sysUpTime went back: the device restarted (its counters started again)
+    const restarted = !!prev?.uptime && system.sysUpTime < prev.uptime;
+    if (restarted) this.sinks.alerts?.emit(deviceAlert(d, ALERT_DEVICE_RESET, now, {}));
     let rows: Record<string, Record<string, unknown>>;
     try {
       rows = await snmpTable(d.ip, d, IF_TABLE, this.opts);
     } catch (e) {
-      this.state.set(d.ip, { polled: prev?.polled ?? 0, interfaces: prev?.interfaces ?? new Map(), error: (e as Error).message });
-      return;
-    }
-    // the system group too: a device imported (not probed) gets its name, a renamed one the new one
-    const system = await this.probe(d.ip, d);
-    if (system && (system.sysName !== d.system.sysName || system.sysDescr !== d.system.sysDescr || system.sysLocation !== d.system.sysLocation || system.sysContact !== d.system.sysContact)) {
-      d = { ...d, system };
-      if (this.db.get(d.ip)) await this.db.put(d.ip, d);
+      return failed((e as Error).message);
     }
     // ifXTable: absent on v1-only agents (no Counter64 in SNMPv1)
     const x = d.version === 0 ? {} : await snmpTable(d.ip, d, IF_X_TABLE, this.opts).catch(() => ({}) as Record<string, Record<string, unknown>>);
@@ -193,8 +207,9 @@ export class SnmpDevices {
         hc,
       });
     }
-    this.state.set(d.ip, { polled: now, interfaces, error: '' });
-    if (!prev || !prev.polled) return;
+    this.state.set(d.ip, { polled: now, interfaces, error: '', uptime: system.sysUpTime });
+    // no deltas across a restart (the counters started again) or from a poll that failed
+    if (!prev || !prev.polled || restarted || prev.error) return;
     const tstamp = Math.floor(now / POLL_STEP) * POLL_STEP;
     const points: Point[] = [];
     for (const cur of interfaces.values()) {
@@ -342,6 +357,23 @@ function statusAlert(d: SnmpDevice, i: SnmpInterface, tstamp: number): AlertInpu
     severity: scoreToSeverity(SCORE_WARNING),
     fields: { ip: d.ip, port: i.index, name, port_name: i.name },
     json: { device: d.ip, device_name: name, interface: i.index, interface_name: i.name, status: i.oper_status },
+  };
+}
+
+/** alert_snmp_device_reset.new(device_ip, device_name), alert_snmp_device_polling_error.new(device_ip, device_name, reason) */
+function deviceAlert(d: SnmpDevice, alertId: number, tstamp: number, extra: Record<string, unknown>): AlertInput {
+  const name = d.system.sysName || d.name;
+  return {
+    family: 'snmp_device',
+    ifid: SYSTEM_IFID,
+    entityVal: d.ip,
+    alertId,
+    subtype: '',
+    tstamp,
+    score: SCORE_WARNING,
+    severity: scoreToSeverity(SCORE_WARNING),
+    fields: { ip: d.ip, port: 0, name, port_name: '' },
+    json: { device: d.ip, device_name: name, ...extra },
   };
 }
 
