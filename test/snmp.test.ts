@@ -194,6 +194,14 @@ describe.skipIf(!RUN)('SNMP devices against snmpd in a network namespace', () =>
     expect((await status(`10.97.${X}.200`, 'down')).body.rc).toBe(-4);
   }, 30_000);
 
+  it('the devices are the members snmp_device pools take (others are refused, -13)', async () => {
+    const ok = await s.call('/lua/pro/rest/v2/add/snmp/device/pool.lua', { form: { pool_name: 'Agents', pool_members: `${AGENT},${AGENT2}` } });
+    expect(ok.body.rc, ok.text).toBe(0);
+    const all = (await s.call('/lua/pro/rest/v2/get/snmp/device/pools.lua')).body.rsp as { pool_id: number; members: string[] }[];
+    expect(all.find((p) => p.pool_id === ok.body.rsp.pool_id)!.members.sort()).toEqual([AGENT, AGENT2].sort());
+    expect((await s.call('/lua/pro/rest/v2/add/snmp/device/pool.lua', { form: { pool_name: 'Others', pool_members: `10.97.${X}.200` } })).body.rc).toBe(-13);
+  });
+
   it('exports the devices with the configuration, deletes one (-5 for an unknown one), and imports it back', async () => {
     const exp = await s.call('/lua/rest/v2/export/snmp/config.lua');
     expect(exp.body.rc, exp.text).toBe(0);

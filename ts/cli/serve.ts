@@ -111,7 +111,7 @@ export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOpt
     }
     if (alerts.stored) print(`flowgate: alerts stored in ${backend!.description}`);
     // SNMP devices polled every 5 minutes: their series in the timeseries store, their alerts to the alert service
-    const snmp = o.snmp ?? new SnmpDevices(store, {}, { points: o.timeseries?.store ?? null, alerts }).start();
+    const snmp = (o.snmp ?? checking.snmp).setPoints(o.timeseries?.store ?? null).start();
     // other instances, polled every minute with their tokens
     const infrastructure = new Infrastructure(store, { am: checking.activeMonitoring, log: (l) => console.error(l) }).start();
     const app = createMonitoringApp(

@@ -18,6 +18,7 @@ import { NetworkConfig } from './network-config.js';
 import { SystemChecks, processFigures } from './system-checks.js';
 import { Notifications, type NotificationsOptions } from '../notifications/index.js';
 import { Pools } from '../pools/pools.js';
+import { SnmpDevices } from '../snmp/index.js';
 import { ActiveMonitoring, type ActiveMonitoringOptions } from '../active-monitoring/index.js';
 import { CustomApps, type CustomAppsOptions } from '../custom-apps/index.js';
 
@@ -41,6 +42,8 @@ export interface Checking {
   activeMonitoring: ActiveMonitoring;
   /** custom applications (-p) and custom category hosts, applied to the classifier */
   customApps: CustomApps;
+  /** SNMP devices (the members of snmp_device pools); polled once started (its points need setPoints) */
+  snmp: SnmpDevices;
   /** detaches from the engines, then writes the alerts still queued */
   close(): Promise<void>;
 }
@@ -109,9 +112,15 @@ export async function startChecking(ifaces: readonly CheckingInterface[], o: Che
   // host pools reach the engines before the first packet
   // active monitoring hosts are the members of active_monitoring pools (known once it is open)
   let am: ActiveMonitoring | null = null;
+  // SNMP devices are the members of snmp_device pools; their alerts go to the alert service
+  const snmp = new SnmpDevices(o.store, {}, { alerts });
   const pools = await Pools.open(
     o.store,
-    { interfaces: () => ifaces.map((i) => ({ ifid: i.ifid, ifname: i.ifname ?? `ifid ${i.ifid}`, engine: i.engine })), amHosts: () => am?.keys() ?? [] },
+    {
+      interfaces: () => ifaces.map((i) => ({ ifid: i.ifid, ifname: i.ifname ?? `ifid ${i.ifid}`, engine: i.engine })),
+      amHosts: () => am?.keys() ?? [],
+      snmpDevices: () => snmp.list().map((d) => d.ip),
+    },
     notifications.recipients,
   );
   notifications.setPools(pools);
@@ -168,8 +177,10 @@ export async function startChecking(ifaces: readonly CheckingInterface[], o: Che
     notifications,
     activeMonitoring,
     customApps,
+    snmp,
     close: async () => {
       systemChecks.stop();
+      snmp.stop();
       await activeMonitoring.stop();
       for (const r of removers) r();
       flowChecks.stop();

@@ -65,6 +65,8 @@ export interface PoolContext {
   interfaces(): readonly { ifid: number; ifname: string; engine: Engine }[];
   /** the configured active monitoring host keys ('<measurement>@<host>'): the members active_monitoring pools take */
   amHosts?(): readonly string[];
+  /** the SNMP devices' addresses (snmp_device pool members) */
+  snmpDevices?(): readonly string[];
 }
 
 export class Pools implements PoolDirectory {
@@ -167,8 +169,9 @@ export class Pools implements PoolDirectory {
         return this.localNetworks().includes(member) ? member : null;
       case 'active_monitoring':
         return this.ctx.amHosts?.().includes(member) ? member : null;
+      case 'snmp_device':
+        return this.ctx.snmpDevices?.().includes(member) ? member : null;
       default:
-        // SNMP devices: none is configured here yet, so no member is valid
         return null;
     }
   }

@@ -112,6 +112,12 @@ export class SnmpDevices {
     this.db = store.db<SnmpDevice>('snmp_devices');
   }
 
+  /** Where the poll's series go (the timeseries store, once connected). */
+  setPoints(points: SnmpSinks['points']): this {
+    this.sinks.points = points;
+    return this;
+  }
+
   /** Polls every device each POLL_STEP seconds of wall time, on the step's boundaries. */
   start(): this {
     const next = () => {
