@@ -137,6 +137,12 @@ describe('live extraction equals tcpdump', () => {
     expect(d.body.rsp.recording.disk_bytes).toBe(onDisk);
     const r2 = await replayed.call('/lua/rest/v2/get/interface/data.lua', { query: { ifid: 0 } });
     expect(r2.body.rsp.recording).toMatchObject({ enabled: false, packets: 0 });
+    // /metrics carries the same figures
+    const prom = await fetch(`${recorded.url}/metrics`, { headers: { authorization: AUTH } }).then((r) => r.text());
+    const sample = (name: string) => Number(new RegExp(`^${name}\\{ifid="0"[^}]*\\} (\\d+)$`, 'm').exec(prom)?.[1]);
+    expect(sample('flowgate_recorder_packets_total')).toBe(all.length);
+    expect(sample('flowgate_recorder_drops_total')).toBe(0);
+    expect(sample('flowgate_recorder_disk_bytes')).toBe(onDisk);
     // system storage: pcap_total sums the recordings' files, as ntopng sums its interfaces' pcap folders
     let files = 0;
     for (const sub of readdirSync(join(tmp.dir, 'rec'))) for (const f of readdirSync(join(tmp.dir, 'rec', sub))) files += statSync(join(tmp.dir, 'rec', sub, f)).size;

@@ -2,7 +2,7 @@
 // (version 0.0.4): traffic, capture drops, decode errors, the state full
 // tables and pools refused, flows and hosts, traffic per application, the
 // alerts engaged by severity group and the alerts dropped, egress targets'
-// packets by action and their outputs' drops, the flow
+// packets by action and their outputs' drops, the packet recorder, the flow
 // export's drops, and the process. Read like the API (same credentials); a
 // user bound to one interface sees that interface only.
 import { l7Name } from '../bindings/engine.js';
@@ -89,6 +89,14 @@ export function metricsText(ifaces: MonitoredInterface[], src: MetricsSources = 
       add('flowgate_egress_forwarded_bytes_total', 'counter', 'Bytes an egress target handed to its outputs', tl, t.forwarded_bytes);
       for (const [action, n] of Object.entries(t.actions)) add('flowgate_egress_action_packets_total', 'counter', 'Packets of an egress target by the action their policy chose', { ...tl, action }, n);
       add('flowgate_egress_output_drops_total', 'counter', "Packets an egress target's outputs dropped", tl, t.output_drops);
+    }
+    // the packet recorder (--record): written, dropped (the ring was full: live capture does not wait), on disk
+    const rec = i.engine.recorderStats();
+    if (rec) {
+      add('flowgate_recorder_packets_total', 'counter', 'Packets written to the recording', l, rec.packets);
+      add('flowgate_recorder_bytes_total', 'counter', 'Captured bytes written to the recording', l, rec.bytes);
+      add('flowgate_recorder_drops_total', 'counter', 'Packets not recorded (ring full or write failed)', l, rec.drops);
+      add('flowgate_recorder_disk_bytes', 'gauge', "The recording's files on disk (data and index)", l, rec.diskBytes);
     }
     const fd = src.flowAlertDrops?.(i.ifid);
     if (fd !== undefined) add('flowgate_alerts_dropped_total', 'counter', DROPPED_HELP, { ...l, family: 'flow' }, fd);
