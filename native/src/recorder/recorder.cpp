@@ -71,10 +71,11 @@ Recorder::Recorder(RecorderConfig c) : cfg_(std::move(c)) {
   for (uint64_t s : rec::list_files(cfg_.dir)) {
     uint64_t b = file_size(rec::data_path(cfg_.dir, s)) + file_size(rec::index_path(cfg_.dir, s));
     files_.push_back({s, b});
-    st_.disk_bytes += b;
+    disk_total_ += b;
     next_seq_ = s + 1;
   }
   st_.files = files_.size();
+  st_.disk_bytes = disk_total_;
   st_.ring_bytes = cap_;
   thread_ = std::thread([this] { run(); });
 }
@@ -156,8 +157,7 @@ void Recorder::fail(const std::string& what) noexcept {
 }
 
 bool Recorder::open_file(uint16_t linktype) noexcept {
-  uint64_t total = 0;
-  for (const FileInfo& f : files_) total += f.bytes;
+  uint64_t total = disk_total_;
   uint64_t deleted = 0;
   while (!files_.empty() && total + reserve_bytes_ > cfg_.max_bytes) {
     const FileInfo old = files_.front();
@@ -179,6 +179,7 @@ bool Recorder::open_file(uint16_t linktype) noexcept {
     ::unlink(dp.c_str());
     ::unlink(ip.c_str());
     fd_ = idx_fd_ = -1;
+    disk_total_ = total;
     std::lock_guard<std::mutex> g(mu_);
     st_.files = files_.size();
     st_.disk_bytes = total;
@@ -190,9 +191,10 @@ bool Recorder::open_file(uint16_t linktype) noexcept {
   idx_bytes_ = 0;
   block_open_ = false;
   files_.push_back({seq_, file_off_});
+  disk_total_ = total + file_off_;
   std::lock_guard<std::mutex> g(mu_);
   st_.files = files_.size();
-  st_.disk_bytes = total + file_off_;
+  st_.disk_bytes = disk_total_;
   st_.files_deleted += deleted;
   return true;
 }
@@ -207,7 +209,14 @@ void Recorder::flush_index() noexcept {
   if (!write_all(idx_fd_, reinterpret_cast<const uint8_t*>(pending_idx_.data()), n)) fail("recorder: index write");
   else idx_bytes_ += n;
   pending_idx_.clear();
-  if (!files_.empty()) files_.back().bytes = file_off_ + idx_bytes_;
+  current_bytes();
+}
+
+// The open file's size (data and index) into the running total of the files kept.
+void Recorder::current_bytes() noexcept {
+  if (files_.empty() || fd_ < 0) return;  // no file open: the last one kept its final size
+  disk_total_ += file_off_ + idx_bytes_ - files_.back().bytes;
+  files_.back().bytes = file_off_ + idx_bytes_;
 }
 
 void Recorder::close_file() noexcept {
@@ -227,14 +236,12 @@ void Recorder::write_span() noexcept {
     if (ok) file_off_ += span_len_;
     else fail("recorder: write " + rec::data_path(cfg_.dir, seq_));
     flush_index();
-    if (!files_.empty()) files_.back().bytes = file_off_ + idx_bytes_;
+    current_bytes();
     {
       std::lock_guard<std::mutex> g(mu_);
       if (ok) st_.packets += span_records_, st_.bytes += span_bytes_;
       else st_.drops += span_records_;
-      uint64_t total = 0;
-      for (const FileInfo& f : files_) total += f.bytes;
-      st_.disk_bytes = total;
+      st_.disk_bytes = disk_total_;
     }
     if (!ok) close_file();  // a short write leaves a torn record: the next record starts a new file
   }

@@ -68,6 +68,7 @@ class Recorder {
   void close_file() noexcept;
   void close_block() noexcept;
   void flush_index() noexcept;
+  void current_bytes() noexcept;
   void fail(const std::string& what) noexcept;
 
   RecorderConfig cfg_;
@@ -92,6 +93,7 @@ class Recorder {
   uint64_t block_sec_ = 0;
   std::vector<rec::IndexEntry> pending_idx_;
   std::deque<FileInfo> files_;
+  uint64_t disk_total_ = 0;  // the files' bytes summed (the open one's as last written)
   uint64_t reserve_bytes_ = 0;
 
   mutable std::mutex mu_;  // guards what stats() reads

@@ -87,20 +87,22 @@ export function listDevices(ctx: ApiCtx) {
     .map((d) => ({ ip: d.ip, name: d.system.sysName || d.name || d.ip, version: d.version, added: d.added, sysDescr: d.system.sysDescr, sysObjectID: d.system.sysObjectID }));
 }
 
-/** get/snmp/device/system: the system group of one device (host) or of all */
-export function deviceSystem(ctx: ApiCtx, p: { host?: string }) {
+/** One device (`host`; -22 when it is none) or all of them. */
+function picked(ctx: ApiCtx, host: string | undefined) {
+  const h = host?.trim();
   const all = devices(ctx).list();
-  const h = p.host?.trim();
   const pick = h ? all.filter((d) => d.ip === h) : all;
   if (h && !pick.length) throw new ApiError(RC.SNMP_UNKNOWN_DEVICE, `${h.slice(0, 64)} is not a monitored SNMP device`);
-  return pick.map((d) => ({ ip: d.ip, ...d.system }));
+  return pick;
+}
+
+/** get/snmp/device/system: the system group of one device (host) or of all */
+export function deviceSystem(ctx: ApiCtx, p: { host?: string }) {
+  return picked(ctx, p.host).map((d) => ({ ip: d.ip, ...d.system }));
 }
 
 /** get/snmp/device/interfaces: each device's interfaces as its last poll read them (polled: epoch s, 0 never; error: why the last poll failed) */
 export function deviceInterfaces(ctx: ApiCtx, p: { host?: string }) {
-  const h = p.host?.trim();
-  const all = devices(ctx).list();
-  const pick = h ? all.filter((d) => d.ip === h) : all;
-  if (h && !pick.length) throw new ApiError(RC.SNMP_UNKNOWN_DEVICE, `${h.slice(0, 64)} is not a monitored SNMP device`);
-  return pick.map((d) => ({ ip: d.ip, ...(devices(ctx).interfaces(d.ip) ?? { polled: 0, error: '', interfaces: [] }) }));
+  const snmp = devices(ctx);
+  return picked(ctx, p.host).map((d) => ({ ip: d.ip, ...(snmp.interfaces(d.ip) ?? { polled: 0, error: '', interfaces: [] }) }));
 }

@@ -12,6 +12,7 @@ import type { Database } from 'lmdb';
 
 import { ApiError, RC } from '../../api/rc.js';
 import type { ConfigStore } from '../config-store.js';
+import { StepPoller } from '../step-poller.js';
 
 export interface Instance {
   instance_id: string;
@@ -65,8 +66,9 @@ const TIMEOUT_MS = 5000;
 export class Infrastructure {
   private readonly db: Database<Instance, string>;
   private readonly data = new Map<string, InstanceData>();
-  private timer: NodeJS.Timeout | null = null;
-  private polling: Promise<void> | null = null;
+  private readonly poller = new StepPoller(POLL_SEC, async () => {
+    await Promise.all(this.all().map((i) => this.poll(i)));
+  });
 
   constructor(
     store: ConfigStore,
@@ -159,27 +161,19 @@ export class Infrastructure {
     return { alias, url, token, rtt_threshold: rtt, bandwidth_threshold: bw };
   }
 
+  /** Polls every instance each minute of wall time. */
   start(): this {
-    const tick = () => {
-      this.timer = setTimeout(() => void this.pollAll().finally(tick), POLL_SEC * 1000);
-      this.timer.unref();
-    };
-    tick();
+    this.poller.start();
     return this;
   }
 
   stop(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    this.poller.stop();
   }
 
   /** Polls every instance (at once); a call during a poll waits for it. */
   pollAll(): Promise<void> {
-    if (this.polling) return this.polling;
-    this.polling = Promise.all(this.all().map((i) => this.poll(i)))
-      .then(() => undefined)
-      .finally(() => (this.polling = null));
-    return this.polling;
+    return this.poller.poll();
   }
 
   /** get/infrastructure/data: what the last poll of each instance collected (an instance never polled is polled now). */

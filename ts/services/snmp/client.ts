@@ -53,7 +53,8 @@ function session(ip: string, c: SnmpCredentials, write: boolean, o: SnmpOptions)
   return snmp.createV3Session(ip, user, common as snmp.SessionOptionsV3);
 }
 
-const text = (v: unknown) => (Buffer.isBuffer(v) ? v.toString('utf8') : v === undefined || v === null ? '' : String(v));
+/** A value as text: strings and OIDs (Buffers as UTF-8). */
+export const textOf = (v: unknown) => (Buffer.isBuffer(v) ? v.toString('utf8') : v === undefined || v === null ? '' : String(v));
 
 /** One request on a session of its own, closed when it answers; rejects with the reason. */
 function request<T>(ip: string, c: SnmpCredentials, write: boolean, o: SnmpOptions, run: (s: snmp.Session, done: (err: Error | null, v?: T) => void) => void): Promise<T> {
@@ -79,7 +80,7 @@ export function snmpGet(ip: string, c: SnmpCredentials, oids: string[], o: SnmpO
     s.get(oids, (err, vbs) => {
       if (err) return done(err);
       const out: Record<string, string | number> = {};
-      for (const vb of vbs ?? []) if (!snmp.isVarbindError(vb)) out[vb.oid] = typeof vb.value === 'number' ? vb.value : text(vb.value);
+      for (const vb of vbs ?? []) if (!snmp.isVarbindError(vb)) out[vb.oid] = typeof vb.value === 'number' ? vb.value : textOf(vb.value);
       done(null, out);
     }),
   );
@@ -112,4 +113,3 @@ export function snmpTable(ip: string, c: SnmpCredentials, oid: string, o: SnmpOp
   return request(ip, c, false, o, (s, done) => s.table(oid, 20, (err, t) => done(err ?? null, (t ?? {}) as Record<string, Record<string, unknown>>)));
 }
 
-export const textOf = text;

@@ -16,6 +16,7 @@ import { ApiError, RC } from '../../api/rc.js';
 import { scoreToSeverity } from '../alerts/catalogue.js';
 import { SYSTEM_IFID, type AlertInput } from '../alerts/types.js';
 import type { ConfigStore } from '../config-store.js';
+import { StepPoller } from '../step-poller.js';
 import { SYSTEM_TS_IFID } from '../timeseries/schemas.js';
 import type { Point } from '../timeseries/store.js';
 import { OID, num, snmpGet, snmpSetInt, snmpTable, textOf, type SnmpCredentials, type SnmpOptions } from './client.js';
@@ -101,8 +102,9 @@ const DISCOVERY_PARALLEL = 128;
 export class SnmpDevices {
   private readonly db: Database<SnmpDevice, string>;
   private readonly state = new Map<string, PollState>();
-  private timer: NodeJS.Timeout | null = null;
-  private polling: Promise<void> | null = null;
+  private readonly poller = new StepPoller(POLL_STEP, async (now) => {
+    for (const d of this.list()) await this.poll(d, now);
+  });
 
   constructor(
     store: ConfigStore,
@@ -120,34 +122,17 @@ export class SnmpDevices {
 
   /** Polls every device each POLL_STEP seconds of wall time, on the step's boundaries. */
   start(): this {
-    const next = () => {
-      const now = Date.now() / 1000;
-      const wait = (Math.floor(now / POLL_STEP) + 1) * POLL_STEP - now;
-      this.timer = setTimeout(() => {
-        void this.pollAll().finally(next);
-      }, wait * 1000);
-      this.timer.unref();
-    };
-    next();
+    this.poller.start();
     return this;
   }
 
   stop(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    this.poller.stop();
   }
 
-  /** One poll of every device (one at a time per call; a call during a poll waits for it). */
-  pollAll(now = Math.floor(Date.now() / 1000)): Promise<void> {
-    if (this.polling) return this.polling;
-    this.polling = (async () => {
-      try {
-        for (const d of this.list()) await this.poll(d, now);
-      } finally {
-        this.polling = null;
-      }
-    })();
-    return this.polling;
+  /** One poll of every device, one after the other (a call during a poll waits for it). */
+  pollAll(now?: number): Promise<void> {
+    return this.poller.poll(now);
   }
 
   /** The interfaces of a device as its last poll read them (null: never polled). */
