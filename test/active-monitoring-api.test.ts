@@ -195,11 +195,15 @@ describe('export, reset, import', () => {
     expect(env).toEqual({
       version: '1.0',
       modules: {
+        // am_import_export: the hosts (res) and the hosts to scan (vs_config)
         active_monitoring: {
-          [`http@${url}`]: { show_iface: false, ifname: '', threshold: 50, granularity: 'min', save_result: false, readonly: false },
-          [`http@${url}slow`]: { show_iface: false, ifname: '', threshold: 50, granularity: 'min', save_result: false, readonly: false },
-          'icmp@127.0.0.1': { show_iface: false, ifname: '', threshold: 25, granularity: 'hour', save_result: false, readonly: false },
-          [`tcp@127.0.0.1:${web.port}`]: { show_iface: false, ifname: '', threshold: 10, granularity: '5mins', save_result: false, readonly: false },
+          res: {
+            [`http@${url}`]: { show_iface: false, ifname: '', threshold: 50, granularity: 'min', save_result: false, readonly: false },
+            [`http@${url}slow`]: { show_iface: false, ifname: '', threshold: 50, granularity: 'min', save_result: false, readonly: false },
+            'icmp@127.0.0.1': { show_iface: false, ifname: '', threshold: 25, granularity: 'hour', save_result: false, readonly: false },
+            [`tcp@127.0.0.1:${web.port}`]: { show_iface: false, ifname: '', threshold: 10, granularity: '5mins', save_result: false, readonly: false },
+          },
+          vs_config: [],
         },
       },
     });

@@ -57,9 +57,11 @@ describe('checks configuration', () => {
     // network/flow_flood_victim.lua: disabled, gt 32768
     expect(c.network.flow_flood_victim.min.script_conf).toEqual({ operator: 'gt', threshold: 32768 });
     // one check per definition file (flow 67, host 17, interface 7, network 6, system 6) plus 15 risk
-    // checks without a file and flowgate's own system checks memory_usage and disk_space (off, gt 4096 MiB / 90 %)
+    // checks without a file, flowgate's own system checks memory_usage and disk_space (off, gt 4096 MiB / 90 %)
+    // and vulnerability_scan (on: ntopng's is in its closed pro scripts)
     expect(Object.keys(c.flow)).toHaveLength(67 + 15);
-    expect([c.host, c.interface, c.network, c.system].map((x) => Object.keys(x).length)).toEqual([17, 7, 6, 6 + 2]);
+    expect([c.host, c.interface, c.network, c.system].map((x) => Object.keys(x).length)).toEqual([17, 7, 6, 6 + 3]);
+    expect(c.system.vulnerability_scan).toEqual({ min: { enabled: true, script_conf: [] } });
     expect(c.system.memory_usage).toEqual({ min: { enabled: false, script_conf: { operator: 'gt', threshold: 4096 } } });
     expect(c.system.disk_space).toEqual({ min: { enabled: false, script_conf: { operator: 'gt', threshold: 90 } } });
     expect(r.body.rsp.alert_exclusions).toEqual([]);

@@ -68,7 +68,9 @@ describe('configuration export and import', () => {
       ['email', 'mail', ['soc']],
     ]);
     expect(m.pool.host.map((p: any) => [p.name, p.members])).toEqual([['Default', []], ['Jailed Hosts', []], ['Office', ['192.168.10.0/24@0', '02:00:00:00:01:03']]]);
-    expect(Object.keys(m.active_monitoring).sort()).toEqual(['icmp@127.0.0.1', 'tcp@10.1.2.3:8080']);
+    // am_import_export's {res, vs_config}
+    expect(Object.keys(m.active_monitoring.res).sort()).toEqual(['icmp@127.0.0.1', 'tcp@10.1.2.3:8080']);
+    expect(m.active_monitoring.vs_config).toEqual([]);
     expect(m.scripts['0'].config.host.syn_scan).toBeDefined();
     // v1 POST answers the same document; download: the file itself
     expect(normal(ok(await s.call(v1('export/pool/config'), { method: 'POST' })))).toEqual(normal(poolFile));
@@ -80,7 +82,7 @@ describe('configuration export and import', () => {
     const empty = ok(await s.call(v2('export/pool/config')));
     expect(empty.modules.notifications.length).toBe(1);
     expect(empty.modules.pool.host.map((p: any) => p.name)).toEqual(['Default', 'Jailed Hosts']);
-    expect(empty.modules.active_monitoring).toEqual({});
+    expect(empty.modules.active_monitoring).toEqual({ res: [], vs_config: [] });
 
     ok(await s.call(v1('import/pool/config'), { form: { JSON: JSON.stringify(poolFile) } }));
     expect(normal(ok(await s.call(v2('export/pool/config'))))).toEqual(normal(poolFile));

@@ -24,6 +24,7 @@ import type { CustomApps } from '../services/custom-apps/index.js';
 import type { Extractions } from '../services/recording/index.js';
 import type { SnmpDevices } from '../services/snmp/index.js';
 import type { Infrastructure } from '../services/infrastructure/index.js';
+import type { Scans } from '../services/scans/index.js';
 
 export type Version = 'v0' | 'v1' | 'v2';
 
@@ -70,6 +71,8 @@ export interface ApiDeps {
   infrastructure?: Infrastructure | null;
   /** SNMP devices; absent: their endpoints answer -6 */
   snmp?: SnmpDevices | null;
+  /** hosts to scan with nmap; absent: their endpoints answer -6 */
+  scans?: Scans | null;
   /** PCAP extractions running (createMonitoringApp makes one when absent) */
   extractions?: Extractions;
 }

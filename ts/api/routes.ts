@@ -27,6 +27,7 @@ import { geoRoutes } from './monitoring/geo.routes.js';
 import { pcapRoutes } from './monitoring/pcap.routes.js';
 import { snmpRoutes } from './monitoring/snmp.routes.js';
 import { infrastructureRoutes } from './monitoring/infrastructure.routes.js';
+import { scanRoutes } from './monitoring/scans.routes.js';
 import * as flows from './monitoring/flows.js';
 import * as hosts from './monitoring/hosts.js';
 import * as ifaces from './monitoring/interfaces.js';
@@ -305,4 +306,5 @@ export const routes: RouteDef[] = [
   ...pcapRoutes,
   ...snmpRoutes,
   ...infrastructureRoutes,
+  ...scanRoutes,
 ];

@@ -23,6 +23,7 @@ import { Users } from '../services/users.js';
 import { defaultGeo, type Geo } from '../services/geo/index.js';
 import { SnmpDevices } from '../services/snmp/index.js';
 import { Infrastructure } from '../services/infrastructure/index.js';
+import { Scans, type HostView } from '../services/scans/index.js';
 
 export interface MonitoringApiOptions {
   port: number;
@@ -69,6 +70,8 @@ export interface MonitoringApi {
   snmp: SnmpDevices;
   /** other instances and their poller */
   infrastructure: Infrastructure;
+  /** hosts to scan with nmap and their scheduler */
+  scans: Scans;
   close(): Promise<void>;
 }
 
@@ -114,6 +117,13 @@ export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOpt
     const snmp = (o.snmp ?? checking.snmp).setPoints(o.timeseries?.store ?? null).start();
     // other instances, polled every minute with their tokens
     const infrastructure = new Infrastructure(store, { am: checking.activeMonitoring, log: (l) => console.error(l) }).start();
+    // hosts to scan with nmap: changes raise alerts while the vulnerability_scan check is on
+    const scans = new Scans(store, {
+      alerts,
+      alertsEnabled: () => checks.isEnabled('system', 'vulnerability_scan'),
+      hosts: hostView(ifaces),
+      log: (l) => console.error(l),
+    }).start();
     const app = createMonitoringApp(
       {
         interfaces: ifaces,
@@ -137,6 +147,7 @@ export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOpt
         customApps: checking.customApps,
         snmp,
         infrastructure,
+        scans,
       },
       { log: (l) => console.error(l), debug: o.debug, metricsOpenLoopback: o.metricsOpenLoopback },
     );
@@ -160,11 +171,13 @@ export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOpt
       checks,
       snmp,
       infrastructure,
+      scans,
       close: async () => {
         rates.stop();
         system.stop();
         snmp.stop();
         infrastructure.stop();
+        scans.stop();
         await srv.close();
         // the alerts queued and the series sampled so far are written before main closes the store
         await ownChecking?.close();
@@ -177,6 +190,24 @@ export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOpt
     await closeStore();
     throw e;
   }
+}
+
+/** What the engines know of an address (untagged): its name and the ports it served, over every interface. */
+function hostView(ifaces: Interfaces): HostView {
+  return (ip) => {
+    let found: ReturnType<HostView> = null;
+    for (const i of ifaces.list) {
+      const h = i.engine.host(ip);
+      if (!h) continue;
+      found ??= { name: '', tcp: [], udp: [] };
+      found.name ||= h.name ?? '';
+      for (const u of h.used_ports ?? []) {
+        const list = u.tcp ? found.tcp : found.udp;
+        if (u.server && !list.includes(u.port)) list.push(u.port);
+      }
+    }
+    return found;
+  };
 }
 
 export interface EgressApiOptions {

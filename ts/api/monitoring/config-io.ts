@@ -52,13 +52,29 @@ const checks: ConfigModule = {
 
 const MODULES: Record<string, ConfigModule> = {
   scripts: checks,
+  // am_import_export: {res: the hosts, vs_config: the hosts to scan}; a file of
+  // the hosts alone (flowgate's earlier form) is read too
   active_monitoring: {
-    export: (ctx) => need(ctx.deps.activeMonitoring, 'active monitoring').exportConfig(),
+    export: (ctx) => {
+      const res = need(ctx.deps.activeMonitoring, 'active monitoring').exportConfig();
+      const vs = ctx.deps.scans?.exportConfig() ?? [];
+      return { res: Object.keys(res).length ? res : [], vs_config: vs };
+    },
     import: async (ctx, conf) => {
-      const hosts = asObject(conf, "'active_monitoring' (<measurement>@<host> → settings)");
-      if (!Object.keys(hosts).length) return [];
-      const r = await need(ctx.deps.activeMonitoring, 'active monitoring').importConfig(hosts);
-      return r.skipped.map((k) => `active monitoring host '${k.slice(0, 120)}' is not valid`);
+      const o = asObject(conf, "'active_monitoring' ({res, vs_config})");
+      const wrapped = 'res' in o || 'vs_config' in o;
+      const hosts = wrapped ? asObject(o.res ?? {}, "'active_monitoring.res' (<measurement>@<host> → settings)") : o;
+      const failed: string[] = [];
+      if (Object.keys(hosts).length) {
+        const r = await need(ctx.deps.activeMonitoring, 'active monitoring').importConfig(hosts);
+        failed.push(...r.skipped.map((k) => `active monitoring host '${k.slice(0, 120)}' is not valid`));
+      }
+      const vs = wrapped ? o.vs_config : undefined;
+      if (vs !== undefined && !isEmpty(vs)) {
+        if (!Array.isArray(vs)) throw new ApiError(RC.BAD_CONTENT, "'active_monitoring.vs_config' must be a list of hosts to scan");
+        failed.push(...(await need(ctx.deps.scans, 'active scans').importConfig(vs)));
+      }
+      return failed;
     },
     reset: (ctx) => need(ctx.deps.activeMonitoring, 'active monitoring').reset(),
   },

@@ -8,19 +8,11 @@ import { l7Id, l7Name, type EngineStats } from '../../bindings/engine.js';
 import { isGhostNetwork } from '../../services/checks/interface-checks.js';
 import type { MonitoredInterface } from '../../services/interfaces.js';
 import { recordingStatus } from '../../services/recording/index.js';
+import { secondsToTime } from '../../services/time-format.js';
 import type { ApiCtx } from '../route.js';
 import { collapseStats, groupL7, pieData, type Slice } from './stats.js';
 import { ApiError, RC } from '../rc.js';
 
-
-/** ntopng's secondsToTime: "MM:SS", "HH:MM:SS", "N day(s), HH:MM:SS". */
-export function secondsToTime(sec: number): string {
-  sec = Math.max(0, Math.floor(sec));
-  const d = Math.floor(sec / 86400), h = Math.floor((sec % 86400) / 3600), m = Math.floor((sec % 3600) / 60), s = sec % 60;
-  const p = (n: number) => String(n).padStart(2, '0');
-  const hms = h || d ? `${p(h)}:${p(m)}:${p(s)}` : `${p(m)}:${p(s)}`;
-  return d ? `${d} day${d > 1 ? 's' : ''}, ${hms}` : hms;
-}
 
 /** "17:14:42 +0200", as strftime("%H:%M:%S %z"). */
 export function localTime(d = new Date()): string {

@@ -181,6 +181,9 @@ const SYSTEM: Row[] = [
   // resident memory (MiB) and of the data directory's disk use (%), off by default
   ['memory_usage', SYS, ERROR, false, [4136], gt(4096)],
   ['disk_space', SYS, ERROR, false, [4136], gt(90)],
+  // ntopng's is among its closed pro scripts (vs_utils asks for system/ or
+  // active_monitoring/vulnerability_scan): changes found by an active scan
+  ['vulnerability_scan', SEC, WARNING, true, [4184]],
 ];
 
 /** nDPI risk → check name where it is not the alert's key (FlowRiskAlerts.cpp) */
@@ -205,7 +208,7 @@ const SCORE_HOST_CHECKS = ['score_threshold', 'dangerous_host'];
 const RUNNING_OTHER_CHECKS = new Set([
   'interface/too_many_drops', 'interface/no_if_activity', 'interface/ghost_networks', 'interface/dropped_alerts',
   'network/syn_scan_victim', 'network/flow_flood_victim', 'network/ip_reassignment', 'network/broadcast_domain_too_large', 'network/network_issues',
-  'system/dropped_alerts', 'system/memory_usage', 'system/disk_space',
+  'system/dropped_alerts', 'system/memory_usage', 'system/disk_space', 'system/vulnerability_scan',
 ]);
 
 const TEMPLATES: Record<string, CheckDef['template']> = {
