@@ -3,13 +3,18 @@
 // equals the remote's own interface data; a wrong token and a dead URL are
 // reported per instance; every code of add/edit/delete as ntopng's
 // rest_utils gives them.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { RecordingSink } from './fixtures/alert-sink.js';
 import { startApi, type ApiService } from './fixtures/api.js';
 import { tempDir } from './fixtures/pcap.js';
 import { NDPI_PCAPS } from './fixtures/util.js';
+
+const ROOT = join(import.meta.dirname, '..');
 
 const pro = (p: string) => `/lua/pro/rest/v2/${p}.lua`;
 
@@ -137,4 +142,77 @@ describe('infrastructure instances: one flowgate polling another', () => {
     local = await startApi({ files: [join(NDPI_PCAPS, 'dns-tunnel-iodine.pcap')], dataDir });
     expect((await local.call(pro('get/infrastructure/instance'))).body.rsp).toEqual(before);
   });
+});
+
+// The bandwidth threshold against an instance with traffic now: `flowgate`
+// as an operator starts it first (no interface: the bundled capture replayed
+// in a loop at its own pace), its throughput read from its own API.
+describe('infrastructure bandwidth threshold', () => {
+  const tmp = tempDir('flowgate-infra-bw-');
+  const sink = new RecordingSink();
+  let local: ApiService;
+  let remote: ChildProcess;
+  let remoteUrl = '';
+  const PW = 'Remote-admin-1';
+
+  beforeAll(async () => {
+    // a free port (0 turns the API off)
+    const port = await new Promise<number>((resolve) => {
+      const srv = createServer().listen(0, '127.0.0.1', () => {
+        const p = (srv.address() as { port: number }).port;
+        srv.close(() => resolve(p));
+      });
+    });
+    remote = spawn(process.execPath, [join(ROOT, 'bin', 'flowgate.js'), '--http-port', String(port), '--bind', '127.0.0.1', '--egress-port', '0', '--data-dir', join(tmp.dir, 'remote'), '--admin-password', PW], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] });
+    remoteUrl = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      remote.stdout!.on('data', (b: Buffer) => {
+        out += b.toString();
+        const m = /monitoring API on (http:\/\/[^/\s]+)\//.exec(out);
+        if (m) resolve(m[1]);
+      });
+      remote.once('exit', (c) => reject(new Error(`flowgate exited ${c}: ${out}`)));
+    });
+    local = await startApi({ files: [join(NDPI_PCAPS, 'dns-tunnel-iodine.pcap')], dataDir: join(tmp.dir, 'local'), alerts: sink });
+  }, 60_000);
+  afterAll(async () => {
+    await local?.close();
+    remote?.kill('SIGTERM');
+    tmp.cleanup();
+  });
+
+  it('engages the am_host threshold alert (measurement bandwidth) while the throughput is over it; an edit releases it', async () => {
+    const basic = `Basic ${Buffer.from(`admin:${PW}`).toString('base64')}`;
+    const t = await (await fetch(`${remoteUrl}/lua/rest/v2/create/ntopng/api_token.lua`, { method: 'POST', headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' }, body: 'username=admin' })).json();
+    const r = await local.call(pro('add/infrastructure/instance'), { form: { url: remoteUrl, alias: 'busy', token: t.rsp.api_token, rtt_threshold: 5000, bandwidth_threshold: 1 } });
+    expect(r.body.rc, r.text).toBe(0);
+    const id = r.body.rsp.instance_id;
+    const engaged = () => sink.calls.filter((c) => c.op === 'engage' && c.alert.entityVal === `bandwidth@${remoteUrl}`);
+    // the replay is paced: poll until a second with traffic has been measured (the remote's own figure is the truth)
+    let row: Record<string, any> = {};
+    for (let i = 0; i < 30 && !engaged().length; i++) {
+      await local.api.infrastructure.pollAll();
+      row = (await local.call(pro('get/infrastructure/data'))).body.rsp.find((x: { instance_id: string }) => x.instance_id === id);
+      if (!engaged().length) await new Promise((res) => setTimeout(res, 500));
+    }
+    const [first] = engaged();
+    expect(first, JSON.stringify(row)).toBeDefined();
+    if (first?.op !== 'engage') throw new Error('no engage');
+    expect(first.alert).toMatchObject({ family: 'am_host', alertId: 4119, fields: { resolved_ip: '127.0.0.1', resolved_name: 'busy', measurement: 'bandwidth', measure_threshold: 1 } });
+    expect(first.alert.json).toMatchObject({ threshold: 1, operator: 'gt', host: { label: 'busy', is_infrastructure: true, measurement: 'bandwidth', host: remoteUrl } });
+    expect(first.alert.json.value as number).toBeGreaterThan(1);
+    // the figure is the remote's own throughput_bps, as the data endpoint reported it after that poll
+    // (the poller's own minute may have polled again in between: then the row is a later one)
+    if (row.last_update === first.alert.tstamp) expect(row).toMatchObject({ reachable: true, bandwidth_exceeded: true, throughput: first.alert.json.value });
+    const forKey = () => sink.calls.filter((c) => (c.op === 'engage' ? c.alert.entityVal : c.op === 'release' ? c.key.entityVal : '') === `bandwidth@${remoteUrl}`);
+    expect(forKey().at(-1)?.op).toBe('engage');
+    const releasesBefore = sink.calls.filter((c) => c.op === 'release' && c.key.entityVal === `bandwidth@${remoteUrl}`).length;
+    const e = await local.call(pro('edit/infrastructure/instance'), { form: { instance_id: id, url: remoteUrl, alias: 'busy', token: t.rsp.api_token, rtt_threshold: 5000, bandwidth_threshold: 2 ** 31 - 1 } });
+    expect(e.body.rc, e.text).toBe(0);
+    const rel = sink.calls.filter((c) => c.op === 'release' && c.key.entityVal === `bandwidth@${remoteUrl}`).length;
+    expect(rel - releasesBefore).toBe(1);
+    const n = engaged().length;
+    await local.api.infrastructure.pollAll();
+    expect(engaged().length).toBe(n);
+  }, 60_000);
 });

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { AlertInput, AlertSink } from '../ts/services/alerts/types.js';
+import { portAlerts, stepDeltas, type PortAlert, type SnmpInterface } from '../ts/services/snmp/index.js';
 import { startApi, v2, type ApiService } from './fixtures/api.js';
 import { pcap, sec, tempDir } from './fixtures/pcap.js';
 import { ETH, IPPROTO, MAC_A, MAC_B, eth, ipv4, udp } from './fixtures/frames.js';
@@ -247,14 +248,28 @@ describe.skipIf(!RUN)('SNMP devices against snmpd in a network namespace', () =>
     expect(await series(AGENT, peer)).toEqual({ sent: [0], rcvd: [bytes] });
     // the v1 device: ifTable's 32-bit counters, the same deltas
     expect(await series(AGENT2, index)).toEqual({ sent: [bytes], rcvd: [0] });
-    // the peer goes down: the veth's operational status changes, an alert_port_status_change per device
+    // the peer goes down: the veth's operational status changes, an alert_port_status_change per device;
+    // 5 frames sent on it now are dropped (the kernel's tx_dropped, the agent's ifOutDiscards)
     nsRun(['ip', 'link', 'set', VETH_PEER, 'down']);
     raised.length = 0;
+    const discards = () => Number(snmpget(V2C(AGENT), `1.3.6.1.2.1.2.2.1.19.${index}`));
+    const discardsBefore = discards();
+    nsRun(['python3', '-c', py, VETH, ...frames.slice(0, 5).map((f) => f.toString('hex'))]);
     const oper = () => snmpget(['-On', ...V2C(AGENT)], `1.3.6.1.2.1.2.2.1.8.${index}`);
-    for (let i = 0; i < 150 && /^(1|up)/.test(oper()); i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 150 && (/^(1|up)/.test(oper()) || discards() < discardsBefore + 5); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(discards()).toBe(discardsBefore + 5);
     await s.api.snmp.pollAll(now + 2);
     const alerts = raised.filter((a) => a.alertId === 4096 + 28 && a.entityVal === AGENT && a.subtype === String(index));
     expect(alerts.length).toBe(1);
+    // the discards grew on the veth (alert_port_errors); its traffic and its peer's stopped after a step with
+    // the frames (alert_snmp_device_traffic_change, curr_traffic 0); the link to the root namespace carried SNMP both steps
+    const on = (id: number, idx: number) => raised.filter((a) => a.alertId === id && a.entityVal === AGENT && a.subtype === String(idx)).map((a) => a.json);
+    expect(on(4096 + 25, index)).toEqual([{ device: AGENT, device_name: 'fg-snmp-agent', interface: index, interface_name: VETH }]);
+    expect(on(4096 + 25, peer)).toEqual([]);
+    expect(on(4096 + 81, index)).toEqual([{ device: AGENT, device_name: 'fg-snmp-agent', interface: index, interface_name: VETH, curr_traffic: 0, prev_traffic: bytes }]);
+    expect(on(4096 + 81, peer)).toEqual([{ device: AGENT, device_name: 'fg-snmp-agent', interface: peer, interface_name: VETH_PEER, curr_traffic: 0, prev_traffic: bytes }]);
+    expect(on(4096 + 81, link(IF_NS).index)).toEqual([]);
+    expect(raised.filter((a) => a.alertId === 4096 + 80)).toEqual([]);
     expect(alerts[0].json).toEqual({ device: AGENT, device_name: 'fg-snmp-agent', interface: index, interface_name: VETH, status: Number(snmpget(['-On', ...V2C(AGENT)], `1.3.6.1.2.1.2.2.1.8.${index}`).replace(/\D.*$/, '')) });
     expect(alerts[0].json.status).not.toBe(1);
     nsRun(['ip', 'link', 'set', VETH_PEER, 'up']);
@@ -303,6 +318,40 @@ describe.skipIf(!RUN)('SNMP devices against snmpd in a network namespace', () =>
     await s.close();
     s = await startApi({ files: [tmp.file('one.pcap')], dataDir, timeseries: true });
     expect((await s.call(pro('get/snmp/device/list'))).body.rsp).toEqual(before);
+  });
+});
+
+// ntopng's SNMP behavioural checks on counters worked out by hand
+describe('SNMP interface checks between two polls', () => {
+  const base: SnmpInterface = {
+    index: 3, name: 'eth0', descr: 'eth0', alias: '', type: 6, speed: 1e9, admin_status: 1, oper_status: 1,
+    in_bytes: 1000, out_bytes: 2000, in_ucast: 10, out_ucast: 20, in_nucast: 0, out_nucast: 0, in_discards: 0, out_discards: 0, in_errors: 0, out_errors: 0, hc: false,
+  };
+  const ids = (a: PortAlert[]) => a.map((x) => x.alertId);
+  it('errors over 5 % of the packets (errored packets counted in the total) raise both error alerts; 5 % exactly only the first', () => {
+    // 94 good packets + 6 errors: 6 %
+    const six = stepDeltas(base, { ...base, in_ucast: 10 + 94, in_errors: 6, in_bytes: 1100 });
+    expect(six).toEqual({ bytes: 100, packets: 94, errors: 6, discards: 0 });
+    expect(portAlerts(six, 50)).toEqual([{ alertId: 4096 + 25 }, { alertId: 4096 + 80, errors: 6 }]);
+    const five = stepDeltas(base, { ...base, in_ucast: 10 + 95, out_errors: 5, in_bytes: 1100 });
+    expect(ids(portAlerts(five, 50))).toEqual([4096 + 25]);
+    // discards alone
+    expect(ids(portAlerts(stepDeltas(base, { ...base, out_discards: 1, in_bytes: 1001 }), 1))).toEqual([4096 + 25]);
+  });
+  it('a 32-bit counter wraps; a 64-bit one going back is a reset and raises nothing', () => {
+    const wrap = stepDeltas({ ...base, in_bytes: 2 ** 32 - 10 }, { ...base, in_bytes: 5 });
+    expect(wrap.bytes).toBe(15);
+    const reset = stepDeltas({ ...base, hc: true, in_bytes: 5000 }, { ...base, hc: true, in_bytes: 10 });
+    expect(reset.bytes).toBeNull();
+    expect(portAlerts(reset, 0)).toEqual([]);
+  });
+  it('traffic started or stopped against the step before; nothing without one', () => {
+    const none = stepDeltas(base, base), some = stepDeltas(base, { ...base, out_bytes: 2600 });
+    expect(portAlerts(some, 0)).toEqual([{ alertId: 4096 + 81, curr_traffic: 600, prev_traffic: 0 }]);
+    expect(portAlerts(none, 600)).toEqual([{ alertId: 4096 + 81, curr_traffic: 0, prev_traffic: 600 }]);
+    expect(portAlerts(some, 10)).toEqual([]);
+    expect(portAlerts(none, 0)).toEqual([]);
+    expect(portAlerts(some, undefined)).toEqual([]);
   });
 });
 

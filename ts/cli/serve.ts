@@ -116,7 +116,7 @@ export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOpt
     // SNMP devices polled every 5 minutes: their series in the timeseries store, their alerts to the alert service
     const snmp = (o.snmp ?? checking.snmp).setPoints(o.timeseries?.store ?? null).start();
     // other instances, polled every minute with their tokens
-    const infrastructure = new Infrastructure(store, { am: checking.activeMonitoring, log: (l) => console.error(l) }).start();
+    const infrastructure = new Infrastructure(store, { am: checking.activeMonitoring, alerts, log: (l) => console.error(l) }).start();
     // hosts to scan with nmap: changes raise alerts while the vulnerability_scan check is on
     const scans = new Scans(store, {
       alerts,

@@ -5,12 +5,17 @@
 // Kept in LMDB (db 'infrastructure'), with ntopng's checks and codes. As
 // ntopng's infrastructure_utils, each instance is also an active monitoring
 // host (its URL measured over HTTP(S) every minute, its token kept, read
-// only), whose RTT threshold raises the am_host threshold alert.
+// only), whose RTT threshold raises the am_host threshold alert; the
+// bandwidth threshold is checked at each poll against the instance's
+// throughput: the same alert (measurement 'bandwidth'), engaged while the
+// throughput is over it, released once a poll finds it under.
 import { randomBytes } from 'node:crypto';
 
 import type { Database } from 'lmdb';
 
 import { ApiError, RC } from '../../api/rc.js';
+import { scoreToSeverity } from '../alerts/catalogue.js';
+import { SYSTEM_IFID, type AlertKey, type AlertSink } from '../alerts/types.js';
 import type { ConfigStore } from '../config-store.js';
 import { StepPoller } from '../step-poller.js';
 
@@ -62,17 +67,22 @@ export interface AmRegistry {
 
 export const POLL_SEC = 60;
 const TIMEOUT_MS = 5000;
+/** other_alert_keys.lua: alert_am_threshold_cross (OTHER_BASE_KEY + 23), raised as active monitoring raises it */
+const AM_THRESHOLD_CROSS = 4119;
+const SCORE = 50;
 
 export class Infrastructure {
   private readonly db: Database<Instance, string>;
   private readonly data = new Map<string, InstanceData>();
+  /** URLs whose bandwidth alert is engaged */
+  private readonly overBandwidth = new Set<string>();
   private readonly poller = new StepPoller(POLL_SEC, async () => {
     await Promise.all(this.all().map((i) => this.poll(i)));
   });
 
   constructor(
     store: ConfigStore,
-    private readonly opts: { timeoutMs?: number; am?: AmRegistry | null; log?: (l: string) => void } = {},
+    private readonly opts: { timeoutMs?: number; am?: AmRegistry | null; alerts?: Pick<AlertSink, 'engage' | 'release'> | null; log?: (l: string) => void } = {},
   ) {
     this.db = store.db<Instance>('infrastructure');
   }
@@ -88,6 +98,11 @@ export class Infrastructure {
 
   private async amDelete(i: Instance): Promise<void> {
     await this.opts.am?.delete(i.url, i.url.startsWith('https:') ? 'https' : 'http').catch(() => undefined);
+    this.releaseBandwidth(i.url, Math.floor(Date.now() / 1000));
+  }
+
+  private releaseBandwidth(url: string, t: number): void {
+    if (this.overBandwidth.delete(url)) this.opts.alerts?.release(bandwidthKey(url), t);
   }
 
   all(): Instance[] {
@@ -222,7 +237,36 @@ export class Infrastructure {
     d.rtt_exceeded = d.reachable && d.rtt > i.rtt_threshold;
     d.bandwidth_exceeded = d.reachable && d.throughput > i.bandwidth_threshold;
     // an edit or delete during the poll wins
-    if (this.db.get(i.instance_id)?.url === i.url) this.data.set(i.instance_id, d);
+    if (this.db.get(i.instance_id)?.url !== i.url) return;
+    this.data.set(i.instance_id, d);
+    if (d.bandwidth_exceeded) this.raiseBandwidth(i, d);
+    else if (d.reachable) this.releaseBandwidth(i.url, d.last_update);
+  }
+
+  /** alert_am_threshold_cross.new(value, threshold, ip, host, operator, unit) of the instance's throughput (bit/s) */
+  private raiseBandwidth(i: Instance, d: InstanceData): void {
+    let ip = '';
+    try {
+      ip = new URL(i.url).hostname.replace(/^\[|\]$/g, '');
+    } catch {
+      /* checked when added */
+    }
+    this.overBandwidth.add(i.url);
+    this.opts.alerts?.engage({
+      ...bandwidthKey(i.url),
+      tstamp: d.last_update,
+      score: SCORE,
+      severity: scoreToSeverity(SCORE),
+      fields: { resolved_ip: ip, resolved_name: i.alias, measurement: 'bandwidth', measure_threshold: i.bandwidth_threshold, measure_value: d.throughput },
+      json: {
+        value: d.throughput,
+        threshold: i.bandwidth_threshold,
+        ip,
+        host: { label: i.alias, is_infrastructure: true, measurement: 'bandwidth', host: i.url },
+        operator: 'gt',
+        unit: 'field_units.bps',
+      },
+    });
   }
 
   exportConfig(): Instance[] {
@@ -255,6 +299,8 @@ export class Infrastructure {
 }
 
 const newId = () => randomBytes(8).toString('hex');
+/** the instance's bandwidth alert: an active monitoring host alert keyed as ntopng keys them ('<measurement>@<host>') */
+const bandwidthKey = (url: string): AlertKey => ({ family: 'am_host', ifid: SYSTEM_IFID, entityVal: `bandwidth@${url}`, alertId: AM_THRESHOLD_CROSS, subtype: '' });
 
 function blank(i: Instance): InstanceData {
   return {

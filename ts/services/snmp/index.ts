@@ -6,8 +6,9 @@
 // configuration. Every 5 minutes (ntopng's SNMP polling step) each device's
 // system group, ifTable and ifXTable are read: 64-bit counters where the device has
 // them, the step's deltas written as the snmp_if:traffic / packets / errors
-// series (system interface), and an operational status change raised as
-// alert_port_status_change.
+// series (system interface), and ntopng's SNMP behavioural checks raised
+// from two polls (portAlerts below): operational status change, discards or
+// errors increased, errors over 5 % of the packets, traffic started or stopped.
 import { isIP } from 'node:net';
 
 import type { Database } from 'lmdb';
@@ -73,6 +74,8 @@ interface PollState {
   /** epoch seconds of the last poll that answered */
   polled: number;
   interfaces: Map<number, SnmpInterface>;
+  /** per interface, the bytes (in + out) of the last step (absent: not known) */
+  traffic: Map<number, number>;
   error: string;
   /** sysUpTime the last poll read (hundredths of a second) */
   uptime: number;
@@ -91,6 +94,12 @@ export const ALERT_PORT_STATUS_CHANGE = 4096 + 28;
 /** alert_snmp_device_reset (OTHER_BASE_KEY + 34), alert_snmp_device_polling_error (+ 95) */
 export const ALERT_DEVICE_RESET = 4096 + 34;
 export const ALERT_POLLING_ERROR = 4096 + 95;
+/** alert_port_errors (+ 25), alert_snmp_interface_errors (+ 80), alert_snmp_device_traffic_change (+ 81) */
+export const ALERT_PORT_ERRORS = 4096 + 25;
+export const ALERT_INTERFACE_ERRORS = 4096 + 80;
+export const ALERT_TRAFFIC_CHANGE = 4096 + 81;
+/** ntopng's Interface Errors Exceeded: errors over 5 % of the packets */
+const ERRORS_PCT = 5;
 const SCORE_WARNING = 50;
 
 const IF_TABLE = '1.3.6.1.2.1.2.2', IF_X_TABLE = '1.3.6.1.2.1.31.1.1';
@@ -149,7 +158,7 @@ export class SnmpDevices {
     // answer, or the first poll); the state keeps the last interfaces read.
     const failed = (reason: string) => {
       if (!prev?.error) this.sinks.alerts?.emit(deviceAlert(d, ALERT_POLLING_ERROR, now, { reason }));
-      this.state.set(d.ip, { polled: prev?.polled ?? 0, interfaces: prev?.interfaces ?? new Map(), error: reason, uptime: prev?.uptime ?? 0 });
+      this.state.set(d.ip, { polled: prev?.polled ?? 0, interfaces: prev?.interfaces ?? new Map(), traffic: new Map(), error: reason, uptime: prev?.uptime ?? 0 });
     };
     // the system group first: a device imported (not probed) gets its name, a renamed one the new one
     const system = await this.probe(d.ip, d);
@@ -198,7 +207,8 @@ export class SnmpDevices {
         hc,
       });
     }
-    this.state.set(d.ip, { polled: now, interfaces, error: '', uptime: system.sysUpTime });
+    const traffic = new Map<number, number>();
+    this.state.set(d.ip, { polled: now, interfaces, traffic, error: '', uptime: system.sysUpTime });
     // no deltas across a restart (the counters started again) or from a poll that failed
     if (!prev || !prev.polled || restarted || prev.error) return;
     const tstamp = Math.floor(now / POLL_STEP) * POLL_STEP;
@@ -207,8 +217,9 @@ export class SnmpDevices {
       const old = prev.interfaces.get(cur.index);
       if (!old) continue;
       if (old.oper_status !== cur.oper_status) this.sinks.alerts?.emit(statusAlert(d, cur, now));
-      // a 32-bit counter that went round wraps; a 64-bit one going back is a reset: no point
-      const delta = (a: number, b: number, wide: boolean) => (b >= a ? b - a : wide ? null : b + MOD32 - a);
+      const step = stepDeltas(old, cur);
+      if (step.bytes !== null) traffic.set(cur.index, step.bytes);
+      for (const a of portAlerts(step, prev.traffic.get(cur.index))) this.sinks.alerts?.emit(portAlert(d, cur, now, a));
       const tags = `device=${d.ip},if_index=${cur.index}`;
       const put = (schema: string, metrics: [string, number | null][]) => {
         if (metrics.some(([, v]) => v === null)) return;
@@ -348,6 +359,71 @@ function statusAlert(d: SnmpDevice, i: SnmpInterface, tstamp: number): AlertInpu
     severity: scoreToSeverity(SCORE_WARNING),
     fields: { ip: d.ip, port: i.index, name, port_name: i.name },
     json: { device: d.ip, device_name: name, interface: i.index, interface_name: i.name, status: i.oper_status },
+  };
+}
+
+/** The counters' growth between two polls of an interface (null: a counter went back, not a wrap). */
+export interface StepDeltas {
+  bytes: number | null;
+  packets: number | null;
+  errors: number | null;
+  discards: number | null;
+}
+
+export function stepDeltas(old: SnmpInterface, cur: SnmpInterface): StepDeltas {
+  const sum = (a: (number | null)[]) => (a.some((x) => x === null) ? null : (a as number[]).reduce((x, y) => x + y, 0));
+  return {
+    bytes: sum([delta(old.in_bytes, cur.in_bytes, cur.hc), delta(old.out_bytes, cur.out_bytes, cur.hc)]),
+    packets: sum([delta(old.in_ucast, cur.in_ucast, cur.hc), delta(old.out_ucast, cur.out_ucast, cur.hc), delta(old.in_nucast, cur.in_nucast, cur.hc), delta(old.out_nucast, cur.out_nucast, cur.hc)]),
+    errors: delta(old.in_errors + old.out_errors, cur.in_errors + cur.out_errors, false),
+    discards: delta(old.in_discards + old.out_discards, cur.in_discards + cur.out_discards, false),
+  };
+}
+
+/** a 32-bit counter that went round wraps; a 64-bit one going back is a reset (null) */
+function delta(a: number, b: number, wide: boolean): number | null {
+  return b >= a ? b - a : wide ? null : b + MOD32 - a;
+}
+
+export type PortAlert =
+  | { alertId: typeof ALERT_PORT_ERRORS }
+  | { alertId: typeof ALERT_INTERFACE_ERRORS; errors: number }
+  | { alertId: typeof ALERT_TRAFFIC_CHANGE; curr_traffic: number; prev_traffic: number };
+
+/**
+ * ntopng's SNMP behavioural checks on one interface's step (doc/src/alerts/
+ * snmp_checks.rst): High Interface Discards/Errors — the discard or error
+ * counters grew; Interface Errors Exceeded — the errors are over 5 % of the
+ * packets (`errors`: that percentage, rounded to 0.01); Traffic Change
+ * Detected — bytes after a step without, or none after a step with.
+ */
+export function portAlerts(step: StepDeltas, prevTraffic: number | undefined): PortAlert[] {
+  const out: PortAlert[] = [];
+  if ((step.errors ?? 0) > 0 || (step.discards ?? 0) > 0) out.push({ alertId: ALERT_PORT_ERRORS });
+  if (step.errors !== null && step.packets !== null && step.errors > 0 && (step.errors * 100) / (step.packets + step.errors) > ERRORS_PCT) {
+    out.push({ alertId: ALERT_INTERFACE_ERRORS, errors: Math.round((step.errors * 10000) / (step.packets + step.errors)) / 100 });
+  }
+  if (step.bytes !== null && prevTraffic !== undefined && (step.bytes === 0) !== (prevTraffic === 0)) {
+    out.push({ alertId: ALERT_TRAFFIC_CHANGE, curr_traffic: step.bytes, prev_traffic: prevTraffic });
+  }
+  return out;
+}
+
+/** alert_port_errors.new / alert_snmp_interface_errors.new / alert_snmp_device_traffic_change.new (device, its name, the interface) */
+function portAlert(d: SnmpDevice, i: SnmpInterface, tstamp: number, a: PortAlert): AlertInput {
+  const name = d.system.sysName || d.name;
+  const { alertId, ...extra } = a;
+  return {
+    family: 'snmp_device',
+    ifid: SYSTEM_IFID,
+    entityVal: d.ip,
+    alertId,
+    subtype: String(i.index),
+    tstamp,
+    score: SCORE_WARNING,
+    severity: scoreToSeverity(SCORE_WARNING),
+    fields: { ip: d.ip, port: i.index, name, port_name: i.name },
+    json: { device: d.ip, device_name: name, interface: i.index, interface_name: i.name, ...extra },
   };
 }
 
