@@ -760,6 +760,11 @@ export class Engine {
     return this.native.localMacs();
   }
 
+  /** The local hosts whose MAC is a networking device (a MAC more than 8 hosts were seen behind). */
+  gatewayHosts(): { ip: string; vlan: number }[] {
+    return this.native.gatewayHosts();
+  }
+
   /**
    * ntopng's RX-only views (NetworkInterface::getRxOnlyHostsList): the hosts
    * with one-way TCP/UDP flows counted, and the clients of active flows to

@@ -192,6 +192,8 @@ export interface HostRecord {
   ip_version: 4 | 6;
   serial: number;
   mac: string | null;
+  /** its MAC's device type (ntopng's DeviceType: 0 unknown, 3 workstation, 8 networking …); 0 without a MAC */
+  devtype: number;
   name: string | null;
   name_source: '' | 'dns' | 'dhcp' | 'mdns' | 'netbios' | 'tls' | 'http' | 'quic';
   localhost: boolean;
@@ -704,6 +706,7 @@ export interface NativeEngine {
   networkCheckHits(): NetworkCheckHits[];
   bcastTooLarge(): BcastTooLarge;
   localMacs(): Float64Array;
+  gatewayHosts(): { ip: string; vlan: number }[];
   behaviourMap(which: 'service' | 'periodicity', q: BehaviourQuery): BehaviourPage;
   noTxPeers(allowed?: string[]): { local: NoTxSide; remote: NoTxSide };
   /** the interface's top visited sites, or a host's (null: no such host) */

@@ -219,6 +219,7 @@ Napi::Object host_to_js(Napi::Env env, const HostRow& r) {
   o.Set("localhost", bool(h.flags & kHostLocal));
   o.Set("host_pool_id", double(r.pool));
   o.Set("local_network_id", double(r.network));
+  o.Set("devtype", double(r.devtype));
   o.Set("privatehost", bool(h.flags & kHostPrivate));
   o.Set("is_broadcast", bool(h.flags & kHostBroadcast));
   o.Set("is_multicast", bool(h.flags & kHostMulticast));

@@ -293,6 +293,7 @@ Napi::Function EngineWrap::Init(Napi::Env env) {
                          InstanceMethod("networkCheckHits", &EngineWrap::NetworkCheckHits),
                          InstanceMethod("bcastTooLarge", &EngineWrap::BcastTooLargeEvents),
                          InstanceMethod("localMacs", &EngineWrap::LocalMacs),
+                         InstanceMethod("gatewayHosts", &EngineWrap::GatewayHosts),
                          InstanceMethod("behaviourMap", &EngineWrap::BehaviourMapPage),
                          InstanceMethod("noTxPeers", &EngineWrap::NoTxPeers),
                          InstanceMethod("topSites", &EngineWrap::TopSitesList),
@@ -765,6 +766,31 @@ Napi::Value EngineWrap::LocalMacs(const Napi::CallbackInfo& info) {
   });
   Napi::Float64Array out = Napi::Float64Array::New(env, v.size());
   if (!v.empty()) std::memcpy(out.Data(), v.data(), v.size() * sizeof(double));
+  return out;
+}
+
+// The local hosts whose MAC is a networking device (ntopng's IpAddress::isGateway,
+// set by LocalHost::checkGatewayInfo): [{ip, vlan}], for the unexpected gateway check.
+Napi::Value EngineWrap::GatewayHosts(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  std::vector<std::pair<IpAddr, uint16_t>> v;
+  engine_->with_view([&](const Pipeline& pl) {
+    const HostTable& ht = pl.hosts();
+    for (uint32_t i = 0; i < ht.max(); i++) {
+      if (!ht.used(i)) continue;
+      const fg::Host& h = ht[i];
+      if ((h.flags & (kHostLocal | kHostHasMac)) != (kHostLocal | kHostHasMac) || (h.flags & kHostBroadcast)) continue;
+      if (pl.mac_devtype(h.mac) == kDevNetworking) v.emplace_back(h.key.ip, h.key.vlan);
+    }
+    return 0;
+  });
+  Napi::Array out = Napi::Array::New(env, v.size());
+  for (size_t k = 0; k < v.size(); k++) {
+    Napi::Object o = Napi::Object::New(env);
+    o.Set("ip", format_ip(v[k].first));
+    o.Set("vlan", double(v[k].second));
+    out.Set(uint32_t(k), o);
+  }
   return out;
 }
 

@@ -50,6 +50,7 @@ class EngineWrap : public Napi::ObjectWrap<EngineWrap> {
   Napi::Value NetworkCheckHits(const Napi::CallbackInfo& info);
   Napi::Value BcastTooLargeEvents(const Napi::CallbackInfo& info);
   Napi::Value LocalMacs(const Napi::CallbackInfo& info);
+  Napi::Value GatewayHosts(const Napi::CallbackInfo& info);
   Napi::Value BehaviourMapPage(const Napi::CallbackInfo& info);
   Napi::Value NoTxPeers(const Napi::CallbackInfo& info);
   Napi::Value TopSitesList(const Napi::CallbackInfo& info);

@@ -123,11 +123,30 @@ size_t Pipeline::memory_bytes() const {
          mac_pool_.memory_bytes() + dpi_.memory_bytes() + score_pool_.memory_bytes() + l7_.memory_bytes() + host_checks_memory_bytes() + services_.memory_bytes() + periodicity_.memory_bytes() + host_side_memory_bytes() + (n_apps_ + n_cats_) * sizeof(IfaceL7Counter) + kFragSlots * sizeof(FragEntry) + kNameCacheSlots * sizeof(NameCacheEntry) + sizeof(*this);
 }
 
-void Pipeline::count_mac(const uint8_t* mac, uint32_t bytes, bool sent) noexcept {
-  if (mac_is_group(mac)) return;
+static uint64_t mac_hash(const uint8_t* mac) noexcept {
   uint64_t v = 0;
   std::memcpy(&v, mac, 6);
-  uint64_t h = mix64(v ^ 0x2545f4914f6cdd1dULL);
+  return mix64(v ^ 0x2545f4914f6cdd1dULL);
+}
+
+// ntopng's Mac::checkDeviceTypeFromManufacturer, the part that needs no
+// manufacturer list: the OUIs of virtual machine platforms are workstations.
+static uint8_t devtype_of_oui(const uint8_t* mac) noexcept {
+  static constexpr uint8_t kVm[][3] = {{0x00, 0x50, 0x56}, {0x00, 0x0C, 0x29}, {0x00, 0x05, 0x69}, {0x00, 0x03, 0xFF},
+                                       {0x00, 0x1C, 0x42}, {0x00, 0x0F, 0x4B}, {0x00, 0x16, 0x3E}, {0x08, 0x00, 0x27}};
+  for (const auto& o : kVm)
+    if (std::memcmp(mac, o, 3) == 0) return kDevWorkstation;
+  return kDevUnknown;
+}
+
+uint8_t Pipeline::mac_devtype(const uint8_t* mac) const noexcept {
+  uint32_t i = mac_index_.find(mac_hash(mac), [&](uint32_t j) { return std::memcmp(mac_pool_[j].addr, mac, 6) == 0; });
+  return i == HashIndex::kNone ? uint8_t(kDevUnknown) : mac_pool_[i].devtype;
+}
+
+void Pipeline::count_mac(const uint8_t* mac, uint32_t bytes, bool sent, bool new_host) noexcept {
+  if (mac_is_group(mac)) return;
+  uint64_t h = mac_hash(mac);
   uint32_t i = mac_index_.find(h, [&](uint32_t j) { return std::memcmp(mac_pool_[j].addr, mac, 6) == 0; });
   if (i == HashIndex::kNone) {
     if (!sent) return;  // a device is something that sent a frame
@@ -141,11 +160,14 @@ void Pipeline::count_mac(const uint8_t* mac, uint32_t bytes, bool sent) noexcept
     std::memcpy(m.addr, mac, 6);
     m.hash = h;
     m.first_ns = now_ns_;
+    m.devtype = devtype_of_oui(mac);
     mac_index_.insert(h, i);
     stats_.macs_created++;
   }
   Mac& m = mac_pool_[i];
   m.last_ns = now_ns_;
+  // ntopng: a MAC more than 8 hosts use is a router's (networking, never changed again)
+  if (new_host && m.hosts < 255 && ++m.hosts > 8) m.devtype = kDevNetworking;
   if (sent) m.bytes_sent += bytes, m.pkts_sent++;
   else m.bytes_rcvd += bytes, m.pkts_rcvd++;
 }
@@ -199,7 +221,7 @@ uint32_t Pipeline::host_for(const IpAddr& ip, uint16_t vlan, const uint8_t* mac,
   if (fl & kHostLocal) stats_.local_hosts++;
   if (!(fl & (kHostBroadcast | kHostMulticast))) stats_.rx_only_hosts++, stats_.local_rx_only_hosts += fl & kHostLocal;
   // A device (MAC) is learned with the hosts behind it.
-  if (mac) count_mac(mac, 0, true);
+  if (mac) count_mac(mac, 0, true, true);
   const NameCacheEntry& c = name_cache_[h & (kNameCacheSlots - 1)];
   if (c.len && c.ip == ip && c.vlan == vlan) name_host(e, c.name, c.len, NameSource(c.src));
   stats_.hosts_created++;

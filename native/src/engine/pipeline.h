@@ -46,9 +46,13 @@ struct PipelineLimits {
   uint32_t behaviour_map_entries = 8192;             // service and periodicity map keys (each)
 };
 
+// ntopng's DeviceType (ntop_typedefs.h): what a MAC is learned to be
+enum DeviceType : uint8_t { kDevUnknown = 0, kDevWorkstation = 3, kDevNetworking = 8 };
+
 struct Mac {
   uint8_t addr[6];
-  uint16_t pad;
+  uint8_t devtype;  // DeviceType
+  uint8_t hosts;    // hosts first seen behind it (saturating): past 8 it is a networking device
   uint64_t hash;
   uint64_t first_ns, last_ns;
   uint64_t bytes_sent, bytes_rcvd, pkts_sent, pkts_rcvd;
@@ -166,6 +170,7 @@ class Pipeline {
   static constexpr uint32_t kVlans = 4096;
   static constexpr uint32_t kMaxNets = 255;  // local networks past the 255th get no counters
   uint32_t macs() const { return mac_pool_.size(); }
+  uint8_t mac_devtype(const uint8_t* mac) const noexcept;  // DeviceType of a known MAC (kDevUnknown otherwise)
   uint32_t max_macs() const { return mac_pool_.max(); }
   uint64_t now_ns() const { return now_ns_; }
   size_t memory_bytes() const;
@@ -186,7 +191,8 @@ class Pipeline {
   void prefetch_hosts(const BatchItem& it) noexcept;
   void count_checks(const Packet& p, uint8_t seen, uint32_t si, uint32_t di) noexcept;
   uint32_t host_for(const IpAddr& ip, uint16_t vlan, const uint8_t* mac, const NetConfig& nets) noexcept;
-  void count_mac(const uint8_t* mac, uint32_t bytes, bool sent) noexcept;
+  // new_host: a host was just created behind this MAC (ntopng's Mac::incUses)
+  void count_mac(const uint8_t* mac, uint32_t bytes, bool sent, bool new_host = false) noexcept;
   void expire_flow(uint32_t i, FlowEnd why) noexcept;
   // The flow's score from its risks now; a compare when its alerts did not
   // change. The one-way risk is judged by the sweep's first step over the

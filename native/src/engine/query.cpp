@@ -162,6 +162,7 @@ std::vector<HostRow> host_rows(const Pipeline& pl, const PageEntry* e, size_t n,
     r.score = pl.host_score(i);
     r.pool = pl.host_pool(i);
     r.network = pl.host_network(i);
+    if (h.flags & kHostHasMac) r.devtype = pl.mac_devtype(h.mac);
     r.blacklisted = blacklisted(h.key.ip);
     r.has_l7 = detail;
     if (detail) r.hits = pl.live_check_hits(i), r.read_contacts(pl.host_l7(), i), r.read_side_pools(pl, i);
@@ -207,6 +208,7 @@ bool find_host(const Pipeline& pl, const IpAddr& ip, int vlan, HostRow& out) {
   out.score = pl.host_score(i);
   out.pool = pl.host_pool(i);
   out.network = pl.host_network(i);
+  if (out.h.flags & kHostHasMac) out.devtype = pl.mac_devtype(out.h.mac);
   out.blacklisted = blacklisted(out.h.key.ip);
   return true;
 }

@@ -29,6 +29,7 @@ struct HostRow {
   bool brief = false;   // host_to_js leaves the nested counters out
   uint8_t pool = 0;     // host_pool_id
   int16_t network = -1; // local_network_id: index in the local network list, -1 none
+  uint8_t devtype = 0;  // its MAC's DeviceType (hosts with a MAC)
   std::string name;
   bool has_l7 = false;  // detail: with the L7 counters and the host-check hits so far
   HostL7Stats l7;

@@ -196,7 +196,7 @@ export function hostDataFlat(ctx: ApiCtx, h: HostRecord, iface: MonitoredInterfa
     ...geoOf(ctx, h.ip),
     os: 0,
     os_detail: '',
-    devtype: 0,
+    devtype: h.devtype,
     host_pool_id: h.host_pool_id,
     // the shares of its active flows' alert scores (Score::lua_get_score)
     score: h.score_as_client + h.score_as_server,

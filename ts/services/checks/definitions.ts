@@ -201,8 +201,8 @@ export const riskCheckKey = (risk: number, alertKey: string) => RISK_CHECK_NAMES
 
 /** The host checks flowgate runs (their hits come from the engine's per-minute counters). */
 export const RUNNING_HOST_CHECKS: readonly HostCheckName[] = HOST_CHECK_NAMES;
-/** The host checks flowgate runs on the engine's host scores (host-checks.ts). */
-const SCORE_HOST_CHECKS = ['score_threshold', 'dangerous_host'];
+/** The host checks flowgate runs on the engine's host scores and MACs (host-checks.ts). */
+const SCORE_HOST_CHECKS = ['score_threshold', 'dangerous_host', 'unexpected_gateway'];
 
 /** The interface, network and system checks flowgate runs (interface-, network-, device-, system-checks.ts). */
 const RUNNING_OTHER_CHECKS = new Set([

@@ -167,6 +167,18 @@ export function dangerousHostAlert(ifid: number, tstamp: number, h: HostScoreRow
   });
 }
 
+/** unexpected_gateway (UnexpectedGatewayAlert: score ERROR, the client's whole, category network, no fields of its own) */
+export const UNEXPECTED_GATEWAY_ALERT_ID = checkDef('host', 'unexpected_gateway')!.alertIds[0];
+export const UNEXPECTED_GATEWAY_SCORE = 100;
+
+/** The local hosts whose MAC is a networking device (Engine.gatewayHosts), each with whether the network configuration lists it as a gateway. */
+export type GatewayQuery = () => { ip: string; vlan: number; name: string; configured: boolean }[];
+
+/** The unexpected_gateway alert of one host. */
+export function unexpectedGatewayAlert(ifid: number, tstamp: number, h: { ip: string; vlan: number; name: string }): AlertInput {
+  return hostAlert(ifid, tstamp, { ...h, local: true }, UNEXPECTED_GATEWAY_ALERT_ID, 'unexpected_gateway', UNEXPECTED_GATEWAY_SCORE, CLIENT_FULL_RISK_PERCENTAGE, null, {}, CATEGORY.network);
+}
+
 /** The engine's per-minute hits for the checks asked (Engine.hostCheckHits, inside a tick listener). */
 export type HostHitsQuery = (thresholds: Partial<Record<HostCheckName, number>>) => HostCheckHits[];
 
@@ -259,12 +271,17 @@ export class HostChecks {
    * interface `ifid`: asks `hits` for the enabled checks' figures, raises or
    * refreshes their alerts and releases the engaged ones not refreshed.
    */
-  tick(ifid: number, tstamp: number, hits: HostHitsQuery, scores?: HostScoreQuery): void {
+  tick(ifid: number, tstamp: number, hits: HostHitsQuery, scores?: HostScoreQuery, gateways?: GatewayQuery): void {
     const thresholds = this.thresholds();
     const checks = Object.keys(thresholds) as HostCheckName[];
     const engaged = new Map<string, AlertInput>();
     for (const a of this.sink.engaged('host', ifid))
-      if (ALERT_CHECK.has(a.alertId) || (scores && (a.alertId === SCORE_THRESHOLD_ALERT_ID || a.alertId === DANGEROUS_HOST_ALERT_ID))) engaged.set(`${a.entityVal}|${a.alertId}`, a);
+      if (
+        ALERT_CHECK.has(a.alertId) ||
+        (scores && (a.alertId === SCORE_THRESHOLD_ALERT_ID || a.alertId === DANGEROUS_HOST_ALERT_ID)) ||
+        (gateways && a.alertId === UNEXPECTED_GATEWAY_ALERT_ID)
+      )
+        engaged.set(`${a.entityVal}|${a.alertId}`, a);
     const refreshed = new Set<string>();
     for (const h of checks.length ? hits(thresholds) : []) {
       for (const check of checks) {
@@ -315,6 +332,18 @@ export class HostChecks {
       }
     }
     if (scores) this.dangerousHosts(ifid, tstamp, scores, engaged, refreshed);
+    // UnexpectedGateway::periodicUpdate: a local host whose MAC is a networking device, not a configured gateway
+    if (gateways && this.cfg.isEnabled('host', 'unexpected_gateway')) {
+      for (const h of gateways()) {
+        if (h.configured || this.excluded(h.ip, h.vlan, UNEXPECTED_GATEWAY_ALERT_ID)) continue;
+        const a = unexpectedGatewayAlert(ifid, tstamp, h);
+        const k = `${a.entityVal}|${a.alertId}`;
+        const prev = engaged.get(k);
+        if (prev) this.refresh(prev, tstamp);
+        else this.sink.engage(a);
+        refreshed.add(k);
+      }
+    }
     for (const [k, a] of engaged) {
       if (refreshed.has(k)) continue;
       const key: AlertKey = { family: a.family, ifid: a.ifid, entityVal: a.entityVal, alertId: a.alertId, subtype: a.subtype };

@@ -144,7 +144,10 @@ export async function startChecking(ifaces: readonly CheckingInterface[], o: Che
     const hits = (t: Parameters<Engine['hostCheckHits']>[0]) => i.engine.hostCheckHits(t);
     return i.engine.addTickListener((boundary) => {
       for (const run of [
-        () => hostChecks.tick(i.ifid, boundary, hits, (t) => i.engine.hostScoresAbove(t)),
+        () =>
+          hostChecks.tick(i.ifid, boundary, hits, (t) => i.engine.hostScoresAbove(t), () =>
+            i.engine.gatewayHosts().map((h) => ({ ...h, name: i.engine.host(h.ip, h.vlan)?.name ?? '', configured: network.contains('gateway_list', h.ip, h.vlan) })),
+          ),
         () => networkChecks.tick(i.ifid, boundary, i.engine.localNetworks, i.engine.networkCheckHits(), i.engine.trafficBy().networks),
         () => interfaceChecks.tick(checked, boundary),
         () => devices.tick(i.ifid, ifname, boundary, i.engine),

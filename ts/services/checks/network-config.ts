@@ -6,6 +6,7 @@
 // and after every change.
 import { isIP } from 'node:net';
 
+import ipaddr from 'ipaddr.js';
 import type { Database } from 'lmdb';
 
 import { parseHostSubject } from '../alerts/exclusion-table.js';
@@ -85,6 +86,14 @@ export class NetworkConfig {
   /** The parsed list of a key. */
   list(key: NetworkConfigKey): ServerEntry[] {
     return parseServerList(this.values[key]);
+  }
+
+  /** Whether an address on a VLAN is in a key's list (ntopng's ServerConfiguration::findAddress). */
+  contains(key: NetworkConfigKey, ip: string, vlan: number): boolean {
+    if (!isIP(ip)) return false;
+    const a = ipaddr.parse(ip);
+    const bytes = a.kind() === 'ipv4' ? [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, ...a.toByteArray()] : a.toByteArray();
+    return inServerList(this.list(key), Uint8Array.from(bytes), 0, vlan);
   }
 
   onChange(listener: () => void): () => void {
