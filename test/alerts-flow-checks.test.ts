@@ -114,6 +114,11 @@ describe('own flow checks from packets', () => {
     expect(zw).toEqual([['203.0.113.91']]);
     const retr = await tsharkFields(file, ['ip.dst'], 'tcp.analysis.retransmission');
     expect(retr).toEqual([['203.0.113.90'], ['203.0.113.90']]);
+    // flows 7 and 8's bytes and TCP payload bytes (the low goodput ratios below)
+    for (const [host, bytes, payload] of [['203.0.113.90', 600, 222], ['203.0.113.91', 344, 74]] as const) {
+      const rows = await tsharkFields(file, ['frame.len', 'tcp.len'], `ip.addr == ${host}`);
+      expect([rows.reduce((a, r) => a + Number(r[0]), 0), rows.reduce((a, r) => a + Number(r[1]), 0)]).toEqual([bytes, payload]);
+    }
     const vlans = await tsharkFields(file, ['vlan.id', 'ip.dst'], 'vlan && tcp.len > 0');
     expect(vlans.map((l) => l.join(' '))).toEqual(['10 203.0.113.80', '10 10.0.0.8', '11 203.0.113.80', '11 10.0.0.8']);
   });
@@ -123,16 +128,20 @@ describe('own flow checks from packets', () => {
     expect(r.body.rc, r.text).toBe(0);
     const got = (r.body.rsp.records as any[])
       .map((x) => ({ srv: x.srv_ip.value, alert: Number(x.alert_id.value), label: x.alert_id.label, score: Number(x.score.value), risks: BigInt(x.flow_risk_bitmap || '0') }))
-      .sort((a, b) => a.srv.localeCompare(b.srv));
+      .sort((a, b) => a.srv.localeCompare(b.srv) || a.alert - b.alert);
+    // low goodput (notice, 10): a TCP flow with its handshake, more than 3 packets and at most 60 %
+    // of its bytes payload (header bytes counted by hand: 58 per VLAN frame, 54 untagged) —
+    // flows 5 and 6 (200 of 432 bytes: 46 %), 7 (3 × 74 of 600: 36 %), 8 (74 of 344: 21 %, tshark's sums above); Telnet is exempt
     expect(got).toEqual([
       // TCP flow reset (notice, 10) and, no payload either way, TCP no data exchanged (notice, 10): the first stays predominant
       { srv: '10.0.0.3', alert: 100, label: 'TCP Flow Reset', score: 20, risks: 0n },
       // Telnet: remote to local insecure (Unsafe breed) 100 + remote access 10 + nDPI's unsafe
       // protocol risk (22, low: 10); the predominant alert is the highest, 38
       { srv: '10.0.0.9', alert: 38, label: 'Remote to Local Insecure Flow', score: 120, risks: 1n << 22n },
-      { srv: '203.0.113.80', alert: 91, label: 'VLAN Bidirectional Traffic', score: 100, risks: 0n }, // VLAN bidirectional: VLAN 10 only
-      { srv: '203.0.113.90', alert: 19, label: 'TCP Packets Issues', score: 100, risks: 0n }, // TCP packets issues: 2 of 7 retransmitted > 10 %
-      { srv: '203.0.113.91', alert: 36, label: 'TCP Zero Window', score: 10, risks: 0n }, // the server's window fell to 0 (not on FIN/RST)
+      { srv: '203.0.113.80', alert: 12, label: 'Low Goodput Ratio', score: 10, risks: 0n }, // VLAN 11: low goodput only
+      { srv: '203.0.113.80', alert: 91, label: 'VLAN Bidirectional Traffic', score: 110, risks: 0n }, // VLAN bidirectional: VLAN 10 only (+ low goodput)
+      { srv: '203.0.113.90', alert: 19, label: 'TCP Packets Issues', score: 110, risks: 0n }, // TCP packets issues: 2 of 7 retransmitted > 10 % (+ low goodput)
+      { srv: '203.0.113.91', alert: 36, label: 'TCP Zero Window', score: 20, risks: 0n }, // the server's window fell to 0 (not on FIN/RST) (+ low goodput)
       { srv: '255.255.255.255', alert: 67, label: 'Broadcast Non-UDP Traffic', score: 100, risks: 0n }, // broadcast non-UDP (ICMP)
     ]);
   });

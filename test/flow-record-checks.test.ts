@@ -39,6 +39,7 @@ import {
   BIT_UNEXPECTED_NTP,
   BIT_UNEXPECTED_SMTP,
   BIT_BLACKLISTED_COUNTRY,
+  BIT_LOW_GOODPUT,
   countryHits,
 } from '../ts/services/checks/flow-record-checks.js';
 import { NetworkConfigError, parseServerList } from '../ts/services/checks/network-config.js';
@@ -56,7 +57,7 @@ const TELNET = protoId('Telnet'), HTTP = protoId('HTTP'), DNS = protoId('DNS');
 const SYN = 0x02, RST = 0x04, ACK = 0x10, FIN = 0x01;
 const REMOTE = 0, LOCAL = 1;
 
-const base: RecordFacts = { proto: 6, l7: HTTP, category: 5, cliLocation: LOCAL, srvLocation: REMOTE, cliFlags: SYN | ACK, srvFlags: SYN | ACK, srvBroadcast: false, vlan: 0, bidirectional: true, packets: 100, retr: 0, ooo: 0, lost: 0, tcpState: TCP_DATA, blacklisted: 0, end: true, cliBroadcast: false,
+const base: RecordFacts = { proto: 6, l7: HTTP, category: 5, cliLocation: LOCAL, srvLocation: REMOTE, cliFlags: SYN | ACK, srvFlags: SYN | ACK, srvBroadcast: false, vlan: 0, bidirectional: true, packets: 100, retr: 0, ooo: 0, lost: 0, tcpState: TCP_DATA, goodputPct: 90, blacklisted: 0, end: true, cliBroadcast: false,
   lower: HTTP, cliPort: 40000, srvPort: 80, cliPkts: 50, srvPkts: 50, cliCountry: 0, srvCountry: 0, buf: new Uint8Array(32), cliIpAt: 0, srvIpAt: 16 };
 const bits = (f: Partial<RecordFacts>) => recordCheckBits({ ...base, ...f });
 
@@ -331,6 +332,26 @@ describe('TCP zero window and no data exchanged', () => {
   });
 });
 
+describe('low goodput (LowGoodputFlow)', () => {
+  it('TCP, handshake seen, more than 3 packets, 60 % goodput or less, an application not on the exemption list', () => {
+    expect(bits({ goodputPct: 60 }) & BIT_LOW_GOODPUT).toBe(BIT_LOW_GOODPUT);
+    expect(bits({ goodputPct: 0 }) & BIT_LOW_GOODPUT).toBe(BIT_LOW_GOODPUT);
+    expect(bits({ goodputPct: 61 }) & BIT_LOW_GOODPUT).toBe(0);
+    expect(bits({ goodputPct: 10, packets: 3 }) & BIT_LOW_GOODPUT).toBe(0);
+    expect(bits({ goodputPct: 10, packets: 4 }) & BIT_LOW_GOODPUT).toBe(BIT_LOW_GOODPUT);
+    expect(bits({ goodputPct: 10, proto: 17 }) & BIT_LOW_GOODPUT).toBe(0);
+    // no handshake: the server never answered SYN+ACK, or the client never acknowledged
+    expect(bits({ goodputPct: 10, srvFlags: ACK }) & BIT_LOW_GOODPUT).toBe(0);
+    expect(bits({ goodputPct: 10, cliFlags: SYN }) & BIT_LOW_GOODPUT).toBe(0);
+  });
+
+  it("exempts ntopng's chatty applications, by the registry's names", () => {
+    const exempt = ['MDNS', 'ntop', 'Signal', 'QQ', 'IRC', 'Telnet', 'SSH', 'WhatsApp', 'WhatsAppCall', 'WhatsAppFiles', 'Telegram', 'KakaoTalk', 'KakaoTalk_Voice', 'WeChat'];
+    for (const name of exempt) expect(bits({ goodputPct: 10, l7: protoId(name) }) & BIT_LOW_GOODPUT, name).toBe(0);
+    for (const name of ['HTTP', 'TLS', 'Skype_Teams']) expect(bits({ goodputPct: 10, l7: protoId(name) }) & BIT_LOW_GOODPUT, name).toBe(BIT_LOW_GOODPUT);
+  });
+});
+
 describe('TCP packets issues', () => {
   afterAll(() => setFlowCheckParams({ vlans: [], tcpIssues: [-1, -1, -1] }));
 
@@ -385,6 +406,8 @@ interface Spec {
   retr?: number;
   /** the record's tcp_state (default: payload seen) */
   tcpState?: number;
+  /** the record's goodput ratio (default 90 %) */
+  goodputPct?: number;
 }
 
 function record(s: Spec): Uint8Array {
@@ -413,6 +436,7 @@ function record(s: Spec): Uint8Array {
   v.setUint16(F('vlan'), s.vlan ?? 0, true);
   v.setUint32(F('retr'), s.retr ?? 0, true);
   b[F('tcp_state')] = s.tcpState ?? TCP_DATA;
+  b[F('goodput_pct')] = s.goodputPct ?? 90;
   return b;
 }
 
@@ -438,6 +462,8 @@ const RECS: Spec[] = [
   { serial: 9, cli: [10, 0, 0, 9], srv: [203, 0, 113, 82], proto: 6, dport: 443, app: 0, category: 0, cliLoc: LOCAL, srvLoc: REMOTE, cliFlags: SYN | ACK, srvFlags: SYN | ACK, tcpState: 0 },
   // 10: data, and a zero window: TCP zero window (36, 10, network)
   { serial: 10, cli: [10, 0, 0, 10], srv: [203, 0, 113, 83], proto: 6, dport: 443, app: 0, category: 0, cliLoc: LOCAL, srvLoc: REMOTE, cliFlags: SYN | ACK, srvFlags: SYN | ACK, tcpState: TCP_DATA | TCP_ZERO_WINDOW },
+  // 11: handshake, 5 packets, 30 % goodput: low goodput (12, 10, network)
+  { serial: 11, cli: [10, 0, 0, 11], srv: [203, 0, 113, 84], proto: 6, dport: 443, app: 0, category: 0, cliLoc: LOCAL, srvLoc: REMOTE, cliFlags: SYN | ACK, srvFlags: SYN | ACK, goodputPct: 30 },
 ];
 
 // Expected columns, by hand: the flow score is the sum of the alerts' scores; STATUS the first
@@ -456,6 +482,7 @@ const ALL_ON: Cols[] = [
   NONE, // no TCP issue threshold enabled
   { STATUS: 56, SCORE: 10, SEVERITY: 3, ALERT_CATEGORY: 3, ALERTS_MAP: '0100000000000000' }, // 2^56
   { STATUS: 36, SCORE: 10, SEVERITY: 3, ALERT_CATEGORY: 3, ALERTS_MAP: '1000000000' }, // 2^36
+  { STATUS: 12, SCORE: 10, SEVERITY: 3, ALERT_CATEGORY: 3, ALERTS_MAP: '1000' }, // 2^12
 ];
 
 describe('record checks through the flow sink (DuckDB)', () => {

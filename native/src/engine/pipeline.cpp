@@ -86,6 +86,7 @@ Pipeline::Pipeline(const PipelineLimits& lim, SpscRing<ExpiredFlow>* expired)
   host_net_.reset(new uint8_t[lim.max_hosts]);
   std::memset(host_net_.get(), kNoNet, lim.max_hosts);
   host_pool_.reset(new uint8_t[lim.max_hosts]());
+  flow_goodput_.reset(new uint64_t[lim.max_flows]());
   host_country_.reset(new uint16_t[lim.max_hosts]());
   host_sites_.reset(new uint32_t[lim.max_hosts]());
   host_icmp_.reset(new uint32_t[lim.max_hosts]());
@@ -119,7 +120,7 @@ void Pipeline::learn_name(const IpAddr& ip, uint16_t vlan, const char* name, siz
 }
 
 size_t Pipeline::memory_bytes() const {
-  return flows_.memory_bytes() + hosts_.memory_bytes() + names_.memory_bytes() + mac_index_.memory_bytes() +
+  return flows_.memory_bytes() + size_t(flows_.max()) * sizeof(uint64_t) + hosts_.memory_bytes() + names_.memory_bytes() + mac_index_.memory_bytes() +
          mac_pool_.memory_bytes() + dpi_.memory_bytes() + score_pool_.memory_bytes() + l7_.memory_bytes() + host_checks_memory_bytes() + services_.memory_bytes() + periodicity_.memory_bytes() + host_side_memory_bytes() + (n_apps_ + n_cats_) * sizeof(IfaceL7Counter) + kFragSlots * sizeof(FragEntry) + kNameCacheSlots * sizeof(NameCacheEntry) + sizeof(*this);
 }
 
@@ -441,6 +442,7 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
     // one-way until answered, which the sweep judges).
     if (lim_.checks && (f.l7_app | f.l7_master)) rescore(fi, true);
     stats_.flows_created++;
+    flow_goodput_[fi] = 0;
   }
   Flow& f = flows_[fi];
   const int dir = swapped == f.cli_is_hi ? 0 : 1;  // 0: client → server
@@ -474,7 +476,7 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
     }
     f.tcp_flags[dir] |= p.tcp_flags;
     if (p.tcp_flags & kSyn) f.saw_syn = 1;
-    if (p.l4_payload_wire) f.tcp_data = 1;
+    if (p.l4_payload_wire) f.tcp_data = 1, flow_goodput_[fi] += p.l4_payload_wire;
     // a window of 0 on FIN or RST is how a connection ends, not a full receiver (ntopng ignores those too)
     if (p.tcp_win == 0 && !(p.tcp_flags & (kFin | kRst))) f.tcp_zero_win = 1;
     // nDPI (ndpi_connection_tracking) gives no TCP dissector a retransmitted
@@ -667,8 +669,9 @@ static uint8_t location(const IpAddr& a, bool local) {
   return uint8_t(is_multicast(a) ? Location::Multicast : local ? Location::Local : Location::Remote);
 }
 
-void Pipeline::emit_record(const Flow& f, RecordKind kind, FlowEnd why) noexcept {
+void Pipeline::emit_record(uint32_t slot, RecordKind kind, FlowEnd why) noexcept {
   if (!expired_) return;
+  const Flow& f = flows_[slot];
   ExpiredFlow r;
   std::memset(&r, 0, sizeof(r));
   const IpAddr& cli = f.cli_is_hi ? f.key.hi : f.key.lo;
@@ -696,6 +699,8 @@ void Pipeline::emit_record(const Flow& f, RecordKind kind, FlowEnd why) noexcept
   r.blacklisted = uint8_t(f.cli_bl | f.srv_bl << 1);
   r.icmp_type = f.icmp_type, r.icmp_code = f.icmp_code;
   r.tcp_state = uint8_t(f.tcp_data * kTcpData | f.tcp_zero_win * kTcpZeroWindow);
+  // ntopng's Flow::get_goodput_ratio, 100 × goodput / (bytes + 1), in whole percent (TCP flows; 0 otherwise)
+  r.goodput_pct = uint8_t(flow_goodput_[slot] * 100 / (f.bytes[0] + f.bytes[1] + 1));
   r.cli_pool = f.cli_host != HashIndex::kNone ? host_pool_[f.cli_host] : kNoHostPool;
   r.srv_pool = f.srv_host != HashIndex::kNone ? host_pool_[f.srv_host] : kNoHostPool;
   if (f.cli_host != HashIndex::kNone) {
@@ -744,7 +749,7 @@ void Pipeline::expire_flow(uint32_t i, FlowEnd why) noexcept {
   dpi_.give_up(f);  // nDPI guesses by port when a flow ends unclassified
   account_flow(f, i, false);
   if (lim_.checks && (f.key.proto == kProtoTcp || f.key.proto == kProtoUdp) && (f.pkts[0] == 0 || f.pkts[1] == 0)) ended_one_way(f);
-  emit_record(f, RecordKind::End, why);
+  emit_record(i, RecordKind::End, why);
   if (f.score) {
     if (f.scored) apply_score(i, FlowScore{});  // its score leaves its hosts
     score_pool_.release(f.score - 1);
@@ -1079,7 +1084,7 @@ void Pipeline::sweep(uint32_t n) noexcept {
       const uint8_t epoch = uint8_t(((now_ns_ - f.first_ns) / lim_.periodic_dump_ns) & 3);
       if (epoch != f.dump_epoch) {
         f.dump_epoch = epoch;
-        emit_record(f, RecordKind::Periodic, FlowEnd::Idle);
+        emit_record(i, RecordKind::Periodic, FlowEnd::Idle);
       }
     }
     account_flow(f, i, true);
@@ -1174,6 +1179,7 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
   ZeroArray<HostCheckCounters> nchecks = zero_array<HostCheckCounters>(max_hosts);
   ZeroArray<HostCheckHits> nhits = zero_array<HostCheckHits>(max_hosts);
   ZeroArray<HostScore> nhscores = zero_array<HostScore>(max_hosts);
+  std::unique_ptr<uint64_t[]> ngoodput(new uint64_t[max_flows]());
   const uint32_t nscored = score_entries(max_flows);
   EntryPool<FlowScore> nfscores(nscored > score_pool_.size() ? nscored : score_pool_.size());
   for (uint32_t i = 0; i < hosts_.max(); i++) {
@@ -1200,6 +1206,7 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
     uint32_t j = nf.create(flows_[i].key, hash_flow_key(flows_[i].key));
     Flow& f = nf[j];
     f = flows_[i];
+    ngoodput[j] = flow_goodput_[i];
     if (f.score) {
       const uint32_t e = nfscores.alloc();
       nfscores[e] = score_pool_[f.score - 1];
@@ -1209,6 +1216,7 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
     if (f.srv_host != HashIndex::kNone) f.srv_host = moved[f.srv_host];
   }
   flows_ = std::move(nf);
+  flow_goodput_ = std::move(ngoodput);
   hosts_ = std::move(nh);
   names_ = std::move(nn);
   l7_ = std::move(nl);

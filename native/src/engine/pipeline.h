@@ -219,7 +219,7 @@ class Pipeline {
     return uint64_t(x ? x->risks : 0) | uint64_t(f.l7_app) << 32 | uint64_t(f.l7_master) << 48;
   }
   // The record of a flow (ended, or a periodic snapshot) into the expired ring.
-  void emit_record(const Flow& f, RecordKind kind, FlowEnd why) noexcept;
+  void emit_record(uint32_t fi, RecordKind kind, FlowEnd why) noexcept;
   void flow_info_text(const Flow& f, const FlowInfo* fi, char* out, size_t cap) const noexcept;
   void account_flow(Flow& f, uint32_t fi, bool sample_thpt) noexcept;
   void credit_host(uint32_t hi, const L7Credit& c) noexcept;
@@ -335,6 +335,8 @@ class Pipeline {
   std::unique_ptr<uint16_t[]> host_country_;  // per host slot, looked up when the host is created
   // Host pool id of each host slot (kNoHostPool: the default pool), and the table it came from.
   std::unique_ptr<uint8_t[]> host_pool_;
+  // per flow slot: its TCP payload bytes, both ways (ntopng's goodput bytes; the low goodput check)
+  std::unique_ptr<uint64_t[]> flow_goodput_;
   std::shared_ptr<const HostPoolTable> pools_;
   uint8_t pool_of(const Host& h) const noexcept {
     return pools_ ? pools_->lookup(h.key.ip, h.key.vlan, (h.flags & kHostHasMac) ? h.mac : nullptr) : kNoHostPool;

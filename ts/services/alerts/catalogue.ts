@@ -142,6 +142,8 @@ const CHECK_ROWS: [number, string, number, number][] = [
   [16, 'remote_to_remote', NET, 10],
   // BlacklistedCountryAlert: SCORE_LEVEL_ERROR
   [2, 'blacklisted_country', SEC, 100],
+  // LowGoodputFlowAlert: SCORE_LEVEL_NOTICE
+  [12, 'low_goodput', NET, 10],
 ];
 export const FLOW_CHECK_ALERTS: readonly FlowCheckAlert[] = CHECK_ROWS.map(([alertId, key, category, score], bit) => ({ bit, alertId, key, category, score }));
 

@@ -61,6 +61,13 @@
 //   blacklisted_country): the client's or the server's country (the hosts'
 //   geolocation, as the row stores it) is in the check's list (script_conf
 //   items: two-letter codes); nothing while the list is empty.
+// - low_goodput (LowGoodputFlow.cpp, periodic and at the end): a TCP flow
+//   whose three-way handshake was seen, with more than 3 packets and a
+//   goodput ratio (100 × payload bytes / (bytes + 1), Flow::get_goodput_ratio;
+//   the record carries it in whole percent) of 60 or less, unless its
+//   application is one of ntopng's chatty ones (mDNS, ntop, Signal, QQ, IRC,
+//   Telnet, SSH, WhatsApp and its calls and files, Telegram, KakaoTalk and
+//   its voice, WeChat).
 //
 // ntopng runs these when the protocol is detected or the flow ends; a row
 // is written when its flow ends or is snapshotted, with what it saw by then.
@@ -93,6 +100,9 @@ export const BIT_BLACKLISTED_CLIENT_CONTACT = 1 << 14;
 export const BIT_BLACKLISTED_SERVER_CONTACT = 1 << 15;
 export const BIT_REMOTE_TO_REMOTE = 1 << 16;
 export const BIT_BLACKLISTED_COUNTRY = 1 << 17;
+export const BIT_LOW_GOODPUT = 1 << 18;
+/** LowGoodputFlow's exclusion list (nDPI ids: MDNS, NTOP, SIGNAL, WHATSAPP_CALL, QQ, IRC, TELNET, SSH, WHATSAPP, TELEGRAM, KAKAOTALK, KAKAOTALK_VOICE, WECHAT, WHATSAPP_FILES) */
+const GOODPUT_EXEMPT: ReadonlySet<number> = new Set([8, 26, 39, 45, 48, 65, 77, 92, 142, 185, 193, 194, 197, 242]);
 /** nDPI protocol ids (ndpi_protocol_ids.h) */
 const P_SMTP = 3, P_DNS = 5, P_NTP = 9, P_DHCP = 18, P_SMTPS = 29;
 /** the record's tcp_state bits (native records.h kTcpData, kTcpZeroWindow) */
@@ -204,6 +214,8 @@ export interface RecordFacts {
   lost: number;
   /** the record's tcp_state (TCP_DATA, TCP_ZERO_WINDOW) */
   tcpState: number;
+  /** the record's goodput ratio, whole percent (TCP payload bytes of all bytes) */
+  goodputPct: number;
   /** the record's blacklisted bits: 1 the client's address, 2 the server's (as the flow began) */
   blacklisted: number;
   /** the flow ended (not a periodic snapshot) */
@@ -239,13 +251,14 @@ export function recordCheckBits(f: RecordFacts): number {
   const tcp = f.proto === 6;
   if (tcp && (f.cliFlags | f.srvFlags) & TH_RST) bits |= BIT_TCP_FLOW_RESET;
   if (f.cliLocation === REMOTE && f.srvLocation === LOCAL && f.l7 !== 0) {
-    const established = !tcp || ((f.cliFlags & (TH_SYN | TH_ACK)) === (TH_SYN | TH_ACK) && (f.srvFlags & (TH_SYN | TH_ACK)) === (TH_SYN | TH_ACK));
+    const established = !tcp || handshake(f);
     if (established && (insecure[f.l7] === 1 || c === CAT_MALWARE || c === CAT_BANNED_SITE)) bits |= BIT_REMOTE_TO_LOCAL_INSECURE;
   }
   if (vlans[f.vlan] === 1 && f.bidirectional && f.srvLocation === REMOTE && !f.srvBroadcast) bits |= BIT_VLAN_BIDIRECTIONAL;
   if (tcp && f.tcpState & TCP_ZERO_WINDOW) bits |= BIT_ZERO_TCP_WINDOW;
   const unicast = f.cliLocation !== MULTICAST && f.srvLocation !== MULTICAST && !f.srvBroadcast && !f.cliBroadcast;
   if (tcp && f.end && unicast && !(f.tcpState & TCP_DATA)) bits |= BIT_TCP_NO_DATA;
+  if (tcp && handshake(f) && f.packets > 3 && f.goodputPct <= 60 && !GOODPUT_EXEMPT.has(f.l7)) bits |= BIT_LOW_GOODPUT;
   bits |= unexpectedServer(f);
   const bl = f.blacklisted;
   if (c === CAT_MALWARE && !(bl & (BL_CLIENT | BL_SERVER))) bits |= BIT_BLACKLISTED;
@@ -256,6 +269,9 @@ export function recordCheckBits(f: RecordFacts): number {
   if (f.packets > 0 && (over(f.retr, f.packets, tcpIssues[0]) || over(f.ooo, f.packets, tcpIssues[1]) || over(f.lost, f.packets, tcpIssues[2]))) bits |= BIT_TCP_PACKETS_ISSUES;
   return bits;
 }
+
+/** the three-way handshake seen: SYN and ACK from the client, SYN+ACK from the server */
+const handshake = (f: RecordFacts) => (f.cliFlags & (TH_SYN | TH_ACK)) === (TH_SYN | TH_ACK) && (f.srvFlags & (TH_SYN | TH_ACK)) === (TH_SYN | TH_ACK);
 
 /** The ends whose country country_check lists: BL_CLIENT, BL_SERVER (as the blacklisted bits). */
 export function countryHits(f: Pick<RecordFacts, 'cliCountry' | 'srvCountry'>): number {

@@ -50,7 +50,7 @@ const secs = (v: DataView, at: number) => Math.floor(u64(v, at) / 1e9);
 
 /** the row being decoded, as the record checks read it (one object, refilled per row) */
 const facts: RecordFacts = {
-  proto: 0, l7: 0, category: 0, cliLocation: 0, srvLocation: 0, cliFlags: 0, srvFlags: 0, srvBroadcast: false, vlan: 0, bidirectional: false, packets: 0, retr: 0, ooo: 0, lost: 0, tcpState: 0, blacklisted: 0, end: false, cliBroadcast: false,
+  proto: 0, l7: 0, category: 0, cliLocation: 0, srvLocation: 0, cliFlags: 0, srvFlags: 0, srvBroadcast: false, vlan: 0, bidirectional: false, packets: 0, retr: 0, ooo: 0, lost: 0, tcpState: 0, goodputPct: 0, blacklisted: 0, end: false, cliBroadcast: false,
   lower: 0, cliPort: 0, srvPort: 0, cliPkts: 0, srvPkts: 0, cliCountry: 0, srvCountry: 0, buf: new Uint8Array(0), cliIpAt: 0, srvIpAt: 0,
 };
 const isBroadcastMac = (b: Uint8Array, at: number) => (b[at] & b[at + 1] & b[at + 2] & b[at + 3] & b[at + 4] & b[at + 5]) === 0xff;
@@ -447,6 +447,7 @@ export class FlowBatch {
     facts.ooo = v.getUint32(base + F.ooo, true);
     facts.lost = v.getUint32(base + F.lost, true);
     facts.tcpState = b[base + F.tcp_state];
+    facts.goodputPct = b[base + F.goodput_pct];
     facts.blacklisted = b[base + F.blacklisted];
     facts.end = !periodic;
     facts.cliBroadcast = mapped && (this.src4[r] === 0xffffffff || this.src4[r] === 0);
