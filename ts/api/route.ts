@@ -25,6 +25,7 @@ import type { Extractions } from '../services/recording/index.js';
 import type { SnmpDevices } from '../services/snmp/index.js';
 import type { Infrastructure } from '../services/infrastructure/index.js';
 import type { Scans } from '../services/scans/index.js';
+import type { Edge } from '../services/edge/index.js';
 
 export type Version = 'v0' | 'v1' | 'v2';
 
@@ -73,6 +74,8 @@ export interface ApiDeps {
   snmp?: SnmpDevices | null;
   /** hosts to scan with nmap; absent: their endpoints answer -6 */
   scans?: Scans | null;
+  /** gateway mode (--edge-lan / --edge-wan); absent: its endpoints answer -6 */
+  edge?: Edge | null;
   /** PCAP extractions running (createMonitoringApp makes one when absent) */
   extractions?: Extractions;
 }
@@ -126,6 +129,10 @@ export function routeUrls(r: RouteDef): { version: Version; url: string }[] {
     for (const p of spellings) {
       out.push({ version, url: `/lua/${r.pro ? 'pro/' : ''}rest/${version === 'v0' ? '' : `${version}/`}${p}.lua` });
     }
+  }
+  // the gateway family also as nEdge's web UI calls it: /lua/rest/v2/…/nedge/…
+  if (r.path.split('/').includes('edge')) {
+    for (const version of r.versions) if (version !== 'v0') out.push({ version, url: `/lua/rest/${version}/${r.path.replace(/(^|\/)edge(\/|$)/, '$1nedge$2')}.lua` });
   }
   return out;
 }

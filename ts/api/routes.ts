@@ -28,6 +28,7 @@ import { pcapRoutes } from './monitoring/pcap.routes.js';
 import { snmpRoutes } from './monitoring/snmp.routes.js';
 import { infrastructureRoutes } from './monitoring/infrastructure.routes.js';
 import { scanRoutes } from './monitoring/scans.routes.js';
+import { edgeRoutes } from './monitoring/edge.routes.js';
 import * as flows from './monitoring/flows.js';
 import * as hosts from './monitoring/hosts.js';
 import * as ifaces from './monitoring/interfaces.js';
@@ -307,4 +308,5 @@ export const routes: RouteDef[] = [
   ...snmpRoutes,
   ...infrastructureRoutes,
   ...scanRoutes,
+  ...edgeRoutes,
 ];

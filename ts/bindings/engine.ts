@@ -34,6 +34,7 @@ import {
   type RecorderStats,
   type NativeExtraction,
   type NativeExtractionOptions,
+  type NativeVlanBridge,
 } from './native.js';
 
 export type {
@@ -45,7 +46,7 @@ export type {
   EgressTargetPolicy,
   EgressTargetStats,
 } from './native.js';
-export type { RecorderStats, NativeExtraction, NativeExtractionOptions } from './native.js';
+export type { RecorderStats, NativeExtraction, NativeExtractionOptions, NativeVlanBridge } from './native.js';
 
 /**
  * Opens a PCAP extraction over a recording directory or capture files; the
@@ -54,6 +55,11 @@ export type { RecorderStats, NativeExtraction, NativeExtractionOptions } from '.
  */
 export function openExtraction(o: NativeExtractionOptions): NativeExtraction {
   return new addon.NativeExtraction(o);
+}
+
+/** Opens the user-space VLAN bridge of a parent interface (FlowgateError E_VLAN when it cannot). */
+export function openVlanBridge(parent: string): NativeVlanBridge {
+  return new addon.NativeVlanBridge(parent);
 }
 
 export type { BcastTooLarge, BehaviourPage, BehaviourRow, NetworkCheckHits, TrafficBy, HostScoreRow, ScoreBreakdown, HostPoolMember, UserRulesSpec } from './native.js';

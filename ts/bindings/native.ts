@@ -64,6 +64,15 @@ export interface NativeExtraction {
   readonly linktype: number;
 }
 
+/** User-space 802.1Q subinterfaces of one parent interface (edge/vlan_bridge.h). */
+export interface NativeVlanBridge {
+  /** creates the TAP <parent>.<vid> (down); throws FlowgateError E_VLAN */
+  add(vid: number): string;
+  remove(vid: number): boolean;
+  counters(): { in: number; out: number; dropped: number };
+  close(): void;
+}
+
 export interface NativeExtractionOptions {
   /** a recording directory, or capture files read whole */
   dir?: string;
@@ -774,6 +783,7 @@ interface Addon {
   NativeEngine: new (o: NativeEngineOptions) => NativeEngine;
   /** throws FlowgateError E_BPF (libpcap's message) or E_FILE_OPEN */
   NativeExtraction: new (o: NativeExtractionOptions) => NativeExtraction;
+  NativeVlanBridge: new (parent: string) => NativeVlanBridge;
   setErrorClass(cls: typeof FlowgateError): void;
   info(): AddonInfo;
   setUserRules(rules: UserRulesSpec): void;

@@ -65,6 +65,9 @@ Monitors network interfaces or replays capture files; \`passwd\` stores an egres
       --balanced-egress <out>   a balanced egress queue (repeat: flows spread over them by IP pair)
       --bridge <ifA>,<ifB>      forward inline between two interfaces, both directions, under the
                                 bridge policy (replaces -i)
+      --edge-lan <if>           gateway ('edge') mode: a LAN interface (repeat for more); without -i
+                                the LAN interfaces are the ones monitored
+      --edge-wan <if>           gateway mode: a WAN interface (repeat for more)
       --egress-rotate-mb <n>    start a new egress capture file every n MB (default 1024; 0 = never)
       --egress-rules <file>     Cento-style INI rules file ([shunt], [egress.aggregated…], [bridge…]);
                                 re-read on SIGHUP
@@ -168,6 +171,8 @@ export async function run(argv: string[]): Promise<number> {
         'aggregated-egress': { type: 'string', multiple: true },
         'balanced-egress': { type: 'string', multiple: true },
         bridge: { type: 'string' },
+        'edge-lan': { type: 'string', multiple: true },
+        'edge-wan': { type: 'string', multiple: true },
         'egress-rotate-mb': { type: 'string' },
         'log-level': { type: 'string' },
         'metrics-open-loopback': { type: 'boolean' },
@@ -206,6 +211,9 @@ export async function run(argv: string[]): Promise<number> {
       return 2;
     }
     specs = [{ source: `bridge:${egressCfg.bridge.join(',')}`, egress: egressCfg }];
+  } else if (!o.interface?.length && o['edge-lan']?.length) {
+    // a gateway monitors its LANs unless told otherwise
+    specs = o['edge-lan'].map((source) => ({ source }));
   } else if (o.interface?.length) {
     specs = o.interface.map((source) => ({ source, loop: o.loop ?? false }));
     // a name that reads as a path but names no file is a missing file, not an unknown interface
@@ -354,6 +362,7 @@ export async function run(argv: string[]): Promise<number> {
         store,
         checking,
         geo,
+        edge: o['edge-lan']?.length || o['edge-wan']?.length ? { lan: o['edge-lan'] ?? [], wan: o['edge-wan'] ?? [] } : undefined,
       });
     }
   } catch (e) {

@@ -24,6 +24,7 @@ import { defaultGeo, type Geo } from '../services/geo/index.js';
 import { SnmpDevices } from '../services/snmp/index.js';
 import { Infrastructure } from '../services/infrastructure/index.js';
 import { Scans, type HostView } from '../services/scans/index.js';
+import { Edge } from '../services/edge/index.js';
 
 export interface MonitoringApiOptions {
   port: number;
@@ -56,6 +57,8 @@ export interface MonitoringApiOptions {
   protocolsFile?: string;
   /** geolocation databases (main.ts opens --geoip-dir's); undefined: the shipped ones, null: none */
   geo?: Geo | null;
+  /** gateway mode: the LAN and WAN interfaces (--edge-lan, --edge-wan) */
+  edge?: { lan: string[]; wan: string[] };
 }
 
 export interface MonitoringApi {
@@ -124,6 +127,9 @@ export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOpt
       hosts: hostView(ifaces),
       log: (l) => console.error(l),
     }).start();
+    // gateway mode: VLANs, WAN states and the inter-LAN policy applied before the API answers
+    const edge = o.edge && (o.edge.lan.length || o.edge.wan.length) ? await new Edge(store, o.edge.lan, o.edge.wan, { log: (l) => console.error(l) }).start() : null;
+    if (edge) print(`flowgate: gateway mode: LAN ${edge.lan.join(', ') || '-'}, WAN ${edge.wan.join(', ') || '-'}`);
     const app = createMonitoringApp(
       {
         interfaces: ifaces,
@@ -148,6 +154,7 @@ export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOpt
         snmp,
         infrastructure,
         scans,
+        edge,
       },
       { log: (l) => console.error(l), debug: o.debug, metricsOpenLoopback: o.metricsOpenLoopback },
     );
@@ -178,6 +185,7 @@ export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOpt
         snmp.stop();
         infrastructure.stop();
         scans.stop();
+        edge?.stop();
         await srv.close();
         // the alerts queued and the series sampled so far are written before main closes the store
         await ownChecking?.close();

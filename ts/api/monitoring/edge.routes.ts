@@ -1,0 +1,134 @@
+// Route declarations of the gateway ('edge') family (v2): interfaces and
+// their roles, VLANs, WAN state, gateways' health and the inter-LAN policy
+// (services/edge). Paths with `edge` also answer as nEdge's web UI spells
+// them (`/lua/rest/v2/…/nedge/…`, see route.ts).
+import { track } from '../activity.js';
+import { str } from '../params.js';
+import { ApiError, RC } from '../rc.js';
+import { route, type ApiCtx, type RouteDef } from '../route.js';
+import type { Edge } from '../../services/edge/index.js';
+
+const edge = (ctx: ApiCtx): Edge => {
+  if (!ctx.deps.edge) throw new ApiError(RC.INTERNAL_ERROR, 'gateway mode is off (start with --edge-lan / --edge-wan)');
+  return ctx.deps.edge;
+};
+
+const RULE = {
+  src_type: str(16).optional(), src_value: str(64).optional(), dst_type: str(16).optional(), dst_value: str(64).optional(),
+  bidirectional: str(8).optional(), policy: str(8).optional(),
+};
+
+export const edgeRoutes: RouteDef[] = [
+  route({
+    path: 'get/edge/interfaces', versions: ['v2'], pro: true, method: 'GET', perm: 'admin',
+    summary: "The gateway's interfaces: ifname, role (lan, wan), a VLAN's vlan_id and parent, a WAN's enabled, and the kernel's present, mac, mtu, up (administratively), operstate, speed (Mbit/s)",
+    params: {},
+    errors: [RC.NOT_GRANTED, RC.INTERNAL_ERROR],
+    handler: (ctx) => edge(ctx).interfaces(),
+  }),
+  route({
+    path: 'get/edge/physical/interface/data', versions: ['v2'], pro: true, method: 'GET', perm: 'admin', ifid: true,
+    summary: "The kernel's counters of the monitored interface ifid: bytes, packets, drops and errors received and sent, with its link state",
+    params: {},
+    errors: [RC.INVALID_INTERFACE, RC.NOT_GRANTED, RC.INTERNAL_ERROR],
+    handler: (ctx) => edge(ctx).physicalData(ctx.iface.ifname),
+  }),
+  route({
+    path: 'get/edge/gateways/status', versions: ['v2'], pro: true, method: 'GET', perm: 'admin',
+    summary: "Each WAN's default-route gateway as the last ping (every 5 s, out of that WAN) found it: interface, gateway, status (up, down; unknown without a gateway), rtt (ms), last_check",
+    params: {},
+    errors: [RC.NOT_GRANTED, RC.INTERNAL_ERROR],
+    handler: (ctx) => edge(ctx).gatewaysStatus(),
+  }),
+  route({
+    path: 'add/edge/vlan/add_vlan', versions: ['v2'], pro: true, method: 'POST', perm: 'admin',
+    summary: 'Adds VLAN vlan_id (1-4094) on the LAN interface `interface` as the subinterface <interface>.<vlan_id>, up; it is a LAN interface from then on. -5 not a LAN or a bad or taken id, -6 the kernel refused',
+    params: { interface: str(16).optional(), vlan_id: str(8).optional() },
+    errors: [RC.NOT_GRANTED, RC.INVALID_ARGUMENTS, RC.INTERNAL_ERROR],
+    handler: async (ctx, p) => {
+      const v = await edge(ctx).addVlan(p.interface, p.vlan_id);
+      track(ctx, 'add_vlan', p);
+      return v;
+    },
+  }),
+  route({
+    path: 'delete/edge/vlan/remove_vlan', versions: ['v2'], method: 'POST', perm: 'admin',
+    summary: 'Removes VLAN delete_vlan (its subinterface and the rules naming it); -5 not configured',
+    params: { delete_vlan: str(8).optional() },
+    errors: [RC.NOT_GRANTED, RC.INVALID_ARGUMENTS],
+    handler: async (ctx, p) => {
+      await edge(ctx).removeVlan(p.delete_vlan);
+      track(ctx, 'remove_vlan', p);
+      return {};
+    },
+  }),
+  route({
+    path: 'set/edge/interface/state', versions: ['v2'], pro: true, method: 'POST', perm: 'admin',
+    summary: "Sets a WAN up (enabled 'true') or down ('false'), kept across restarts. -5 not a WAN, -7 enabled not 'true'/'false', -6 the kernel refused",
+    params: { interface: str(16).optional(), enabled: str(8).optional() },
+    errors: [RC.NOT_GRANTED, RC.INVALID_ARGUMENTS, RC.INTERNAL_ERROR, RC.BAD_FORMAT],
+    handler: async (ctx, p) => {
+      await edge(ctx).setWanState(p.interface, p.enabled);
+      track(ctx, 'set_wan_state', p);
+      return {};
+    },
+  }),
+  route({
+    path: 'get/edge/policy/default', versions: ['v2'], pro: true, method: 'GET', perm: 'admin',
+    summary: 'The inter-LAN default policy: {default_policy: accept | deny}',
+    params: {},
+    errors: [RC.NOT_GRANTED, RC.INTERNAL_ERROR],
+    handler: (ctx) => ({ default_policy: edge(ctx).defaultPolicy() }),
+  }),
+  route({
+    path: 'set/edge/policy/default', versions: ['v2'], pro: true, method: 'POST', perm: 'admin',
+    summary: 'Sets the inter-LAN default policy (default_policy accept | deny), enforced at once. -5 another value, -6 nftables refused',
+    params: { default_policy: str(8).optional() },
+    errors: [RC.NOT_GRANTED, RC.INVALID_ARGUMENTS, RC.INTERNAL_ERROR, RC.BAD_FORMAT],
+    handler: async (ctx, p) => {
+      await edge(ctx).setDefaultPolicy(p.default_policy);
+      track(ctx, 'set_default_policy', p);
+      return { default_policy: edge(ctx).defaultPolicy() };
+    },
+  }),
+  route({
+    path: 'get/edge/policy/rules', versions: ['v2'], pro: true, method: 'GET', perm: 'admin',
+    summary: 'The inter-LAN rules in the order they are matched: rule_id, source and destination {type: cidr | interface, value}, bidirectional, action (accept, deny)',
+    params: {},
+    errors: [RC.NOT_GRANTED, RC.INTERNAL_ERROR],
+    handler: (ctx) => edge(ctx).rules(),
+  }),
+  route({
+    path: 'add/edge/policy/rule', versions: ['v2'], pro: true, method: 'POST', perm: 'admin',
+    summary: "Adds an inter-LAN rule after the others: src_type / dst_type cidr (an address or CIDR) or interface (a LAN interface), src_value, dst_value, bidirectional 'true'/'false', policy accept | deny; rsp {rule_id}. -5 a bad value, -6 nftables refused",
+    params: RULE,
+    errors: [RC.NOT_GRANTED, RC.INVALID_ARGUMENTS, RC.INTERNAL_ERROR],
+    handler: async (ctx, p) => {
+      const id = await edge(ctx).addRule(p);
+      track(ctx, 'add_policy_rule', p);
+      return { rule_id: id };
+    },
+  }),
+  route({
+    path: 'edit/edge/policy/rule', versions: ['v2'], pro: true, method: 'POST', perm: 'admin',
+    summary: 'Changes rule rule_id (new_rule_id: its new place in the order; a rule there moves one down) with the add fields; rsp {rule_id}. -5 no such rule or a bad value',
+    params: { rule_id: str(8).optional(), new_rule_id: str(8).optional(), ...RULE },
+    errors: [RC.NOT_GRANTED, RC.INVALID_ARGUMENTS, RC.INTERNAL_ERROR],
+    handler: async (ctx, p) => {
+      const id = await edge(ctx).editRule(p);
+      track(ctx, 'edit_policy_rule', p);
+      return { rule_id: id };
+    },
+  }),
+  route({
+    path: 'delete/edge/policy/rule', versions: ['v2'], method: 'POST', perm: 'admin',
+    summary: 'Removes rule rule_id; -5 no such rule',
+    params: { rule_id: str(8).optional() },
+    errors: [RC.NOT_GRANTED, RC.INVALID_ARGUMENTS],
+    handler: async (ctx, p) => {
+      await edge(ctx).deleteRule(p.rule_id);
+      track(ctx, 'delete_policy_rule', p);
+      return {};
+    },
+  }),
+];
