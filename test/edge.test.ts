@@ -14,9 +14,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from './fixtures/pcap.js';
 
 const ok = (cmd: string, args: string[]) => spawnSync(cmd, args, { stdio: 'ignore' }).status === 0;
-const HAVE = process.getuid?.() === 0 && ok('ip', ['netns', 'list']) && ok('sh', ['-c', 'command -v nft && command -v ping']);
+const HAVE = process.getuid?.() === 0 && ok('ip', ['netns', 'list']) && ok('sh', ['-c', 'command -v nft && command -v ping && command -v dnsmasq && command -v udhcpc']);
 const RUN = HAVE || !!process.env.CI;
-if (!HAVE) console.warn(`test/edge.test.ts ${RUN ? 'fails' : 'skipped'}: needs root, ip netns, nft (Debian's nftables) and ping`);
+if (!HAVE) console.warn(`test/edge.test.ts ${RUN ? 'fails' : 'skipped'}: needs root, ip netns, nft (Debian's nftables), ping, dnsmasq and udhcpc`);
 
 const ROOT = join(import.meta.dirname, '..');
 const tag = `fge${process.pid % 100000}`;
@@ -256,6 +256,67 @@ describe.skipIf(!RUN)('gateway mode in network namespaces', () => {
     }
     expect(status).toBe('down');
     inNs(NS.wan, ['ip', 'link', 'set', 'eth0', 'up']);
+  }, 30_000);
+
+  it('lends a LAN client an address (dnsmasq) that the active leases list', async () => {
+    // busybox's udhcpc asks and exits without touching the interface (its script does nothing)
+    const r = spawnSync('ip', ['netns', 'exec', NS.lan2, 'udhcpc', '-i', 'eth0', '-n', '-q', '-f', '-s', '/bin/true', '-t', '5', '-T', '1'], { encoding: 'utf8' });
+    const got = /lease of ([\d.]+) obtained/.exec(`${r.stdout}${r.stderr}`);
+    expect(got, `${r.stdout}${r.stderr}`).not.toBeNull();
+    const mac = JSON.parse(sh('ip', ['-n', NS.lan2, '-j', 'link', 'show', 'eth0']))[0].address as string;
+    const leases = (await call(pro('get/edge/dhcp_active_leases'))).rsp as any[];
+    const l = leases.find((x) => x.mac === mac);
+    expect(l).toMatchObject({ ip: got![1], interface: 'l2' });
+    // hosts 100-200 of LAN2's /24; 12 hours
+    const host = Number(got![1].split('.')[3]);
+    expect(got![1].startsWith(`10.${X}.2.`) && host >= 100 && host <= 200).toBe(true);
+    expect(l.expires - Date.now() / 1000).toBeGreaterThan(11 * 3600);
+  }, 30_000);
+
+  it('repeats an mDNS query from LAN1 into LAN2 while a forwarder joins them, and no longer once removed', async () => {
+    // a query for _services._dns-sd._udp.local, sent by LAN1 as an mDNS client does (TTL 255)
+    const py = [
+      'import socket',
+      'q = bytes.fromhex("000000000001000000000000") + b"\\x09_services\\x07_dns-sd\\x04_udp\\x05local\\x00" + bytes.fromhex("000c0001")',
+      's = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)',
+      's.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_TTL, 255)',
+      'for _ in range(3): s.sendto(q, ("224.0.0.251", 5353))',
+    ].join('\n');
+    /** what tcpdump in LAN2 sees of mDNS while LAN1 asks (empty: nothing within 2 s) */
+    const seenInLan2 = async () => {
+      const dump = spawn('ip', ['netns', 'exec', NS.lan2, 'timeout', '3', 'tcpdump', '-i', 'eth0', '-nn', '-e', '-l', '-c', '1', 'udp dst port 5353'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      dump.stdout!.on('data', (b: Buffer) => (out += b.toString()));
+      await new Promise<void>((res) => dump.stderr!.once('data', () => res()));
+      const done = new Promise((res) => dump.once('exit', res));
+      inNs(NS.lan1, ['python3', '-c', py]);
+      await done;
+      return out.trim();
+    };
+    // link-local multicast is never routed: LAN2 sees nothing
+    expect(await seenInLan2()).toBe('');
+    const add = await call(pro('add/edge/forwarder'), { repeater_type: 'mdns', interfaces: 'l1,l2', interface_details: 'LAN 1,LAN 2' });
+    expect(add.rc, add.rc_str_detail).toBe(0);
+    // the query itself, from LAN1's host, with l2's MAC as the sender of the frame
+    const seen = await seenInLan2();
+    expect(seen).toContain(`${link('l2')!.address} > 01:00:5e:00:00:fb`);
+    expect(seen).toMatch(new RegExp(`${net(1, 2).replace(/\./g, '\\.')}\\.\\d+ > 224\\.0\\.0\\.251\\.5353`));
+    expect(seen).toMatch(/PTR \(QM\)\? _services\._dns-sd\._udp\.local\./);
+    const list = (await call(pro('get/edge/forwarders'))).rsp as any[];
+    expect(list).toEqual([expect.objectContaining({ repeater_id: add.rsp.repeater_id, type: 'mdns', ip: '224.0.0.251', port: 5353, interfaces: 'l1,l2', details: 'LAN 1,LAN 2', restricted_interfaces: '' })]);
+    expect(list[0].repeated).toBeGreaterThanOrEqual(1);
+    const bad: Record<string, string>[] = [
+      { repeater_type: 'bonjour', interfaces: 'l1,l2' },
+      { repeater_type: 'custom', ip: '10.0.0.1', interfaces: 'l1,l2' },
+      { repeater_type: 'custom', ip: '239.255.255.250', port: '70000', interfaces: 'l1,l2' },
+      { repeater_type: 'mdns', interfaces: 'l1' },
+      { repeater_type: 'mdns', interfaces: 'l1,eth9' },
+      { repeater_type: 'mdns', interfaces: 'l1,l1' },
+    ];
+    for (const f of bad) expect((await call(pro('add/edge/forwarder'), f)).rc, JSON.stringify(f)).toBe(-5);
+    expect((await call(plain('delete/edge/forwarder'), { repeater_id: String(add.rsp.repeater_id) })).rc).toBe(0);
+    expect(await seenInLan2()).toBe('');
+    expect((await call(pro('get/edge/forwarders'))).rsp).toEqual([]);
   }, 30_000);
 
   it('keeps the settings across a restart and applies them again', async () => {

@@ -35,6 +35,7 @@ import {
   type NativeExtraction,
   type NativeExtractionOptions,
   type NativeVlanBridge,
+  type NativeRepeater,
 } from './native.js';
 
 export type {
@@ -46,7 +47,7 @@ export type {
   EgressTargetPolicy,
   EgressTargetStats,
 } from './native.js';
-export type { RecorderStats, NativeExtraction, NativeExtractionOptions, NativeVlanBridge } from './native.js';
+export type { RecorderStats, NativeExtraction, NativeExtractionOptions, NativeVlanBridge, NativeRepeater } from './native.js';
 
 /**
  * Opens a PCAP extraction over a recording directory or capture files; the
@@ -55,6 +56,11 @@ export type { RecorderStats, NativeExtraction, NativeExtractionOptions, NativeVl
  */
 export function openExtraction(o: NativeExtractionOptions): NativeExtraction {
   return new addon.NativeExtraction(o);
+}
+
+/** Starts a repeater: UDP to `group` (IPv4 as a number; 0 any multicast) and `port` (0 any) between the interfaces (FlowgateError E_REPEATER when it cannot). */
+export function openRepeater(o: { group: number; port: number; trusted: string[]; restricted: string[] }): NativeRepeater {
+  return new addon.NativeRepeater(o);
 }
 
 /** Opens the user-space VLAN bridge of a parent interface (FlowgateError E_VLAN when it cannot). */

@@ -73,6 +73,13 @@ export interface NativeVlanBridge {
   close(): void;
 }
 
+/** A broadcast / multicast repeater between interfaces (edge/repeater.h). */
+export interface NativeRepeater {
+  /** frames sent out so far */
+  repeated(): number;
+  close(): void;
+}
+
 export interface NativeExtractionOptions {
   /** a recording directory, or capture files read whole */
   dir?: string;
@@ -784,6 +791,7 @@ interface Addon {
   /** throws FlowgateError E_BPF (libpcap's message) or E_FILE_OPEN */
   NativeExtraction: new (o: NativeExtractionOptions) => NativeExtraction;
   NativeVlanBridge: new (parent: string) => NativeVlanBridge;
+  NativeRepeater: new (o: { group: number; port: number; trusted: string[]; restricted: string[] }) => NativeRepeater;
   setErrorClass(cls: typeof FlowgateError): void;
   info(): AddonInfo;
   setUserRules(rules: UserRulesSpec): void;

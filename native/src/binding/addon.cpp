@@ -53,7 +53,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   register_user_rules(env, exports);
   register_countries(env, exports);
   register_extraction(env, exports);
-  register_vlan_bridge(env, exports);
+  register_edge(env, exports);
   napi_add_env_cleanup_hook(env, Cleanup, data);
   return exports;
 }

@@ -27,6 +27,6 @@ void register_user_rules(Napi::Env env, Napi::Object exports);
 void register_countries(Napi::Env env, Napi::Object exports);
 // NativeExtraction on the addon (extraction_wrap.cpp)
 void register_extraction(Napi::Env env, Napi::Object exports);
-void register_vlan_bridge(Napi::Env env, Napi::Object exports);
+void register_edge(Napi::Env env, Napi::Object exports);
 
 }  // namespace fg

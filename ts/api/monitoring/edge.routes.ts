@@ -9,13 +9,18 @@ import { route, type ApiCtx, type RouteDef } from '../route.js';
 import type { Edge } from '../../services/edge/index.js';
 
 const edge = (ctx: ApiCtx): Edge => {
-  if (!ctx.deps.edge) throw new ApiError(RC.INTERNAL_ERROR, 'gateway mode is off (start with --edge-lan / --edge-wan)');
+  if (!ctx.deps.edge) throw new ApiError(RC.NOT_FOUND, 'gateway mode is off (start with --edge-lan / --edge-wan)');
   return ctx.deps.edge;
 };
 
 const RULE = {
   src_type: str(16).optional(), src_value: str(64).optional(), dst_type: str(16).optional(), dst_value: str(64).optional(),
   bidirectional: str(8).optional(), policy: str(8).optional(),
+};
+
+const FORWARDER = {
+  repeater_type: str(16).optional(), ip: str(64).optional(), port: str(8).optional(), interfaces: str(512).optional(),
+  interface_details: str(1024).optional(), restricted_interfaces: str(512).optional(), restricted_interface_details: str(1024).optional(),
 };
 
 export const edgeRoutes: RouteDef[] = [
@@ -39,6 +44,13 @@ export const edgeRoutes: RouteDef[] = [
     params: {},
     errors: [RC.NOT_GRANTED, RC.INTERNAL_ERROR],
     handler: (ctx) => edge(ctx).gatewaysStatus(),
+  }),
+  route({
+    path: 'get/edge/dhcp_active_leases', versions: ['v2'], pro: true, method: 'GET', perm: 'admin',
+    summary: "The LANs' DHCP server's active leases (dnsmasq, run by gateway mode on each LAN with an IPv4 address, hosts 100-200 of its network): mac, ip, hostname, expires (epoch s), interface. -6 without dnsmasq",
+    params: {},
+    errors: [RC.NOT_GRANTED, RC.INTERNAL_ERROR],
+    handler: (ctx) => edge(ctx).leases(),
   }),
   route({
     path: 'add/edge/vlan/add_vlan', versions: ['v2'], pro: true, method: 'POST', perm: 'admin',
@@ -128,6 +140,47 @@ export const edgeRoutes: RouteDef[] = [
     handler: async (ctx, p) => {
       await edge(ctx).deleteRule(p.rule_id);
       track(ctx, 'delete_policy_rule', p);
+      return {};
+    },
+  }),
+  route({
+    path: 'get/edge/forwarders', versions: ['v2'], pro: true, method: 'GET', perm: 'admin',
+    summary: 'The broadcast / multicast forwarders: repeater_id, type (mdns, custom), ip, port, interfaces (trusted) and details, restricted_interfaces and restricted_details, repeated (frames sent out so far)',
+    params: {},
+    errors: [RC.NOT_GRANTED, RC.INTERNAL_ERROR],
+    handler: (ctx) => edge(ctx).forwarders(),
+  }),
+  route({
+    path: 'add/edge/forwarder', versions: ['v2'], pro: true, method: 'POST', perm: 'admin',
+    summary:
+      "Adds a forwarder: repeater_type mdns (224.0.0.251, UDP 5353) or custom (ip: an IPv4 multicast group, 255.255.255.255 or '*' any multicast; port, default any), interfaces (trusted, comma-separated), restricted_interfaces, and their *_details labels. UDP to the group seen on a trusted interface is repeated out of every other member, seen on a restricted one out of the trusted ones, as it came (its sender kept). rsp {repeater_id}. -5 a bad value, -6 it could not start",
+    params: FORWARDER,
+    errors: [RC.NOT_GRANTED, RC.INVALID_ARGUMENTS, RC.INTERNAL_ERROR],
+    handler: async (ctx, p) => {
+      const id = await edge(ctx).addForwarder(p);
+      track(ctx, 'add_forwarder', p);
+      return { repeater_id: id };
+    },
+  }),
+  route({
+    path: 'edit/edge/forwarder', versions: ['v2'], pro: true, method: 'POST', perm: 'admin',
+    summary: 'Changes forwarder repeater_id (new_repeater_id: its new id) with the add fields; rsp {repeater_id}. -5 no such forwarder or a bad value',
+    params: { repeater_id: str(8).optional(), new_repeater_id: str(8).optional(), ...FORWARDER },
+    errors: [RC.NOT_GRANTED, RC.INVALID_ARGUMENTS, RC.INTERNAL_ERROR],
+    handler: async (ctx, p) => {
+      const id = await edge(ctx).editForwarder(p);
+      track(ctx, 'edit_forwarder', p);
+      return { repeater_id: id };
+    },
+  }),
+  route({
+    path: 'delete/edge/forwarder', versions: ['v2'], method: 'POST', perm: 'admin',
+    summary: 'Stops and removes forwarder repeater_id; -5 no such forwarder',
+    params: { repeater_id: str(8).optional() },
+    errors: [RC.NOT_GRANTED, RC.INVALID_ARGUMENTS],
+    handler: async (ctx, p) => {
+      await edge(ctx).deleteForwarder(p.repeater_id);
+      track(ctx, 'delete_forwarder', p);
       return {};
     },
   }),

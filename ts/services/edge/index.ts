@@ -11,17 +11,23 @@
 //   `inet flowgate_edge` replaced in one `nft -f` transaction at every
 //   change, so a packet never meets half a policy. Linux already decides
 //   forwarding there; doing it in the engine would put the policy in the
-//   capture path, which a gateway routing in the kernel does not take.
+//   capture path, which a gateway routing in the kernel does not take;
+// - the LANs' DHCP server (dnsmasq, dhcp.ts) and its active leases;
+// - forwarders (nEdge's repeaters): mDNS or a custom multicast group
+//   repeated between trusted and restricted interfaces by the engine
+//   (native/src/edge/repeater.*: real frames, their sender kept).
 // Settings live in LMDB (db 'edge').
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
+import { join } from 'node:path';
 
 import type { Database } from 'lmdb';
 
 import { ApiError, RC } from '../../api/rc.js';
-import { openVlanBridge, type NativeVlanBridge } from '../../bindings/engine.js';
+import { openRepeater, openVlanBridge, type NativeRepeater, type NativeVlanBridge } from '../../bindings/engine.js';
 import type { ConfigStore } from '../config-store.js';
+import { DhcpServer, type Lease } from './dhcp.js';
 
 export type Policy = 'accept' | 'deny';
 
@@ -38,7 +44,23 @@ export interface Rule {
   action: Policy;
 }
 
+export interface Forwarder {
+  repeater_id: number;
+  /** mdns (224.0.0.251, UDP 5353) or custom */
+  type: 'mdns' | 'custom';
+  /** the group (custom: an IPv4 multicast address, or '*' for any) */
+  ip: string;
+  /** UDP port (0: any) */
+  port: number;
+  /** trusted interfaces, comma-separated, and their labels */
+  interfaces: string;
+  details: string;
+  restricted_interfaces: string;
+  restricted_details: string;
+}
+
 interface Settings {
+  forwarders: Forwarder[];
   default_policy: Policy;
   rules: Rule[];
   /** VLAN subinterfaces added: parent and id */
@@ -71,7 +93,7 @@ export const run: Runner = (cmd, args, input) =>
   });
 
 const IFNAME = /^[A-Za-z0-9_.:-]{1,15}$/;
-const DEFAULTS: Settings = { default_policy: 'accept', rules: [], vlans: [], wan_enabled: {} };
+const DEFAULTS: Settings = { default_policy: 'accept', rules: [], vlans: [], wan_enabled: {}, forwarders: [] };
 const PING_SEC = 5;
 
 export class Edge {
@@ -81,15 +103,18 @@ export class Edge {
   private timer: NodeJS.Timeout | null = null;
   /** user-space VLANs (a kernel without 8021q), per parent */
   private readonly bridges = new Map<string, NativeVlanBridge>();
+  private readonly dhcp: DhcpServer | null;
+  private readonly repeaters = new Map<number, NativeRepeater>();
 
   constructor(
     store: ConfigStore,
     readonly lan: readonly string[],
     readonly wan: readonly string[],
-    private readonly o: { run?: Runner; log?: (l: string) => void } = {},
+    private readonly o: { run?: Runner; log?: (l: string) => void; dhcp?: boolean } = {},
   ) {
     for (const i of [...lan, ...wan]) if (!IFNAME.test(i)) throw new Error(`edge: '${i}' is not an interface name`);
     this.db = store.db<Settings>('edge');
+    this.dhcp = o.dhcp !== false && DhcpServer.available() ? new DhcpServer(join(store.dataDir, 'edge'), { log: o.log }) : null;
     const s = this.db.get('settings');
     this.settings = { ...DEFAULTS, ...(s ?? {}) };
   }
@@ -119,6 +144,14 @@ export class Edge {
       if (this.wan.includes(w)) await this.exec('ip', ['link', 'set', w, on ? 'up' : 'down']).catch((e) => this.o.log?.(`flowgate: edge: ${(e as Error).message}`));
     }
     await this.applyPolicy().catch((e) => this.o.log?.(`flowgate: edge: the inter-LAN policy could not be applied: ${(e as Error).message}`));
+    this.dhcp?.start(this.lanInterfaces());
+    for (const f of this.settings.forwarders) {
+      try {
+        this.runForwarder(f);
+      } catch (e) {
+        this.o.log?.(`flowgate: edge: forwarder ${f.repeater_id}: ${(e as Error).message}`);
+      }
+    }
     const tick = () => {
       this.timer = setTimeout(() => void this.pingGateways().finally(tick), PING_SEC * 1000);
       this.timer.unref();
@@ -133,6 +166,91 @@ export class Edge {
     // user-space VLANs go with the process (their TAPs with them)
     for (const b of this.bridges.values()) b.close();
     this.bridges.clear();
+    this.dhcp?.stop();
+    for (const r of this.repeaters.values()) r.close();
+    this.repeaters.clear();
+  }
+
+  // ── forwarders ────────────────────────────────────────────────────────
+
+  forwarders(): (Forwarder & { repeated: number })[] {
+    return [...this.settings.forwarders].sort((a, b) => a.repeater_id - b.repeater_id).map((f) => ({ ...f, repeated: this.repeaters.get(f.repeater_id)?.repeated() ?? 0 }));
+  }
+
+  /** add/edge/forwarder: rsp {repeater_id}. -5 a bad value, -6 the repeater could not start. */
+  async addForwarder(p: Record<string, string | undefined>): Promise<number> {
+    const f = this.checkForwarder(p, Math.max(0, ...this.settings.forwarders.map((x) => x.repeater_id)) + 1);
+    this.startForwarder(f);
+    await this.save({ ...this.settings, forwarders: [...this.settings.forwarders, f] });
+    return f.repeater_id;
+  }
+
+  /** edit/edge/forwarder: repeater_id (new_repeater_id renames it) with the add fields. */
+  async editForwarder(p: Record<string, string | undefined>): Promise<number> {
+    const id = ruleId(p.repeater_id, 'repeater_id');
+    if (!this.settings.forwarders.some((f) => f.repeater_id === id)) throw new ApiError(RC.INVALID_ARGUMENTS, `no forwarder ${id}`);
+    const newId = p.new_repeater_id?.trim() ? ruleId(p.new_repeater_id, 'new_repeater_id') : id;
+    if (newId !== id && this.settings.forwarders.some((f) => f.repeater_id === newId)) throw new ApiError(RC.INVALID_ARGUMENTS, `forwarder ${newId} exists`);
+    const f = this.checkForwarder(p, newId);
+    this.repeaters.get(id)?.close();
+    this.repeaters.delete(id);
+    this.startForwarder(f);
+    await this.save({ ...this.settings, forwarders: [...this.settings.forwarders.filter((x) => x.repeater_id !== id), f] });
+    return newId;
+  }
+
+  async deleteForwarder(idText: string | undefined): Promise<void> {
+    const id = ruleId(idText, 'repeater_id');
+    if (!this.settings.forwarders.some((f) => f.repeater_id === id)) throw new ApiError(RC.INVALID_ARGUMENTS, `no forwarder ${id}`);
+    this.repeaters.get(id)?.close();
+    this.repeaters.delete(id);
+    await this.save({ ...this.settings, forwarders: this.settings.forwarders.filter((f) => f.repeater_id !== id) });
+  }
+
+  private startForwarder(f: Forwarder): void {
+    try {
+      this.runForwarder(f);
+    } catch (e) {
+      throw new ApiError(RC.INTERNAL_ERROR, (e as Error).message);
+    }
+  }
+
+  private runForwarder(f: Forwarder): void {
+    const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
+    const group = f.ip === '*' ? 0 : f.ip.split('.').reduce((a, b) => a * 256 + Number(b), 0);
+    this.repeaters.set(f.repeater_id, openRepeater({ group, port: f.port, trusted: list(f.interfaces), restricted: list(f.restricted_interfaces) }));
+  }
+
+  private checkForwarder(p: Record<string, string | undefined>, id: number): Forwarder {
+    const type = p.repeater_type?.trim();
+    if (type !== 'mdns' && type !== 'custom') throw new ApiError(RC.INVALID_ARGUMENTS, "repeater_type must be 'mdns' or 'custom'");
+    let ip = '224.0.0.251', port = 5353;
+    if (type === 'custom') {
+      ip = p.ip?.trim() ?? '';
+      const first = Number(ip.split('.')[0]);
+      if (ip !== '*' && !(isIP(ip) === 4 && first >= 224 && first <= 239) && ip !== '255.255.255.255') throw new ApiError(RC.INVALID_ARGUMENTS, "ip must be an IPv4 multicast address, 255.255.255.255 or '*'");
+      const pt = p.port?.trim() ?? '';
+      if (pt && (!/^\d{1,5}$/.test(pt) || Number(pt) > 65535)) throw new ApiError(RC.INVALID_ARGUMENTS, 'port must be 0-65535');
+      port = pt ? Number(pt) : 0;
+    }
+    const names = (v: string | undefined) => (v ?? '').split(',').map((x) => x.trim()).filter(Boolean);
+    const trusted = names(p.interfaces), restricted = names(p.restricted_interfaces);
+    const known = [...this.lanInterfaces(), ...this.wan];
+    for (const i of [...trusted, ...restricted]) if (!known.includes(i)) throw new ApiError(RC.INVALID_ARGUMENTS, `'${i.slice(0, 16)}' is not one of the gateway's interfaces`);
+    if (new Set([...trusted, ...restricted]).size !== trusted.length + restricted.length) throw new ApiError(RC.INVALID_ARGUMENTS, 'an interface is listed twice');
+    if (!trusted.length || trusted.length + restricted.length < 2) throw new ApiError(RC.INVALID_ARGUMENTS, 'a forwarder needs a trusted interface and another one');
+    const text = (v: string | undefined) => (v ?? '').slice(0, 512);
+    return {
+      repeater_id: id, type, ip, port,
+      interfaces: trusted.join(','), details: text(p.interface_details) || trusted.join(','),
+      restricted_interfaces: restricted.join(','), restricted_details: text(p.restricted_interface_details) || restricted.join(','),
+    };
+  }
+
+  /** get/edge/dhcp_active_leases: dnsmasq's leases (-6 without a DHCP server) */
+  leases(): Lease[] {
+    if (!this.dhcp) throw new ApiError(RC.INTERNAL_ERROR, 'no DHCP server: dnsmasq is not installed');
+    return this.dhcp.leases();
   }
 
   private async save(next: Settings): Promise<void> {
@@ -408,9 +526,9 @@ function vlanId(v: string | undefined): number {
   return Number(t);
 }
 
-function ruleId(v: string | undefined): number {
+function ruleId(v: string | undefined, what = 'rule_id'): number {
   const t = v?.trim() ?? '';
-  if (!/^\d{1,6}$/.test(t) || Number(t) < 1) throw new ApiError(RC.INVALID_ARGUMENTS, 'rule_id must be a whole number from 1');
+  if (!/^\d{1,6}$/.test(t) || Number(t) < 1) throw new ApiError(RC.INVALID_ARGUMENTS, `${what} must be a whole number from 1`);
   return Number(t);
 }
 

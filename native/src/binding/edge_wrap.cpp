@@ -1,5 +1,6 @@
-// ⑥ NativeVlanBridge: user-space 802.1Q subinterfaces of one parent
-// (edge/vlan_bridge.h), for the gateway's VLANs on kernels without 8021q.
+// ⑥ Gateway mode's native parts: NativeVlanBridge, user-space 802.1Q
+// subinterfaces of one parent (edge/vlan_bridge.h), for kernels without
+// 8021q; NativeRepeater, a broadcast / multicast forwarder (edge/repeater.h).
 #include <napi.h>
 
 #include <memory>
@@ -7,6 +8,7 @@
 
 #include "binding/convert.h"
 #include "binding/engine_wrap.h"
+#include "edge/repeater.h"
 #include "edge/vlan_bridge.h"
 
 namespace fg {
@@ -63,8 +65,49 @@ class VlanWrap : public Napi::ObjectWrap<VlanWrap> {
   std::unique_ptr<VlanBridge> b_;
 };
 
+class RepeaterWrap : public Napi::ObjectWrap<RepeaterWrap> {
+ public:
+  static Napi::Function Init(Napi::Env env) {
+    return DefineClass(env, "NativeRepeater", {InstanceMethod("repeated", &RepeaterWrap::Repeated), InstanceMethod("close", &RepeaterWrap::Close)});
+  }
+
+  explicit RepeaterWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<RepeaterWrap>(info) {
+    Napi::Env env = info.Env();
+    if (info.Length() != 1 || !info[0].IsObject()) throw Napi::TypeError::New(env, "NativeRepeater({ group, port, trusted, restricted })");
+    Napi::Object o = info[0].As<Napi::Object>();
+    RepeaterConfig c;
+    c.group = o.Get("group").IsNumber() ? o.Get("group").As<Napi::Number>().Uint32Value() : 0;
+    c.port = o.Get("port").IsNumber() ? uint16_t(o.Get("port").As<Napi::Number>().Uint32Value()) : 0;
+    auto names = [&](const char* k, std::vector<std::string>& out) {
+      Napi::Value v = o.Get(k);
+      if (!v.IsArray()) return;
+      Napi::Array a = v.As<Napi::Array>();
+      for (uint32_t i = 0; i < a.Length(); i++)
+        if (a.Get(i).IsString()) out.push_back(a.Get(i).As<Napi::String>().Utf8Value());
+    };
+    names("trusted", c.trusted);
+    names("restricted", c.restricted);
+    try {
+      r_ = std::make_unique<Repeater>(std::move(c));
+    } catch (const std::exception& e) {
+      throw_fg(env, e.what(), "E_REPEATER");
+    }
+  }
+
+ private:
+  Napi::Value Repeated(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), r_ ? double(r_->repeated()) : 0); }
+  Napi::Value Close(const Napi::CallbackInfo& info) {
+    r_.reset();
+    return info.Env().Undefined();
+  }
+  std::unique_ptr<Repeater> r_;
+};
+
 }  // namespace
 
-void register_vlan_bridge(Napi::Env env, Napi::Object exports) { exports.Set("NativeVlanBridge", VlanWrap::Init(env)); }
+void register_edge(Napi::Env env, Napi::Object exports) {
+  exports.Set("NativeVlanBridge", VlanWrap::Init(env));
+  exports.Set("NativeRepeater", RepeaterWrap::Init(env));
+}
 
 }  // namespace fg
