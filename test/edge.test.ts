@@ -7,6 +7,7 @@
 //
 // Needs root, `ip netns`, nft and ping; skipped otherwise, failing under CI.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -318,6 +319,77 @@ describe.skipIf(!RUN)('gateway mode in network namespaces', () => {
     expect(await seenInLan2()).toBe('');
     expect((await call(pro('get/edge/forwarders'))).rsp).toEqual([]);
   }, 30_000);
+
+  it("drops a host's active flows at once (the connection dies), and lets a new one through", async () => {
+    // LAN2 counts the bytes each connection brings (a JSON file, 10 times a second); LAN1 sends a byte every 50 ms on each
+    const counts = join(tmp.dir, 'counts.json');
+    const server = spawn('ip', ['netns', 'exec', NS.lan2, 'python3', '-c', [
+      'import socket, threading, json, time, sys',
+      'c = {}',
+      's = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(("0.0.0.0", 7000)); s.listen(8)',
+      'def serve(conn, k):',
+      '  while True:',
+      '    d = conn.recv(100)',
+      '    if not d: break',
+      '    c[k] = c.get(k, 0) + len(d)',
+      'def dump():',
+      '  while True:',
+      '    open(sys.argv[1] + ".tmp", "w").write(json.dumps(c)); import os; os.replace(sys.argv[1] + ".tmp", sys.argv[1]); time.sleep(0.1)',
+      'threading.Thread(target=dump, daemon=True).start()',
+      'while True:',
+      '  conn, a = s.accept(); threading.Thread(target=serve, args=(conn, str(a[1])), daemon=True).start()',
+    ].join('\n'), counts], { stdio: 'ignore' });
+    const client = (port: number) => spawn('ip', ['netns', 'exec', NS.lan1, 'python3', '-c', [
+      'import socket, time, sys',
+      's = socket.socket(); s.bind(("0.0.0.0", int(sys.argv[2]))); s.settimeout(1); s.connect((sys.argv[1], 7000))',
+      'while True:',
+      '  try: s.send(b"x")',
+      '  except Exception: pass',
+      '  time.sleep(0.05)',
+    ].join('\n'), net(2, 2), String(port)], { stdio: 'ignore' });
+    const read = (): Record<string, number> => {
+      try {
+        return JSON.parse(readFileSync(counts, 'utf8'));
+      } catch {
+        return {};
+      }
+    };
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    // the server is up once it has written its first count
+    for (let i = 0; i < 50 && !existsSync(counts); i++) await sleep(100);
+    const first = client(41001);
+    try {
+      for (let i = 0; i < 50 && !(read()['41001'] > 10); i++) await sleep(100);
+      expect(read()['41001']).toBeGreaterThan(10);
+      // the engines saw the flow on l1 (the LANs are monitored); once they have, it is dropped
+      let dropped = 0;
+      for (let i = 0; i < 30 && !dropped; i++) {
+        const r = await call(pro('set/edge/interface/drop_host_flows'), { host: net(1, 2) });
+        expect(r.rc, r.rc_str_detail).toBe(0);
+        dropped = r.rsp.dropped;
+        if (!dropped) await sleep(200);
+      }
+      expect(dropped).toBeGreaterThanOrEqual(1);
+      await sleep(300);
+      const at = read()['41001'];
+      await sleep(1500);
+      // nothing more of that connection reaches LAN2 …
+      expect(read()['41001']).toBe(at);
+      expect(inNs(NS.gw, ['nft', 'list', 'set', 'inet', 'flowgate_edge', 'dropped4'])).toContain(`${net(1, 2)} . ${net(2, 2)} . tcp . 41001 . 7000`);
+      // … and a new connection passes
+      const second = client(41002);
+      try {
+        for (let i = 0; i < 50 && !(read()['41002'] > 5); i++) await sleep(100);
+        expect(read()['41002']).toBeGreaterThan(5);
+      } finally {
+        second.kill('SIGKILL');
+      }
+    } finally {
+      first.kill('SIGKILL');
+      server.kill('SIGKILL');
+    }
+    expect((await call(pro('set/edge/interface/drop_host_flows'), { host: 'not-a-host' })).rc).toBe(-5);
+  }, 60_000);
 
   it('keeps the settings across a restart and applies them again', async () => {
     expect((await call(pro('set/edge/policy/default'), { default_policy: 'deny' })).rc).toBe(0);

@@ -3,7 +3,8 @@
 // (services/edge). Paths with `edge` also answer as nEdge's web UI spells
 // them (`/lua/rest/v2/…/nedge/…`, see route.ts).
 import { track } from '../activity.js';
-import { str } from '../params.js';
+import { int, str } from '../params.js';
+import { parseHost } from './hosts.js';
 import { ApiError, RC } from '../rc.js';
 import { route, type ApiCtx, type RouteDef } from '../route.js';
 import type { Edge } from '../../services/edge/index.js';
@@ -182,6 +183,30 @@ export const edgeRoutes: RouteDef[] = [
       await edge(ctx).deleteForwarder(p.repeater_id);
       track(ctx, 'delete_forwarder', p);
       return {};
+    },
+  }),
+  route({
+    path: 'set/edge/interface/drop_host_flows', versions: ['v2'], pro: true, method: 'POST', perm: 'admin',
+    summary:
+      "Drops every active TCP/UDP flow of `host` (address, optionally @vlan; JSON body or form) as the monitored interfaces see them (`ifid`: one of them only): their packets are dropped in the kernel's forwarding, both ways, for 5 minutes, so the connections die; new ones pass. rsp {dropped}: the flows. -5 no or a bad host",
+    params: { host: str(64).optional(), ifid: int(0, 65535).optional() },
+    errors: [RC.NOT_GRANTED, RC.INVALID_ARGUMENTS, RC.INTERNAL_ERROR],
+    handler: async (ctx, p) => {
+      const e = edge(ctx);
+      let h: { ip: string; vlan: number };
+      try {
+        h = parseHost(p.host ?? '');
+      } catch {
+        throw new ApiError(RC.INVALID_ARGUMENTS, 'host must be an address, optionally @vlan');
+      }
+      const flows: { proto: number; cli: string; cport: number; srv: string; sport: number }[] = [];
+      for (const i of ctx.deps.interfaces.list) {
+        if (p.ifid !== undefined && i.ifid !== p.ifid) continue;
+        for (const f of i.engine.flows({ host: h.ip, hostVlan: h.vlan, limit: 10_000 }).rows) flows.push({ proto: f.proto, cli: f.client.ip, cport: f.client.port, srv: f.server.ip, sport: f.server.port });
+      }
+      const dropped = await e.dropHostFlows(flows);
+      track(ctx, 'drop_host_flows', p);
+      return { dropped };
     },
   }),
 ];

@@ -95,6 +95,14 @@ export const run: Runner = (cmd, args, input) =>
 const IFNAME = /^[A-Za-z0-9_.:-]{1,15}$/;
 const DEFAULTS: Settings = { default_policy: 'accept', rules: [], vlans: [], wan_enabled: {}, forwarders: [] };
 const PING_SEC = 5;
+/** how long the flows drop_host_flows names stay dropped */
+const DROP_SEC = 300;
+
+/** nft set elements of the flows dropped (`a . b . proto . sport . dport timeout Ns`) */
+interface Drops {
+  v4: string[];
+  v6: string[];
+}
 
 export class Edge {
   private readonly db: Database<Settings, string>;
@@ -105,6 +113,8 @@ export class Edge {
   private readonly bridges = new Map<string, NativeVlanBridge>();
   private readonly dhcp: DhcpServer | null;
   private readonly repeaters = new Map<number, NativeRepeater>();
+  /** flows dropped by drop_host_flows: nft set element → epoch ms it lapses */
+  private readonly dropped = new Map<string, number>();
 
   constructor(
     store: ConfigStore,
@@ -473,10 +483,43 @@ export class Edge {
     await this.save(next);
   }
 
-  /** The nftables table of the policy, replaced in one transaction. */
+  /** The nftables table of the policy (and the flows dropped), replaced in one transaction. */
   async applyPolicy(s: Settings = this.settings): Promise<void> {
     const lans = [...this.lan, ...s.vlans.map((v) => vlanName(v.parent, v.vlan_id))];
-    await this.exec('nft', ['-f', '-'], nftRuleset(lans, s));
+    const now = Date.now();
+    const drops: Drops = { v4: [], v6: [] };
+    for (const [e, until] of this.dropped) {
+      const left = Math.ceil((until - now) / 1000);
+      if (left <= 0) this.dropped.delete(e);
+      else (e.includes(':') ? drops.v6 : drops.v4).push(`${e} timeout ${left}s`);
+    }
+    await this.exec('nft', ['-f', '-'], nftRuleset(lans, s, drops));
+  }
+
+  /**
+   * set/edge/interface/drop_host_flows (ntopng's dropFlowsTraffic: a drop
+   * verdict on each active flow of the host): the host's active TCP and UDP
+   * flows, as the engines see them, are dropped in the kernel's forwarding
+   * both ways for DROP_SEC (a connection dies; new ones pass). The number of
+   * flows dropped.
+   */
+  async dropHostFlows(flows: readonly { proto: number; cli: string; cport: number; srv: string; sport: number }[]): Promise<number> {
+    const until = Date.now() + DROP_SEC * 1000;
+    let n = 0;
+    for (const f of flows) {
+      if ((f.proto !== 6 && f.proto !== 17) || isIP(f.cli) !== isIP(f.srv) || !isIP(f.cli)) continue;
+      this.dropped.set(`${f.cli} . ${f.srv} . ${f.proto} . ${f.cport} . ${f.sport}`, until);
+      this.dropped.set(`${f.srv} . ${f.cli} . ${f.proto} . ${f.sport} . ${f.cport}`, until);
+      n++;
+    }
+    if (n) {
+      try {
+        await this.applyPolicy();
+      } catch (e) {
+        throw new ApiError(RC.INTERNAL_ERROR, `nftables refused the drop: ${(e as Error).message}`);
+      }
+    }
+    return n;
   }
 
   /** Removes the table (the service stopping leaves the kernel's forwarding as it was before). */
@@ -491,7 +534,7 @@ export class Edge {
  * default; replies of an accepted connection pass (conntrack). Traffic to or
  * from a WAN is not the inter-LAN policy's.
  */
-export function nftRuleset(lans: readonly string[], s: Pick<Settings, 'default_policy' | 'rules'>): string {
+export function nftRuleset(lans: readonly string[], s: Pick<Settings, 'default_policy' | 'rules'>, drops: Drops = { v4: [], v6: [] }): string {
   const q = (i: string) => `"${i}"`;
   const set = lans.length ? `{ ${lans.map(q).join(', ')} }` : '{ "none" }';
   const match = (e: Endpoint, dir: 'src' | 'dst'): string => {
@@ -503,8 +546,13 @@ export function nftRuleset(lans: readonly string[], s: Pick<Settings, 'default_p
     'table inet flowgate_edge {}',
     'delete table inet flowgate_edge',
     'table inet flowgate_edge {',
+    // the flows drop_host_flows dropped: every forwarded packet of theirs, both ways, whatever the interfaces
+    '  set dropped4 { type ipv4_addr . ipv4_addr . inet_proto . inet_service . inet_service; flags timeout;' + (drops.v4.length ? ` elements = { ${drops.v4.join(', ')} }` : '') + ' }',
+    '  set dropped6 { type ipv6_addr . ipv6_addr . inet_proto . inet_service . inet_service; flags timeout;' + (drops.v6.length ? ` elements = { ${drops.v6.join(', ')} }` : '') + ' }',
     '  chain forward {',
     '    type filter hook forward priority 0; policy accept;',
+    '    ip saddr . ip daddr . meta l4proto . th sport . th dport @dropped4 drop',
+    '    ip6 saddr . ip6 daddr . meta l4proto . th sport . th dport @dropped6 drop',
     `    iifname != ${set} accept`,
     `    oifname != ${set} accept`,
     '    ct state established,related accept',
