@@ -27,6 +27,9 @@ void inspect_names(const Packet& p, bool from_client, const IpAddr& cli, const I
 
 // Per protocol (dpi/protocols/<name>.cpp).
 void names_from_dns(Bytes msg, uint16_t vlan, NameSource src, const NameSink& sink);
+// The device type (ntopng's DeviceType) an mDNS response's service records tell
+// of its sender (Flow.cpp's mDNS rules); 0 when none does.
+uint8_t mdns_device_type(Bytes msg);
 void names_from_dhcp(Bytes msg, uint16_t vlan, const NameSink& sink);
 void names_from_netbios(Bytes msg, uint16_t vlan, const NameSink& sink);
 bool tls_client_hello_sni(Bytes payload, const char*& name, size_t& len);

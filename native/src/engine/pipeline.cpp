@@ -145,6 +145,11 @@ uint8_t Pipeline::mac_devtype(const uint8_t* mac) const noexcept {
   return i == HashIndex::kNone ? uint8_t(kDevUnknown) : mac_pool_[i].devtype;
 }
 
+void Pipeline::learn_mac_devtype(const uint8_t* mac, uint8_t type) noexcept {
+  uint32_t i = mac_index_.find(mac_hash(mac), [&](uint32_t j) { return std::memcmp(mac_pool_[j].addr, mac, 6) == 0; });
+  if (i != HashIndex::kNone && mac_pool_[i].devtype == kDevUnknown) mac_pool_[i].devtype = type;
+}
+
 void Pipeline::count_mac(const uint8_t* mac, uint32_t bytes, bool sent, bool new_host) noexcept {
   if (mac_is_group(mac)) return;
   uint64_t h = mac_hash(mac);
@@ -546,6 +551,10 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
                       static_cast<Pipeline*>(c)->learn_name(ip, vlan, n, l, s);
                     }};
       inspect_names(p, dir == 0, cli, srv, sink);
+      // ntopng's mDNS device types (Flow.cpp): the services an mDNS response announces tell what
+      // its sender is (ntopng credits the flow's client; here the frame's sender, who announced them)
+      if (p.has_mac && p.l4_proto == kProtoUdp && (p.sport == 5353 || p.dport == 5353))
+        if (uint8_t t = mdns_device_type(Bytes(p.payload, p.payload_len))) learn_mac_devtype(p.src_mac, t);
     }
     if (Classifier::wants(f) && !dpi_skip) {
       const uint64_t sig = risk_sig(f);

@@ -171,6 +171,7 @@ class Pipeline {
   static constexpr uint32_t kMaxNets = 255;  // local networks past the 255th get no counters
   uint32_t macs() const { return mac_pool_.size(); }
   uint8_t mac_devtype(const uint8_t* mac) const noexcept;  // DeviceType of a known MAC (kDevUnknown otherwise)
+  void learn_mac_devtype(const uint8_t* mac, uint8_t type) noexcept;  // sets it when still unknown
   uint32_t max_macs() const { return mac_pool_.max(); }
   uint64_t now_ns() const { return now_ns_; }
   size_t memory_bytes() const;

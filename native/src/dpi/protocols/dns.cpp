@@ -83,6 +83,36 @@ void names_from_dns(Bytes m, uint16_t vlan, NameSource src, const NameSink& sink
   }
 }
 
+uint8_t mdns_device_type(Bytes m) {
+  if (m.size() < 12 || !(load_be16(m.data() + 2) & 0x8000)) return 0;  // responses only
+  const uint16_t qd = load_be16(m.data() + 4), an = load_be16(m.data() + 6);
+  size_t off = 12;
+  char name[256];
+  size_t len;
+  for (uint16_t i = 0; i < qd && i < 4; i++) {
+    off = read_name(m, off, name, sizeof(name), len);
+    if (!off || off + 4 > m.size()) return 0;
+    off += 4;
+  }
+  // the first answer whose name names a service ntopng recognises
+  for (uint16_t i = 0; i < an && i < 32; i++) {
+    off = read_name(m, off, name, sizeof(name), len);
+    if (!off || off + 10 > m.size()) return 0;
+    const uint16_t rdlen = load_be16(m.data() + off + 8);
+    off += 10 + rdlen;
+    if (off > m.size()) return 0;
+    std::string_view n(name, len);
+    auto has = [&](const char* s) { return n.find(s) != std::string_view::npos; };
+    if (has("._device-info._")) continue;
+    if (has("._airplay._") || has("._spotify-connect._")) return 11;  // multimedia
+    if (has("_ssh._")) return 3;                                        // workstation
+    if (has("._daap._") || has("_afpovertcp._") || has("_adisk._") || has("_smb._")) return 10;  // NAS
+    if (has("_hap._")) return 12;                                       // IoT (HomeKit)
+    if (has("_pdl-datastream._")) return 1;                             // printer
+  }
+  return 0;
+}
+
 }  // namespace fg
 
 // Classification, as nDPI 4.11 reads DNS, mDNS and LLMNR (its dns.c): the
