@@ -18,3 +18,11 @@ export function normalizeCidr(text: string): string | null {
     return null;
   }
 }
+
+/** A dotted IPv4 address as an unsigned number (the caller checked it is IPv4). */
+export const ipv4ToNumber = (ip: string): number => ip.split('.').reduce((a, o) => a * 256 + Number(o), 0);
+
+export const numberToIpv4 = (n: number): string => [24, 16, 8, 0].map((s) => Math.floor(n / 2 ** s) % 256).join('.');
+
+/** The network number of an IPv4 address (as a number) under a prefix length. */
+export const ipv4Network = (n: number, prefix: number): number => Math.floor(n / 2 ** (32 - prefix)) * 2 ** (32 - prefix);

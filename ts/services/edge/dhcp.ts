@@ -8,6 +8,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 
+import { ipv4Network, ipv4ToNumber, numberToIpv4 } from '../cidr.js';
+
 export interface Lease {
   mac: string;
   ip: string;
@@ -30,8 +32,6 @@ interface Range {
 }
 
 const DNSMASQ = '/usr/sbin/dnsmasq';
-const toInt = (a: string) => a.split('.').reduce((x, y) => x * 256 + Number(y), 0);
-const toIp = (n: number) => [24, 16, 8, 0].map((s) => Math.floor(n / 2 ** s) % 256).join('.');
 
 /** The range of each LAN interface with an IPv4 address. */
 export function dhcpRanges(lans: readonly string[], ifs = networkInterfaces()): Range[] {
@@ -42,9 +42,9 @@ export function dhcpRanges(lans: readonly string[], ifs = networkInterfaces()): 
     const prefix = Number(a.cidr.split('/')[1]);
     if (prefix > 29) continue; // too small to lend addresses
     const size = 2 ** (32 - prefix);
-    const net = Math.floor(toInt(a.address) / size) * size;
+    const net = ipv4Network(ipv4ToNumber(a.address), prefix);
     const [first, last] = size >= 256 ? [net + 100, net + 200] : [net + size / 2, net + size - 2];
-    out.push({ ifname, start: toIp(first), end: toIp(last), mask: a.netmask, net, prefix });
+    out.push({ ifname, start: numberToIpv4(first), end: numberToIpv4(last), mask: a.netmask, net, prefix });
   }
   return out;
 }
@@ -114,8 +114,8 @@ export class DhcpServer {
     for (const line of text.split('\n')) {
       const [exp, mac, ip, host] = line.trim().split(/\s+/);
       if (!ip || !/^\d+$/.test(exp ?? '') || !/^[0-9a-f]{2}(:[0-9a-f]{2}){5}$/i.test(mac ?? '')) continue;
-      const n = toInt(ip);
-      const r = this.ranges.find((x) => Math.floor(n / 2 ** (32 - x.prefix)) * 2 ** (32 - x.prefix) === x.net);
+      const n = ipv4ToNumber(ip);
+      const r = this.ranges.find((x) => ipv4Network(n, x.prefix) === x.net);
       out.push({ mac: mac!.toLowerCase(), ip, hostname: host && host !== '*' ? host : '', expires: Number(exp), interface: r?.ifname ?? '' });
     }
     return out;

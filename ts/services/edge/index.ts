@@ -26,6 +26,7 @@ import type { Database } from 'lmdb';
 
 import { ApiError, RC } from '../../api/rc.js';
 import { openRepeater, openVlanBridge, type NativeRepeater, type NativeVlanBridge } from '../../bindings/engine.js';
+import { ipv4ToNumber } from '../cidr.js';
 import type { ConfigStore } from '../config-store.js';
 import { DhcpServer, type Lease } from './dhcp.js';
 
@@ -227,7 +228,7 @@ export class Edge {
 
   private runForwarder(f: Forwarder): void {
     const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
-    const group = f.ip === '*' ? 0 : f.ip.split('.').reduce((a, b) => a * 256 + Number(b), 0);
+    const group = f.ip === '*' ? 0 : ipv4ToNumber(f.ip);
     this.repeaters.set(f.repeater_id, openRepeater({ group, port: f.port, trusted: list(f.interfaces), restricted: list(f.restricted_interfaces) }));
   }
 
@@ -269,8 +270,8 @@ export class Edge {
   }
 
   /** LAN interfaces: the configured ones and the VLANs added to them */
-  lanInterfaces(): string[] {
-    return [...this.lan, ...this.settings.vlans.map((v) => vlanName(v.parent, v.vlan_id))];
+  lanInterfaces(s: Pick<Settings, 'vlans'> = this.settings): string[] {
+    return [...this.lan, ...s.vlans.map((v) => vlanName(v.parent, v.vlan_id))];
   }
 
   // ── interfaces ────────────────────────────────────────────────────────
@@ -485,7 +486,6 @@ export class Edge {
 
   /** The nftables table of the policy (and the flows dropped), replaced in one transaction. */
   async applyPolicy(s: Settings = this.settings): Promise<void> {
-    const lans = [...this.lan, ...s.vlans.map((v) => vlanName(v.parent, v.vlan_id))];
     const now = Date.now();
     const drops: Drops = { v4: [], v6: [] };
     for (const [e, until] of this.dropped) {
@@ -493,7 +493,7 @@ export class Edge {
       if (left <= 0) this.dropped.delete(e);
       else (e.includes(':') ? drops.v6 : drops.v4).push(`${e} timeout ${left}s`);
     }
-    await this.exec('nft', ['-f', '-'], nftRuleset(lans, s, drops));
+    await this.exec('nft', ['-f', '-'], nftRuleset(this.lanInterfaces(s), s, drops));
   }
 
   /**

@@ -19,6 +19,7 @@ import type { Database } from 'lmdb';
 import { scoreToSeverity } from '../alerts/catalogue.js';
 import { SYSTEM_IFID, type AlertInput } from '../alerts/types.js';
 import type { ConfigStore } from '../config-store.js';
+import { ipv4Network, ipv4ToNumber, numberToIpv4 } from '../cidr.js';
 import { StepPoller } from '../step-poller.js';
 import { plainTime } from '../notifications/notification.js';
 import { secondsToTime } from '../time-format.js';
@@ -640,9 +641,7 @@ function frequency(f: string | undefined): '1day' | '1week' | undefined {
 function netTarget(host: string, cidr: string): string {
   const n = Number(cidr);
   if (n >= 32) return host;
-  const v = host.split('.').reduce((a, b) => a * 256 + Number(b), 0);
-  const net = Math.floor(v / 2 ** (32 - n)) * 2 ** (32 - n);
-  return `${[24, 16, 8, 0].map((s) => Math.floor(net / 2 ** s) % 256).join('.')}/${n}`;
+  return `${numberToIpv4(ipv4Network(ipv4ToNumber(host), n))}/${n}`;
 }
 
 function ipOrder(a: string, b: string): number {

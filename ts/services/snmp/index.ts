@@ -17,6 +17,7 @@ import { ApiError, RC } from '../../api/rc.js';
 import { scoreToSeverity } from '../alerts/catalogue.js';
 import { SYSTEM_IFID, type AlertInput } from '../alerts/types.js';
 import type { ConfigStore } from '../config-store.js';
+import { ipv4ToNumber } from '../cidr.js';
 import { StepPoller } from '../step-poller.js';
 import { SYSTEM_TS_IFID } from '../timeseries/schemas.js';
 import type { Point } from '../timeseries/store.js';
@@ -448,7 +449,7 @@ const EMPTY_SYSTEM: SnmpSystem = { sysName: '', sysDescr: '', sysObjectID: '', s
 const now = () => Math.floor(Date.now() / 1000);
 
 function cmpIp(a: string, b: string): number {
-  const n = (s: string) => (isIP(s) === 4 ? s.split('.').reduce((x, y) => x * 256 + Number(y), 0) : Infinity);
+  const n = (s: string) => (isIP(s) === 4 ? ipv4ToNumber(s) : Infinity);
   return n(a) - n(b) || a.localeCompare(b);
 }
 
