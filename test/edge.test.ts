@@ -274,6 +274,39 @@ describe.skipIf(!RUN)('gateway mode in network namespaces', () => {
     expect(l.expires - Date.now() / 1000).toBeGreaterThan(11 * 3600);
   }, 30_000);
 
+  it("reports nEdge's users (host pools) with the LAN devices seen now, their traffic and DHCP leases", async () => {
+    const add = await call(plain('add/host/pool'), { pool_name: 'alice', pool_members: `${net(1, 2)}/32@0` });
+    expect(add.rc, add.rc_str_detail).toBe(0);
+    const id = add.rsp.pool_id as number;
+    for (let i = 0; i < 3; i++) ping(NS.lan1, net(1, 1));
+    ping(NS.lan2, net(2, 1));
+    let users: any[] = [];
+    let alice: any;
+    for (let i = 0; i < 40 && !(alice?.active_devices > 0); i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      users = (await call(pro('get/edge/users/status'))).rsp;
+      alice = users.find((u) => u.pool_id === id);
+    }
+    expect(alice).toMatchObject({ name: 'alice', members: 1, active_devices: 1 });
+    const dev = alice.devices[0];
+    expect(dev.ip).toBe(net(1, 2));
+    expect(dev.mac.toLowerCase()).toBe(JSON.parse(sh('ip', ['-n', NS.lan1, '-j', 'link', 'show', 'eth0']))[0].address);
+    // the same counters as the host's own data on LAN1's interface (ifid 0), summed into the user
+    const host = (await call(`/lua/rest/v2/get/host/data.lua?ifid=0&host=${net(1, 2)}`)).rsp;
+    expect(dev.bytes_sent).toBe(host['bytes.sent']);
+    expect(dev.bytes_rcvd).toBe(host['bytes.rcvd']);
+    expect(dev.bytes_sent).toBeGreaterThan(0);
+    expect(alice.bytes_sent).toBe(dev.bytes_sent);
+    expect(alice.bytes_rcvd).toBe(dev.bytes_rcvd);
+    // LAN2's client is nobody's: the default pool, with the lease dnsmasq gave its MAC
+    const none = users.find((u) => u.pool_id === 0);
+    const mac2 = JSON.parse(sh('ip', ['-n', NS.lan2, '-j', 'link', 'show', 'eth0']))[0].address;
+    const d2 = none.devices.find((d: any) => d.ip === net(2, 2));
+    expect(d2.mac.toLowerCase()).toBe(mac2);
+    expect(d2.lease_expires).toBe((await call(pro('get/edge/dhcp_active_leases'))).rsp.find((l: any) => l.mac === mac2).expires);
+    expect(none.devices.some((d: any) => d.ip === net(1, 2))).toBe(false);
+  }, 30_000);
+
   it('repeats an mDNS query from LAN1 into LAN2 while a forwarder joins them, and no longer once removed', async () => {
     // a query for _services._dns-sd._udp.local, sent by LAN1 as an mDNS client does (TTL 255)
     const py = [

@@ -2,6 +2,8 @@
 // their roles, VLANs, WAN state, gateways' health and the inter-LAN policy
 // (services/edge). Paths with `edge` also answer as nEdge's web UI spells
 // them (`/lua/rest/v2/…/nedge/…`, see route.ts).
+import ipaddr from 'ipaddr.js';
+
 import { track } from '../activity.js';
 import { int, str } from '../params.js';
 import { parseHost } from './hosts.js';
@@ -52,6 +54,14 @@ export const edgeRoutes: RouteDef[] = [
     params: {},
     errors: [RC.NOT_GRANTED, RC.INTERNAL_ERROR],
     handler: (ctx) => edge(ctx).leases(),
+  }),
+  route({
+    path: 'get/edge/users/status', versions: ['v2'], pro: true, method: 'GET', perm: 'admin',
+    summary:
+      "nEdge's users (its users are host pools; pool 0 is the devices no user claims): per pool pool_id, name, members (configured), and its devices on the monitored LANs now (hosts in a LAN's networks, the gateway's own addresses aside): active_devices, bytes_sent, bytes_rcvd, throughput_bps, active_flows and devices [{ip, vlan, mac, name, bytes_sent, bytes_rcvd, throughput_bps, last_seen, lease_expires (its DHCP lease, 0 none)}]. -6 without pools",
+    params: {},
+    errors: [RC.NOT_GRANTED, RC.INTERNAL_ERROR],
+    handler: (ctx) => usersStatus(ctx),
   }),
   route({
     path: 'add/edge/vlan/add_vlan', versions: ['v2'], pro: true, method: 'POST', perm: 'admin',
@@ -210,3 +220,41 @@ export const edgeRoutes: RouteDef[] = [
     },
   }),
 ];
+
+/** get/edge/users/status: each host pool with the LAN devices of it the engines hold now. */
+function usersStatus(ctx: ApiCtx) {
+  const e = edge(ctx);
+  const pools = ctx.deps.pools;
+  if (!pools) throw new ApiError(RC.INTERNAL_ERROR, 'pools are not available');
+  const lans = new Set(e.lanInterfaces());
+  const leases = new Map<string, number>();
+  for (const l of e.leases()) leases.set(l.mac, l.expires).set(l.ip, l.expires);
+  return pools.all('host').map((view) => {
+    const pool = view as { pool_id: number; name: string; members: string[] };
+    const devices: Record<string, unknown>[] = [];
+    const user = { pool_id: pool.pool_id, name: pool.name, members: pool.members.length, active_devices: 0, bytes_sent: 0, bytes_rcvd: 0, throughput_bps: 0, active_flows: 0, devices };
+    for (const i of ctx.deps.interfaces.list) {
+      if (!lans.has(i.ifname)) continue;
+      const nets = i.addresses.map((c) => ipaddr.parseCIDR(c));
+      const own = new Set(i.addresses.map((c) => c.split('/')[0]));
+      const cur = i.engine.hostsCursor({ pool: pool.pool_id, mode: 'local', sort: 'ip', brief: true });
+      for (let rows = cur.next(1024); rows.length; rows = cur.next(1024)) {
+        for (const h of rows) {
+          // a device of this LAN: in its networks (not a host routed through it), not the gateway itself
+          const a = ipaddr.parse(h.ip);
+          if (own.has(h.ip) || !nets.some(([n, len]) => n.kind() === a.kind() && a.match(n, len))) continue;
+          user.bytes_sent += h.bytes_sent;
+          user.bytes_rcvd += h.bytes_rcvd;
+          user.throughput_bps += h.throughput_bps;
+          user.active_flows += h.active_flows_as_client + h.active_flows_as_server;
+          devices.push({
+            ip: h.ip, vlan: h.vlan, mac: h.mac ?? '', name: h.name ?? '', bytes_sent: h.bytes_sent, bytes_rcvd: h.bytes_rcvd,
+            throughput_bps: h.throughput_bps, last_seen: h.last_seen, lease_expires: leases.get((h.mac ?? '').toLowerCase()) ?? leases.get(h.ip) ?? 0,
+          });
+        }
+      }
+    }
+    user.active_devices = devices.length;
+    return user;
+  });
+}
