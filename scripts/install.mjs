@@ -1,6 +1,6 @@
 // `npm install` hook: make sure the system has what the native build needs
 // (installing it with apt-get when running as root), then build the addon
-// with cmake-js and compile the TypeScript.
+// with cmake-js, the web dashboard with esbuild, and compile the TypeScript.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -61,4 +61,5 @@ const jobs = String(Math.max(1, (await import('node:os')).availableParallelism()
 step('native addon', ['native', 'package.json'], 'build/Release/flowgate.node', 'build/.inputs-sha256', () =>
   run(bin('cmake-js'), ['compile', '-d', 'native', '-O', 'build', '--parallel', jobs, '-l', 'error']),
 );
+step('dashboard', ['web', 'scripts/build-web.mjs', 'package.json'], 'dist/web/index.html', 'dist/.web-inputs-sha256', () => run(process.execPath, [join(root, 'scripts', 'build-web.mjs')]));
 step('TypeScript', ['ts', 'bench', 'test', 'tsconfig.json', 'package.json'], 'dist/ts/cli/main.js', 'dist/.inputs-sha256', () => run(bin('tsc'), ['-p', 'tsconfig.json']));

@@ -1,6 +1,7 @@
 // First contact (hardening): `/` and the printed base URL say where the
 // endpoints are (the OpenAPI document, which then lists them), and a path
-// that is not an endpoint answers 404 with the same pointer.
+// that is not an endpoint answers 404 with the same pointer; a browser at
+// either is sent to the dashboard.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startOnOnePacket } from './fixtures/api.js';
@@ -23,11 +24,19 @@ describe('first contact', () => {
     expect(Object.keys(doc.body.paths)).toContain('/lua/rest/v2/get/interface/data.lua');
   });
 
-  it('the base URL and unknown paths answer 404 with the pointer', async () => {
+  it('the base URL answers the pointer (a browser goes to the dashboard); unknown paths answer 404 with it', async () => {
     const base = await s.call('/lua/rest/v2/');
-    expect(base.status).toBe(404);
-    expect(base.body.rc).toBe(-1);
-    expect(base.body.rc_str_detail).toMatch(/openapi\.json/);
+    expect(base.status).toBe(200);
+    expect(base.body.rc).toBe(0);
+    expect(base.body.rsp.openapi).toBe('/lua/rest/v2/openapi.json');
+    const browser = await s.call('/lua/rest/v2', { headers: { accept: 'text/html' } });
+    // redirected to / (fetch follows), where the dashboard's page is served (built by npm install)
+    expect(browser.status).toBe(200);
+    expect(browser.headers.get('content-type')).toMatch(/text\/html/);
+    const nowhere = await s.call('/lua/rest/v2/nowhere');
+    expect(nowhere.status).toBe(404);
+    expect(nowhere.body.rc).toBe(-1);
+    expect(nowhere.body.rc_str_detail).toMatch(/openapi\.json/);
     const other = await s.call('/nowhere');
     expect(other.status).toBe(404);
     expect(other.body).toMatchObject({ error: 'not found', openapi: '/lua/rest/v2/openapi.json' });

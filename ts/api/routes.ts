@@ -65,6 +65,13 @@ export const routes: RouteDef[] = [
     response: { v0: ifaces.InterfaceDataV0, v1: ifaces.InterfaceDataV1, v2: ifaces.InterfaceDataV2 },
   }),
   route({
+    path: 'get/interface/egress', versions: ['v2'], method: 'GET', perm: 'user', ifid: true,
+    summary:
+      "flowgate's own: the egress policies in force on interface ifid as its engine holds them, with their counters — per target (aggregated queue, balanced, bridge) its outputs, packets offered, forwarded, discarded, shunted, sliced, output drops, packets by action, and each policy (default, subnets, protocols by name) with the packets and bytes it decided on; [] without egress",
+    params: {}, errors: [INVALID_INTERFACE, INTERNAL_ERROR],
+    handler: (ctx) => ifaces.egressPolicies(ctx),
+  }),
+  route({
     path: 'get/interface/address', versions: [...V12], method: 'GET', perm: 'user', ifid: true,
     summary: 'Addresses of the interface', params: {}, errors: [INVALID_INTERFACE, INTERNAL_ERROR],
     handler: (ctx) => ifaces.interfaceAddresses(ctx),
@@ -104,7 +111,7 @@ export const routes: RouteDef[] = [
   // ── hosts ─────────────────────────────────────────────────────────────
   route({
     path: 'get/host/active', versions: [...V12], method: 'GET', perm: 'user', ifid: true,
-    summary: 'Active hosts, paged and sorted',
+    summary: 'Active hosts, paged and sorted; network_cidr: those inside an address or CIDR',
     params: {
       currentPage: int(1).optional(),
       perPage: int(1, 100000).optional(),
@@ -114,8 +121,9 @@ export const routes: RouteDef[] = [
       mode: oneOf(['all', 'local', 'remote', 'broadcast_domain', 'filtered', 'blacklisted', 'dhcp']).optional(),
       vlan: int(0, 4095).optional(),
       pool: int(0, 65535).optional(),
+      network_cidr: str(64).optional(),
     },
-    errors: [NOT_FOUND, INVALID_INTERFACE, INTERNAL_ERROR],
+    errors: [NOT_FOUND, INVALID_INTERFACE, INVALID_ARGUMENTS, INTERNAL_ERROR],
     handler: (ctx, p) => hosts.activeHosts(ctx, p),
   }),
   route({

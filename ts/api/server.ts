@@ -6,6 +6,7 @@ import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 
 import { authenticate } from './auth.js';
+import { mountDashboard } from './dashboard.js';
 import { metricsText } from './metrics.js';
 import { openapi } from './openapi.js';
 import { parseParams, readParams } from './params.js';
@@ -60,7 +61,7 @@ export function createMonitoringApp(apiDeps: ApiDeps, opts: ServerOptions = {}):
       const auth = await authenticate(c, deps.users);
       if (!auth.user) {
         if (auth.failedLogin !== undefined) deps.alerts?.emit(loginFailedAlert(auth.failedLogin));
-        c.header('WWW-Authenticate', 'Basic realm="flowgate"');
+        challenge(c);
         return c.text(`${auth.reason}\n`, 401);
       }
       only = auth.user.allowed_interface;
@@ -78,8 +79,8 @@ export function createMonitoringApp(apiDeps: ApiDeps, opts: ServerOptions = {}):
   app.get('/lua/rest/v2/openapi.json', (c) => c.json(doc));
   // Where to go, for a first visit and for a path that is not an endpoint: every
   // endpoint is in the OpenAPI document (the README says which part of ntopng's API is served).
-  const WHERE = { openapi: '/lua/rest/v2/openapi.json', endpoints: '/lua/rest/v2/<action>/<subject>.lua (v0: /lua/rest/, v1: /lua/rest/v1/, pro: /lua/pro/rest/v2/)', readme: 'README.md of flowgate: the served part of the ntopng REST API', metrics: '/metrics (Prometheus text format)' };
-  app.get('/', (c) => c.json({ service: 'flowgate monitoring API (ntopng-compatible)', ...WHERE }));
+  const WHERE = { openapi: '/lua/rest/v2/openapi.json', endpoints: '/lua/rest/v2/<action>/<subject>.lua (v0: /lua/rest/, v1: /lua/rest/v1/, pro: /lua/pro/rest/v2/)', readme: 'README.md of flowgate: the served part of the ntopng REST API', metrics: '/metrics (Prometheus text format)', logout: '/lua/logout.lua' };
+  mountDashboard(app, deps, WHERE);
   app.notFound((c) => {
     const v2ish = /\/rest\/v[12]\//.test(c.req.path);
     const hint = `no endpoint ${c.req.path}: the endpoints are listed in ${WHERE.openapi}`;
@@ -91,6 +92,11 @@ export function createMonitoringApp(apiDeps: ApiDeps, opts: ServerOptions = {}):
     return c.json(envelope(RC.INTERNAL_ERROR, [], storeMessage(err)), 500);
   });
   return app;
+}
+
+/** Asks for basic auth, except from the dashboard's own requests (it shows its login, not the browser's prompt). */
+function challenge(c: Context): void {
+  if (c.req.header('x-requested-with') !== 'XMLHttpRequest') c.header('WWW-Authenticate', 'Basic realm="flowgate"');
 }
 
 /** -6's message: a write the configuration store could not commit (a full disk …) says so; nothing changed, reads go on. */
@@ -124,7 +130,7 @@ async function serve(c: Context, r: RouteDef, schema: z.ZodObject, version: Vers
     const auth = await authenticate(c, deps.users);
     if (!auth.user) {
       if (auth.failedLogin !== undefined) deps.alerts?.emit(loginFailedAlert(auth.failedLogin));
-      c.header('WWW-Authenticate', 'Basic realm="flowgate"');
+      challenge(c);
       return answer(c, version, RC.NOT_GRANTED, [], auth.reason);
     }
     const user = auth.user;

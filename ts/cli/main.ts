@@ -15,7 +15,7 @@ import { Timeseries, parseRetention } from '../services/timeseries/index.js';
 import { Geo, geoFiles } from '../services/geo/index.js';
 import { startHistory, type History } from '../services/store/history.js';
 import { formatRate, Reporter } from './progress.js';
-import { startEgressApi, startMonitoringApi, type EgressApi, type MonitoringApi } from './serve.js';
+import { startEgressApi, startEgressPolicies, startMonitoringApi, type EgressApi, type EgressPolicies, type MonitoringApi } from './serve.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const projectRoot = existsSync(join(root, 'package.json')) ? root : join(root, '..');
@@ -339,6 +339,23 @@ export async function run(argv: string[]): Promise<number> {
     await history?.close();
     await store.close();
   };
+  // the egress policies (rules file, then those the API stored) are in the engine before its first packet
+  let egressPolicies: EgressPolicies | null = null;
+  if (egressCfg) {
+    try {
+      egressPolicies = startEgressPolicies({
+        store,
+        rulesFile: o['egress-rules'],
+        layout: { aggregated: egressCfg.aggregated?.length ?? 0, balanced: egressCfg.balanced?.length ?? 0, bridge: !!egressCfg.bridge },
+        engine: ifaces.get(0)!.engine,
+      });
+    } catch (e) {
+      console.error(`flowgate: egress: ${(e as Error).message}`);
+      ifaces.close();
+      await closeConfig();
+      return 1;
+    }
+  }
   const started = performance.now();
   ifaces.start(history?.writer);
 
@@ -393,6 +410,7 @@ export async function run(argv: string[]): Promise<number> {
           bridge: !!egressCfg?.bridge,
         },
         engine: egressCfg ? ifaces.get(0)!.engine : null,
+        policies: egressPolicies ?? undefined,
       });
     }
   } catch (e) {
@@ -441,6 +459,7 @@ export async function run(argv: string[]): Promise<number> {
   reporter.start();
   await finished;
   await egress?.close();
+  egressPolicies?.close();
   await api?.close();
   ifaces.close();
   // after the engines stopped: the flows still active are ended and written

@@ -4,6 +4,7 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
+import { WEB_DIR } from '../api/dashboard.js';
 import { createEgressApp } from '../egress/api.js';
 import { EgressService, type EgressEngine, type EgressLayout } from '../egress/service.js';
 import { listen } from '../api/listen.js';
@@ -170,6 +171,7 @@ export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOpt
       else rmSync(pwFile, { force: true });
     }
     print(`flowgate: try: curl -u admin:<password> '${srv.url}/lua/rest/v2/get/interface/data.lua?ifid=0'`);
+    if (existsSync(join(WEB_DIR, 'index.html'))) print(`flowgate: dashboard on ${srv.url}/`);
     return {
       url: srv.url,
       store,
@@ -232,6 +234,13 @@ export interface EgressApiOptions {
   layout: EgressLayout;
   engine: EgressEngine | null;
   print?: (line: string) => void;
+  /** the policies already applied (startEgressPolicies, before the capture started); else made here */
+  policies?: EgressPolicies;
+}
+
+export interface EgressPolicies {
+  service: EgressService;
+  close(): void;
 }
 
 export interface EgressApi {
@@ -240,15 +249,11 @@ export interface EgressApi {
   close(): Promise<void>;
 }
 
-/** The egress policy API and the policy service behind it; SIGHUP re-reads the rules file. */
-export async function startEgressApi(o: EgressApiOptions): Promise<EgressApi> {
+/** The egress policies applied to the engine (rules file, then what the API stored); SIGHUP re-reads the rules file. */
+export function startEgressPolicies(o: Pick<EgressApiOptions, 'store' | 'layout' | 'engine' | 'rulesFile' | 'print'>): EgressPolicies {
   const print = o.print ?? ((l: string) => console.log(l));
   const service = new EgressService(o.store, o.layout, o.engine, o.rulesFile);
   service.apply();
-  // The LMDB environment is already open in this process: share it.
-  const kv = o.kvUrl && o.kvUrl !== 'lmdb' ? await openKv(o.kvUrl, o.dataDir) : lmdbKv(o.store.root, { description: `lmdb ${join(o.dataDir, 'config')}` });
-  const app = createEgressApp(service, kv, o.product);
-  const srv = await listen(app, { port: o.port, bind: o.bind, tlsCert: o.tlsCert, tlsKey: o.tlsKey });
   const onHup = () => {
     if (!o.rulesFile) {
       print('flowgate: egress: SIGHUP: no --egress-rules file to re-read');
@@ -262,6 +267,18 @@ export async function startEgressApi(o: EgressApiOptions): Promise<EgressApi> {
     }
   };
   process.on('SIGHUP', onHup);
+  return { service, close: () => process.off('SIGHUP', onHup) };
+}
+
+/** The egress policy API and the policy service behind it. */
+export async function startEgressApi(o: EgressApiOptions): Promise<EgressApi> {
+  const print = o.print ?? ((l: string) => console.log(l));
+  const policies = o.policies ?? startEgressPolicies(o);
+  const service = policies.service;
+  // The LMDB environment is already open in this process: share it.
+  const kv = o.kvUrl && o.kvUrl !== 'lmdb' ? await openKv(o.kvUrl, o.dataDir) : lmdbKv(o.store.root, { description: `lmdb ${join(o.dataDir, 'config')}` });
+  const app = createEgressApp(service, kv, o.product);
+  const srv = await listen(app, { port: o.port, bind: o.bind, tlsCert: o.tlsCert, tlsKey: o.tlsKey });
   print(`flowgate: egress API on ${srv.url}/egress/ (credentials: ${kv.description}, key ${o.product}.user.<name>.password; set one with: flowgate passwd <name>)`);
   // it changes forwarding: say so when every address can reach it
   if (!o.bind || o.bind === '0.0.0.0' || o.bind === '::') {
@@ -271,7 +288,7 @@ export async function startEgressApi(o: EgressApiOptions): Promise<EgressApi> {
     url: srv.url,
     service,
     close: async () => {
-      process.off('SIGHUP', onHup);
+      policies.close();
       await srv.close();
       await kv.close();
     },

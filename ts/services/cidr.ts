@@ -26,3 +26,21 @@ export const numberToIpv4 = (n: number): string => [24, 16, 8, 0].map((s) => Mat
 
 /** The network number of an IPv4 address (as a number) under a prefix length. */
 export const ipv4Network = (n: number, prefix: number): number => Math.floor(n / 2 ** (32 - prefix)) * 2 ** (32 - prefix);
+
+/**
+ * The networks of `allowed` (undefined: everything) inside `cidr`, both
+ * normalised: two CIDRs are nested or apart, so each allowed one is kept
+ * whole, narrowed to `cidr`, or dropped. An empty list matches nothing.
+ */
+export function narrowNetworks(allowed: readonly string[] | undefined, cidr: string): string[] {
+  if (!allowed) return [cidr];
+  const [c, cp] = ipaddr.parseCIDR(cidr);
+  const out: string[] = [];
+  for (const a of allowed) {
+    const [n, np] = ipaddr.parseCIDR(a);
+    if (n.kind() !== c.kind()) continue;
+    if (np >= cp && n.match(c, cp)) out.push(a);
+    else if (cp > np && c.match(n, np)) out.push(cidr);
+  }
+  return out;
+}

@@ -290,6 +290,11 @@ export class Users {
     return this.users.get(s.username) ?? null;
   }
 
+  /** Ends a session (logout); unknown ids are ignored. */
+  async endSession(id: string): Promise<void> {
+    if (this.sessions.get(id)) await this.sessions.remove(id);
+  }
+
   /** One API token per user, as ntopng keeps it: a new one replaces the old. */
   async createToken(username: string): Promise<string> {
     const token = randomBytes(16).toString('hex');

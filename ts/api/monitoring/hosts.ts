@@ -7,6 +7,7 @@ import ipaddr from 'ipaddr.js';
 
 import { categoryName, l7Id, l7Name, protocolInfo, type HostBrief, type HostRecord } from '../../bindings/engine.js';
 import type { MonitoredInterface } from '../../services/interfaces.js';
+import { narrowNetworks, normalizeCidr } from '../../services/cidr.js';
 import { UNKNOWN_GEO, type GeoInfo } from '../../services/geo/index.js';
 import { ApiError, RC } from '../rc.js';
 import { lookup } from '../params.js';
@@ -92,6 +93,8 @@ export interface ActiveHostParams {
   vlan?: number;
   /** a host pool id: its hosts only (ntopng's `pool`) */
   pool?: number;
+  /** an address or CIDR: the hosts inside it only (ntopng's `network_cidr`) */
+  network_cidr?: string;
 }
 
 /** get/host/active: a page of hosts sorted natively (only the page crosses). */
@@ -102,6 +105,12 @@ export function activeHosts(ctx: ApiCtx, p: ActiveHostParams) {
   const currentPage = p.currentPage ?? 1;
   if (perPage < 1 || currentPage < 1) throw new ApiError(RC.INVALID_ARGUMENTS, 'currentPage and perPage start at 1');
   const all = p.all === true;
+  let allowed = ctx.allowed;
+  if (p.network_cidr !== undefined) {
+    const cidr = normalizeCidr(p.network_cidr);
+    if (!cidr) throw new ApiError(RC.INVALID_ARGUMENTS, `network_cidr '${p.network_cidr}' is not an address or CIDR`);
+    allowed = narrowNetworks(ctx.allowed, cidr);
+  }
   const q = {
     sort: lookup(HOST_SORT, sortColumn) ?? 'ip',
     order: p.sortOrder ?? 'asc',
@@ -110,10 +119,11 @@ export function activeHosts(ctx: ApiCtx, p: ActiveHostParams) {
     mode: p.mode ?? 'all',
     vlan: p.vlan,
     pool: p.pool,
-    allowed: ctx.allowed,
+    allowed,
     brief: true,
   } as const;
   const head = { perPage: all ? 0 : perPage, currentPage: all ? 0 : currentPage, totalRows: 0, data: [] as unknown[], sort: [[p.sortColumn ?? '', p.sortOrder ?? 'asc']] };
+  if (allowed?.length === 0) return head; // network_cidr outside every network the user may see
   if (all || perPage > STREAM_ROWS) {
     const cur = ctx.iface.engine.hostsCursor(q);
     return RowStream.of({ ...head, totalRows: cur.total }, 'data', cur, (h) => activeHostRecord(ctx, h));

@@ -250,6 +250,14 @@ export function interfaceDscp(ctx: ApiCtx) {
 }
 
 /** The interfaces this user may see. */
+/** get/interface/egress: the engine's egress table and counters, protocol policies named as the egress API names them. */
+export function egressPolicies(ctx: ApiCtx) {
+  return ctx.iface.engine.egressStats().targets.map((t) => ({
+    ...t,
+    policies: t.policies.map((p) => (p.scope === 'protocol' && p.match !== undefined ? { ...p, match: l7Name(0, Number(p.match)) } : p)),
+  }));
+}
+
 export function monitoredInterfaces(ctx: ApiCtx) {
   return ctx.deps.interfaces.list
     .filter((i) => !ctx.user.allowed_interface || ctx.user.allowed_interface === i.ifname)
