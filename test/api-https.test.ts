@@ -1,11 +1,15 @@
-// Both APIs over HTTPS when a certificate is given (v2 basic auth over TLS).
+// Both APIs over HTTPS when a certificate is given (v2 basic auth over TLS),
+// and the dashboard behind the same option.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+
+import { WEB_DIR } from '../ts/api/dashboard.js';
 
 import { startEgressApi, startMonitoringApi, type EgressApi, type MonitoringApi } from '../ts/cli/serve.js';
 import { Interfaces } from '../ts/services/interfaces.js';
@@ -61,3 +65,27 @@ it('the egress API answers over TLS (and still wants credentials)', async () => 
   expect(r.cert).toBe('flowgate-test');
   expect(r.status).toBe(401);
 });
+
+// The dashboard behind the same HTTPS option: a browser logs in over TLS and its session cookie is Secure.
+const CHROMIUM = '/usr/bin/chromium';
+const BROWSER = existsSync(CHROMIUM) && existsSync(join(WEB_DIR, 'app.js'));
+it.skipIf(!BROWSER && !process.env.CI)('the dashboard logs in over TLS with a Secure session cookie', async () => {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  try {
+    const ctx = await browser.newContext({ ignoreHTTPSErrors: true });
+    const page = await ctx.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${api.url}/`);
+    await page.fill('input[name=username]', 'admin');
+    await page.fill('input[name=password]', 'pw-https');
+    await page.click('form#login button[type=submit]');
+    const packets = page.locator('[data-testid=ov-packets]');
+    await expect.poll(() => packets.getAttribute('data-value'), { timeout: 10_000 }).toBe(String(ifaces.get(0)!.engine.stats().packets));
+    const cookie = (await ctx.cookies()).find((c) => c.name === 'session');
+    expect(cookie?.secure).toBe(true);
+    expect(errors).toEqual([]);
+  } finally {
+    await browser.close();
+  }
+}, 60_000);
