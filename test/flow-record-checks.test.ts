@@ -58,7 +58,8 @@ const SYN = 0x02, RST = 0x04, ACK = 0x10, FIN = 0x01;
 const REMOTE = 0, LOCAL = 1;
 
 const base: RecordFacts = { proto: 6, l7: HTTP, category: 5, cliLocation: LOCAL, srvLocation: REMOTE, cliFlags: SYN | ACK, srvFlags: SYN | ACK, srvBroadcast: false, vlan: 0, bidirectional: true, packets: 100, retr: 0, ooo: 0, lost: 0, tcpState: TCP_DATA, goodputPct: 90, blacklisted: 0, end: true, cliBroadcast: false,
-  lower: HTTP, cliPort: 40000, srvPort: 80, cliPkts: 50, srvPkts: 50, cliCountry: 0, srvCountry: 0, buf: new Uint8Array(32), cliIpAt: 0, srvIpAt: 16 };
+  lower: HTTP, cliPort: 40000, srvPort: 80, cliPkts: 50, srvPkts: 50, cliCountry: 0, srvCountry: 0, buf: new Uint8Array(32), cliIpAt: 0, srvIpAt: 16,
+  master: 0, app: HTTP, devtypes: 0, cliMacOk: true, srvMacOk: true };
 const bits = (f: Partial<RecordFacts>) => recordCheckBits({ ...base, ...f });
 
 describe('the record checks, form by form', () => {

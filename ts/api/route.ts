@@ -12,6 +12,7 @@ import type { Timeseries } from '../services/timeseries/index.js';
 import type { Backend } from '../services/store/backend.js';
 import type { ExportCounters } from '../services/store/flow-writer.js';
 import type { AlertService } from '../services/alerts/alert-service.js';
+import type { DeviceProtocols } from '../services/checks/device-protocols.js';
 import type { NetworkConfig } from '../services/checks/network-config.js';
 import type { ChecksConfig } from '../services/checks/config.js';
 import type { AlertExclusions } from '../services/alerts/exclusions.js';
@@ -58,6 +59,8 @@ export interface ApiDeps {
   devices?: DeviceChecks | null;
   /** the network configuration (allowed DNS/DHCP/NTP/SMTP servers, gateways); absent: its endpoints answer -6 */
   network?: NetworkConfig | null;
+  /** the device protocol policies (edit/get_device_protocols.lua); absent: those answer -6 */
+  deviceProtocols?: DeviceProtocols | null;
   /** notification endpoints and recipients; absent: their endpoints answer -6 */
   notifications?: Notifications | null;
   /** pools of every kind (host pools applied to the engines); absent: their endpoints answer -6 */

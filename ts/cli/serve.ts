@@ -148,6 +148,7 @@ export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOpt
         exclusions,
         devices: checking.devices,
         network: checking.network,
+        deviceProtocols: checking.deviceProtocols,
         notifications: checking.notifications,
         pools: checking.pools,
         activeMonitoring: checking.activeMonitoring,

@@ -646,7 +646,7 @@ Napi::Object expired_layout(Napi::Env env) {
   FG_F(tunnel, "u8"); FG_F(reason, "u8"); FG_F(dscp_cli, "u8"); FG_F(dscp_srv, "u8");
   FG_F(ttl_cli, "u8"); FG_F(ttl_srv, "u8"); FG_F(confidence, "u8");
   FG_F(risks, "u64"); FG_F(kind, "u8"); FG_F(cli_location, "u8"); FG_F(srv_location, "u8");
-  FG_F(icmp_type, "u8"); FG_F(icmp_code, "u8"); FG_F(tcp_state, "u8"); FG_F(cli_pool, "u8"); FG_F(srv_pool, "u8"); FG_F(blacklisted, "u8"); FG_F(goodput_pct, "u8");
+  FG_F(icmp_type, "u8"); FG_F(icmp_code, "u8"); FG_F(tcp_state, "u8"); FG_F(cli_pool, "u8"); FG_F(srv_pool, "u8"); FG_F(blacklisted, "u8"); FG_F(devtypes, "u8"); FG_F(goodput_pct, "u8");
   FG_F(cli_mac, "mac"); FG_F(srv_mac, "mac");
   FG_F(info, "str"); FG_F(cli_name, "str"); FG_F(srv_name, "str");
 #undef FG_F

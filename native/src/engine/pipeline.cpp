@@ -716,11 +716,13 @@ void Pipeline::emit_record(uint32_t slot, RecordKind kind, FlowEnd why) noexcept
     const Host& h = hosts_[f.cli_host];
     std::memcpy(r.cli_mac, h.mac, 6);
     copy_cstr(r.cli_name, sizeof(r.cli_name), names_.get(h.name));
+    r.devtypes = uint8_t(mac_devtype(h.mac) << 4);
   }
   if (f.srv_host != HashIndex::kNone) {
     const Host& h = hosts_[f.srv_host];
     std::memcpy(r.srv_mac, h.mac, 6);
     copy_cstr(r.srv_name, sizeof(r.srv_name), names_.get(h.name));
+    r.devtypes |= uint8_t(mac_devtype(h.mac) & 0x0f);
   }
   flow_info_text(f, fi, r.info, sizeof(r.info));
   if (!expired_->push(r)) stats_.expired_ring_drops++;

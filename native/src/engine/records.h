@@ -45,7 +45,8 @@ struct ExpiredFlow {
   uint8_t cli_mac[6], srv_mac[6];   // the hosts' MACs (0 when unknown)
   // ntopng's INFO (Flow::getFlowInfo): DNS query, HTTP host + URL, TLS/QUIC
   // SNI, else the server name; SSH: the server's (else client's) banner.
-  char info[51];
+  char info[50];
+  uint8_t devtypes;                 // the hosts' MACs' DeviceType: client << 4 | server (0 unknown or no MAC)
   uint8_t goodput_pct;              // 100 × TCP payload bytes / (bytes + 1), whole percent (ntopng's goodput ratio)
   // The hosts' names as learned (DNS answers, DHCP, SNI …): SRC/DST_LABEL.
   char cli_name[32], srv_name[32];  // NUL-terminated, truncated

@@ -1,13 +1,14 @@
 // Route declarations of the checks configuration: ntopng's REST scripts
 // (get/set of the configset, enable/disable of one check; its export /
 // import / reset are in config-io.routes.ts) and the page scripts
-// toggle_all_checks.lua and edit_check_config.lua. Administrators only.
+// toggle_all_checks.lua and edit_check_config.lua, and the device protocol
+// policies' pages (edit / get_device_protocols.lua). Administrators only.
 import { z } from 'zod';
 
-import { bool, oneOf, str } from '../params.js';
+import { bool, int, oneOf, str } from '../params.js';
 import { RC } from '../rc.js';
 import { route, type RouteDef } from '../route.js';
-import { deleteNewDevices, editCheckConfig, getConfig, setConfig, toggleAllChecks, toggleCheck } from './checks.js';
+import { deleteNewDevices, editCheckConfig, editDeviceProtocols, getConfig, getDeviceProtocols, setConfig, toggleAllChecks, toggleCheck } from './checks.js';
 
 const { NOT_GRANTED, INVALID_ARGUMENTS, INTERNAL_ERROR, BAD_CONTENT } = RC;
 const V12 = ['v1', 'v2'] as const;
@@ -54,5 +55,23 @@ export const checksRoutes: RouteDef[] = [
     summary: "Set a check's configuration: JSON = {<hook>: {enabled, script_conf: {threshold, operator, …}}} ('all' for flow checks, 'min' otherwise); answers {success: true}",
     params: { ...checkParams, JSON: jsonParam() }, errors: [NOT_GRANTED, INVALID_ARGUMENTS],
     handler: (ctx, p) => editCheckConfig(ctx, p),
+  }),
+  route({
+    path: 'admin/edit_device_protocols', page: true, versions: ['v0'], method: 'POST', perm: 'admin',
+    summary:
+      "The device protocol policies (device_protocol_not_allowed): device_type (0-12) with edit_device_policy and client_policy_<protocol id> / server_policy_<protocol id> = 0 (alert) | 1 (allow), or action=reset (back to ntopng's preset); answers {success, device_type, changed}",
+    params: { device_type: str(4).optional(), action: str(16).optional(), edit_device_policy: str(16).optional() }, errors: [NOT_GRANTED, INVALID_ARGUMENTS, INTERNAL_ERROR],
+    handler: (ctx, p) => editDeviceProtocols(ctx, p),
+  }),
+  route({
+    path: 'admin/get_device_protocols', page: true, versions: ['v0'], method: 'GET', perm: 'admin',
+    summary:
+      'The protocols with the actions of device_type as client and server (column_client_policy / column_server_policy: 0 alert, 1 allow), paged (currentPage, perPage) and sorted (column_ndpi_application, column_ndpi_category); filters policy_filter (0 | 1), l7proto (an id), category (a name)',
+    params: {
+      device_type: str(4).optional(), currentPage: int(1).optional(), perPage: int(1, 10000).optional(), sortColumn: str(32).optional(), sortOrder: oneOf(['asc', 'desc']).optional(),
+      policy_filter: str(4).optional(), l7proto: str(8).optional(), category: str(64).optional(),
+    },
+    errors: [NOT_GRANTED, INVALID_ARGUMENTS, INTERNAL_ERROR],
+    handler: (ctx, p) => getDeviceProtocols(ctx, p),
   }),
 ];

@@ -144,6 +144,8 @@ const CHECK_ROWS: [number, string, number, number][] = [
   [2, 'blacklisted_country', SEC, 100],
   // LowGoodputFlowAlert: SCORE_LEVEL_NOTICE
   [12, 'low_goodput', NET, 10],
+  // DeviceProtocolNotAllowedAlert: SCORE_LEVEL_ERROR
+  [5, 'device_protocol_not_allowed', SEC, 100],
 ];
 export const FLOW_CHECK_ALERTS: readonly FlowCheckAlert[] = CHECK_ROWS.map(([alertId, key, category, score], bit) => ({ bit, alertId, key, category, score }));
 
@@ -244,7 +246,7 @@ export const BL_CLIENT = 1, BL_SERVER = 2;
  * ends in a listed country. Risk alerts mark none.
  * Bits: 1 client attacker, 2 client victim, 4 server attacker, 8 server victim.
  */
-export function alertRoles(status: number, blacklisted: number, countries = 0): number {
+export function alertRoles(status: number, blacklisted: number, countries = 0, device = 0): number {
   switch (status) {
     case 67: return 1;
     case 38: return 1 | 8;
@@ -253,6 +255,9 @@ export function alertRoles(status: number, blacklisted: number, countries = 0): 
     // BlacklistedCountry::buildAlert, `countries` the listed ends (BL_CLIENT, BL_SERVER)
     case 2:
       return countries & BL_CLIENT && !(countries & BL_SERVER) ? 1 | 8 : 1 | 4;
+    // DeviceProtocolNotAllowed::buildAlert: the end not allowed is the attacker, no victim (unicast flows; `device` 0 otherwise)
+    case 5:
+      return device === BL_CLIENT ? 1 : device === BL_SERVER ? 4 : 0;
     default: return 0;
   }
 }
@@ -318,14 +323,14 @@ export class AlertColumnArrays {
     ];
   }
   /** row r's alert columns from its risk words and own-check bits (those enabled), and its blacklisted bits */
-  fill(r: number, lo: number, hi: number, own: number, blacklisted = 0, countries = 0): void {
+  fill(r: number, lo: number, hi: number, own: number, blacklisted = 0, countries = 0, device = 0): void {
     const a = flowAlertColumnsOf(lo & enabledLo, hi & enabledHi, own & enabledOwn);
     this.score[r] = a.SCORE;
     this.status[r] = a.STATUS;
     this.map[r] = a.ALERTS_MAP;
     this.severity[r] = a.SEVERITY;
     this.category[r] = a.ALERT_CATEGORY;
-    const roles = alertRoles(a.STATUS, blacklisted, countries);
+    const roles = alertRoles(a.STATUS, blacklisted, countries, device);
     this.cliAttacker[r] = roles & 1;
     this.cliVictim[r] = (roles >> 1) & 1;
     this.srvAttacker[r] = (roles >> 2) & 1;

@@ -4,9 +4,10 @@
 // thread, sent to the flow writer (its decoder thread fills the stored rows' alert
 // columns) and, as a score table, to the engines (active flows' scores and
 // their hosts'), now and after every change.
-import type { RiskScoreTable } from '../../bindings/engine.js';
+import { Engine, type RiskScoreTable } from '../../bindings/engine.js';
 import { riskScoreTable } from '../alerts/catalogue.js';
 import type { ChecksConfig } from './config.js';
+import type { DeviceProtocols } from './device-protocols.js';
 import { flowCheckParams, setFlowChecks, type FlowCheckParams } from './flow-record-checks.js';
 import { OWN_FLOW_CHECKS, RISK_CHECKS } from './definitions.js';
 import type { NetworkConfig } from './network-config.js';
@@ -49,13 +50,16 @@ export function applyFlowChecks(
   log: (l: string) => void = console.error,
   engines: readonly RiskScoreSink[] = [],
   network?: NetworkConfig,
+  devices?: DeviceProtocols,
 ): { ready: Promise<void>; stop: () => void } {
+  // every protocol id of the classifier (the device policies are sent as allowed-id lists)
+  const ids = devices ? (Engine.info().dpi.protocols as { id: number }[]).map((p) => p.id) : [];
   const apply = () => {
     const [lo, hi, own] = enabledRiskMask(cfg);
     const servers = network
       ? { dns: network.list('dns_list'), dhcp: network.list('dhcp_list'), ntp: network.list('ntp_list'), smtp: network.list('smtp_list') }
       : undefined;
-    const params = flowCheckParams((key) => cfg.scriptConf('flow', key), servers);
+    const params = flowCheckParams((key) => cfg.scriptConf('flow', key), servers, devices?.table(ids));
     setFlowChecks(lo, hi, own, params);
     const table = riskScoreTable(lo, hi);
     for (const e of engines) {
@@ -68,6 +72,6 @@ export function applyFlowChecks(
     return writer ? writer.setEnabledRisks(lo, hi, own, params).catch((e: Error) => log(`flowgate: checks: the flow writer did not take the change: ${e.message}`)) : Promise.resolve();
   };
   const ready = apply();
-  const stops = [cfg.onChange(() => void apply()), network?.onChange(() => void apply())];
+  const stops = [cfg.onChange(() => void apply()), network?.onChange(() => void apply()), devices?.onChange(() => void apply())];
   return { ready, stop: () => stops.forEach((s) => s?.()) };
 }

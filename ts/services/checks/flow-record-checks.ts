@@ -68,10 +68,20 @@
 //   application is one of ntopng's chatty ones (mDNS, ntop, Signal, QQ, IRC,
 //   Telnet, SSH, WhatsApp and its calls and files, Telegram, KakaoTalk and
 //   its voice, WeChat).
+// - device_protocol_not_allowed (DeviceProtocolNotAllowed.cpp, Flow.h
+//   isCli/SrvDeviceAllowedProtocol, Ntop::getDeviceAllowedProtocolStatus):
+//   the client's device type (its MAC's) may not use the flow's application
+//   as client, or the server's — once it answered — as server, by the device
+//   protocol policies (device-protocols.ts). DNS and DHCP are always allowed;
+//   the master protocol is checked first, then the application (Unknown
+//   allowed, as ntopng's comment says). A host without a MAC, or with a zero
+//   or group (multicast, broadcast) MAC, is allowed: ntopng's isSpecialMac
+//   also lists some vendors' OUIs, not followed here.
 //
 // ntopng runs these when the protocol is detected or the flow ends; a row
 // is written when its flow ends or is snapshotted, with what it saw by then.
 import { BL_CLIENT, BL_SERVER, setEnabledRisks } from '../alerts/catalogue.js';
+import type { DevicePolicyTable } from './device-protocols.js';
 import { inServerList, type ServerEntry } from './network-config.js';
 
 /** nDPI categories (ndpi_typedefs.h ndpi_protocol_category_t) */
@@ -101,6 +111,7 @@ export const BIT_BLACKLISTED_SERVER_CONTACT = 1 << 15;
 export const BIT_REMOTE_TO_REMOTE = 1 << 16;
 export const BIT_BLACKLISTED_COUNTRY = 1 << 17;
 export const BIT_LOW_GOODPUT = 1 << 18;
+export const BIT_DEVICE_PROTOCOL = 1 << 19;
 /** LowGoodputFlow's exclusion list (nDPI ids: MDNS, NTOP, SIGNAL, WHATSAPP_CALL, QQ, IRC, TELNET, SSH, WHATSAPP, TELEGRAM, KAKAOTALK, KAKAOTALK_VOICE, WECHAT, WHATSAPP_FILES) */
 const GOODPUT_EXEMPT: ReadonlySet<number> = new Set([8, 26, 39, 45, 48, 65, 77, 92, 142, 185, 193, 194, 197, 242]);
 /** nDPI protocol ids (ndpi_protocol_ids.h) */
@@ -122,6 +133,8 @@ export interface FlowCheckParams {
   servers?: { dns: ServerEntry[]; dhcp: ServerEntry[]; ntp: ServerEntry[]; smtp: ServerEntry[] };
   /** country_check's list (items: two-letter codes; others ignored) */
   countries?: readonly unknown[];
+  /** device protocol policies: per device type the allowed protocol ids as client and as server (null: all) */
+  devices?: DevicePolicyTable;
 }
 
 const NO_SERVERS: NonNullable<FlowCheckParams['servers']> = { dns: [], dhcp: [], ntp: [], smtp: [] };
@@ -134,6 +147,8 @@ const countries = new Uint8Array(65536);
 let anyCountry = false;
 let tcpIssues: readonly [number, number, number] = [-1, -1, -1];
 let servers = NO_SERVERS;
+// device type → role (0 client, 1 server) → protocol id → 1 when allowed; null: everything allowed
+let devicePolicies: ([Uint8Array | null, Uint8Array | null] | null)[] = [];
 
 export function setFlowCheckParams(p: FlowCheckParams): void {
   vlans.fill(0);
@@ -143,6 +158,16 @@ export function setFlowCheckParams(p: FlowCheckParams): void {
   }
   tcpIssues = p.tcpIssues;
   servers = p.servers ?? NO_SERVERS;
+  devicePolicies = (p.devices ?? []).map((t) => {
+    if (!t) return null;
+    const bits = (ids: readonly number[] | null) => {
+      if (!ids) return null;
+      const a = new Uint8Array(ids.reduce((m, x) => Math.max(m, x + 1), 1));
+      for (const id of ids) a[id] = 1;
+      return a;
+    };
+    return [bits(t.client), bits(t.server)];
+  });
   countries.fill(0);
   anyCountry = false;
   for (const x of p.countries ?? []) {
@@ -166,7 +191,7 @@ export function setFlowChecks(lo: number, hi: number, own: number, params: FlowC
 const TCP_ISSUE_KEYS = ['retransmissions', 'out_of_orders', 'packet_loss'] as const;
 
 /** The params of a configuration: vlan_bidirectional_traffic's items, tcp_packets_issues' enabled thresholds. */
-export function flowCheckParams(scriptConf: (key: string) => Record<string, unknown>, allowed = NO_SERVERS): FlowCheckParams {
+export function flowCheckParams(scriptConf: (key: string) => Record<string, unknown>, allowed = NO_SERVERS, devices?: DevicePolicyTable): FlowCheckParams {
   const items = scriptConf('vlan_bidirectional_traffic').items;
   const t = scriptConf('tcp_packets_issues');
   const threshold = (k: (typeof TCP_ISSUE_KEYS)[number]) => {
@@ -182,6 +207,7 @@ export function flowCheckParams(scriptConf: (key: string) => Record<string, unkn
     tcpIssues: [threshold('retransmissions'), threshold('out_of_orders'), threshold('packet_loss')],
     servers: allowed,
     countries: Array.isArray(cc) ? cc : [],
+    devices,
   };
 }
 
@@ -232,6 +258,14 @@ export interface RecordFacts {
   /** the hosts' countries (ntopng's u16 of the two letters; 0 none: private or unknown) */
   cliCountry: number;
   srvCountry: number;
+  /** the record's protocols as nDPI gives them (master 0 when none) */
+  master: number;
+  app: number;
+  /** the record's devtypes byte: the client's MAC's DeviceType << 4 | the server's */
+  devtypes: number;
+  /** the host has a MAC that is neither zero nor a group (multicast / broadcast) address */
+  cliMacOk: boolean;
+  srvMacOk: boolean;
   /** the record's bytes, where its client and server addresses (16 bytes each) are */
   buf: Uint8Array;
   cliIpAt: number;
@@ -266,12 +300,37 @@ export function recordCheckBits(f: RecordFacts): number {
   if (bl & BL_SERVER && f.cliLocation === LOCAL && f.srvLocation === REMOTE) bits |= BIT_BLACKLISTED_SERVER_CONTACT;
   if (f.cliLocation === REMOTE && f.srvLocation === REMOTE && !f.cliBroadcast && !f.srvBroadcast) bits |= BIT_REMOTE_TO_REMOTE;
   if (countryHits(f)) bits |= BIT_BLACKLISTED_COUNTRY;
+  if (deviceProtocolPeer(f)) bits |= BIT_DEVICE_PROTOCOL;
   if (f.packets > 0 && (over(f.retr, f.packets, tcpIssues[0]) || over(f.ooo, f.packets, tcpIssues[1]) || over(f.lost, f.packets, tcpIssues[2]))) bits |= BIT_TCP_PACKETS_ISSUES;
   return bits;
 }
 
 /** the three-way handshake seen: SYN and ACK from the client, SYN+ACK from the server */
 const handshake = (f: RecordFacts) => (f.cliFlags & (TH_SYN | TH_ACK)) === (TH_SYN | TH_ACK) && (f.srvFlags & (TH_SYN | TH_ACK)) === (TH_SYN | TH_ACK);
+
+/** nDPI's DNS and DHCP: network-critical, always allowed (Utils::isCriticalNetworkProtocol) */
+const critical = (id: number) => id === P_DNS || id === P_DHCP;
+
+/** Whether a device type may use a protocol in a role (Ntop::getDeviceAllowedProtocolStatus, allowed or not). */
+function deviceAllows(devtype: number, role: 0 | 1, master: number, app: number): boolean {
+  const allowed = devicePolicies[devtype]?.[role];
+  if (!allowed) return true;
+  if (critical(master) || critical(app)) return true;
+  if (master !== 0 && allowed[master] !== 1) return false;
+  return app === 0 || allowed[app] === 1;
+}
+
+/**
+ * The end whose device may not use the flow's protocol: BL_CLIENT (the
+ * client, checked first), BL_SERVER (the server, once it answered), 0 none.
+ */
+export function deviceProtocolPeer(f: Pick<RecordFacts, 'master' | 'app' | 'devtypes' | 'cliMacOk' | 'srvMacOk' | 'srvPkts'>): number {
+  if (!devicePolicies.length) return 0;
+  const master = f.master === f.app ? 0 : f.master;
+  if (f.cliMacOk && !deviceAllows(f.devtypes >> 4, 0, master, f.app)) return BL_CLIENT;
+  if (f.srvMacOk && f.srvPkts > 0 && !deviceAllows(f.devtypes & 15, 1, master, f.app)) return BL_SERVER;
+  return 0;
+}
 
 /** The ends whose country country_check lists: BL_CLIENT, BL_SERVER (as the blacklisted bits). */
 export function countryHits(f: Pick<RecordFacts, 'cliCountry' | 'srvCountry'>): number {

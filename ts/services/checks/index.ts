@@ -10,6 +10,7 @@ import type { ConfigStore } from '../config-store.js';
 import type { History } from '../store/history.js';
 import { ChecksConfig } from './config.js';
 import { applyFlowChecks } from './flow-checks.js';
+import { DeviceProtocols } from './device-protocols.js';
 import { DeviceChecks } from './device-checks.js';
 import { HostChecks } from './host-checks.js';
 import { InterfaceChecks, type CheckedInterface } from './interface-checks.js';
@@ -26,6 +27,8 @@ export interface Checking {
   checks: ChecksConfig;
   /** the allowed DNS, DHCP, NTP, SMTP servers and gateways (get/set network/config) */
   network: NetworkConfig;
+  /** the device protocol policies (device_protocol_not_allowed; edit_device_protocols.lua) */
+  deviceProtocols: DeviceProtocols;
   alerts: AlertService;
   /** alert exclusions: obeyed by the host checks and the flow writer */
   exclusions: AlertExclusions;
@@ -78,12 +81,14 @@ export async function startChecking(ifaces: readonly CheckingInterface[], o: Che
   // the operator's classification rules reach the engines before the first packet
   const customApps = await CustomApps.open(o.store, { log, ...o.customApps });
   const network = NetworkConfig.open(o.store);
+  const deviceProtocols = DeviceProtocols.open(o.store);
   const flowChecks = applyFlowChecks(
     checks,
     o.history?.writer,
     log,
     ifaces.map((i) => i.engine),
     network,
+    deviceProtocols,
   );
   await flowChecks.ready;
   // exclusions: the flow writer gets them now and on every change (as the risk mask)
@@ -169,6 +174,7 @@ export async function startChecking(ifaces: readonly CheckingInterface[], o: Che
   return {
     checks,
     network,
+    deviceProtocols,
     alerts,
     exclusions,
     hostChecks,

@@ -13,7 +13,7 @@ import { ipText, ipTextInto, isV4Mapped } from '../../bindings/ip-text.js';
 import type { Batch, Column } from './backend.js';
 import { AlertColumnArrays } from '../alerts/catalogue.js';
 import { flowExclusions } from '../alerts/exclusion-table.js';
-import { BIT_BLACKLISTED_COUNTRY, countryHits, recordCheckBits, type RecordFacts } from '../checks/flow-record-checks.js';
+import { BIT_BLACKLISTED_COUNTRY, BIT_DEVICE_PROTOCOL, countryHits, deviceProtocolPeer, recordCheckBits, type RecordFacts } from '../checks/flow-record-checks.js';
 import { COMMUNITY_ID_LEN, communityIdInto } from './community-id.js';
 import { FLOW_COLUMNS } from './flow-columns.js';
 import { TextColumn } from './text-column.js';
@@ -52,8 +52,11 @@ const secs = (v: DataView, at: number) => Math.floor(u64(v, at) / 1e9);
 const facts: RecordFacts = {
   proto: 0, l7: 0, category: 0, cliLocation: 0, srvLocation: 0, cliFlags: 0, srvFlags: 0, srvBroadcast: false, vlan: 0, bidirectional: false, packets: 0, retr: 0, ooo: 0, lost: 0, tcpState: 0, goodputPct: 0, blacklisted: 0, end: false, cliBroadcast: false,
   lower: 0, cliPort: 0, srvPort: 0, cliPkts: 0, srvPkts: 0, cliCountry: 0, srvCountry: 0, buf: new Uint8Array(0), cliIpAt: 0, srvIpAt: 0,
+  master: 0, app: 0, devtypes: 0, cliMacOk: false, srvMacOk: false,
 };
 const isBroadcastMac = (b: Uint8Array, at: number) => (b[at] & b[at + 1] & b[at + 2] & b[at + 3] & b[at + 4] & b[at + 5]) === 0xff;
+/** a device's MAC: not zero, not a group address (multicast / broadcast bit) */
+const isDeviceMac = (b: Uint8Array, at: number) => (b[at] & 1) === 0 && (b[at] | b[at + 1] | b[at + 2] | b[at + 3] | b[at + 4] | b[at + 5]) !== 0;
 
 /** The NUL-terminated text at b[at..at+cap) as a string (what the exclusions match). */
 function cstr(b: Uint8Array, at: number, cap: number): string {
@@ -453,12 +456,19 @@ export class FlowBatch {
     facts.cliBroadcast = mapped && (this.src4[r] === 0xffffffff || this.src4[r] === 0);
     facts.cliCountry = this.cc0[r];
     facts.srvCountry = this.cc1[r];
+    facts.master = master;
+    facts.app = app;
+    facts.devtypes = b[base + F.devtypes];
+    facts.cliMacOk = isDeviceMac(b, base + F.cli_mac);
+    facts.srvMacOk = isDeviceMac(b, base + F.srv_mac);
     const own = recordCheckBits(facts);
     const listed = own & BIT_BLACKLISTED_COUNTRY ? countryHits(facts) : 0;
+    // the device whose protocol is not allowed is the attacker, on unicast flows (DeviceProtocolNotAllowed::buildAlert)
+    const device = own & BIT_DEVICE_PROTOCOL && facts.srvLocation !== 2 && !facts.srvBroadcast ? deviceProtocolPeer(facts) : 0;
     const ex = flowExclusions();
     if (ex && (riskLo | riskHi | own) && ex.flowExcluded(b, base + F.cli_ip, base + F.srv_ip, this.vlan[r], cstr(b, base + F.info, LEN_INFO), cstr(b, base + F.srv_name, LEN_NAME))) {
-      this.alerts.fill(r, riskLo & ~ex.lo, riskHi & ~ex.hi, own & ~ex.own, facts.blacklisted, listed);
-    } else this.alerts.fill(r, riskLo, riskHi, own, facts.blacklisted, listed);
+      this.alerts.fill(r, riskLo & ~ex.lo, riskHi & ~ex.hi, own & ~ex.own, facts.blacklisted, listed, device);
+    } else this.alerts.fill(r, riskLo, riskHi, own, facts.blacklisted, listed, device);
     // a flow's alert is notified with its first row that carries one (a long flow has several rows)
     if (this.alerts.status[r] && this.onAlert && !prev?.alerted) {
       const w = src.written.get(serial); // still tracked: more rows of it will come
