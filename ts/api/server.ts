@@ -17,6 +17,7 @@ import { okSerializer } from './serialize.js';
 import { RowStream, streamAnswer } from './stream.js';
 import { loginFailedAlert } from '../services/checks/user-activity.js';
 import { isCommitError } from '../services/config-store.js';
+import { systemError } from '../services/system-errors.js';
 import { isLoopback, peerAddress } from '../services/login-guard.js';
 import { seesEverything } from '../services/users.js';
 import { Extractions } from '../services/recording/index.js';
@@ -88,6 +89,7 @@ export function createMonitoringApp(apiDeps: ApiDeps, opts: ServerOptions = {}):
   });
   app.onError((err, c) => {
     log(`flowgate: api: ${c.req.method} ${c.req.path}: ${err.stack ?? err.message}`);
+    systemError(`api: ${c.req.method} ${c.req.path}: ${err.message}`);
     // a write the configuration store could not commit (full disk …): nothing changed, reads go on
     return c.json(envelope(RC.INTERNAL_ERROR, [], storeMessage(err)), 500);
   });
@@ -157,6 +159,7 @@ async function serve(c: Context, r: RouteDef, schema: z.ZodObject, version: Vers
   } catch (e) {
     if (e instanceof ApiError) return answer(c, version, e.rc, [], e.message, e.rcStr);
     log(`flowgate: api: ${c.req.method} ${c.req.path}: ${(e as Error).stack ?? e}`);
+    systemError(`api: ${c.req.method} ${c.req.path}: ${(e as Error).message ?? e}`);
     return answer(c, version, RC.INTERNAL_ERROR, [], storeMessage(e));
   }
 }

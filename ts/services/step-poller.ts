@@ -1,19 +1,23 @@
 // ⑧ A poll run on the wall clock's step boundaries (every `stepSec`, the
 // next run after the last one ended), at most one at a time: a call while
-// one runs gets that run. What the SNMP devices and the infrastructure
-// instances are polled by.
+// one runs gets that run. What the SNMP devices, the infrastructure
+// instances and the scans' scheduler are polled by; each run is measured
+// as the periodic activity `name` (periodic.ts).
+import { measured } from './periodic.js';
+
 export class StepPoller {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
 
   constructor(
+    private readonly name: string,
     private readonly stepSec: number,
     private readonly run: (now: number) => Promise<void>,
   ) {}
 
   /** A poll at `now` (epoch s), or the one already running. */
   poll(now = Math.floor(Date.now() / 1000)): Promise<void> {
-    if (!this.running) this.running = this.run(now).finally(() => (this.running = null));
+    if (!this.running) this.running = measured(this.name, this.stepSec, () => this.run(now)).finally(() => (this.running = null));
     return this.running;
   }
 

@@ -37,6 +37,7 @@ import {
   type Target,
 } from './measurements.js';
 import { probe, resolveName, type ProbeResult } from './probes.js';
+import { measured } from '../periodic.js';
 
 export { MEASUREMENTS, GRANULARITIES, hostKey, splitKey, type Granularity, type MeasurementKey } from './measurements.js';
 
@@ -469,7 +470,7 @@ export class ActiveMonitoring {
       const t = Date.now();
       this.timer = setTimeout(() => {
         const idx = Math.round(Date.now() / this.periodMs);
-        for (const g of GRANULARITIES) if (idx % GRANULARITY_PERIODS[g] === 0) void this.runRound(g);
+        for (const g of GRANULARITIES) if (idx % GRANULARITY_PERIODS[g] === 0) void measured(`active_monitoring_${g}`, GRANULARITY_STEP[g], () => this.runRound(g));
         schedule();
       }, this.periodMs - (t % this.periodMs));
       this.timer.unref();

@@ -9,6 +9,7 @@
 // ntopng's NetworkInterface::incNumDroppedAlerts does. Without a store
 // (history null) engaged alerts still work and every stored one is dropped.
 // A restart keeps stored alerts; engaged ones are raised again by their checks.
+import { systemError } from '../system-errors.js';
 import type { Backend, Batch } from '../store/backend.js';
 import { ALERT_TABLES } from './alert-tables.js';
 import { alertColumns } from './alert-row.js';
@@ -355,6 +356,7 @@ export class AlertService implements AlertSink {
         } catch (e) {
           for (const p of part) this.drop(this.iface(p.a.ifid), p.a.family);
           this.log(`flowgate: alerts: ${part.length} ${family} alert(s) not stored: ${(e as Error).message}`);
+          systemError(`alerts: ${part.length} ${family} alert(s) not stored: ${(e as Error).message}`);
         }
       }
     }

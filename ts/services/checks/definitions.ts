@@ -209,6 +209,7 @@ const RUNNING_OTHER_CHECKS = new Set([
   'interface/too_many_drops', 'interface/no_if_activity', 'interface/ghost_networks', 'interface/dropped_alerts',
   'network/syn_scan_victim', 'network/flow_flood_victim', 'network/ip_reassignment', 'network/broadcast_domain_too_large', 'network/network_issues',
   'system/dropped_alerts', 'system/memory_usage', 'system/disk_space', 'system/vulnerability_scan',
+  'system/slow_periodic_activity', 'system/periodic_activity_not_executed', 'system/system_error',
 ]);
 
 const TEMPLATES: Record<string, CheckDef['template']> = {

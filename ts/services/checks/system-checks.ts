@@ -13,12 +13,24 @@
 // The last two are flowgate's (ntopng has no such definition): threshold
 // checks off by default, alerted as ntopng's alert_threshold_cross
 // {metric, value, operator, threshold} with subtype the check's key.
+// - slow_periodic_activity / periodic_activity_not_executed (system/*.lua):
+//   per periodic activity (periodic.ts: the SNMP poll, the infrastructure
+//   poll, the scans' schedule, active monitoring's rounds, the store's
+//   retention, these checks), engaged while a run in the minute took longer
+//   than its period / a run due could not start because the last one was
+//   still going, released otherwise; subtype the activity, json {ps_name,
+//   max_duration_ms} / {ps_name, last_queued_time}.
+// - system_error (system/system_error.lua): each error the service queued
+//   (system-errors.ts: an API request that failed inside, alerts the store
+//   refused) is stored as alert_system_error {system_error_msg}, emergency.
 import { statfsSync } from 'node:fs';
 
 import { SYSTEM_IFID, type AlertInput, type AlertSink } from '../alerts/types.js';
 import type { ChecksConfig } from './config.js';
 import { checkDef } from './definitions.js';
 import { Deltas, checkAlert, crosses, settle, thresholdOf } from './other-alerts.js';
+import { measured, periodicActivities, type ActivityStats } from '../periodic.js';
+import { takeSystemErrors } from '../system-errors.js';
 
 const ENTITY = 'system';
 const PERIOD_MS = 60_000;
@@ -32,6 +44,10 @@ export interface SystemFigures {
   rssBytes(): number;
   /** used percentage of the data directory's filesystem (null: unknown) */
   diskUsedPct(): number | null;
+  /** the periodic activities' figures (default: this process's, periodic.ts) */
+  activities?(): Record<string, ActivityStats>;
+  /** the errors queued since the last run (default: this process's, system-errors.ts) */
+  errors?(): { errors: string[]; dropped: number };
 }
 
 /** The real figures: this process, the filesystem of `dataDir`. */
@@ -77,8 +93,10 @@ export class SystemChecks {
     guarded(() => this.run());
     this.timer = setInterval(() => {
       const now = Math.floor(Date.now() / 1000);
-      guarded(() => this.run(now));
-      guarded(() => this.alsoEachMinute?.(now));
+      void measured('system_checks', PERIOD_MS / 1000, () => {
+        guarded(() => this.run(now));
+        guarded(() => this.alsoEachMinute?.(now));
+      });
     }, PERIOD_MS);
     this.timer.unref();
     return this;
@@ -111,5 +129,29 @@ export class SystemChecks {
       if (crosses(value, t.operator, t.threshold)) crossed.push(base(key, key, { metric: key, value, operator: t.operator, threshold: t.threshold }));
     }
     settle(this.sink, 'system', SYSTEM_IFID, checkDef('system', 'memory_usage')!.alertIds, crossed, tstamp);
+
+    // the periodic activities: a slow run, a run that could not start, in the minute
+    const acts = (this.figures.activities ?? periodicActivities)();
+    for (const [key, field] of [['slow_periodic_activity', 'num_is_slow'], ['periodic_activity_not_executed', 'num_not_executed']] as const) {
+      const late: AlertInput[] = [];
+      for (const [name, a] of Object.entries(acts)) {
+        const metric = `${key}/${name}`;
+        if (!this.cfg.isEnabled('system', key)) {
+          this.deltas.forget(metric);
+          continue;
+        }
+        if (this.deltas.delta(metric, a[field], false) <= 0) continue;
+        const json = key === 'slow_periodic_activity' ? { ps_name: name, max_duration_ms: a.max_duration_secs * 1000 } : { ps_name: name, last_queued_time: a.last_queued_time };
+        late.push(base(key, name, json));
+      }
+      settle(this.sink, 'system', SYSTEM_IFID, checkDef('system', key)!.alertIds, late, tstamp);
+    }
+
+    // the service's own errors, one stored alert each
+    const { errors, dropped: lost } = (this.figures.errors ?? takeSystemErrors)();
+    if (this.cfg.isEnabled('system', 'system_error')) {
+      for (const msg of errors) this.sink.emit(base('system_error', '', { system_error_msg: msg }));
+      if (lost) this.sink.emit(base('system_error', '', { system_error_msg: `${lost} more error(s) not kept (the queue was full)` }));
+    }
   }
 }

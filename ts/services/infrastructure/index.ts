@@ -76,7 +76,7 @@ export class Infrastructure {
   private readonly data = new Map<string, InstanceData>();
   /** URLs whose bandwidth alert is engaged */
   private readonly overBandwidth = new Set<string>();
-  private readonly poller = new StepPoller(POLL_SEC, async () => {
+  private readonly poller = new StepPoller('infrastructure_instances', POLL_SEC, async () => {
     await Promise.all(this.all().map((i) => this.poll(i)));
   });
 

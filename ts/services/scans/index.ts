@@ -116,7 +116,7 @@ export class Scans {
   private readonly queue: { key: string; kind: Kind }[] = [];
   private readonly running = new Map<string, AbortController>();
   private readonly idle: (() => void)[] = [];
-  private readonly poller = new StepPoller(60, async (now) => this.scheduleDue(now));
+  private readonly poller = new StepPoller('active_scans_schedule', 60, async (now) => this.scheduleDue(now));
   private readonly nmap: string | null;
   private stopped = false;
 

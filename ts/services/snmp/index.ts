@@ -112,7 +112,7 @@ const DISCOVERY_PARALLEL = 128;
 export class SnmpDevices {
   private readonly db: Database<SnmpDevice, string>;
   private readonly state = new Map<string, PollState>();
-  private readonly poller = new StepPoller(POLL_STEP, async (now) => {
+  private readonly poller = new StepPoller('snmp_devices', POLL_STEP, async (now) => {
     for (const d of this.list()) await this.poll(d, now);
   });
 

@@ -7,6 +7,7 @@
 // being dropped the moment it is written, and a stray future timestamp
 // cannot wipe the store. The newest day is never dropped for size.
 import type { Backend, TableDef } from './backend.js';
+import { measured } from '../periodic.js';
 
 export interface RetentionOptions {
   /** days kept (default 30); 0 = no age limit */
@@ -23,6 +24,9 @@ export class Retention {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<string[]> | null = null;
 
+  /** the period run() is measured against (start's) */
+  private periodSec = 600;
+
   constructor(
     private readonly backend: Backend,
     readonly o: RetentionOptions = {},
@@ -35,6 +39,7 @@ export class Retention {
   }
 
   start(periodMs = 10 * 60_000): this {
+    this.periodSec = periodMs / 1000;
     void this.run();
     this.timer = setInterval(() => void this.run(), periodMs);
     this.timer.unref();
@@ -48,7 +53,7 @@ export class Retention {
 
   /** One check; returns what was dropped ('table/day'). Never throws (logs). */
   run(now = new Date()): Promise<string[]> {
-    this.running ??= this.check(now)
+    this.running ??= measured('historical_retention', this.periodSec, () => this.check(now))
       .catch((e: Error) => {
         this.o.log?.(`flowgate: historical store: retention check failed: ${e.message}`);
         return [];
