@@ -10,7 +10,7 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { Engine } from '../ts/bindings/engine.js';
+import { Engine, cString, expiredLayout } from '../ts/bindings/engine.js';
 import { FLOW_CHECK_ALERTS, flowAlertColumnsOf, alertRoles } from '../ts/services/alerts/catalogue.js';
 import { ChecksConfig } from '../ts/services/checks/config.js';
 import { OWN_FLOW_CHECKS, checkDef } from '../ts/services/checks/definitions.js';
@@ -340,6 +340,70 @@ describe('IEC 60870-5-104 checks on a capture, all three enabled', () => {
     const r = await s.call(v2('get/interface/data'), { query: { ifid: 0 } });
     expect(r.body.rsp.refused.flow_iec).toBe(0);
   });
+});
+
+/** the record bits (tcp_state) each alert id stands for */
+const STATE_BIT: Record<number, number> = { [UNEXPECTED]: 4, [TRANSITION]: 8, [COMMAND]: 16 };
+
+/**
+ * The capture through a bare engine (no store, no TS checks): the allowed ids
+ * set first, the flow table resized once the replay is done (the IEC state
+ * moves with its flows), then every flow ended; per client port, the IEC
+ * alert ids of its end record's tcp_state and its INFO.
+ */
+async function engineRecords(file: string, allowed: number[] | null, opts: { iecLearningSec?: number } = {}) {
+  const e = new Engine({ files: [file], flowIdleSec: 1e9, localHostIdleSec: 1e9, remoteHostIdleSec: 1e9, ringRecords: 1 << 16, ...opts });
+  try {
+    e.setIecConfig({ allowedTypeIds: allowed });
+    e.start();
+    await e.waitDone();
+    e.setLimits({ maxFlows: 1 << 18 });
+    e.expireActive(1 << 16);
+    const F = expiredLayout.fields;
+    const buf = new ArrayBuffer(expiredLayout.size * (1 << 16));
+    const n = e.drainExpiredRaw(buf);
+    const v = new DataView(buf), b = new Uint8Array(buf);
+    const out = new Map<number, { ids: number[]; info: string }>();
+    for (let i = 0; i < n; i++) {
+      const at = i * expiredLayout.size;
+      if (v.getUint8(at + F.kind.off) !== 0) continue; // periodic snapshots
+      const state = v.getUint8(at + F.tcp_state.off);
+      out.set(v.getUint16(at + F.cli_port.off, true), { ids: IEC_IDS.filter((id) => state & STATE_BIT[id]).sort((x, y) => x - y), info: cString(b, at + F.info.off, F.info.len) });
+    }
+    return out;
+  } finally {
+    e.close();
+  }
+}
+
+describe('IEC 60870-5-104 checks in the engine: the record bits', () => {
+  const tmp = tempDir('flowgate-iec-engine-');
+  const main = mainCapture();
+  const file = tmp.file('iec.pcap', main.file);
+  afterAll(() => tmp.cleanup());
+  const DEFAULT_ITEMS = [9, 13, 36, 45, 46, 48, 30, 103, 100, 37];
+
+  it('sets the bits worked out by hand, kept across a table resize; INFO is the last APDU', async () => {
+    const r = await engineRecords(file, DEFAULT_ITEMS);
+    expect(new Map([...main.expected.keys()].map((p) => [p, r.get(p)?.ids]))).toEqual(main.expected);
+    expect(r.get(41002)!.info).toBe('-> I, RX 1, TX 2');
+    expect(r.get(41005)!.info).toBe('-> S, RX 1');
+    // the client's last APDU (U TESTFR con, from the side not on port 2404)
+    expect(r.get(41001)!.info).toBe('<- U (TESTFR con)');
+    // 41009's last I-APDU is the RTU's I(20, 20): "-> I, RX 20, TX 20"; 41010's the station's
+    // I(20, 21), swapped as ntopng does for the side not on 2404 (RX one ahead): "<- I, RX 21, TX 21"
+    expect([r.get(41009)!.info, r.get(41010)!.info]).toEqual(['-> I, RX 20, TX 20', '<- I, RX 21, TX 21']);
+  }, 60_000);
+
+  it('the learning period is an engine option: never over, 41008 is not alerted; 0 s, every new pair after the first is', async () => {
+    const long = await engineRecords(file, DEFAULT_ITEMS, { iecLearningSec: 1e9 });
+    expect(long.get(41008)!.ids).toEqual([]);
+    // learning 0: 41001's 100→100 (the RTU's first I-APDU after the station's) is new at once
+    const none = await engineRecords(file, null, { iecLearningSec: 0 });
+    expect(none.get(41001)!.ids).toEqual([TRANSITION]);
+    // and with every type id allowed, 41002's type 1 is not unexpected
+    expect(none.get(41002)!.ids).toEqual([TRANSITION]);
+  }, 60_000);
 });
 
 describe('IEC 60870-5-104 checks: configuration', () => {

@@ -150,7 +150,6 @@ class Pipeline {
   // bitmap, all ones while the check is off (JS thread, under the batch
   // lock: a batch sees the old set or the new one).
   void set_iec_allowed(uint64_t lo, uint64_t hi) noexcept { iec_cfg_.allowed[0] = lo, iec_cfg_.allowed[1] = hi; }
-  const IecConfig& iec_config() const { return iec_cfg_; }
   // IEC flows whose state could not be kept: the side pool was full.
   uint64_t iec_full() const { return iec_full_; }
   size_t flow_iec_memory_bytes() const { return iec_pool_.memory_bytes() + size_t(flows_.max()) * sizeof(uint16_t); }

@@ -58,7 +58,7 @@ bool iec104_next(const uint8_t* p, size_t n, size_t& at, IecApdu& out) noexcept;
 inline bool iec_monitoring(uint8_t t) { return t <= 40 || t == 70; }
 inline bool iec_command(uint8_t t) { return (t >= 45 && t <= 64) || (t >= 100 && t <= 107); }
 
-// What the engine is told (Pipeline::set_iec_config): the allowed type ids
+// What the engine is told (Pipeline::set_iec_allowed): the allowed type ids
 // below 128 as a bitmap (ntopng's iec104_allowed_typeids; ids from 128 up
 // are never checked), all of them while the check is off; and the learning
 // period (ntopng's iec60870_learning_period, CONST_IEC104_LEARNING_TIME).
