@@ -143,14 +143,14 @@ const RECS: Spec[] = [
   { serial: 2, cli: v6([0x2001, 0xdb8, 0, 0, 0, 0, 0, 1]), srv: v6([0x2001, 0xdb8, 0, 0, 1, 0, 0, 2]), proto: 17, sport: 5353, dport: 53, info: utf8('bücher.example'), cliName: 'ünïcode-host', cliMac: [0, 0, 0, 0, 0, 1], srvMac: [0, 0, 0, 0, 0, 0], bytes: 1n },
   // not UTF-8: U+FFFD, as the engine's own decoder reads it
   { serial: 3, cli: v4([10, 0, 0, 2]), srv: v4([10, 0, 0, 1]), proto: 1, sport: 0, dport: 0, icmp: [8, 0], info: [0x66, 0xff, 0x6f], cliMac: [1, 2, 3, 4, 5, 6], srvMac: [6, 5, 4, 3, 2, 1], bytes: 2n ** 40n },
-  // INFO filling its 51 bytes (no NUL); ICMPv6 echo reply
-  { serial: 4, cli: v6([0xfe80, 0, 0, 0, 0, 0, 0, 0x10]), srv: v6([0xfe80, 0, 0, 0, 0, 0, 0, 0x20]), proto: 58, sport: 0, dport: 0, icmp: [129, 0], info: utf8('y'.repeat(51)), cliMac: [0, 0, 0, 0, 0, 0], srvMac: [0, 0, 0, 0, 0, 0], bytes: 0n },
+  // INFO filling its 50 bytes (no NUL); ICMPv6 echo reply
+  { serial: 4, cli: v6([0xfe80, 0, 0, 0, 0, 0, 0, 0x10]), srv: v6([0xfe80, 0, 0, 0, 0, 0, 0, 0x20]), proto: 58, sport: 0, dport: 0, icmp: [129, 0], info: utf8('y'.repeat(50)), cliMac: [0, 0, 0, 0, 0, 0], srvMac: [0, 0, 0, 0, 0, 0], bytes: 0n },
 ];
 const WANT = [
   { IPV4_SRC_ADDR: 0x80e86e78, IPV6_SRC_ADDR: '::', IPV6_DST_ADDR: '::', INFO: 'www.ntop.org', SRC_LABEL: '', DST_LABEL: 'a-server-name-longer-than-12', SRC_MAC: 0x001b21aabbcc, DST_MAC: 0xfedcba987654, SRC2DST_BYTES: 5_000_000_123 },
   { IPV4_SRC_ADDR: 0, IPV6_SRC_ADDR: '2001:db8::1', IPV6_DST_ADDR: '2001:db8::1:0:0:2', INFO: 'bücher.example', SRC_LABEL: 'ünïcode-host', DST_LABEL: '', SRC_MAC: 1, DST_MAC: 0, SRC2DST_BYTES: 1 },
   { IPV4_SRC_ADDR: 0x0a000002, IPV6_SRC_ADDR: '::', IPV6_DST_ADDR: '::', INFO: 'f\ufffdo', SRC_LABEL: '', DST_LABEL: '', SRC_MAC: 0x010203040506, DST_MAC: 0x060504030201, SRC2DST_BYTES: 2 ** 40 },
-  { IPV4_SRC_ADDR: 0, IPV6_SRC_ADDR: 'fe80::10', IPV6_DST_ADDR: 'fe80::20', INFO: 'y'.repeat(51), SRC_LABEL: '', DST_LABEL: '', SRC_MAC: 0, DST_MAC: 0, SRC2DST_BYTES: 0 },
+  { IPV4_SRC_ADDR: 0, IPV6_SRC_ADDR: 'fe80::10', IPV6_DST_ADDR: 'fe80::20', INFO: 'y'.repeat(50), SRC_LABEL: '', DST_LABEL: '', SRC_MAC: 0, DST_MAC: 0, SRC2DST_BYTES: 0 },
 ];
 const INSTANCE = 'flowgate-instance-name-01';
 

@@ -70,7 +70,7 @@ export const FLOW_COLUMNS: readonly FlowColumn[] = [
   { name: 'L7_PROTO_MASTER', type: 'u16', label: 'Layer 7 Master Proto', kind: 'l7proto', from: 'nDPI master protocol id (0 when none)' },
   { name: 'L7_CATEGORY', type: 'u16', label: 'Layer 7 Category', kind: 'l7category', from: 'nDPI category id' },
   { name: 'FLOW_RISK', type: 'u64', label: 'Flow Risk', from: 'nDPI risk bitmap (bit = ndpi_risk_enum id)' },
-  { name: 'INFO', type: 'str', label: 'Flow Info', from: 'Flow::getFlowInfo: DNS query, HTTP host + URL, TLS/QUIC SNI, server name, SSH banner (≤ 51 bytes)' },
+  { name: 'INFO', type: 'str', label: 'Flow Info', from: 'Flow::getFlowInfo: DNS query, HTTP host + URL, TLS/QUIC SNI, server name, SSH banner (≤ 50 bytes)' },
   { name: 'PROFILE', absent: true, type: 'str', label: 'Profile Name', from: `'' (traffic profiles are not configured): ${UNKNOWN}` },
   { name: 'NTOPNG_INSTANCE_NAME', type: 'str', label: 'Instance Name', from: 'the host name of the machine running the service' },
   { name: 'INTERFACE_ID', type: 'u16', label: 'Interface ID', from: 'ifid (position of -i)' },
