@@ -4,8 +4,10 @@
 // here (a handshake, then APDUs written byte by byte below) are replayed
 // with the historical store; the flow alert list must hold exactly the
 // alerts worked out by hand in the comments, read from each flow's
-// ALERTS_MAP (per client port), and the record bits and the engine's
-// configuration are checked on their own.
+// ALERTS_MAP (per client port). The same capture through a bare engine
+// must give the same record bits (tcp_state), also after a table resize;
+// the side pool's refusals, the learning option, the configuration the
+// engines are sent and the catalogue rows are checked on their own.
 import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,7 +31,7 @@ import {
 } from '../ts/services/checks/flow-record-checks.js';
 import { ConfigStore } from '../ts/services/config-store.js';
 import { startApi, v2, type ApiService, type StartOptions } from './fixtures/api.js';
-import { ETH, IPPROTO, TCPF, eth, ipv4, mac, tcp } from './fixtures/frames.js';
+import { ETH, IPPROTO, TCPF, eth, ipv4, mac, tcp, udp } from './fixtures/frames.js';
 import { pcap, sec, tempDir, type Packet } from './fixtures/pcap.js';
 
 const UNEXPECTED = 55, TRANSITION = 37, COMMAND = 74;
@@ -80,7 +82,7 @@ class Capture {
 class Conn {
   private cseq = 1000;
   private sseq = 9000;
-  private last: { t: number; fromCli: boolean; seq: number; data: Buffer } | null = null;
+  private last: { fromCli: boolean; seq: number; data: Buffer } | null = null;
   constructor(private cap: Capture, readonly port: number, t: number) {
     this.seg(t, true, TCPF.SYN, this.cseq++, Buffer.alloc(0));
     this.seg(t, false, TCPF.SYN | TCPF.ACK, this.sseq++, Buffer.alloc(0));
@@ -98,7 +100,7 @@ class Conn {
     this.seg(t, fromCli, TCPF.PSH | TCPF.ACK, seq, d);
     if (fromCli) this.cseq += d.length;
     else this.sseq += d.length;
-    this.last = { t, fromCli, seq, data: d };
+    this.last = { fromCli, seq, data: d };
     return this;
   }
   /** one segment from the client (controlling station) */
@@ -351,12 +353,13 @@ const STATE_BIT: Record<number, number> = { [UNEXPECTED]: 4, [TRANSITION]: 8, [C
  * moves with its flows), then every flow ended; per client port, the IEC
  * alert ids of its end record's tcp_state and its INFO.
  */
-async function engineRecords(file: string, allowed: number[] | null, opts: { iecLearningSec?: number } = {}) {
+async function engineRecords(file: string, allowed: number[] | null, opts: { iecLearningSec?: number; maxFlows?: number; flowIdleSec?: number } = {}, stats?: (e: Engine) => void) {
   const e = new Engine({ files: [file], flowIdleSec: 1e9, localHostIdleSec: 1e9, remoteHostIdleSec: 1e9, ringRecords: 1 << 16, ...opts });
   try {
     e.setIecConfig({ allowedTypeIds: allowed });
     e.start();
     await e.waitDone();
+    stats?.(e);
     e.setLimits({ maxFlows: 1 << 18 });
     e.expireActive(1 << 16);
     const F = expiredLayout.fields;
@@ -403,6 +406,41 @@ describe('IEC 60870-5-104 checks in the engine: the record bits', () => {
     expect(none.get(41001)!.ids).toEqual([TRANSITION]);
     // and with every type id allowed, 41002's type 1 is not unexpected
     expect(none.get(41002)!.ids).toEqual([TRANSITION]);
+  }, 60_000);
+});
+
+describe('IEC 60870-5-104 checks in the engine: the side pool', () => {
+  // 20 IEC flows, each sending type id 1 (not allowed by the list given); a flow table of 64
+  // entries holds IEC state for 16 flows (its 64th, at least 16). `apart`: the first 16 at T0,
+  // then 600 UDP packets of another flow from T0 + 50 (the engine sweeps between its batches of
+  // 256 packets: the 16 idle out after 10 s), then the last 4 at T0 + 100; else all 20 at T0.
+  const tmp = tempDir('flowgate-iec-pool-');
+  afterAll(() => tmp.cleanup());
+  const capture = (apart: boolean) => {
+    const cap = new Capture();
+    for (let k = 0; k < 20; k++) {
+      const t = apart && k >= 16 ? T0 + 100 : T0;
+      cap.conn(42000 + k, t).c(t, STARTDT_ACT).s(t, STARTDT_CON).s(t + 1, I(0, 0, 1));
+    }
+    if (apart)
+      for (let k = 0; k < 600; k++)
+        cap.push(T0 + 50 + k / 100, eth(RM, CM, ETH.IPV4, ipv4({ src: '192.168.60.30', dst: '192.168.60.31', proto: IPPROTO.UDP }, udp({ sport: 5000, dport: 6000 }, Buffer.alloc(8)))));
+    return tmp.file(`pool-${apart}.pcap`, cap.file());
+  };
+  const ports = [...Array(20).keys()].map((k) => 42000 + k);
+
+  it('all at once: the first 16 are checked, the other 4 refused and counted once each', async () => {
+    let full = -1;
+    const r = await engineRecords(capture(false), [9, 13], { maxFlows: 64 }, (e) => void (full = e.stats().flow_iec_full));
+    expect(ports.map((p) => r.get(p)?.ids)).toEqual(ports.map((_, k) => (k < 16 ? [UNEXPECTED] : [])));
+    expect(full).toBe(4);
+  }, 60_000);
+
+  it('one after another: a flow that ends gives its entry back', async () => {
+    let full = -1;
+    const r = await engineRecords(capture(true), [9, 13], { maxFlows: 64, flowIdleSec: 10 }, (e) => void (full = e.stats().flow_iec_full));
+    expect(ports.map((p) => r.get(p)?.ids)).toEqual(ports.map(() => [UNEXPECTED]));
+    expect(full).toBe(0);
   }, 60_000);
 });
 
