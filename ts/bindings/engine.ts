@@ -157,6 +157,8 @@ export const EngineOptions = z
     l7EntriesPerHost: z.number().int().min(0).max(256).default(5),
     /** keys of the service map and of the periodicity map each (native/src/flow/behaviour_maps.h); 0 turns both off */
     behaviourMapEntries: z.number().int().min(0).max(1 << 22).default(8192),
+    /** IEC 60870-5-104 type-id transitions a flow shows this long are learned, new ones later alerted (ntopng's iec60870_learning_period, 6 h) */
+    iecLearningSec: z.number().int().min(0).max(0xffffffff).default(21600),
     /** 'full' pipeline, 'read-only' (reader baseline) or 'decode-only' */
     mode: z.enum(['full', 'read-only', 'decode-only']).default('full'),
     /** 0: as fast as possible; 1: original timing; 2: twice as fast … */
@@ -478,6 +480,7 @@ export class Engine {
       checks: o.checks,
       l7EntriesPerHost: o.l7EntriesPerHost,
       behaviourMapEntries: o.behaviourMapEntries,
+      iecLearningSec: o.iecLearningSec,
       mode: o.mode === 'full' ? 0 : o.mode === 'read-only' ? 1 : 2,
       replaySpeed: o.replaySpeed,
       loop: o.loop,
@@ -630,6 +633,19 @@ export class Engine {
   /** The host pools' members (MAC first, then the longest network); every host is re-assigned before this returns. */
   setHostPools(members: HostPoolMember[]): void {
     this.native.setHostPools(members);
+  }
+
+  /**
+   * The IEC 60870-5-104 checks' configuration: the type ids the
+   * unexpected-type-id check allows (integers 0-255; ids from 128 up are
+   * never checked), null while that check is off (all allowed). Applies to
+   * the next batch on.
+   */
+  setIecConfig(c: { allowedTypeIds: readonly number[] | null }): void {
+    const ids = c.allowedTypeIds;
+    if (ids !== null && !(Array.isArray(ids) && ids.every((v) => Number.isInteger(v) && v >= 0 && v <= 255)))
+      throw new FlowgateError('IEC config: allowedTypeIds is null or integers 0-255', 'E_INVALID');
+    this.native.setIecConfig(ids === null ? null : [...ids]);
   }
 
   setLocalNetworks(cidrs: string[]): void {

@@ -27,6 +27,7 @@ export interface NativeEngineOptions {
   checks?: boolean;
   l7EntriesPerHost?: number;
   behaviourMapEntries?: number;
+  iecLearningSec?: number;
   mode?: 0 | 1 | 2;
   replaySpeed?: number;
   loop?: boolean;
@@ -521,6 +522,8 @@ export interface EngineStats {
   flow_info_full: number;
   flow_meta_full: number;
   flow_score_full: number;
+  /** IEC 60870-5-104 flows without their state: its side pool was full */
+  flow_iec_full: number;
   host_memory_bytes: number;
   decode: Record<string, number>;
   malformed: number;
@@ -709,6 +712,8 @@ export interface NativeEngine {
   flowCounters(allowed?: string[]): { l4: { proto: number; count: number }[]; l7: { master: number; app: number; count: number; /** the flows' current throughput, summed (bit/s) */ bps: number }[] };
   setLocalNetworks(cidrs: string[]): void;
   setHostPools(members: HostPoolMember[]): void;
+  /** the IEC 60870-5-104 allowed type ids (integers 0-255; null: all) */
+  setIecConfig(allowedTypeIds: number[] | null): void;
   setLimits(maxFlows: number, maxHosts: number): void;
   /** Copies up to `max` whole records (default: as many as fit) into buf. */
   drainExpired(buf: ArrayBuffer, max?: number): number;

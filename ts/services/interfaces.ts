@@ -123,6 +123,7 @@ const REFUSALS = [
   ['flow_info_full', 'classifier pool full', 'flows classified without their metadata'],
   ['flow_meta_full', 'metadata pool full', 'flows without their protocol metadata'],
   ['flow_score_full', 'flow score pool full', 'alerted flows whose score did not reach their hosts'],
+  ['flow_iec_full', 'IEC 60870-5-104 pool full', 'IEC flows not checked'],
 ] as const;
 
 /**

@@ -278,6 +278,7 @@ Napi::Function EngineWrap::Init(Napi::Env env) {
                          InstanceMethod("hostScoresAbove", &EngineWrap::HostScoresAbove),
                          InstanceMethod("setRiskScores", &EngineWrap::SetRiskScores),
                          InstanceMethod("setHostPools", &EngineWrap::SetHostPools),
+                         InstanceMethod("setIecConfig", &EngineWrap::SetIecConfig),
                          InstanceMethod("flows", &EngineWrap::Flows),
                          InstanceMethod("flowCounters", &EngineWrap::FlowCounters),
                          InstanceMethod("l7Stats", &EngineWrap::L7Stats),
@@ -343,6 +344,7 @@ EngineWrap::EngineWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Engine
   cfg.limits.checks = opt_bool(o, "checks", true);
   cfg.limits.l7_entries_per_host = opt_u32(o, "l7EntriesPerHost", cfg.limits.l7_entries_per_host);
   cfg.limits.behaviour_map_entries = opt_u32(o, "behaviourMapEntries", cfg.limits.behaviour_map_entries);
+  cfg.limits.iec_learning_s = opt_u32(o, "iecLearningSec", cfg.limits.iec_learning_s);
   require(cfg.limits.max_flows >= 1 && cfg.limits.max_hosts >= 2, env, "maxFlows must be >= 1 and maxHosts >= 2");
   cfg.mode = Mode(opt_u32(o, "mode", 0));
   require(uint32_t(cfg.mode) <= 2, env, "mode must be 0 (full), 1 (read-only) or 2 (decode-only)");
@@ -612,6 +614,30 @@ Napi::Value EngineWrap::FlowCounters(const Napi::CallbackInfo& info) {
 Napi::Value EngineWrap::L7Stats(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   return engine_->with_view([&](const Pipeline& pl) { return l7_stats_to_js(env, pl); });
+}
+
+// setIecConfig(allowedTypeIds: number[] | null): the type ids the IEC
+// 60870-5-104 unexpected-type-id check allows (null: all, the check off);
+// ids from 128 up are never checked (ntopng's Prefs::setIEC104AllowedTypeIDs).
+Napi::Value EngineWrap::SetIecConfig(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const char* usage = "setIecConfig(allowedTypeIds: number[] | null)";
+  require(info.Length() == 1 && (info[0].IsNull() || info[0].IsArray()), env, usage);
+  uint64_t allowed[2] = {~uint64_t(0), ~uint64_t(0)};
+  if (info[0].IsArray()) {
+    allowed[0] = allowed[1] = 0;
+    Napi::Array a = info[0].As<Napi::Array>();
+    for (uint32_t i = 0; i < a.Length(); i++) {
+      Napi::Value v = a.Get(i);
+      require(v.IsNumber(), env, usage);
+      const double d = v.As<Napi::Number>().DoubleValue();
+      require(d >= 0 && d <= 255 && d == double(uint32_t(d)), env, "setIecConfig: type ids are integers 0-255");
+      const uint32_t t = uint32_t(d);
+      if (t < 128) allowed[t >> 6] |= uint64_t(1) << (t & 63);
+    }
+  }
+  engine_->set_iec_allowed(allowed[0], allowed[1]);
+  return env.Undefined();
 }
 
 // members: [{ net: 'cidr', vlan, pool } | { mac: 'aa:bb:cc:dd:ee:ff', pool }]

@@ -35,6 +35,7 @@ class EngineWrap : public Napi::ObjectWrap<EngineWrap> {
   Napi::Value HostScoresAbove(const Napi::CallbackInfo& info);
   Napi::Value SetRiskScores(const Napi::CallbackInfo& info);
   Napi::Value SetHostPools(const Napi::CallbackInfo& info);
+  Napi::Value SetIecConfig(const Napi::CallbackInfo& info);
   Napi::Value Flows(const Napi::CallbackInfo& info);
   Napi::Value FlowCounters(const Napi::CallbackInfo& info);
   Napi::Value L7Stats(const Napi::CallbackInfo& info);

@@ -142,6 +142,15 @@ class Engine {
     pipeline_->set_risk_scores(t);
   }
 
+  // The IEC checks' allowed type ids (Pipeline::set_iec_allowed): a batch
+  // sees the old set or the new one.
+  void set_iec_allowed(uint64_t lo, uint64_t hi) {
+    waiters_.fetch_add(1);
+    std::lock_guard<std::mutex> g(mu_);
+    waiters_.fetch_sub(1);
+    pipeline_->set_iec_allowed(lo, hi);
+  }
+
   // A new host pool table: every host is re-assigned before this returns,
   // so the next answer shows the new membership.
   void set_host_pools(std::shared_ptr<const HostPoolTable> t) {

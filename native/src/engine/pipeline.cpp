@@ -9,6 +9,9 @@ constexpr uint64_t kSecond = 1000000000ULL;
 constexpr uint64_t kSweepPeriod = 5 * kSecond;
 static_assert(HostL7Table::kPeriod * kSecond == kSweepPeriod, "L7 duration grows by one sweep pass");
 static_assert(kRiskMax <= kAlertBits, "a FlowScore keeps every risk bit");
+static_assert(kTcpIecUnexpectedTypeId == kIecUnexpectedTypeId << 2 && kTcpIecInvalidTransition == kIecInvalidTransition << 2 &&
+                  kTcpIecInvalidCommandTransition == kIecInvalidCommandTransition << 2,
+              "the record's IEC bits are IecFlow::alerts shifted by 2");
 constexpr uint32_t kNdpiRetransWindow = 0x10000;  // nDPI's default tcp_max_retransmission_window_size
 
 int family_of(uint8_t proto) {
@@ -73,6 +76,7 @@ Pipeline::Pipeline(const PipelineLimits& lim, SpscRing<ExpiredFlow>* expired)
       check_hits_(zero_array<HostCheckHits>(lim.max_hosts)),
       score_pool_(score_entries(lim.max_flows)),
       host_scores_(zero_array<HostScore>(lim.max_hosts)),
+      iec_pool_(iec_entries(lim.max_flows)),
       expired_(expired),
       name_cache_(new NameCacheEntry[kNameCacheSlots]()),
       frags_(new FragEntry[kFragSlots]()) {
@@ -87,6 +91,8 @@ Pipeline::Pipeline(const PipelineLimits& lim, SpscRing<ExpiredFlow>* expired)
   std::memset(host_net_.get(), kNoNet, lim.max_hosts);
   host_pool_.reset(new uint8_t[lim.max_hosts]());
   flow_goodput_.reset(new uint64_t[lim.max_flows]());
+  flow_iec_.reset(new uint16_t[lim.max_flows]());
+  iec_cfg_.learning_s = lim.iec_learning_s;
   host_country_.reset(new uint16_t[lim.max_hosts]());
   host_sites_.reset(new uint32_t[lim.max_hosts]());
   host_icmp_.reset(new uint32_t[lim.max_hosts]());
@@ -120,7 +126,7 @@ void Pipeline::learn_name(const IpAddr& ip, uint16_t vlan, const char* name, siz
 }
 
 size_t Pipeline::memory_bytes() const {
-  return flows_.memory_bytes() + size_t(flows_.max()) * sizeof(uint64_t) + hosts_.memory_bytes() + names_.memory_bytes() + mac_index_.memory_bytes() +
+  return flows_.memory_bytes() + size_t(flows_.max()) * sizeof(uint64_t) + flow_iec_memory_bytes() + hosts_.memory_bytes() + names_.memory_bytes() + mac_index_.memory_bytes() +
          mac_pool_.memory_bytes() + dpi_.memory_bytes() + score_pool_.memory_bytes() + l7_.memory_bytes() + host_checks_memory_bytes() + services_.memory_bytes() + periodicity_.memory_bytes() + host_side_memory_bytes() + (n_apps_ + n_cats_) * sizeof(IfaceL7Counter) + kFragSlots * sizeof(FragEntry) + kNameCacheSlots * sizeof(NameCacheEntry) + sizeof(*this);
 }
 
@@ -448,6 +454,7 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
     if (lim_.checks && (f.l7_app | f.l7_master)) rescore(fi, true);
     stats_.flows_created++;
     flow_goodput_[fi] = 0;
+    flow_iec_[fi] = 0;
   }
   Flow& f = flows_[fi];
   const int dir = swapped == f.cli_is_hi ? 0 : 1;  // 0: client → server
@@ -473,6 +480,7 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
   // FIN scan (host_checks.h): the flow's first FIN; a FIN or ACK until the flow saw both
   uint32_t scan_fin = 0, scan_finack = 0;
   bool dpi_skip = false;  // a TCP retransmission, which nDPI's dissectors never see
+  bool old_data = false;  // TCP payload with no byte past the next one expected that way (a retransmission)
   if (p.l4_proto == kProtoTcp && p.has_l4) {
     flow_flags = f.tcp_flags[0] | f.tcp_flags[1];
     if (lim_.checks) {
@@ -493,6 +501,7 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
     dpi_skip = p.l4_payload_wire && f.tcp_next[0] && f.tcp_next[1] && f.tcp_last_payload &&
                uint32_t(p.tcp_seq - f.tcp_next[dir]) > kNdpiRetransWindow;
     f.tcp_last_payload = p.l4_payload_wire != 0;
+    old_data = p.l4_payload_wire && f.tcp_next[dir] && int32_t(p.tcp_seq + p.l4_payload_wire - f.tcp_next[dir]) <= 0;
     tcp_seq_update(f, dir, p.tcp_seq, p.tcp_flags, p.l4_payload_wire, retr, ooo, lost, ka);
     stats_.retransmissions += retr, stats_.out_of_order += ooo, stats_.lost += lost, stats_.keepalive += ka;
     if ((retr | ooo | lost) && (f.cli_local | f.srv_local)) credit_net_tcp(f, retr, ooo, lost);
@@ -561,6 +570,8 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
       dpi_.inspect(f, p, dir == 0);
       if (lim_.checks && risk_sig(f) != sig) rescore(fi, true);
     }
+    // ntopng's IEC104Stats: every new TCP segment of an IEC flow, from the one that classified it on
+    if (lim_.checks && tcp && !old_data && (f.l7_app == id(ProtoId::IEC60870) || f.l7_master == id(ProtoId::IEC60870))) iec_segment(fi, p, dir);
   }
   // The first packet back: the flow is no longer one-way.
   if (f.oneway_scored && f.pkts[dir] == 1 && f.pkts[dir ^ 1] != 0) rescore(fi, false);
@@ -708,6 +719,8 @@ void Pipeline::emit_record(uint32_t slot, RecordKind kind, FlowEnd why) noexcept
   r.blacklisted = uint8_t(f.cli_bl | f.srv_bl << 1);
   r.icmp_type = f.icmp_type, r.icmp_code = f.icmp_code;
   r.tcp_state = uint8_t(f.tcp_data * kTcpData | f.tcp_zero_win * kTcpZeroWindow);
+  const IecFlow* iec = iec_of(slot);
+  if (iec) r.tcp_state |= uint8_t(iec->alerts << 2);
   // ntopng's Flow::get_goodput_ratio, 100 × goodput / (bytes + 1), in whole percent (TCP flows; 0 otherwise)
   r.goodput_pct = uint8_t(flow_goodput_[slot] * 100 / (f.bytes[0] + f.bytes[1] + 1));
   r.cli_pool = f.cli_host != HashIndex::kNone ? host_pool_[f.cli_host] : kNoHostPool;
@@ -725,6 +738,7 @@ void Pipeline::emit_record(uint32_t slot, RecordKind kind, FlowEnd why) noexcept
     r.devtypes |= uint8_t(mac_devtype(h.mac) & 0x0f);
   }
   flow_info_text(f, fi, r.info, sizeof(r.info));
+  if (iec) iec104_info(*iec, r.info, sizeof(r.info));  // ntopng's getFlowInfo puts IEC104Stats' first
   if (!expired_->push(r)) stats_.expired_ring_drops++;
 }
 
@@ -767,6 +781,8 @@ void Pipeline::expire_flow(uint32_t i, FlowEnd why) noexcept {
     f.score = 0;
   }
   dpi_.release(f);
+  if (iec_of(i)) iec_pool_.release(flow_iec_[i] - 1u);
+  flow_iec_[i] = 0;
   if (f.cli_host != HashIndex::kNone) {
     Host& c = hosts_[f.cli_host];
     c.active_as_client--;
@@ -1054,6 +1070,27 @@ void Pipeline::note_ports(Flow& f) noexcept {
   }
 }
 
+// One TCP segment of an IEC 60870-5-104 flow (flow/iec104.h); its state is
+// taken at the first one that can hold an APDU.
+void Pipeline::iec_segment(uint32_t fi, const Packet& p, int dir) noexcept {
+  if (p.payload_len < 2u + kIecMinLen) return;
+  uint16_t& ref = flow_iec_[fi];
+  if (ref == kIecRefused) return;
+  if (!ref) {
+    const uint32_t e = iec_pool_.alloc();
+    if (e == HashIndex::kNone) {
+      ref = kIecRefused;
+      iec_full_++;
+      return;
+    }
+    iec_pool_[e] = IecFlow{};
+    ref = uint16_t(e + 1);
+  }
+  // ntopng's Flow::get_duration: 1 + last seen - first seen, in whole seconds
+  const uint64_t duration_s = 1 + now_ns_ / kSecond - flows_[fi].first_ns / kSecond;
+  iec104_segment(iec_pool_[ref - 1u], iec_cfg_, p.payload, p.payload_len, dir, p.sport == 2404, duration_s);
+}
+
 void Pipeline::contact(uint32_t host, ContactKind kind, uint32_t h) noexcept {
   if (!l7_.enabled()) return;
   if (!l7_.contact_add(host, kind, h)) stats_.host_contacts_full++;
@@ -1191,6 +1228,9 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
   ZeroArray<HostCheckHits> nhits = zero_array<HostCheckHits>(max_hosts);
   ZeroArray<HostScore> nhscores = zero_array<HostScore>(max_hosts);
   std::unique_ptr<uint64_t[]> ngoodput(new uint64_t[max_flows]());
+  std::unique_ptr<uint16_t[]> niec(new uint16_t[max_flows]());
+  const uint32_t niecs = iec_entries(max_flows);
+  EntryPool<IecFlow> niecpool(niecs > iec_pool_.size() ? niecs : iec_pool_.size());
   const uint32_t nscored = score_entries(max_flows);
   EntryPool<FlowScore> nfscores(nscored > score_pool_.size() ? nscored : score_pool_.size());
   for (uint32_t i = 0; i < hosts_.max(); i++) {
@@ -1218,6 +1258,12 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
     Flow& f = nf[j];
     f = flows_[i];
     ngoodput[j] = flow_goodput_[i];
+    niec[j] = flow_iec_[i];  // none, or refused
+    if (const IecFlow* x = iec_of(i)) {
+      const uint32_t e = niecpool.alloc();
+      niecpool[e] = *x;
+      niec[j] = uint16_t(e + 1);
+    }
     if (f.score) {
       const uint32_t e = nfscores.alloc();
       nfscores[e] = score_pool_[f.score - 1];
@@ -1228,6 +1274,7 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
   }
   flows_ = std::move(nf);
   flow_goodput_ = std::move(ngoodput);
+  flow_iec_ = std::move(niec), iec_pool_ = std::move(niecpool);
   hosts_ = std::move(nh);
   names_ = std::move(nn);
   l7_ = std::move(nl);

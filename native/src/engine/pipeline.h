@@ -24,6 +24,7 @@
 #include "flow/host_checks.h"
 #include "flow/host_l7.h"
 #include "flow/host_pools.h"
+#include "flow/iec104.h"
 #include "geo/country_table.h"
 #include "flow/host_table.h"
 #include "flow/local_nets.h"
@@ -44,6 +45,7 @@ struct PipelineLimits {
   bool checks = true;                                // host-check counters and flow/host scores (off: the checks' cost, measured)
   uint32_t l7_entries_per_host = 5;                  // per-host L7 table: 40 B entries per host slot
   uint32_t behaviour_map_entries = 8192;             // service and periodicity map keys (each)
+  uint32_t iec_learning_s = 21600;                   // IEC 60870-5-104 transitions learned this long (ntopng's CONST_IEC104_LEARNING_TIME)
 };
 
 // ntopng's DeviceType (ntop_typedefs.h): what a MAC is learned to be
@@ -144,6 +146,13 @@ class Pipeline {
   // Flows whose score could not be kept: the side pool was full.
   uint64_t score_full() const { return score_full_; }
   size_t flow_scores_memory_bytes() const { return score_pool_.memory_bytes(); }
+  // IEC 60870-5-104 (flow/iec104.h): the allowed type ids below 128 as a
+  // bitmap, all ones while the check is off (JS thread, under the batch
+  // lock: a batch sees the old set or the new one).
+  void set_iec_allowed(uint64_t lo, uint64_t hi) noexcept { iec_cfg_.allowed[0] = lo, iec_cfg_.allowed[1] = hi; }
+  // IEC flows whose state could not be kept: the side pool was full.
+  uint64_t iec_full() const { return iec_full_; }
+  size_t flow_iec_memory_bytes() const { return iec_pool_.memory_bytes() + size_t(flows_.max()) * sizeof(uint16_t); }
   // Rebuilds the flow and host tables with new maximums (ntopng's incr_flows),
   // keeping every entry. Allocates: JS thread, under the batch lock. Returns
   // false (and changes nothing) when a maximum is below the current count.
@@ -230,6 +239,12 @@ class Pipeline {
   void visited(uint32_t host, const char* name, size_t len, uint32_t name_hash) noexcept;
   void count_icmp(const Packet& p, uint32_t host, bool sent, const IpAddr& peer) noexcept;
   void note_ports(Flow& f) noexcept;
+  void iec_segment(uint32_t fi, const Packet& p, int dir) noexcept;
+  // a flow slot's IEC state (nullptr: none)
+  const IecFlow* iec_of(uint32_t slot) const noexcept {
+    const uint16_t e = flow_iec_[slot];
+    return e && e != kIecRefused ? &iec_pool_[e - 1u] : nullptr;
+  }
   // A host slot's entry in a side pool (sites, ICMP), taken at its first use
   // (`ref`: the entry + 1); nullptr when none is left (counted).
   template <class T>
@@ -338,6 +353,18 @@ class Pipeline {
   std::unique_ptr<uint8_t[]> host_pool_;
   // per flow slot: its TCP payload bytes, both ways (ntopng's goodput bytes; the low goodput check)
   std::unique_ptr<uint64_t[]> flow_goodput_;
+  // IEC 60870-5-104 flows' state (flow/iec104.h): per flow slot its
+  // iec_pool_ entry + 1, 0 none yet, kIecRefused when the pool had no room
+  // (counted once, in iec_full_). A 64th of the flows, at least 16.
+  static constexpr uint16_t kIecRefused = 0xffff;
+  static uint32_t iec_entries(uint32_t max_flows) {
+    const uint32_t n = max_flows / 64;
+    return n < 16 ? 16 : n > kIecRefused - 1u ? kIecRefused - 1u : n;
+  }
+  EntryPool<IecFlow> iec_pool_;
+  std::unique_ptr<uint16_t[]> flow_iec_;
+  IecConfig iec_cfg_;
+  uint64_t iec_full_ = 0;
   std::shared_ptr<const HostPoolTable> pools_;
   uint8_t pool_of(const Host& h) const noexcept {
     return pools_ ? pools_->lookup(h.key.ip, h.key.vlan, (h.flags & kHostHasMac) ? h.mac : nullptr) : kNoHostPool;

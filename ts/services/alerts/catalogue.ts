@@ -146,6 +146,11 @@ const CHECK_ROWS: [number, string, number, number][] = [
   [12, 'low_goodput', NET, 10],
   // DeviceProtocolNotAllowedAlert: SCORE_LEVEL_ERROR
   [5, 'device_protocol_not_allowed', SEC, 100],
+  // IEC104Stats raises these itself (triggerAlertSync) with client + server shares 90 + 10, 50 + 10 and
+  // 90 + 10: what the flow's score grows by, not the alerts' getDefaultScore (NOTICE)
+  [55, 'iec_unexpected_type_id', SEC, 100],
+  [37, 'iec_invalid_transition', SEC, 60],
+  [74, 'iec_invalid_command_transition', SEC, 100],
 ];
 export const FLOW_CHECK_ALERTS: readonly FlowCheckAlert[] = CHECK_ROWS.map(([alertId, key, category, score], bit) => ({ bit, alertId, key, category, score }));
 

@@ -3,7 +3,8 @@
 // checks a third word, their script_conf parameters with it), set on this
 // thread, sent to the flow writer (its decoder thread fills the stored rows' alert
 // columns) and, as a score table, to the engines (active flows' scores and
-// their hosts'), now and after every change.
+// their hosts'), now and after every change; the engines also get the IEC
+// 60870-5-104 type ids iec_unexpected_type_id allows.
 import { Engine, type RiskScoreTable } from '../../bindings/engine.js';
 import { riskScoreTable } from '../alerts/catalogue.js';
 import type { ChecksConfig } from './config.js';
@@ -34,9 +35,28 @@ export interface RiskMaskSink {
   setEnabledRisks(lo: number, hi: number, own: number, params: FlowCheckParams): Promise<void>;
 }
 
-/** What scores active flows (an engine). */
+/** What scores active flows and runs the IEC checks (an engine). */
 export interface RiskScoreSink {
   setRiskScores(t: RiskScoreTable): void;
+  setIecConfig(c: { allowedTypeIds: readonly number[] | null }): void;
+}
+
+const IEC_UNEXPECTED = 'iec_unexpected_type_id';
+
+/**
+ * The type ids iec_unexpected_type_id allows: its `items` (integers 0-255,
+ * numbers or numeric strings; others ignored) while it is enabled, else
+ * null — everything allowed, as ntopng's scriptDisable sets "-1".
+ */
+export function iecAllowedTypeIds(cfg: Pick<ChecksConfig, 'isEnabled' | 'scriptConf'>): number[] | null {
+  if (!cfg.isEnabled('flow', IEC_UNEXPECTED)) return null;
+  const items = cfg.scriptConf('flow', IEC_UNEXPECTED).items;
+  const ids = new Set<number>();
+  for (const x of Array.isArray(items) ? items : []) {
+    const n = typeof x === 'number' ? x : typeof x === 'string' && /^\d+$/.test(x.trim()) ? Number(x) : -1;
+    if (Number.isInteger(n) && n >= 0 && n <= 255) ids.add(n);
+  }
+  return [...ids].sort((a, b) => a - b);
 }
 
 /**
@@ -62,11 +82,13 @@ export function applyFlowChecks(
     const params = flowCheckParams((key) => cfg.scriptConf('flow', key), servers, devices?.table(ids));
     setFlowChecks(lo, hi, own, params);
     const table = riskScoreTable(lo, hi);
+    const iec = { allowedTypeIds: iecAllowedTypeIds(cfg) };
     for (const e of engines) {
       try {
         e.setRiskScores(table);
+        e.setIecConfig(iec);
       } catch (err) {
-        log(`flowgate: checks: an engine did not take the score table: ${(err as Error).message}`);
+        log(`flowgate: checks: an engine did not take the score table or the IEC type ids: ${(err as Error).message}`);
       }
     }
     return writer ? writer.setEnabledRisks(lo, hi, own, params).catch((e: Error) => log(`flowgate: checks: the flow writer did not take the change: ${e.message}`)) : Promise.resolve();

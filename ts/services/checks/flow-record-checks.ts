@@ -77,6 +77,19 @@
 //   allowed, as ntopng's comment says). A host without a MAC, or with a zero
 //   or group (multicast, broadcast) MAC, is allowed: ntopng's isSpecialMac
 //   also lists some vendors' OUIs, not followed here.
+// - iec_unexpected_type_id, iec_invalid_transition,
+//   iec_invalid_command_transition (IEC104Stats.cpp processPacket, all off
+//   by default): the engine walks every APDU of an IEC 60870-5-104 flow
+//   (native flow/iec104.h) and sets a tcp_state bit for each: an I-APDU
+//   whose type id (below 128) is not in the first check's items (sent to
+//   the engines while it is enabled: ntopng allows every id when it is
+//   not); a type-id transition (previous I-APDU's → this one's) new to the
+//   flow once it has lasted longer than the learning period (6 h, an engine
+//   option; ntopng learns the pairs seen before); more than 20 monitor →
+//   command or command → monitor transitions, or more than 5 command →
+//   command (monitoring ids ≤ 40 or 70, command ids 45-64 or 100-107).
+//   ntopng raises them as the APDU is seen (triggerAlertSync); here the
+//   flow's next row carries them, and every row after it.
 //
 // ntopng runs these when the protocol is detected or the flow ends; a row
 // is written when its flow ends or is snapshotted, with what it saw by then.
@@ -112,12 +125,16 @@ export const BIT_REMOTE_TO_REMOTE = 1 << 16;
 export const BIT_BLACKLISTED_COUNTRY = 1 << 17;
 export const BIT_LOW_GOODPUT = 1 << 18;
 export const BIT_DEVICE_PROTOCOL = 1 << 19;
+export const BIT_IEC_UNEXPECTED_TYPE_ID = 1 << 20;
+export const BIT_IEC_INVALID_TRANSITION = 1 << 21;
+export const BIT_IEC_INVALID_COMMAND_TRANSITION = 1 << 22;
 /** LowGoodputFlow's exclusion list (nDPI ids: MDNS, NTOP, SIGNAL, WHATSAPP_CALL, QQ, IRC, TELNET, SSH, WHATSAPP, TELEGRAM, KAKAOTALK, KAKAOTALK_VOICE, WECHAT, WHATSAPP_FILES) */
 const GOODPUT_EXEMPT: ReadonlySet<number> = new Set([8, 26, 39, 45, 48, 65, 77, 92, 142, 185, 193, 194, 197, 242]);
 /** nDPI protocol ids (ndpi_protocol_ids.h) */
 const P_SMTP = 3, P_DNS = 5, P_NTP = 9, P_DHCP = 18, P_SMTPS = 29;
-/** the record's tcp_state bits (native records.h kTcpData, kTcpZeroWindow) */
+/** the record's tcp_state bits (native records.h kTcpData, kTcpZeroWindow, kTcpIec*) */
 export const TCP_DATA = 1, TCP_ZERO_WINDOW = 2;
+export const TCP_IEC_UNEXPECTED_TYPE_ID = 4, TCP_IEC_INVALID_TRANSITION = 8, TCP_IEC_INVALID_COMMAND_TRANSITION = 16;
 
 // protocol id → 1 when its breed is insecure (module state, one per thread:
 // the decoder is sent it when its sink opens)
@@ -238,7 +255,7 @@ export interface RecordFacts {
   retr: number;
   ooo: number;
   lost: number;
-  /** the record's tcp_state (TCP_DATA, TCP_ZERO_WINDOW) */
+  /** the record's tcp_state (TCP_DATA, TCP_ZERO_WINDOW, TCP_IEC_*) */
   tcpState: number;
   /** the record's goodput ratio, whole percent (TCP payload bytes of all bytes) */
   goodputPct: number;
@@ -301,6 +318,9 @@ export function recordCheckBits(f: RecordFacts): number {
   if (f.cliLocation === REMOTE && f.srvLocation === REMOTE && !f.cliBroadcast && !f.srvBroadcast) bits |= BIT_REMOTE_TO_REMOTE;
   if (countryHits(f)) bits |= BIT_BLACKLISTED_COUNTRY;
   if (deviceProtocolPeer(f)) bits |= BIT_DEVICE_PROTOCOL;
+  if (f.tcpState & TCP_IEC_UNEXPECTED_TYPE_ID) bits |= BIT_IEC_UNEXPECTED_TYPE_ID;
+  if (f.tcpState & TCP_IEC_INVALID_TRANSITION) bits |= BIT_IEC_INVALID_TRANSITION;
+  if (f.tcpState & TCP_IEC_INVALID_COMMAND_TRANSITION) bits |= BIT_IEC_INVALID_COMMAND_TRANSITION;
   if (f.packets > 0 && (over(f.retr, f.packets, tcpIssues[0]) || over(f.ooo, f.packets, tcpIssues[1]) || over(f.lost, f.packets, tcpIssues[2]))) bits |= BIT_TCP_PACKETS_ISSUES;
   return bits;
 }
