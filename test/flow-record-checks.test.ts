@@ -40,6 +40,8 @@ import {
   BIT_UNEXPECTED_SMTP,
   BIT_BLACKLISTED_COUNTRY,
   BIT_LOW_GOODPUT,
+  BIT_NOT_PURGED,
+  TCP_NOT_PURGED,
   countryHits,
 } from '../ts/services/checks/flow-record-checks.js';
 import { NetworkConfigError, parseServerList } from '../ts/services/checks/network-config.js';
@@ -330,6 +332,14 @@ describe('TCP zero window and no data exchanged', () => {
     expect(bits({ tcpState: 0, srvBroadcast: true }) & BIT_TCP_NO_DATA).toBe(0);
     expect(bits({ tcpState: 0, cliBroadcast: true }) & BIT_TCP_NO_DATA).toBe(0);
     expect(bits({ tcpState: 0, proto: 17 }) & BIT_TCP_NO_DATA).toBe(0);
+  });
+});
+
+describe('not purged (NotPurged)', () => {
+  it("raised by the engine's mark on the record (a flow held ten idle timeouts past its last packet), whatever else the flow is", () => {
+    expect(bits({ tcpState: TCP_DATA | TCP_NOT_PURGED }) & BIT_NOT_PURGED).toBe(BIT_NOT_PURGED);
+    expect(bits({ tcpState: TCP_NOT_PURGED, proto: 17 }) & BIT_NOT_PURGED).toBe(BIT_NOT_PURGED);
+    expect(bits({ tcpState: TCP_DATA | TCP_ZERO_WINDOW }) & BIT_NOT_PURGED).toBe(0);
   });
 });
 

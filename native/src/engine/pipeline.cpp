@@ -721,6 +721,8 @@ void Pipeline::emit_record(uint32_t slot, RecordKind kind, FlowEnd why) noexcept
   r.tcp_state = uint8_t(f.tcp_data * kTcpData | f.tcp_zero_win * kTcpZeroWindow);
   const IecFlow* iec = iec_of(slot);
   if (iec) r.tcp_state |= uint8_t(iec->alerts << 2);
+  // ntopng's Flow::isNotPurged: not an idle flow being purged, yet idle for ten idle timeouts
+  if (!(kind == RecordKind::End && why == FlowEnd::Idle) && now_ns_ > f.last_ns && now_ns_ - f.last_ns > 10 * lim_.flow_idle_ns) r.tcp_state |= kTcpNotPurged;
   // ntopng's Flow::get_goodput_ratio, 100 × goodput / (bytes + 1), in whole percent (TCP flows; 0 otherwise)
   r.goodput_pct = uint8_t(flow_goodput_[slot] * 100 / (f.bytes[0] + f.bytes[1] + 1));
   r.cli_pool = f.cli_host != HashIndex::kNone ? host_pool_[f.cli_host] : kNoHostPool;

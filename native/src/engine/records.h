@@ -14,9 +14,12 @@ enum class RecordKind : uint8_t { End = 0, Periodic = 1 };
 // ExpiredFlow::tcp_state bits: TCP payload seen (either way), a zero window
 // seen; and what ntopng's IEC 60870-5-104 checks found on the flow
 // (flow/iec104.h): a type id outside the allowed ones, a type-id transition
-// new after the learning period, too many monitor/command transitions
+// new after the learning period, too many monitor/command transitions; and
+// a flow still held ten idle timeouts after its last packet (ntopng's
+// NotPurged: the purge missed it)
 constexpr uint8_t kTcpData = 1, kTcpZeroWindow = 2;
 constexpr uint8_t kTcpIecUnexpectedTypeId = 4, kTcpIecInvalidTransition = 8, kTcpIecInvalidCommandTransition = 16;
+constexpr uint8_t kTcpNotPurged = 32;
 
 // Where a flow endpoint is, as ntopng's CLIENT/SERVER_LOCATION.
 enum class Location : uint8_t { Remote = 0, Local = 1, Multicast = 2 };
@@ -43,7 +46,7 @@ struct ExpiredFlow {
   uint64_t risks;                   // nDPI risk mask (bit = ndpi_risk_enum id)
   uint8_t cli_location, srv_location;  // Location
   uint8_t icmp_type, icmp_code;     // the flow's first ICMP message (Community ID hashes them)
-  uint8_t tcp_state;                // kTcpData | kTcpZeroWindow (ntopng's TCP flow checks) | kTcpIec*
+  uint8_t tcp_state;                // kTcpData | kTcpZeroWindow (ntopng's TCP flow checks) | kTcpIec* | kTcpNotPurged
   uint8_t cli_pool, srv_pool;       // the hosts' pools (ntopng's host_pool_id; 0: the default pool)
   uint8_t blacklisted;              // 1: the client's address is blacklisted, 2: the server's (as the flow began)
   uint8_t cli_mac[6], srv_mac[6];   // the hosts' MACs (0 when unknown)

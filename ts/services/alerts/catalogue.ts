@@ -151,6 +151,8 @@ const CHECK_ROWS: [number, string, number, number][] = [
   [55, 'iec_unexpected_type_id', SEC, 100],
   [37, 'iec_invalid_transition', SEC, 60],
   [74, 'iec_invalid_command_transition', SEC, 100],
+  // NotPurgedAlert: alert_internals, SCORE_LEVEL_WARNING
+  [14, 'not_purged', CATEGORY.internals, 50],
 ];
 export const FLOW_CHECK_ALERTS: readonly FlowCheckAlert[] = CHECK_ROWS.map(([alertId, key, category, score], bit) => ({ bit, alertId, key, category, score }));
 

@@ -68,6 +68,10 @@
 //   application is one of ntopng's chatty ones (mDNS, ntop, Signal, QQ, IRC,
 //   Telnet, SSH, WhatsApp and its calls and files, Telegram, KakaoTalk and
 //   its voice, WeChat).
+// - not_purged (NotPurged.cpp, Flow::isNotPurged; periodic and at the end):
+//   the flow was still held ten idle timeouts after its last packet without
+//   being purged as idle — the engine's purge missed it (an internal check;
+//   the engine sets the record's TCP_NOT_PURGED).
 // - device_protocol_not_allowed (DeviceProtocolNotAllowed.cpp, Flow.h
 //   isCli/SrvDeviceAllowedProtocol, Ntop::getDeviceAllowedProtocolStatus):
 //   the client's device type (its MAC's) may not use the flow's application
@@ -128,6 +132,7 @@ export const BIT_DEVICE_PROTOCOL = 1 << 19;
 export const BIT_IEC_UNEXPECTED_TYPE_ID = 1 << 20;
 export const BIT_IEC_INVALID_TRANSITION = 1 << 21;
 export const BIT_IEC_INVALID_COMMAND_TRANSITION = 1 << 22;
+export const BIT_NOT_PURGED = 1 << 23;
 /** LowGoodputFlow's exclusion list (nDPI ids: MDNS, NTOP, SIGNAL, WHATSAPP_CALL, QQ, IRC, TELNET, SSH, WHATSAPP, TELEGRAM, KAKAOTALK, KAKAOTALK_VOICE, WECHAT, WHATSAPP_FILES) */
 const GOODPUT_EXEMPT: ReadonlySet<number> = new Set([8, 26, 39, 45, 48, 65, 77, 92, 142, 185, 193, 194, 197, 242]);
 /** nDPI protocol ids (ndpi_protocol_ids.h) */
@@ -135,6 +140,7 @@ const P_SMTP = 3, P_DNS = 5, P_NTP = 9, P_DHCP = 18, P_SMTPS = 29;
 /** the record's tcp_state bits (native records.h kTcpData, kTcpZeroWindow, kTcpIec*) */
 export const TCP_DATA = 1, TCP_ZERO_WINDOW = 2;
 export const TCP_IEC_UNEXPECTED_TYPE_ID = 4, TCP_IEC_INVALID_TRANSITION = 8, TCP_IEC_INVALID_COMMAND_TRANSITION = 16;
+export const TCP_NOT_PURGED = 32;
 
 // protocol id → 1 when its breed is insecure (module state, one per thread:
 // the decoder is sent it when its sink opens)
@@ -321,6 +327,7 @@ export function recordCheckBits(f: RecordFacts): number {
   if (f.tcpState & TCP_IEC_UNEXPECTED_TYPE_ID) bits |= BIT_IEC_UNEXPECTED_TYPE_ID;
   if (f.tcpState & TCP_IEC_INVALID_TRANSITION) bits |= BIT_IEC_INVALID_TRANSITION;
   if (f.tcpState & TCP_IEC_INVALID_COMMAND_TRANSITION) bits |= BIT_IEC_INVALID_COMMAND_TRANSITION;
+  if (f.tcpState & TCP_NOT_PURGED) bits |= BIT_NOT_PURGED;
   if (f.packets > 0 && (over(f.retr, f.packets, tcpIssues[0]) || over(f.ooo, f.packets, tcpIssues[1]) || over(f.lost, f.packets, tcpIssues[2]))) bits |= BIT_TCP_PACKETS_ISSUES;
   return bits;
 }
