@@ -8,9 +8,7 @@
 //
 // Needs /usr/bin/chromium and the built dashboard (dist/web, `npm install`);
 // skipped without them, failing under CI.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -18,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { WEB_DIR } from '../ts/api/dashboard.js';
 import { ADMIN_PASSWORD, startApi, type ApiService } from './fixtures/api.js';
+import { freePort, spawnFlowgate, type Flowgate } from './fixtures/egress.js';
 import { pcapRecords, tempDir } from './fixtures/pcap.js';
 import { NDPI_PCAPS } from './fixtures/util.js';
 
@@ -287,18 +286,9 @@ describe.skipIf(!RUN)('dashboard in chromium', () => {
   });
 });
 
-/** A free TCP port on loopback. */
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => resolve(p));
-    });
-  });
-
 describe.skipIf(!RUN)('dashboard egress page on the flowgate command', () => {
   const tmp = tempDir('flowgate-dash-egress-');
-  let svc: ChildProcess;
+  let svc: Flowgate;
   let base = '';
   let browser: Browser;
   const PW = 'Dash-admin-1';
@@ -307,22 +297,13 @@ describe.skipIf(!RUN)('dashboard egress page on the flowgate command', () => {
     const rules = join(tmp.dir, 'rules.ini');
     writeFileSync(rules, '[egress.aggregated]\ndefault = forward\n[egress.aggregated.protocol]\nHTTP = discard\n[egress.aggregated.subnet]\n192.168.5.0/24 = discard\n');
     const port = await freePort();
-    svc = spawn(process.execPath, [join(ROOT, 'bin', 'flowgate.js'), '-q', '-i', CAPTURE, '--aggregated-egress', join(tmp.dir, 'out.pcap'), '--egress-rules', rules, '--http-port', String(port), '--bind', '127.0.0.1', '--egress-port', '0', '--data-dir', join(tmp.dir, 'data'), '--admin-password', PW], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    base = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      svc.stdout!.on('data', (b: Buffer) => {
-        out += b.toString();
-        const m = /monitoring API on (http:\/\/[^/\s]+)\//.exec(out);
-        if (m) resolve(m[1]!);
-      });
-      svc.stderr!.on('data', (b: Buffer) => (out += b.toString()));
-      svc.once('exit', (c) => reject(new Error(`flowgate exited ${c}: ${out}`)));
-    });
+    svc = spawnFlowgate(['-q', '-i', CAPTURE, '--aggregated-egress', join(tmp.dir, 'out.pcap'), '--egress-rules', rules, '--http-port', String(port), '--bind', '127.0.0.1', '--egress-port', '0', '--data-dir', join(tmp.dir, 'data'), '--admin-password', PW]);
+    base = (await svc.waitFor(/monitoring API on (http:\/\/[^/\s]+)\//, 30_000))[1]!;
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
-    svc?.kill('SIGTERM');
+    await svc?.stop();
     tmp.cleanup();
   });
 
@@ -363,9 +344,7 @@ describe.skipIf(!RUN)('dashboard egress page on the flowgate command', () => {
     await shot(page, 'egress');
     expect(errors).toEqual([]);
     // the forwarded figure is what the output file holds once the service has stopped
-    const exited = new Promise((r) => svc.once('exit', r));
-    svc.kill('SIGTERM');
-    await exited;
+    await svc.stop();
     expect(pcapRecords(readFileSync(join(tmp.dir, 'out.pcap'))).records).toHaveLength(t.forwarded);
   }, 60_000);
 });

@@ -3,18 +3,16 @@
 // equals the remote's own interface data; a wrong token and a dead URL are
 // reported per instance; every code of add/edit/delete as ntopng's
 // rest_utils gives them.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { RecordingSink } from './fixtures/alert-sink.js';
 import { startApi, type ApiService } from './fixtures/api.js';
+import { freePort, spawnFlowgate, type Flowgate } from './fixtures/egress.js';
 import { tempDir } from './fixtures/pcap.js';
 import { NDPI_PCAPS } from './fixtures/util.js';
 
-const ROOT = join(import.meta.dirname, '..');
 
 const pro = (p: string) => `/lua/pro/rest/v2/${p}.lua`;
 
@@ -151,33 +149,20 @@ describe('infrastructure bandwidth threshold', () => {
   const tmp = tempDir('flowgate-infra-bw-');
   const sink = new RecordingSink();
   let local: ApiService;
-  let remote: ChildProcess;
+  let remote: Flowgate;
   let remoteUrl = '';
   const PW = 'Remote-admin-1';
 
   beforeAll(async () => {
     // a free port (0 turns the API off)
-    const port = await new Promise<number>((resolve) => {
-      const srv = createServer().listen(0, '127.0.0.1', () => {
-        const p = (srv.address() as { port: number }).port;
-        srv.close(() => resolve(p));
-      });
-    });
-    remote = spawn(process.execPath, [join(ROOT, 'bin', 'flowgate.js'), '--http-port', String(port), '--bind', '127.0.0.1', '--egress-port', '0', '--data-dir', join(tmp.dir, 'remote'), '--admin-password', PW], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] });
-    remoteUrl = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      remote.stdout!.on('data', (b: Buffer) => {
-        out += b.toString();
-        const m = /monitoring API on (http:\/\/[^/\s]+)\//.exec(out);
-        if (m) resolve(m[1]);
-      });
-      remote.once('exit', (c) => reject(new Error(`flowgate exited ${c}: ${out}`)));
-    });
+    const port = await freePort();
+    remote = spawnFlowgate(['--http-port', String(port), '--bind', '127.0.0.1', '--egress-port', '0', '--data-dir', join(tmp.dir, 'remote'), '--admin-password', PW]);
+    remoteUrl = (await remote.waitFor(/monitoring API on (http:\/\/[^/\s]+)\//, 30_000))[1]!;
     local = await startApi({ files: [join(NDPI_PCAPS, 'dns-tunnel-iodine.pcap')], dataDir: join(tmp.dir, 'local'), alerts: sink });
   }, 60_000);
   afterAll(async () => {
     await local?.close();
-    remote?.kill('SIGTERM');
+    await remote?.stop();
     tmp.cleanup();
   });
 
