@@ -77,6 +77,7 @@ Pipeline::Pipeline(const PipelineLimits& lim, SpscRing<ExpiredFlow>* expired)
       score_pool_(score_entries(lim.max_flows)),
       host_scores_(zero_array<HostScore>(lim.max_hosts)),
       iec_pool_(iec_entries(lim.max_flows)),
+      iec_index_(iec_entries(lim.max_flows)),
       expired_(expired),
       name_cache_(new NameCacheEntry[kNameCacheSlots]()),
       frags_(new FragEntry[kFragSlots]()) {
@@ -90,8 +91,7 @@ Pipeline::Pipeline(const PipelineLimits& lim, SpscRing<ExpiredFlow>* expired)
   host_net_.reset(new uint8_t[lim.max_hosts]);
   std::memset(host_net_.get(), kNoNet, lim.max_hosts);
   host_pool_.reset(new uint8_t[lim.max_hosts]());
-  flow_goodput_.reset(new uint64_t[lim.max_flows]());
-  flow_iec_.reset(new uint16_t[lim.max_flows]());
+  flow_goodput_.reset(new uint32_t[lim.max_flows]());
   iec_cfg_.learning_s = lim.iec_learning_s;
   host_country_.reset(new uint16_t[lim.max_hosts]());
   host_sites_.reset(new uint32_t[lim.max_hosts]());
@@ -126,7 +126,7 @@ void Pipeline::learn_name(const IpAddr& ip, uint16_t vlan, const char* name, siz
 }
 
 size_t Pipeline::memory_bytes() const {
-  return flows_.memory_bytes() + size_t(flows_.max()) * sizeof(uint64_t) + flow_iec_memory_bytes() + hosts_.memory_bytes() + names_.memory_bytes() + mac_index_.memory_bytes() +
+  return flows_.memory_bytes() + size_t(flows_.max()) * sizeof(uint32_t) + flow_iec_memory_bytes() + hosts_.memory_bytes() + names_.memory_bytes() + mac_index_.memory_bytes() +
          mac_pool_.memory_bytes() + dpi_.memory_bytes() + score_pool_.memory_bytes() + l7_.memory_bytes() + host_checks_memory_bytes() + services_.memory_bytes() + periodicity_.memory_bytes() + host_side_memory_bytes() + (n_apps_ + n_cats_) * sizeof(IfaceL7Counter) + kFragSlots * sizeof(FragEntry) + kNameCacheSlots * sizeof(NameCacheEntry) + sizeof(*this);
 }
 
@@ -454,7 +454,7 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
     if (lim_.checks && (f.l7_app | f.l7_master)) rescore(fi, true);
     stats_.flows_created++;
     flow_goodput_[fi] = 0;
-    flow_iec_[fi] = 0;
+    flows_[fi].iec_state = 0;
   }
   Flow& f = flows_[fi];
   const int dir = swapped == f.cli_is_hi ? 0 : 1;  // 0: client → server
@@ -489,7 +489,11 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
     }
     f.tcp_flags[dir] |= p.tcp_flags;
     if (p.tcp_flags & kSyn) f.saw_syn = 1;
-    if (p.l4_payload_wire) f.tcp_data = 1, flow_goodput_[fi] += p.l4_payload_wire;
+    if (p.l4_payload_wire) {
+      f.tcp_data = 1;
+      uint32_t& g = flow_goodput_[fi];
+      g = p.l4_payload_wire > kGoodputSaturated - g ? kGoodputSaturated : g + p.l4_payload_wire;
+    }
     // a window of 0 on FIN or RST is how a connection ends, not a full receiver (ntopng ignores those too)
     if (p.tcp_win == 0 && !(p.tcp_flags & (kFin | kRst))) f.tcp_zero_win = 1;
     // nDPI (ndpi_connection_tracking) gives no TCP dissector a retransmitted
@@ -724,7 +728,7 @@ void Pipeline::emit_record(uint32_t slot, RecordKind kind, FlowEnd why) noexcept
   // ntopng's Flow::isNotPurged: not an idle flow being purged, yet idle for ten idle timeouts
   if (!(kind == RecordKind::End && why == FlowEnd::Idle) && now_ns_ > f.last_ns && now_ns_ - f.last_ns > 10 * lim_.flow_idle_ns) r.tcp_state |= kTcpNotPurged;
   // ntopng's Flow::get_goodput_ratio, 100 × goodput / (bytes + 1), in whole percent (TCP flows; 0 otherwise)
-  r.goodput_pct = uint8_t(flow_goodput_[slot] * 100 / (f.bytes[0] + f.bytes[1] + 1));
+  r.goodput_pct = flow_goodput_[slot] == kGoodputSaturated ? 100 : uint8_t(uint64_t(flow_goodput_[slot]) * 100 / (f.bytes[0] + f.bytes[1] + 1));
   r.cli_pool = f.cli_host != HashIndex::kNone ? host_pool_[f.cli_host] : kNoHostPool;
   r.srv_pool = f.srv_host != HashIndex::kNone ? host_pool_[f.srv_host] : kNoHostPool;
   if (f.cli_host != HashIndex::kNone) {
@@ -783,8 +787,11 @@ void Pipeline::expire_flow(uint32_t i, FlowEnd why) noexcept {
     f.score = 0;
   }
   dpi_.release(f);
-  if (iec_of(i)) iec_pool_.release(flow_iec_[i] - 1u);
-  flow_iec_[i] = 0;
+  if (const uint32_t e = iec_entry(i); e != HashIndex::kNone) {
+    iec_index_.erase(iec_hash(i), e, [&](uint32_t x) { return iec_hash(iec_pool_[x].slot); });
+    iec_pool_.release(e);
+  }
+  f.iec_state = 0;
   if (f.cli_host != HashIndex::kNone) {
     Host& c = hosts_[f.cli_host];
     c.active_as_client--;
@@ -1076,21 +1083,26 @@ void Pipeline::note_ports(Flow& f) noexcept {
 // taken at the first one that can hold an APDU.
 void Pipeline::iec_segment(uint32_t fi, const Packet& p, int dir) noexcept {
   if (p.payload_len < 2u + kIecMinLen) return;
-  uint16_t& ref = flow_iec_[fi];
-  if (ref == kIecRefused) return;
-  if (!ref) {
-    const uint32_t e = iec_pool_.alloc();
+  Flow& f = flows_[fi];
+  if (f.iec_state == 2) return;
+  uint32_t e;
+  if (f.iec_state == 0) {
+    e = iec_pool_.alloc();
     if (e == HashIndex::kNone) {
-      ref = kIecRefused;
+      f.iec_state = 2;
       iec_full_++;
       return;
     }
     iec_pool_[e] = IecFlow{};
-    ref = uint16_t(e + 1);
+    iec_pool_[e].slot = fi;
+    iec_index_.insert(iec_hash(fi), e);
+    f.iec_state = 1;
+  } else {
+    e = iec_entry(fi);
   }
   // ntopng's Flow::get_duration: 1 + last seen - first seen, in whole seconds
-  const uint64_t duration_s = 1 + now_ns_ / kSecond - flows_[fi].first_ns / kSecond;
-  iec104_segment(iec_pool_[ref - 1u], iec_cfg_, p.payload, p.payload_len, dir, p.sport == 2404, duration_s);
+  const uint64_t duration_s = 1 + now_ns_ / kSecond - f.first_ns / kSecond;
+  iec104_segment(iec_pool_[e], iec_cfg_, p.payload, p.payload_len, dir, p.sport == 2404, duration_s);
 }
 
 void Pipeline::contact(uint32_t host, ContactKind kind, uint32_t h) noexcept {
@@ -1229,10 +1241,10 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
   ZeroArray<HostCheckCounters> nchecks = zero_array<HostCheckCounters>(max_hosts);
   ZeroArray<HostCheckHits> nhits = zero_array<HostCheckHits>(max_hosts);
   ZeroArray<HostScore> nhscores = zero_array<HostScore>(max_hosts);
-  std::unique_ptr<uint64_t[]> ngoodput(new uint64_t[max_flows]());
-  std::unique_ptr<uint16_t[]> niec(new uint16_t[max_flows]());
-  const uint32_t niecs = iec_entries(max_flows);
-  EntryPool<IecFlow> niecpool(niecs > iec_pool_.size() ? niecs : iec_pool_.size());
+  std::unique_ptr<uint32_t[]> ngoodput(new uint32_t[max_flows]());
+  const uint32_t niecs = std::max(iec_entries(max_flows), iec_pool_.size());
+  EntryPool<IecFlow> niecpool(niecs);
+  HashIndex niecindex(niecs);
   const uint32_t nscored = score_entries(max_flows);
   EntryPool<FlowScore> nfscores(nscored > score_pool_.size() ? nscored : score_pool_.size());
   for (uint32_t i = 0; i < hosts_.max(); i++) {
@@ -1260,11 +1272,11 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
     Flow& f = nf[j];
     f = flows_[i];
     ngoodput[j] = flow_goodput_[i];
-    niec[j] = flow_iec_[i];  // none, or refused
-    if (const IecFlow* x = iec_of(i)) {
+    if (const IecFlow* x = iec_of(i)) {  // iec_state is copied with the flow
       const uint32_t e = niecpool.alloc();
       niecpool[e] = *x;
-      niec[j] = uint16_t(e + 1);
+      niecpool[e].slot = j;
+      niecindex.insert(iec_hash(j), e);
     }
     if (f.score) {
       const uint32_t e = nfscores.alloc();
@@ -1276,7 +1288,7 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
   }
   flows_ = std::move(nf);
   flow_goodput_ = std::move(ngoodput);
-  flow_iec_ = std::move(niec), iec_pool_ = std::move(niecpool);
+  iec_pool_ = std::move(niecpool), iec_index_ = std::move(niecindex);
   hosts_ = std::move(nh);
   names_ = std::move(nn);
   l7_ = std::move(nl);

@@ -152,7 +152,7 @@ class Pipeline {
   void set_iec_allowed(uint64_t lo, uint64_t hi) noexcept { iec_cfg_.allowed[0] = lo, iec_cfg_.allowed[1] = hi; }
   // IEC flows whose state could not be kept: the side pool was full.
   uint64_t iec_full() const { return iec_full_; }
-  size_t flow_iec_memory_bytes() const { return iec_pool_.memory_bytes() + size_t(flows_.max()) * sizeof(uint16_t); }
+  size_t flow_iec_memory_bytes() const { return iec_pool_.memory_bytes() + iec_index_.memory_bytes(); }
   // Rebuilds the flow and host tables with new maximums (ntopng's incr_flows),
   // keeping every entry. Allocates: JS thread, under the batch lock. Returns
   // false (and changes nothing) when a maximum is below the current count.
@@ -240,10 +240,14 @@ class Pipeline {
   void count_icmp(const Packet& p, uint32_t host, bool sent, const IpAddr& peer) noexcept;
   void note_ports(Flow& f) noexcept;
   void iec_segment(uint32_t fi, const Packet& p, int dir) noexcept;
-  // a flow slot's IEC state (nullptr: none)
+  // a flow slot's IEC pool entry (HashIndex::kNone: none)
+  uint32_t iec_entry(uint32_t slot) const noexcept {
+    if (flows_[slot].iec_state != 1) return HashIndex::kNone;
+    return iec_index_.find(iec_hash(slot), [&](uint32_t e) { return iec_pool_[e].slot == slot; });
+  }
   const IecFlow* iec_of(uint32_t slot) const noexcept {
-    const uint16_t e = flow_iec_[slot];
-    return e && e != kIecRefused ? &iec_pool_[e - 1u] : nullptr;
+    const uint32_t e = iec_entry(slot);
+    return e == HashIndex::kNone ? nullptr : &iec_pool_[e];
   }
   // A host slot's entry in a side pool (sites, ICMP), taken at its first use
   // (`ref`: the entry + 1); nullptr when none is left (counted).
@@ -351,18 +355,22 @@ class Pipeline {
   std::unique_ptr<uint16_t[]> host_country_;  // per host slot, looked up when the host is created
   // Host pool id of each host slot (kNoHostPool: the default pool), and the table it came from.
   std::unique_ptr<uint8_t[]> host_pool_;
-  // per flow slot: its TCP payload bytes, both ways (ntopng's goodput bytes; the low goodput check)
-  std::unique_ptr<uint64_t[]> flow_goodput_;
-  // IEC 60870-5-104 flows' state (flow/iec104.h): per flow slot its
-  // iec_pool_ entry + 1, 0 none yet, kIecRefused when the pool had no room
-  // (counted once, in iec_full_). A 64th of the flows, at least 16.
-  static constexpr uint16_t kIecRefused = 0xffff;
+  // per flow slot: its TCP payload bytes, both ways (ntopng's goodput bytes;
+  // the low goodput check), saturating at 2^32 - 1 (kGoodputSaturated: more
+  // than 4 GiB of payload, no low goodput)
+  std::unique_ptr<uint32_t[]> flow_goodput_;
+  static constexpr uint32_t kGoodputSaturated = 0xffffffffu;
+  // IEC 60870-5-104 flows' state (flow/iec104.h): an entry per IEC flow
+  // (Flow::iec_state 1), found by the flow's slot through iec_index_; a
+  // 256th of the flow table, at least 16 (a flow refused is counted once, in
+  // iec_full_). No per-slot array: most flows are not IEC.
   static uint32_t iec_entries(uint32_t max_flows) {
-    const uint32_t n = max_flows / 64;
-    return n < 16 ? 16 : n > kIecRefused - 1u ? kIecRefused - 1u : n;
+    const uint32_t n = max_flows / 256;
+    return n < 16 ? 16 : n;
   }
+  static uint64_t iec_hash(uint32_t slot) { return uint64_t(slot) * 0x9E3779B97F4A7C15ull; }
   EntryPool<IecFlow> iec_pool_;
-  std::unique_ptr<uint16_t[]> flow_iec_;
+  HashIndex iec_index_;
   IecConfig iec_cfg_;
   uint64_t iec_full_ = 0;
   std::shared_ptr<const HostPoolTable> pools_;

@@ -97,6 +97,9 @@ struct alignas(64) Flow {
   uint8_t ports_noted : 2;
   // its client / server address is blacklisted (UserRules::blacklisted), as the flow began
   uint8_t cli_bl : 1, srv_bl : 1;
+  // IEC 60870-5-104 state (Pipeline::iec_segment): 0 none yet, 1 an entry in
+  // the IEC pool (found by the flow's slot), 2 the pool had no room
+  uint8_t iec_state : 2;
   uint8_t tunnel;
   // Accounting steps (sweep, expiry, and each 1 GiB a direction carries)
   // credit hosts and interface with what the flow carried since the last

@@ -74,6 +74,7 @@ struct IecConfig {
 // transitions (`overflow`), as an unkept pair would later look new.
 struct IecFlow {
   static constexpr uint32_t kPairs = 128;
+  uint32_t slot;                // the flow slot it belongs to (the pipeline's index key)
   uint64_t used[kPairs / 64];   // occupancy of pairs[]
   uint16_t pairs[kPairs];
   uint16_t last_ns[2], last_nr[2];  // per flow direction: the last I-APDU's sequence numbers
