@@ -411,7 +411,7 @@ describe('IEC 60870-5-104 checks in the engine: the record bits', () => {
 
 describe('IEC 60870-5-104 checks in the engine: the side pool', () => {
   // 20 IEC flows, each sending type id 1 (not allowed by the list given); a flow table of 64
-  // entries holds IEC state for 16 flows (its 64th, at least 16). `apart`: the first 16 at T0,
+  // entries holds IEC state for 16 flows (a 256th of the table, at least 16). `apart`: the first 16 at T0,
   // then 600 UDP packets of another flow from T0 + 50 (the engine sweeps between its batches of
   // 256 packets: the 16 idle out after 10 s), then the last 4 at T0 + 100; else all 20 at T0.
   const tmp = tempDir('flowgate-iec-pool-');
