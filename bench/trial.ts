@@ -45,7 +45,7 @@ export async function timedRun(e: Engine, settled: () => boolean = () => true) {
 /** The engine's refusal counters that are not zero (tables and pools full). */
 export function refusedState(s: Record<string, unknown>): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const k of ['flow_table_full', 'host_table_full', 'mac_table_full', 'host_l7_pool_full', 'flow_info_full', 'flow_meta_full', 'flow_score_full']) {
+  for (const k of ['flow_table_full', 'host_table_full', 'mac_table_full', 'host_l7_pool_full', 'flow_info_full', 'flow_meta_full', 'flow_score_full', 'flow_iec_full']) {
     const v = Number(s[k] ?? 0);
     if (v) out[k] = v;
   }
