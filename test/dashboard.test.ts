@@ -15,7 +15,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { WEB_DIR } from '../ts/api/dashboard.js';
-import { ADMIN_PASSWORD, startApi, type ApiService } from './fixtures/api.js';
+import { ADMIN_PASSWORD, addUser, startApi, type ApiService } from './fixtures/api.js';
 import { freePort, spawnFlowgate, type Flowgate } from './fixtures/egress.js';
 import { pcapRecords, tempDir } from './fixtures/pcap.js';
 import { NDPI_PCAPS } from './fixtures/util.js';
@@ -273,6 +273,27 @@ describe.skipIf(!RUN)('dashboard in chromium', () => {
     expect((await api('get/interface/egress', { ifid: 0 })).rsp).toEqual([]);
     await page.waitForSelector('[data-testid=egress-none]');
     expect(errors).toEqual([]);
+  });
+
+  it('a user without alert rights stays logged in: what the API refuses is said on the page', async () => {
+    await addUser(svc, { username: 'viewer', password: 'Viewer-pw-1', allow_alerts: '0' });
+    const ctx2 = await browser.newContext({ viewport: { width: 1400, height: 1000 }, timezoneId: 'UTC' });
+    const p2 = await ctx2.newPage();
+    const errs = watch(p2);
+    await p2.goto(`${svc.url}/`);
+    await p2.fill('input[name=username]', 'viewer');
+    await p2.fill('input[name=password]', 'Viewer-pw-1');
+    await p2.click('form#login button[type=submit]');
+    await p2.waitForSelector('[data-testid=page-overview]');
+    // the interface figures come (every user reads them); the stored alert counts are refused (-3)
+    const d = (await api('get/interface/data', { ifid: 0 })).rsp;
+    expect(await value(p2, 'ov-packets')).toBe(d.packets);
+    await expect.poll(() => p2.locator('[data-testid=ov-alerts] [data-testid=error]').textContent()).toMatch(/alert/i);
+    await p2.waitForTimeout(500);
+    expect(await p2.locator('[data-testid=login]').count()).toBe(0);
+    // the browser logs the refused answers (401); nothing else went wrong
+    expect(errs.filter((e) => !/status of 401/.test(e))).toEqual([]);
+    await ctx2.close();
   });
 
   it('logs out: the session ends on the service and the login comes back', async () => {

@@ -54,11 +54,21 @@ export async function callRaw<T>(path: string, p?: Params, o: { pro?: boolean; m
     throw new ApiError(-6, `${path}: HTTP ${r.status}`);
   }
   if (r.status === 401 || body.rc === -3) {
-    if (r.status === 401) onLoggedOut();
+    // -3 is both "who are you?" and "not for you" (a user without allow_alerts …): only a session
+    // the service no longer knows sends the page back to the login
+    if (!(await sessionAlive())) onLoggedOut();
     throw new ApiError(body.rc ?? -3, body.rc_str_detail ?? body.rc_str_hr ?? 'not allowed');
   }
   if (body.rc !== 0) throw new ApiError(body.rc, body.rc_str_detail ?? body.rc_str_hr ?? body.rc_str);
   return body;
+}
+
+/** Whether the session still opens the API (the interface list: every user may read it). */
+async function sessionAlive(): Promise<boolean> {
+  const r = await fetch(url('get/ntopng/interfaces'), { credentials: 'same-origin', headers: { 'x-requested-with': 'XMLHttpRequest' } }).catch(() => null);
+  if (!r || r.status === 401) return false;
+  const b = (await r.json().catch(() => null)) as { rc?: number } | null;
+  return b?.rc === 0;
 }
 
 export async function call<T>(path: string, p?: Params, o: { pro?: boolean; method?: 'GET' | 'POST' } = {}): Promise<T> {
