@@ -46,9 +46,9 @@ const value = async (page: Page, testid: string) => {
 const column = (page: Page, table: string, col: string) => page.locator(`[data-testid="${table}"] tbody td[data-col="${col}"]`).evaluateAll((tds) => tds.map((t) => t.getAttribute('data-value')));
 const shot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 
-async function login(page: Page, base: string, password = ADMIN_PASSWORD): Promise<void> {
+async function login(page: Page, base: string, password = ADMIN_PASSWORD, username = 'admin'): Promise<void> {
   await page.goto(`${base}/`);
-  await page.fill('input[name=username]', 'admin');
+  await page.fill('input[name=username]', username);
   await page.fill('input[name=password]', password);
   await page.click('form#login button[type=submit]');
 }
@@ -280,10 +280,7 @@ describe.skipIf(!RUN)('dashboard in chromium', () => {
     const ctx2 = await browser.newContext({ viewport: { width: 1400, height: 1000 }, timezoneId: 'UTC' });
     const p2 = await ctx2.newPage();
     const errs = watch(p2);
-    await p2.goto(`${svc.url}/`);
-    await p2.fill('input[name=username]', 'viewer');
-    await p2.fill('input[name=password]', 'Viewer-pw-1');
-    await p2.click('form#login button[type=submit]');
+    await login(p2, svc.url, 'Viewer-pw-1', 'viewer');
     await p2.waitForSelector('[data-testid=page-overview]');
     // the interface figures come (every user reads them); the stored alert counts are refused (-3)
     const d = (await api('get/interface/data', { ifid: 0 })).rsp;

@@ -43,17 +43,18 @@ export function mountDashboard(app: Hono, deps: ApiDeps, pointer: Record<string,
     }
   }
   const index = files.get('index.html');
+  const SERVICE = 'flowgate monitoring API (ntopng-compatible)';
   const send = (c: Context, f: { body: Buffer; type: string }, cache: string) =>
     c.body(new Uint8Array(f.body), 200, { 'content-type': f.type, 'cache-control': cache, ...SECURITY });
 
   app.get('/', (c) => {
     const html = (c.req.header('accept') ?? '').includes('text/html');
     if (html && index) return send(c, index, 'no-cache');
-    return c.json({ service: 'flowgate monitoring API (ntopng-compatible)', dashboard: index ? '/ (in a browser)' : 'not built (npm run build)', ...pointer });
+    return c.json({ service: SERVICE, dashboard: index ? '/ (in a browser)' : 'not built (npm run build)', ...pointer });
   });
   // the base URL the service prints: a browser goes to the dashboard, a client gets the pointer
   for (const base of ['/lua/rest/v2', '/lua/rest/v2/']) {
-    app.get(base, (c) => ((c.req.header('accept') ?? '').includes('text/html') && index ? c.redirect('/', 302) : c.json(envelope(RC.OK, { service: 'flowgate monitoring API (ntopng-compatible)', ...pointer }))));
+    app.get(base, (c) => ((c.req.header('accept') ?? '').includes('text/html') && index ? c.redirect('/', 302) : c.json(envelope(RC.OK, { service: SERVICE, ...pointer }))));
   }
   app.get('/dashboard/:file', (c) => {
     const f = files.get(c.req.param('file'));

@@ -88,12 +88,18 @@ export function createMonitoringApp(apiDeps: ApiDeps, opts: ServerOptions = {}):
     return v2ish ? c.json(envelope(RC.NOT_FOUND, [], hint), 404) : c.json({ error: 'not found', hint, ...WHERE }, 404);
   });
   app.onError((err, c) => {
-    log(`flowgate: api: ${c.req.method} ${c.req.path}: ${err.stack ?? err.message}`);
-    systemError(`api: ${c.req.method} ${c.req.path}: ${err.message}`);
+    internalError(c, err, log);
     // a write the configuration store could not commit (full disk …): nothing changed, reads go on
     return c.json(envelope(RC.INTERNAL_ERROR, [], storeMessage(err)), 500);
   });
   return app;
+}
+
+/** A request that failed inside: logged with its stack, and queued for the system_error check. */
+function internalError(c: Context, e: unknown, log: (l: string) => void): void {
+  const where = `${c.req.method} ${c.req.path}`;
+  log(`flowgate: api: ${where}: ${(e as Error)?.stack ?? e}`);
+  systemError(`api: ${where}: ${(e as Error)?.message ?? e}`);
 }
 
 /** Asks for basic auth, except from the dashboard's own requests (it shows its login, not the browser's prompt). */
@@ -158,8 +164,7 @@ async function serve(c: Context, r: RouteDef, schema: z.ZodObject, version: Vers
     return answer(c, version, RC.OK, shape ? shape(data, ctx) : data, undefined, undefined, write);
   } catch (e) {
     if (e instanceof ApiError) return answer(c, version, e.rc, [], e.message, e.rcStr);
-    log(`flowgate: api: ${c.req.method} ${c.req.path}: ${(e as Error).stack ?? e}`);
-    systemError(`api: ${c.req.method} ${c.req.path}: ${(e as Error).message ?? e}`);
+    internalError(c, e, log);
     return answer(c, version, RC.INTERNAL_ERROR, [], storeMessage(e));
   }
 }

@@ -24,7 +24,7 @@ export interface ActivityStats {
 const activities = new Map<string, ActivityStats>();
 
 /** Registers an activity run every `periodSec` (again: the same record). */
-export function periodicActivity(name: string, periodSec: number, maxDurationSec = periodSec): ActivityStats {
+function periodicActivity(name: string, periodSec: number, maxDurationSec = periodSec): ActivityStats {
   let a = activities.get(name);
   if (!a) {
     a = { period_secs: periodSec, max_duration_secs: maxDurationSec, num_runs: 0, num_is_slow: 0, num_not_executed: 0, last_queued_time: 0, last_duration_ms: 0, last_start_time: 0 };

@@ -59,11 +59,17 @@ export class DeviceProtocols {
     return n;
   }
 
+  /** the presets' names resolved to protocol ids once: `<devtype>/<role>` → ids */
+  private readonly presetIds = new Map<string, Set<number>>();
+
   /** The preset's allowed ids of a role (undefined: the type has no preset). */
   private preset(devtype: number, role: Role): Set<number> | undefined {
     const p = PRESETS[DEVICE_TYPES[devtype]!];
     if (!p) return undefined;
-    return new Set(p[role].map((n) => l7Id(n)).filter((x): x is number => x !== undefined));
+    const key = `${devtype}/${role}`;
+    let ids = this.presetIds.get(key);
+    if (!ids) this.presetIds.set(key, (ids = new Set(p[role].map((n) => l7Id(n)).filter((x): x is number => x !== undefined))));
+    return ids;
   }
 
   /** The operator's changes of a type and role: protocol id → '0' | '1'. */
