@@ -91,6 +91,19 @@ describe('idle timeout', () => {
     expect(r.stats.hosts_expired).toBe(2);
   });
 
+  it('the sweep walks only the slots in use, up to the last one handed out, in a table of 4 M slots', async () => {
+    // The filler takes slot 0; fifty short flows between hosts of their own take
+    // slots 1 … 50 (the highest handed out). All fifty go idle while the filler
+    // talks on: each is expired by the sweep (no later packet of its own), the
+    // one in the top slot too, and so are their hundred hosts.
+    const short = Array.from({ length: 50 }, (_, i) => u4(0.5 + i * 0.001, `10.1.0.${i + 1}`, 3000 + i, `10.2.0.${i + 1}`, 53, 10));
+    const r = await run([u4(0, '10.0.0.3', 2222, '10.0.0.4', 53, 20), ...short, ...filler(1, 130)], { maxFlows: 1 << 22, flowIdleSec: 60, localHostIdleSec: 30 });
+    expect(r.expired.map((x) => x.cli_ip).sort()).toEqual(short.map((_, i) => `10.1.0.${i + 1}`).sort());
+    expect(r.expired.every((x) => x.reason === 'idle')).toBe(true);
+    expect(r.stats.hosts_expired).toBe(100);
+    expect(r.hosts.map((h) => h.ip).sort()).toEqual(['10.0.0.3', '10.0.0.4']);
+  });
+
   it('a packet after the timeout starts a new flow, also within one read batch', async () => {
     const r = await run([...flowA, u4(100, '10.0.0.3', 2222, '10.0.0.4', 53, 20), u4(101, '10.0.0.1', 1111, '10.0.0.2', 53, 40)], { flowIdleSec: 60 });
     expect(r.expired.length).toBe(1);

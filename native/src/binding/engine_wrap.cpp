@@ -778,7 +778,7 @@ Napi::Value EngineWrap::LocalMacs(const Napi::CallbackInfo& info) {
   std::vector<double> v;
   engine_->with_view([&](const Pipeline& pl) {
     const HostTable& ht = pl.hosts();
-    for (uint32_t i = 0; i < ht.max(); i++) {
+    for (uint32_t i = 0; i < ht.span(); i++) {
       if (!ht.used(i)) continue;
       const fg::Host& h = ht[i];
       if ((h.flags & (kHostLocal | kHostHasMac)) != (kHostLocal | kHostHasMac)) continue;
@@ -802,7 +802,7 @@ Napi::Value EngineWrap::GatewayHosts(const Napi::CallbackInfo& info) {
   std::vector<std::pair<IpAddr, uint16_t>> v;
   engine_->with_view([&](const Pipeline& pl) {
     const HostTable& ht = pl.hosts();
-    for (uint32_t i = 0; i < ht.max(); i++) {
+    for (uint32_t i = 0; i < ht.span(); i++) {
       if (!ht.used(i)) continue;
       const fg::Host& h = ht[i];
       if ((h.flags & (kHostLocal | kHostHasMac)) != (kHostLocal | kHostHasMac) || (h.flags & kHostBroadcast)) continue;
@@ -1122,10 +1122,10 @@ Napi::Value EngineWrap::NoTxPeers(const Napi::CallbackInfo& info) {
       const uint32_t a = l7.contact_estimate(i, kContactNoTxOut), b = l7.contact_estimate(i, kContactNoTxIn);
       if (a || b) rows.push_back({h.key.ip, a, b, l7.contact_estimate(i, kContactNoTxPorts), bool(h.flags & kHostLocal), peer});
     };
-    for (uint32_t i = 0; i < ht.max(); i++)
+    for (uint32_t i = 0; i < ht.span(); i++)
       if (ht.used(i)) counts(i, false);
     const FlowTable& ft = pl.flows();
-    for (uint32_t j = 0; j < ft.max(); j++) {
+    for (uint32_t j = 0; j < ft.span(); j++) {
       if (!ft.used(j)) continue;
       const Flow& f = ft[j];
       if (f.cli_host == HashIndex::kNone || f.srv_host == HashIndex::kNone) continue;

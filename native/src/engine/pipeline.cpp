@@ -6,7 +6,7 @@ namespace fg {
 namespace {
 
 constexpr uint64_t kSecond = 1000000000ULL;
-constexpr uint64_t kSweepPeriod = 5 * kSecond;
+constexpr uint64_t kSweepPeriod = Pipeline::kSweepPeriodNs;
 static_assert(HostL7Table::kPeriod * kSecond == kSweepPeriod, "L7 duration grows by one sweep pass");
 static_assert(kRiskMax <= kAlertBits, "a FlowScore keeps every risk bit");
 static_assert(kTcpIecUnexpectedTypeId == kIecUnexpectedTypeId << 2 && kTcpIecInvalidTransition == kIecInvalidTransition << 2 &&
@@ -98,11 +98,12 @@ Pipeline::Pipeline(const PipelineLimits& lim, SpscRing<ExpiredFlow>* expired)
   host_icmp_.reset(new uint32_t[lim.max_hosts]());
   host_ports_.reset(new uint32_t[lim.max_hosts]());
   host_behaviour_.reset(new uint32_t[lim.max_hosts]());
+  restart_sweep();
 }
 
 void Pipeline::set_host_pools(std::shared_ptr<const HostPoolTable> t) noexcept {
   pools_ = t && !t->empty() ? std::move(t) : nullptr;
-  for (uint32_t i = 0; i < hosts_.max(); i++)
+  for (uint32_t i = 0; i < hosts_.span(); i++)
     if (hosts_.used(i)) host_pool_[i] = pool_of(hosts_[i]);
 }
 
@@ -632,7 +633,7 @@ void Pipeline::count_checks(const Packet& p, uint8_t seen, uint32_t si, uint32_t
 }
 
 void Pipeline::close_host_checks_minute(uint64_t boundary_ns) noexcept {
-  const uint32_t n = hosts_.max();
+  const uint32_t n = hosts_.span();
   // LocalHostStats' countries window: read each minute, emptied every 5 minutes
   const bool five = (boundary_ns / 1000000000ULL) % 300 == 0;
   for (uint32_t i = 0; i < n; i++) {
@@ -1121,15 +1122,16 @@ void Pipeline::credit_host(uint32_t hi, const L7Credit& c) noexcept {
   }
 }
 
-void Pipeline::sweep(uint32_t n) noexcept {
-  const uint32_t fmax = flows_.max(), hmax = hosts_.max();
-  uint32_t nf = n < fmax ? n : fmax;
+void Pipeline::sweep(uint32_t nf, uint32_t nh, uint32_t nl) noexcept {
+  const uint32_t fspan = flows_.span(), hspan = hosts_.span();
+  if (nf > fspan) nf = fspan;
+  if (flow_cursor_ >= fspan) flow_cursor_ = 0;
   L7Scout scout{l7_.enabled(), flow_cursor_, nf};
   for (uint32_t k = 0; k < nf; k++) {
     scout.top_up(*this, k);
     if (scout.on && to_credit(flow_cursor_) && scout.pending) scout.pending--;
     uint32_t i = flow_cursor_;
-    if (++flow_cursor_ == fmax) flow_cursor_ = 0, sweep_pass_++;
+    if (++flow_cursor_ == fspan) flow_cursor_ = 0, sweep_pass_++;
     if (!flows_.used(i)) continue;
     Flow& f = flows_[i];
     if (now_ns_ - f.last_ns > lim_.flow_idle_ns) {
@@ -1157,12 +1159,11 @@ void Pipeline::sweep(uint32_t n) noexcept {
       f.score_judged = 1;
     }
   }
-  // Hosts are scanned at the same pace relative to their own table size.
-  uint64_t nh64 = fmax ? uint64_t(n) * hmax / fmax : n;
-  uint32_t nh = uint32_t(nh64 < hmax ? nh64 : hmax);
+  if (nh > hspan) nh = hspan;
+  if (host_cursor_ >= hspan) host_cursor_ = 0;
   for (uint32_t k = 0; k < nh; k++) {
     uint32_t i = host_cursor_;
-    host_cursor_ = host_cursor_ + 1 == hmax ? 0 : host_cursor_ + 1;
+    host_cursor_ = host_cursor_ + 1 == hspan ? 0 : host_cursor_ + 1;
     if (!hosts_.used(i)) continue;
     Host& e = hosts_[i];
     uint64_t idle = (e.flags & kHostLocal) ? lim_.local_host_idle_ns : lim_.remote_host_idle_ns;
@@ -1190,7 +1191,7 @@ void Pipeline::sweep(uint32_t n) noexcept {
     }
   }
   // Entries of expired hosts are reclaimed at the same pace (a pass per 5 s).
-  if (l7_.enabled()) l7_.clean(uint32_t(fmax ? uint64_t(n) * l7_.slots() / fmax : n));
+  if (l7_.enabled()) l7_.clean(nl);
 }
 
 void Pipeline::advance(uint64_t now_ns) noexcept {
@@ -1203,12 +1204,19 @@ void Pipeline::advance(uint64_t now_ns) noexcept {
   uint64_t dt = now_ns_ - last_sweep_ns_;
   if (dt == 0) return;
   last_sweep_ns_ = now_ns_;
-  // A full pass over the tables every kSweepPeriod of engine time: idle
+  // A full pass over each table every kSweepPeriod of engine time: idle
   // timeouts are tens of seconds, and ntopng refreshes throughputs every 5 s.
-  sweep_debt_ += (dt > kSweepPeriod ? kSweepPeriod : dt) * flows_.max();
-  uint64_t n = sweep_debt_ / kSweepPeriod;
-  sweep_debt_ -= n * kSweepPeriod;
-  if (n) sweep(uint32_t(n < flows_.max() ? n : flows_.max()));
+  // A pass covers the slots in use (span), not the whole preallocation.
+  const uint64_t step = dt > kSweepPeriod ? kSweepPeriod : dt;
+  auto owed = [&](uint64_t& debt, uint32_t slots) {
+    debt += step * slots;
+    const uint64_t n = debt / kSweepPeriod;
+    debt -= n * kSweepPeriod;
+    return uint32_t(n < slots ? n : slots);
+  };
+  const uint32_t nf = owed(sweep_debt_[0], flows_.span()), nh = owed(sweep_debt_[1], hosts_.span());
+  const uint32_t nl = l7_.enabled() ? owed(sweep_debt_[2], l7_.slots()) : 0;
+  if (nf | nh | nl) sweep(nf, nh, nl);
   uint64_t idt = now_ns_ - stats_.thpt_ts;
   if (idt >= kSecond) {
     double secs = double(idt) / 1e9;
@@ -1222,7 +1230,7 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
   if (max_flows < flows_.size() || max_hosts < hosts_.size() || max_flows == 0 || max_hosts < 2) return false;
   // Hosts keep their names only if the new pool can hold them all.
   uint32_t named = 0;
-  for (uint32_t i = 0; i < hosts_.max(); i++)
+  for (uint32_t i = 0; i < hosts_.span(); i++)
     if (hosts_.used(i) && hosts_[i].name != HashIndex::kNone) named++;
   if (named > max_hosts / 2 + 1) return false;
   // The per-host L7 table follows the host table's size, but never below what
@@ -1247,8 +1255,8 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
   HashIndex niecindex(niecs);
   const uint32_t nscored = score_entries(max_flows);
   EntryPool<FlowScore> nfscores(nscored > score_pool_.size() ? nscored : score_pool_.size());
-  for (uint32_t i = 0; i < hosts_.max(); i++) {
-    moved[i] = HashIndex::kNone;
+  std::fill(moved.get(), moved.get() + hosts_.max(), HashIndex::kNone);
+  for (uint32_t i = 0; i < hosts_.span(); i++) {
     if (!hosts_.used(i)) continue;
     uint32_t j = nh.create(hosts_[i].key, hosts_[i].hash);
     Host& h = nh[j];
@@ -1266,7 +1274,7 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
     nhscores[j] = host_scores_[i];
   }
   if (nl.enabled()) nl.adopt(l7_, moved.get());
-  for (uint32_t i = 0; i < flows_.max(); i++) {
+  for (uint32_t i = 0; i < flows_.span(); i++) {
     if (!flows_.used(i)) continue;
     uint32_t j = nf.create(flows_[i].key, hash_flow_key(flows_[i].key));
     Flow& f = nf[j];
@@ -1301,7 +1309,7 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
   lim_.max_flows = max_flows, lim_.max_hosts = max_hosts;
   flow_cursor_ = host_cursor_ = 0;
   sweep_pass_++;
-  sweep_debt_ = 0;
+  restart_sweep();
   return true;
 }
 
@@ -1348,7 +1356,7 @@ void Pipeline::apply_score(uint32_t fi, const FlowScore& next) noexcept {
 
 void Pipeline::set_risk_scores(const RiskScoreTable& t) noexcept {
   score_table_ = t;
-  for (uint32_t i = 0; i < flows_.max(); i++)
+  for (uint32_t i = 0; i < flows_.span(); i++)
     if (flows_.used(i)) apply_score(i, score_of(dpi_.risks(flows_[i]) & t.alerting, t)), flows_[i].score_judged = 1;
 }
 
@@ -1366,7 +1374,7 @@ void Pipeline::learn_bcast_domain(const Packet& p) noexcept {
   if (d < 0 || !created) return;
   // A new domain (rare): flag the IPv4 hosts already inside it.
   const BcastDomain& b = bcast_[d];
-  for (uint32_t i = 0; i < hosts_.max(); i++) {
+  for (uint32_t i = 0; i < hosts_.span(); i++) {
     if (!hosts_.used(i)) continue;
     Host& h = hosts_[i];
     if (h.key.ip.is_v4() && (h.key.ip.v4() & BcastDomains::mask(b.cidr)) == b.net) h.flags |= kHostBroadcastDomain;
@@ -1374,8 +1382,8 @@ void Pipeline::learn_bcast_domain(const Packet& p) noexcept {
 }
 
 void Pipeline::account_all() noexcept {
-  L7Scout scout{l7_.enabled(), 0, flows_.max()};
-  for (uint32_t i = 0; i < flows_.max(); i++) {
+  L7Scout scout{l7_.enabled(), 0, flows_.span()};
+  for (uint32_t i = 0; i < flows_.span(); i++) {
     scout.top_up(*this, i);
     if (!flows_.used(i)) continue;
     if (to_credit(i) && scout.pending) scout.pending--;
@@ -1385,7 +1393,7 @@ void Pipeline::account_all() noexcept {
 
 uint32_t Pipeline::expire_some(uint32_t max) noexcept {
   uint32_t n = 0;
-  for (uint32_t i = 0; i < flows_.max() && n < max; i++) {
+  for (uint32_t i = 0; i < flows_.span() && n < max; i++) {
     if (!flows_.used(i)) continue;
     expire_flow(i, FlowEnd::Flushed);
     n++;
@@ -1394,8 +1402,8 @@ uint32_t Pipeline::expire_some(uint32_t max) noexcept {
 }
 
 void Pipeline::flush_all() noexcept {
-  L7Scout scout{l7_.enabled(), 0, flows_.max()};
-  for (uint32_t i = 0; i < flows_.max(); i++) {
+  L7Scout scout{l7_.enabled(), 0, flows_.span()};
+  for (uint32_t i = 0; i < flows_.span(); i++) {
     scout.top_up(*this, i);
     if (!flows_.used(i)) continue;
     if (to_credit(i) && scout.pending) scout.pending--;

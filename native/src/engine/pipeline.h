@@ -89,6 +89,7 @@ class Pipeline {
   Pipeline(const PipelineLimits& lim, SpscRing<ExpiredFlow>* expired);
 
   static constexpr size_t kBatch = 256;
+  static constexpr uint64_t kSweepPeriodNs = 5ULL * 1000000000;  // a full pass over every table
   // Up to kBatch packets, in capture order.
   void process_batch(const RawPacket* raw, size_t n, const NetConfig& nets) noexcept;
   // Benchmark stage: decode only, counting packets and decode errors.
@@ -295,15 +296,18 @@ class Pipeline {
     void top_up(const Pipeline& pl, uint32_t k) noexcept {
       if (!on) return;
       if (next <= k) next = k, pending = 0;
-      const uint32_t fmax = pl.flows_.max();
+      const uint32_t fspan = pl.flows_.span();
       while (pending < kL7Ahead && next < n) {
-        uint32_t j = from + next < fmax ? from + next : from + next - fmax;
+        uint32_t j = from + next < fspan ? from + next : from + next - fspan;
         if (pl.to_credit(j)) pl.prefetch_l7(j), pending++;
         next++;
       }
     }
   };
-  void sweep(uint32_t n) noexcept;
+  void sweep(uint32_t nf, uint32_t nh, uint32_t nl) noexcept;  // slots of the flow, host and L7 tables
+  // A pass visits slot k at k/span of its period, as if the debt started one
+  // slot short: the first slot at once, not one slot's share of time later.
+  void restart_sweep() noexcept { sweep_debt_[0] = sweep_debt_[1] = sweep_debt_[2] = kSweepPeriodNs - 1; }
   bool frag_ports(const Packet& p, uint16_t& sport, uint16_t& dport) noexcept;
   void learn_name(const IpAddr& ip, uint16_t vlan, const char* name, size_t len, NameSource src) noexcept;
   void name_host(Host& h, const char* name, size_t len, NameSource src) noexcept;
@@ -384,7 +388,7 @@ class Pipeline {
   PacketFlowRef refs_[kBatch];
   uint64_t now_ns_ = 0;
   uint64_t last_sweep_ns_ = 0;
-  uint64_t sweep_debt_ = 0;   // entries owed to the sweep (scaled by 1e9)
+  uint64_t sweep_debt_[3] = {};  // flow, host and L7 slots owed to the sweep (scaled by kSweepPeriod)
   uint32_t flow_cursor_ = 0, host_cursor_ = 0;
   uint32_t sweep_pass_ = 0;   // full passes over the flow table (one per 5 s)
   uint32_t next_flow_serial_ = 1, next_host_serial_ = 1;

@@ -94,7 +94,7 @@ PageOrder order_hosts(const Pipeline& pl, const HostQuery& q) {
   const NamePool& names = pl.names();
   std::vector<uint32_t> sel;
   sel.reserve(ht.size());
-  for (uint32_t i = 0; i < ht.max(); i++)
+  for (uint32_t i = 0; i < ht.span(); i++)
     if (ht.used(i) && host_matches(ht[i], q) && (q.pool < 0 || pl.host_pool(i) == q.pool)) sel.push_back(i);
   PageOrder page;
   page.total = uint32_t(sel.size());
@@ -193,7 +193,7 @@ bool find_host(const Pipeline& pl, const IpAddr& ip, int vlan, HostRow& out) {
   } else {
     HostKey k{ip, 0};
     i = ht.find(k, hash_host_key(k));
-    for (uint32_t j = 0; i == HashIndex::kNone && j < ht.max(); j++)
+    for (uint32_t j = 0; i == HashIndex::kNone && j < ht.span(); j++)
       if (ht.used(j) && ht[j].key.ip == ip) i = j;
   }
   if (i == HashIndex::kNone) return false;
@@ -216,7 +216,7 @@ bool find_host(const Pipeline& pl, const IpAddr& ip, int vlan, HostRow& out) {
 std::vector<HostScoreRow> query_host_scores(const Pipeline& pl, uint64_t threshold) {
   const HostTable& ht = pl.hosts();
   std::vector<HostScoreRow> out;
-  for (uint32_t i = 0; i < ht.max(); i++) {
+  for (uint32_t i = 0; i < ht.span(); i++) {
     if (!ht.used(i)) continue;
     const HostScore& s = pl.host_score(i);
     if (s.as_client() <= threshold && s.as_server() <= threshold) continue;
@@ -231,7 +231,7 @@ std::vector<HostCheckRow> query_host_checks(const Pipeline& pl, const double (&t
   const HostTable& ht = pl.hosts();
   const HostCheckHits* hits = pl.last_check_hits();
   std::vector<HostCheckRow> out;
-  for (uint32_t i = 0; i < ht.max(); i++) {
+  for (uint32_t i = 0; i < ht.span(); i++) {
     if (!ht.used(i)) continue;
     const HostCheckHits& r = hits[i];
     bool above = false;
@@ -249,7 +249,7 @@ PageOrder order_flows(const Pipeline& pl, const FlowQuery& q) {
   const FlowTable& ft = pl.flows();
   std::vector<uint32_t> sel;
   sel.reserve(ft.size());
-  for (uint32_t i = 0; i < ft.max(); i++) {
+  for (uint32_t i = 0; i < ft.span(); i++) {
     if (!ft.used(i)) continue;
     const Flow& f = ft[i];
     if (q.vlan >= 0 && f.key.vlan != q.vlan) continue;
@@ -343,7 +343,7 @@ FlowCounts count_flows(const Pipeline& pl, const std::vector<Cidr>& allowed) {
   const FlowTable& ft = pl.flows();
   uint32_t l4[256] = {};
   std::map<uint32_t, std::pair<uint32_t, double>> l7;
-  for (uint32_t i = 0; i < ft.max(); i++) {
+  for (uint32_t i = 0; i < ft.span(); i++) {
     if (!ft.used(i)) continue;
     const Flow& f = ft[i];
     if (!allowed.empty() && !allowed_ip(allowed, f.key.lo) && !allowed_ip(allowed, f.key.hi)) continue;

@@ -160,6 +160,7 @@ class EntryPool {
     if (nfree_ == 0) return HashIndex::kNone;
     uint32_t i = free_[--nfree_];
     used_[i] = 1;
+    if (i >= span_) span_ = i + 1;
     return i;
   }
   void release(uint32_t i) {
@@ -171,11 +172,16 @@ class EntryPool {
   bool used(uint32_t i) const { return used_[i] != 0; }
   uint32_t max() const { return max_; }
   uint32_t size() const { return max_ - nfree_; }
+  // One past the highest slot ever handed out: every used slot lies below it.
+  // The free list hands out low slots first and reuses the latest released,
+  // so walks over a large, partly filled table stop here.
+  uint32_t span() const { return span_; }
   size_t memory_bytes() const { return size_t(max_) * (sizeof(T) + sizeof(uint32_t) + 1); }
 
  private:
   uint32_t max_;
   uint32_t nfree_ = 0;
+  uint32_t span_ = 0;
   ZeroArray<T> entries_;
   ZeroArray<uint32_t> free_;
   ZeroArray<uint8_t> used_;

@@ -35,6 +35,7 @@ class Table {
   bool used(uint32_t i) const { return pool_.used(i); }
   uint32_t size() const { return pool_.size(); }
   uint32_t max() const { return pool_.max(); }
+  uint32_t span() const { return pool_.span(); }  // every used slot is below it
   size_t memory_bytes() const { return index_.memory_bytes() + pool_.memory_bytes(); }
 
  private:
