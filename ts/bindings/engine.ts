@@ -140,6 +140,8 @@ export const EngineOptions = z
     iface: z.string().min(1).optional(),
     snaplen: z.number().int().min(64).max(262144).default(65535),
     promisc: z.boolean().default(true),
+    /** the kernel capture ring of a live interface (TPACKET_V3 blocks through libpcap), MiB */
+    ringMb: z.number().int().min(1).max(4096).default(64),
     bpf: z.string().default(''),
     maxFlows: z.number().int().min(1).max(1 << 26).default(131072),
     maxHosts: z.number().int().min(2).max(1 << 26).default(131072),
@@ -468,6 +470,7 @@ export class Engine {
       iface: o.iface,
       snaplen: o.snaplen,
       promisc: o.promisc,
+      bufferMb: o.ringMb,
       bpf: o.bpf,
       maxFlows: o.maxFlows,
       maxHosts: o.maxHosts,

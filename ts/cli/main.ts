@@ -43,6 +43,8 @@ Monitors network interfaces or replays capture files; \`passwd\` stores an egres
       --bpf <filter>            BPF filter for live interfaces
       --snaplen <n>             capture length for live interfaces (default 65535)
       --no-promisc              do not put live interfaces in promiscuous mode
+      --ring-mb <n>             kernel capture ring per live interface, MiB (default 64); what does
+                                not fit while the worker is busy is dropped and counted (drops)
       --exit-when-done          exit once every capture file has been replayed
       --record                  keep every packet of each interface in rotating pcap files (n2disk-
                                 style), for get/pcap/live_extraction; a replayed file without it is
@@ -148,6 +150,7 @@ export async function run(argv: string[]): Promise<number> {
         bpf: { type: 'string' },
         snaplen: { type: 'string' },
         'no-promisc': { type: 'boolean' },
+        'ring-mb': { type: 'string' },
         'exit-when-done': { type: 'boolean' },
         record: { type: 'boolean' },
         'record-dir': { type: 'string' },
@@ -254,6 +257,7 @@ export async function run(argv: string[]): Promise<number> {
       bpf: o.bpf,
       snaplen: num(o.snaplen, 'snaplen', 64),
       promisc: !o['no-promisc'],
+      ringMb: num(o['ring-mb'], 'ring-mb', 1),
     });
   } catch (e) {
     console.error(`flowgate: ${(e as Error).message}`);

@@ -113,8 +113,11 @@ void LiveSource::interrupt() noexcept {
 
 uint64_t LiveSource::kernel_drops() noexcept {
   struct pcap_stat st {};
-  if (pcap_ && pcap_stats(pcap_, &st) == 0) return uint64_t(st.ps_drop) + st.ps_ifdrop;
-  return 0;
+  // ntopng's drops (PcapInterface::getNumDroppedPackets): what the capture
+  // ring had no room for. ps_ifdrop (the NIC's own drops) is left out, as there.
+  // libpcap keeps the count in 32 bits: the differences are summed here.
+  if (pcap_ && pcap_stats(pcap_, &st) == 0) drops_ += uint32_t(st.ps_drop - last_ps_drop_), last_ps_drop_ = st.ps_drop;
+  return drops_;
 }
 
 namespace {

@@ -54,6 +54,8 @@ class LiveSource final : public PacketSource {
   size_t batch_n_ = 0, batch_max_ = 0, arena_used_ = 0;
   bool done_ = false;
   std::string error_;
+  uint32_t last_ps_drop_ = 0;  // libpcap's 32-bit count at the previous reading
+  uint64_t drops_ = 0;
 };
 
 // Both interfaces of a bridge in one worker: two non-blocking libpcap

@@ -95,6 +95,15 @@ void Engine::reopen() {
   source_ = std::make_unique<FileSource>(cfg_.files);
 }
 
+// The capture ring's drops, read from the kernel at most once a second (a
+// system call), outside the batch lock.
+void Engine::poll_drops(uint64_t& last) {
+  const uint64_t w = mono_ns();
+  if (w - last < 1000000000ULL) return;
+  kernel_drops_.store(source_->kernel_drops());
+  last = w;
+}
+
 void Engine::unlock_and_yield(std::unique_lock<std::mutex>& lk) {
   lk.unlock();
   while (waiters_.load(std::memory_order_relaxed) > 0) std::this_thread::yield();
@@ -201,6 +210,7 @@ void Engine::run_loop() {
         if (next_tick_ns_ && cfg_.mode == Mode::Full && now >= next_tick_ns_) tick(lk, now / kTickStep * kTickStep);
         if (egress_) egress_->flush_if_due(mono_ns());
         unlock_and_yield(lk);
+        poll_drops(last_drop_poll);  // a ring that overflowed and went quiet still tells
         continue;
       }
       std::string err = source_->error();
@@ -261,11 +271,8 @@ void Engine::run_loop() {
       egress_->end_batch();
       if (is_live_) egress_->flush_if_due(mono_ns());
     }
-    if (is_live_) {
-      uint64_t w = mono_ns();
-      if (w - last_drop_poll > 1000000000ULL) kernel_drops_.store(source_->kernel_drops()), last_drop_poll = w;
-    }
     unlock_and_yield(lk);
+    if (is_live_) poll_drops(last_drop_poll);
     // Recorded outside the batch lock: a replay waits for the disk, live capture never does.
     if (recorder_) recorder_->put(batch, n, !is_live_);
     ring_doorbell();

@@ -182,6 +182,7 @@ class Engine {
   void run_loop();
   void reopen();
   void unlock_and_yield(std::unique_lock<std::mutex>& lk);
+  void poll_drops(uint64_t& last);
   void ring_doorbell();
   void tick(std::unique_lock<std::mutex>& lk, uint64_t boundary_ns, bool last = false);
   void process_range(std::unique_lock<std::mutex>& lk, RawPacket* b, size_t n, std::shared_ptr<const NetConfig>& nets,
