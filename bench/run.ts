@@ -41,6 +41,7 @@ interface Result {
   packets: number;
   error: string | null;
   refused: Record<string, number>;
+  pools: Record<string, number>;
   /** pools trials: the re-assignment of every host after the run (ms) */
   reassign_ms: number;
   secs: number;
@@ -89,6 +90,11 @@ process.on('exit', () => rmSync(shm, { recursive: true, force: true }));
 
 function figure(name: string, value: number, unit: string, digits = 2): void {
   console.log(`${name}: ${value.toFixed(digits)} ${unit}`);
+}
+
+/** The pools' refusal counters of a run, printed beside its figures (a figure counts only when the first three are 0). */
+function pools(part: string, r: Result): void {
+  console.log(`${part}_pools: ${Object.entries(r.pools).map(([k, v]) => `${k}=${v}`).join(' ')}`);
 }
 
 function best(mode: string, files: string[], maxFlows: number, maxHosts: number, rounds: number, allowError = false): Result {
@@ -162,6 +168,7 @@ if (!only || only === 'pipeline') {
   figure('pipeline_without_checks', nochecks.mpps, 'Mpps');
   figure('checks_cost', (1 - full.mpps / nochecks.mpps) * 100, '%', 1);
   figure('checks_cost_median', (1 - median(all['full']) / median(all['no-checks'])) * 100, '%', 1);
+  pools('pipeline', full);
 }
 
 if (!only || only === 'pools') {
@@ -231,11 +238,25 @@ if (!only || only === 'recorder') {
 
 if (!only || only === 'memory') {
   const [file] = staged([capture('memory', 1_000_000, 2_000_000, 200_000)]);
-  const r = best('full', [file], 1 << 20, 1 << 18, 1);
-  // Tables are preallocated: bytes per entry with the tables (nearly) full.
+  // Tables are preallocated: bytes per entry with the tables nearly full
+  // (the capture's 1 M flows and 276,245 host keys), and every flow's DPI
+  // state and every host's application counters held: the classifier's pools
+  // for the whole flow table (each of the capture's flows carries payload,
+  // two thirds of them metadata) and 12 L7 entries per host slot. A run where
+  // a table or pool refused state is not a figure.
+  const maxFlows = 1 << 20, maxHosts = 290_000;
+  process.env.FLOWGATE_BENCH_SIZES = JSON.stringify({ flowInfoShare: 1, flowMetaShare: 1, l7EntriesPerHost: 12, maxMacs: 300_000 });
+  const r = best('full', [file], maxFlows, maxHosts, 1);
+  delete process.env.FLOWGATE_BENCH_SIZES;
+  if (Object.keys(r.refused).length) throw new Error(`memory: state refused ${JSON.stringify(r.refused)}: not a figure`);
   figure('memory_per_flow', r.flow_memory_bytes / r.flows, 'B', 0);
   figure('memory_per_host', r.host_memory_bytes / r.hosts, 'B', 0);
-  console.log(`memory_tables: ${r.flows} active flows in a table of ${1 << 20}, ${r.hosts} hosts in a table of ${1 << 18}`);
+  console.log(`memory_tables: ${r.flows} active flows in a table of ${maxFlows}, ${r.hosts} hosts in a table of ${maxHosts}`);
+  pools('memory', r);
+  // The engine's default pool shares on the same capture, for comparison: what
+  // they save and what they refuse (not a figure when anything is refused).
+  const d = best('full', [file], maxFlows, maxHosts, 1);
+  console.log(`memory_default_pools: ${(d.flow_memory_bytes / d.flows).toFixed(0)} B per flow, ${(d.host_memory_bytes / d.hosts).toFixed(0)} B per host; refused ${JSON.stringify(d.refused)}`);
 }
 
 if ((!only || only === 'ndpi') && existsSync(ndpiDir)) {

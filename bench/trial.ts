@@ -3,7 +3,7 @@
 // before timing so every trial starts from a warm page cache.
 import { openSync, readSync, closeSync, statSync } from 'node:fs';
 
-import { Engine, type HostPoolMember, type UserRulesSpec } from '../ts/bindings/engine.js';
+import { Engine, type EngineOptionsInput, type HostPoolMember, type UserRulesSpec } from '../ts/bindings/engine.js';
 import { HOSTNAMES } from './gen/generate.js';
 import { riskScoreTable } from '../ts/services/alerts/catalogue.js';
 import { RISK_CHECKS } from '../ts/services/checks/definitions.js';
@@ -111,6 +111,8 @@ export async function trial(mode: Mode, files: string[], maxFlows: number, maxHo
   const e = new Engine({ files, mode: mode === 'no-dpi' || mode === 'no-checks' ? 'full' : mode, dpi: mode !== 'no-dpi', checks: mode !== 'no-checks', prefault, maxFlows, maxHosts, flowIdleSec: 1e10, localHostIdleSec: 1e10, remoteHostIdleSec: 1e10,
     // the maps bench's baseline runs without the behaviour maps
     ...(process.env.FLOWGATE_BENCH_NO_MAPS ? { behaviourMapEntries: 0 } : {}),
+    // pool and side-table sizes of a part (the memory part: every flow's DPI state held)
+    ...(process.env.FLOWGATE_BENCH_SIZES ? (JSON.parse(process.env.FLOWGATE_BENCH_SIZES) as Partial<EngineOptionsInput>) : {}),
     // the recorder bench: every packet also recorded (a replay waits for the disk: nothing dropped)
     ...(process.env.FLOWGATE_BENCH_RECORD ? { record: { dir: process.env.FLOWGATE_BENCH_RECORD, maxBytes: 64 * 2 ** 30 } } : {}) });
   if (!process.env.FLOWGATE_BENCH_NO_SCORES) e.setRiskScores(defaultScores());
@@ -148,6 +150,8 @@ export async function trial(mode: Mode, files: string[], maxFlows: number, maxHo
     flow_table_full: s.flow_table_full,
     /** state a table or pool refused: a run with any is not a figure */
     refused: refusedState(s as unknown as Record<string, unknown>),
+    /** the DPI and per-host pools' refusal counters, printed beside every figure */
+    pools: { flow_info_full: s.flow_info_full, flow_meta_full: s.flow_meta_full, host_l7_pool_full: s.host_l7_pool_full, host_contacts_full: s.host_contacts_full },
     error: st.error,
     reassign_ms: reassignMs,
     /** the recorder bench: packets and captured bytes written, dropped */

@@ -30,8 +30,8 @@ function u4(t: number, src: string, sport: number, dst: string, dport: number, n
 }
 
 /** A TCP/IPv4 frame of exactly 54 + n bytes. */
-function t4(t: number, src: string, sport: number, dst: string, dport: number, flags: number, seq: number, n = 0): Packet {
-  const ip = ipv4({ src, dst, proto: IPPROTO.TCP, df: true }, tcp({ sport, dport, flags, seq, ack: 1 }, Buffer.alloc(n, 0x62)));
+function t4(t: number, src: string, sport: number, dst: string, dport: number, flags: number, seq: number, n = 0, payload?: Buffer): Packet {
+  const ip = ipv4({ src, dst, proto: IPPROTO.TCP, df: true }, tcp({ sport, dport, flags, seq, ack: 1 }, payload ?? Buffer.alloc(n, 0x62)));
   return { tsNs: sec(T0 + t), data: eth(MAC_B, MAC_A, ETH.IPV4, ip) };
 }
 
@@ -186,6 +186,45 @@ describe('table limits', () => {
     expect(r.stats.ip_packets).toBe(30);
     expect(r.hosts.length).toBe(8);
     expect(r.hosts.reduce((s, h) => s + h.packets_sent, 0)).toBe(12);
+  });
+
+  // 40 HTTP requests (a flow each, distinct client ports): each asks the
+  // classifier for a FlowInfo entry, and HTTP for a metadata entry (host, URL, User-Agent).
+  const request = (i: number) => {
+    const get = Buffer.from(`GET /${i} HTTP/1.1\r\nHost: host${i}.example.org\r\nUser-Agent: curl/8.0\r\n\r\n`);
+    return t4(i * 0.01, '10.3.0.1', 20000 + i, '10.3.0.80', 80, TCPF.PSH | TCPF.ACK, 1, 0, get);
+  };
+  const forty = Array.from({ length: 40 }, (_, i) => request(i));
+
+  it('the classifier pools are shares of the flow table: ceil(maxFlows × share) + 16 entries, the rest refused and counted', async () => {
+    // 1024 × 1/1024 + 16 = 17 entries: 23 of the 40 flows get no FlowInfo (and so no metadata either)
+    let r = await run(forty, { maxFlows: 1024, flowInfoShare: 1 / 1024 });
+    expect(r.stats.flow_info_full).toBe(23);
+    expect(r.stats.flow_meta_full).toBe(0);
+    // every flow has its FlowInfo; 17 metadata entries: 23 queries not kept
+    r = await run(forty, { maxFlows: 1024, flowInfoShare: 1, flowMetaShare: 1 / 1024 });
+    expect(r.stats.flow_info_full).toBe(0);
+    expect(r.stats.flow_meta_full).toBe(23);
+    expect(r.flows.filter((f) => f.http?.url).length).toBe(17);
+    // the whole table: nothing refused
+    r = await run(forty, { maxFlows: 1024, flowInfoShare: 1, flowMetaShare: 1 });
+    expect([r.stats.flow_info_full, r.stats.flow_meta_full]).toEqual([0, 0]);
+    expect(r.flows).toHaveLength(40);
+    // and every flow kept its request's metadata
+    expect(r.flows.map((f) => `${f.http?.url} ${f.http?.user_agent}`).sort()).toEqual(forty.map((_, i) => `/${i} curl/8.0`).sort());
+  });
+
+  it('pool shares and the MAC table size are validated', async () => {
+    const { Engine } = await import('../ts/bindings/engine.js');
+    for (const bad of [{ flowInfoShare: 0 }, { flowMetaShare: 1.5 }, { maxMacs: 0 }])
+      expect(() => new Engine({ files: [join(NDPI_PCAPS, 'dns.pcap')], ...bad })).toThrow(/flowInfoShare|flowMetaShare|maxMacs/);
+  });
+
+  it('maxMacs 2: two devices, the others refused and counted', async () => {
+    const frames = [0, 1, 2, 3].map((i) => ({ tsNs: sec(T0 + i), data: eth(Buffer.from([2, 0, 0, 0, 1, i]), Buffer.from([2, 0, 0, 0, 2, i]), ETH.IPV4, ipv4({ src: `10.4.0.${i + 1}`, dst: '10.4.1.1', proto: IPPROTO.UDP }, udp({ sport: 999, dport: 53 }, Buffer.alloc(4)))) }));
+    const r = await run(frames, { maxMacs: 2 });
+    expect(r.stats.num_devices).toBe(2);
+    expect(r.stats.mac_table_full).toBeGreaterThan(0);
   });
 
   it('maxHosts 4: flows are kept, hosts beyond the limit are refused at flow creation', async () => {

@@ -145,6 +145,8 @@ export const EngineOptions = z
     bpf: z.string().default(''),
     maxFlows: z.number().int().min(1).max(1 << 26).default(131072),
     maxHosts: z.number().int().min(2).max(1 << 26).default(131072),
+    /** the MAC (device) table */
+    maxMacs: z.number().int().min(1).max(1 << 24).default(16384),
     flowIdleSec: Seconds.default(60),
     flowLifetimeSec: Seconds.default(0),
     /** a snapshot record of each flow every this many seconds of its life (ntopng's periodic flow dump, 300 s); 0 = off */
@@ -157,6 +159,10 @@ export const EngineOptions = z
     checks: z.boolean().default(true),
     /** per-host L7/DSCP counters: 40-byte table entries per host slot (a host uses one per application, category and DSCP mark); 0 turns them off */
     l7EntriesPerHost: z.number().int().min(0).max(256).default(5),
+    /** the share of the flow table that may hold classifier state (FlowInfo, 64 B) at once; beyond it flows are classified without their risks and metadata (flow_info_full) */
+    flowInfoShare: z.number().gt(0).max(1).default(5 / 16),
+    /** the share that may hold protocol metadata (FlowMeta, 256 B: names, JA3/JA4, HTTP fields …) at once (flow_meta_full) */
+    flowMetaShare: z.number().gt(0).max(1).default(1 / 32),
     /** keys of the service map and of the periodicity map each (native/src/flow/behaviour_maps.h); 0 turns both off */
     behaviourMapEntries: z.number().int().min(0).max(1 << 22).default(8192),
     /** IEC 60870-5-104 type-id transitions a flow shows this long are learned, new ones later alerted (ntopng's iec60870_learning_period, 6 h) */
@@ -474,6 +480,7 @@ export class Engine {
       bpf: o.bpf,
       maxFlows: o.maxFlows,
       maxHosts: o.maxHosts,
+      maxMacs: o.maxMacs,
       flowIdleSec: o.flowIdleSec,
       flowLifetimeSec: o.flowLifetimeSec,
       periodicDumpSec: o.periodicDumpSec,
@@ -482,6 +489,8 @@ export class Engine {
       dpi: o.dpi,
       checks: o.checks,
       l7EntriesPerHost: o.l7EntriesPerHost,
+      flowInfoShare: o.flowInfoShare,
+      flowMetaShare: o.flowMetaShare,
       behaviourMapEntries: o.behaviourMapEntries,
       iecLearningSec: o.iecLearningSec,
       mode: o.mode === 'full' ? 0 : o.mode === 'read-only' ? 1 : 2,

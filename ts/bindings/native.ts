@@ -26,6 +26,8 @@ export interface NativeEngineOptions {
   dpi?: boolean;
   checks?: boolean;
   l7EntriesPerHost?: number;
+  flowInfoShare?: number;
+  flowMetaShare?: number;
   behaviourMapEntries?: number;
   iecLearningSec?: number;
   mode?: 0 | 1 | 2;

@@ -36,6 +36,9 @@ Monitors network interfaces or replays capture files; \`passwd\` stores an egres
                                 addresses); the application editor endpoints rewrite it
       --max-flows <n>           flow table size per interface (default 131072)
       --max-hosts <n>           host table size per interface (default 131072)
+      --flow-info-share <x>     share of the flow table with classifier state at once (default 0.3125)
+      --flow-meta-share <x>     share with protocol metadata (names, JA3/JA4, HTTP …) (default 0.03125)
+      --l7-entries-per-host <n> per-application and contact entries per host slot (default 5)
       --flow-idle <s>           idle flow timeout in seconds (default 60)
       --flow-lifetime <s>       split flows older than this (default 0: never)
       --replay-speed <x>        0 = as fast as possible (default), 1 = original timing, 2 = twice as fast
@@ -143,6 +146,9 @@ export async function run(argv: string[]): Promise<number> {
         protocols: { type: 'string', short: 'p' },
         'max-flows': { type: 'string' },
         'max-hosts': { type: 'string' },
+        'flow-info-share': { type: 'string' },
+        'flow-meta-share': { type: 'string' },
+        'l7-entries-per-host': { type: 'string' },
         'flow-idle': { type: 'string' },
         'flow-lifetime': { type: 'string' },
         'replay-speed': { type: 'string' },
@@ -251,6 +257,9 @@ export async function run(argv: string[]): Promise<number> {
       localNetworks: o['local-networks']?.split(',').map((s) => s.trim()).filter(Boolean),
       maxFlows: num(o['max-flows'], 'max-flows', 1),
       maxHosts: num(o['max-hosts'], 'max-hosts', 2),
+      flowInfoShare: num(o['flow-info-share'], 'flow-info-share'),
+      flowMetaShare: num(o['flow-meta-share'], 'flow-meta-share'),
+      l7EntriesPerHost: num(o['l7-entries-per-host'], 'l7-entries-per-host'),
       flowIdleSec: num(o['flow-idle'], 'flow-idle'),
       flowLifetimeSec: num(o['flow-lifetime'], 'flow-lifetime'),
       replaySpeed: num(o['replay-speed'], 'replay-speed'),

@@ -137,9 +137,10 @@ Verdict read_on_for_login(DpiCtx& c, const char* starts_tls) {
 }
 
 // Flow::info is the pool entry + 1, so a zeroed flow has none. Sizes keep
-// a flow's share (table, index, both pools) within 256 bytes at 1 M flows:
-// FlowInfo for 5/16 of the table, metadata entries for 1/32.
-Classifier::Classifier(uint32_t max_flows) : pool_(max_flows / 16 * 5 + 16), meta_(max_flows / 32 + 16) {
+// The pools are shares of the flow table (PipelineLimits: by default FlowInfo
+// for 5/16 of it, metadata entries for 1/32); a full pool refuses and counts.
+Classifier::Classifier(uint32_t max_flows, double info_share, double meta_share)
+    : pool_(pool_size(max_flows, info_share)), meta_(std::min(pool_size(max_flows, meta_share), kMaxMeta)) {
   // The address, name and port tables are built on first use: here, with
   // the engine, rather than as a stall of tens of milliseconds on the
   // first packets.

@@ -16,7 +16,12 @@ enum DpiState : uint8_t { kDpiInspecting = 0, kDpiDone = 1, kDpiGaveUp = 2, kDpi
 
 class Classifier {
  public:
-  explicit Classifier(uint32_t max_flows);
+  Classifier(uint32_t max_flows, double info_share, double meta_share);
+  static constexpr uint32_t kMaxMeta = (1u << 24) - 1;  // FlowInfo keeps a metadata index in 24 bits
+  static uint32_t pool_size(uint32_t max_flows, double share) {
+    const double n = double(max_flows) * (share < 0 ? 0 : share > 1 ? 1 : share);
+    return uint32_t(n + 0.999999) + 16;
+  }
 
   // A new flow: protocols known from the IP protocol alone (ICMP, GRE …).
   void start(Flow& f) noexcept;

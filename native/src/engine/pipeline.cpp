@@ -68,7 +68,7 @@ Pipeline::Pipeline(const PipelineLimits& lim, SpscRing<ExpiredFlow>* expired)
       ports_pool_(sites_slots(lim.max_hosts)),
       behaviour_pool_(sites_slots(lim.max_hosts)),
       names_(lim.max_hosts / 2 + 1),
-      dpi_(lim.max_flows),
+      dpi_(lim.max_flows, lim.flow_info_share, lim.flow_meta_share),
       mac_index_(lim.max_macs),
       mac_pool_(lim.max_macs),
       l7_(l7_entries(lim.max_hosts, lim.l7_entries_per_host), lim.max_hosts),

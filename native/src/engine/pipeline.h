@@ -44,6 +44,8 @@ struct PipelineLimits {
   bool dpi = true;                                   // classify applications
   bool checks = true;                                // host-check counters and flow/host scores (off: the checks' cost, measured)
   uint32_t l7_entries_per_host = 5;                  // per-host L7 table: 40 B entries per host slot
+  double flow_info_share = 5.0 / 16;                 // classifier state (FlowInfo, 64 B) for this share of the flow table
+  double flow_meta_share = 1.0 / 32;                 // protocol metadata (FlowMeta, 256 B) for this share
   uint32_t behaviour_map_entries = 8192;             // service and periodicity map keys (each)
   uint32_t iec_learning_s = 21600;                   // IEC 60870-5-104 transitions learned this long (ntopng's CONST_IEC104_LEARNING_TIME)
 };
