@@ -240,12 +240,13 @@ if (!only || only === 'memory') {
   const [file] = staged([capture('memory', 1_000_000, 2_000_000, 200_000)]);
   // Tables are preallocated: bytes per entry with the tables nearly full
   // (the capture's 1 M flows and 276,245 host keys), and every flow's DPI
-  // state and every host's application counters held: the classifier's pools
-  // for the whole flow table (each of the capture's flows carries payload,
-  // two thirds of them metadata) and 12 L7 entries per host slot. A run where
-  // a table or pool refused state is not a figure.
+  // state and every host's state held: the classifier's pools for the whole
+  // flow table (each of the capture's flows carries payload, two thirds of
+  // them metadata), 12 L7 entries per host slot and the local hosts' side
+  // pools (sites, ICMP, used ports, behaviour) for every slot. A run where a
+  // table or pool refused state is not a figure.
   const maxFlows = 1 << 20, maxHosts = 290_000;
-  process.env.FLOWGATE_BENCH_SIZES = JSON.stringify({ flowInfoShare: 1, flowMetaShare: 1, l7EntriesPerHost: 12, maxMacs: 300_000 });
+  process.env.FLOWGATE_BENCH_SIZES = JSON.stringify({ flowInfoShare: 1, flowMetaShare: 1, l7EntriesPerHost: 12, maxMacs: 300_000, hostSideShare: 1 });
   const r = best('full', [file], maxFlows, maxHosts, 1);
   delete process.env.FLOWGATE_BENCH_SIZES;
   if (Object.keys(r.refused).length) throw new Error(`memory: state refused ${JSON.stringify(r.refused)}: not a figure`);
@@ -255,7 +256,9 @@ if (!only || only === 'memory') {
   pools('memory', r);
   // The engine's default pool shares on the same capture, for comparison: what
   // they save and what they refuse (not a figure when anything is refused).
+  process.env.FLOWGATE_BENCH_SIZES = JSON.stringify({ flowInfoShare: 5 / 16, flowMetaShare: 1 / 32, l7EntriesPerHost: 5, maxMacs: 16_384, hostSideShare: 1 / 32 });
   const d = best('full', [file], maxFlows, maxHosts, 1);
+  delete process.env.FLOWGATE_BENCH_SIZES;
   console.log(`memory_default_pools: ${(d.flow_memory_bytes / d.flows).toFixed(0)} B per flow, ${(d.host_memory_bytes / d.hosts).toFixed(0)} B per host; refused ${JSON.stringify(d.refused)}`);
 }
 

@@ -45,7 +45,7 @@ export async function timedRun(e: Engine, settled: () => boolean = () => true) {
 /** The engine's refusal counters that are not zero (tables and pools full). */
 export function refusedState(s: Record<string, unknown>): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const k of ['flow_table_full', 'host_table_full', 'mac_table_full', 'host_l7_pool_full', 'flow_info_full', 'flow_meta_full', 'flow_score_full', 'flow_iec_full']) {
+  for (const k of ['flow_table_full', 'host_table_full', 'mac_table_full', 'host_l7_pool_full', 'host_side_full', 'flow_info_full', 'flow_meta_full', 'flow_score_full', 'flow_iec_full']) {
     const v = Number(s[k] ?? 0);
     if (v) out[k] = v;
   }
@@ -109,6 +109,8 @@ export async function trial(mode: Mode, files: string[], maxFlows: number, maxHo
   // not the kernel zeroing fresh pages (FLOWGATE_BENCH_COLD=1 to include it).
   const prefault = !process.env.FLOWGATE_BENCH_COLD;
   const e = new Engine({ files, mode: mode === 'no-dpi' || mode === 'no-checks' ? 'full' : mode, dpi: mode !== 'no-dpi', checks: mode !== 'no-checks', prefault, maxFlows, maxHosts, flowIdleSec: 1e10, localHostIdleSec: 1e10, remoteHostIdleSec: 1e10,
+    // every local host's side state (sites, ICMP, used ports, behaviour) held: a pool for each host slot
+    hostSideShare: 1,
     // the maps bench's baseline runs without the behaviour maps
     ...(process.env.FLOWGATE_BENCH_NO_MAPS ? { behaviourMapEntries: 0 } : {}),
     // pool and side-table sizes of a part (the memory part: every flow's DPI state held)
@@ -151,7 +153,7 @@ export async function trial(mode: Mode, files: string[], maxFlows: number, maxHo
     /** state a table or pool refused: a run with any is not a figure */
     refused: refusedState(s as unknown as Record<string, unknown>),
     /** the DPI and per-host pools' refusal counters, printed beside every figure */
-    pools: { flow_info_full: s.flow_info_full, flow_meta_full: s.flow_meta_full, host_l7_pool_full: s.host_l7_pool_full, host_contacts_full: s.host_contacts_full },
+    pools: { flow_info_full: s.flow_info_full, flow_meta_full: s.flow_meta_full, host_l7_pool_full: s.host_l7_pool_full, host_contacts_full: s.host_contacts_full, host_side_full: s.host_side_full },
     error: st.error,
     reassign_ms: reassignMs,
     /** the recorder bench: packets and captured bytes written, dropped */

@@ -36,7 +36,7 @@ describe('incr_flows / incr_hosts', () => {
     expect(after.flow_memory_bytes).toBeGreaterThan(before.flow_memory_bytes);
     // interface data shows what full tables refused (none here)
     const d = await s.call(v2('get/interface/data'), { query: { ifid: 0 } });
-    expect(d.body.rsp.refused).toEqual({ flows: 0, hosts: 0, macs: 0, host_l7: 0, host_contacts: 0, flow_info: 0, flow_meta: 0, flow_score: 0, flow_iec: 0 });
+    expect(d.body.rsp.refused).toEqual({ flows: 0, hosts: 0, macs: 0, host_l7: 0, host_contacts: 0, host_side: 0, flow_info: 0, flow_meta: 0, flow_score: 0, flow_iec: 0 });
   });
 });
 

@@ -27,7 +27,7 @@ const labelText = (l: Labels) => {
 /** The state refused by each full table or pool: engine counter → `table` label. */
 const REFUSED = {
   flow_table_full: 'flows', host_table_full: 'hosts', mac_table_full: 'macs',
-  host_l7_pool_full: 'host_l7', host_contacts_full: 'host_contacts', flow_info_full: 'flow_info', flow_meta_full: 'flow_meta', flow_score_full: 'flow_score', flow_iec_full: 'flow_iec',
+  host_l7_pool_full: 'host_l7', host_contacts_full: 'host_contacts', host_side_full: 'host_side', flow_info_full: 'flow_info', flow_meta_full: 'flow_meta', flow_score_full: 'flow_score', flow_iec_full: 'flow_iec',
 } as const;
 
 const DROPPED_HELP = 'Alerts not handled (queue full, store missing or failing, engaged table full), by family';

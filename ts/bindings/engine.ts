@@ -163,6 +163,8 @@ export const EngineOptions = z
     flowInfoShare: z.number().gt(0).max(1).default(5 / 16),
     /** the share that may hold protocol metadata (FlowMeta, 256 B: names, JA3/JA4, HTTP fields …) at once (flow_meta_full) */
     flowMetaShare: z.number().gt(0).max(1).default(1 / 32),
+    /** the share of the host table whose local hosts may hold their side state at once (top sites, ICMP, used ports, behavioural counters: 2.8 KB) (host_side_full) */
+    hostSideShare: z.number().gt(0).max(1).default(1 / 32),
     /** keys of the service map and of the periodicity map each (native/src/flow/behaviour_maps.h); 0 turns both off */
     behaviourMapEntries: z.number().int().min(0).max(1 << 22).default(8192),
     /** IEC 60870-5-104 type-id transitions a flow shows this long are learned, new ones later alerted (ntopng's iec60870_learning_period, 6 h) */
@@ -491,6 +493,7 @@ export class Engine {
       l7EntriesPerHost: o.l7EntriesPerHost,
       flowInfoShare: o.flowInfoShare,
       flowMetaShare: o.flowMetaShare,
+      hostSideShare: o.hostSideShare,
       behaviourMapEntries: o.behaviourMapEntries,
       iecLearningSec: o.iecLearningSec,
       mode: o.mode === 'full' ? 0 : o.mode === 'read-only' ? 1 : 2,

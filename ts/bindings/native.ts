@@ -28,6 +28,7 @@ export interface NativeEngineOptions {
   l7EntriesPerHost?: number;
   flowInfoShare?: number;
   flowMetaShare?: number;
+  hostSideShare?: number;
   behaviourMapEntries?: number;
   iecLearningSec?: number;
   mode?: 0 | 1 | 2;
@@ -508,6 +509,8 @@ export interface EngineStats {
   host_l7_pool_full: number;
   /** contact sketches (server contacts, countries, domains, no-TX peers) the per-host pool had no room for */
   host_contacts_full: number;
+  /** local hosts' sites, ICMP, used-port or behaviour state the side pools had no room for (hostSideShare) */
+  host_side_full: number;
   host_l7_entries: number;
   host_l7_entries_max: number;
   orphan_fragments: number;

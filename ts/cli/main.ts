@@ -39,6 +39,8 @@ Monitors network interfaces or replays capture files; \`passwd\` stores an egres
       --flow-info-share <x>     share of the flow table with classifier state at once (default 0.3125)
       --flow-meta-share <x>     share with protocol metadata (names, JA3/JA4, HTTP …) (default 0.03125)
       --l7-entries-per-host <n> per-application and contact entries per host slot (default 5)
+      --host-side-share <x>     share of the host table with local hosts' sites, ICMP, used ports and
+                                behavioural counters at once (default 0.03125)
       --flow-idle <s>           idle flow timeout in seconds (default 60)
       --flow-lifetime <s>       split flows older than this (default 0: never)
       --replay-speed <x>        0 = as fast as possible (default), 1 = original timing, 2 = twice as fast
@@ -149,6 +151,7 @@ export async function run(argv: string[]): Promise<number> {
         'flow-info-share': { type: 'string' },
         'flow-meta-share': { type: 'string' },
         'l7-entries-per-host': { type: 'string' },
+        'host-side-share': { type: 'string' },
         'flow-idle': { type: 'string' },
         'flow-lifetime': { type: 'string' },
         'replay-speed': { type: 'string' },
@@ -260,6 +263,7 @@ export async function run(argv: string[]): Promise<number> {
       flowInfoShare: num(o['flow-info-share'], 'flow-info-share'),
       flowMetaShare: num(o['flow-meta-share'], 'flow-meta-share'),
       l7EntriesPerHost: num(o['l7-entries-per-host'], 'l7-entries-per-host'),
+      hostSideShare: num(o['host-side-share'], 'host-side-share'),
       flowIdleSec: num(o['flow-idle'], 'flow-idle'),
       flowLifetimeSec: num(o['flow-lifetime'], 'flow-lifetime'),
       replaySpeed: num(o['replay-speed'], 'replay-speed'),

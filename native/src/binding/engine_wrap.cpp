@@ -345,6 +345,7 @@ EngineWrap::EngineWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Engine
   cfg.limits.l7_entries_per_host = opt_u32(o, "l7EntriesPerHost", cfg.limits.l7_entries_per_host);
   cfg.limits.flow_info_share = opt_num(o, "flowInfoShare", cfg.limits.flow_info_share);
   cfg.limits.flow_meta_share = opt_num(o, "flowMetaShare", cfg.limits.flow_meta_share);
+  cfg.limits.host_side_share = opt_num(o, "hostSideShare", cfg.limits.host_side_share);
   cfg.limits.behaviour_map_entries = opt_u32(o, "behaviourMapEntries", cfg.limits.behaviour_map_entries);
   cfg.limits.iec_learning_s = opt_u32(o, "iecLearningSec", cfg.limits.iec_learning_s);
   require(cfg.limits.max_flows >= 1 && cfg.limits.max_hosts >= 2, env, "maxFlows must be >= 1 and maxHosts >= 2");

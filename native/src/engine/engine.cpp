@@ -1,5 +1,7 @@
 #include "engine/engine.h"
 
+#include <pthread.h>
+
 #include <chrono>
 #include <stdexcept>
 
@@ -67,7 +69,10 @@ void Engine::start(EventFn on_event) {
   EngineState expect = EngineState::Idle;
   if (!state_.compare_exchange_strong(expect, EngineState::Running)) throw std::logic_error("engine already started");
   on_event_ = std::move(on_event);
-  thread_ = std::thread([this] { run(); });
+  thread_ = std::thread([this] {
+    pthread_setname_np(pthread_self(), "fg-worker");  // named in top -H, perf and /proc
+    run();
+  });
 }
 
 void Engine::stop() {

@@ -46,6 +46,7 @@ struct PipelineLimits {
   uint32_t l7_entries_per_host = 5;                  // per-host L7 table: 40 B entries per host slot
   double flow_info_share = 5.0 / 16;                 // classifier state (FlowInfo, 64 B) for this share of the flow table
   double flow_meta_share = 1.0 / 32;                 // protocol metadata (FlowMeta, 256 B) for this share
+  double host_side_share = 1.0 / 32;                 // local hosts' side state (sites, ICMP, used ports, behaviour: 2.8 KB) for this share of the host table
   uint32_t behaviour_map_entries = 8192;             // service and periodicity map keys (each)
   uint32_t iec_learning_s = 21600;                   // IEC 60870-5-104 transitions learned this long (ntopng's CONST_IEC104_LEARNING_TIME)
 };
@@ -258,13 +259,16 @@ class Pipeline {
   T* pooled(EntryPool<T>& pool, uint32_t& ref) noexcept {
     if (!ref) {
       const uint32_t e = pool.alloc();
-      if (e == HashIndex::kNone) return stats_.host_contacts_full++, nullptr;
+      if (e == HashIndex::kNone) return stats_.host_side_full++, nullptr;
       pool[e].n = 0;
       ref = e + 1;
     }
     return &pool[ref - 1];
   }
-  static uint32_t sites_slots(uint32_t max_hosts) { return max_hosts / 32 > 64 ? max_hosts / 32 : 64; }
+  static uint32_t sites_slots(uint32_t max_hosts, double share) {
+    const uint32_t n = uint32_t(double(max_hosts) * (share > 1 ? 1 : share < 0 ? 0 : share) + 0.999999);
+    return n > 64 ? n : 64;
+  }
   void rx_only_gone(const Host& h) noexcept {
     if (h.flags & (kHostBroadcast | kHostMulticast)) return;
     stats_.rx_only_hosts--;
