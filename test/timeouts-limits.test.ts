@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import type { EngineOptionsInput, ExpiredFlow } from '../ts/bindings/engine.js';
-import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, eth, ipv4, ipv6, tcp, udp } from './fixtures/frames.js';
+import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, echo, eth, icmp, ipv4, ipv6, tcp, udp } from './fixtures/frames.js';
 import { type Packet, pcap, sec, tempDir } from './fixtures/pcap.js';
 import { type RunResult, runEngine, NDPI_PCAPS } from './fixtures/util.js';
 
@@ -214,10 +214,24 @@ describe('table limits', () => {
     expect(r.flows.map((f) => `${f.http?.url} ${f.http?.user_agent}`).sort()).toEqual(forty.map((_, i) => `/${i} curl/8.0`).sort());
   });
 
+  it("the local hosts' side pools are a share of the host table (at least 64 entries); hosts beyond it go without, counted", async () => {
+    // 100 local hosts each send one echo request to a remote address: each asks for an ICMP entry
+    const pings = Array.from({ length: 100 }, (_, i) => ({
+      tsNs: sec(T0 + i * 0.01),
+      data: eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: `10.5.0.${i + 1}`, dst: '192.0.2.1', proto: IPPROTO.ICMP }, icmp(8, 0, echo(1, i)))),
+    }));
+    // 64 entries per pool: 36 hosts find no ICMP entry at their packet and no
+    // behaviour entry at the minute's tick (the replay's end), one request each
+    let r = await run(pings, { maxHosts: 1024, hostSideShare: 1 / 1024 });
+    expect(r.stats.host_side_full).toBe(36 * 2);
+    r = await run(pings, { maxHosts: 1024, hostSideShare: 1 });
+    expect(r.stats.host_side_full).toBe(0);
+  });
+
   it('pool shares and the MAC table size are validated', async () => {
     const { Engine } = await import('../ts/bindings/engine.js');
-    for (const bad of [{ flowInfoShare: 0 }, { flowMetaShare: 1.5 }, { maxMacs: 0 }])
-      expect(() => new Engine({ files: [join(NDPI_PCAPS, 'dns.pcap')], ...bad })).toThrow(/flowInfoShare|flowMetaShare|maxMacs/);
+    for (const bad of [{ flowInfoShare: 0 }, { flowMetaShare: 1.5 }, { maxMacs: 0 }, { hostSideShare: 0 }])
+      expect(() => new Engine({ files: [join(NDPI_PCAPS, 'dns.pcap')], ...bad })).toThrow(/flowInfoShare|flowMetaShare|maxMacs|hostSideShare/);
   });
 
   it('maxMacs 2: two devices, the others refused and counted', async () => {
