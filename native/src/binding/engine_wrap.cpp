@@ -1182,8 +1182,8 @@ Napi::Value EngineWrap::TopSitesList(const Napi::CallbackInfo& info) {
   Napi::Array a = Napi::Array::New(env, t.n);
   for (uint32_t i = 0; i < t.n; i++) {
     Napi::Object x = Napi::Object::New(env);
-    x.Set("site", t.e[i].name);
-    x.Set("contacts", double(t.e[i].count));
+    x.Set("site", t.name[i]);
+    x.Set("contacts", double(t.count[i]));
     a.Set(i, x);
   }
   return a;
