@@ -172,9 +172,50 @@ describe('host behaviour', () => {
     expect(d.contacted_hosts_behaviour).toEqual({ value: 0, anomaly: false, lower_bound: 0, upper_bound: 1 });
   });
 
-  it('a remote host has none here (kept for local hosts)', async () => {
+  it('a remote host has them too (HostStats is every host’s), without the local hosts’ names visited', async () => {
     const r = (await s.call(v2('get/host/data'), { query: { ifid: 0, host: R } })).body.rsp;
-    expect(r).not.toHaveProperty('score_behaviour');
-    expect(r).not.toHaveProperty('bytes.sent.anomaly_index');
+    // R serves the flows that carry A's first packets of each minute: min(packets, flows) new ones a minute
+    const cum = (k: number) => {
+      let n = 0;
+      for (let m = 0; m < k; m++) n += Math.min(pktsIn(m), flowsIn(m));
+      return n;
+    };
+    const obs = [1, 6, 11, 16, 21, 26].map(cum);
+    expect(obs).toEqual([1, 6, 11, 16, 21, 106]);
+    const want = des(obs);
+    expect(r.active_flows_behaviour.as_server).toEqual({ anomaly: want.anomaly, value: want.value, lower_bound: want.lower_bound, upper_bound: want.upper_bound });
+    expect(r.active_flows_behaviour.as_client).toEqual({ anomaly: false, value: 0, lower_bound: 0, upper_bound: 1 });
+    expect(r.active_flows_behaviour.tot_num_anomalies).toBe(want.tot);
+    // its received bytes, every tick they moved (every minute)
+    const rcvd = (k: number) => {
+      let n = 0;
+      for (let m = 0; m < k; m++) n += pktsIn(m) * FRAME;
+      return n;
+    };
+    expect(r['bytes.rcvd.anomaly_index']).toBe(rsi(Array.from({ length: MINUTES }, (_, i) => rcvd(i + 1))));
+    expect(r['bytes.sent.anomaly_index']).toBe(0);
+    expect(r).not.toHaveProperty('contacted_hosts_behaviour');
+  });
+
+  it('interface data: the anomalies the local and the remote hosts found (v2 num_local_hosts_anomalies / num_remote_hosts_anomalies)', async () => {
+    const hosts = (await s.call(v2('get/host/active'), { query: { ifid: 0, perPage: 100 } })).body.rsp.data as { ip: string; is_localhost?: boolean }[];
+    let local = 0, remote = 0;
+    for (const h of hosts) {
+      const d = (await s.call(v2('get/host/data'), { query: { ifid: 0, host: h.ip } })).body.rsp;
+      const n = (d.score_behaviour?.tot_num_anomalies ?? 0) + (d.active_flows_behaviour?.tot_num_anomalies ?? 0);
+      if (d.localhost) local += n;
+      else remote += n;
+    }
+    const i = (await s.call(v2('get/interface/data'), { query: { ifid: 0 } })).body.rsp;
+    // no host expired in the capture: the interface's counts are its hosts' totals
+    expect(i.num_local_hosts_anomalies).toBe(local);
+    expect(i.num_remote_hosts_anomalies).toBe(remote);
+    expect(local).toBeGreaterThanOrEqual(des([1, 6, 11, 16, 21, 271]).tot); // A's burst
+    expect(remote).toBeGreaterThanOrEqual(des([1, 6, 11, 16, 21, 106]).tot); // R's
+    expect(local).toBeGreaterThan(0);
+    expect(remote).toBeGreaterThan(0);
+    // v1 has neither (ntopng's v1 script)
+    const v1 = (await s.call('/lua/rest/v1/get/interface/data.lua', { query: { ifid: 0 } })).body.rsp;
+    expect(v1).not.toHaveProperty('num_local_hosts_anomalies');
   });
 });

@@ -492,6 +492,9 @@ export interface EngineStats {
   /** active unicast hosts that have not sent a packet yet (ntopng hosts_rcvd_only), and the local ones */
   num_rcvd_only_hosts: number;
   num_local_rcvd_only_hosts: number;
+  /** behavioural anomalies found by local / remote hosts' score and active-flow counters (ntopng's tot_num_anomalies) */
+  num_local_hosts_anomalies: number;
+  num_remote_hosts_anomalies: number;
   num_devices: number;
   /** broadcast domains learned from ARP (sender and target in one subnet, /16../28) */
   bcast_domains: { network: string; hits: number }[];

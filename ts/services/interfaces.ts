@@ -120,7 +120,7 @@ const REFUSALS = [
   ['mac_table_full', 'MAC table full', 'devices refused'],
   ['host_l7_pool_full', 'host L7 pool full', 'hosts whose application counters stopped (raise --l7-entries-per-host)'],
   ['host_contacts_full', 'host L7 pool full (contacts)', 'contact counts (server contacts, countries, domains, no-TX peers), blacklisted and one-way flow counts, and used ports or ICMP types past a host\'s list not kept (raise --l7-entries-per-host)'],
-  ['host_side_full', 'host side pools full', 'local hosts without their top sites, ICMP, used-port or behaviour state (raise --host-side-share)'],
+  ['host_side_full', 'host side pools full', 'hosts without their side state — a local host\'s top sites, ICMP, used ports or behavioural counters, a remote host\'s behavioural counters (raise --host-side-share)'],
   ['flow_info_full', 'classifier pool full', 'flows classified without their risks and metadata (raise --flow-info-share)'],
   ['flow_meta_full', 'metadata pool full', 'flows without their protocol metadata (raise --flow-meta-share)'],
   ['flow_score_full', 'flow score pool full', 'alerted flows whose score did not reach their hosts'],

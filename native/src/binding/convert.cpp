@@ -488,7 +488,7 @@ Napi::Object flow_to_js(Napi::Env env, const FlowRow& r) {
   X(local2local, s.local2local) X(remote2remote, s.remote2remote) X(broadcast_packets, s.broadcast_packets) \
   X(multicast_packets, s.multicast_packets) X(tcp_retransmissions, s.retransmissions)                    \
   X(tcp_out_of_order, s.out_of_order) X(tcp_lost, s.lost) X(tcp_keep_alive, s.keepalive)                 \
-  X(num_flows, pl.flows().size()) X(num_hosts, pl.hosts().size()) X(num_local_hosts, s.local_hosts) X(num_rcvd_only_hosts, s.rx_only_hosts) X(num_local_rcvd_only_hosts, s.local_rx_only_hosts)     \
+  X(num_flows, pl.flows().size()) X(num_hosts, pl.hosts().size()) X(num_local_hosts, s.local_hosts) X(num_rcvd_only_hosts, s.rx_only_hosts) X(num_local_rcvd_only_hosts, s.local_rx_only_hosts) X(num_local_hosts_anomalies, s.local_host_anomalies) X(num_remote_hosts_anomalies, s.remote_host_anomalies)     \
   X(num_devices, pl.macs()) X(max_macs, pl.max_macs()) X(max_flows, pl.flows().max()) X(max_hosts, pl.hosts().max())                \
   X(flows_created, s.flows_created) X(flows_expired, s.flows_expired) X(flow_table_full, s.flow_table_full) \
   X(hosts_created, s.hosts_created) X(hosts_expired, s.hosts_expired) X(host_table_full, s.host_table_full) \

@@ -30,6 +30,7 @@ struct IfaceStats {
   uint64_t local_hosts = 0;  // active local hosts (kept as they come and go: stats() must not scan)
   // active unicast hosts that have not sent a packet yet, all and local (ntopng's numTotalRxOnlyHosts, numLocalRxOnlyHosts)
   uint64_t rx_only_hosts = 0, local_rx_only_hosts = 0;
+  uint64_t local_host_anomalies = 0, remote_host_anomalies = 0;  // behavioural anomalies found (ntopng's tot_num_anomalies)
   uint64_t macs_created = 0, mac_table_full = 0;
   uint64_t host_l7_pool_full = 0;             // hosts whose L7 counters stopped (pool full)
   uint64_t host_contacts_full = 0;            // contact sketches (host_contacts.h) the pool had no room for

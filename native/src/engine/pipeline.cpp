@@ -67,6 +67,7 @@ Pipeline::Pipeline(const PipelineLimits& lim, SpscRing<ExpiredFlow>* expired)
       icmp_pool_(sites_slots(lim.max_hosts, lim.host_side_share)),
       ports_pool_(sites_slots(lim.max_hosts, lim.host_side_share)),
       behaviour_pool_(sites_slots(lim.max_hosts, lim.host_side_share)),
+      remote_behaviour_pool_(sites_slots(lim.max_hosts, lim.host_side_share)),
       names_(lim.max_hosts / 2 + 1),
       dpi_(lim.max_flows, lim.flow_info_share, lim.flow_meta_share),
       mac_index_(lim.max_macs),
@@ -653,17 +654,19 @@ void Pipeline::close_host_checks_minute(uint64_t boundary_ns) noexcept {
       r.hits[kDomainNames][0] = l7_.contact_take(i, kContactDomains);
       r.hits[kCountriesContacts][0] = five ? l7_.contact_take(i, kContactCountries) : l7_.contact_estimate(i, kContactCountries);
     }
-    if (h.flags & kHostLocal) {
-      if (HostBehaviour* b = pooled(behaviour_pool_, host_behaviour_[i])) {
-        const HostScore& sc = host_scores_[i];
-        // the names visited in the window, read and emptied when observed (LocalHostStats::updateStats)
-        const uint32_t now_s = uint32_t(boundary_ns / kSecond);
-        const uint64_t visited = b->des_due(now_s) && l7_.enabled() ? l7_.contact_take(i, kContactVisited) : 0;
-        const uint64_t des[HostBehaviour::kDes] = {sc.as_client(), sc.as_server(), h.active_as_client, h.active_as_server, visited};
-        uint64_t rsi[HostBehaviour::kRsi] = {h.bytes(0), h.bytes(1), h.pkts(0), h.pkts(1)};
-        for (int f = 0; f < kFamCount; f++) rsi[4 + 2 * f] = h.traffic[0].fam_bytes[f], rsi[5 + 2 * f] = h.traffic[1].fam_bytes[f];
-        b->minute(now_s, des, rsi);
-      }
+    // HostStats' behavioural counters, every host's (a local host's in one
+    // side pool, a remote host's in another)
+    const bool local = (h.flags & kHostLocal) != 0;
+    if (HostBehaviour* b = pooled(local ? behaviour_pool_ : remote_behaviour_pool_, host_behaviour_[i])) {
+      const HostScore& sc = host_scores_[i];
+      // the names visited in the window, read and emptied when observed (LocalHostStats::updateStats)
+      const uint32_t now_s = uint32_t(boundary_ns / kSecond);
+      const uint64_t visited = local && b->des_due(now_s) && l7_.enabled() ? l7_.contact_take(i, kContactVisited) : 0;
+      const uint64_t des[HostBehaviour::kDes] = {sc.as_client(), sc.as_server(), h.active_as_client, h.active_as_server, visited};
+      uint64_t rsi[HostBehaviour::kRsi] = {h.bytes(0), h.bytes(1), h.pkts(0), h.pkts(1)};
+      for (int f = 0; f < kFamCount; f++) rsi[4 + 2 * f] = h.traffic[0].fam_bytes[f], rsi[5 + 2 * f] = h.traffic[1].fam_bytes[f];
+      // NetworkInterface::incHostAnomalies(local, remote)
+      (local ? stats_.local_host_anomalies : stats_.remote_host_anomalies) += b->minute(now_s, des, rsi, local);
     }
   }
   for (uint32_t n = 0; n < kMaxNets; n++) {
@@ -1174,7 +1177,7 @@ void Pipeline::sweep(uint32_t nf, uint32_t nh, uint32_t nl) noexcept {
       if (host_sites_[i]) sites_pool_.release(host_sites_[i] - 1), host_sites_[i] = 0;
       if (host_icmp_[i]) icmp_pool_.release(host_icmp_[i] - 1), host_icmp_[i] = 0;
       if (host_ports_[i]) ports_pool_.release(host_ports_[i] - 1), host_ports_[i] = 0;
-      if (host_behaviour_[i]) behaviour_pool_.release(host_behaviour_[i] - 1), host_behaviour_[i] = 0;
+      if (host_behaviour_[i]) (e.flags & kHostLocal ? behaviour_pool_ : remote_behaviour_pool_).release(host_behaviour_[i] - 1), host_behaviour_[i] = 0;
       if (l7_.enabled()) l7_.host_gone(i);
       hosts_.erase(i);
       stats_.hosts_expired++;

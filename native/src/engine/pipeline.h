@@ -118,7 +118,10 @@ class Pipeline {
   // a local host's used ports (flow/host_ports.h; nullptr: none)
   const HostPorts* host_ports(uint32_t slot) const { return host_ports_[slot] ? &ports_pool_[host_ports_[slot] - 1] : nullptr; }
   // a local host's behavioural counters (flow/host_behaviour.h; nullptr: none yet)
-  const HostBehaviour* host_behaviour(uint32_t slot) const { return host_behaviour_[slot] ? &behaviour_pool_[host_behaviour_[slot] - 1] : nullptr; }
+  const HostBehaviour* host_behaviour(uint32_t slot) const {
+    if (!host_behaviour_[slot]) return nullptr;
+    return &(hosts_[slot].flags & kHostLocal ? behaviour_pool_ : remote_behaviour_pool_)[host_behaviour_[slot] - 1];
+  }
   // The minute's host-check hits of every host slot, then the counters reset
   // (at each engine tick; host_checks.h). A slot whose host was created since
   // reads zero hits.
@@ -133,7 +136,7 @@ class Pipeline {
   size_t host_checks_memory_bytes() const { return size_t(hosts_.max()) * (sizeof(HostCheckCounters) + sizeof(HostCheckHits) + sizeof(HostScore)); }
   // the per-host side pools (sites, ICMP, used ports, behaviour) and the side arrays indexed by host slot
   size_t host_side_memory_bytes() const {
-    return sites_pool_.memory_bytes() + icmp_pool_.memory_bytes() + ports_pool_.memory_bytes() + behaviour_pool_.memory_bytes() +
+    return sites_pool_.memory_bytes() + icmp_pool_.memory_bytes() + ports_pool_.memory_bytes() + behaviour_pool_.memory_bytes() + remote_behaviour_pool_.memory_bytes() +
            size_t(hosts_.max()) * 20 /* host_net_, host_pool_, host_country_, host_sites_, host_icmp_, host_ports_, host_behaviour_ */;
   }
   // Flow scores (flow/scores.h): a new table re-scores every active flow
@@ -330,8 +333,9 @@ class Pipeline {
   std::unique_ptr<uint32_t[]> host_icmp_;   // per host slot: its icmp_pool_ entry + 1, 0 none
   EntryPool<HostPorts> ports_pool_;         // local hosts with used ports (as sites_pool_)
   std::unique_ptr<uint32_t[]> host_ports_;  // per host slot: its ports_pool_ entry + 1, 0 none
-  EntryPool<HostBehaviour> behaviour_pool_;     // local hosts' behavioural counters (as sites_pool_)
-  std::unique_ptr<uint32_t[]> host_behaviour_;  // per host slot: its behaviour_pool_ entry + 1, 0 none
+  EntryPool<HostBehaviour> behaviour_pool_;         // local hosts' behavioural counters (as sites_pool_)
+  EntryPool<HostBehaviour> remote_behaviour_pool_;  // remote hosts' (the same share of slots, a pool apart)
+  std::unique_ptr<uint32_t[]> host_behaviour_;      // per host slot: its entry + 1 in the pool of its kind (local or remote), 0 none
   void learn_bcast_domain(const Packet& p) noexcept;
   NamePool names_;
   Classifier dpi_;

@@ -102,11 +102,20 @@ struct HostBehaviour {
   bool des_due(uint32_t now_s) const { return n == 0 || now_s >= next_des_s; }
 
   // One minute pass: the DES observations when due, each RSI group's when
-  // its traffic moved at least a minute after its last update.
-  void minute(uint32_t now_s, const uint64_t des_values[kDes], const uint64_t rsi_values[kRsi]) noexcept {
+  // its traffic moved at least a minute after its last update. Returns the
+  // anomalies of the score and active-flow counters found at an observation
+  // (HostStats::updateStats' count for the interface; the names visited, a
+  // local host's own counter, are not among them). `local`: observe the
+  // names visited too (LocalHostStats).
+  uint32_t minute(uint32_t now_s, const uint64_t des_values[kDes], const uint64_t rsi_values[kRsi], bool local) noexcept {
     if (n == 0) *this = HostBehaviour{}, n = 1;
+    uint32_t found = 0;
     if (now_s >= next_des_s) {
-      for (int k = 0; k < kDes; k++) des[k].add(des_values[k]);
+      for (int k = 0; k < kDes; k++) {
+        if (k == 4 && !local) continue;
+        des[k].add(des_values[k]);
+        if (k < 4 && des[k].anomaly) found++;
+      }
       next_des_s = now_s + kDesPeriodS;
     }
     bool moved[kGroups] = {};
@@ -117,6 +126,7 @@ struct HostBehaviour {
       if (due[group_of(k)]) rsi[k].update(rsi_values[k], rsi_last_s[group_of(k)] == 0);
     for (int g = 0; g < kGroups; g++)
       if (due[g]) rsi_last_s[g] = now_s;
+    return found;
   }
 };
 

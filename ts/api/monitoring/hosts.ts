@@ -285,15 +285,15 @@ export function hostDataFlat(ctx: ApiCtx, h: HostRecord, iface: MonitoredInterfa
   // LocalHost::lua → UsedPorts::lua (local hosts): "tcp:80" → the application of the last flow
   // on the port, TCP ports first (an empty Lua table encodes as [])
   if (h.localhost) o.used_ports = usedPorts(h.used_ports ?? []);
-  // HostStats::luaHostBehaviour (local hosts here; ntopng keeps them for every host): DES bounds
-  // of the score and the active flows, and MonitoredCounter's anomaly indexes of the traffic
+  // HostStats::luaHostBehaviour (every host): DES bounds of the score and the active flows, and
+  // MonitoredCounter's anomaly indexes of the traffic
   if (h.behaviour) {
     const d = h.behaviour.des;
     const one = (x: (typeof d)[number]) => ({ anomaly: x.anomaly, value: x.value, lower_bound: x.lower_bound, upper_bound: x.upper_bound });
     o.score_behaviour = { as_client: one(d[0]), as_server: one(d[1]), tot_num_anomalies: d[0].tot_num_anomalies + d[1].tot_num_anomalies };
     o.active_flows_behaviour = { as_client: one(d[2]), as_server: one(d[3]), tot_num_anomalies: d[2].tot_num_anomalies + d[3].tot_num_anomalies };
     // LocalHostStats::luaHostBehaviour: the names visited so far in this window, the last window's bounds
-    o.contacted_hosts_behaviour = { value: h.behaviour.visited_now, anomaly: d[4].anomaly, lower_bound: d[4].lower_bound, upper_bound: d[4].upper_bound };
+    if (h.localhost) o.contacted_hosts_behaviour = { value: h.behaviour.visited_now, anomaly: d[4].anomaly, lower_bound: d[4].lower_bound, upper_bound: d[4].upper_bound };
     const x = h.behaviour.anomaly_index;
     Object.assign(o, { 'bytes.sent.anomaly_index': x[0], 'bytes.rcvd.anomaly_index': x[1], 'packets.sent.anomaly_index': x[2], 'packets.rcvd.anomaly_index': x[3] });
     // L4Stats::lua: the families' bytes

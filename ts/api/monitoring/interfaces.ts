@@ -48,7 +48,7 @@ const tcpPacketStats = z.object({ retransmissions: num, out_of_order: num, lost:
 /** get/interface/data v2 (the form the data is built in). */
 export const InterfaceDataV2 = z.object({
   ifid: z.string(), ifname: z.string(), uptime: z.string(), localtime: z.string(), epoch: num, speed: num, is_view: z.boolean(),
-  num_hosts: num, num_local_hosts: num, num_rcvd_only_hosts: num, num_local_rcvd_only_hosts: num, num_devices: num, num_flows: num, hosts_pctg: num, flows_pctg: num, macs_pctg: num,
+  num_hosts: num, num_local_hosts: num, num_rcvd_only_hosts: num, num_local_rcvd_only_hosts: num, num_local_hosts_anomalies: num, num_remote_hosts_anomalies: num, num_devices: num, num_flows: num, hosts_pctg: num, flows_pctg: num, macs_pctg: num,
   bytes: num, packets: num, bytes_upload: num, bytes_download: num, packets_upload: num, packets_download: num,
   bytes_upload_since_reset: num, bytes_download_since_reset: num, packets_upload_since_reset: num, packets_download_since_reset: num,
   local2remote: num, remote2local: num, throughput_bps: num, throughput_pps: num,
@@ -64,7 +64,7 @@ export const InterfaceDataV2 = z.object({
 });
 /** fields of the current v2 script that ntopng's v1 did not have */
 const V2_ONLY = {
-  num_rcvd_only_hosts: true, num_local_rcvd_only_hosts: true, bytes_upload_since_reset: true, bytes_download_since_reset: true,
+  num_rcvd_only_hosts: true, num_local_rcvd_only_hosts: true, num_local_hosts_anomalies: true, num_remote_hosts_anomalies: true, bytes_upload_since_reset: true, bytes_download_since_reset: true,
   packets_upload_since_reset: true, packets_download_since_reset: true, engaged_alerts_notice: true, engaged_alerts_warning: true,
   engaged_alerts_error: true, host_dropped_alerts: true, flow_dropped_alerts: true, other_dropped_alerts: true,
 } as const;
@@ -105,6 +105,9 @@ export function interfaceData(ctx: ApiCtx): IfData {
     // unicast hosts that have only received so far (NetworkInterface's numTotalRxOnlyHosts, numLocalRxOnlyHosts)
     num_rcvd_only_hosts: s.num_rcvd_only_hosts,
     num_local_rcvd_only_hosts: s.num_local_rcvd_only_hosts,
+    // the behavioural anomalies the hosts' score and active-flow counters found (HostStats::updateStats → incHostAnomalies)
+    num_local_hosts_anomalies: s.num_local_hosts_anomalies,
+    num_remote_hosts_anomalies: s.num_remote_hosts_anomalies,
     num_devices: s.num_devices,
     num_flows: s.num_flows,
     hosts_pctg: pct(s.num_hosts, s.max_hosts),
