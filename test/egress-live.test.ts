@@ -15,6 +15,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { Engine } from '../ts/bindings/engine.js';
 import { eth, ETH, ipv4, IPPROTO, mac, udp } from './fixtures/frames.js';
+import { vethNamespace } from './fixtures/netns.js';
 import { pcapRecords, tempDir } from './fixtures/pcap.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -44,10 +45,7 @@ const PAIRS: [string, string][] = [[IN, IN_NS], [OUT, OUT_NS], [BA, BA_NS], [BB,
 function run(cmd: string, args: string[]): string {
   return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 }
-function teardown(): void {
-  spawnSync('ip', ['netns', 'del', NS], { stdio: 'ignore' });
-  for (const [a] of PAIRS) spawnSync('ip', ['link', 'del', a], { stdio: 'ignore' });
-}
+const net = vethNamespace(NS, PAIRS);
 
 async function waitFor(cond: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
   const end = Date.now() + timeoutMs;
@@ -114,23 +112,7 @@ describe.skipIf(!!skipReason)('egress on live interfaces', () => {
   const engines: Engine[] = [];
   const dumps: ChildProcess[] = [];
 
-  beforeAll(() => {
-    teardown();
-    try {
-      run('ip', ['netns', 'add', NS]);
-      for (const [a, b] of PAIRS) {
-        run('ip', ['link', 'add', a, 'type', 'veth', 'peer', 'name', b]);
-        run('ip', ['link', 'set', b, 'netns', NS]);
-        run('sysctl', ['-qw', `net.ipv6.conf.${a}.disable_ipv6=1`]);
-        run('ip', ['netns', 'exec', NS, 'sysctl', '-qw', `net.ipv6.conf.${b}.disable_ipv6=1`]);
-        run('ip', ['link', 'set', a, 'up']);
-        run('ip', ['netns', 'exec', NS, 'ip', 'link', 'set', b, 'up']);
-      }
-    } catch (e) {
-      teardown();
-      throw e;
-    }
-  });
+  beforeAll(() => net.setup());
   afterEach(async () => {
     for (const e of engines.splice(0)) e.close();
     for (const d of dumps.splice(0)) await stop(d);
@@ -138,7 +120,7 @@ describe.skipIf(!!skipReason)('egress on live interfaces', () => {
   afterAll(async () => {
     for (const e of engines.splice(0)) e.close();
     for (const d of dumps.splice(0)) await stop(d);
-    teardown();
+    net.teardown();
     tmp.cleanup();
   });
 

@@ -7,14 +7,14 @@
 // (ntopng's `drops`, libpcap's ps_drop), never lost silently.
 //
 // Needs root, `ip netns` and python3; skipped otherwise.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { Engine } from '../ts/bindings/engine.js';
+import { vethNamespace } from './fixtures/netns.js';
 
-const run = (cmd: string, args: string[]) => execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 const tryRun = (cmd: string, args: string[]) => spawnSync(cmd, args, { stdio: 'ignore' }).status === 0;
 
 const isRoot = process.getuid?.() === 0;
@@ -28,14 +28,11 @@ const skipReason = !isRoot
 if (skipReason) console.warn(`test/live-rate.test.ts skipped: ${skipReason}`);
 
 const tag = `fgr${process.pid}`;
-const NS = tag, IF_ROOT = `${tag}a`, IF_NS = `${tag}b`;
-const nsExec = (args: string[]) => run('ip', ['netns', 'exec', NS, ...args]);
+const IF_ROOT = `${tag}a`, IF_NS = `${tag}b`;
+// No addresses and no IPv6: the only frames on the link are the sender's.
+const net = vethNamespace(tag, [[IF_ROOT, IF_NS]]);
+const nsExec = (args: string[]) => net.nsExec(args);
 const rxPackets = () => Number(readFileSync(`/sys/class/net/${IF_ROOT}/statistics/rx_packets`, 'utf8'));
-
-function teardown(): void {
-  spawnSync('ip', ['netns', 'del', NS], { stdio: 'ignore' });
-  spawnSync('ip', ['link', 'del', IF_ROOT], { stdio: 'ignore' });
-}
 
 // F flows (10.77.1+f/256.f%256:10000+f → 10.78.0.1:9000, UDP), K packets each, sent
 // k-major so that every flow is open at once; 60-byte frames. Retries a send
@@ -94,28 +91,13 @@ describe.skipIf(!!skipReason)('live capture at the sender’s full rate', () => 
     return e;
   };
 
-  beforeAll(() => {
-    teardown();
-    try {
-      run('ip', ['netns', 'add', NS]);
-      run('ip', ['link', 'add', IF_ROOT, 'type', 'veth', 'peer', 'name', IF_NS]);
-      run('ip', ['link', 'set', IF_NS, 'netns', NS]);
-      // No addresses and no IPv6: the only frames on the link are the sender's.
-      run('sysctl', ['-qw', `net.ipv6.conf.${IF_ROOT}.disable_ipv6=1`]);
-      nsExec(['sysctl', '-qw', `net.ipv6.conf.${IF_NS}.disable_ipv6=1`]);
-      run('ip', ['link', 'set', IF_ROOT, 'up']);
-      nsExec(['ip', 'link', 'set', IF_NS, 'up']);
-    } catch (e) {
-      teardown();
-      throw e;
-    }
-  });
+  beforeAll(() => net.setup());
   afterEach(() => {
     for (const e of engines.splice(0)) e.close();
   });
   afterAll(() => {
     for (const e of engines.splice(0)) e.close();
-    teardown();
+    net.teardown();
   });
 
   const F = 2000, K = 50;

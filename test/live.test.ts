@@ -22,6 +22,7 @@ import { InterfaceChecks, isGhostNetwork } from '../ts/services/checks/interface
 import { ConfigStore } from '../ts/services/config-store.js';
 import { RecordingSink } from './fixtures/alert-sink.js';
 import { ETH, IPPROTO, arp, eth as ethFrame, ipv4, mac as macBytes, udp } from './fixtures/frames.js';
+import { vethNamespace } from './fixtures/netns.js';
 import { pcapRecords } from './fixtures/pcap.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -62,14 +63,9 @@ function freeSubnet(): number {
   throw new Error('no free 10.99.X.0/24 subnet');
 }
 
-function teardown(): void {
-  // Deleting the namespace deletes its veth end, and with it the peer.
-  spawnSync('ip', ['netns', 'del', NS], { stdio: 'ignore' });
-  spawnSync('ip', ['link', 'del', IF_ROOT], { stdio: 'ignore' });
-}
-
+const net = vethNamespace(NS, [[IF_ROOT, IF_NS]]);
 function nsExec(args: string[], opts: { input?: string } = {}): string {
-  return run('ip', ['netns', 'exec', NS, ...args], opts);
+  return net.nsExec(args, opts.input);
 }
 
 /** Polls until `cond` holds; fails after `timeoutMs` (a bound, not a timing assertion). */
@@ -192,21 +188,13 @@ describe.skipIf(!!skipReason)('live capture on a veth pair', () => {
   }
 
   beforeAll(() => {
-    teardown(); // a leftover of a killed run with the same pid
+    net.setup(); // also removes a leftover of a killed run with the same pid
     try {
-      run('ip', ['netns', 'add', NS]);
-      run('ip', ['link', 'add', IF_ROOT, 'type', 'veth', 'peer', 'name', IF_NS]);
-      run('ip', ['link', 'set', IF_NS, 'netns', NS]);
-      // No IPv6 on either end: no ND, MLD or router solicitations on the link.
-      run('sysctl', ['-qw', `net.ipv6.conf.${IF_ROOT}.disable_ipv6=1`]);
-      nsExec(['sysctl', '-qw', `net.ipv6.conf.${IF_NS}.disable_ipv6=1`]);
       run('ip', ['addr', 'add', `${ROOT_IP}/24`, 'dev', IF_ROOT]);
       nsExec(['ip', 'addr', 'add', `${NS_IP}/24`, 'dev', IF_NS]);
-      run('ip', ['link', 'set', IF_ROOT, 'up']);
       nsExec(['ip', 'link', 'set', 'lo', 'up']);
-      nsExec(['ip', 'link', 'set', IF_NS, 'up']);
     } catch (e) {
-      teardown();
+      net.teardown();
       throw e;
     }
   });
@@ -218,7 +206,7 @@ describe.skipIf(!!skipReason)('live capture on a veth pair', () => {
 
   afterAll(() => {
     for (const e of engines.splice(0)) e.close();
-    teardown();
+    net.teardown();
   });
 
   it('ghost network: ARP between addresses of no local network, alerted by the interface check on a live capture', async () => {
