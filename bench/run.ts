@@ -242,9 +242,9 @@ if (!only || only === 'memory') {
   // (the capture's 1 M flows and 276,245 host keys), and every flow's DPI
   // state and every host's state held: the classifier's pools for the whole
   // flow table (each of the capture's flows carries payload, two thirds of
-  // them metadata), 12 L7 entries per host slot and the local hosts' side
-  // pools (sites, ICMP, used ports, behaviour) for every slot. A run where a
-  // table or pool refused state is not a figure.
+  // them metadata), 12 L7 entries per host slot and the side pools (local
+  // hosts' sites, ICMP, used ports, behaviour; remote hosts' behaviour) for
+  // every slot. A run where a table or pool refused state is not a figure.
   const maxFlows = 1 << 20, maxHosts = 290_000;
   process.env.FLOWGATE_BENCH_SIZES = JSON.stringify({ flowInfoShare: 1, flowMetaShare: 1, l7EntriesPerHost: 12, maxMacs: 300_000, hostSideShare: 1 });
   const r = best('full', [file], maxFlows, maxHosts, 1);

@@ -109,7 +109,7 @@ export async function trial(mode: Mode, files: string[], maxFlows: number, maxHo
   // not the kernel zeroing fresh pages (FLOWGATE_BENCH_COLD=1 to include it).
   const prefault = !process.env.FLOWGATE_BENCH_COLD;
   const e = new Engine({ files, mode: mode === 'no-dpi' || mode === 'no-checks' ? 'full' : mode, dpi: mode !== 'no-dpi', checks: mode !== 'no-checks', prefault, maxFlows, maxHosts, flowIdleSec: 1e10, localHostIdleSec: 1e10, remoteHostIdleSec: 1e10,
-    // every local host's side state (sites, ICMP, used ports, behaviour) held: a pool for each host slot
+    // every host's side state held (local: sites, ICMP, used ports, behaviour; remote: behaviour): pools for each host slot
     hostSideShare: 1,
     // the maps bench's baseline runs without the behaviour maps
     ...(process.env.FLOWGATE_BENCH_NO_MAPS ? { behaviourMapEntries: 0 } : {}),

@@ -512,7 +512,7 @@ export interface EngineStats {
   host_l7_pool_full: number;
   /** contact sketches (server contacts, countries, domains, no-TX peers) the per-host pool had no room for */
   host_contacts_full: number;
-  /** local hosts' sites, ICMP, used-port or behaviour state the side pools had no room for (hostSideShare) */
+  /** side state the side pools had no room for: a local host's sites, ICMP, used ports or behaviour, a remote host's behaviour (hostSideShare) */
   host_side_full: number;
   host_l7_entries: number;
   host_l7_entries_max: number;

@@ -136,7 +136,7 @@ Verdict read_on_for_login(DpiCtx& c, const char* starts_tls) {
   return command_at(c.payload, 0, starts_tls) ? Verdict::No : Verdict::NeedMore;
 }
 
-// Flow::info is the pool entry + 1, so a zeroed flow has none. Sizes keep
+// Flow::info is the pool entry + 1, so a zeroed flow has none.
 // The pools are shares of the flow table (PipelineLimits: by default FlowInfo
 // for 5/16 of it, metadata entries for 1/32); a full pool refuses and counts.
 Classifier::Classifier(uint32_t max_flows, double info_share, double meta_share)

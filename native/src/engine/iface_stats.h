@@ -34,7 +34,7 @@ struct IfaceStats {
   uint64_t macs_created = 0, mac_table_full = 0;
   uint64_t host_l7_pool_full = 0;             // hosts whose L7 counters stopped (pool full)
   uint64_t host_contacts_full = 0;            // contact sketches (host_contacts.h) the pool had no room for
-  uint64_t host_side_full = 0;                // local hosts' sites / ICMP / used ports / behaviour state the side pools had no room for
+  uint64_t host_side_full = 0;                // side state the side pools had no room for (local hosts' sites / ICMP / used ports / behaviour, remote hosts' behaviour)
   uint64_t orphan_fragments = 0;              // later fragments whose first was never seen
   uint64_t expired_ring_drops = 0;
   // Active flows with at least one alert, by their predominant alert's SeverityGroup.
