@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { routeUrls } from '../ts/api/route.js';
 import { routes } from '../ts/api/routes.js';
+import { measured } from '../ts/services/periodic.js';
 import { ADMIN_PASSWORD, addUser, startApi, v0, v1, v2, type ApiService, type CallResult } from './fixtures/api.js';
 import { tsharkView, type TsharkView } from './fixtures/tshark.js';
 import { NDPI_PCAPS, tool } from './fixtures/util.js';
@@ -89,6 +90,10 @@ describe('envelope and interface data shapes', () => {
     expect(Array.isArray(d.ts_alerts)).toBe(true);
     expect(typeof d.profiles === 'object' && !Array.isArray(d.profiles)).toBe(true);
     for (const dir of ['download', 'upload']) for (const k of ['pps', 'bps']) expect(isNum(d.throughput[dir][k]), `${dir}.${k}`).toBe(true);
+    // ntopng's v2 fields of a packet interface without probes, discovery or recording
+    expect(d).toMatchObject({ tot_nprobe_pkts: 0, tot_pkt_drops: 0, active_discovery_active: false });
+    for (const dir of ['download', 'upload']) expect(d.download_upload_chart[dir].length, dir).toBe(30);
+    for (const k of ['traffic_recording', 'traffic_extraction', 'traffic_extraction_num_tasks']) expect(d, k).not.toHaveProperty(k);
     for (const k of ['retransmissions', 'lost', 'out_of_order']) expect(isInt(d.tcpPacketStats[k]), k).toBe(true);
     const sys = d.system_host_stats;
     for (const k of ['mem_total', 'mem_used', 'mem_free', 'mem_cached', 'mem_buffers', 'mem_shmem', 'mem_sreclaimable',
@@ -100,6 +105,18 @@ describe('envelope and interface data shapes', () => {
     expect(sys.mem_ntopng_resident).toBeGreaterThan(0);
     // epoch is the current time in seconds (not ms)
     expect(Math.abs(d.epoch - Date.now() / 1000)).toBeLessThan(3600);
+  });
+
+  it("degraded_performance (v1, v2): present while a periodic activity's last run overran its period, as ntopng's flag", async () => {
+    const flag = async (mk: typeof v1) => (await s.call(mk('get/interface/data'), { query: { ifid: 0 } })).body.rsp.degraded_performance;
+    expect(await flag(v2)).toBeUndefined();
+    // an activity due every 10 ms whose run takes 30 ms
+    await measured('test overrun', 0.01, () => new Promise((r) => setTimeout(r, 30)));
+    expect(await flag(v2)).toBe(true);
+    expect(await flag(v1)).toBe(true);
+    // its next run keeps within the period: the flag goes
+    await measured('test overrun', 0.01, () => undefined);
+    expect(await flag(v2)).toBeUndefined();
   });
 
   it('v2 groups the export counters in db, v1 has them at top level', async () => {

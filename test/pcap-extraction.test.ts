@@ -131,6 +131,9 @@ describe('live extraction equals tcpdump', () => {
     const all = truth(CAPTURES[0], '', 0, 2 ** 32);
     expect(d.body.rsp.recording).toMatchObject({ enabled: true, packets: all.length, drops: 0, write_errors: 0, files: 1, extractions_running: 0 });
     expect(d.body.rsp.recording.bytes).toBe(all.reduce((a, r) => a + r.caplen, 0));
+    // ntopng's recording_utils fields: recording on, no extraction task now
+    expect(d.body.rsp).toMatchObject({ traffic_recording: 'recording', traffic_extraction_num_tasks: 0 });
+    expect(d.body.rsp).not.toHaveProperty('traffic_extraction');
     // the files on disk: one data file and its index
     const dir = join(tmp.dir, 'rec', '0');
     const onDisk = readdirSync(dir).reduce((a, f) => a + statSync(join(dir, f)).size, 0);

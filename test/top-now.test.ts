@@ -7,7 +7,7 @@
 // counters fed by hand to the sampler.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { Rates, RECENT_POINTS } from '../ts/services/rates.js';
+import { CHART_POINTS, CHART_STEP_SECS, Rates, RECENT_POINTS } from '../ts/services/rates.js';
 import type { Interfaces } from '../ts/services/interfaces.js';
 import { startApi, v2, type ApiService } from './fixtures/api.js';
 import { dns, dnsName } from './fixtures/apps.js';
@@ -119,5 +119,34 @@ describe('top/realtime_traffic', () => {
     expect(pts[0]).toEqual({ t: 1_700_000_000 + 11, sent: 11_000, rcvd: 10 });
     expect(pts[59]).toEqual({ t: 1_700_000_000 + 70, sent: 70_000, rcvd: 10 });
     expect(rates.get(3).upload.bps).toBe(70_000 * 8);
+  });
+
+  it("interface data's download_upload_chart: a point per 5 s of engine time each way, KB/s truncated, 30 kept; zeros once the interface stops", () => {
+    // download 12,345 bytes in each second k (a steady 12.345 KB/s), upload k × 1000 bytes
+    let t = 1_700_000_000n * 1_000_000_000n, up = 0, down = 0, state = 'running';
+    const engine = {
+      stats: () => ({ now_ns: Number(t), bytes_upload: up, packets_upload: 0, bytes_download: down, packets_download: 0 }),
+      state: () => ({ state }),
+    };
+    const rates = new Rates({ list: [{ ifid: 4, engine }] } as unknown as Interfaces);
+    expect(rates.chart(4)).toEqual({ download: Array(CHART_POINTS).fill(0), upload: Array(CHART_POINTS).fill(0) });
+    rates.sample();
+    for (let k = 1; k <= 200; k++) {
+      t += 1_000_000_000n, up += 1000 * k, down += 12_345;
+      rates.sample();
+    }
+    // 40 points were made (seconds 5, 10 … 200): the last 30 are seconds 55 … 200
+    const c = rates.chart(4);
+    expect(c.download).toEqual(Array(CHART_POINTS).fill(12));
+    // the upload point ending at second 5j: (sum of 1000 k for k in (5j − 5, 5j]) / 5 s / 1000, truncated
+    const upPoint = (j: number) => Math.trunc(Array.from({ length: 5 }, (_, i) => 1000 * (5 * j - i)).reduce((a, b) => a + b, 0) / 5 / 1000);
+    expect(c.upload).toEqual(Array.from({ length: CHART_POINTS }, (_, i) => upPoint(11 + i)));
+    expect(CHART_STEP_SECS).toBe(5);
+    // stopped: a zero point per 5 samples (wall seconds)
+    state = 'done';
+    for (let k = 0; k < 10; k++) rates.sample();
+    const z = rates.chart(4);
+    expect(z.download.slice(-2)).toEqual([0, 0]);
+    expect(z.download.slice(0, -2)).toEqual(c.download.slice(2));
   });
 });

@@ -40,8 +40,22 @@ export interface RecentPoint {
   rcvd: number;
 }
 
+/** ntopng's RoundTripStats: the last 30 throughput points each way, one per periodic stats update */
+export const CHART_POINTS = 30;
+/** seconds between two points (interface data's periodic_stats_update_frequency_secs) */
+export const CHART_STEP_SECS = 5;
+export interface Chart {
+  /** KB/s received (ingress) and sent (egress), oldest first */
+  download: number[];
+  upload: number[];
+}
+
 export class Rates {
   private readonly prev = new Map<number, Sample>();
+  // the chart's points: the sample the next one is measured from (engine time), the points, the quiet samples since the last
+  private readonly chartPrev = new Map<number, Sample>();
+  private readonly charts = new Map<number, Chart>();
+  private readonly quiet = new Map<number, number>();
   private readonly last = new Map<number, DirRates>();
   private readonly recentPoints = new Map<number, RecentPoint[]>();
   private timer: NodeJS.Timeout | null = null;
@@ -74,7 +88,19 @@ export class Rates {
         const b = this.last.get(i.ifid);
         this.last.set(i.ifid, { upload: rate(0, 0, b?.upload), download: rate(0, 0, b?.download) });
         this.prev.set(i.ifid, cur);
+        // and its chart goes on with zeros, a point per step of wall time
+        const q = (this.quiet.get(i.ifid) ?? 0) + 1;
+        this.quiet.set(i.ifid, q % CHART_STEP_SECS);
+        if (q === CHART_STEP_SECS) this.chartPoint(i.ifid, 0, 0);
+        this.chartPrev.set(i.ifid, cur);
         continue;
+      }
+      const cp = this.chartPrev.get(i.ifid) ?? this.chartPrev.set(i.ifid, p).get(i.ifid)!;
+      if (cur.t - cp.t >= CHART_STEP_SECS * 1e9) {
+        // ethStats' throughput at the update: bytes per second since the previous one, in KB (truncated)
+        const sec = (cur.t - cp.t) / 1e9;
+        this.chartPoint(i.ifid, Math.trunc((cur.bd - cp.bd) / sec / 1000), Math.trunc((cur.bu - cp.bu) / sec / 1000));
+        this.chartPrev.set(i.ifid, cur);
       }
       const dt = cur.t - p.t;
       if (dt < MIN_SPAN_NS) continue;
@@ -89,6 +115,18 @@ export class Rates {
       if (ring.length > RECENT_POINTS) ring.shift();
       this.prev.set(i.ifid, cur);
     }
+  }
+
+  private chartPoint(ifid: number, download: number, upload: number): void {
+    const c = this.charts.get(ifid) ?? this.charts.set(ifid, { download: Array(CHART_POINTS).fill(0), upload: Array(CHART_POINTS).fill(0) }).get(ifid)!;
+    c.download.push(download), c.upload.push(upload);
+    c.download.shift(), c.upload.shift();
+  }
+
+  /** interface data's download_upload_chart: 30 points each way, oldest first (zeros before the first) */
+  chart(ifid: number): Chart {
+    const c = this.charts.get(ifid);
+    return c ? { download: [...c.download], upload: [...c.upload] } : { download: Array(CHART_POINTS).fill(0), upload: Array(CHART_POINTS).fill(0) };
   }
 
   /** The last RECENT_POINTS samples of a running interface, oldest first (a replay's last minute once it ended). */

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { l7Id, l7Name, type EngineStats } from '../../bindings/engine.js';
 import { isGhostNetwork } from '../../services/checks/interface-checks.js';
 import type { MonitoredInterface } from '../../services/interfaces.js';
+import { periodicActivities } from '../../services/periodic.js';
 import { recordingStatus } from '../../services/recording/index.js';
 import { secondsToTime } from '../../services/time-format.js';
 import type { ApiCtx } from '../route.js';
@@ -61,12 +62,20 @@ export const InterfaceDataV2 = z.object({
   num_live_captures: num, profiles: z.record(z.string(), num), periodic_stats_update_frequency_secs: num,
   system_host_stats: z.object(sysFields),
   db: z.object({ flow_export_count: num, flow_export_drops: num, flow_export_rate: num }),
+  // present only when so, as ntopng sends them
+  degraded_performance: z.literal(true).optional(),
+  traffic_recording: z.enum(['recording', 'failed']).optional(),
+  traffic_extraction: num.optional(),
+  traffic_extraction_num_tasks: num.optional(),
+  download_upload_chart: z.object({ download: z.array(num), upload: z.array(num) }),
+  tot_nprobe_pkts: num, tot_pkt_drops: num, active_discovery_active: z.boolean(),
 });
 /** fields of the current v2 script that ntopng's v1 did not have */
 const V2_ONLY = {
   num_rcvd_only_hosts: true, num_local_rcvd_only_hosts: true, num_local_hosts_anomalies: true, num_remote_hosts_anomalies: true, bytes_upload_since_reset: true, bytes_download_since_reset: true,
   packets_upload_since_reset: true, packets_download_since_reset: true, engaged_alerts_notice: true, engaged_alerts_warning: true,
   engaged_alerts_error: true, host_dropped_alerts: true, flow_dropped_alerts: true, other_dropped_alerts: true,
+  download_upload_chart: true, tot_nprobe_pkts: true, tot_pkt_drops: true, active_discovery_active: true,
 } as const;
 /** v1: the export counters at the top level. */
 export const InterfaceDataV1 = InterfaceDataV2.omit({ db: true, alerted_flows_notice: true, alerted_flows_warning: true, alerted_flows_error: true, ...V2_ONLY }).extend(
@@ -166,7 +175,25 @@ export function interfaceData(ctx: ApiCtx): IfData {
     system_host_stats: systemHostStats(sys, ctx.deps.alerts?.systemCounters()),
     // flows written to the historical store (zeros without one, as ntopng without a flows database)
     db: ctx.deps.flowExport?.counters(i.ifid) ?? { flow_export_count: 0, flow_export_drops: 0, flow_export_rate: 0 },
+    // periodic_activities_utils.have_degraded_performance: an activity whose last run overran its period
+    ...(Object.values(periodicActivities()).some((a) => a.num_runs > 0 && a.last_duration_ms > a.max_duration_secs * 1000) ? { degraded_performance: true as const } : {}),
+    // recording_utils: the recorder's state while recording is on, and the extractions (streamed here:
+    // the running ones are the tasks, none waits ready)
+    ...recordingFields(i, ctx.deps.extractions?.running ?? 0),
+    // RoundTripStats: a point each way per periodic stats update
+    download_upload_chart: ctx.deps.rates.chart(i.ifid),
+    // packets and drops the interface's nProbe probes reported: a packet interface has none
+    tot_nprobe_pkts: 0,
+    tot_pkt_drops: 0,
+    // ntopng's periodic network discovery (ARP/SNMP/SSDP sweeps): flowgate runs none
+    active_discovery_active: false,
   };
+}
+
+function recordingFields(i: MonitoredInterface, running: number): Pick<IfData, 'traffic_recording' | 'traffic_extraction' | 'traffic_extraction_num_tasks'> {
+  const s = i.engine.recorderStats();
+  if (!s) return {};
+  return { traffic_recording: s.lastError ? 'failed' : 'recording', ...(running > 0 ? { traffic_extraction: running } : {}), traffic_extraction_num_tasks: running };
 }
 
 type Sys = ReturnType<ApiCtx['deps']['system']['read']>;
