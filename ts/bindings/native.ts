@@ -225,6 +225,8 @@ export interface HostRecord {
   is_broadcast: boolean;
   is_multicast: boolean;
   broadcast_domain_host: boolean;
+  /** a client nDPI flagged as a crawler or bot in one of its flows (ntopng's crawlerBotScannerHost) */
+  crawler_bot: boolean;
   first_seen: number;
   last_seen: number;
   duration: number;

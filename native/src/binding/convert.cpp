@@ -224,6 +224,7 @@ Napi::Object host_to_js(Napi::Env env, const HostRow& r) {
   o.Set("is_broadcast", bool(h.flags & kHostBroadcast));
   o.Set("is_multicast", bool(h.flags & kHostMulticast));
   o.Set("broadcast_domain_host", bool(h.flags & kHostBroadcastDomain));
+  o.Set("crawler_bot", bool(h.flags & kHostCrawlerBot));
   o.Set("first_seen", secs(h.first_ns));
   o.Set("last_seen", secs(h.last_ns()));
   o.Set("duration", secs(h.last_ns() - h.first_ns) + 1);

@@ -574,7 +574,13 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
     if (Classifier::wants(f) && !dpi_skip) {
       const uint64_t sig = risk_sig(f);
       dpi_.inspect(f, p, dir == 0);
-      if (lim_.checks && risk_sig(f) != sig) rescore(fi, true);
+      if (risk_sig(f) != sig) {
+        if (lim_.checks) rescore(fi, true);
+        // ntopng's Flow: a client whose flow nDPI flags as a crawler or bot is
+        // one from then on (Host::setCrawlerBotScannerHost)
+        const FlowInfo* x = dpi_.info(f);
+        if (x && (x->risks & stored_bit(Risk::CrawlerBot)) && f.cli_host != HashIndex::kNone) hosts_[f.cli_host].flags |= kHostCrawlerBot;
+      }
     }
     // ntopng's IEC104Stats: every new TCP segment of an IEC flow, from the one that classified it on
     if (lim_.checks && tcp && !old_data && (f.l7_app == id(ProtoId::IEC60870) || f.l7_master == id(ProtoId::IEC60870))) iec_segment(fi, p, dir);

@@ -25,6 +25,7 @@ enum HostFlag : uint8_t {
   kHostLocal = 1, kHostBroadcast = 2, kHostMulticast = 4, kHostHasMac = 8,
   kHostPrivate = 16, kHostBroadcastDomain = 32,
   kHostL7Full = 64,  // the L7 pool was full: this host's L7/DSCP counters stopped
+  kHostCrawlerBot = 128,  // a client nDPI saw acting as a crawler or bot (ntopng's is_crawler_bot_scanner)
 };
 
 // Traffic families as ntopng splits them.

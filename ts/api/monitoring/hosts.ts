@@ -196,7 +196,12 @@ export function hostDataFlat(ctx: ApiCtx, h: HostRecord, iface: MonitoredInterfa
     is_multicast: h.is_multicast,
     broadcast_domain_host: h.broadcast_domain_host,
     dhcpHost: h.name_source === 'dhcp',
+    crawlerBotScannerHost: h.crawler_bot,
     is_blacklisted: h.is_blacklisted,
+    // Host::lua_get_min_info: the servers it was seen to be, as 1 << HOST_IS_*_SERVER
+    host_services_bitmap: servicesBitmap(h.services ?? 0),
+    // ntopng's LocalHost serialization by MAC (a preference flowgate does not have): never
+    serialize_by_mac: false,
     childSafe: false,
     hiddenFromTop: false,
     drop_all_host_traffic: false,
@@ -208,6 +213,8 @@ export function hostDataFlat(ctx: ApiCtx, h: HostRecord, iface: MonitoredInterfa
     os_detail: '',
     devtype: h.devtype,
     host_pool_id: h.host_pool_id,
+    // Host::lua_get_host_pool: what matched the pool (flowgate's pools hold addresses and networks, not MACs)
+    host_pool_match: 'ip',
     // the shares of its active flows' alert scores (Score::lua_get_score)
     score: h.score_as_client + h.score_as_server,
     'score.as_client': h.score_as_client,
@@ -334,6 +341,9 @@ const dataRatio = (sent: number, rcvd: number) => (sent + rcvd === 0 ? 0 : (sent
 
 /** the engine's HostService bits (native/src/flow/host_contacts.h), in Host::lua_get_services' order */
 const SERVICE_BITS: [string, number][] = [['dhcp', 1], ['dns', 2], ['smtp', 4], ['pop', 32], ['imap', 16], ['ntp', 8]];
+/** ntopng's HOST_IS_*_SERVER numbers (ntop_defines.h), by the engine's bit */
+const NTOPNG_SERVICE: [number, number][] = [[1, 1], [2, 2], [8, 3], [4, 4], [16, 5], [32, 6]];
+const servicesBitmap = (bits: number) => NTOPNG_SERVICE.reduce((m, [bit, n]) => (bits & bit ? m | (1 << n) : m), 0);
 
 /**
  * v1/v2 data of one host: its flat record, what its active flows tell and,
