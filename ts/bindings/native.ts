@@ -392,7 +392,12 @@ export interface FlowRecord {
   srv2cli_dscp: number;
   cli2srv_ttl: number;
   srv2cli_ttl: number;
-  tcp: Record<'retransmissions' | 'out_of_order' | 'lost', { cli2srv: number; srv2cli: number }>;
+  tcp: Record<'retransmissions' | 'out_of_order' | 'lost', { cli2srv: number; srv2cli: number }> & {
+    /** ntopng's network latencies (ms): half of SYN → SYN|ACK (srv), half of SYN|ACK → the handshake's ACK (cli); 0 unmeasured or above 5 s */
+    nw_latency: { cli: number; srv: number };
+    /** ms from the last client payload to the first server payload after it; 0 until then */
+    appl_latency: number;
+  };
   icmp_type: number;
   icmp_code: number;
   l7_master: number;

@@ -447,6 +447,12 @@ Napi::Object flow_to_js(Napi::Env env, const FlowRow& r) {
   tcp.Set("retransmissions", pair(f.retr[0], f.retr[1]));
   tcp.Set("out_of_order", pair(f.ooo[0], f.ooo[1]));
   tcp.Set("lost", pair(f.lost[0], f.lost[1]));
+  // ntopng's latencies in ms (µs / 1000): network, each side of the handshake; the application's
+  Napi::Object nw = Napi::Object::New(env);
+  nw.Set("cli", double(r.tcp.client_latency()) / 1000);
+  nw.Set("srv", double(r.tcp.srv_lat) / 1000);
+  tcp.Set("nw_latency", nw);
+  tcp.Set("appl_latency", double(r.tcp.appl) / 1000);
   o.Set("tcp", tcp);
   o.Set("icmp_type", double(f.icmp_type));
   o.Set("icmp_code", double(f.icmp_code));
@@ -498,7 +504,7 @@ Napi::Object flow_to_js(Napi::Env env, const FlowRow& r) {
   X(orphan_fragments, s.orphan_fragments) X(expired_ring_drops, s.expired_ring_drops)                    \
   X(drops, e.kernel_drops()) X(first_seen_ns, s.first_ns) X(last_seen_ns, s.last_ns) X(now_ns, pl.now_ns()) \
   X(throughput_bps, s.bps) X(throughput_pps, s.pps) X(memory_bytes, pl.memory_bytes())                   \
-  X(flow_memory_bytes, pl.flows().memory_bytes() + pl.classifier().memory_bytes() + pl.flow_scores_memory_bytes() + pl.flow_iec_memory_bytes()) \
+  X(flow_memory_bytes, pl.flows().memory_bytes() + pl.flow_side_memory_bytes() + pl.classifier().memory_bytes() + pl.flow_scores_memory_bytes() + pl.flow_iec_memory_bytes()) \
   X(alerted_flows_notice, s.alerted_flows[kSevNotice]) X(alerted_flows_warning, s.alerted_flows[kSevWarning])  \
   X(alerted_flows_error, s.alerted_flows[kSevError]) X(alerted_flows_other, s.alerted_flows[kSevNone] + s.alerted_flows[kSevUncounted]) \
   X(flow_info_full, pl.classifier().info_full()) X(flow_meta_full, pl.classifier().meta_full())         \

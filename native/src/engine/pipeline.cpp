@@ -93,6 +93,7 @@ Pipeline::Pipeline(const PipelineLimits& lim, SpscRing<ExpiredFlow>* expired)
   std::memset(host_net_.get(), kNoNet, lim.max_hosts);
   host_pool_.reset(new uint8_t[lim.max_hosts]());
   flow_goodput_.reset(new uint32_t[lim.max_flows]());
+  flow_tcp_.reset(new TcpTiming[lim.max_flows]());
   iec_cfg_.learning_s = lim.iec_learning_s;
   host_country_.reset(new uint16_t[lim.max_hosts]());
   host_sites_.reset(new uint32_t[lim.max_hosts]());
@@ -128,7 +129,7 @@ void Pipeline::learn_name(const IpAddr& ip, uint16_t vlan, const char* name, siz
 }
 
 size_t Pipeline::memory_bytes() const {
-  return flows_.memory_bytes() + size_t(flows_.max()) * sizeof(uint32_t) + flow_iec_memory_bytes() + hosts_.memory_bytes() + names_.memory_bytes() + mac_index_.memory_bytes() +
+  return flows_.memory_bytes() + flow_side_memory_bytes() + flow_iec_memory_bytes() + hosts_.memory_bytes() + names_.memory_bytes() + mac_index_.memory_bytes() +
          mac_pool_.memory_bytes() + dpi_.memory_bytes() + score_pool_.memory_bytes() + l7_.memory_bytes() + host_checks_memory_bytes() + services_.memory_bytes() + periodicity_.memory_bytes() + host_side_memory_bytes() + (n_apps_ + n_cats_) * sizeof(IfaceL7Counter) + kFragSlots * sizeof(FragEntry) + kNameCacheSlots * sizeof(NameCacheEntry) + sizeof(*this);
 }
 
@@ -456,6 +457,7 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
     if (lim_.checks && (f.l7_app | f.l7_master)) rescore(fi, true);
     stats_.flows_created++;
     flow_goodput_[fi] = 0;
+    flow_tcp_[fi] = TcpTiming{};
     flows_[fi].iec_state = 0;
   }
   Flow& f = flows_[fi];
@@ -491,6 +493,7 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
     }
     f.tcp_flags[dir] |= p.tcp_flags;
     if (p.tcp_flags & kSyn) f.saw_syn = 1;
+    if (!f.tcp_timed) tcp_timing(flow_tcp_[fi], f, p, dir);
     if (p.l4_payload_wire) {
       f.tcp_data = 1;
       uint32_t& g = flow_goodput_[fi];
@@ -603,6 +606,41 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
   }
   if (is_multicast(p.dst)) stats_.multicast_packets++;
   else if (dst_bcast) stats_.broadcast_packets++;
+}
+
+// ntopng's TCP latencies (Flow::updateTcpFlags, the 3WH; Flow's payload
+// update, the application's): times in whole µs of packet time, as ntopng's
+// timevals, halved as its timeval_diff(…, 1) halves them.
+void Pipeline::tcp_timing(TcpTiming& t, Flow& f, const Packet& p, int dir) noexcept {
+  const uint64_t us = now_ns_ / 1000 - f.first_ns / 1000;
+  if (us >= 0x7ffffffe) return;  // 35 minutes into the flow: nothing left to time
+  const uint32_t at = uint32_t(us) + 1;
+  constexpr uint32_t kMaxHalfUs = 6000000;  // ntopng: a latency of more than 5 whole seconds is dropped
+  if (!t.twh_over()) {
+    const uint8_t fl = p.tcp_flags & uint8_t(~(kEce | kCwr));
+    if (fl == kSyn) {
+      if (!t.syn) t.syn = at;
+    } else if (fl == (kSyn | kAck)) {
+      if (!t.synack && t.syn) {
+        t.synack = at;
+        const uint32_t half = (at - t.syn) / 2;
+        t.srv_lat = half < kMaxHalfUs ? half : 0;
+      }
+    } else {
+      // the handshake's ACK (with PSH for TCP Fast Open), or anything else: the handshake is over
+      if ((fl == kAck || fl == (kAck | kPsh)) && t.synack) {
+        const uint32_t half = (at - t.synack) / 2;
+        t.cli_lat = half < kMaxHalfUs ? half : 0;
+      }
+      t.cli_lat |= 1u << 31;
+    }
+  }
+  // the application: the last client payload before the first server one
+  if (p.l4_payload_wire && !t.appl) {
+    if (dir == 0) t.c2s = at;
+    else if (t.c2s) t.appl = at - t.c2s;
+  }
+  if (t.twh_over() && t.appl) f.tcp_timed = 1;
 }
 
 // The side counters of host_checks.h for a TCP packet with SYN or RST, or an
@@ -1259,6 +1297,7 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
   ZeroArray<HostCheckHits> nhits = zero_array<HostCheckHits>(max_hosts);
   ZeroArray<HostScore> nhscores = zero_array<HostScore>(max_hosts);
   std::unique_ptr<uint32_t[]> ngoodput(new uint32_t[max_flows]());
+  std::unique_ptr<TcpTiming[]> ntcp(new TcpTiming[max_flows]());
   const uint32_t niecs = std::max(iec_entries(max_flows), iec_pool_.size());
   EntryPool<IecFlow> niecpool(niecs);
   HashIndex niecindex(niecs);
@@ -1289,6 +1328,7 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
     Flow& f = nf[j];
     f = flows_[i];
     ngoodput[j] = flow_goodput_[i];
+    ntcp[j] = flow_tcp_[i];
     if (const IecFlow* x = iec_of(i)) {  // iec_state is copied with the flow
       const uint32_t e = niecpool.alloc();
       niecpool[e] = *x;
@@ -1305,6 +1345,7 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
   }
   flows_ = std::move(nf);
   flow_goodput_ = std::move(ngoodput);
+  flow_tcp_ = std::move(ntcp);
   iec_pool_ = std::move(niecpool), iec_index_ = std::move(niecindex);
   hosts_ = std::move(nh);
   names_ = std::move(nn);

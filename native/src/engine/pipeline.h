@@ -153,6 +153,9 @@ class Pipeline {
   // Flows whose score could not be kept: the side pool was full.
   uint64_t score_full() const { return score_full_; }
   size_t flow_scores_memory_bytes() const { return score_pool_.memory_bytes(); }
+  // the arrays beside the flow table, by slot: goodput counters, TCP latencies
+  size_t flow_side_memory_bytes() const { return size_t(flows_.max()) * (sizeof(uint32_t) + sizeof(TcpTiming)); }
+  const TcpTiming& flow_tcp(uint32_t slot) const { return flow_tcp_[slot]; }
   // IEC 60870-5-104 (flow/iec104.h): the allowed type ids below 128 as a
   // bitmap, all ones while the check is off (JS thread, under the batch
   // lock: a batch sees the old set or the new one).
@@ -278,6 +281,7 @@ class Pipeline {
     if (h.flags & kHostLocal) stats_.local_rx_only_hosts--;
   }
   void contact(uint32_t host, ContactKind kind, uint32_t h) noexcept;
+  void tcp_timing(TcpTiming& t, Flow& f, const Packet& p, int dir) noexcept;
   void credit_nets(const Flow& f, uint32_t c2s, uint32_t s2c, uint32_t pkts) noexcept;
   void credit_countries(const Flow& f, uint32_t c2s, uint32_t s2c) noexcept;
   void credit_net_tcp(const Flow& f, uint32_t retr, uint32_t ooo, uint32_t lost) noexcept;
@@ -373,6 +377,7 @@ class Pipeline {
   // the low goodput check), saturating at 2^32 - 1 (kGoodputSaturated: more
   // than 4 GiB of payload, no low goodput)
   std::unique_ptr<uint32_t[]> flow_goodput_;
+  std::unique_ptr<TcpTiming[]> flow_tcp_;  // per flow slot: its TCP latencies (flow.h)
   static constexpr uint32_t kGoodputSaturated = 0xffffffffu;
   // IEC 60870-5-104 flows' state (flow/iec104.h): an entry per IEC flow
   // (Flow::iec_state 1), found by the flow's slot through iec_index_; a

@@ -305,6 +305,7 @@ std::vector<FlowRow> flow_rows(const Pipeline& pl, const PageEntry* e, size_t n)
     const Flow& f = ft[e[k].index];
     FlowRow r;
     r.f = f;
+    r.tcp = pl.flow_tcp(e[k].index);
     r.risks = pl.classifier().risks(f);
     if (const FlowInfo* fi = pl.classifier().info(f)) {
       r.host.assign(fi->host, strnlen(fi->host, sizeof(fi->host)));

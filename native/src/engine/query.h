@@ -133,6 +133,7 @@ struct FlowQuery {
 
 struct FlowRow {
   Flow f;
+  TcpTiming tcp{};                       // its TCP latencies
   std::string cli_name, srv_name;
   std::string host;                      // what DPI read: SNI, Host, DNS query
   uint8_t confidence = 0;                // Confidence

@@ -44,6 +44,18 @@ inline uint64_t hash_flow_key(const FlowKey& k) {
   return h;
 }
 
+// ntopng's TCP latencies of a flow (Flow::updateTcpFlags, Flow::updatePayload),
+// kept beside the flow table by slot: times are µs after the flow's first
+// packet + 1 (0: not seen); latencies in µs.
+struct TcpTiming {
+  uint32_t syn, synack;       // the first SYN, the first SYN|ACK after it
+  uint32_t srv_lat, cli_lat;  // half of SYN → SYN|ACK, half of SYN|ACK → the handshake's ACK (0 above 5 s)
+  uint32_t c2s, appl;         // the last client payload before the first server one; that gap
+  bool twh_over() const { return cli_lat >> 31; }
+  uint32_t client_latency() const { return cli_lat & 0x7fffffffu; }
+};
+static_assert(sizeof(TcpTiming) == 24);
+
 enum class FlowEnd : uint8_t { Idle = 0, Lifetime = 1, Flushed = 2, Evicted = 3 };
 
 struct alignas(64) Flow {
@@ -61,7 +73,9 @@ struct alignas(64) Flow {
   // The periodic snapshot last taken (its period index mod 4): the sweep
   // visits a flow every few seconds, so two periods never pass unseen.
   uint8_t dump_epoch : 2;
-  uint8_t ip_version;
+  uint8_t ip_version : 4;
+  // its TCP latencies are all taken (flow.h TcpTiming): later packets leave them alone
+  uint8_t tcp_timed : 1;
   uint8_t icmp_type, icmp_code;
   // line 1: what every packet updates
   uint8_t tcp_flags[2];

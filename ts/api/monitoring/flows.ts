@@ -134,6 +134,9 @@ function flowRecord(f: FlowRecord, verbose: boolean, ifid: number) {
   if (verbose) {
     r.packets = f.packets;
     r.tcp = {
+      // Flow::lua_get_tcp_info's latencies (ms)
+      appl_latency: f.tcp.appl_latency,
+      nw_latency: { cli: f.tcp.nw_latency.cli, srv: f.tcp.nw_latency.srv },
       retransmissions: f.tcp.retransmissions,
       out_of_order: f.tcp.out_of_order,
       lost: f.tcp.lost,
