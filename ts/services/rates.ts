@@ -118,7 +118,7 @@ export class Rates {
   }
 
   private chartPoint(ifid: number, download: number, upload: number): void {
-    const c = this.charts.get(ifid) ?? this.charts.set(ifid, { download: Array(CHART_POINTS).fill(0), upload: Array(CHART_POINTS).fill(0) }).get(ifid)!;
+    const c = this.charts.get(ifid) ?? this.charts.set(ifid, emptyChart()).get(ifid)!;
     c.download.push(download), c.upload.push(upload);
     c.download.shift(), c.upload.shift();
   }
@@ -126,7 +126,7 @@ export class Rates {
   /** interface data's download_upload_chart: 30 points each way, oldest first (zeros before the first) */
   chart(ifid: number): Chart {
     const c = this.charts.get(ifid);
-    return c ? { download: [...c.download], upload: [...c.upload] } : { download: Array(CHART_POINTS).fill(0), upload: Array(CHART_POINTS).fill(0) };
+    return c ? { download: [...c.download], upload: [...c.upload] } : emptyChart();
   }
 
   /** The last RECENT_POINTS samples of a running interface, oldest first (a replay's last minute once it ended). */
@@ -139,4 +139,5 @@ export class Rates {
   }
 }
 
+const emptyChart = (): Chart => ({ download: Array(CHART_POINTS).fill(0), upload: Array(CHART_POINTS).fill(0) });
 const zero = (): DirRates => ({ upload: rate(0, 0, undefined), download: rate(0, 0, undefined) });

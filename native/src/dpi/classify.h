@@ -18,10 +18,7 @@ class Classifier {
  public:
   Classifier(uint32_t max_flows, double info_share, double meta_share);
   static constexpr uint32_t kMaxMeta = (1u << 24) - 1;  // FlowInfo keeps a metadata index in 24 bits
-  static uint32_t pool_size(uint32_t max_flows, double share) {
-    const double n = double(max_flows) * (share < 0 ? 0 : share > 1 ? 1 : share);
-    return uint32_t(n + 0.999999) + 16;
-  }
+  static uint32_t pool_size(uint32_t max_flows, double share) { return share_of(max_flows, share) + 16; }
 
   // A new flow: protocols known from the IP protocol alone (ICMP, GRE …).
   void start(Flow& f) noexcept;

@@ -271,10 +271,7 @@ class Pipeline {
     }
     return &pool[ref - 1];
   }
-  static uint32_t sites_slots(uint32_t max_hosts, double share) {
-    const uint32_t n = uint32_t(double(max_hosts) * (share > 1 ? 1 : share < 0 ? 0 : share) + 0.999999);
-    return n > 64 ? n : 64;
-  }
+  static uint32_t sites_slots(uint32_t max_hosts, double share) { return std::max(share_of(max_hosts, share), 64u); }
   void rx_only_gone(const Host& h) noexcept {
     if (h.flags & (kHostBroadcast | kHostMulticast)) return;
     stats_.rx_only_hosts--;

@@ -145,6 +145,12 @@ class HashIndex {
 
 // A preallocated pool of fixed-size entries with a free-number stack: nothing
 // is allocated after construction.
+// Entries for a share (0..1) of a table of n, rounded up: the pools sized
+// from the flow and host tables (classifier state, side state) use it.
+inline uint32_t share_of(uint32_t n, double share) {
+  return uint32_t(double(n) * (share < 0 ? 0 : share > 1 ? 1 : share) + 0.999999);
+}
+
 template <class T>
 class EntryPool {
  public:

@@ -340,10 +340,9 @@ export function hostDataFlat(ctx: ApiCtx, h: HostRecord, iface: MonitoredInterfa
 const dataRatio = (sent: number, rcvd: number) => (sent + rcvd === 0 ? 0 : (sent - rcvd) / (sent + rcvd));
 
 /** the engine's HostService bits (native/src/flow/host_contacts.h), in Host::lua_get_services' order */
-const SERVICE_BITS: [string, number][] = [['dhcp', 1], ['dns', 2], ['smtp', 4], ['pop', 32], ['imap', 16], ['ntp', 8]];
-/** ntopng's HOST_IS_*_SERVER numbers (ntop_defines.h), by the engine's bit */
-const NTOPNG_SERVICE: [number, number][] = [[1, 1], [2, 2], [8, 3], [4, 4], [16, 5], [32, 6]];
-const servicesBitmap = (bits: number) => NTOPNG_SERVICE.reduce((m, [bit, n]) => (bits & bit ? m | (1 << n) : m), 0);
+// with ntopng's HOST_IS_*_SERVER number of each (ntop_defines.h)
+const SERVICE_BITS: [name: string, bit: number, ntopng: number][] = [['dhcp', 1, 1], ['dns', 2, 2], ['smtp', 4, 4], ['pop', 32, 6], ['imap', 16, 5], ['ntp', 8, 3]];
+const servicesBitmap = (bits: number) => SERVICE_BITS.reduce((m, [, bit, n]) => (bits & bit ? m | (1 << n) : m), 0);
 
 /**
  * v1/v2 data of one host: its flat record, what its active flows tell and,

@@ -4,10 +4,11 @@ import { readFileSync } from 'node:fs';
 
 import { z } from 'zod';
 
-import { l7Id, l7Name, type EngineStats } from '../../bindings/engine.js';
+import { l7Id, l7Name, type EngineStats, type RecorderStats } from '../../bindings/engine.js';
 import { isGhostNetwork } from '../../services/checks/interface-checks.js';
 import type { MonitoredInterface } from '../../services/interfaces.js';
 import { periodicActivities } from '../../services/periodic.js';
+import { CHART_STEP_SECS } from '../../services/rates.js';
 import { recordingStatus } from '../../services/recording/index.js';
 import { secondsToTime } from '../../services/time-format.js';
 import type { ApiCtx } from '../route.js';
@@ -101,6 +102,7 @@ export function interfaceData(ctx: ApiCtx): IfData {
     engaged: 0, written: 0, dropped: 0, droppedBy: { host: 0, other: 0 }, engagedBySeverity: { notice: 0, warning: 0, error: 0 },
   };
   const flowAlertDrops = ctx.deps.flowExport?.flowAlertDrops(i.ifid) ?? 0;
+  const recorder = i.engine.recorderStats(), running = ctx.deps.extractions?.running ?? 0;
   return {
     ifid: String(i.ifid),
     ifname: i.ifname,
@@ -146,7 +148,7 @@ export function interfaceData(ctx: ApiCtx): IfData {
     // state the engine's full tables and pools refused since start (flowgate's own: ntopng shows none)
     refused: { flows: s.flow_table_full, hosts: s.host_table_full, macs: s.mac_table_full, host_l7: s.host_l7_pool_full, host_contacts: s.host_contacts_full, host_side: s.host_side_full, flow_info: s.flow_info_full, flow_meta: s.flow_meta_full, flow_score: s.flow_score_full, flow_iec: s.flow_iec_full },
     // the packet recorder (--record) and the extractions running (flowgate's own; ntopng shows n2disk's status on another page)
-    recording: recordingStatus(i, ctx.deps.extractions?.running ?? 0),
+    recording: recordingStatus(recorder, running),
     tcpPacketStats: { retransmissions: s.tcpPacketStats.retransmissions, out_of_order: s.tcpPacketStats.out_of_order, lost: s.tcpPacketStats.lost },
     // engaged alerts now, alerts this interface stored or could not (alert service)
     has_alerts: alertCounters.engaged > 0 || alertCounters.written > 0,
@@ -171,7 +173,7 @@ export function interfaceData(ctx: ApiCtx): IfData {
     num_live_captures: 0,
     // traffic profiles are not configured
     profiles: {},
-    periodic_stats_update_frequency_secs: 5,
+    periodic_stats_update_frequency_secs: CHART_STEP_SECS,
     system_host_stats: systemHostStats(sys, ctx.deps.alerts?.systemCounters()),
     // flows written to the historical store (zeros without one, as ntopng without a flows database)
     db: ctx.deps.flowExport?.counters(i.ifid) ?? { flow_export_count: 0, flow_export_drops: 0, flow_export_rate: 0 },
@@ -179,7 +181,7 @@ export function interfaceData(ctx: ApiCtx): IfData {
     ...(Object.values(periodicActivities()).some((a) => a.num_runs > 0 && a.last_duration_ms > a.max_duration_secs * 1000) ? { degraded_performance: true as const } : {}),
     // recording_utils: the recorder's state while recording is on, and the extractions (streamed here:
     // the running ones are the tasks, none waits ready)
-    ...recordingFields(i, ctx.deps.extractions?.running ?? 0),
+    ...recordingFields(recorder, running),
     // RoundTripStats: a point each way per periodic stats update
     download_upload_chart: ctx.deps.rates.chart(i.ifid),
     // packets and drops the interface's nProbe probes reported: a packet interface has none
@@ -190,8 +192,7 @@ export function interfaceData(ctx: ApiCtx): IfData {
   };
 }
 
-function recordingFields(i: MonitoredInterface, running: number): Pick<IfData, 'traffic_recording' | 'traffic_extraction' | 'traffic_extraction_num_tasks'> {
-  const s = i.engine.recorderStats();
+function recordingFields(s: RecorderStats | null, running: number): Pick<IfData, 'traffic_recording' | 'traffic_extraction' | 'traffic_extraction_num_tasks'> {
   if (!s) return {};
   return { traffic_recording: s.lastError ? 'failed' : 'recording', ...(running > 0 ? { traffic_extraction: running } : {}), traffic_extraction_num_tasks: running };
 }

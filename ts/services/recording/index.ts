@@ -29,8 +29,7 @@ export function extractionSource(i: MonitoredInterface): NativeExtractionSource 
 }
 
 /** The recorder's figures as interface data shows them (flowgate's own field: ntopng's n2disk status lives elsewhere). */
-export function recordingStatus(i: MonitoredInterface, running: number) {
-  const s: RecorderStats | null = i.engine.recorderStats();
+export function recordingStatus(s: RecorderStats | null, running: number) {
   return {
     enabled: s !== null,
     packets: s?.packets ?? 0,
