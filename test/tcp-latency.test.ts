@@ -57,6 +57,30 @@ describe('TCP latencies', () => {
     expect(t[1005]).toMatchObject({ nw_latency: { srv: 10, cli: 0 }, appl_latency: 0 });
   });
 
+  it("the historical flows carry them as ntopng's CLIENT/SERVER_NW_LATENCY_US (µs)", async () => {
+    const f = tmp.file('hist.pcap', pcap([
+      seg(0, true, 3001, TCPF.SYN), seg(8, false, 3001, TCPF.SYN | TCPF.ACK, 0, 2), seg(12, true, 3001, TCPF.ACK, 0, 9),
+      seg(13, true, 3001, TCPF.PSH | TCPF.ACK, 4), seg(19, false, 3001, TCPF.PSH | TCPF.ACK, 4),
+      // mid-stream: nothing measured, 0 as ntopng stores it
+      seg(20, true, 3002, TCPF.PSH | TCPF.ACK, 4), seg(21, false, 3002, TCPF.PSH | TCPF.ACK, 4),
+    ]));
+    const s = await startApi({ files: [f], engine: { flushAtEnd: true, periodicDumpSec: 0 }, history: true });
+    try {
+      const r = await s.call('/lua/pro/rest/v2/get/db/flows.lua', {
+        query: { ifid: 0, begin_time_clause: 0, end_time_clause: 0xffffffff, select_clause: 'IP_SRC_PORT,CLIENT_NW_LATENCY_US,SERVER_NW_LATENCY_US' },
+      });
+      expect(r.body.rc, r.text).toBe(0);
+      const rows = Object.fromEntries((r.body.rsp as Record<string, unknown>[]).map((x) => [Number(x.IP_SRC_PORT), x]));
+      // SYN 0, SYN|ACK 8.002 ms, ACK 12.009 ms: server half 4001 µs, client half (12009 − 8002) / 2 = 2003 µs (whole µs)
+      expect(Number(rows[3001]!.SERVER_NW_LATENCY_US)).toBe(4001);
+      expect(Number(rows[3001]!.CLIENT_NW_LATENCY_US)).toBe(2003);
+      expect(Number(rows[3002]!.SERVER_NW_LATENCY_US)).toBe(0);
+      expect(Number(rows[3002]!.CLIENT_NW_LATENCY_US)).toBe(0);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('get/flow/active verbose sends them as ntopng does (tcp.appl_latency, tcp.nw_latency.{cli,srv})', async () => {
     const f = tmp.file('api.pcap', pcap([seg(0, true, 2001, TCPF.SYN), seg(8, false, 2001, TCPF.SYN | TCPF.ACK), seg(12, true, 2001, TCPF.ACK), seg(13, true, 2001, TCPF.PSH | TCPF.ACK, 4), seg(19, false, 2001, TCPF.PSH | TCPF.ACK, 4)]));
     const s = await startApi({ files: [f] });

@@ -325,6 +325,9 @@ export interface ExpiredFlow {
   /** the hosts' names as learned ('' when none), truncated to 31 bytes */
   cli_name: string;
   srv_name: string;
+  /** ntopng's CLIENT/SERVER_NW_LATENCY_US: the TCP handshake's halves in µs (0: not measured) */
+  cli_nw_latency_us: number;
+  srv_nw_latency_us: number;
 }
 
 function riskIds(mask: bigint): number[] {
@@ -426,6 +429,8 @@ function decodeExpired(v: DataView, b: Uint8Array, base: number): ExpiredFlow {
     info: cString(b, base + F.info, expiredLayout.fields.info.len),
     cli_name: cString(b, base + F.cli_name, expiredLayout.fields.cli_name.len),
     srv_name: cString(b, base + F.srv_name, expiredLayout.fields.srv_name.len),
+    cli_nw_latency_us: u32('cli_nw_latency_us'),
+    srv_nw_latency_us: u32('srv_nw_latency_us'),
   };
 }
 

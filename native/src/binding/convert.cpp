@@ -656,6 +656,7 @@ Napi::Object expired_layout(Napi::Env env) {
   FG_F(icmp_type, "u8"); FG_F(icmp_code, "u8"); FG_F(tcp_state, "u8"); FG_F(cli_pool, "u8"); FG_F(srv_pool, "u8"); FG_F(blacklisted, "u8"); FG_F(devtypes, "u8"); FG_F(goodput_pct, "u8");
   FG_F(cli_mac, "mac"); FG_F(srv_mac, "mac");
   FG_F(info, "str"); FG_F(cli_name, "str"); FG_F(srv_name, "str");
+  FG_F(cli_nw_latency_us, "u32"); FG_F(srv_nw_latency_us, "u32");
 #undef FG_F
   o.Set("fields", f);
   return o;

@@ -777,6 +777,7 @@ void Pipeline::emit_record(uint32_t slot, RecordKind kind, FlowEnd why) noexcept
   if (!(kind == RecordKind::End && why == FlowEnd::Idle) && now_ns_ > f.last_ns && now_ns_ - f.last_ns > 10 * lim_.flow_idle_ns) r.tcp_state |= kTcpNotPurged;
   // ntopng's Flow::get_goodput_ratio, 100 × goodput / (bytes + 1), in whole percent (TCP flows; 0 otherwise)
   r.goodput_pct = flow_goodput_[slot] == kGoodputSaturated ? 100 : uint8_t(uint64_t(flow_goodput_[slot]) * 100 / (f.bytes[0] + f.bytes[1] + 1));
+  if (f.key.proto == kProtoTcp) r.cli_nw_latency_us = flow_tcp_[slot].client_latency(), r.srv_nw_latency_us = flow_tcp_[slot].srv_lat;
   r.cli_pool = f.cli_host != HashIndex::kNone ? host_pool_[f.cli_host] : kNoHostPool;
   r.srv_pool = f.srv_host != HashIndex::kNone ? host_pool_[f.srv_host] : kNoHostPool;
   if (f.cli_host != HashIndex::kNone) {

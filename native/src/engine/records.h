@@ -25,7 +25,7 @@ constexpr uint8_t kTcpNotPurged = 32;
 enum class Location : uint8_t { Remote = 0, Local = 1, Multicast = 2 };
 
 // An expired flow (or a periodic snapshot), what the historical flows
-// store. 256 bytes, fixed: the expiry path copies, never allocates.
+// store. 264 bytes, fixed: the expiry path copies, never allocates.
 struct ExpiredFlow {
   uint8_t cli_ip[16], srv_ip[16];   // v4-mapped for IPv4
   uint64_t first_ns, last_ns;
@@ -57,8 +57,10 @@ struct ExpiredFlow {
   uint8_t goodput_pct;              // 100 × TCP payload bytes / (bytes + 1), whole percent (ntopng's goodput ratio)
   // The hosts' names as learned (DNS answers, DHCP, SNI …): SRC/DST_LABEL.
   char cli_name[32], srv_name[32];  // NUL-terminated, truncated
+  // ntopng's CLIENT/SERVER_NW_LATENCY_US: half of SYN|ACK → ACK, half of SYN → SYN|ACK (flow.h TcpTiming; 0 unmeasured)
+  uint32_t cli_nw_latency_us, srv_nw_latency_us;
 };
-static_assert(sizeof(ExpiredFlow) == 256);
+static_assert(sizeof(ExpiredFlow) == 264);
 static_assert(offsetof(ExpiredFlow, risks) == 112 && offsetof(ExpiredFlow, cli_mac) == 128);
 
 }  // namespace fg

@@ -223,6 +223,8 @@ export class FlowBatch {
   private readonly srvLoc: Uint8Array;
   private readonly p0: Uint32Array;
   private readonly p1: Uint32Array;
+  private readonly lat0: Uint32Array;
+  private readonly lat1: Uint32Array;
   private readonly alerts: AlertColumnArrays;
 
   constructor(
@@ -276,6 +278,8 @@ export class FlowBatch {
       ['DST_ASN', (this.asn1 = new Uint32Array(n))],
       ['SRC2DST_PACKETS', (this.p0 = new Uint32Array(n))],
       ['DST2SRC_PACKETS', (this.p1 = new Uint32Array(n))],
+      ['CLIENT_NW_LATENCY_US', (this.lat0 = new Uint32Array(n))],
+      ['SERVER_NW_LATENCY_US', (this.lat1 = new Uint32Array(n))],
       ['NTOPNG_INSTANCE_NAME', consts.instance],
       ...(this.alerts = new AlertColumnArrays(n)).entries(), // alerts: SCORE STATUS ALERTS_MAP SEVERITY ALERT_CATEGORY IS_{CLI,SRV}_{ATTACKER,VICTIM}
     ]);
@@ -382,6 +386,8 @@ export class FlowBatch {
     this.dscp1[r] = b[base + F.dscp_srv];
     this.pool0[r] = b[base + F.cli_pool];
     this.pool1[r] = b[base + F.srv_pool];
+    this.lat0[r] = v.getUint32(base + F.cli_nw_latency_us, true);
+    this.lat1[r] = v.getUint32(base + F.srv_nw_latency_us, true);
     const bl = b[base + F.blacklisted];
     this.bl0[r] = bl & 1;
     this.bl1[r] = (bl >> 1) & 1;
