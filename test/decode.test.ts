@@ -13,7 +13,7 @@ import { Engine } from '../ts/bindings/engine.js';
 import type { FlowRecord } from '../ts/bindings/native.js';
 import {
   ETH, IPPROTO, MAC_A, MAC_B, TCPF,
-  echo, erspan2, erspan3, eth, gre, gtpu, icmp, icmpv6, ipv4, ipv6, ipv6Frag, ipv6Options, mpls, nullHdr, pppoeSession, sll, sll2, tcp, udp, vlanTag, vxlan,
+  echo, erspan2, erspan3, eth, gre, gtpu, tzsp, icmp, icmpv6, ipv4, ipv6, ipv6Frag, ipv6Options, mpls, nullHdr, pppoeSession, sll, sll2, tcp, udp, vlanTag, vxlan,
 } from './fixtures/frames.js';
 import { LINKTYPE, type Packet, pcap, pcapng, sec, tempDir } from './fixtures/pcap.js';
 import { type RunResult, runEngine, NDPI_PCAPS } from './fixtures/util.js';
@@ -268,6 +268,16 @@ describe('tunnels: the flow is the inner 5-tuple', () => {
   it('GTP-U (UDP 2152) without the optional header', () => tunnel('gtp', [outerUdp(2152, 2152, gtpu(0x1234, syn4()))], 'GTP-U', 'eth:ethertype:ip:udp:gtp:ip:tcp'));
   it('GTP-U with the optional header (sequence number)', () => tunnel('gtp seq', [outerUdp(2152, 2152, gtpu(0x1234, syn4(), 77))], 'GTP-U', 'eth:ethertype:ip:udp:gtp:ip:tcp'));
   it('GTP-U carrying IPv6', () => tunnel('gtp v6', [outerUdp(2152, 2152, gtpu(0x1234, syn6()))], 'GTP-U', 'eth:ethertype:ip:udp:gtp:ipv6:tcp', inner6));
+  it('TZSP (UDP 37008) carrying Ethernet', () => tunnel('tzsp', [outerUdp(37008, 37008, tzsp(ethIp(syn4())))], 'TZSP', 'eth:ethertype:ip:udp:tzsp:eth:ethertype:ip:tcp'));
+  it('TZSP with padding and a tag (RSSI) before END, to the sniffer port', () =>
+    tunnel('tzsp tags', [outerUdp(40001, 37008, tzsp(ethIp(syn4()), { tags: [0, 10, 1, 0xc4] }))], 'TZSP', 'eth:ethertype:ip:udp:tzsp:eth:ethertype:ip:tcp'));
+  it('TZSP carrying an 802.11 data frame, IPv6 inside', () =>
+    tunnel('tzsp wlan', [outerUdp(37008, 37008, tzsp(wifiData(syn6(), 0x86dd), { encap: 18 }))], 'TZSP', /^eth:ethertype:ip:udp:tzsp:wlan:(wlan\.mgt:)?llc:ipv6:tcp$/, inner6));
+  it('TZSP keepalive (type 4) and an unknown encapsulation stay UDP flows of the sniffer', async () => {
+    const r = await capture([outerUdp(40002, 37008, Buffer.from([1, 4, 0, 1, 1])), outerUdp(40003, 37008, tzsp(ethIp(syn4()), { encap: 119 }))]);
+    expect(errors(r)).toEqual({});
+    expect(r.flows.map((f) => [f.proto, f.tunnel, f.server.port]).sort()).toEqual([[17, '', 37008], [17, '', 37008]]);
+  });
   it('IP-in-IP 4in4', () => tunnel('4in4', [outer4(IPPROTO.IPIP, syn4())], 'IP-in-IP', 'eth:ethertype:ip:ip:tcp'));
   it('IP-in-IP 6in4', () => tunnel('6in4', [outer4(IPPROTO.IPV6, syn6())], 'IP-in-IP', 'eth:ethertype:ip:ipv6:tcp', inner6));
   it('IP-in-IP 4in6', () =>
@@ -364,6 +374,9 @@ const CASES: MalformedCase[] = [
   { reason: 'decode.gtp.too_short', what: 'G-PDU without a payload', short: udpTo(2152, gtpu(1, Buffer.alloc(0))), ok: udpTo(2152, gtpu(1, syn4())), okIs: 'ip' },
   { reason: 'decode.gtp.bad_header', what: 'extension header of length 0', short: udpTo(2152, gtpFlags(0x34, [0, 0, 0, 0x85, 0, 0, 0, 0])), ok: udpTo(2152, Buffer.concat([gtpFlags(0x34, [0, 0, 0, 0x85, 1, 0, 0, 0]), syn4()])), okIs: 'ip' },
   { reason: 'decode.capwap.too_short', what: '7 of 8 header bytes', short: udpTo(5247, capwapHdr.subarray(0, 7)), ok: udpTo(5247, Buffer.concat([capwapHdr, ethIp(syn4())])), okIs: 'ip' },
+  { reason: 'decode.tzsp.too_short', what: '3 of 4 header bytes', short: udpTo(37008, Buffer.from([1, 0, 0])), ok: udpTo(37008, tzsp(ethIp(syn4()))), okIs: 'ip' },
+  { reason: 'decode.tzsp.too_short', what: 'tags without END', short: udpTo(37008, Buffer.from([1, 0, 0, 1, 0, 0])), ok: udpTo(37008, tzsp(ethIp(syn4()), { tags: [0, 0] })), okIs: 'ip' },
+  { reason: 'decode.tzsp.too_short', what: 'a tag whose length runs past the packet', short: udpTo(37008, Buffer.from([1, 0, 0, 1, 10, 4, 0xc4])), ok: udpTo(37008, tzsp(ethIp(syn4()), { tags: [10, 1, 0xc4] })), okIs: 'ip' },
   { reason: 'decode.tunnel.too_deep', what: '4 nested IP-in-IP (3 allowed)', short: ethIp(ipip(4)), ok: ethIp(ipip(3)), okIs: 'ip' },
   { reason: 'decode.link.unknown_type', what: 'link type 147 (USER0)', linktype: 147, short: ethIp(syn4()), ok: ethIp(syn4()), okIs: 'ip' },
 ];

@@ -370,7 +370,7 @@ export interface FlowRecord {
   vlan: number;
   proto: number;
   ip_version: number;
-  tunnel: '' | 'GRE' | 'ERSPAN' | 'VXLAN' | 'GTP-U' | 'IP-in-IP' | 'CAPWAP';
+  tunnel: '' | 'GRE' | 'ERSPAN' | 'VXLAN' | 'GTP-U' | 'IP-in-IP' | 'CAPWAP' | 'TZSP';
   client: FlowEndpoint;
   server: FlowEndpoint;
   first_seen: number;

@@ -155,7 +155,7 @@ void meta_to_js(Napi::Env env, Napi::Object& o, const FlowMeta& m) {
 }  // namespace
 
 const char* tunnel_name(uint8_t t) {
-  static const char* const kNames[] = {"", "GRE", "ERSPAN", "VXLAN", "GTP-U", "IP-in-IP", "CAPWAP"};
+  static const char* const kNames[] = {"", "GRE", "ERSPAN", "VXLAN", "GTP-U", "IP-in-IP", "CAPWAP", "TZSP"};
   return t < sizeof(kNames) / sizeof(kNames[0]) ? kNames[t] : "";
 }
 

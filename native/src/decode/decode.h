@@ -46,6 +46,7 @@ namespace fg {
   X(GtpTooShort, "decode.gtp.too_short")                      \
   X(GtpBadHeader, "decode.gtp.bad_header")                    \
   X(CapwapTooShort, "decode.capwap.too_short")                \
+  X(TzspTooShort, "decode.tzsp.too_short")                    \
   X(WifiTooShort, "decode.wifi.too_short")                    \
   X(RadiotapTooShort, "decode.radiotap.too_short")            \
   X(PpiTooShort, "decode.ppi.too_short")                      \
@@ -116,6 +117,7 @@ bool decode_gre(Bytes b, Packet& p, DecodeStats& s);
 bool decode_vxlan(Bytes b, Packet& p, DecodeStats& s);
 bool decode_gtpu(Bytes b, Packet& p, DecodeStats& s);
 bool decode_capwap(Bytes b, Packet& p, DecodeStats& s);
+bool decode_tzsp(Bytes b, Packet& p, DecodeStats& s);
 
 // Starts a tunnel's inner packet: keeps L2 and capture fields, clears L3/L4.
 bool enter_tunnel(Tunnel t, Packet& p, DecodeStats& s);

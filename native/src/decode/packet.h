@@ -29,7 +29,7 @@ struct IpAddr {
   bool operator<(const IpAddr& o) const { return std::memcmp(b, o.b, 16) < 0; }
 };
 
-enum class Tunnel : uint8_t { None = 0, Gre = 1, Erspan = 2, Vxlan = 3, GtpU = 4, IpInIp = 5, Capwap = 6 };
+enum class Tunnel : uint8_t { None = 0, Gre = 1, Erspan = 2, Vxlan = 3, GtpU = 4, IpInIp = 5, Capwap = 6, Tzsp = 7 };
 
 enum L4Proto : uint8_t {
   kProtoIcmp = 1, kProtoIgmp = 2, kProtoIpip = 4, kProtoTcp = 6, kProtoUdp = 17,

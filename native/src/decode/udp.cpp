@@ -5,6 +5,7 @@ namespace fg {
 constexpr uint16_t kPortVxlan = 4789;  // RFC 7348
 constexpr uint16_t kPortGtpU = 2152;   // 3GPP TS 29.281
 constexpr uint16_t kPortCapwapData = 5247;  // RFC 5415
+constexpr uint16_t kPortTzsp = 37008;
 
 bool decode_udp(Bytes b, Packet& p, DecodeStats& s) {
   if (b.size() < 8) return s.fail(DecodeError::UdpTooShort);
@@ -21,6 +22,7 @@ bool decode_udp(Bytes b, Packet& p, DecodeStats& s) {
   if (p.dport == kPortVxlan) return decode_tunnel_or_outer(decode_vxlan, body, p, s);
   if (p.dport == kPortGtpU || p.sport == kPortGtpU) return decode_tunnel_or_outer(decode_gtpu, body, p, s);
   if (p.dport == kPortCapwapData || p.sport == kPortCapwapData) return decode_tunnel_or_outer(decode_capwap, body, p, s);
+  if (p.dport == kPortTzsp || p.sport == kPortTzsp) return decode_tunnel_or_outer(decode_tzsp, body, p, s);
   return true;
 }
 
