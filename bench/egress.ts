@@ -1,6 +1,7 @@
 // Egress forwarding rate: a generated capture replayed into one aggregated
 // pcap queue (in /dev/shm), with no rules and with 1,000 subnet rules plus
-// 100 protocol rules, in the same run (rounds alternate; best of each).
+// 100 protocol rules, and the same pipeline without egress, in the same run
+// (rounds alternate; best of each).
 // Every rule forwards, so both runs write the same output and the difference
 // is the cost of the lookups. Prints `name: value unit` lines.
 //   node dist/bench/egress.js     (FLOWGATE_BENCH_ROUNDS=3, FLOWGATE_EGRESS_PACKETS=1000000)
@@ -53,7 +54,8 @@ export function benchRules(): EgressPoliciesInput {
 
 interface Trial { mpps: number; cpuMpps: number; packets: number; forwarded: number }
 
-async function trial(file: string, rules: EgressPoliciesInput | null): Promise<Trial> {
+/** `rules` undefined: the same engine without egress (the pipeline alone) */
+async function trial(file: string, rules: EgressPoliciesInput | null | undefined): Promise<Trial> {
   const out = join(dir, 'out.pcap');
   const e = new Engine({
     files: [file],
@@ -63,12 +65,16 @@ async function trial(file: string, rules: EgressPoliciesInput | null): Promise<T
     flowIdleSec: 1e10,
     localHostIdleSec: 1e10,
     remoteHostIdleSec: 1e10,
-    egress: { aggregated: [{ pcap: out }] },
+    ...(rules === undefined ? {} : { egress: { aggregated: [{ pcap: out }] } }),
   });
   try {
     if (rules) e.setEgressPolicies(rules);
     const { st, secs, cpuSecs } = await timedRun(e);
     if (st.error) throw new Error(st.error);
+    if (rules === undefined) {
+      const n = Number(e.stats().packets);
+      return { mpps: n / secs / 1e6, cpuMpps: n / cpuSecs / 1e6, packets: n, forwarded: 0 };
+    }
     const t = e.egressStats().targets[0]!;
     if (t.output_drops) throw new Error(`output drops: ${t.output_drops}`);
     return { mpps: t.packets / secs / 1e6, cpuMpps: t.packets / cpuSecs / 1e6, packets: t.packets, forwarded: t.forwarded };
@@ -87,24 +93,30 @@ export async function egressBench(print: Print = console.log): Promise<void> {
     if (!existsSync(file) || statSync(file).size === 0) generate({ out: file, flows: packets / 10, packets, hosts: 5_000, seed: 11 });
     const rules = benchRules();
     const none: Trial = { mpps: 0, cpuMpps: 0, packets: 0, forwarded: 0 };
-    let plain = none, ruled = none, plainCpu = 0, ruledCpu = 0;
+    let plain = none, ruled = none, bare = none, plainCpu = 0, ruledCpu = 0, bareCpu = 0;
     for (let i = 0; i < rounds; i++) {
+      const c = await trial(file, undefined);
       const a = await trial(file, null);
       const b = await trial(file, rules);
       if (a.mpps > plain.mpps) plain = a;
       if (b.mpps > ruled.mpps) ruled = b;
+      if (c.mpps > bare.mpps) bare = c;
       plainCpu = Math.max(plainCpu, a.cpuMpps);
       ruledCpu = Math.max(ruledCpu, b.cpuMpps);
+      bareCpu = Math.max(bareCpu, c.cpuMpps);
     }
     if (plain.forwarded !== ruled.forwarded) throw new Error(`forwarded differ: ${plain.forwarded} vs ${ruled.forwarded}`);
     print(`egress_capture: ${plain.packets} packets, output pcap in /dev/shm`);
     print(`egress_forward_no_rules: ${plain.mpps.toFixed(2)} Mpps`);
     print(`egress_forward_1000_subnets_100_protocols: ${ruled.mpps.toFixed(2)} Mpps`);
     print(`egress_rules_vs_no_rules: ${((ruled.mpps / plain.mpps) * 100).toFixed(1)} %`);
+    print(`egress_pipeline_without_egress: ${bare.mpps.toFixed(2)} Mpps`);
+    print(`egress_forward_vs_pipeline: ${((plain.mpps / bare.mpps) * 100).toFixed(1)} %`);
     // By CPU time (the worker's and the idle JS thread's): steadier on a shared machine.
     print(`egress_forward_no_rules_cpu: ${plainCpu.toFixed(2)} Mpps`);
     print(`egress_forward_1000_subnets_100_protocols_cpu: ${ruledCpu.toFixed(2)} Mpps`);
     print(`egress_rules_vs_no_rules_cpu: ${((ruledCpu / plainCpu) * 100).toFixed(1)} %`);
+    print(`egress_forward_vs_pipeline_cpu: ${((plainCpu / bareCpu) * 100).toFixed(1)} %`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -2,7 +2,8 @@
 // DNS, DNS.NetFlix, HTTP, TLS.NetFlix, SSDP, IGMP; 1793 frames) is replayed
 // into aggregated and balanced queues under each action, and the outputs are
 // read back with tshark.
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -365,5 +366,53 @@ describe('egress to pcap files', () => {
     expect(() => new Engine({ files: [INPUT], egress: { aggregated: [{ iface: 'fg-no-such-if0' }] } })).toThrow(
       expect.objectContaining({ code: 'E_OUTPUT_OPEN' }),
     );
+  });
+});
+
+// The pcap output's writer thread on a full disk (a 1.5 MiB tmpfs, root and
+// mount needed, else skipped): what it could not write is counted as dropped
+// with the error, the rest as written, and the replay still ends.
+const canMount = (() => {
+  if (process.getuid?.() !== 0) return false;
+  const probe = tmp.file('mountprobe');
+  try {
+    mkdirSync(probe);
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', probe], { stdio: 'ignore' });
+    execFileSync('umount', [probe], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+describe.skipIf(!canMount)('a pcap output on a full disk', () => {
+  it('counts the records it could not write as drops, with the error, and the replay ends', async () => {
+    const mnt = tmp.file('full');
+    mkdirSync(mnt);
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1536k', 'tmpfs', mnt]);
+    try {
+      const out = join(mnt, 'out.pcap');
+      const e = new Engine({ files: [INPUT, INPUT, INPUT], flowIdleSec: 1e9, egress: { aggregated: [{ pcap: out }] } });
+      try {
+        e.start();
+        const st = await e.waitDone();
+        expect(st.error).toBeNull();
+        const t = e.egressStats().targets[0]!;
+        const o = t.outputs[0]!;
+        // three replays of netflix.pcap (about 1 MB each) into 1 MiB chunks: the disk takes the first
+        expect(t.forwarded).toBe(3 * input.length);
+        expect(o.drops).toBeGreaterThan(0);
+        expect(o.written).toBeGreaterThan(0);
+        expect(o.written + o.drops).toBe(3 * input.length);
+        expect(t.output_drops).toBe(o.drops);
+        expect(o.error).toMatch(/^write .*out\.pcap: No space left on device$/);
+        // whole chunks the disk took hold at least the records counted as written
+        expect(readFileSync(out).length).toBeGreaterThan(24 + o.written * 16);
+      } finally {
+        e.close();
+      }
+    } finally {
+      execFileSync('umount', [mnt]);
+    }
   });
 });

@@ -1,6 +1,7 @@
 #include "egress/output.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <linux/if_packet.h>
 #include <net/ethernet.h>
 #include <net/if.h>
@@ -25,13 +26,25 @@ constexpr uint32_t kSnaplen = rec::kSnaplen;
 
 // ---- pcap files
 
-PcapFileOutput::PcapFileOutput(const std::string& path, uint64_t rotate_bytes)
-    : path_(path), rotate_bytes_(rotate_bytes), buf_(new uint8_t[kBuf]) {
+PcapFileOutput::PcapFileOutput(const std::string& path, uint64_t rotate_bytes) : path_(path), rotate_bytes_(rotate_bytes) {
   name_ = "pcap:" + path;
+  for (Chunk& c : chunks_) c.data.reset(new uint8_t[kBuf]);
+  for (size_t i = 1; i < kChunks; i++) free_.push_back(&chunks_[i]);
+  cur_ = &chunks_[0];
   if (!open_file(path)) throw OutputOpenError("cannot create egress pcap '" + path + "': " + std::strerror(errno));
+  cur_->fd = fd_;
+  writer_ = std::thread([this] { run(); });
 }
 
-PcapFileOutput::~PcapFileOutput() { close(); }
+PcapFileOutput::~PcapFileOutput() {
+  close();
+  {
+    std::lock_guard<std::mutex> g(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  if (writer_.joinable()) writer_.join();
+}
 
 bool PcapFileOutput::open_file(const std::string& path) noexcept {
   fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -42,31 +55,75 @@ bool PcapFileOutput::open_file(const std::string& path) noexcept {
   return true;
 }
 
-void PcapFileOutput::flush() noexcept {
-  if (fd_ < 0 || !buf_used_) return;
-  size_t off = 0;
-  while (off < buf_used_) {
-    ssize_t w = ::write(fd_, buf_.get() + off, buf_used_ - off);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) {
-      last_error = std::string("write ") + cur_path_ + ": " + std::strerror(errno);
-      drops += buf_records_;
-      sent -= buf_records_;
-      break;
+void PcapFileOutput::run() noexcept {
+  pthread_setname_np(pthread_self(), "fg-egress-pcap");
+  std::unique_lock<std::mutex> lk(mu_);
+  for (;;) {
+    cv_.wait(lk, [&] { return stop_ || !full_.empty(); });
+    if (full_.empty()) return;
+    Chunk* c = full_.front();
+    full_.pop_front();
+    writing_ = true;
+    lk.unlock();
+    std::string err;
+    size_t off = 0;
+    while (c->fd >= 0 && off < c->used) {
+      ssize_t w = ::write(c->fd, c->data.get() + off, c->used - off);
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) {
+        err = std::strerror(w < 0 ? errno : ENOSPC);
+        break;
+      }
+      off += size_t(w);
     }
-    off += size_t(w);
+    if (c->close_after && c->fd >= 0) ::close(c->fd);
+    lk.lock();
+    if (!err.empty()) failed_ += c->records, write_error_ = err;
+    c->used = 0, c->records = 0, c->fd = -1, c->close_after = false;
+    free_.push_back(c);
+    writing_ = false;
+    room_.notify_all();
   }
-  buf_used_ = buf_records_ = 0;
+}
+
+void PcapFileOutput::settle() noexcept {
+  // under mu_: what the writer could not write is dropped, not sent
+  const uint64_t n = failed_ - failed_seen_;
+  if (!n) return;
+  failed_seen_ = failed_;
+  drops += n, sent -= n;
+  last_error = "write " + cur_path_ + ": " + write_error_;
+}
+
+void PcapFileOutput::submit(bool close_file) noexcept {
+  std::unique_lock<std::mutex> lk(mu_);
+  cur_->close_after = close_file;
+  full_.push_back(cur_);
+  cv_.notify_one();
+  room_.wait(lk, [&] { return !free_.empty(); });
+  cur_ = free_.front();
+  free_.pop_front();
+  settle();
+}
+
+void PcapFileOutput::flush() noexcept {
+  if (fd_ < 0) return;
+  if (cur_->used) {
+    submit(false);
+    cur_->fd = fd_;
+  }
+  std::unique_lock<std::mutex> lk(mu_);
+  room_.wait(lk, [&] { return full_.empty() && !writing_; });
+  settle();
 }
 
 void PcapFileOutput::append(const void* p, size_t n) noexcept {
-  if (buf_used_ + n > kBuf) flush();
-  if (n > kBuf) {  // cannot happen for records ≤ snaplen, kept for safety
-    if (::write(fd_, p, n) < 0) last_error = std::strerror(errno);
-    return;
+  if (cur_->used + n > kBuf) {
+    submit(false);
+    cur_->fd = fd_;
   }
-  std::memcpy(buf_.get() + buf_used_, p, n);
-  buf_used_ += n;
+  std::memcpy(cur_->data.get() + cur_->used, p, n);  // n ≤ a record of snaplen: always fits an empty chunk
+  cur_->used += n;
 }
 
 void PcapFileOutput::write_header(uint16_t linktype) noexcept {
@@ -78,13 +135,13 @@ void PcapFileOutput::write_header(uint16_t linktype) noexcept {
 }
 
 void PcapFileOutput::rotate() noexcept {
-  flush();
-  ::close(fd_);
+  submit(true);  // the writer closes this file after its last chunk
   fd_ = -1;
   if (!open_file(path_ + "." + std::to_string(files))) {
     last_error = "cannot create " + path_ + "." + std::to_string(files) + ": " + std::strerror(errno);
     return;
   }
+  cur_->fd = fd_;
   write_header(linktype_);
 }
 
@@ -109,18 +166,20 @@ void PcapFileOutput::put(const RawPacket& raw, uint32_t caplen) noexcept {
                raw.wirelen < caplen ? caplen : raw.wirelen};
   append(&r, sizeof(r));
   append(raw.data, caplen);
+  cur_->records++;
   file_bytes_ += rec;
   file_records_++;
-  buf_records_++;
   sent++;
 }
 
 void PcapFileOutput::close() noexcept {
   if (fd_ < 0) return;
   if (!header_) write_header(1);  // nothing came: still a valid (empty) capture
-  flush();
-  ::close(fd_);
+  submit(true);
   fd_ = -1;
+  std::unique_lock<std::mutex> lk(mu_);
+  room_.wait(lk, [&] { return full_.empty() && !writing_; });
+  settle();
 }
 
 // ---- network interfaces
