@@ -120,8 +120,9 @@ describe('dissectors (databases, messaging, auth, VPN)', () => {
     expect(await classify('udp', 51050, 500, [ike(0x30)])).not.toBe('IPSec (DPI)');
   });
 
-  it('OpenVPN: client and server hard resets, not a reset answered by data', async () => {
-    expect(await classify('udp', 51060, 11194, [ovpn(7), ovpn(8)])).toBe('OpenVPN (DPI)');
+  it('OpenVPN: client and server hard resets, then a control message each way; not a reset answered by data', async () => {
+    // nDPI (openvpn.c) names it once both directions sent two packets with their session ids
+    expect(await classify('udp', 51060, 11194, [ovpn(7), ovpn(8), ovpn(4), ovpn(4)])).toBe('OpenVPN (DPI)');
     expect(await classify('udp', 51061, 11194, [ovpn(7), ovpn(9)])).not.toBe('OpenVPN (DPI)');
   });
 

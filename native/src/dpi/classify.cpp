@@ -397,7 +397,8 @@ void Classifier::inspect(Flow& f, const Packet& p, bool from_client) noexcept {
   // nDPI's order (check_ndpi_detection_func): the dissector of the protocol
   // the ports suggest first, then every candidate in registration order.
   size_t first = kMaxPerL4;
-  const uint16_t guess = guess_by_port(p.l4_proto, cli_port, srv_port);
+  uint16_t guess = guess_by_port(p.l4_proto, cli_port, srv_port);
+  if (wireguard_guessed(f, fi)) guess = id(ProtoId::WireGuard);  // its speculation replaced the ports' guess
   if (guess < kIdSpace && r.by_id[l4][guess]) first = r.by_id[l4][guess] - 1u;
   if (first < kMaxPerL4 && !is_excluded(first) && ask(first)) return;
   static_assert(kMaxPerL4 == 192 && kMaxDissectors <= 256, "three mask words, uint8_t indices");
@@ -471,6 +472,7 @@ void Classifier::give_up(Flow& f) noexcept {
     return;
   }
   uint16_t guess = guess_by_port(f.key.proto, cli_port, srv_port);
+  if (wireguard_guessed(f, info(f))) guess = id(ProtoId::WireGuard);
   // nDPI drops the port's guess of SNMP or NetFlow over UDP when their own
   // dissector ruled the flow out (is_udp_not_guessable_protocol).
   if ((guess == id(ProtoId::SNMP) || guess == id(ProtoId::NetFlow)) && f.key.proto == kProtoUdp && ruled_out(f, guess)) guess = 0;

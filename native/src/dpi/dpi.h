@@ -74,22 +74,31 @@ class Classifier;
 constexpr size_t kScratchBytes = 31;
 enum ScratchSlot : uint8_t {
   kScratchRx = 0,          // 9 bytes: stored flag, connection epoch and id
+  kScratchOpenVpnTcp = 0,  //   TCP flows (RX is UDP only): OpenVPN's 5 bytes, as kScratchVpnUdp*
   kScratchTeamViewer = 9,  // 1 byte: stage
   kScratchUsenet = 10,     // 1 byte: direction of the greeting + 1
+  kScratchVpnUdp = 10,     //   UDP flows (Usenet is TCP only): OpenVPN's packet counts or WireGuard's stage
   kScratchHalfLife2 = 11,  // 1 byte: direction of the request + 1
   kScratchRtp = 12,        // 6 bytes: RTP / RTCP stages, first sequence number per direction
   kScratchActivision = 18, // 1 byte: nDPI directions whose first packet was seen
   kScratchMemcached = 19,  // 1 byte: command / reply lines seen
   kScratchTftp = 20,       // 5 bytes: last DATA and ACK block numbers, packets counted
   kScratchIrc = 25,        // 2 bytes: command packets, ':' lines
+  kScratchVpnUdpId0 = 25,  //   UDP flows (IRC is TCP only): the client's id folded (OpenVPN, WireGuard)
   kScratchRtmp = 27,       // 1 byte: RTMP's client bytes mod 256 — or BFCP's
   kScratchBfcp = 27,       //   conference id folded: a flow is never a candidate of both
   kScratchRadmin = 28,     // 1 byte: stage
+  kScratchVpnUdpId1Lo = 28,  //   UDP flows (Radmin is TCP only): the server's id folded, low byte
   kScratchXbox = 29,       // 1 byte (UDP only): fixed-size packets on port 3074 seen
   kScratchNestLogSink = 29,  // 1 byte (TCP only): matching packets seen
   kScratchWow = 30,        // 1 byte: World of Warcraft's stage
+  kScratchVpnUdpId1Hi = 30,  //   UDP flows (WoW is TCP only): the server's id folded, high byte
   kScratchEnd = 31,
 };
+// OpenVPN and WireGuard share the kScratchVpnUdp* bytes on UDP: a flow's
+// first datagram rules one of them out before it writes anything (OpenVPN's
+// opcode byte is 8 or more, WireGuard's message type 1 to 4), so a flow is
+// never a candidate of both.
 
 static_assert(kScratchEnd <= kScratchBytes);
 static_assert(kMaskInHost + 8 + kScratchBytes <= sizeof(FlowInfo::host));
@@ -114,9 +123,10 @@ struct DpiCtx {
   // dissector matched (host[0] stays 0, so nothing reads them as one); null
   // when the pool is full or a name is already there. Each dissector keeps
   // to its own ScratchSlot.
-  uint8_t* scratch(ScratchSlot slot) const {
-    if (!info || info->host[0]) return nullptr;
-    return reinterpret_cast<uint8_t*>(info->host) + sizeof(info->host) - kScratchBytes + slot;
+  uint8_t* scratch(ScratchSlot slot) const { return scratch_of(info, slot); }
+  static uint8_t* scratch_of(const FlowInfo* fi, ScratchSlot slot) {
+    if (!fi || fi->host[0]) return nullptr;
+    return reinterpret_cast<uint8_t*>(const_cast<char*>(fi->host)) + sizeof(fi->host) - kScratchBytes + slot;
   }
   void risk(Risk r) const {
     if (info) info->risks |= stored_bit(r);
@@ -165,5 +175,21 @@ inline uint16_t app_by_flow_ip(const Flow& f) {
   const uint16_t srv = app_by_ip(f.cli_is_hi ? f.key.lo : f.key.hi);
   return srv ? srv : app_by_ip(f.cli_is_hi ? f.key.hi : f.key.lo);
 }
+
+// The flow's address application (app_by_flow_ip) when nDPI files it under
+// the VPN category, else 0: OpenVPN and WireGuard name such a flow
+// <protocol>.<that VPN> (their subclassification_by_ip, on by default).
+inline uint16_t vpn_app_by_flow_ip(const Flow& f) {
+  constexpr uint16_t kCategoryVpn = 2;
+  const uint16_t app = app_by_flow_ip(f);
+  const ProtoInfo* p = app ? proto_info(app) : nullptr;
+  return p && p->category == kCategoryVpn ? app : 0;
+}
+
+// nDPI's WireGuard dissector makes WireGuard the flow's guessed protocol on
+// a transport-data message (dpi/protocols/wireguard.cpp): from then on the
+// dissector asked first and the give-up's guess. True when it did so for
+// this UDP flow (read from its scratch byte while the flow is inspected).
+bool wireguard_guessed(const Flow& f, const FlowInfo* fi);
 
 }  // namespace fg
