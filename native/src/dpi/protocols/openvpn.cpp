@@ -21,8 +21,8 @@
 //    more, or this one sent four and the other none;
 //  - a server hard reset, once the other direction spoke, is read for the
 //    peer's session id (HMAC size guessed: a packet-id of 1 after a 20- or
-//    16-byte HMAC, else none when byte 9 is 0 or two of bytes 9–12 are; not
-//    read when none fits): equal to the other direction's, it names the
+//    16-byte HMAC, else none when byte 9 is 0 or two or more of bytes 9–12
+//    are; not read when none fits): equal to the other direction's, it names the
 //    flow; present but unequal, or the ack array running past the end,
 //    rules it out; an empty ack array says nothing;
 //  - not named by the sixth payload packet, it is ruled out.
