@@ -456,6 +456,30 @@ bool Classifier::bittorrent_known(const Flow& f) const noexcept {
   return cached_key(Cache::BitTorrent, peers_key(cli, srv)) || cached(Cache::BitTorrent, cli, cport) || cached(Cache::BitTorrent, srv, sport);
 }
 
+// nDPI keys its mining cache by the flow's client and server as it tells
+// them apart: as ours, except a UDP flow whose ports straddle 1024, whose
+// client is the side above (nDPI's port rule when no SYN says). (A TCP flow
+// first seen mid-stream with both ports on one side of 1024 is nDPI's first
+// sender's, ours the higher port's: not told apart here.)
+uint64_t Classifier::mining_key(const Flow& f) noexcept {
+  const IpAddr* cli = f.cli_is_hi ? &f.key.hi : &f.key.lo;
+  const IpAddr* srv = f.cli_is_hi ? &f.key.lo : &f.key.hi;
+  const uint16_t cport = f.cli_is_hi ? f.key.port_hi : f.key.port_lo, sport = f.cli_is_hi ? f.key.port_lo : f.key.port_hi;
+  if (f.key.proto == kProtoUdp && cport < 1024 && sport > 1024) std::swap(cli, srv);
+  return peers_key(*cli, *srv);
+}
+
+void Classifier::remember_mining(const Flow& f, uint16_t app) noexcept {
+  const uint64_t key = mining_key(f);
+  mining_[key % kCacheSlots] = {key, uint32_t(f.last_ns / 1000000000u), app};
+}
+
+uint16_t Classifier::mining_known(const Flow& f) const noexcept {
+  const uint64_t key = mining_key(f);
+  const MiningEntry& e = mining_[key % kCacheSlots];
+  return e.key == key && f.last_ns / 1000000000u >= e.sec ? e.app : 0;
+}
+
 void Classifier::give_up(Flow& f) noexcept {
   if (f.dpi_state == kDpiExtra) f.dpi_state = kDpiDone;
   if (f.dpi_state != kDpiInspecting) return;
@@ -468,6 +492,12 @@ void Classifier::give_up(Flow& f) noexcept {
   if ((f.key.proto == kProtoTcp || f.key.proto == kProtoUdp) && !ruled_out(f, id(ProtoId::BitTorrent)) && bittorrent_known(f)) {
     ensure_info(f);
     set(f, 0, id(ProtoId::BitTorrent), Confidence::DpiPartialCache);
+    return;
+  }
+  // then its mining cache, for a flow of any IP protocol
+  if (const uint16_t mined = mining_known(f)) {
+    ensure_info(f);
+    set(f, 0, mined, Confidence::DpiPartialCache);
     return;
   }
   uint16_t guess = guess_by_port(f.key.proto, cli_port, srv_port);
