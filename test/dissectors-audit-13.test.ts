@@ -123,6 +123,23 @@ describe('GTP (gtp.c)', () => {
     expect(await classify('udp', 40060, 3387, [primeEcho])).not.toMatch(/^GTP/);
   });
 
+  it("G-PDUs on 2152 are tunnels as nDPI's reader opens them: version 1 whatever the PT bit, extensions walked when E is set", async () => {
+    const inner = ipv4({ src: '192.0.2.10', dst: '192.0.2.20', proto: IPPROTO.UDP }, udp({ sport: 47808, dport: 47808 }, bvlc(0x0b, whoIs)));
+    const outer = (g: Buffer) => eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: '10.9.0.1', dst: '10.9.0.2', proto: IPPROTO.UDP }, udp({ sport: 2152, dport: 2152 }, g)));
+    const read = (g: Buffer) =>
+      replayFrames(tmp.file(`gpdu-${Math.random().toString(36).slice(2)}.pcap`), [outer(g)], (e: Engine) => {
+        const f = e.flows({ limit: 5 }).rows[0]!;
+        return `${l7Name(f.l7_master, f.l7_app)} ${f.tunnel} ${f.client.ip}`;
+      });
+    expect(await read(gtp1(0x30, 0xff, inner))).toBe('BACnet GTP-U 192.0.2.10');
+    // PT 0: nDPI's reader reads no PT bit
+    expect(await read(gtp1(0x20, 0xff, inner))).toBe('BACnet GTP-U 192.0.2.10');
+    // E set, a next-type byte of 0, one 4-byte extension (its last byte 0) before the inner packet
+    expect(await read(gtp1(0x34, 0xff, Buffer.concat([bytes(0, 1, 0, 0), bytes(1, 0xaa, 0xbb, 0), inner])))).toBe('BACnet GTP-U 192.0.2.10');
+    // an extension of length 0: no tunnel, the outer datagram is a GTP-U flow
+    expect(await read(gtp1(0x34, 0xff, Buffer.concat([bytes(0, 1, 0, 0x85), bytes(0, 0xaa, 0xbb, 0), inner])))).toBe('GTP.GTP_U  10.9.0.1');
+  });
+
   it('GTP is UDP only, and the first datagram decides', async () => {
     expect(await classify('tcp', 40070, 2123, [createPdp])).not.toMatch(/^GTP/);
     expect(await classify('udp', 40071, 2123, [Buffer.alloc(12, 0x55), echo1])).not.toBe(DPI('GTP.GTP_C'));
