@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { Engine, l7Name } from '../ts/bindings/engine.js';
 import { txt, u16, u32 } from './fixtures/bytes.js';
 import { classifier, flowRunner, replayFrames, tcpSession } from './fixtures/dissect.js';
-import { ETH, IPPROTO, MAC_A, MAC_B, eth, ipv4, ipv6, udp } from './fixtures/frames.js';
+import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, eth, ipv4, ipv6, tcp, udp } from './fixtures/frames.js';
 import { tempDir } from './fixtures/pcap.js';
 
 const classify = classifier('fg-dissectors-audit-13-');
@@ -205,7 +205,8 @@ describe('Monero (monero.c)', () => {
 describe("nDPI's mining cache (lru.mining) fed by Monero, Mining, Nano, Ethereum", () => {
   const A = '10.0.13.1', B = '10.0.13.2', C = '10.0.13.3';
   const A6 = '2001:db8:13::1', B6 = '2001:db8:13::2';
-  type F = { src: string; sport: number; dst: string; dport: number; p: Buffer; l4: 'udp' | 'tcp' };
+  // l4 'mid': one TCP segment, no handshake (a flow seen mid-stream)
+  type F = { src: string; sport: number; dst: string; dport: number; p: Buffer; l4: 'udp' | 'tcp' | 'mid' };
   let n = 0;
   /** The flows in order, each its frames in a row; all given up at the end: "client port-server port" → name. */
   async function run(fs: F[]): Promise<Record<string, string>> {
@@ -215,9 +216,11 @@ describe("nDPI's mining cache (lru.mining) fed by Monero, Mining, Nano, Ethereum
         frames.push(...tcpSession(f.src, f.dst, f.sport, f.dport, [[true, f.p]]));
         continue;
       }
-      const l4 = udp({ sport: f.sport, dport: f.dport }, f.p);
+      const mid = f.l4 === 'mid';
+      const l4 = mid ? tcp({ sport: f.sport, dport: f.dport, flags: TCPF.ACK | TCPF.PSH, seq: 1000, ack: 1 }, f.p) : udp({ sport: f.sport, dport: f.dport }, f.p);
+      const proto = mid ? IPPROTO.TCP : IPPROTO.UDP;
       frames.push(
-        f.src.includes(':') ? eth(MAC_B, MAC_A, ETH.IPV6, ipv6({ src: f.src, dst: f.dst, next: IPPROTO.UDP }, l4)) : eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: f.src, dst: f.dst, proto: IPPROTO.UDP }, l4)),
+        f.src.includes(':') ? eth(MAC_B, MAC_A, ETH.IPV6, ipv6({ src: f.src, dst: f.dst, next: proto }, l4)) : eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: f.src, dst: f.dst, proto }, l4)),
       );
     }
     return replayFrames(
@@ -260,6 +263,18 @@ describe("nDPI's mining cache (lru.mining) fed by Monero, Mining, Nano, Ethereum
     expect(got['50011-443']).toBe('Monero (DPI (partial cache))');
     expect(got['50012-3333']).toBe('Mining (DPI)');
     expect(got['50013-443']).toBe('Mining (DPI (partial cache))');
+  });
+
+  it("the pair is nDPI's client and server: a TCP flow seen mid-stream is its first sender's, whatever the ports", async () => {
+    const got = await run([
+      // no SYN, from the lower of two high ports: nDPI's client is A, the sender (ours: the higher port, B)
+      { src: A, sport: 5000, dst: B, dport: 6000, p: handshake, l4: 'mid' },
+      { src: A, sport: 50030, dst: B, dport: 443, p: junk, l4: 'tcp' },
+      { src: B, sport: 50031, dst: A, dport: 443, p: junk, l4: 'tcp' },
+    ]);
+    expect(got['6000-5000']).toBe('Monero (DPI)');
+    expect(got['50030-443']).toBe('Monero (DPI (partial cache))');
+    expect(got['50031-443']).toBe('TLS (Match by port)');
   });
 });
 

@@ -457,15 +457,19 @@ bool Classifier::bittorrent_known(const Flow& f) const noexcept {
 }
 
 // nDPI keys its mining cache by the flow's client and server as it tells
-// them apart: as ours, except a UDP flow whose ports straddle 1024, whose
-// client is the side above (nDPI's port rule when no SYN says). (A TCP flow
-// first seen mid-stream with both ports on one side of 1024 is nDPI's first
-// sender's, ours the higher port's: not told apart here.)
+// them apart: a TCP flow's SYN sender, as ours; otherwise, when one port is
+// above 1024 and the other below, the side above, and else the first
+// packet's sender. Ours differ for a UDP flow opened from the port below
+// 1024, and for a TCP flow seen without a SYN whose first sender had the
+// lower port, both ports on one side of 1024 (we made the higher port the
+// client): the two are swapped back here.
 uint64_t Classifier::mining_key(const Flow& f) noexcept {
   const IpAddr* cli = f.cli_is_hi ? &f.key.hi : &f.key.lo;
   const IpAddr* srv = f.cli_is_hi ? &f.key.lo : &f.key.hi;
   const uint16_t cport = f.cli_is_hi ? f.key.port_hi : f.key.port_lo, sport = f.cli_is_hi ? f.key.port_lo : f.key.port_hi;
-  if (f.key.proto == kProtoUdp && cport < 1024 && sport > 1024) std::swap(cli, srv);
+  const bool straddle = (cport > 1024 && sport < 1024) || (cport < 1024 && sport > 1024);
+  if (f.key.proto == kProtoUdp && straddle && cport < 1024) std::swap(cli, srv);
+  if (f.key.proto == kProtoTcp && !f.saw_syn && !straddle && cport > sport) std::swap(cli, srv);
   return peers_key(*cli, *srv);
 }
 
