@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 
 import { Engine, l7Name } from '../ts/bindings/engine.js';
 import { txt, u16, u32 } from './fixtures/bytes.js';
-import { classifier, flowRunner, replayFrames, tcpSession } from './fixtures/dissect.js';
+import { CLI, SRV, classifier, flowRunner, replayFrames, tcpSession } from './fixtures/dissect.js';
 import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, eth, ipv4, ipv6, tcp, udp } from './fixtures/frames.js';
 import { tempDir } from './fixtures/pcap.js';
 
@@ -138,6 +138,13 @@ describe('GTP (gtp.c)', () => {
     expect(await read(gtp1(0x34, 0xff, Buffer.concat([bytes(0, 1, 0, 0), bytes(1, 0xaa, 0xbb, 0), inner])))).toBe('BACnet GTP-U 192.0.2.10');
     // an extension of length 0: no tunnel, the outer datagram is a GTP-U flow
     expect(await read(gtp1(0x34, 0xff, Buffer.concat([bytes(0, 1, 0, 0x85), bytes(0, 0xaa, 0xbb, 0), inner])))).toBe('GTP.GTP_U  10.9.0.1');
+  });
+
+  it("GTP prime's port is not one of GTP's (2152, 2123): nDPI flags it as a known protocol on a non-standard port", async () => {
+    const prime = await runFlow('udp', 40080, 3386, [primeEcho, gtpPrime(0x2e, 2, Buffer.alloc(0))]);
+    expect(prime.flow.risks).toContain('Known Proto on Non Std Port');
+    const c = await runFlow('udp', 40081, 2123, [echo1, gtp1(0x32, 2, seq1(1))]);
+    expect(c.flow.risks).not.toContain('Known Proto on Non Std Port');
   });
 
   it('GTP is UDP only, and the first datagram decides', async () => {
@@ -435,6 +442,19 @@ describe('Usenet (usenet.c)', () => {
     expect(await classify('tcp', 41003, 119, [greet200, txt('HELP\r\n')], [true, false])).toBe(DPI('Usenet'));
     expect(await classify('tcp', 41004, 119, [txt('200 ready\r\n'), txt('HELP\r\n')], [false, true])).toBe(DPI('Usenet'));
   });
+  it('a retransmitted greeting is not read (nor counted against the command that follows it)', async () => {
+    const frames = tcpSession(CLI, SRV, 41005, 119, [
+      [false, greet200],
+      [true, txt('HELP\r\n')],
+    ]);
+    frames.splice(4, 0, frames[3]!); // the greeting again, same sequence number
+    const name = await replayFrames(tmp.file('usenet-retrans.pcap'), frames, (e: Engine) => {
+      const f = e.flows({ limit: 1 }).rows[0]!;
+      return `${l7Name(f.l7_master, f.l7_app)} (${f.l7_confidence}) ${f.tcp.retransmissions.srv2cli}`;
+    });
+    expect(name).toBe('Usenet (DPI) 1');
+  });
+
   it('near misses: a 20-byte AUTHINFO, MODE READER or HELP with more bytes, a short greeting, 202, the same side twice', async () => {
     expect(await classify('tcp', 41010, 119, [greet200, txt('AUTHINFO USER fred\r\n')], [false, true])).not.toBe(DPI('Usenet'));
     expect(await classify('tcp', 41011, 119, [greet200, txt('MODE READER\r\n\r\n')], [false, true])).not.toBe(DPI('Usenet'));
