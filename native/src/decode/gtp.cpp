@@ -4,24 +4,27 @@ namespace fg {
 
 // 3GPP TS 29.281 GTPv1-U: flags, type, length, TEID; an optional 4-byte block
 // when E, S or PN is set; extension headers chained when E is set. Only
-// G-PDUs (type 255) carry user IP packets.
+// G-PDUs (type 255) carry user IP packets. As nDPI's reader tunnels them:
+// version 1 whatever the PT bit, and with E set the first extension is read
+// at offset 12 whatever the next-type byte before it says, each one's last
+// byte 0 ending the chain.
 bool decode_gtpu(Bytes b, Packet& p, DecodeStats& s) {
   if (b.size() < 8) return s.fail(DecodeError::GtpTooShort);
   uint8_t flags = b[0];
-  if ((flags >> 5) != 1 || !(flags & 0x10)) return false;  // not GTPv1 (GTP' is PT=0)
+  if ((flags >> 5) != 1) return false;  // not GTPv1
   if (b[1] != 0xff) return false;  // echo, error indication …: signalling only
   size_t off = 8;
   if (flags & 0x07) {
     if (b.size() < 12) return s.fail(DecodeError::GtpTooShort);
     off = 12;
-    uint8_t next_ext = b[11];
-    int guard = 0;
-    while ((flags & 0x04) && next_ext != 0) {
-      if (off >= b.size() || ++guard > 8) return s.fail(DecodeError::GtpBadHeader);
-      size_t elen = size_t(b[off]) * 4;
-      if (elen == 0 || off + elen > b.size()) return s.fail(DecodeError::GtpBadHeader);
-      next_ext = b[off + elen - 1];
-      off += elen;
+    if (flags & 0x04) {
+      for (;;) {  // each extension is 4 bytes or more: the walk ends
+        if (off >= b.size()) return s.fail(DecodeError::GtpBadHeader);
+        size_t elen = size_t(b[off]) * 4;
+        if (elen == 0 || off + elen > b.size()) return s.fail(DecodeError::GtpBadHeader);
+        off += elen;
+        if (b[off - 1] == 0) break;
+      }
     }
   }
   if (off >= b.size()) return s.fail(DecodeError::GtpTooShort);

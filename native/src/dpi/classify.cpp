@@ -457,6 +457,34 @@ bool Classifier::bittorrent_known(const Flow& f) const noexcept {
   return cached_key(Cache::BitTorrent, peers_key(cli, srv)) || cached(Cache::BitTorrent, cli, cport) || cached(Cache::BitTorrent, srv, sport);
 }
 
+// nDPI keys its mining cache by the flow's client and server as it tells
+// them apart: a TCP flow's SYN sender, as ours; otherwise, when one port is
+// above 1024 and the other below, the side above, and else the first
+// packet's sender. Ours differ for a UDP flow opened from the port below
+// 1024, and for a TCP flow seen without a SYN whose first sender had the
+// lower port, both ports on one side of 1024 (we made the higher port the
+// client): the two are swapped back here.
+uint64_t Classifier::mining_key(const Flow& f) noexcept {
+  const IpAddr* cli = f.cli_is_hi ? &f.key.hi : &f.key.lo;
+  const IpAddr* srv = f.cli_is_hi ? &f.key.lo : &f.key.hi;
+  const uint16_t cport = f.cli_is_hi ? f.key.port_hi : f.key.port_lo, sport = f.cli_is_hi ? f.key.port_lo : f.key.port_hi;
+  const bool straddle = (cport > 1024 && sport < 1024) || (cport < 1024 && sport > 1024);
+  if (f.key.proto == kProtoUdp && straddle && cport < 1024) std::swap(cli, srv);
+  if (f.key.proto == kProtoTcp && !f.saw_syn && !straddle && cport > sport) std::swap(cli, srv);
+  return peers_key(*cli, *srv);
+}
+
+void Classifier::remember_mining(const Flow& f, uint16_t app) noexcept {
+  const uint64_t key = mining_key(f);
+  mining_[key % kCacheSlots] = {key, uint32_t(f.last_ns / 1000000000u), app};
+}
+
+uint16_t Classifier::mining_known(const Flow& f) const noexcept {
+  const uint64_t key = mining_key(f);
+  const MiningEntry& e = mining_[key % kCacheSlots];
+  return e.key == key && f.last_ns / 1000000000u >= e.sec ? e.app : 0;
+}
+
 void Classifier::give_up(Flow& f) noexcept {
   if (f.dpi_state == kDpiExtra) f.dpi_state = kDpiDone;
   if (f.dpi_state != kDpiInspecting) return;
@@ -469,6 +497,12 @@ void Classifier::give_up(Flow& f) noexcept {
   if ((f.key.proto == kProtoTcp || f.key.proto == kProtoUdp) && !ruled_out(f, id(ProtoId::BitTorrent)) && bittorrent_known(f)) {
     ensure_info(f);
     set(f, 0, id(ProtoId::BitTorrent), Confidence::DpiPartialCache);
+    return;
+  }
+  // then its mining cache, for a flow of any IP protocol
+  if (const uint16_t mined = mining_known(f)) {
+    ensure_info(f);
+    set(f, 0, mined, Confidence::DpiPartialCache);
     return;
   }
   uint16_t guess = guess_by_port(f.key.proto, cli_port, srv_port);

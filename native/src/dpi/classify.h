@@ -72,6 +72,14 @@ class Classifier {
   // nDPI's search_into_bittorrent_cache: the flow's peers, or either of its
   // endpoints, were seen in a BitTorrent flow.
   bool bittorrent_known(const Flow& f) const noexcept;
+  // nDPI's mining cache (lru.mining: 1024 entries, no expiry): Mining,
+  // Monero, Nano and Ethereum remember, on their match, the flow's client
+  // and server addresses in that order (no ports) with the second of the
+  // match; a flow between the same two, given up unclassified no earlier
+  // than that second, is named so ("DPI (partial cache)"), after
+  // BitTorrent's cache and before the port's guess.
+  void remember_mining(const Flow& f, uint16_t app) noexcept;
+  uint16_t mining_known(const Flow& f) const noexcept;
 
  private:
   FlowInfo* ensure_info(Flow& f) noexcept;
@@ -89,6 +97,13 @@ class Classifier {
   };
   static constexpr size_t kCacheSlots = 1024, kBitTorrentSlots = 32768;
   CacheEntry stun_[kCacheSlots] = {}, tls_cert_[kCacheSlots] = {}, bittorrent_[kBitTorrentSlots] = {};
+  struct MiningEntry {
+    uint64_t key;
+    uint32_t sec;  // when it was found (capture time, seconds)
+    uint16_t app;
+  };
+  MiningEntry mining_[kCacheSlots] = {};
+  static uint64_t mining_key(const Flow& f) noexcept;
   const CacheEntry& slot(Cache which, uint64_t key) const noexcept {
     return which == Cache::Stun ? stun_[key % kCacheSlots] : which == Cache::TlsCert ? tls_cert_[key % kCacheSlots] : bittorrent_[key % kBitTorrentSlots];
   }

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "dpi/classify.h"
 #include "dpi/dpi.h"
 #include "dpi/payload.h"
 
@@ -33,6 +34,7 @@ Verdict classify_ethereum(DpiCtx& c, Match& m) {
       if (!contains(s, "{") || !(contains(s, "\"eth1.0\"") || contains(s, "\"worker\":"))) return Verdict::No;
     }
   }
+  c.clf->remember_mining(c.flow, id(ProtoId::ETHEREUM));  // nDPI's mining cache (classify.h)
   m.app = id(ProtoId::ETHEREUM);
   return Verdict::Match;
 }

@@ -1,8 +1,14 @@
-// ④ GTP over UDP, told apart by port and header: GTP-U (2152: version 1,
-// protocol type 1, length within the datagram), GTP-C (2123: v1 with an
-// exact length and a message type up to 129, or v2 with an exact length)
-// and GTP' (3386: protocol type 0, spare bits set, charging message types),
-// each reported under GTP as nDPI does.
+// ④ GTP over UDP as nDPI's gtp.c tells it apart, by port and header, on the
+// flow's first datagram (4 bytes or fewer: not GTP), each form under GTP:
+// GTP-U on 2152 (version 1, PT 1, a length at most what follows the 8-byte
+// header; the decoder has already opened G-PDUs as tunnels), else GTP-C on
+// 2123 (version 1: a length exactly what follows the 8 bytes, at least 4
+// when S, PN or E is set, a message type 1–129, the PT bit not read;
+// version 2: a length exactly what follows the 4 bytes, any type), else
+// GTP' on 3386 (PT 0, the three spare bits set, a length at most what
+// follows the 6-byte header, types 1–7, 240 or 241; the version not read).
+// A datagram between two of these ports falls through the checks in that
+// order.
 #include "dpi/dpi.h"
 
 namespace fg {

@@ -5,6 +5,7 @@
 // "eth_submitLogin", spaced as the miners send it). Any other packet rules
 // it out: a JSON-RPC call with another method is not mining (json_rpc.cpp,
 // ethereum.cpp). One packet decides.
+#include "dpi/classify.h"
 #include "dpi/dpi.h"
 #include "dpi/payload.h"
 
@@ -16,6 +17,7 @@ Verdict classify_mining(DpiCtx& c, Match& m) {
   if (b.empty() || b[0] != '{') return Verdict::No;
   if (contains(b, "\"mining.subscribe\"") || contains(b, "\"mining.configure\"") || contains(b, "\"agent\":\"xmr-stak-cpu") ||
       contains(b, "\"method\": \"eth_submitLogin")) {
+    c.clf->remember_mining(c.flow, id(ProtoId::Mining));  // nDPI's mining cache (classify.h)
     m.app = id(ProtoId::Mining);
     return Verdict::Match;
   }

@@ -1,13 +1,21 @@
-// ④ Monero P2P (Levin protocol, TCP), as nDPI recognises it: the Levin
-// signature 0x0121010101010101 opens the packet.
+// ④ Monero P2P (its Levin protocol, TCP), as nDPI's monero.c: the first
+// payload packet of 8 bytes or more opens with the Levin signature
+// 0x0121010101010101, else Monero is ruled out. A match also enters the
+// flow's client and server in nDPI's mining cache (Classifier::
+// remember_mining): a later flow between them that nothing names is Monero
+// by that cache when it is given up.
+#include "dpi/classify.h"
 #include "dpi/dpi.h"
 
 namespace fg {
 namespace {
 
+constexpr uint64_t kLevinSignature = 0x0121010101010101ull;
+
 Verdict classify_monero(DpiCtx& c, Match& m) {
   Bytes b = c.payload;
-  if (b.size() < 8 || load_be32(b.data()) != 0x01210101 || load_be32(b.data() + 4) != 0x01010101) return Verdict::No;
+  if (b.size() < 8 || (uint64_t(load_be32(b.data())) << 32 | load_be32(b.data() + 4)) != kLevinSignature) return Verdict::No;
+  c.clf->remember_mining(c.flow, id(ProtoId::Monero));
   m.app = id(ProtoId::Monero);
   return Verdict::Match;
 }

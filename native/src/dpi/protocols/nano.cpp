@@ -5,6 +5,7 @@
 // the flow's first TCP payload packet decides: more than 32 bytes, "RC",
 // version_max 20, version_using 18–20, version_min 18–19 and a message
 // type up to 0x0F.
+#include "dpi/classify.h"
 #include "dpi/dpi.h"
 #include "dpi/payload.h"
 
@@ -20,6 +21,7 @@ Verdict classify_nano(DpiCtx& c, Match& m) {
   if (vmax != kMaxVersion || vuse < kMinVersion || vuse > kMaxVersion || vmin < kMinVersion || vmin >= kMaxVersion ||
       type > 0x0f)
     return Verdict::No;
+  c.clf->remember_mining(c.flow, id(ProtoId::Nano));  // nDPI's mining cache (classify.h)
   m.app = id(ProtoId::Nano);
   return Verdict::Match;
 }

@@ -1,6 +1,10 @@
-// ④ Usenet (NNTP, TCP): the server's greeting "200 " or "201 " (posting
-// allowed or not), then the client's next line: "AUTHINFO USER …",
-// "MODE READER" or "HELP".
+// ④ Usenet (NNTP, TCP), as nDPI's usenet.c: the flow's first inspected
+// payload packet is a greeting "200 " or "201 " (posting allowed or not) of
+// more than 10 bytes, from either side; the next one, from the other side,
+// is "AUTHINFO USER …" (more than 20 bytes), exactly "MODE READER\r\n" or
+// exactly "HELP\r\n". Anything else rules Usenet out. nDPI reads no packet
+// count here, only that state: a retransmitted greeting (never inspected)
+// does not use up the command's turn, so the budget is the whole window.
 #include "dpi/dpi.h"
 #include "dpi/payload.h"
 
@@ -27,6 +31,6 @@ Verdict classify_usenet(DpiCtx& c, Match& m) {
 
 }  // namespace
 
-FG_DISSECTOR(usenet, {"Usenet", id(ProtoId::Usenet), kL4Tcp, 2, classify_usenet});
+FG_DISSECTOR(usenet, {"Usenet", id(ProtoId::Usenet), kL4Tcp, kMaxDpiPackets, classify_usenet});
 
 }  // namespace fg

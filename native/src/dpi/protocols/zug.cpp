@@ -1,5 +1,6 @@
-// ④ ZUG consensus protocol (Casper / UDP), as nDPI recognises it: the
-// datagram opens with "\0ZUG" and a 0x10 byte.
+// ④ ZUG consensus protocol (Casper / UDP), as nDPI's zug.c: a datagram of 5
+// bytes or more opening 00 7a 55 47 ("\0zUG": nDPI's constant has a lower-case
+// z, whatever its comment says) and a 0x10 byte; the first datagram decides.
 #include "dpi/dpi.h"
 
 namespace fg {
