@@ -470,6 +470,18 @@ void Classifier::give_up(Flow& f) noexcept {
     set(f, 0, id(ProtoId::BitTorrent), Confidence::DpiPartialCache);
     return;
   }
+  // Then its Mining cache ("DPI (partial cache)"): the flow's client and
+  // server addresses, in that order, were those of a flow named Mining,
+  // Ethereum, Monero or Nano; the flow gets that flow's protocol.
+  {
+    const IpAddr& cli = f.cli_is_hi ? f.key.hi : f.key.lo;
+    const IpAddr& srv = f.cli_is_hi ? f.key.lo : f.key.hi;
+    if (const uint16_t mined = cached_key(Cache::Mining, peers_key(cli, srv))) {
+      ensure_info(f);
+      set(f, 0, mined, Confidence::DpiPartialCache);
+      return;
+    }
+  }
   uint16_t guess = guess_by_port(f.key.proto, cli_port, srv_port);
   // nDPI drops the port's guess of SNMP or NetFlow over UDP when their own
   // dissector ruled the flow out (is_udp_not_guessable_protocol).

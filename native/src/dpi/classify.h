@@ -60,8 +60,10 @@ class Classifier {
   // entries each): the application a flow was found to carry, remembered
   // per endpoint (address, port) so later flows from or to it are named
   // alike ("DPI (cache)"). Direct-mapped, 0 = none.
-  // BitTorrent's (lru.bittorrent, 32768 entries) also keys pairs of peers.
-  enum class Cache : uint8_t { Stun = 0, TlsCert = 1, BitTorrent = 2 };
+  // BitTorrent's (lru.bittorrent, 32768 entries) also keys pairs of peers;
+  // lru.mining (1024) keys only pairs: client and server address of a flow
+  // found to be Mining, Ethereum, Monero or Nano (mining_pair_key).
+  enum class Cache : uint8_t { Stun = 0, TlsCert = 1, BitTorrent = 2, Mining = 3 };
   uint16_t cached(Cache which, const IpAddr& ip, uint16_t port) const noexcept { return cached_key(which, endpoint_key(ip, port)); }
   void remember(Cache which, const IpAddr& ip, uint16_t port, uint16_t app) noexcept { remember_key(which, endpoint_key(ip, port), app); }
   uint16_t cached_key(Cache which, uint64_t key) const noexcept;
@@ -69,6 +71,11 @@ class Classifier {
   static uint64_t endpoint_key(const IpAddr& ip, uint16_t port) noexcept;
   // A flow's client and server addresses, in that order.
   static uint64_t peers_key(const IpAddr& cli, const IpAddr& srv) noexcept;
+  // nDPI's mining_make_lru_cache_key: the dissected flow's client and
+  // server addresses (no ports).
+  void remember_mining(const DpiCtx& c, uint16_t app) noexcept {
+    remember_key(Cache::Mining, peers_key(c.from_client ? c.p.src : c.p.dst, c.from_client ? c.p.dst : c.p.src), app);
+  }
   // nDPI's search_into_bittorrent_cache: the flow's peers, or either of its
   // endpoints, were seen in a BitTorrent flow.
   bool bittorrent_known(const Flow& f) const noexcept;
@@ -88,9 +95,14 @@ class Classifier {
     uint16_t app;
   };
   static constexpr size_t kCacheSlots = 1024, kBitTorrentSlots = 32768;
-  CacheEntry stun_[kCacheSlots] = {}, tls_cert_[kCacheSlots] = {}, bittorrent_[kBitTorrentSlots] = {};
+  CacheEntry stun_[kCacheSlots] = {}, tls_cert_[kCacheSlots] = {}, bittorrent_[kBitTorrentSlots] = {}, mining_[kCacheSlots] = {};
   const CacheEntry& slot(Cache which, uint64_t key) const noexcept {
-    return which == Cache::Stun ? stun_[key % kCacheSlots] : which == Cache::TlsCert ? tls_cert_[key % kCacheSlots] : bittorrent_[key % kBitTorrentSlots];
+    switch (which) {
+      case Cache::Stun: return stun_[key % kCacheSlots];
+      case Cache::TlsCert: return tls_cert_[key % kCacheSlots];
+      case Cache::Mining: return mining_[key % kCacheSlots];
+      default: return bittorrent_[key % kBitTorrentSlots];
+    }
   }
   CacheEntry& slot(Cache which, uint64_t key) noexcept { return const_cast<CacheEntry&>(std::as_const(*this).slot(which, key)); }
   uint64_t info_full_ = 0, meta_full_ = 0;

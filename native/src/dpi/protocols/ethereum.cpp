@@ -9,6 +9,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "dpi/classify.h"
 #include "dpi/dpi.h"
 #include "dpi/payload.h"
 
@@ -34,6 +35,7 @@ Verdict classify_ethereum(DpiCtx& c, Match& m) {
     }
   }
   m.app = id(ProtoId::ETHEREUM);
+  c.clf->remember_mining(c, id(ProtoId::ETHEREUM));  // nDPI's mining cache (mining.cpp)
   return Verdict::Match;
 }
 

@@ -5,6 +5,7 @@
 // the flow's first TCP payload packet decides: more than 32 bytes, "RC",
 // version_max 20, version_using 18–20, version_min 18–19 and a message
 // type up to 0x0F.
+#include "dpi/classify.h"
 #include "dpi/dpi.h"
 #include "dpi/payload.h"
 
@@ -21,6 +22,7 @@ Verdict classify_nano(DpiCtx& c, Match& m) {
       type > 0x0f)
     return Verdict::No;
   m.app = id(ProtoId::Nano);
+  c.clf->remember_mining(c, id(ProtoId::Nano));  // nDPI's mining cache (mining.cpp)
   return Verdict::Match;
 }
 
