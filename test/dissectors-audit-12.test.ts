@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 
 import { Engine, l7Name } from '../ts/bindings/engine.js';
 import { txt, u16, u32 } from './fixtures/bytes.js';
-import { classifier, flowRunner, replayFrames, tcpSession } from './fixtures/dissect.js';
+import { CLI, CLI6, SRV, SRV6, classifier, flowRunner, replayFrames, tcpSession } from './fixtures/dissect.js';
+import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, eth, ipv4, ipv6, tcp } from './fixtures/frames.js';
 import { tempDir } from './fixtures/pcap.js';
 
 const classify = classifier('fg-dissectors-audit-12-');
@@ -182,6 +183,47 @@ describe('SSH (ssh.c): KEXINIT', () => {
       runFlow('tcp', 50160 + n, 22, [NEW, NEW, ...Array<Buffer>(n).fill(filler), kexinit({ encSC: 'arcfour' })], [false, true, ...Array<boolean>(n).fill(false), false]);
     expect((await flow(10)).flow.risks).toContain(SRV_OBS); // the KEXINIT is the 12th
     expect((await flow(11)).flow.risks).not.toContain(SRV_OBS); // the 13th
+  });
+});
+
+describe('SSH probing attempt (ndpi_main.c, ndpi_check_probing_attempt)', () => {
+  const PROBING = 'Probing Attempt';
+  /** Handshake, then segments [from the client?, payload or none, flags]; the flow's risks. */
+  async function risks(segs: [boolean, Buffer | null, number][], o: { v6?: boolean; sport?: number; dport?: number } = {}): Promise<string[]> {
+    const sport = o.sport ?? 50180, dport = o.dport ?? 22;
+    const next = [1000, 5000];
+    const frame = (c: boolean, flags: number, seq: number, data?: Buffer) => {
+      const l4 = tcp({ sport: c ? sport : dport, dport: c ? dport : sport, flags, seq, ack: 1 }, data);
+      return o.v6
+        ? eth(MAC_B, MAC_A, ETH.IPV6, ipv6({ src: c ? CLI6 : SRV6, dst: c ? SRV6 : CLI6, next: IPPROTO.TCP }, l4))
+        : eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: c ? CLI : SRV, dst: c ? SRV : CLI, proto: IPPROTO.TCP }, l4));
+    };
+    const frames = [frame(true, TCPF.SYN, 999), frame(false, TCPF.SYN | TCPF.ACK, 4999), frame(true, TCPF.ACK, 1000)];
+    for (const [c, data, flags] of segs) {
+      frames.push(frame(c, flags, next[c ? 0 : 1]!, data ?? undefined));
+      next[c ? 0 : 1]! += data?.length ?? 0;
+    }
+    return replayFrames(tmp.file(`probe-${Math.random().toString(36).slice(2)}.pcap`), frames, (e: Engine) => e.flows({ limit: 1 }).rows[0]!.risks);
+  }
+  const PA = TCPF.PSH | TCPF.ACK;
+  it('PSH both ways, payload one way, no server HASSH: the server banner answered by an empty PSH', async () => {
+    expect(await risks([[false, NEW, PA], [true, null, PA | TCPF.FIN]])).toContain(PROBING);
+    expect(await risks([[false, NEW, PA], [true, null, PA | TCPF.FIN]], { v6: true })).toContain(PROBING);
+  });
+  it('not when both sides sent payload, the other side sent no PSH, or the server KEXINIT was read', async () => {
+    expect(await risks([[false, NEW, PA], [true, NEW, PA]])).not.toContain(PROBING);
+    expect(await risks([[false, NEW, PA], [true, null, TCPF.ACK | TCPF.FIN]])).not.toContain(PROBING);
+    expect(await risks([[false, NEW, PA], [false, kexinit(), PA], [true, null, PA | TCPF.FIN]])).not.toContain(PROBING);
+  });
+  it("the server's HASSH is nDPI's direction 1: a client KEXINIT from the higher port does not count", async () => {
+    // client banner first, then its KEXINIT (direction 0), the server sends only an empty PSH
+    expect(await risks([[true, NEW, PA], [true, kexinit(), PA], [false, null, PA]])).toContain(PROBING);
+    // the client on the lower port: its KEXINIT is direction 1's
+    expect(await risks([[true, NEW, PA], [true, kexinit(), PA], [false, null, PA]], { sport: 900, dport: 2222 })).not.toContain(PROBING);
+  });
+  it('over IPv6 with equal ports every packet is direction 1: never judged', async () => {
+    expect(await risks([[false, NEW, PA], [true, null, PA | TCPF.FIN]], { v6: true, sport: 2222, dport: 2222 })).not.toContain(PROBING);
+    expect(await risks([[false, NEW, PA], [true, null, PA | TCPF.FIN]], { sport: 2222, dport: 2222 })).toContain(PROBING);
   });
 });
 

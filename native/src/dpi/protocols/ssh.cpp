@@ -29,8 +29,13 @@
 // also names arcfour256, but a match on it never counts there).
 // The signatures are kept as nDPI keeps them: the first 47 bytes of the
 // packet, cut at a NUL, trailing CR/LF removed.
-// Not done: nDPI's probing-attempt risk (ndpi_main.c, SSH named with no
-// server HASSH and payload one way only) is a give-up rule of the core.
+// nDPI's probing attempt (ndpi_main.c) is judged when SSH's reading ends or
+// the flow is given up: PSH flags both ways, payload from one nDPI direction
+// only, no server HASSH. Here the payload directions are those seen while
+// reading (frozen when the 12 packets are past, as nDPI's check), the PSH
+// flags the flow's whole (ssh_probing_attempt, asked when risks are
+// reported): a flag first sent after the reading ended counts here, not in
+// nDPI.
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -40,6 +45,7 @@
 #include "dpi/dpi.h"
 #include "dpi/ndpi_direction.h"
 #include "dpi/payload.h"
+#include "dpi/protocols/ssh.h"
 #include "dpi/tls_parse.h"
 
 namespace fg {
@@ -51,8 +57,8 @@ constexpr size_t kMaxServerBanner = 500;
 constexpr uint8_t kKexInit = 20;
 // FlowInfo::state after the match: total packets at the match, nDPI's
 // stage (1 + direction of the first banner; 3 once the other banner came),
-// HASSH read (bit 0 direction 0's, bit 1 direction 1's).
-constexpr size_t kAtMatch = 0, kStage = 1, kHasshRead = 2;
+// HASSH read and payload seen (bit 0 direction 0's, bit 1 direction 1's).
+constexpr size_t kAtMatch = 0, kStage = 1, kHasshRead = 2, kPayloadDirs = 3;
 constexpr uint8_t kBothBanners = 3;
 
 // The signature nDPI keeps of a banner packet (see above); its length.
@@ -158,6 +164,7 @@ Verdict read_on(DpiCtx& c) {
   if (seen > st[kAtMatch] + kExtraPackets) return Verdict::No;
   const Bytes b = c.payload;
   const uint8_t dir = ndpi_direction(c.p);
+  st[kPayloadDirs] |= uint8_t(1u << dir);
   if (st[kStage] == 2 - dir) {
     // the other side's banner (nDPI's server signature)
     if (b.size() > 7 && b.size() < kMaxServerBanner && has_at(b, 0, "SSH-")) {
@@ -187,14 +194,24 @@ Verdict classify_ssh(DpiCtx& c, Match& m) {
     // the dispatcher's mask in these bytes is dead once the flow is named
     uint8_t* st = c.info->state;
     st[kAtMatch] = uint8_t(std::min<uint32_t>(255, c.flow.pkts[0] + c.flow.pkts[1]));
-    st[kStage] = uint8_t(1 + ndpi_direction(c.p));
+    const uint8_t dir = ndpi_direction(c.p);
+    st[kStage] = uint8_t(1 + dir);
     st[kHasshRead] = 0;
+    st[kPayloadDirs] = uint8_t(1u << dir);
     m.more = true;
   }
   return Verdict::Match;
 }
 
 }  // namespace
+
+bool ssh_probing_attempt(const Flow& f, const FlowInfo& fi) {
+  if (f.key.proto != kProtoTcp || !(f.tcp_flags[0] & kPsh) || !(f.tcp_flags[1] & kPsh)) return false;
+  // IPv6 with equal ports: every packet is nDPI's direction 1, direction 0
+  // never has a flag
+  if (f.key.port_lo == f.key.port_hi && !f.key.lo.is_v4()) return false;
+  return fi.state[kPayloadDirs] != 3 && !(fi.state[kHasshRead] & 2);
+}
 
 FG_DISSECTOR(ssh, {"SSH", id(ProtoId::SSH), kL4Tcp, 1, classify_ssh});
 
