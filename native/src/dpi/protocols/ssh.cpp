@@ -35,7 +35,8 @@
 // reading (frozen when the 12 packets are past, as nDPI's check), the PSH
 // flags the flow's whole (ssh_probing_attempt, asked when risks are
 // reported): a flag first sent after the reading ended counts here, not in
-// nDPI.
+// nDPI; nor does nDPI judge a flow whose reading the window cut short
+// (SSH names the first payload packet, so only after 19 empty ones).
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
