@@ -3,6 +3,7 @@
 #include "dpi/dga.h"
 #include "dpi/payload.h"
 #include "dpi/protocols/http_sub.h"
+#include "dpi/protocols/ssh.h"
 #include "dpi/user_rules.h"
 #include "flow/local_nets.h"
 
@@ -571,6 +572,9 @@ uint64_t Classifier::risks(const Flow& f) const noexcept {
       if (ports && *ports && !port_listed(ports, srv_port, cli_port)) set(Risk::KnownProtoNonStdPort);
     }
   }
+  // nDPI's probing attempt (ndpi_check_probing_attempt), for SSH named by
+  // its dissector (TLS's and mail's forms are not judged here).
+  if (app == id(ProtoId::SSH) && !master && conf == Confidence::Dpi && fi && ssh_probing_attempt(f, *fi)) set(Risk::ProbingAttempt);
   // Packets one way only, except for protocols that are one-way by design
   // and traffic to a group (multicast, broadcast), which expects no answer.
   const IpAddr& srv = f.cli_is_hi ? f.key.lo : f.key.hi;

@@ -1,5 +1,7 @@
-// ④ HTTP/2 with prior knowledge (cleartext h2c): the client connection
-// preface "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" (RFC 9113 §3.4).
+// ④ HTTP/2 with prior knowledge (cleartext h2c), as nDPI's
+// src/lib/protocols/http2.c reads it: the flow's first payload packet (TCP)
+// opens with the client connection preface "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+// (RFC 9113 §3.4, 24 bytes); anything else rules HTTP2 out.
 #include "dpi/dpi.h"
 #include "dpi/payload.h"
 

@@ -1,10 +1,11 @@
 // ④ Memcached text protocol (memcached doc/protocol.txt), TCP or UDP, as
-// nDPI counts it: a packet opening with a command word ("set ", "get ",
-// "gats ", "stats" …) or a reply ("STORED\r\n", "END\r\n", "STAT " …),
-// case as written; two such packets, either direction, within the first 6.
-// UDP datagrams open with protocol.txt's 8-byte frame header: datagram count
-// non-zero, reserved zero. A payload shorter than "END\r\n" rules it out.
-// Like nDPI, no binary protocol (magic 0x80/0x81), no VALUE/VERSION/OK lines.
+// nDPI's src/lib/protocols/memcached.c counts it: a packet opening with a
+// command word ("set ", "get ", "gats ", "stats" …) or a reply
+// ("STORED\r\n", "END\r\n", "STAT " …), case as written; two such
+// packets, either direction, within the first 6. UDP datagrams open with
+// protocol.txt's 8-byte frame header: datagram count non-zero, reserved
+// zero. A payload shorter than "END\r\n" rules it out. Like nDPI, no
+// binary protocol (magic 0x80/0x81), no VALUE/VERSION/OK lines.
 #include <string_view>
 
 #include "dpi/dpi.h"

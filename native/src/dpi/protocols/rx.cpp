@@ -1,12 +1,16 @@
 // ④ RX (AFS's RPC transport, UDP). Each packet carries a 28-byte header
 // whose type (1–13 but 12), flags (one of RX's values) and security index
-// (0–3) are checked; the first packet keeps the connection epoch and id,
-// and the first one from the other side must repeat both. nDPI sets no
-// packet limit of its own: it waits for the reply as long as the flow is
-// inspected.
+// (0–3) are checked (nDPI's type/flags pairing falls through to accept
+// every known pair); each packet keeps the connection epoch and id until one
+// comes from the other nDPI direction, which must repeat both (nDPI's
+// src/lib/protocols/rx.c). Directions are nDPI's (ndpi_direction.h): with
+// equal ports over IPv6 every packet is direction 1, so nDPI never finds a
+// reply there, nor does this. nDPI sets no packet limit of its own: it waits
+// for the reply as long as the flow is inspected.
 #include <cstring>
 
 #include "dpi/dpi.h"
+#include "dpi/ndpi_direction.h"
 
 namespace fg {
 namespace {
@@ -20,16 +24,18 @@ bool flags_known(uint8_t f) {
 Verdict classify_rx(DpiCtx& c, Match& m) {
   Bytes b = c.payload;
   if (b.size() < 28) return Verdict::No;
-  const uint8_t type = b[20], flags = b[21], security = b[22];
+  // type, flags, user status, then the security index (nDPI's ndpi_rx_header)
+  const uint8_t type = b[20], flags = b[21], security = b[23];
   // Types data (1) to version (13); 12 (params 4) is not taken.
   if (type < 1 || type > 13 || type == 12 || !flags_known(flags) || security > 3) return Verdict::No;
   uint8_t* keep = c.scratch(kScratchRx);
   if (!keep) return Verdict::No;
-  // keep[0]: direction of the packet whose ids are stored, + 1; epoch and
-  // connection id at 1..8. Every payload packet reaches here until the flow
-  // is decided, so ids stored from the other side mean that side has sent
-  // payload (nDPI's per-direction payload counter), empty datagrams aside.
-  const uint8_t dir = c.from_client ? 1 : 2;
+  // keep[0]: nDPI direction of the packet whose ids are stored, + 1; epoch
+  // and connection id at 1..8. Every payload packet reaches here until the
+  // flow is decided, so ids stored from the other direction mean it has
+  // sent payload (nDPI's per-direction payload counter), empty datagrams
+  // aside.
+  const uint8_t dir = uint8_t(ndpi_direction(c.p) + 1);
   if (keep[0] && keep[0] != dir) {
     if (std::memcmp(keep + 1, b.data(), 8) != 0) return Verdict::No;
     m.app = id(ProtoId::RX);

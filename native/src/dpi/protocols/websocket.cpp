@@ -1,7 +1,11 @@
-// ④ WebSocket frames seen without their HTTP upgrade (RFC 6455 §5.2): a
-// text, binary, close, ping or pong opcode (FIN set or not) and a short
-// unmasked frame whose 7-bit length is exactly the rest of the segment, as
-// nDPI checks it.
+// ④ WebSocket frames seen without their HTTP upgrade (RFC 6455 §5.2), as
+// nDPI's src/lib/protocols/websocket.c reads them: the flow's first payload
+// packet (TCP) decides. Its first byte is a text, binary, close, ping or
+// pong opcode, FIN set or not, no reserved bit (continuation frames are left
+// out), and its 7-bit length is exactly the rest of the segment after the
+// 2-byte header. The mask bit is not looked at: nDPI's test for it never
+// holds, so a masked frame passes only when its 4 key bytes are counted in
+// that length.
 #include "dpi/dpi.h"
 
 namespace fg {
