@@ -73,8 +73,9 @@ class Classifier;
 // host[9..40), after the third mask word.
 constexpr size_t kScratchBytes = 31;
 enum ScratchSlot : uint8_t {
-  kScratchRx = 0,          // 9 bytes: stored flag, connection epoch and id
+  kScratchRx = 0,          // 5 bytes: stored flag, connection epoch and id folded to 32 bits
   kScratchOpenVpnTcp = 0,  //   TCP flows (RX is UDP only): OpenVPN's 5 bytes, as kScratchVpnUdp*
+  kScratchLine = 5,        // 4 bytes (UDP only; free on TCP): LineCall's counter base and count per nDPI direction
   kScratchTeamViewer = 9,  // 1 byte: stage
   kScratchUsenet = 10,     // 1 byte: direction of the greeting + 1
   kScratchVpnUdp = 10,     //   UDP flows (Usenet is TCP only): OpenVPN's packet counts or WireGuard's stage

@@ -4,7 +4,10 @@
 // OP_UPDATE…OP_KILL_CURSORS (2001–2007, 2003 reserved included) or OP_MSG
 // (2013) names it; OP_REPLY (1) does when its responseFlags use only the 4
 // defined bits and the packet goes past the 20-byte reply header, else waits.
-// Any other opCode (OP_COMPRESSED 2012 too) rules it out; up to 6 packets.
+// Any other opCode (OP_COMPRESSED 2012 too) rules it out; up to 6 packets
+// (nDPI's src/lib/protocols/mongodb.c).
+// Difference kept: nDPI's count of 6 includes retransmitted segments,
+// which no dissector here sees.
 #include "dpi/dpi.h"
 
 namespace fg {

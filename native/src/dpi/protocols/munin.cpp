@@ -1,14 +1,17 @@
 // ④ Munin node protocol (munin-node, port 4949, "Protocol" in Munin's
 // guide), TCP: the node greets the master with "# munin node at <host>\n".
-// As nDPI: the packet must open with "# munin node at " (one packet
-// decides, so the greeting has to be the flow's first payload). The host
-// name after it, up to the final newline, is the flow's name; a greeting
-// not ending with a newline, or with no name, raises the malformed-packet
-// risk. No port required.
+// nDPI's rule (src/lib/protocols/munin.c), on the flow's first payload
+// segment, any port, either direction: it opens with "# munin node at ",
+// else Munin is ruled out. The greeting names the flow; the host after the
+// prefix, up to the final byte, is the flow's name (normalised as nDPI's
+// ndpi_hostname_sni_set: ndpi_hostname.h). A greeting not ending with a
+// newline, or with nothing between the prefix and the newline, raises the
+// malformed-packet risk instead.
 #include <string_view>
 
 #include "dpi/dpi.h"
 #include "dpi/payload.h"
+#include "dpi/protocols/ndpi_hostname.h"
 
 namespace fg {
 namespace {
@@ -23,7 +26,7 @@ Verdict classify_munin(DpiCtx& c, Match& m) {
   if (b.back() != '\n' || name_len <= 1) {
     c.risk(Risk::MalformedPacket);
   } else {
-    c.set_host(reinterpret_cast<const char*>(b.data()) + kGreeting.size(), name_len - 1);
+    set_ndpi_hostname(c, b.data() + kGreeting.size(), name_len - 1);
   }
   return Verdict::Match;
 }

@@ -11,7 +11,11 @@
 // to 5 packets after it (reading on after the match, as nDPI does): a
 // mapping request for internal port 0, an address answer with an error code
 // and an address anyway, a mapping answer with a zero port; a later packet
-// of no NAT-PMP shape raises it and ends the reading.
+// of no NAT-PMP shape raises it and ends the reading (nDPI's
+// src/lib/protocols/natpmp.c).
+// Difference kept: nDPI's reading on also gets the flow's empty datagrams
+// (an empty one there raises the risk); no dissector here sees a packet
+// without payload.
 #include "dpi/dpi.h"
 #include "dpi/payload.h"
 

@@ -7,6 +7,9 @@
 // equal ports over IPv6 every packet is direction 1, so nDPI never finds a
 // reply there, nor does this. nDPI sets no packet limit of its own: it waits
 // for the reply as long as the flow is inspected.
+// State: the stored direction and the two ids folded to 32 bits (a mixing
+// hash: two different id pairs pass for equal once in 2^32), so that
+// LineCall's counters fit beside them (dpi.h, kScratchLine).
 #include <cstring>
 
 #include "dpi/dpi.h"
@@ -30,19 +33,21 @@ Verdict classify_rx(DpiCtx& c, Match& m) {
   if (type < 1 || type > 13 || type == 12 || !flags_known(flags) || security > 3) return Verdict::No;
   uint8_t* keep = c.scratch(kScratchRx);
   if (!keep) return Verdict::No;
-  // keep[0]: nDPI direction of the packet whose ids are stored, + 1; epoch
-  // and connection id at 1..8. Every payload packet reaches here until the
-  // flow is decided, so ids stored from the other direction mean it has
-  // sent payload (nDPI's per-direction payload counter), empty datagrams
-  // aside.
+  // keep[0]: nDPI direction of the packet whose ids are stored, + 1; the
+  // epoch and connection id's fold at 1..4. Every payload packet reaches
+  // here until the flow is decided, so ids stored from the other direction
+  // mean it has sent payload (nDPI's per-direction payload counter), empty
+  // datagrams aside.
   const uint8_t dir = uint8_t(ndpi_direction(c.p) + 1);
+  const uint64_t ids = (uint64_t(load_be32(b.data())) << 32 | load_be32(b.data() + 4)) * 0x9e3779b97f4a7c15ULL;
+  const uint32_t folded = uint32_t(ids ^ (ids >> 32));
   if (keep[0] && keep[0] != dir) {
-    if (std::memcmp(keep + 1, b.data(), 8) != 0) return Verdict::No;
+    if (std::memcmp(keep + 1, &folded, 4) != 0) return Verdict::No;
     m.app = id(ProtoId::RX);
     return Verdict::Match;
   }
   keep[0] = dir;
-  std::memcpy(keep + 1, b.data(), 8);
+  std::memcpy(keep + 1, &folded, 4);
   return Verdict::NeedMore;
 }
 

@@ -1,7 +1,12 @@
-// ④ SD-RTN (Agora's Software Defined Real-time Network), as nDPI recognises
-// it (UDP): byte 6 is 0x21 and a "\x04SNI" tag at offset 12 introduces a
-// length-prefixed (16-bit, then a zero byte) server name, kept as the host.
+// ④ SD-RTN (Agora's Software Defined Real-time Network), UDP, as nDPI's
+// src/lib/protocols/sd_rtn.c recognises it (no public format): the flow's
+// first datagram, any port, at least 20 bytes, byte 6 is 0x21 and the tag
+// "\x04SNI" sits at offset 12; a 16-bit big-endian length at 16, a zero
+// byte at 18, then that many bytes of server name, which must fit in the
+// datagram. It names the flow and its name (normalised as nDPI's
+// ndpi_hostname_sni_set: ndpi_hostname.h); anything else rules it out.
 #include "dpi/dpi.h"
+#include "dpi/protocols/ndpi_hostname.h"
 
 namespace fg {
 namespace {
@@ -9,9 +14,9 @@ namespace {
 Verdict classify_sd_rtn(DpiCtx& c, Match& m) {
   Bytes b = c.payload;
   if (b.size() < 20 || b[6] != 0x21 || load_be32(b.data() + 12) != 0x04534e49) return Verdict::No;
-  size_t len = load_be16(b.data() + 16);
+  const size_t len = load_be16(b.data() + 16);
   if (len + 19 > b.size() || b[18] != 0) return Verdict::No;
-  c.set_host(reinterpret_cast<const char*>(b.data() + 19), len);
+  set_ndpi_hostname(c, b.data() + 19, len);
   m.app = id(ProtoId::SD_RTN);
   return Verdict::Match;
 }

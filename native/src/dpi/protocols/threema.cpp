@@ -8,7 +8,10 @@
 // length and that many bytes. As nDPI: 5222 on either side; payload
 // packets 1, 2 and 3 of the flow 48, 80 and 191 bytes, packet 4 any size,
 // and packet 5 exactly one length-prefixed frame (length + 2 = its size):
-// the flow is Threema there, anything else rules it out.
+// the flow is Threema there, anything else rules it out (nDPI's
+// src/lib/protocols/threema.c).
+// Difference kept: nDPI's packet numbers include retransmitted segments,
+// which no dissector here sees.
 #include "dpi/dpi.h"
 
 namespace fg {
