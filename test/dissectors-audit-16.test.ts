@@ -118,6 +118,8 @@ describe('LINE calls (line.c)', () => {
     expect(await on(cli(cat(hex('d9aa0000 0602'), Buffer.alloc(144, 1))))).not.toBe('LineCall (DPI)');
     expect(await on(cli(cat(hex('b6130006'), Buffer.alloc(43, 1))))).not.toBe('LineCall (DPI)');
     expect(await run('udp', 41101, 41200, cli(cat(hex('b6130006'), Buffer.alloc(42, 1))))).not.toBe('LineCall (DPI)');
+    // on LINE's addresses a datagram of no known shape goes on to rule 2
+    expect(nameOf((await replay(frames('udp', HOME, LINE4, 41102, 41200, counters(0x10, 0x70))))[0]!)).toBe('LineCall (DPI)');
   });
 
   it('rule 2: four datagrams each way whose byte 3 counts up from different bases, any address, IPv4 and IPv6', async () => {
@@ -330,6 +332,9 @@ describe('KNXnet/IP (knxnet_ip.c)', () => {
     second[3] = 0x26; // no tunnelling service 0x0426
     expect(await run('tcp', 41712, 3671, cli(cat(knx(0x0420, hex('04010200 2900bce0')), second)))).not.toBe('KNXnet_IP (DPI)');
     expect(await run('tcp', 41713, 3671, cli(cat(knx(0x0420, hex('04010200 2900bce0')), hex('0610 0421 000a 0401'))))).not.toBe('KNXnet_IP (DPI)');
+    // a total length of 0 points the second header back at the first: nDPI reads it so
+    expect(await run('tcp', 41714, 3671, cli(knx(0x0420, hex('04010200 2900bce0'), 0)))).toBe('KNXnet_IP (DPI)');
+    expect(await run('udp', 41715, 3671, cli(knx(0x0420, hex('04010200 2900bce0'), 0)))).not.toBe('KNXnet_IP (DPI)');
   });
 
   it('an unknown service or family, a header off, a total length off, or under 10 bytes are not KNXnet/IP', async () => {
