@@ -1,6 +1,7 @@
 // Audit 17: SMB, DCE/RPC, RTMP, AJP, Cassandra, ZeroMQ, Kafka, Diameter,
-// IAX, Icecast, Cisco Skinny, NoMachine, Radmin, HSRP, Beckhoff ADS and
-// TRDP checked against nDPI 4.11's own source (src/lib/protocols/<name>.c).
+// IAX, Icecast, Cisco Skinny, NoMachine, Radmin, HSRP, Beckhoff ADS, TRDP,
+// H.323, S7comm, NFS, Lustre, IEEE C37.118 and DLEP checked against nDPI
+// 4.11's own source (src/lib/protocols/<name>.c).
 // One hand-built flow per case, its messages built from the protocols' own
 // documents: what nDPI accepts is named by DPI, a near miss (one detail
 // wrong) is not.
@@ -699,5 +700,193 @@ describe('TRDP (trdp.c)', () => {
     expect(await name('tcp', 51414, 17225, alt(trdpMd({ badFcs: true })))).not.toBe('TRDP (DPI)');
     expect(await name('tcp', 51415, 17225, alt(trdpMd({ pad: 0 })))).not.toBe('TRDP (DPI)');
     expect(await name('udp', 51416, 17225, alt(trdpMd().subarray(0, 115)))).not.toBe('TRDP (DPI)');
+  });
+});
+
+// ── H.323 (RFC 1006 TPKT; ITU-T Q.931 §4 message header for H.225.0 call
+// signalling; H.245 and H.225.0 RAS open their PER encoding with the
+// protocolIdentifier OID 0.0.8.245 / 0.0.8.2250).
+const tpkt = (body: Buffer, lenDelta = 0) => cat(bytes(3, 0), u16(body.length + 4 + lenDelta), body);
+const q931Setup = (discriminator = 0x08, crLen = 2) => cat(bytes(discriminator, crLen), Buffer.alloc(crLen, 0x12), bytes(0x05), bytes(0x04, 0x03, 0x80, 0x90, 0xa5), bytes(0x7e, 0x00, 0x06), Buffer.alloc(6, 0x20));
+const h245 = () => cat(bytes(0x02, 0x70, 0x01, 0x06, 0x00, 0x08, 0x81, 0x75), Buffer.alloc(16, 0x01));
+const rasGrq = (oid = 0x0008914a) => cat(bytes(0x00, 0x00, 0x01, 0x00, 0x06), u32(oid), bytes(0x00, 0x08), Buffer.alloc(14, 0x02));
+
+describe('H.323 (h323.c)', () => {
+  it('a TPKT-framed Q.931 message or H.245 PDU over TCP on any port, RAS over UDP 1719, IPv4 and IPv6', async () => {
+    expect(await name('tcp', 51500, 1720, alt(tpkt(q931Setup())))).toBe('H323 (DPI)');
+    expect(await name('tcp', 51501, 11720, alt(tpkt(q931Setup(0x08, 3))))).toBe('H323 (DPI)');
+    expect(await name('tcp', 51502, 11720, alt(tpkt(h245())))).toBe('H323 (DPI)');
+    expect(await name('udp', 51503, 1719, alt(rasGrq()))).toBe('H323 (DPI)');
+    expect(await name('udp', 1719, 51504, alt(rasGrq()))).toBe('H323 (DPI)');
+    expect(await name('tcp', 51505, 1720, alt(tpkt(q931Setup())), v6)).toBe('H323 (DPI)');
+    expect(await name('udp', 51506, 1719, alt(rasGrq()), v6)).toBe('H323 (DPI)');
+  });
+
+  it('near misses: the TPKT length, 20 bytes, discriminator 9, a 4-byte call reference, RAS on 1718 or with another OID, TPKT over UDP', async () => {
+    expect(await name('tcp', 51510, 11720, alt(tpkt(q931Setup(), 1)))).not.toBe('H323 (DPI)');
+    expect(await name('tcp', 51511, 11720, alt(tpkt(q931Setup().subarray(0, 16))))).not.toBe('H323 (DPI)');
+    expect(await name('tcp', 51512, 11720, alt(tpkt(q931Setup().subarray(0, 17))))).toBe('H323 (DPI)');
+    expect(await name('tcp', 51513, 11720, alt(tpkt(q931Setup(0x09))))).not.toBe('H323 (DPI)');
+    expect(await name('tcp', 51514, 11720, alt(tpkt(q931Setup(0x08, 4))))).not.toBe('H323 (DPI)');
+    expect(await name('udp', 51515, 1718, alt(rasGrq()))).not.toBe('H323 (DPI)');
+    expect(await name('udp', 51516, 1719, alt(rasGrq(0x00088175)))).not.toBe('H323 (DPI)');
+    expect(await name('udp', 51517, 11720, alt(tpkt(q931Setup())))).not.toBe('H323 (DPI)');
+  });
+});
+
+// ── S7comm over ISO-on-TCP (RFC 1006 TPKT, ISO 8073 COTP data TPDU 02 f0 80,
+// then the S7 PDU: protocol id 0x32 / 0x72).
+const cotpDt = (s7: Buffer) => tpkt(cat(bytes(0x02, 0xf0, 0x80), s7));
+// S7comm job "setup communication": 32, ROSCTR, reserved, PDU ref, parameter and data lengths, parameters
+const s7Setup = (rosctr = 1, reserved = 0) => cat(bytes(0x32, rosctr), u16(reserved), u16(0x0100), u16(8), u16(0), bytes(0xf0, 0x00, 0x00, 0x01, 0x00, 0x01, 0x01, 0xe0));
+const s7Plus = (trailer = 0x72) => cat(bytes(0x72, 0x01), u16(16), Buffer.alloc(16, 0x31), bytes(trailer, 0x01, 0x00, 0x00));
+const cotpCr = () => tpkt(bytes(0x11, 0xe0, 0x00, 0x00, 0x00, 0x01, 0x00, 0xc1, 0x02, 0x01, 0x00, 0xc2, 0x02, 0x01, 0x02, 0xc0, 0x01, 0x0a));
+
+describe('S7comm (s7comm.c)', () => {
+  it('an S7comm or S7comm-plus PDU on port 102 names the flow, IPv4 and IPv6', async () => {
+    expect(await name('tcp', 51600, 102, alt(cotpDt(s7Setup())))).toBe('S7Comm (DPI)');
+    expect(await name('tcp', 102, 51601, alt(cotpDt(s7Setup(7))))).toBe('S7Comm (DPI)');
+    expect(await name('tcp', 51602, 102, alt(cotpDt(s7Plus())))).toBe('S7CommPlus (DPI)');
+    expect(await name('tcp', 51603, 102, alt(cotpDt(s7Setup())), v6)).toBe('S7Comm (DPI)');
+  });
+
+  it("COTP's connection setup first only waits", async () => {
+    expect(await name('tcp', 51610, 102, alt(cotpCr(), cotpCr(), cotpDt(s7Setup())))).toBe('S7Comm (DPI)');
+    expect(await name('tcp', 51611, 102, alt(cotpDt(s7Plus(0x73)), cotpDt(s7Setup(3))))).toBe('S7Comm (DPI)');
+  });
+
+  it('near misses: another port, ROSCTR 4, the reserved field, 17 bytes, no TPKT', async () => {
+    expect(await name('tcp', 51620, 1020, alt(cotpDt(s7Setup())))).not.toBe('S7Comm (DPI)');
+    expect(await name('tcp', 51621, 102, alt(cotpDt(s7Setup(4))))).not.toBe('S7Comm (DPI)');
+    expect(await name('tcp', 51622, 102, alt(cotpDt(s7Setup(1, 1))))).not.toBe('S7Comm (DPI)');
+    expect(await name('tcp', 51623, 102, alt(cotpDt(s7Setup().subarray(0, 10))))).not.toBe('S7Comm (DPI)');
+    expect(await name('tcp', 51624, 102, alt(cotpDt(s7Setup()).subarray(4)))).not.toBe('S7Comm (DPI)');
+    // a packet that is no TPKT rules it out: a later good one comes too late
+    expect(await name('tcp', 51625, 102, alt(txt('hello there'), cotpDt(s7Setup())))).not.toBe('S7Comm (DPI)');
+  });
+});
+
+// ── NFS over ONC RPC (RFC 5531 §9 call body: xid, CALL, rpcvers 2, prog,
+// vers, proc, credentials, verifier; over TCP a record mark first, §11).
+const rpcCall = (o: { type?: number; rpcvers?: number; prog?: number; vers?: number } = {}) =>
+  cat(u32(0x1234), u32(o.type ?? 0), u32(o.rpcvers ?? 2), u32(o.prog ?? 100003), u32(o.vers ?? 3), u32(0), u32(0), u32(0), u32(0), u32(0));
+const recordMark = (msg: Buffer, last = true) => cat(u32(((last ? 0x80000000 : 0) | msg.length) >>> 0), msg);
+
+describe('NFS (nfs.c)', () => {
+  it('an RPC call to NFS, mountd or the portmapper, version 4 at most, over UDP or behind a record mark over TCP, IPv4 and IPv6', async () => {
+    expect(await name('udp', 51700, 2049, alt(rpcCall()))).toBe('NFS (DPI)');
+    expect(await name('tcp', 51701, 2049, alt(recordMark(rpcCall({ vers: 4 }))))).toBe('NFS (DPI)');
+    expect(await name('udp', 51702, 20049, alt(rpcCall({ prog: 100005 })))).toBe('NFS (DPI)');
+    expect(await name('tcp', 51703, 20049, alt(recordMark(rpcCall({ prog: 100000, vers: 2 }))))).toBe('NFS (DPI)');
+    expect(await name('udp', 51704, 2049, alt(rpcCall()), v6)).toBe('NFS (DPI)');
+    expect(await name('tcp', 51705, 2049, alt(recordMark(rpcCall())), v6)).toBe('NFS (DPI)');
+  });
+
+  it('near misses: a reply, RPC version 3, program 100004, version 5, no last-fragment bit, 39 bytes, no record mark over TCP', async () => {
+    expect(await name('udp', 51710, 20049, alt(rpcCall({ type: 1 })))).not.toBe('NFS (DPI)');
+    expect(await name('udp', 51711, 20049, alt(rpcCall({ rpcvers: 3 })))).not.toBe('NFS (DPI)');
+    expect(await name('udp', 51712, 20049, alt(rpcCall({ prog: 100004 })))).not.toBe('NFS (DPI)');
+    expect(await name('udp', 51713, 20049, alt(rpcCall({ vers: 5 })))).not.toBe('NFS (DPI)');
+    expect(await name('tcp', 51714, 20049, alt(recordMark(rpcCall(), false)))).not.toBe('NFS (DPI)');
+    expect(await name('udp', 51715, 20049, alt(rpcCall().subarray(0, 39)))).not.toBe('NFS (DPI)');
+    expect(await name('tcp', 51716, 20049, alt(rpcCall()))).not.toBe('NFS (DPI)');
+  });
+});
+
+// ── Lustre (LNet's socket LND: the hello with its magic and the
+// destination NID's IPv4 address, little-endian; an LNet message of type
+// 0xc1 with its 96-byte header).
+const ipLe = (ip: string) => Buffer.from(ip.split('.').map(Number).reverse());
+const lnetHello = (magic: number, dst: string) => cat(le32(magic), le32(1), ipLe(dst), Buffer.alloc(20, 0x4c));
+const lnetMsg = (dst: string, lenDelta = 0, body = 32) => {
+  const h = Buffer.alloc(96, 0);
+  h.writeUInt32LE(0xc1, 0);
+  ipLe(dst).copy(h, 24);
+  h.writeUInt32LE(body + lenDelta, 52);
+  return cat(h, Buffer.alloc(body, 0x6c));
+};
+
+describe('Lustre (lustre.c)', () => {
+  it("a hello naming the receiver's address, or an LNet message whose length fits, names an IPv4 TCP flow", async () => {
+    expect(await name('tcp', 51800, 988, alt(lnetHello(0x45726963, '10.0.0.2')))).toBe('Lustre (DPI)');
+    expect(await name('tcp', 51801, 10988, alt(lnetHello(0xacce7100, '10.0.0.2')))).toBe('Lustre (DPI)');
+    expect(await name('tcp', 51802, 10988, [[false, lnetHello(0xacce7100, '10.0.0.1')]])).toBe('Lustre (DPI)');
+    expect(await name('tcp', 51803, 10988, alt(lnetMsg('10.0.0.2')))).toBe('Lustre (DPI)');
+    expect(await name('tcp', 51804, 10988, alt(lnetMsg('10.0.0.2', 0, 0)))).toBe('Lustre (DPI)');
+  });
+
+  it("near misses: the sender's address, another magic, the length, over UDP, over IPv6", async () => {
+    expect(await name('tcp', 51810, 10988, alt(lnetHello(0x45726963, '10.0.0.1')))).not.toBe('Lustre (DPI)');
+    expect(await name('tcp', 51811, 10988, alt(lnetHello(0x45726964, '10.0.0.2')))).not.toBe('Lustre (DPI)');
+    expect(await name('tcp', 51812, 10988, alt(lnetMsg('10.0.0.2', 1)))).not.toBe('Lustre (DPI)');
+    expect(await name('udp', 51813, 10988, alt(lnetHello(0x45726963, '10.0.0.2')))).not.toBe('Lustre (DPI)');
+    expect(await name('tcp', 51814, 10988, alt(lnetHello(0x45726963, '0.0.0.2')), v6)).not.toBe('Lustre (DPI)');
+  });
+});
+
+// ── IEEE C37.118.2 (§6.2 common frame: SYNC AA + type/version, FRAMESIZE,
+// IDCODE, SOC, FRACSEC …, CHK = CRC-CCITT over the rest).
+const crc16 = (b: Buffer) => {
+  let c = 0xffff;
+  for (const x of b) {
+    c ^= x << 8;
+    for (let k = 0; k < 8; k++) c = c & 0x8000 ? ((c << 1) ^ 0x1021) & 0xffff : (c << 1) & 0xffff;
+  }
+  return c;
+};
+const c37 = (o: { sync?: number; type?: number; sizeDelta?: number; badChk?: boolean; extra?: number } = {}) => {
+  const body = cat(u16(1), u32(1700000000), u32(0), u16(2), Buffer.alloc(o.extra ?? 0, 0)); // IDCODE, SOC, FRACSEC, CMD (turn on)
+  const head = cat(bytes(o.sync ?? 0xaa, ((o.type ?? 4) << 4) | 1), u16(4 + body.length + 2 + (o.sizeDelta ?? 0)), body);
+  return cat(head, u16(crc16(head) ^ (o.badChk ? 1 : 0)));
+};
+
+describe('IEEE C37.118 (ieee-c37118.c)', () => {
+  it('a frame whose size and CRC fit, type 0 to 5, names a TCP or UDP flow on any port, IPv4 and IPv6', async () => {
+    expect(await name('tcp', 51900, 4712, alt(c37()))).toBe('IEEE-C37118 (DPI)');
+    expect(await name('udp', 51901, 4713, alt(c37({ type: 0 })))).toBe('IEEE-C37118 (DPI)');
+    expect(await name('tcp', 51902, 14712, alt(c37({ type: 5 })))).toBe('IEEE-C37118 (DPI)');
+    expect(await name('tcp', 51903, 4712, alt(c37()), v6)).toBe('IEEE-C37118 (DPI)');
+    expect(await name('udp', 51904, 4713, alt(c37()), v6)).toBe('IEEE-C37118 (DPI)');
+  });
+
+  it('near misses: type 6, SYNC 0xAB, the size, the CRC, 16 bytes', async () => {
+    expect(await name('tcp', 51910, 14712, alt(c37({ type: 6 })))).not.toBe('IEEE-C37118 (DPI)');
+    expect(await name('tcp', 51911, 14712, alt(c37({ sync: 0xab })))).not.toBe('IEEE-C37118 (DPI)');
+    expect(await name('tcp', 51912, 14712, alt(c37({ sizeDelta: 1 })))).not.toBe('IEEE-C37118 (DPI)');
+    expect(await name('udp', 51913, 14713, alt(c37({ badChk: true })))).not.toBe('IEEE-C37118 (DPI)');
+    // 17 bytes is enough, 16 is not (a frame cut short of FRACSEC's last byte)
+    const frame = (n: number) => {
+      const head = cat(bytes(0xaa, 0x41), u16(n), u16(1), u32(1700000000), Buffer.alloc(n - 12, 0));
+      return cat(head, u16(crc16(head)));
+    };
+    expect(frame(17).length).toBe(17);
+    expect(await name('udp', 51914, 14713, alt(frame(17)))).toBe('IEEE-C37118 (DPI)');
+    expect(await name('udp', 51915, 14713, alt(frame(16)))).not.toBe('IEEE-C37118 (DPI)');
+  });
+});
+
+// ── DLEP (RFC 8175 §11: over UDP the "DLEP" prefix then signal type,
+// length and data items; over TCP 854 a message type and the length of
+// what follows).
+const dlepUdp = (prefix = 'DLEP', items = 20) => cat(txt(prefix), u16(1), u16(items), Buffer.alloc(items, 0x0d));
+const dlepTcp = (type = 1, lenDelta = 0, items = 12) => cat(u16(type), u16(items + lenDelta), Buffer.alloc(items, 0x0e));
+
+describe('DLEP (dlep.c)', () => {
+  it('a UDP signal over 27 bytes opening "DLEP" on any port, a TCP message on port 854, IPv4 and IPv6', async () => {
+    expect(await name('udp', 52000, 854, alt(dlepUdp()))).toBe('DLEP (DPI)');
+    expect(await name('udp', 52001, 10854, alt(dlepUdp('DLEP', 20)))).toBe('DLEP (DPI)');
+    expect(await name('tcp', 52002, 854, alt(dlepTcp()))).toBe('DLEP (DPI)');
+    expect(await name('tcp', 854, 52003, alt(dlepTcp(16, 0, 5)))).toBe('DLEP (DPI)');
+    expect(await name('udp', 52004, 854, alt(dlepUdp()), v6)).toBe('DLEP (DPI)');
+    expect(await name('tcp', 52005, 854, alt(dlepTcp()), v6)).toBe('DLEP (DPI)');
+  });
+
+  it('near misses: 27 bytes or "DLEp" over UDP; over TCP port 855, type 17, the length, 8 bytes', async () => {
+    expect(await name('udp', 52010, 854, alt(dlepUdp('DLEP', 19)))).not.toBe('DLEP (DPI)');
+    expect(await name('udp', 52011, 854, alt(dlepUdp('DLEp')))).not.toBe('DLEP (DPI)');
+    expect(await name('tcp', 52012, 855, alt(dlepTcp()))).not.toBe('DLEP (DPI)');
+    expect(await name('tcp', 52013, 854, alt(dlepTcp(17)))).not.toBe('DLEP (DPI)');
+    expect(await name('tcp', 52014, 854, alt(dlepTcp(1, 1)))).not.toBe('DLEP (DPI)');
+    expect(await name('tcp', 52015, 854, alt(dlepTcp(1, 0, 4)))).not.toBe('DLEP (DPI)');
   });
 });
