@@ -188,10 +188,13 @@ describe('dissectors 9 (group B)', () => {
     // a STARTUP whose last value, CQL_VERSION's, has 7 characters
     const startup = cqlStartup([['DRIVER_NAME', 'DataStax Java Driver'], ['DRIVER_VERSION', '4.17.0'], ['CQL_VERSION', '3.4.5.1']]);
     expect(await classify('tcp', 41103, 9042, [startup])).toBe('Cassandra (DPI)');
-    // the internode preamble (19 bytes), as late as the 8th payload packet
+    // the internode preamble (19 bytes), read before the packet counts: still
+    // on a direction's third payload packet, not after one that ruled it out
+    // (audit 17: nDPI's per-direction count)
     expect(await classify('tcp', 41104, 7000, [internode(19)])).toBe('Cassandra (DPI)');
-    const late = [...Array(7).fill(cqlOptions), internode(19)];
+    const late = [...Array(4).fill(cqlOptions), internode(19)];
     expect(await classify('tcp', 41105, 17000, late)).toBe('Cassandra (DPI)');
+    expect(await classify('tcp', 41106, 17000, [...Array(5).fill(cqlOptions), internode(19)])).not.toBe('Cassandra (DPI)');
   });
 
   it('Cassandra near misses: CQL_VERSION elsewhere, 60 bytes, a short packet first, too late, preamble length', async () => {

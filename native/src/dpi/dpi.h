@@ -84,9 +84,12 @@ enum ScratchSlot : uint8_t {
   kScratchActivision = 18, // 1 byte: nDPI directions whose first packet was seen
   kScratchMemcached = 19,  // 1 byte: command / reply lines seen
   kScratchTftp = 20,       // 5 bytes: last DATA and ACK block numbers, packets counted
+  kScratchRtmpLen = 20,    //   TCP flows (TFTP is UDP only): RTMP's 16-bit byte count, 2 bytes
+  kScratchTcpBits = 22,    //   TCP flows: one byte of TCP-only dissectors' bit fields, each
+                           //   keeping to its own bits (Cassandra 0-3, ZeroMQ 4-6, Icecast 7)
   kScratchIrc = 25,        // 2 bytes: command packets, ':' lines
   kScratchVpnUdpId0 = 25,  //   UDP flows (IRC is TCP only): the client's id folded (OpenVPN, WireGuard)
-  kScratchRtmp = 27,       // 1 byte: RTMP's client bytes mod 256 — or BFCP's
+  kScratchRtmp = 27,       // 1 byte: RTMP's stage (nDPI direction of its first packet + 1) — or BFCP's
   kScratchBfcp = 27,       //   conference id folded: a flow is never a candidate of both
   kScratchRadmin = 28,     // 1 byte: stage
   kScratchVpnUdpId1Lo = 28,  //   UDP flows (Radmin is TCP only): the server's id folded, low byte

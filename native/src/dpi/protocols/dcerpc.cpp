@@ -1,10 +1,21 @@
-// ④ DCE/RPC. Over TCP (connection-oriented): version 5, a packet type
-// below 16 and the fragment length (little-endian at 8) equal to the
-// segment, at least 64 bytes. Over UDP (connectionless): version 4, a
-// packet type up to 10, sane flags and data representation, and the body
-// length at 74 (in the sender's byte order) filling the 80-byte header's
-// datagram exactly. A connectionless call on the PROFINET IO object UUID
-// (dea00000-6c97-11d1-…) is PROFINET_IO over DCERPC.
+// ④ DCE/RPC (C706 chapter 12), as nDPI's dcerpc.c reads any payload packet,
+// TCP or UDP, IPv4 or IPv6. Over TCP (connection-oriented PDU): at least
+// 64 bytes, version 5, a packet type below 16 and the fragment length
+// (little-endian at 8) equal to the segment. Over UDP (connectionless
+// PDU): at least 80 bytes, version 4, a packet type up to 10 (CANCEL_ACK),
+// flags2 bits 2-7 clear, the data representation's integer byte nibble 0
+// or 1 and character nibble 0 or 1 (byte 4 & 0xee clear), a floating-point
+// type up to 3, and the body length at 74 (little-endian when byte 4 is
+// exactly 0x10, else big-endian) filling the datagram after its 80-byte
+// header exactly. A packet that fails rules DCE/RPC out unless it is a
+// single byte (nDPI waits on those); no packet budget of its own.
+// Sub-protocol (nDPI lists PROFINET_IO under DCERPC; its profinet_io.c is
+// UDP only): on the packet DCE/RPC matched, a connectionless call whose
+// object UUID opens dea00000-6c97-11d1 (read big-endian when byte 4's high
+// nibble is 0, else little-endian) is DCERPC.PROFINET_IO. nDPI's PROFINET
+// dissector also runs on every undecided UDP packet, where it rules itself
+// out, so it is still a candidate only on the flow's first payload packet
+// (it has no default port, so it is never asked first).
 #include "dpi/dpi.h"
 
 namespace fg {
@@ -34,9 +45,9 @@ Verdict classify_dcerpc(DpiCtx& c, Match& m) {
   Bytes b = c.payload;
   bool little = false;
   if (c.p.l4_proto == kProtoTcp ? connection_oriented(b) : connectionless(b, little)) {
-    // nDPI's PROFINET check takes the UUID's byte order from the high
-    // nibble alone (0x11 too), the body length from 0x10 only.
-    if (c.p.l4_proto == kProtoUdp && profinet_io(b, (b[4] >> 4) != 0)) {
+    // the UUID's byte order from the high nibble alone (0x11 too), the
+    // body length's from 0x10 only, as nDPI
+    if (c.p.l4_proto == kProtoUdp && c.flow.dpi_packets == 1 && profinet_io(b, (b[4] >> 4) != 0)) {
       m.master = id(ProtoId::DCERPC);
       m.app = id(ProtoId::PROFINET_IO);
     }
@@ -47,6 +58,6 @@ Verdict classify_dcerpc(DpiCtx& c, Match& m) {
 
 }  // namespace
 
-FG_DISSECTOR(dcerpc, {"DCERPC", id(ProtoId::DCERPC), kL4Both, 1, classify_dcerpc});
+FG_DISSECTOR(dcerpc, {"DCERPC", id(ProtoId::DCERPC), kL4Both, kMaxDpiPackets, classify_dcerpc});
 
 }  // namespace fg

@@ -1,19 +1,24 @@
 // ④ Icecast streaming (icecast.org docs; the SOURCE method of its source
 // protocol, the "ice-*" stream headers; the server's "Server: Icecast x.y"),
-// TCP on any port, as nDPI tells it:
-// - a client packet under 500 bytes opening with "SOURCE " (a source client
-//   feeding a mount point) whose LF-terminated lines include one longer than
-//   4 bytes starting "ice-" (ice-name, ice-public …); when that packet holds
-//   no complete line at all, the next packets are searched for it too;
-// - otherwise client packets are waited through (up to the 9th payload
-//   packet) and the server's first answer decides: a Server header (CRLF
-//   lines, name in any case) whose value starts "Icecast" with more after.
+// TCP on any port, IPv4 or IPv6, as nDPI's icecast.c tells it on each
+// payload segment:
+// - a segment of 7 to 499 bytes opening with "SOURCE " (a source client
+//   feeding a mount point), either way, is searched for a line longer than
+//   4 bytes starting "ice-" (ice-name, ice-public …): one names the flow;
+//   when it holds no line at all, every later segment (either way) is
+//   searched too;
+// - otherwise client segments are waited through up to the flow's 9th
+//   payload packet, and a segment of the server decides: a Server header
+//   whose value starts "Icecast" with more after names the flow; anything
+//   else rules Icecast out.
+// The lines are nDPI's CRLF split (http_sub.h): nDPI's Icecast would split
+// at LF, but only a packet no dissector split before; RTSP, asked before it
+// on every packet while a candidate (the flow's first ones at least), has
+// always split it at CRLF already, and Icecast reads that split.
 // A GET to an Icecast server is named HTTP first (by the HTTP dissector, as
 // in nDPI, where Icecast is no HTTP sub-protocol).
-// Difference: when a SOURCE packet holds no complete line, nDPI searches the
-// flow's next packets (either way) for the "ice-" line; we are stateless
-// (our group's one scratch byte is RTMP's / BFCP's, and a later packet cannot
-// tell whose it is), so only packets that open with "SOURCE " are searched.
+// State: bit 7 of kScratchTcpBits (dpi.h): a SOURCE segment without lines
+// was seen.
 #include <cstring>
 
 #include "dpi/dpi.h"
@@ -23,24 +28,22 @@
 namespace fg {
 namespace {
 
-constexpr size_t kMaxLines = 63;  // nDPI's line table (64) less the open line
+constexpr uint8_t kStageBit = 0x80;
 
-// An LF-terminated line (CR before the LF dropped) longer than 4 bytes that
-// starts "ice-".
-bool ice_line(Bytes b) {
-  size_t start = 0, lines = 0;
-  for (size_t i = 0; i < b.size() && lines < kMaxLines; i++) {
-    if (b[i] != '\n') continue;
-    size_t len = i - start;
-    if (len && b[i - 1] == '\r') len--;
-    if (len > 4 && has_at(b, start, "ice-")) return true;
-    start = i + 1, lines++;
-  }
-  return false;
+// Whether the packet has lines at all; `ice` set when one longer than 4
+// bytes starts "ice-".
+bool lines(Bytes b, bool& ice) {
+  ice = false;
+  bool any = false;
+  each_ndpi_line(b, [&](const char* l, size_t n) {
+    any = true;
+    ice = n > 4 && std::memcmp(l, "ice-", 4) == 0;
+    return ice;
+  });
+  return any;
 }
 
-// The last "Server:" header among the CRLF lines (none when the packet has
-// no CRLF), its value without surrounding spaces, starts "Icecast" and has
+// The Server header's value (nDPI's server line) starts "Icecast" and has
 // more after it.
 bool icecast_server(Bytes b) {
   const char* v;
@@ -50,10 +53,19 @@ bool icecast_server(Bytes b) {
 
 Verdict classify_icecast(DpiCtx& c, Match& m) {
   Bytes b = c.payload;
-  const bool source = b.size() >= 7 && b.size() < 500 && has_at(b, 0, "SOURCE ");
-  if (source && ice_line(b)) {
-    m.app = id(ProtoId::IceCast);
-    return Verdict::Match;
+  uint8_t* bits = c.scratch(kScratchTcpBits);
+  const bool staged = bits && (*bits & kStageBit);
+  if (staged || (b.size() >= 7 && b.size() < 500 && has_at(b, 0, "SOURCE "))) {
+    bool ice;
+    const bool any = lines(b, ice);
+    if (ice) {
+      m.app = id(ProtoId::IceCast);
+      return Verdict::Match;
+    }
+    if (!any && !staged && bits) {
+      *bits |= kStageBit;
+      return Verdict::NeedMore;
+    }
   }
   if (c.from_client) return c.flow.dpi_packets < 10 ? Verdict::NeedMore : Verdict::No;
   if (!icecast_server(b)) return Verdict::No;

@@ -1,55 +1,67 @@
 // ④ RTMP (Adobe RTMP specification 1.0, §5.2 handshake), TCP on any port:
-// the client opens with C0 (version byte 3) and C1 (1536 bytes), 1537 bytes
-// in all, possibly over several segments; the server answers with S0, also
-// 3. nDPI looks only at flows seen from their handshake: the first payload
-// packet must start with 3; it adds up that direction's payload while it
-// stays within 1537 bytes, and names RTMP when the other direction answers
-// with 3 after exactly 1537 bytes. Anything else rules it out.
-// Differences (one scratch byte where nDPI keeps a stage and a 16-bit
-// total): we keep the client's total modulo 256 and rule out totals that
-// the bytes the client direction carried on the wire (at least 40 or 60
-// bytes of IP and TCP headers per packet) cannot reach; a total over 1537
-// that is 1537 modulo 256 would still match, and a client that keeps
-// sending more than 1537 bytes is ruled out only after kMaxPackets. nDPI
-// also follows a server that speaks first with 3; we rule that out (RTMP's
-// client always speaks first).
+// one side opens with C0 (version byte 3) and C1 (1536 bytes), 1537 bytes
+// in all, possibly over several segments; the other answers with S0, also
+// 3. As nDPI's rtmp.c reads it:
+// - only a flow seen from its three-way handshake is a candidate (else
+//   ruled out at once);
+// - the flow's first payload packet must open with 3: its nDPI direction
+//   (ndpi_direction.h, not who opened the flow) becomes the opening side
+//   and its length the count; any other first byte rules RTMP out;
+// - each later packet of that side adds its length to a 16-bit count
+//   (wrapping as nDPI's does) and waits while the count is at most 1537;
+// - a packet of the other side opening with 3 after exactly 1537 bytes
+//   names the flow; anything else (another first byte, another count, a
+//   count past 1537) rules RTMP out.
+// No packet budget of its own, as nDPI (the flow's window bounds it).
+// State: the stage byte kScratchRtmp (side + 1, shared with BFCP: a flow
+// whose first payload opens with 3 is never BFCP's candidate) and the count
+// in kScratchRtmpLen (TCP flows only, dpi.h).
 #include "dpi/dpi.h"
+#include "dpi/ndpi_direction.h"
 #include "dpi/payload.h"
 
 namespace fg {
 namespace {
 
-// Our group's one scratch byte: the flow is RTMP's candidate only while its
-// first payload byte was 3 (no BFCP header starts so).
-constexpr auto kSlot = kScratchRtmp;
-constexpr uint32_t kC0C1 = 1537;
-constexpr uint8_t kMaxPackets = 8;
+constexpr uint16_t kC0C1 = 1537;
+
+// nDPI's ndpi_seen_flow_beginning over TCP: a SYN from the client, the
+// server's SYN+ACK, then a segment acknowledging without SYN (the client's
+// SYN carries no ACK, so any ACK of the client's came after it; a segment of
+// the server is judged by itself, the one being read).
+bool handshake_seen(const DpiCtx& c) {
+  const uint8_t cli = c.flow.tcp_flags[0], srv = c.flow.tcp_flags[1];
+  if (!(cli & kSyn) || (srv & (kSyn | kAck)) != (kSyn | kAck)) return false;
+  return (cli & kAck) || (c.p.tcp_flags & (kSyn | kAck)) == kAck;
+}
 
 Verdict classify_rtmp(DpiCtx& c, Match& m) {
-  if (!c.flow.saw_syn) return Verdict::No;  // not seen from its beginning
+  if (!handshake_seen(c)) return Verdict::No;
   Bytes b = c.payload;
-  uint8_t* total = c.scratch(kSlot);
-  if (!total || b.empty()) return Verdict::No;
-  if (c.flow.dpi_packets <= 1) {
-    if (b[0] != 3 || !c.from_client || b.size() > kC0C1) return Verdict::No;
-    *total = uint8_t(b.size());
+  uint8_t* stage = c.scratch(kScratchRtmp);
+  uint8_t* count = c.scratch(kScratchRtmpLen);
+  if (!stage || !count || b.empty()) return Verdict::No;
+  const uint8_t dir = ndpi_direction(c.p);
+  if (*stage == 0) {
+    if (b[0] != 3) return Verdict::No;
+    *stage = uint8_t(dir + 1);
+    const uint16_t n = uint16_t(b.size());
+    count[0] = uint8_t(n), count[1] = uint8_t(n >> 8);
     return Verdict::NeedMore;
   }
-  if (c.from_client) {  // more of C0 + C1
-    if (b.size() > kC0C1) return Verdict::No;
-    *total = uint8_t(*total + b.size());
-    return Verdict::NeedMore;
+  uint16_t n = uint16_t(count[0] | count[1] << 8);
+  if (*stage == dir + 1) {  // more of the opening side
+    n = uint16_t(n + b.size());
+    count[0] = uint8_t(n), count[1] = uint8_t(n >> 8);
+    if (n <= kC0C1) return Verdict::NeedMore;
   }
-  // The server's first payload: S0 after exactly C0 + C1.
-  if (b[0] != 3 || *total != uint8_t(kC0C1)) return Verdict::No;
-  const uint64_t headers = uint64_t(c.flow.pkts[0]) * (c.p.ip_version == 6 ? 60 : 40);
-  if (c.flow.bytes[0] < headers + kC0C1) return Verdict::No;
+  if (b[0] != 3 || n != kC0C1) return Verdict::No;
   m.app = id(ProtoId::RTMP);
   return Verdict::Match;
 }
 
 }  // namespace
 
-FG_DISSECTOR(rtmp, {"RTMP", id(ProtoId::RTMP), kL4Tcp, kMaxPackets, classify_rtmp});
+FG_DISSECTOR(rtmp, {"RTMP", id(ProtoId::RTMP), kL4Tcp, kMaxDpiPackets, classify_rtmp});
 
 }  // namespace fg

@@ -1,16 +1,15 @@
 // ④ SMB over TCP port 445 (MS-SMB2 §2.1 "Direct TCP transport": a zero byte,
 // a 24-bit big-endian length, then the SMB message; MS-CIFS §2.2.3.1 for the
 // SMBv1 header "\xFFSMB", MS-SMB2 §2.2.1 for the SMB2/3 header "\xFESMB").
-// nDPI's rule, kept: either port 445; a payload over 40 bytes whose first
-// byte is 0 and whose length field covers at least the rest of this segment
-// (the first segment of a longer message passes); then "\xFFSMB" is SMBv1,
-// reported NetBIOS.SMBv1 with the insecure-SMB risk, except the SMBv1
-// NEGOTIATE (command 0x72: every client offers it, even one that goes on in
-// SMB2) which waits for the next message; "\xFESMB" is NetBIOS.SMBv23.
-// Anything else rules SMB out at once. nDPI looks for SMB on 445 only: a
-// session on 139 (RFC 1002 session service) is not SMB to it.
-// Note: netbios.cpp, asked earlier, already names most SMB on server port
-// 445 (and, unlike nDPI, on 139); this dissector decides the rest.
+// nDPI's smb.c, on every payload segment, IPv4 or IPv6: either port 445; a
+// payload over 40 bytes whose first byte is 0 and whose length field covers
+// at least the rest of this segment (the first segment of a longer message
+// passes); then "\xFFSMB" is SMBv1, reported NetBIOS.SMBv1 with the
+// insecure-SMB risk, except the SMBv1 NEGOTIATE (command 0x72: every client
+// offers it, even one that goes on in SMB2) which waits for the next
+// message; "\xFESMB" is NetBIOS.SMBv23. Anything else rules SMB out at once.
+// nDPI looks for SMB on 445 only: a session on 139 (RFC 1002 session
+// service) is not SMB to it (netbios.cpp names its session request only).
 #include "dpi/dpi.h"
 #include "dpi/payload.h"
 
