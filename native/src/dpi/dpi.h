@@ -75,6 +75,7 @@ constexpr size_t kScratchBytes = 31;
 enum ScratchSlot : uint8_t {
   kScratchRx = 0,          // 9 bytes: stored flag, connection epoch and id
   kScratchOpenVpnTcp = 0,  //   TCP flows (RX is UDP only): OpenVPN's 5 bytes, as kScratchVpnUdp*
+  kScratchZattooTcp = 8,   //   TCP flows (past OpenVPN's 5): Zattoo's stage (UDP Zattoo keeps none)
   kScratchTeamViewer = 9,  // 1 byte: stage
   kScratchUsenet = 10,     // 1 byte: direction of the greeting + 1
   kScratchVpnUdp = 10,     //   UDP flows (Usenet is TCP only): OpenVPN's packet counts or WireGuard's stage
