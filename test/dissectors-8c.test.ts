@@ -96,10 +96,11 @@ describe('dissectors 8 (group C)', () => {
     expect(await classify('tcp', 40623, 6667, [txt('hello there\r\n'), txt('more text here\r\n'), txt('JOIN #flowgate\r\n')], [true, false, true])).not.toBe('IRC (DPI)');
   });
 
-  it('IRC: registration in one packet, NICK then USER (CRLF or bare LF); not in lower case or without the last line end', async () => {
+  it('IRC: registration in one packet, NICK then USER (CRLF; bare LF see audit 14); not in lower case or without the last line end', async () => {
     expect(await classify('tcp', 40600, 6667, [txt('NICK alice\r\nUSER alice 0 * :Alice Liddell\r\n')])).toBe('IRC (DPI)');
     expect(await classify('tcp', 40601, 6667, [txt('PASS s3cret\r\nNICK alice\r\nUSER alice 0 * :Alice Liddell\r\n')])).toBe('IRC (DPI)');
-    expect(await classify('tcp', 40602, 6667, [txt('NICK bob\nUSER bob 0 * :Bob\n')])).toBe('IRC (DPI)');
+    // As a flow's first packet RTSP splits it at CRLFs before IRC (nDPI splits a packet once): no second line.
+    expect(await classify('tcp', 40602, 6667, [txt('NICK bob\nUSER bob 0 * :Bob\n')])).not.toBe('IRC (DPI)');
     expect(await classify('tcp', 40603, 6667, [txt('nick alice\r\nuser alice 0 * :Alice Liddell\r\n')])).not.toBe('IRC (DPI)');
     expect(await classify('tcp', 40604, 6667, [txt('NICK alice\r\nUSER alice 0 * :Alice Liddell')])).not.toBe('IRC (DPI)');
   });

@@ -70,6 +70,40 @@ inline bool contains_nocase(const char* v, size_t n, std::string_view w) {
   return false;
 }
 
+// A host name as nDPI keeps it (ndpi_hostname_sni_set, every
+// normalization on): the value's last 79 bytes, cut at a NUL, ASCII letters
+// in lower case, a tab as a space, any other byte outside 0x20..0x7e as
+// '?', trailing spaces dropped. Writes out[0..79], returns the length.
+inline size_t ndpi_host_name(const uint8_t* v, size_t n, char (&out)[80]) {
+  const size_t k = n < 79 ? n : 79;
+  size_t i = 0;
+  for (; i < k; i++) {
+    char ch = char(v[n - k + i]);
+    if (!ch) break;
+    if (ch >= 'A' && ch <= 'Z') ch = char(ch + 32);
+    if (ch == '\t') ch = ' ';
+    if (ch < 0x20 || ch > 0x7e) ch = '?';
+    out[i] = ch;
+  }
+  while (i && out[i - 1] == ' ') i--;
+  out[i] = 0;
+  return i;
+}
+
+// The domains ndpiReader is given as risky (its example/risky_domains.txt,
+// Spamhaus's worst top-level domains), matched at the name's end: nDPI's
+// Risky Domain for a name it matches against its host list.
+inline bool risky_domain(const char* s, size_t len) {
+  static constexpr std::string_view kRisky[] = {".fail", ".viajes", ".exposed", ".london", ".work", ".gq", ".ml", ".surk", ".tk", ".xyz"};
+  const std::string_view name(s, len);
+  for (std::string_view d : kRisky)
+    if (name.size() >= d.size() && name.substr(name.size() - d.size()) == d) return true;
+  return false;
+}
+
+// "xn--" anywhere in the name: nDPI's Punycode/IDN risk, raised with it.
+inline bool punycode(const char* s, size_t len) { return find_bytes(s, len, "xn--") != nullptr; }
+
 // An RTP header (version 2, a static or dynamic payload type, not RTCP's),
 // as nDPI's RTP heuristic reads it (dpi/protocols/rtp.cpp).
 inline bool rtp_shaped(Bytes b) {

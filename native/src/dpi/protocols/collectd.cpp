@@ -11,7 +11,9 @@
 // make it collectd. An encryption part decides at once: it must span the
 // whole datagram and its user name fit before the 16-byte IV, else the
 // flow is not collectd. The flow's name is the host part's text, read (as
-// nDPI does) from offset 4 whatever the host part's place. No port required.
+// nDPI does) from offset 4 whatever the host part's place, for the host
+// part's length less 4, normalized as nDPI keeps names (payload.h: up to a
+// NUL, lower case, '?' for bytes not printable). No port required.
 #include "dpi/dpi.h"
 #include "dpi/payload.h"
 
@@ -52,7 +54,10 @@ Verdict classify_collectd(DpiCtx& c, Match& m) {
     off += len;
   }
   if (parts < kMinParts) return Verdict::No;
-  if (host_len) c.set_host(reinterpret_cast<const char*>(b.data()) + 4, host_len);
+  if (host_len) {
+    char name[80];  // nDPI's normalized copy: cut at the NUL that ends the part's string
+    c.set_host(name, ndpi_host_name(b.data() + 4, host_len, name));
+  }
   m.app = id(ProtoId::collectd);
   return Verdict::Match;
 }

@@ -7,6 +7,7 @@
 #include "dpi/dga.h"
 #include "dpi/dpi.h"
 #include "dpi/names.h"
+#include "dpi/payload.h"
 
 namespace fg {
 namespace {
@@ -294,22 +295,6 @@ uint16_t walk_reply(Bytes p, size_t x, const Header& h, uint8_t& addrs, uint16_t
     x += span;
   }
   return edns0;
-}
-
-// The domains ndpiReader is given as risky (its example/risky_domains.txt,
-// Spamhaus's worst top-level domains), matched at the name's end.
-bool risky_domain(const char* s, size_t len) {
-  static constexpr std::string_view kRisky[] = {".fail", ".viajes", ".exposed", ".london", ".work", ".gq", ".ml", ".surk", ".tk", ".xyz"};
-  const std::string_view name(s, len);
-  for (std::string_view d : kRisky)
-    if (name.size() >= d.size() && name.substr(name.size() - d.size()) == d) return true;
-  return false;
-}
-
-bool punycode(const char* s, size_t len) {
-  for (size_t i = 0; i + 3 < len; i++)
-    if (s[i] == 'x' && s[i + 1] == 'n' && s[i + 2] == '-' && s[i + 3] == '-') return true;
-  return false;
 }
 
 uint16_t pad16(const DnsMeta& d, size_t at) {

@@ -16,8 +16,11 @@
 // dissector learns no data ports (PASV/PORT replies are only command words
 // there), so neither do we: a passive-mode transfer of a file without a
 // known header is Unknown in both.
-// Difference: nDPI wants SYN, SYN-ACK and ACK all seen; we know only that
-// the SYN was (Flow::saw_syn).
+// "Seen from its handshake" is nDPI's ndpi_seen_flow_beginning (ftp_data.c,
+// ndpi_main.c): a SYN, then a SYN-ACK, then an ACK without SYN, which we
+// read from the flags each side sent (the client's SYN, the server's SYN
+// and ACK, an ACK from the client or on this packet). nDPI also checks the
+// order they came in; we do not.
 #include <cstring>
 #include <string_view>
 
@@ -93,8 +96,16 @@ bool listing_line(Bytes b) {
   return true;
 }
 
+bool handshake_seen(const DpiCtx& c) {
+  const Flow& f = c.flow;
+  const bool syn = f.tcp_flags[0] & kSyn;
+  const bool syn_ack = (f.tcp_flags[1] & (kSyn | kAck)) == (kSyn | kAck);
+  const bool ack = (f.tcp_flags[0] & kAck) || (c.p.tcp_flags & (kSyn | kAck)) == kAck;
+  return syn && syn_ack && ack;
+}
+
 Verdict classify_ftp_data(DpiCtx& c, Match& m) {
-  if (c.flow.dpi_packets != 1 || !c.flow.saw_syn) return Verdict::No;
+  if (c.flow.dpi_packets != 1 || !handshake_seen(c)) return Verdict::No;
   const bool port20 = c.cli_port == kFtpDataPort || c.srv_port == kFtpDataPort;
   if (!port20 && !listing_line(c.payload) && !file_header(c.payload)) return Verdict::No;
   m.app = id(ProtoId::FTP_DATA);

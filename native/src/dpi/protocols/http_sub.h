@@ -67,6 +67,23 @@ inline const NdpiLines& ndpi_lines(Bytes b) {
   return t;
 }
 
+// nDPI splits a packet once (packet_lines_parsed_complete): a dissector
+// asking for another split of a packet already split by an earlier one
+// (IRC's split at bare LFs) gets the earlier split. True when a dissector
+// took ndpi_lines of this payload on this packet.
+inline bool ndpi_lines_taken(Bytes b) {
+  const NdpiLines& t = ndpi_lines_memo;
+  return t.packet == dpi_packet_serial && t.data == b.data() && t.size == b.size();
+}
+
+// The lines nDPI's dissectors loop over (its parsed_lines): at a 64th CRLF
+// its split stops with 63, the 64th read for header values only (as
+// ndpi_header_values reads it) — 64 only when the 64th is the open tail.
+inline size_t ndpi_line_count(const NdpiLines& t, Bytes b) {
+  constexpr size_t k = NdpiLines::kMaxLines;
+  return t.n == k && size_t(t.off[k - 1]) + t.len[k - 1] < b.size() ? k - 1 : t.n;
+}
+
 // `fn(line, len)` for each line; returns true to stop.
 template <class F>
 void each_ndpi_line(Bytes b, F&& fn) {

@@ -4,14 +4,13 @@
 // segment, any port, either direction: it opens with "# munin node at ",
 // else Munin is ruled out. The greeting names the flow; the host after the
 // prefix, up to the final byte, is the flow's name (normalised as nDPI's
-// ndpi_hostname_sni_set: ndpi_hostname.h). A greeting not ending with a
+// ndpi_hostname_sni_set: payload.h ndpi_host_name). A greeting not ending with a
 // newline, or with nothing between the prefix and the newline, raises the
 // malformed-packet risk instead.
 #include <string_view>
 
 #include "dpi/dpi.h"
 #include "dpi/payload.h"
-#include "dpi/protocols/ndpi_hostname.h"
 
 namespace fg {
 namespace {
@@ -26,7 +25,8 @@ Verdict classify_munin(DpiCtx& c, Match& m) {
   if (b.back() != '\n' || name_len <= 1) {
     c.risk(Risk::MalformedPacket);
   } else {
-    set_ndpi_hostname(c, b.data() + kGreeting.size(), name_len - 1);
+    char name[80];
+    c.set_host(name, ndpi_host_name(b.data() + kGreeting.size(), name_len - 1, name));
   }
   return Verdict::Match;
 }
