@@ -277,17 +277,18 @@ describe('dissectors 9 (group H)', () => {
     expect(await classifyV4('12.129.206.130', '10.0.0.1', 40303, 1119, [scLogin(0x4a)])).toBe('Starcraft (DPI)');
   });
 
-  it('StarCraft II near misses: another address, IPv6, another port, another first byte, from 1119; UDP is left to the port guess', async () => {
+  it('StarCraft II near misses: another address, IPv6, another port, another first byte, from 1119; the UDP size run cut short', async () => {
     expect(await classifyV4('10.0.0.1', '12.129.206.131', 40310, 1119, [scLogin(0x4a)])).not.toBe('Starcraft (DPI)');
     expect(await classify('tcp', 40311, 1119, [scLogin(0x4a)], undefined, v6)).not.toBe('Starcraft (DPI)');
     expect(await classifyV4('10.0.0.1', '12.129.206.130', 40312, 1120, [scLogin(0x4a)])).not.toBe('Starcraft (DPI)');
     expect(await classifyV4('10.0.0.1', '12.129.206.130', 40313, 1119, [scLogin(0x4b)])).not.toBe('Starcraft (DPI)');
     expect(await classifyV4('10.0.0.1', '12.129.206.130', 40314, 1119, [scLogin(0x4a)], [false])).not.toBe('Starcraft (DPI)');
     expect(await classifyV4('10.0.0.1', '12.129.206.130', 40315, 1119, [fill(20), scLogin(0x4a)], [true, true])).not.toBe('Starcraft (DPI)');
-    // the UDP size run (20, 20, 75, 20, 548 ×3, 484) is not followed (one scratch byte, given to WoW):
-    // nDPI's port guess names it once inspection ends (25 UDP packets: the flow is kept open till then)
+    // the UDP size run (20, 20, 75, 20, 548 ×3, 484) on 1119 names it (dissectors-audit-15 covers it);
+    // cut short, nDPI's port guess names it once inspection ends (25 UDP packets: the flow is kept open till then)
     const run = [20, 20, 75, 20, 548, 548, 548, 484, ...Array(17).fill(100)].map((n) => fill(n, 0x5c));
-    expect(await classify('udp', 40316, 1119, run)).toBe('Starcraft (Match by port)');
+    expect(await classify('udp', 40316, 1119, run)).toBe('Starcraft (DPI)');
+    expect(await classify('udp', 40318, 1119, [...run.slice(0, 7), ...Array(18).fill(fill(100, 0x5c))])).toBe('Starcraft (Match by port)');
     expect(await classify('udp', 40317, 1120, run)).not.toBe('Starcraft (DPI)');
     await claimsNoPlain('Starcraft', 'udp', 1119);
     await claimsNoPlain('Starcraft', 'tcp', 1119);

@@ -75,6 +75,8 @@ constexpr size_t kScratchBytes = 31;
 enum ScratchSlot : uint8_t {
   kScratchRx = 0,          // 5 bytes: stored flag, connection epoch and id folded to 32 bits
   kScratchOpenVpnTcp = 0,  //   TCP flows (RX is UDP only): OpenVPN's 5 bytes, as kScratchVpnUdp*
+  kScratchEpicGames = 0,   //   UDP flows whose first datagram EpicGames keeps (bytes 10..33 zero, so
+                           //   RX's type byte 20 is 0 and RX is ruled out on it, storing nothing): 5 bytes
   kScratchLine = 5,        // 4 bytes (UDP only; free on TCP): LineCall's counter base and count per nDPI direction
   kScratchZattooTcp = 8,   //   TCP flows (past OpenVPN's 5; LineCall's bytes are UDP only): Zattoo's stage (UDP Zattoo keeps none)
   kScratchTeamViewer = 9,  // 1 byte: stage
@@ -82,7 +84,9 @@ enum ScratchSlot : uint8_t {
   kScratchVpnUdp = 10,     //   UDP flows (Usenet is TCP only): OpenVPN's packet counts or WireGuard's stage
   kScratchHalfLife2 = 11,  // 1 byte: direction of the request + 1
   kScratchRtp = 12,        // 6 bytes: RTP / RTCP stages, first sequence number per direction
-  kScratchActivision = 18, // 1 byte: nDPI directions whose first packet was seen
+  kScratchActivision = 18, // 1 byte: nDPI directions whose first packet was seen (bits 0-1)
+  kScratchStarcraftUdp = 18, //   bits 2-4 of that byte: StarCraft's UDP size run (a UDP flow can be a
+                             //   candidate of both, so the two keep to their own bits)
   kScratchMemcached = 19,  // 1 byte: command / reply lines seen
   kScratchTftp = 20,       // 5 bytes: last DATA and ACK block numbers, packets counted
   kScratchRtmpLen = 20,    //   TCP flows (TFTP is UDP only): RTMP's 16-bit byte count, 2 bytes

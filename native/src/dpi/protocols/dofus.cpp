@@ -18,9 +18,12 @@
 //   41+ bytes opening 01 B9 26 then two strings filling the packet exactly;
 //   56 bytes opening 00 11 35 02 03 00 93 96 01 00 (Identification) then two
 //   strings and a final 0x01 filling it exactly.
-// Anything else rules the flow out. nDPI keeps a stage for the text form;
-// we need none: after a first packet that did not name or rule out the
-// flow, the stage is set, and the second packet always decides.
+// Anything else rules the flow out (nDPI's dofus.c, TCP only, IPv4 and
+// IPv6). nDPI keeps a stage for the text form; we need none: Dofus is first
+// asked on the flow's first payload packet, which names the flow, rules it
+// out or sets the stage, and its next call (the next segment that is not a
+// retransmission, however many retransmissions came between) always
+// decides, so no budget is set beyond the window.
 #include <cstring>
 
 #include "dpi/dpi.h"
@@ -77,6 +80,6 @@ Verdict classify_dofus(DpiCtx& c, Match& m) {
 
 }  // namespace
 
-FG_DISSECTOR(dofus, {"Dofus", id(ProtoId::Dofus), kL4Tcp, 2, classify_dofus});
+FG_DISSECTOR(dofus, {"Dofus", id(ProtoId::Dofus), kL4Tcp, kMaxDpiPackets, classify_dofus});
 
 }  // namespace fg

@@ -22,10 +22,12 @@
 //   at 325 bytes with nDPI's fixed trailer, or moves to stage 2 when it is
 //   a length-framed packet over 32 bytes with 00 00 at offset 4 or
 //   12 05 00 00 at offset 2. In stage 2 a 4-byte packet, or one of 5..16
-//   bytes with 0x0C at offset 4, names it; nDPI waits for it up to the
-//   flow's second payload packet.
-// A packet fitting none of these rules the flow out. The stage lives in our
-// group's scratch byte; without one only the single-packet forms are tried.
+//   bytes with 0x0C at offset 4, names it; a packet fitting neither is
+//   waited through only while it is one of the flow's first two payload
+//   packets.
+// A packet fitting none of these rules the flow out (nDPI's
+// world_of_warcraft.c, TCP only, IPv4 and IPv6). The stage lives in
+// kScratchWow; without it every packet reads stage 0.
 #include <cstring>
 #include <string_view>
 
@@ -72,8 +74,10 @@ Verdict classify_wow(DpiCtx& c, Match& m) {
   if (dport == kLoginPort && n > 40 && n < 70 && (has_at(b, 4, "WoW") || has_at(b, 5, "WoW"))) return hit(m);
   if (sport == kLoginPort && n == 8 && load_be32(p) == 0x0006ec01) return hit(m);
 
+  // Without a scratch byte (pool full) the stage reads 0 on every packet.
+  uint8_t no_slot = 0;
   uint8_t* stage = c.scratch(kStageSlot);
-  if (!stage) return Verdict::No;
+  if (!stage) stage = &no_slot;
   const bool framed = n >= 2 && load_be16(p) == n - 2;  // length prefix counting what follows
   if (*stage == 0 && wow_port(sport) && n >= 14 && framed) {
     if (load_be32(p + 2) == 0xec010100) {
