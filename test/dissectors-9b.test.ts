@@ -483,7 +483,10 @@ describe('dissectors 9 (group B)', () => {
     expect(await classify('tcp', 42400, 7001, [txt('SOAPAction: "urn:GetQuote"\r\nContent-Length: 0\r\n\r\n')])).toBe('SOAP (DPI)');
     expect(await classify('tcp', 42401, 7001, [txt('X-CALL /svc\r\nSOAPAction: "urn:GetQuote"\r\n\r\n<x/>')], undefined, V6)).toBe('SOAP (DPI)');
     const env = txt('<?xml version="1.0" encoding="UTF-8"?><soap:Envelope xmlns:soap="http://www.w3.org/2003/05/soap-envelope"><soap:Body/></soap:Envelope>');
-    expect(await classify('tcp', 42402, 7001, [env])).toBe('SOAP (DPI)');
+    // nDPI (soap.c) remembers the declaration and names the flow on its 4th payload packet
+    const more = txt('<soap:Body/>');
+    expect(await classify('tcp', 42402, 7001, [env, more, more, more])).toBe('SOAP (DPI)');
+    expect(await classify('tcp', 42404, 7001, [env])).not.toBe('SOAP (DPI)');
     // SOAP 1.1 over HTTP (§6.1.1): the HTTP dissector's sub-protocol
     const post = txt('POST /StockQuote HTTP/1.1\r\nHost: www.stockquoteserver.com\r\nContent-Type: text/xml; charset="utf-8"\r\nSOAPAction: "Some-URI"\r\n\r\n');
     expect(await classify('tcp', 42403, 80, [post])).toBe('HTTP.SOAP (DPI)');

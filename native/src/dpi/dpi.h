@@ -92,6 +92,7 @@ enum ScratchSlot : uint8_t {
   kScratchRtmpLen = 20,    //   TCP flows (TFTP is UDP only): RTMP's 16-bit byte count, 2 bytes
   kScratchTcpBits = 22,    //   TCP flows: one byte of TCP-only dissectors' bit fields, each
                            //   keeping to its own bits (Cassandra 0-3, ZeroMQ 4-6, Icecast 7)
+  kScratchSoap = 23,       //   TCP flows (TFTP is UDP only): SOAP's stage, 1 byte (an XML declaration seen)
   kScratchIrc = 25,        // 2 bytes: command packets, ':' lines
   kScratchVpnUdpId0 = 25,  //   UDP flows (IRC is TCP only): the client's id folded (OpenVPN, WireGuard)
   kScratchRtmp = 27,       // 1 byte: RTMP's stage (nDPI direction of its first packet + 1) — or BFCP's

@@ -7,11 +7,12 @@
 // packet that named the flow HTTP, that gives HTTP.SOAP; on a flow nothing
 // named, SOAP alone, up to the 4th payload packet; after that the flow is
 // not SOAP.
-// Difference (no scratch slot): nDPI also remembers a packet among the
-// first three opening with <?xml version="1.0" and names the flow SOAP
-// when its 4th payload packet comes; we cannot remember it, so we name the
-// flow SOAP at that packet itself. A flow that ends before a 4th payload
-// packet, or that another dissector claims in between, differs.
+// A packet among the flow's first three opening with <?xml version="1.0"
+// is remembered (soap.c's stage, here the kScratchSoap byte); the flow is
+// then named SOAP on its 4th payload packet, when nothing claimed it in
+// between. Without the stage (a 4th packet with neither) the flow is not
+// SOAP. Difference: when the flow has no FlowInfo or already a name, the
+// stage cannot be kept and the declaration alone names nothing.
 #include <string_view>
 
 #include "dpi/dpi.h"
@@ -33,16 +34,20 @@ bool soap_action_line(Bytes b) {
   return found;
 }
 
+Verdict soap_named(const DpiCtx& c, Match& m) {
+  // nDPI keeps the flow's master, or makes its current protocol the master
+  m.master = c.flow.l7_master ? c.flow.l7_master : c.flow.l7_app;
+  m.app = id(ProtoId::SOAP);
+  return Verdict::Match;
+}
+
 Verdict classify_soap(DpiCtx& c, Match& m) {
   Bytes b = c.payload;
-  const bool match = soap_action_line(b) || (c.flow.dpi_packets <= 3 && has_at(b, 0, kXmlDecl));
-  if (match) {
-    // nDPI keeps the flow's master, or makes its current protocol the master
-    m.master = c.flow.l7_master ? c.flow.l7_master : c.flow.l7_app;
-    m.app = id(ProtoId::SOAP);
-    return Verdict::Match;
-  }
-  return c.flow.dpi_packets > 3 ? Verdict::No : Verdict::NeedMore;
+  if (soap_action_line(b)) return soap_named(c, m);
+  uint8_t* stage = c.scratch(kScratchSoap);
+  if (c.flow.dpi_packets > 3) return stage && *stage == 1 ? soap_named(c, m) : Verdict::No;
+  if (stage && *stage == 0 && has_at(b, 0, kXmlDecl)) *stage = 1;
+  return Verdict::NeedMore;
 }
 
 }  // namespace
