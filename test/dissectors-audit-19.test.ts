@@ -264,3 +264,63 @@ describe('UltraSurf as ultrasurf.c', () => {
     expect(await run('tcp', 40000, 8000, [[true, junk(10)], [false, pro]])).not.toBe('UltraSurf (DPI)');
   });
 });
+
+// ── AliCloud (alicloud.c: CE FA BE BA, a 32-bit PDU length).
+describe('AliCloud as alicloud.c', () => {
+  const pdu = (body: Buffer, len = body.length) => Buffer.concat([hex('cefabeba'), u32(len), body]);
+  it('the length covers the rest, or a lone non-zero header; up to the 4th payload packet', async () => {
+    expect(await run('tcp', 40000, 9000, [[true, pdu(junk(20))]])).toBe('AliCloud (DPI)');
+    expect(await run('tcp', 40000, 9000, [[false, pdu(Buffer.alloc(0), 12)]], v6)).toBe('AliCloud (DPI)');
+    // a lone header of length 0 still passes nDPI's second rule (0 bytes follow)
+    expect(await run('tcp', 40000, 9000, [[true, pdu(Buffer.alloc(0), 0)]])).toBe('AliCloud (DPI)');
+    expect(await run('tcp', 40000, 9000, [[true, pdu(Buffer.alloc(1), 0)]])).not.toBe('AliCloud (DPI)');
+    expect(await run('tcp', 40000, 9000, [[true, pdu(junk(20), 21)]])).not.toBe('AliCloud (DPI)');
+    const pad: [boolean, Buffer][] = [[true, junk(20)], [false, junk(21)], [true, junk(22)]];
+    expect(await run('tcp', 40000, 9000, [...pad, [false, pdu(junk(20))]])).toBe('AliCloud (DPI)');
+    expect(await run('tcp', 40000, 9000, [...pad, [false, junk(23)], [true, pdu(junk(20))]])).not.toBe('AliCloud (DPI)');
+    expect(await run('tcp', 40000, 9000, [[true, junk(7)], [true, pdu(junk(20))]])).not.toBe('AliCloud (DPI)');
+  });
+});
+
+// ── i3D (i3d.c: two fixed headers in datagrams of 74 bytes or more).
+describe('i3D as i3d.c', () => {
+  const game = Buffer.concat([hex('00010046 0003cfa8'), junk(66)]);
+  const media = Buffer.concat([hex('9078 0001 00000000 0003cfa9 bede0003'), junk(58)]);
+  it('either header at 74 bytes, on the first datagram', async () => {
+    expect(await classify('udp', 40000, 50000, [game])).toBe('i3D (DPI)');
+    expect(await classify('udp', 40000, 50000, [media], undefined, v6)).toBe('i3D (DPI)');
+    expect(await classify('udp', 40000, 50000, [game.subarray(0, 73)])).not.toBe('i3D (DPI)');
+    expect(await classify('udp', 40000, 50000, [Buffer.concat([hex('9078 0001 00000000 0003cfa9 bede0004'), junk(58)])])).not.toBe('i3D (DPI)');
+  });
+});
+
+// ── Riot Games (riotgames.c: two trailers).
+describe('RiotGames as riotgames.c', () => {
+  it('aa…bb trailer over 8 bytes, or the 53-byte form', async () => {
+    expect(await classify('udp', 40000, 5100, [Buffer.concat([junk(1), hex('aaaaaaaabbbbbbbb')])])).toBe('RiotGames (DPI)');
+    expect(await classify('udp', 40000, 5100, [hex('aaaaaaaabbbbbbbb')])).not.toBe('RiotGames (DPI)');
+    expect(await classify('udp', 40000, 5100, [Buffer.concat([junk(45), hex('3cb11f2dea23460c')])], undefined, v6)).toBe('RiotGames (DPI)');
+    expect(await classify('udp', 40000, 5100, [Buffer.concat([junk(46), hex('3cb11f2dea23460c')])])).not.toBe('RiotGames (DPI)');
+  });
+});
+
+// ── Steam Datagram Relay (steam_datagram_relay.c: "sdping" at byte 2, 100 bytes or more).
+describe('SteamDatagramRelay as steam_datagram_relay.c', () => {
+  const ping = (n: number) => Buffer.concat([bytes(0x01, 0x02), txt('sdping'), Buffer.alloc(n - 8)]);
+  it('100 bytes with the tag; 99 are not', async () => {
+    expect(await classify('udp', 40000, 27015, [ping(100)])).toBe('SteamDatagramRelay (DPI)');
+    expect(await classify('udp', 40000, 27015, [ping(120)], undefined, v6)).toBe('SteamDatagramRelay (DPI)');
+    expect(await classify('udp', 40000, 27015, [ping(99)])).not.toBe('SteamDatagramRelay (DPI)');
+  });
+});
+
+// ── Among Us (among_us.c: Hazel Hello, nonce 1, broadcast version 2020.10.8).
+describe('AmongUs as among_us.c', () => {
+  const hello = (n: number) => Buffer.concat([hex('08000100 80d90203'), junk(n - 8)]);
+  it('over 9 bytes of the one Hello form, any port', async () => {
+    expect(await classify('udp', 40000, 22023, [hello(10)])).toBe('AmongUs (DPI)');
+    expect(await classify('udp', 40000, 30000, [hello(30)], undefined, v6)).toBe('AmongUs (DPI)');
+    expect(await classify('udp', 40000, 22023, [hello(9)])).not.toBe('AmongUs (DPI)');
+    expect(await classify('udp', 40000, 22023, [Buffer.concat([hex('08000200 80d90203'), junk(20)])])).not.toBe('AmongUs (DPI)');
+  });
+});
