@@ -238,6 +238,7 @@ void Classifier::set(Flow& f, uint16_t master, uint16_t app, Confidence c) noexc
   f.l7_category = category_of(master, app);
   FlowInfo* fi = f.info ? &pool_[f.info - 1] : nullptr;
   if (fi) fi->confidence = uint8_t(c);
+  if (app == id(ProtoId::Ookla) && c == Confidence::Dpi) remember_ookla(f);
   if (const UserRules* u = user_rules())
     if (const uint16_t cat = custom_category(f, fi, *u)) f.l7_category = cat - 1;
 }
@@ -465,13 +466,22 @@ bool Classifier::bittorrent_known(const Flow& f) const noexcept {
 // 1024, and for a TCP flow seen without a SYN whose first sender had the
 // lower port, both ports on one side of 1024 (we made the higher port the
 // client): the two are swapped back here.
-uint64_t Classifier::mining_key(const Flow& f) noexcept {
-  const IpAddr* cli = f.cli_is_hi ? &f.key.hi : &f.key.lo;
-  const IpAddr* srv = f.cli_is_hi ? &f.key.lo : &f.key.hi;
-  const uint16_t cport = f.cli_is_hi ? f.key.port_hi : f.key.port_lo, sport = f.cli_is_hi ? f.key.port_lo : f.key.port_hi;
+void Classifier::ndpi_sides(const Flow& f, const IpAddr*& cli, const IpAddr*& srv, uint16_t& sport) noexcept {
+  cli = f.cli_is_hi ? &f.key.hi : &f.key.lo;
+  srv = f.cli_is_hi ? &f.key.lo : &f.key.hi;
+  uint16_t cport = f.cli_is_hi ? f.key.port_hi : f.key.port_lo;
+  sport = f.cli_is_hi ? f.key.port_lo : f.key.port_hi;
   const bool straddle = (cport > 1024 && sport < 1024) || (cport < 1024 && sport > 1024);
-  if (f.key.proto == kProtoUdp && straddle && cport < 1024) std::swap(cli, srv);
-  if (f.key.proto == kProtoTcp && !f.saw_syn && !straddle && cport > sport) std::swap(cli, srv);
+  if ((f.key.proto == kProtoUdp && straddle && cport < 1024) || (f.key.proto == kProtoTcp && !f.saw_syn && !straddle && cport > sport)) {
+    std::swap(cli, srv);
+    std::swap(cport, sport);
+  }
+}
+
+uint64_t Classifier::mining_key(const Flow& f) noexcept {
+  const IpAddr *cli, *srv;
+  uint16_t sport;
+  ndpi_sides(f, cli, srv, sport);
   return peers_key(*cli, *srv);
 }
 
@@ -484,6 +494,30 @@ uint16_t Classifier::mining_known(const Flow& f) const noexcept {
   const uint64_t key = mining_key(f);
   const MiningEntry& e = mining_[key % kCacheSlots];
   return e.key == key && f.last_ns / 1000000000u >= e.sec ? e.app : 0;
+}
+
+namespace {
+constexpr uint32_t kOoklaTtl = 120;  // nDPI's lru.ookla.ttl default, seconds
+uint64_t ookla_key(const IpAddr& cli) { return Classifier::endpoint_key(cli, 0); }
+}  // namespace
+
+void Classifier::remember_ookla(const Flow& f) noexcept {
+  const IpAddr *cli, *srv;
+  uint16_t sport;
+  ndpi_sides(f, cli, srv, sport);
+  const uint64_t key = ookla_key(*cli);
+  ookla_[key % kCacheSlots] = {key, uint32_t(f.last_ns / 1000000000u), id(ProtoId::Ookla)};
+}
+
+bool Classifier::ookla_known(const Flow& f) const noexcept {
+  const IpAddr *cli, *srv;
+  uint16_t sport;
+  ndpi_sides(f, cli, srv, sport);
+  if (sport != 8080) return false;
+  const uint64_t key = ookla_key(*cli);
+  const MiningEntry& e = ookla_[key % kCacheSlots];
+  const uint32_t now = uint32_t(f.last_ns / 1000000000u);
+  return e.app && e.key == key && now >= e.sec && now - e.sec <= kOoklaTtl;
 }
 
 void Classifier::give_up(Flow& f) noexcept {
@@ -504,6 +538,12 @@ void Classifier::give_up(Flow& f) noexcept {
   if (const uint16_t mined = mining_known(f)) {
     ensure_info(f);
     set(f, 0, mined, Confidence::DpiPartialCache);
+    return;
+  }
+  // then its Ookla cache (TCP or UDP: nDPI asks it for any flow to port 8080)
+  if (ookla_known(f)) {
+    ensure_info(f);
+    set(f, 0, id(ProtoId::Ookla), Confidence::DpiPartialCache);
     return;
   }
   uint16_t guess = guess_by_port(f.key.proto, cli_port, srv_port);

@@ -80,6 +80,14 @@ class Classifier {
   // BitTorrent's cache and before the port's guess.
   void remember_mining(const Flow& f, uint16_t app) noexcept;
   uint16_t mining_known(const Flow& f) const noexcept;
+  // nDPI's Ookla cache (ookla.c, lru.ookla: 1024 entries, 120 s): every
+  // DPI naming of a flow Ookla (its dissector, a host name, HTTP's URL /
+  // Referer / policy request) remembers the flow's client address (nDPI's
+  // client, as mining_key tells it); a flow to server port 8080 from that
+  // address, given up unclassified within 120 s, is Ookla ("DPI (partial
+  // cache)"), after the mining cache and before the port's guess.
+  void remember_ookla(const Flow& f) noexcept;
+  bool ookla_known(const Flow& f) const noexcept;
 
  private:
   FlowInfo* ensure_info(Flow& f) noexcept;
@@ -102,8 +110,10 @@ class Classifier {
     uint32_t sec;  // when it was found (capture time, seconds)
     uint16_t app;
   };
-  MiningEntry mining_[kCacheSlots] = {};
+  MiningEntry mining_[kCacheSlots] = {}, ookla_[kCacheSlots] = {};
   static uint64_t mining_key(const Flow& f) noexcept;
+  // nDPI's client and server of a flow (see mining_key), and the server's port.
+  static void ndpi_sides(const Flow& f, const IpAddr*& cli, const IpAddr*& srv, uint16_t& sport) noexcept;
   const CacheEntry& slot(Cache which, uint64_t key) const noexcept {
     return which == Cache::Stun ? stun_[key % kCacheSlots] : which == Cache::TlsCert ? tls_cert_[key % kCacheSlots] : bittorrent_[key % kBitTorrentSlots];
   }

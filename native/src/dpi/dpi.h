@@ -87,6 +87,7 @@ enum ScratchSlot : uint8_t {
   kScratchActivision = 18, // 1 byte: nDPI directions whose first packet was seen (bits 0-1)
   kScratchStarcraftUdp = 18, //   bits 2-4 of that byte: StarCraft's UDP size run (a UDP flow can be a
                              //   candidate of both, so the two keep to their own bits)
+  kScratchDnsCrypt = 18,   //   bits 5-6 of that byte: DNSCrypt's nDPI directions with a payload packet
   kScratchMemcached = 19,  // 1 byte: command / reply lines seen
   kScratchTftp = 20,       // 5 bytes: last DATA and ACK block numbers, packets counted
   kScratchRtmpLen = 20,    //   TCP flows (TFTP is UDP only): RTMP's 16-bit byte count, 2 bytes

@@ -2,8 +2,9 @@
 // "IPsec over UDP" transparent tunnelling, UDP port 10000 both ways). nDPI
 // only considers flows whose two ports are both 10000, and names one whose
 // datagram opens with the 4 bytes FE 57 7E 2B; other datagrams are let by
-// until the flow's sixth packet, after which it gives up. Any other port
-// pair rules the flow out at once.
+// until more than 5 packets of the flow were processed, empty datagrams
+// counted (nDPI's num_processed_pkts, ciscovpn.c), after which it gives up.
+// Any other port pair rules the flow out at once.
 #include "dpi/dpi.h"
 
 namespace fg {
@@ -20,7 +21,7 @@ Verdict classify_ciscovpn(DpiCtx& c, Match& m) {
     m.app = id(ProtoId::CiscoVPN);
     return Verdict::Match;
   }
-  return c.flow.dpi_packets >= kLastTry ? Verdict::No : Verdict::NeedMore;
+  return c.flow.pkts[0] + c.flow.pkts[1] >= kLastTry ? Verdict::No : Verdict::NeedMore;
 }
 
 }  // namespace

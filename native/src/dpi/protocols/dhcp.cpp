@@ -51,24 +51,67 @@ void names_from_dhcp(Bytes m, uint16_t vlan, const NameSink& sink) {
 
 }  // namespace fg
 
-// Classification: a BOOTP request or reply between ports 67 and 68 with the
-// DHCP magic cookie after the fixed part.
+// Classification as nDPI's dhcp.c: UDP over IPv4 only (its dissector is
+// registered for IPv4 UDP), source and destination port each 67 or 68, at
+// least 244 bytes, the magic cookie at 236 (no check of the op byte). nDPI
+// walks the options (at most 308 bytes of them) as type/length pairs, a
+// zero length or 255 ending the walk, until an option 53 whose value is 0–8;
+// without one the flow is ruled out, with one it is DHCP and the walk goes
+// on from that option 53: each option is listed in a 48-character text
+// ("53,12,…") and read only while that text is shorter than 48 characters;
+// option 12, the host name, becomes the flow's name (nDPI's normalised copy).
+// nDPI also keeps option 55 (fingerprint) and 60 (class identifier): we have
+// no place for them per flow and keep neither.
 #include "dpi/dpi.h"
+#include "dpi/payload.h"
 
 namespace fg {
 namespace {
 
+size_t decimal_digits(unsigned v) { return v >= 100 ? 3 : v >= 10 ? 2 : 1; }
+
 Verdict classify_dhcp(DpiCtx& c, Match& m) {
-  bool ports = (c.srv_port == 67 || c.srv_port == 68) && (c.cli_port == 67 || c.cli_port == 68);
-  Bytes b = c.payload;
-  if (!ports || b.size() < 240 || (b[0] != 1 && b[0] != 2)) return Verdict::No;
-  if (load_be32(b.data() + 236) != 0x63825363) return Verdict::No;
+  const Bytes b = c.payload;
+  const auto port_ok = [](uint16_t p) { return p == 67 || p == 68; };
+  if (c.p.ip_version != 4 || b.size() < 244 || !port_ok(c.cli_port) || !port_ok(c.srv_port) ||
+      load_be32(b.data() + 236) != 0x63825363)
+    return Verdict::No;
+  const uint8_t* opt = b.data() + 240;
+  const size_t size = b.size() - 240 < 308 ? b.size() - 240 : 308;
+  // the length of the option at i, clipped to the options' end
+  const auto opt_len = [&](size_t i) -> size_t {
+    const size_t room = size - (i + 2);
+    return opt[i + 1] < room ? opt[i + 1] : room;
+  };
+  size_t i = 0;
+  bool typed = false;
+  while (i + 1 < size && opt[i] != 0xff) {
+    const size_t len = opt_len(i);
+    if (len == 0) break;
+    if (opt[i] == 53 && opt[i + 2] <= 8) {
+      typed = true;
+      break;
+    }
+    i += len + 2;
+  }
+  if (!typed) return Verdict::No;
   m.app = id(ProtoId::DHCP);
+  size_t listed = 0;  // length of nDPI's option list text
+  while (i + 1 < size && opt[i] != 0xff) {
+    const size_t len = opt_len(i);
+    if (len == 0 || listed >= 48) break;
+    listed += (i > 0 ? 1 : 0) + decimal_digits(opt[i]);
+    if (opt[i] == 12) {
+      char name[80];
+      c.set_host(name, ndpi_host_name(opt + i + 2, len, name));
+    }
+    i += len + 2;
+  }
   return Verdict::Match;
 }
 
 }  // namespace
 
-FG_DISSECTOR(dhcp, {"DHCP", id(ProtoId::DHCP), kL4Udp, 2, classify_dhcp});
+FG_DISSECTOR(dhcp, {"DHCP", id(ProtoId::DHCP), kL4Udp, 1, classify_dhcp});
 
 }  // namespace fg

@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "dpi/dpi.h"
+#include "dpi/ndpi_direction.h"
 
 namespace fg {
 namespace {
@@ -29,12 +30,14 @@ Verdict classify_dnscrypt(DpiCtx& c, Match& m) {
     m.app = id(ProtoId::DNScrypt);
     return Verdict::Match;
   }
-  // Both directions seen without either pattern, or the 8th payload packet
-  // (nDPI's limit, that packet still checked): not DNSCrypt. Kept
-  // difference: nDPI counts payload packets per direction; no scratch slot
-  // is free to keep those, so the flow's packets per direction (TCP's
-  // handshake included) stand in for them once two payload packets passed.
-  if ((c.flow.pkts[0] && c.flow.pkts[1] && c.flow.dpi_packets >= 2) || c.flow.dpi_packets >= 8) return Verdict::No;
+  // nDPI's dnscrypt.c gives up once each nDPI direction (ndpi_direction.h)
+  // carried a payload packet, this one included, or on the flow's 8th
+  // payload packet (still checked). The directions are bits 5-6 of
+  // kScratchDnsCrypt; without a scratch byte the flow is ruled out.
+  uint8_t* seen = c.scratch(kScratchDnsCrypt);
+  if (!seen) return Verdict::No;
+  *seen |= uint8_t(0x20u << ndpi_direction(c.p));
+  if ((*seen & 0x60u) == 0x60u || c.flow.dpi_packets >= 8) return Verdict::No;
   return Verdict::NeedMore;
 }
 

@@ -5,12 +5,9 @@
 // payload packet must open with "HI" and its second with "HELLO", whichever
 // side sends them; anything else rules the flow out. Stateless: being asked
 // on the second packet means the first one was "HI".
-// Not here, decided by nDPI from other flows or other dissectors: HTTP
-// requests for Ookla's speedtest paths/hosts and TLS names (*.ookla.com,
-// speedtest.net …, Ookla in host lists) name their flow Ookla and put the
-// client address into an LRU cache (1024 entries, 120 s); at give-up, an
-// unknown flow to server port 8080 from a cached client is Ookla with
-// partial-cache confidence. flowgate has no such cache yet.
+// Every DPI naming of a flow Ookla (this match, host names, HTTP's URL,
+// Referer and policy request) feeds nDPI's Ookla client cache, asked at
+// give-up for flows to port 8080 (Classifier::remember_ookla / ookla_known).
 #include "dpi/dpi.h"
 #include "dpi/payload.h"
 
