@@ -17,10 +17,10 @@ function tpkt(x224: Buffer): Buffer {
 }
 
 describe('dissectors 3a: mail, FTP, Telnet, SIP, RDP', () => {
-  it('SMTP: a 220 greeting then EHLO, not another command', async () => {
-    const dirs = [false, true];
-    expect(await classify('tcp', 50400, 25, [txt('220 mail.example.com ESMTP Postfix\r\n'), txt('EHLO client.example.com\r\n')], dirs)).toBe('SMTP (DPI)');
-    expect(await classify('tcp', 50401, 2525, [txt('220 mail.example.com ESMTP Postfix\r\n'), txt('XHLO client.example.com\r\n')], dirs)).not.toBe('SMTP (DPI)');
+  it('SMTP: a 220 greeting, EHLO and its 250 (nDPI: three marks), not another command', async () => {
+    const dirs = [false, true, false];
+    expect(await classify('tcp', 50400, 25, [txt('220 mail.example.com ESMTP Postfix\r\n'), txt('EHLO client.example.com\r\n'), txt('250 mail.example.com\r\n')], dirs)).toBe('SMTP (DPI)');
+    expect(await classify('tcp', 50401, 2525, [txt('220 mail.example.com ESMTP Postfix\r\n'), txt('XHLO client.example.com\r\n'), txt('250 mail.example.com\r\n')], dirs)).not.toBe('SMTP (DPI)');
   });
 
   it('SMTPS: TLS on 465, plain TLS elsewhere', async () => {

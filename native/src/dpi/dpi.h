@@ -78,6 +78,7 @@ enum ScratchSlot : uint8_t {
   kScratchEpicGames = 0,   //   UDP flows whose first datagram EpicGames keeps (bytes 10..33 zero, so
                            //   RX's type byte 20 is 0 and RX is ruled out on it, storing nothing): 5 bytes
   kScratchLine = 5,        // 4 bytes (UDP only; free on TCP): LineCall's counter base and count per nDPI direction
+  kScratchSmtp = 5,        //   TCP flows (LineCall is UDP only): SMTP's marks (2 bytes) and AUTH / host flags
   kScratchZattooTcp = 8,   //   TCP flows (past OpenVPN's 5; LineCall's bytes are UDP only): Zattoo's stage (UDP Zattoo keeps none)
   kScratchTeamViewer = 9,  // 1 byte: stage
   kScratchUsenet = 10,     // 1 byte: direction of the greeting + 1
