@@ -29,10 +29,10 @@ describe('dissectors 3a: mail, FTP, Telnet, SIP, RDP', () => {
     expect(await classify('tcp', 50403, 4650, [serverHello], [false])).not.toBe('SMTPS (DPI)');
   });
 
-  it('POP3: a +OK greeting then USER, not an -ERR greeting', async () => {
-    const dirs = [false, true];
-    expect(await classify('tcp', 50410, 110, [txt('+OK POP3 server ready\r\n'), txt('USER bob\r\n')], dirs)).toBe('POP3 (DPI)');
-    expect(await classify('tcp', 50411, 1100, [txt('-ERR go away\r\n'), txt('USER bob\r\n')], dirs)).not.toBe('POP3 (DPI)');
+  it('POP3: a +OK greeting, USER and PASS (nDPI: three in all, a password), not an -ERR greeting without PASS', async () => {
+    const dirs = [false, true, true];
+    expect(await classify('tcp', 50410, 110, [txt('+OK POP3 server ready\r\n'), txt('USER bob\r\n'), txt('PASS secret\r\n')], dirs)).toBe('POP3 (DPI)');
+    expect(await classify('tcp', 50411, 1100, [txt('-ERR go away\r\n'), txt('USER bob\r\n'), txt('PASS\r\n')], dirs)).not.toBe('POP3 (DPI)');
   });
 
   it('IMAP: a * OK greeting then a tagged command, not an untagged one', async () => {

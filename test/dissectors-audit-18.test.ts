@@ -91,3 +91,36 @@ describe('SMTP credentials and STARTTLS as nDPI', () => {
     expect(await smtp(41109, [...base, [C, 'X-ANONYmousTLS\r\n'], [S, '220 go\r\n']])).toBe('SMTP (DPI)');
   });
 });
+
+describe('POP3 as nDPI (mail_pop.c): replies and command marks', () => {
+  const ok: [boolean, string] = [S, '+OK POP3 server ready <1896.697170952@dbc.mtview.ca.us>\r\n'];
+  it('three replies name the flow (IPv4, IPv6)', async () => {
+    const msgs: [boolean, string][] = [ok, [C, 'CAPA\r\n'], [S, '+OK Capability list follows\r\n'], [C, 'STAT\r\n'], [S, '+OK 2 320\r\n']];
+    expect(await smtp(41201, msgs)).toBe('POP3 (DPI)');
+    expect(await smtp(41202, msgs, v6)).toBe('POP3 (DPI)');
+    // two replies and many commands: no password, not named
+    expect(await smtp(41203, [ok, [C, 'CAPA\r\n'], [S, '+OK\r\n'], [C, 'STAT\r\n'], [C, 'LIST\r\n'], [C, 'UIDL\r\n']])).not.toBe('POP3 (DPI)');
+  });
+  it('a password names it with one reply and three marks in all', async () => {
+    expect(await smtp(41204, [ok, [C, 'USER mrose\r\n'], [C, 'PASS tanstaaf\r\n']])).toBe('POP3 (DPI)');
+    // PASS without its password
+    expect(await smtp(41205, [ok, [C, 'USER mrose\r\n'], [C, 'PASS\r\n']])).not.toBe('POP3 (DPI)');
+  });
+  it('USER raises clear-text credentials, named or not', async () => {
+    expect(await risks(41206, [ok, [C, 'USER mrose\r\n']])).toContain('Clear-Text Credentials');
+    expect(await risks(41207, [ok, [C, 'USR mrose\r\n']])).not.toContain('Clear-Text Credentials');
+  });
+  it('a fourth reply counts as none (nDPI keeps the count in 2 bits)', async () => {
+    const four: [boolean, string][] = [ok, [S, '+OK\r\n'], [S, '-ERR no\r\n']];
+    expect(await smtp(41208, [...four])).toBe('POP3 (DPI)');
+    expect(await smtp(41209, [[S, '+OK one\r\n'], [S, '+OK two\r\n'], [S, '+OK\r'], [S, '+OK four\r\n']])).not.toBe('POP3 (DPI)');
+  });
+  it('STLS answered +OK makes the flow POPS', async () => {
+    expect(await smtp(41210, [ok, [C, 'STLS\r\n'], [S, '+OK Begin TLS negotiation\r\n']])).toBe('POPS (DPI)');
+    expect(await smtp(41211, [ok, [C, 'STLS\r\n'], [S, '-ERR not now\r\n'], [S, '+OK fine\r\n']], v6)).not.toBe('POPS (DPI)');
+  });
+  it('a packet that is neither reply, command nor CRLF-ended gives it up', async () => {
+    expect(await smtp(41212, [[C, 'hello'], ok, [S, '+OK\r\n'], [S, '+OK\r\n']])).not.toBe('POP3 (DPI)');
+    expect(await smtp(41213, [[C, 'hello\r\n'], ok, [S, '+OK\r\n'], [S, '+OK\r\n']])).toBe('POP3 (DPI)');
+  });
+});

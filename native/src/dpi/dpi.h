@@ -91,6 +91,7 @@ enum ScratchSlot : uint8_t {
   kScratchMemcached = 19,  // 1 byte: command / reply lines seen
   kScratchTftp = 20,       // 5 bytes: last DATA and ACK block numbers, packets counted
   kScratchRtmpLen = 20,    //   TCP flows (TFTP is UDP only): RTMP's 16-bit byte count, 2 bytes
+  kScratchPop = 23,        //   TCP flows (TFTP is UDP only; RTMP's 2 and the bit byte end at 22): POP3's marks, replies, flags, 2 bytes
   kScratchTcpBits = 22,    //   TCP flows: one byte of TCP-only dissectors' bit fields, each
                            //   keeping to its own bits (Cassandra 0-3, ZeroMQ 4-6, Icecast 7)
   kScratchIrc = 25,        // 2 bytes: command packets, ':' lines
