@@ -35,10 +35,10 @@ describe('dissectors 3a: mail, FTP, Telnet, SIP, RDP', () => {
     expect(await classify('tcp', 50411, 1100, [txt('-ERR go away\r\n'), txt('USER bob\r\n'), txt('PASS\r\n')], dirs)).not.toBe('POP3 (DPI)');
   });
 
-  it('IMAP: a * OK greeting then a tagged command, not an untagged one', async () => {
-    const dirs = [false, true];
-    expect(await classify('tcp', 50420, 143, [txt('* OK [CAPABILITY IMAP4rev1] ready\r\n'), txt('a001 CAPABILITY\r\n')], dirs)).toBe('IMAP (DPI)');
-    expect(await classify('tcp', 50421, 1430, [txt('* OK [CAPABILITY IMAP4rev1] ready\r\n'), txt('a001CAPABILITY\r\n')], dirs)).not.toBe('IMAP (DPI)');
+  it('IMAP: a * OK greeting, a tagged command and a LOGIN with a user (nDPI: third line), not an untagged command', async () => {
+    const dirs = [false, true, true];
+    expect(await classify('tcp', 50420, 143, [txt('* OK [CAPABILITY IMAP4rev1] ready\r\n'), txt('a001 CAPABILITY\r\n'), txt('a002 LOGIN bob secret\r\n')], dirs)).toBe('IMAP (DPI)');
+    expect(await classify('tcp', 50421, 1430, [txt('* OK [CAPABILITY IMAP4rev1] ready\r\n'), txt('a001CAPABILITY\r\n'), txt('a002 LOGIN bob secret\r\n')], dirs)).not.toBe('IMAP (DPI)');
   });
 
   it('FTP_CONTROL: a 220 greeting then USER (FTPS with AUTH TLS), not USER without a greeting', async () => {

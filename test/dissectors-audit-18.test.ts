@@ -124,3 +124,32 @@ describe('POP3 as nDPI (mail_pop.c): replies and command marks', () => {
     expect(await smtp(41213, [[C, 'hello\r\n'], ok, [S, '+OK\r\n'], [S, '+OK\r\n']])).toBe('POP3 (DPI)');
   });
 });
+
+describe('IMAP as nDPI (mail_imap.c): IMAP lines counted', () => {
+  const greet: [boolean, string] = [S, '* OK IMAP4rev2 Service Ready\r\n'];
+  it('a LOGIN with a user at the third line names it (IPv4, IPv6)', async () => {
+    const msgs: [boolean, string][] = [greet, [C, 'a001 CAPABILITY\r\n'], [C, 'a002 LOGIN SMITH SESAME\r\n']];
+    expect(await smtp(41301, msgs)).toBe('IMAP (DPI)');
+    expect(await smtp(41302, msgs, v6)).toBe('IMAP (DPI)');
+    // LOGIN without a user: needs the 7th line
+    expect(await smtp(41303, [greet, [C, 'a001 CAPABILITY\r\n'], [C, 'a002 LOGIN ""\r\n']])).not.toBe('IMAP (DPI)');
+  });
+  it('seven lines name it without a user', async () => {
+    const lines: [boolean, string][] = [greet, [C, 'a1 CAPABILITY\r\n'], [S, 'a1 OK done\r\n'], [C, 'a2 NOOP\r\n'], [S, 'a2 OK done\r\n'], [C, 'SELECT INBOX\r\n'], [S, 'OK [READ-WRITE] done\r\n']];
+    expect(await smtp(41304, lines)).toBe('IMAP (DPI)');
+    expect(await smtp(41305, lines.slice(0, 6))).not.toBe('IMAP (DPI)');
+  });
+  it('LOGIN raises clear-text credentials', async () => {
+    expect(await risks(41306, [greet, [C, 'a002 LOGIN "smith" "sesame"\r\n']])).toContain('Clear-Text Credentials');
+    expect(await risks(41307, [greet, [C, 'a002 LOGIN \r\n']])).not.toContain('Clear-Text Credentials');
+  });
+  it('AUTHENTICATE names IMAPS; STARTTLS then OK names IMAPS', async () => {
+    expect(await smtp(41308, [greet, [C, 'a001 AUTHENTICATE PLAIN\r\n']])).toBe('IMAPS (DPI)');
+    expect(await smtp(41309, [greet, [C, 'a001 AUTHENTICAT PLAIN\r\n']])).not.toBe('IMAPS (DPI)');
+    expect(await smtp(41310, [greet, [C, 'a001 STARTTLS\r\n'], [S, 'a001 OK Begin TLS negotiation now\r\n']], v6)).toBe('IMAPS (DPI)');
+    expect(await smtp(41311, [greet, [C, 'a001 STARTTLS\r\n'], [S, 'a001 NO not now\r\n'], [S, 'a002 OK x\r\n']])).not.toBe('IMAPS (DPI)');
+  });
+  it('a tag with another character gives the flow up', async () => {
+    expect(await smtp(41312, [[S, '+ OK\r\n'], [C, 'a001 CAPABILITY\r\n'], [C, 'a002 LOGIN SMITH SESAME\r\n']])).not.toBe('IMAP (DPI)');
+  });
+});

@@ -92,6 +92,7 @@ enum ScratchSlot : uint8_t {
   kScratchTftp = 20,       // 5 bytes: last DATA and ACK block numbers, packets counted
   kScratchRtmpLen = 20,    //   TCP flows (TFTP is UDP only): RTMP's 16-bit byte count, 2 bytes
   kScratchPop = 23,        //   TCP flows (TFTP is UDP only; RTMP's 2 and the bit byte end at 22): POP3's marks, replies, flags, 2 bytes
+  kScratchImap = 24,       //   TCP flows (TFTP is UDP only): IMAP's line count (bits 0-2), STARTTLS pending (3), user seen (4)
   kScratchTcpBits = 22,    //   TCP flows: one byte of TCP-only dissectors' bit fields, each
                            //   keeping to its own bits (Cassandra 0-3, ZeroMQ 4-6, Icecast 7)
   kScratchIrc = 25,        // 2 bytes: command packets, ':' lines
