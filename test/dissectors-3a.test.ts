@@ -17,10 +17,10 @@ function tpkt(x224: Buffer): Buffer {
 }
 
 describe('dissectors 3a: mail, FTP, Telnet, SIP, RDP', () => {
-  it('SMTP: a 220 greeting then EHLO, not another command', async () => {
-    const dirs = [false, true];
-    expect(await classify('tcp', 50400, 25, [txt('220 mail.example.com ESMTP Postfix\r\n'), txt('EHLO client.example.com\r\n')], dirs)).toBe('SMTP (DPI)');
-    expect(await classify('tcp', 50401, 2525, [txt('220 mail.example.com ESMTP Postfix\r\n'), txt('XHLO client.example.com\r\n')], dirs)).not.toBe('SMTP (DPI)');
+  it('SMTP: a 220 greeting, EHLO and its 250 (nDPI: three marks), not another command', async () => {
+    const dirs = [false, true, false];
+    expect(await classify('tcp', 50400, 25, [txt('220 mail.example.com ESMTP Postfix\r\n'), txt('EHLO client.example.com\r\n'), txt('250 mail.example.com\r\n')], dirs)).toBe('SMTP (DPI)');
+    expect(await classify('tcp', 50401, 2525, [txt('220 mail.example.com ESMTP Postfix\r\n'), txt('XHLO client.example.com\r\n'), txt('250 mail.example.com\r\n')], dirs)).not.toBe('SMTP (DPI)');
   });
 
   it('SMTPS: TLS on 465, plain TLS elsewhere', async () => {
@@ -29,16 +29,16 @@ describe('dissectors 3a: mail, FTP, Telnet, SIP, RDP', () => {
     expect(await classify('tcp', 50403, 4650, [serverHello], [false])).not.toBe('SMTPS (DPI)');
   });
 
-  it('POP3: a +OK greeting then USER, not an -ERR greeting', async () => {
-    const dirs = [false, true];
-    expect(await classify('tcp', 50410, 110, [txt('+OK POP3 server ready\r\n'), txt('USER bob\r\n')], dirs)).toBe('POP3 (DPI)');
-    expect(await classify('tcp', 50411, 1100, [txt('-ERR go away\r\n'), txt('USER bob\r\n')], dirs)).not.toBe('POP3 (DPI)');
+  it('POP3: a +OK greeting, USER and PASS (nDPI: three in all, a password), not an -ERR greeting without PASS', async () => {
+    const dirs = [false, true, true];
+    expect(await classify('tcp', 50410, 110, [txt('+OK POP3 server ready\r\n'), txt('USER bob\r\n'), txt('PASS secret\r\n')], dirs)).toBe('POP3 (DPI)');
+    expect(await classify('tcp', 50411, 1100, [txt('-ERR go away\r\n'), txt('USER bob\r\n'), txt('PASS\r\n')], dirs)).not.toBe('POP3 (DPI)');
   });
 
-  it('IMAP: a * OK greeting then a tagged command, not an untagged one', async () => {
-    const dirs = [false, true];
-    expect(await classify('tcp', 50420, 143, [txt('* OK [CAPABILITY IMAP4rev1] ready\r\n'), txt('a001 CAPABILITY\r\n')], dirs)).toBe('IMAP (DPI)');
-    expect(await classify('tcp', 50421, 1430, [txt('* OK [CAPABILITY IMAP4rev1] ready\r\n'), txt('a001CAPABILITY\r\n')], dirs)).not.toBe('IMAP (DPI)');
+  it('IMAP: a * OK greeting, a tagged command and a LOGIN with a user (nDPI: third line), not an untagged command', async () => {
+    const dirs = [false, true, true];
+    expect(await classify('tcp', 50420, 143, [txt('* OK [CAPABILITY IMAP4rev1] ready\r\n'), txt('a001 CAPABILITY\r\n'), txt('a002 LOGIN bob secret\r\n')], dirs)).toBe('IMAP (DPI)');
+    expect(await classify('tcp', 50421, 1430, [txt('* OK [CAPABILITY IMAP4rev1] ready\r\n'), txt('a001CAPABILITY\r\n'), txt('a002 LOGIN bob secret\r\n')], dirs)).not.toBe('IMAP (DPI)');
   });
 
   it('FTP_CONTROL: a 220 greeting then USER (FTPS with AUTH TLS), not USER without a greeting', async () => {

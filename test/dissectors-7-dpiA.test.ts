@@ -193,7 +193,10 @@ describe('a server certificate over several segments is gathered', () => {
       const got = await replay([...frames('10.0.0.40', 62100, true, true), ...frames('10.0.0.41', 62101, true, false), ...frames('10.0.0.42', 62102, false, false)]);
       expect(got[`10.0.0.40:${port}`]).toBe(`${secure}.Huawei (DPI)`);
       expect(got[`10.0.0.41:${port}`]).toBe(`${secure} (DPI)`);
-      expect(got[`10.0.0.42:${port}`]).toBe(`${plain} (DPI)`);
+      // nDPI names IMAP only at a LOGIN's user name or the 7th IMAP line (mail_imap.c): refused
+      // after 5 lines, the flow is not named by DPI
+      if (name === 'IMAP') expect(got[`10.0.0.42:${port}`]).not.toMatch(/\(DPI\)/);
+      else expect(got[`10.0.0.42:${port}`]).toBe(`${plain} (DPI)`);
     });
   }
 

@@ -1,19 +1,31 @@
-// ④ IMAP (RFC 9051): the server greets first with an untagged "* OK" (or
-// "* PREAUTH"); the client then sends tagged commands, "<tag> CAPABILITY",
-// "<tag> LOGIN …", "<tag> STARTTLS" … After the match the client's commands
-// are read on for a LOGIN naming a user (nDPI's clear-text credentials;
-// AUTHENTICATE's base64 exchanges are not decoded). STARTTLS (RFC 9051
-// §6.2.1) answered "<tag> OK" makes the flow IMAPS and the TLS handshake is
-// read on (nDPI's opportunistic-TLS dissection); "NO"/"BAD" goes back to
-// reading commands. As nDPI does (src/lib/protocols/mail_imap.c), a line
-// "<tag> AUTHENTICATE …" names the flow IMAPS.
-// Kept difference: nDPI counts IMAP lines (responses and commands) over
-// the flow and names it IMAP only once a LOGIN gave a user name or at the
-// 7th such line; no scratch slot is free for that count, so the first
-// client command after the greeting names it here.
+// ④ IMAP (RFC 9051), TCP only, IPv4 and IPv6, as nDPI 4.11 reads it
+// (mail_imap.c). Direction plays no part. A packet of 4+ bytes ending CRLF
+// is read as one line:
+//   exactly "DONE\r\n" (any case) counts one IMAP line;
+//   otherwise, while fewer than 5 lines were counted, a tag: 1 to 19
+//   letters, digits, '*' or '.' to a space that does not end the packet,
+//   then maybe a message number to the next space (a tag that does not read
+//   gives the flow up, see below); from the 5th line on the command is read
+//   at byte 0. The command words (any case) each count one line:
+//   "OK " "UID" "NO " CAPABILITY STARTTLS LOGIN FETCH FLAGS CHECK STORE
+//   AUTHENTICATE NAMESPACE LSUB LIST NOOP IDLE SELECT EXISTS APPEND, each
+//   only when the packet holds a byte past the word's length. LOGIN
+//   followed by a user name (a token of the bytes after it, split at space,
+//   quote, CR, LF) raises ClearTextCredentials; AUTHENTICATE names the flow
+//   IMAPS; STARTTLS is remembered and a later "OK " names the flow IMAPS,
+//   its TLS read on (nDPI's imap tls_dissection, on by default), "NO "
+//   forgets it.
+// The count is kept in 3 bits as nDPI keeps it (the 8th line counts 0).
+// A packet holding a command names the flow IMAP when the count is 3, 5 or
+// 7 and a LOGIN gave a user name, or the count is 7; at 3, 5 or 7 the flow
+// goes on whatever follows. Any other packet: one ending in a space sets
+// the count to 4; one ending CRLF goes on while a line was counted and
+// fewer than 8 payload packets were seen; the rest give the flow up.
+// nDPI reads nothing after naming the flow IMAP (no credentials after it).
+// State: kScratchImap (dpi.h, TCP only): the count in bits 0-2, STARTTLS
+// pending in bit 3, a LOGIN's user name seen in bit 4; after an IMAPS by STARTTLS, FlowInfo::state.
 #include <cstring>
 
-#include "dpi/classify.h"
 #include "dpi/dpi.h"
 #include "dpi/payload.h"
 #include "dpi/tls_parse.h"
@@ -21,41 +33,23 @@
 namespace fg {
 namespace {
 
-// Where the command starts after "<tag> ", 0 when there is no tag: 1–16
-// printable characters other than space and specials.
-size_t after_tag(Bytes b) {
-  size_t i = 0;
-  while (i < b.size() && i < 16 && b[i] > ' ' && b[i] < 0x7f && b[i] != '(' && b[i] != ')' && b[i] != '{' && b[i] != '*' && b[i] != '%' && b[i] != '"' && b[i] != '\\') i++;
-  if (i == 0 || i >= b.size() || b[i] != ' ') return 0;
-  return i + 1;
-}
+constexpr uint8_t kCount = 7, kTlsPending = 8, kUser = 16;
 
-// "<tag> LOGIN user …": a user name follows the command (quoted or not).
-bool login(Bytes b, size_t at) {
-  if (!command_at(b, at, "LOGIN")) return false;
-  for (size_t i = at + 5; i < b.size(); i++) {
-    if (b[i] == '\r' || b[i] == '\n') return false;
-    if (b[i] != ' ' && b[i] != '"') return true;
-  }
-  return false;
-}
+bool ends_crlf(Bytes b) { return b.size() >= 2 && b[b.size() - 2] == '\r' && b[b.size() - 1] == '\n'; }
 
-// nDPI's reading of a line's tag (src/lib/protocols/mail_imap.c): up to 20
-// characters, letters, digits, '*' or '.', to a space that does not end
-// the packet, then maybe a number to the next space; where the command
-// starts, 0 when the line does not parse.
-size_t ndpi_command_start(Bytes b) {
+// Where the command starts after the tag (and message number), or -1.
+long command_start(Bytes b) {
   const size_t n = b.size();
-  auto alnum = [](uint8_t ch) { return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9'); };
+  auto tagch = [](uint8_t ch) { return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '*' || ch == '.'; };
   size_t i = 0, space = 0;
   for (; i < 20 && i < n; i++) {
     if (i > 0 && b[i] == ' ') {
       space = i;
       break;
     }
-    if (!alnum(b[i]) && b[i] != '*' && b[i] != '.') return 0;
+    if (!tagch(b[i])) return -1;
   }
-  if (space == 0 || space == n - 1) return 0;
+  if (space == 0 || space == n - 1) return -1;
   i++;
   if (i < n && b[i] >= '0' && b[i] <= '9') {
     for (; i < 20 && i < n; i++) {
@@ -63,90 +57,104 @@ size_t ndpi_command_start(Bytes b) {
         space = i;
         break;
       }
-      if (b[i] < '0' || b[i] > '9') return 0;
+      if (b[i] < '0' || b[i] > '9') return -1;
     }
-    if (space == n - 1) return 0;
+    if (space == n - 1) return -1;
   }
-  return space + 1;
+  return long(space + 1);
 }
 
-// "<tag> AUTHENTICATE…" as nDPI reads it, the line ending in CRLF.
-bool authenticate(Bytes b) {
-  if (b.size() < 4 || b[b.size() - 2] != '\r' || b[b.size() - 1] != '\n') return false;
-  const size_t at = ndpi_command_start(b);
-  return at && at + 12 < b.size() && has_at_upper(b, at, "AUTHENTICATE");
+// A token after LOGIN: its bytes up to a NUL (255 at most) hold one byte
+// that is not a space, quote, CR or LF.
+bool login_user(Bytes b, size_t from) {
+  for (size_t i = from; i < b.size() && i < from + 255; i++) {
+    if (!b[i]) return false;
+    if (b[i] != ' ' && b[i] != '"' && b[i] != '\r' && b[i] != '\n') return true;
+  }
+  return false;
 }
 
-enum ImapState : uint8_t { kCommands = 0, kTlsAsked = 1, kInTls = 2 };
+enum class Step : uint8_t { Wait, Imap, Imaps, ImapsTls, Exclude };
 
-// After the match: logins, and the STARTTLS upgrade.
-Verdict read_on(DpiCtx& c) {
+Step step(DpiCtx& c, uint8_t& st) {
   Bytes b = c.payload;
-  uint8_t& st = c.info->state[0];
-  if (st == kInTls) return tls_after_starttls(c);
-  size_t at = after_tag(b);
-  if (!c.from_client) {
-    if (st == kTlsAsked && at) {
-      if (command_at(b, at, "OK")) {
-        tls_begins(c, 0, id(ProtoId::IMAPS));
-        st = kInTls;
-      } else if (command_at(b, at, "NO") || command_at(b, at, "BAD")) {
-        st = kCommands;
+  const size_t n = b.size();
+  auto count = [&] { st = uint8_t((st & ~kCount) | (((st & kCount) + 1) & kCount)); };
+  bool saw = false, imaps = false;
+  if (n >= 4 && ends_crlf(b)) {
+    if (n == 6 && has_at_upper(b, 0, "DONE")) {
+      count();
+      saw = true;
+    } else {
+      long at = 0;
+      if ((st & kCount) < 5) {
+        at = command_start(b);
+        if (at < 0) goto excluded;
       }
+      const size_t cs = size_t(at);
+      auto word = [&](std::string_view w, size_t need) { return cs + need < n && has_at_upper(b, cs, w); };
+      if (word("OK ", 3)) {
+        count();
+        if (st & kTlsPending) return Step::ImapsTls;
+        saw = true;
+      } else if (word("UID", 3)) {
+        count(), saw = true;
+      } else if (word("NO ", 3)) {
+        count(), saw = true;
+        st &= uint8_t(~kTlsPending);
+      }
+      if (word("CAPABILITY", 10)) count(), saw = true;
+      if (word("STARTTLS", 8)) count(), saw = true, st |= kTlsPending;
+      if (word("LOGIN", 5)) {
+        if (login_user(b, cs + 5)) st |= kUser, c.risk(Risk::ClearTextCredentials);
+        count(), saw = true;
+      } else if (word("FETCH", 5) || word("FLAGS", 5) || word("CHECK", 5) || word("STORE", 5)) {
+        count(), saw = true;
+      }
+      if (word("AUTHENTICATE", 12)) count(), saw = true, imaps = true;
+      if (word("NAMESPACE", 9)) count(), saw = true;
+      if (word("LSUB", 4) || word("LIST", 4) || word("NOOP", 4) || word("IDLE", 4)) count(), saw = true;
+      if (word("SELECT", 6) || word("EXISTS", 6) || word("APPEND", 6)) count(), saw = true;
     }
-    return Verdict::NeedMore;
+    const uint8_t k = st & kCount;
+    if (saw && (k == 3 || k == 5 || k == 7)) {
+      if ((st & kUser) || k == 7) return Step::Imap;
+      return imaps ? Step::Imaps : Step::Wait;
+    }
+    if (imaps) return Step::Imaps;
   }
-  if (!at) return Verdict::NeedMore;
-  // nDPI, not having named the flow yet (it waits for a LOGIN's user name
-  // or the 7th IMAP line), names it IMAPS on AUTHENTICATE. Kept difference:
-  // no count of IMAP lines is kept, so the flow's 6th packet stands in.
-  if (c.flow.dpi_packets <= 6 && authenticate(b)) {
-    c.clf->refine(c.flow, 0, id(ProtoId::IMAPS));
-    return Verdict::No;
+  if (n > 1 && b[n - 1] == ' ') {
+    st = uint8_t((st & ~kCount) | 4);
+    return Step::Wait;
   }
-  if (login(b, at)) {
-    c.risk(Risk::ClearTextCredentials);
-    return Verdict::No;
-  }
-  if (command_at(b, at, "STARTTLS")) st = kTlsAsked;
-  return Verdict::NeedMore;
+excluded:
+  if (ends_crlf(b) && c.flow.dpi_packets < 8 && (st & kCount) >= 1) return Step::Wait;
+  return Step::Exclude;
 }
 
 Verdict classify_imap(DpiCtx& c, Match& m) {
-  Bytes b = c.payload;
-  if (c.extra) return read_on(c);
-  // nDPI names a flow IMAPS at once on a line (either way, any packet)
-  // "<tag> AUTHENTICATE…" ending in CRLF: what follows it does not read.
-  if (authenticate(b)) {
-    m.app = id(ProtoId::IMAPS);
-    return Verdict::Match;
-  }
-  if (!c.from_client) {
-    if (has_at_upper(b, 0, "* OK") || has_at_upper(b, 0, "* PREAUTH")) return Verdict::NeedMore;
-    return Verdict::No;
-  }
-  if (c.flow.dpi_packets < 2) return Verdict::No;  // the server speaks first
-  size_t at = after_tag(b);
-  if (!at) return Verdict::No;
-  static const char* const kCmds[] = {"CAPABILITY", "LOGIN ", "STARTTLS", "AUTHENTICATE ", "ID ", "NOOP", "SELECT ", "LIST ", "EXAMINE "};
-  for (const char* k : kCmds)
-    if (has_at_upper(b, at, k)) {
-      m.app = id(ProtoId::IMAP);
-      if (login(b, at)) {
-        c.risk(Risk::ClearTextCredentials);
-        return Verdict::Match;
-      }
-      if (c.info) {
-        c.info->state[0] = command_at(b, at, "STARTTLS") ? kTlsAsked : kCommands;
-        m.more = true;
-      }
+  if (c.extra) return tls_after_starttls(c);  // only IMAPS by STARTTLS reads on
+  uint8_t* keep = c.scratch(kScratchImap);
+  uint8_t st = keep ? *keep : 0;
+  const Step r = step(c, st);
+  if (keep) *keep = st;
+  switch (r) {
+    case Step::Wait: return Verdict::NeedMore;
+    case Step::Exclude: return Verdict::No;
+    case Step::Imap: m.app = id(ProtoId::IMAP); return Verdict::Match;
+    case Step::Imaps: m.app = id(ProtoId::IMAPS); return Verdict::Match;
+    case Step::ImapsTls:
+      m.app = id(ProtoId::IMAPS);
+      m.more = c.info != nullptr;
       return Verdict::Match;
-    }
+  }
   return Verdict::No;
 }
 
 }  // namespace
 
-FG_DISSECTOR(imap, {"IMAP", id(ProtoId::IMAP), kL4Tcp, 4, classify_imap});
+// No packet budget: nDPI goes on at counts 3, 5 and 7 whatever the packet
+// count; the classifier's window ends the inspection.
+FG_DISSECTOR(imap, {"IMAP", id(ProtoId::IMAP), kL4Tcp, 255, classify_imap});
 
 }  // namespace fg
