@@ -84,19 +84,19 @@ enum ScratchSlot : uint8_t {
   kScratchUsenet = 10,     // 1 byte: direction of the greeting + 1
   kScratchVpnUdp = 10,     //   UDP flows (Usenet is TCP only): OpenVPN's packet counts or WireGuard's stage
   kScratchHalfLife2 = 11,  // 1 byte: direction of the request + 1
+  kScratchImap = 11,       //   TCP flows (HalfLife2 is UDP only): IMAP's line count (bits 0-2), STARTTLS pending (3), user seen (4)
   kScratchRtp = 12,        // 6 bytes: RTP / RTCP stages, first sequence number per direction
   kScratchActivision = 18, // 1 byte: nDPI directions whose first packet was seen (bits 0-1)
   kScratchStarcraftUdp = 18, //   bits 2-4 of that byte: StarCraft's UDP size run (a UDP flow can be a
                              //   candidate of both, so the two keep to their own bits)
   kScratchDnsCrypt = 18,   //   bits 5-6 of that byte: DNSCrypt's nDPI directions with a payload packet
+  kScratchSoap = 18,       //   bit 7 of that byte: SOAP's XML declaration seen (SOAP is TCP only)
   kScratchMemcached = 19,  // 1 byte: command / reply lines seen
   kScratchTftp = 20,       // 5 bytes: last DATA and ACK block numbers, packets counted
   kScratchRtmpLen = 20,    //   TCP flows (TFTP is UDP only): RTMP's 16-bit byte count, 2 bytes
   kScratchPop = 23,        //   TCP flows (TFTP is UDP only; RTMP's 2 and the bit byte end at 22): POP3's marks, replies, flags, 2 bytes
-  kScratchImap = 24,       //   TCP flows (TFTP is UDP only): IMAP's line count (bits 0-2), STARTTLS pending (3), user seen (4)
   kScratchTcpBits = 22,    //   TCP flows: one byte of TCP-only dissectors' bit fields, each
                            //   keeping to its own bits (Cassandra 0-3, ZeroMQ 4-6, Icecast 7)
-  kScratchSoap = 23,       //   TCP flows (TFTP is UDP only): SOAP's stage, 1 byte (an XML declaration seen)
   kScratchIrc = 25,        // 2 bytes: command packets, ':' lines
   kScratchVpnUdpId0 = 25,  //   UDP flows (IRC is TCP only): the client's id folded (OpenVPN, WireGuard)
   kScratchRtmp = 27,       // 1 byte: RTMP's stage (nDPI direction of its first packet + 1) — or BFCP's

@@ -8,7 +8,7 @@
 // named, SOAP alone, up to the 4th payload packet; after that the flow is
 // not SOAP.
 // A packet among the flow's first three opening with <?xml version="1.0"
-// is remembered (soap.c's stage, here the kScratchSoap byte); the flow is
+// is remembered (soap.c's stage, here bit 7 of the kScratchSoap byte); the flow is
 // then named SOAP on its 4th payload packet, when nothing claimed it in
 // between. Without the stage (a 4th packet with neither) the flow is not
 // SOAP. Difference: when the flow has no FlowInfo or already a name, the
@@ -45,8 +45,9 @@ Verdict classify_soap(DpiCtx& c, Match& m) {
   Bytes b = c.payload;
   if (soap_action_line(b)) return soap_named(c, m);
   uint8_t* stage = c.scratch(kScratchSoap);
-  if (c.flow.dpi_packets > 3) return stage && *stage == 1 ? soap_named(c, m) : Verdict::No;
-  if (stage && *stage == 0 && has_at(b, 0, kXmlDecl)) *stage = 1;
+  constexpr uint8_t kDeclSeen = 0x80;  // SOAP's bit of the byte it shares (dpi.h)
+  if (c.flow.dpi_packets > 3) return stage && (*stage & kDeclSeen) ? soap_named(c, m) : Verdict::No;
+  if (stage && has_at(b, 0, kXmlDecl)) *stage |= kDeclSeen;
   return Verdict::NeedMore;
 }
 
