@@ -77,6 +77,8 @@ enum ScratchSlot : uint8_t {
   kScratchOpenVpnTcp = 0,  //   TCP flows (RX is UDP only): OpenVPN's 5 bytes, as kScratchVpnUdp*
   kScratchEpicGames = 0,   //   UDP flows whose first datagram EpicGames keeps (bytes 10..33 zero, so
                            //   RX's type byte 20 is 0 and RX is ruled out on it, storing nothing): 5 bytes
+  kScratchEaq = 0,         //   UDP flows whose first datagram is 16 bytes (EAQ's only size; RX wants 28
+                           //   bytes or more, EpicGames 34 or more: both rule it out storing nothing): 3 bytes
   kScratchLine = 5,        // 4 bytes (UDP only; free on TCP): LineCall's counter base and count per nDPI direction
   kScratchZattooTcp = 8,   //   TCP flows (past OpenVPN's 5; LineCall's bytes are UDP only): Zattoo's stage (UDP Zattoo keeps none)
   kScratchTeamViewer = 9,  // 1 byte: stage
