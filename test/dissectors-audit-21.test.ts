@@ -655,12 +655,17 @@ describe('BFCP (bfcp.c)', () => {
   it('two packets of one conference name the flow, UDP and TCP, IPv4 and IPv6', async () => {
     expect(await run('udp', 44500, 2000, alt(m(), m(0x01020304, 4)))).toBe('BFCP (DPI)');
     expect(await run('tcp', 44501, 2000, alt(m(77, 1), m(77, 17)), true)).toBe('BFCP (DPI)');
+    expect(await run('tcp', 44509, 2000, cli(m(0xfedcba98), m(0xfedcba98, 2), m(0xfedcba98, 3)))).toBe('BFCP (DPI)');
   });
   it('another conference, one packet, version 2, primitive 18: no BFCP', async () => {
     expect(await run('udp', 44502, 2000, alt(m(1), m(2)))).not.toBe('BFCP (DPI)');
     expect(await run('udp', 44503, 2000, cli(m()))).not.toBe('BFCP (DPI)');
     expect(await run('udp', 44504, 2000, alt(m(1, 1, 0x40), m(1, 1, 0x40)))).not.toBe('BFCP (DPI)');
     expect(await run('udp', 44505, 2000, alt(m(1, 18), m(1, 18)))).not.toBe('BFCP (DPI)');
+    // Conferences whose bytes are the same, reordered (a one-byte XOR fold would not tell them apart).
+    expect(await run('tcp', 44506, 2000, alt(m(0x01020304), m(0x02010304)))).not.toBe('BFCP (DPI)');
+    expect(await run('tcp', 44507, 2000, alt(m(0x01020304), m(0x04030201)), true)).not.toBe('BFCP (DPI)');
+    expect(await run('udp', 44508, 2000, alt(m(0x01020304), m(0x02010304)))).not.toBe('BFCP (DPI)');
   });
 });
 

@@ -80,11 +80,14 @@ enum ScratchSlot : uint8_t {
   kScratchEaq = 0,         //   UDP flows whose first datagram is 16 bytes (EAQ's only size; RX wants 28
                            //   bytes or more, EpicGames 34 or more: both rule it out storing nothing): 3 bytes
   kScratchLine = 5,        // 4 bytes (UDP only; free on TCP): LineCall's counter base and count per nDPI direction
+  kScratchBfcpTcpHi = 5,   //   TCP flows: BFCP's conference id, its top 3 bytes (low byte at kScratchBfcp)
   kScratchZattooTcp = 8,   //   TCP flows (past OpenVPN's 5; LineCall's bytes are UDP only): Zattoo's stage (UDP Zattoo keeps none)
   kScratchTeamViewer = 9,  // 1 byte: stage
   kScratchUsenet = 10,     // 1 byte: direction of the greeting + 1
   kScratchVpnUdp = 10,     //   UDP flows (Usenet is TCP only): OpenVPN's packet counts or WireGuard's stage
   kScratchHalfLife2 = 11,  // 1 byte: direction of the request + 1
+  kScratchBfcpUdp = 11,    //   UDP flows whose first datagram is a BFCP header (0x20..0x37 first, never
+                           //   HalfLife2's 0xff, so it stores nothing): BFCP's fold, high byte
   kScratchRtp = 12,        // 6 bytes: RTP / RTCP stages, first sequence number per direction
   kScratchActivision = 18, // 1 byte: nDPI directions whose first packet was seen (bits 0-1)
   kScratchStarcraftUdp = 18, //   bits 2-4 of that byte: StarCraft's UDP size run (a UDP flow can be a
@@ -97,7 +100,7 @@ enum ScratchSlot : uint8_t {
   kScratchIrc = 25,        // 2 bytes: command packets, ':' lines
   kScratchVpnUdpId0 = 25,  //   UDP flows (IRC is TCP only): the client's id folded (OpenVPN, WireGuard)
   kScratchRtmp = 27,       // 1 byte: RTMP's stage (nDPI direction of its first packet + 1) — or BFCP's
-  kScratchBfcp = 27,       //   conference id folded: a flow is never a candidate of both
+  kScratchBfcp = 27,       //   conference id (low byte on TCP, fold's low byte on UDP): a flow is never a candidate of both
   kScratchRadmin = 28,     // 1 byte: stage
   kScratchVpnUdpId1Lo = 28,  //   UDP flows (Radmin is TCP only): the server's id folded, low byte
   kScratchXbox = 29,       // 1 byte (UDP only): fixed-size packets on port 3074 seen

@@ -6,35 +6,49 @@
 // at least 12 bytes, and two such packets of the same conference: the first
 // one remembered, the second one with the same Conference ID decides. Any
 // other packet rules the flow out.
-// Difference: nDPI keeps the whole 32-bit Conference ID; we keep one byte
-// folded from its four (our one scratch byte), so two packets of different
-// conferences whose folds agree (1 in 256) still match.
+// State: on TCP the whole 32-bit Conference ID (kScratchBfcp and the three
+// kScratchBfcpTcpHi bytes); on UDP, where no more bytes are exclusive, a
+// 16-bit fold of it (kScratchBfcp and kScratchBfcpUdp).
+// Difference (UDP only): two packets of different conferences whose folds
+// agree (1 in 65536) still match.
+#include <cstring>
+
 #include "dpi/dpi.h"
 #include "dpi/payload.h"
 
 namespace fg {
 namespace {
 
-// Our group's one scratch byte; the flow is still BFCP's candidate only when
-// every payload packet so far was a BFCP header, so the first one's first
-// byte (version 1, never RTMP's 0x03) keeps other users of the slot apart.
-constexpr auto kSlot = kScratchBfcp;
+// The flow is still BFCP's candidate only when every payload packet so far
+// was a BFCP header, whose first byte (version 1: 0x20..0x37) rules out the
+// other users of these bytes before they store anything: RTMP (0x03 first),
+// HalfLife2 (0xff first); bytes 5..7 have no other user on TCP (dpi.h).
 
 Verdict classify_bfcp(DpiCtx& c, Match& m) {
   Bytes b = c.payload;
   if (b.size() < 12) return Verdict::No;
   const uint8_t version = b[0] >> 5, f_bit = (b[0] >> 3) & 1;
   if (version != 1 || f_bit != 0 || b[1] < 1 || b[1] > 17) return Verdict::No;
-  uint8_t* conf = c.scratch(kSlot);
-  if (!conf) return Verdict::No;
-  const uint8_t fold = uint8_t(b[4] ^ b[5] ^ b[6] ^ b[7]);
+  uint8_t* lo = c.scratch(kScratchBfcp);
+  uint8_t* hi = c.scratch(c.p.l4_proto == kProtoTcp ? kScratchBfcpTcpHi : kScratchBfcpUdp);
+  if (!lo || !hi) return Verdict::No;
+  const uint32_t conf = load_be32(b.data() + 4);
+  uint8_t key[4];
+  if (c.p.l4_proto == kProtoTcp) {
+    key[0] = uint8_t(conf >> 24), key[1] = uint8_t(conf >> 16), key[2] = uint8_t(conf >> 8), key[3] = uint8_t(conf);
+  } else {
+    const uint32_t h = conf * 0x9e3779b1u;
+    key[0] = uint8_t(h >> 24), key[1] = uint8_t(h >> 16);
+  }
+  const size_t n_hi = c.p.l4_proto == kProtoTcp ? 3 : 1;
   // Every earlier payload packet passed the checks above (else the flow was
   // ruled out), so the first one is the one that stored its conference.
   if (c.flow.dpi_packets <= 1) {
-    *conf = fold;
+    *lo = key[0];
+    std::memcpy(hi, key + 1, n_hi);
     return Verdict::NeedMore;
   }
-  if (*conf != fold) return Verdict::No;
+  if (*lo != key[0] || std::memcmp(hi, key + 1, n_hi) != 0) return Verdict::No;
   m.app = id(ProtoId::BFCP);
   return Verdict::Match;
 }
