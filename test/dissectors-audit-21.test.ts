@@ -150,6 +150,13 @@ describe('Whois-DAS (whoisdas.c)', () => {
     expect(nameOf(g)).toBe('Whois-DAS (DPI)');
     expect(g.host_name).toBe('example.net');
   });
+  it('a long query: nDPI keeps its last 79 bytes, of which the first 39 characters are stored', async () => {
+    const q = 'x'.repeat(30) + 'A\tb' + 'c'.repeat(60) + 'tail.example   ';
+    const kept = q.slice(-79).toLowerCase().replace(/\t/g, ' ').replace(/ +$/, '');
+    const f = await flowOf('tcp', 41407, 43, cli(txt(q + '\r\n')));
+    expect(f.host_name).toBe(kept.slice(0, 39));
+    expect(f.host_name.startsWith('xa bccc')).toBe(true);
+  });
   it('the answer from port 43 names it too, without a host', async () => {
     const f = await flowOf('tcp', 41402, 43, srv(txt('Domain Name: EXAMPLE.ORG\r\n')));
     expect(nameOf(f)).toBe('Whois-DAS (DPI)');
