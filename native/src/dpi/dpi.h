@@ -77,6 +77,8 @@ enum ScratchSlot : uint8_t {
   kScratchOpenVpnTcp = 0,  //   TCP flows (RX is UDP only): OpenVPN's 5 bytes, as kScratchVpnUdp*
   kScratchEpicGames = 0,   //   UDP flows whose first datagram EpicGames keeps (bytes 10..33 zero, so
                            //   RX's type byte 20 is 0 and RX is ruled out on it, storing nothing): 5 bytes
+  kScratchEaq = 0,         //   UDP flows whose first datagram is 16 bytes (EAQ's only size; RX wants 28
+                           //   bytes or more, EpicGames 34 or more: both rule it out storing nothing): 3 bytes
   kScratchLine = 5,        // 4 bytes (UDP only; free on TCP): LineCall's counter base and count per nDPI direction
   kScratchSmtp = 5,        //   TCP flows (LineCall is UDP only): SMTP's marks (2 bytes) and AUTH / host flags
   kScratchZattooTcp = 8,   //   TCP flows (past OpenVPN's 5; LineCall's bytes are UDP only): Zattoo's stage (UDP Zattoo keeps none)
@@ -85,6 +87,8 @@ enum ScratchSlot : uint8_t {
   kScratchVpnUdp = 10,     //   UDP flows (Usenet is TCP only): OpenVPN's packet counts or WireGuard's stage
   kScratchHalfLife2 = 11,  // 1 byte: direction of the request + 1
   kScratchImap = 11,       //   TCP flows (HalfLife2 is UDP only): IMAP's line count (bits 0-2), STARTTLS pending (3), user seen (4)
+  kScratchBfcpUdp = 11,    //   UDP flows whose first datagram is a BFCP header (0x20..0x37 first, never
+                           //   HalfLife2's 0xff, so it stores nothing): BFCP's fold, high byte
   kScratchRtp = 12,        // 6 bytes: RTP / RTCP stages, first sequence number per direction
   kScratchActivision = 18, // 1 byte: nDPI directions whose first packet was seen (bits 0-1)
   kScratchStarcraftUdp = 18, //   bits 2-4 of that byte: StarCraft's UDP size run (a UDP flow can be a
@@ -94,13 +98,15 @@ enum ScratchSlot : uint8_t {
   kScratchMemcached = 19,  // 1 byte: command / reply lines seen
   kScratchTftp = 20,       // 5 bytes: last DATA and ACK block numbers, packets counted
   kScratchRtmpLen = 20,    //   TCP flows (TFTP is UDP only): RTMP's 16-bit byte count, 2 bytes
-  kScratchPop = 23,        //   TCP flows (TFTP is UDP only; RTMP's 2 and the bit byte end at 22): POP3's marks, replies, flags, 2 bytes
+  kScratchBfcpTcp = 20,    //   or, TCP flows whose first payload is a BFCP header (0x20..0x37 first: RTMP, asked
+                           //   before BFCP, ruled the flow out on it storing nothing): BFCP's fold, high byte
   kScratchTcpBits = 22,    //   TCP flows: one byte of TCP-only dissectors' bit fields, each
                            //   keeping to its own bits (Cassandra 0-3, ZeroMQ 4-6, Icecast 7)
+  kScratchPop = 23,        //   TCP flows (TFTP is UDP only; RTMP's 2 and the bit byte end at 22): POP3's marks, replies, flags, 2 bytes
   kScratchIrc = 25,        // 2 bytes: command packets, ':' lines
   kScratchVpnUdpId0 = 25,  //   UDP flows (IRC is TCP only): the client's id folded (OpenVPN, WireGuard)
   kScratchRtmp = 27,       // 1 byte: RTMP's stage (nDPI direction of its first packet + 1) — or BFCP's
-  kScratchBfcp = 27,       //   conference id folded: a flow is never a candidate of both
+  kScratchBfcp = 27,       //   conference id's fold, low byte: a flow is never a candidate of both
   kScratchRadmin = 28,     // 1 byte: stage
   kScratchVpnUdpId1Lo = 28,  //   UDP flows (Radmin is TCP only): the server's id folded, low byte
   kScratchXbox = 29,       // 1 byte (UDP only): fixed-size packets on port 3074 seen

@@ -6,35 +6,38 @@
 // at least 12 bytes, and two such packets of the same conference: the first
 // one remembered, the second one with the same Conference ID decides. Any
 // other packet rules the flow out.
-// Difference: nDPI keeps the whole 32-bit Conference ID; we keep one byte
-// folded from its four (our one scratch byte), so two packets of different
-// conferences whose folds agree (1 in 256) still match.
+// State: a 16-bit fold of the Conference ID (kScratchBfcp and, by
+// transport, kScratchBfcpTcp or kScratchBfcpUdp: no more bytes are free).
+// Difference: two packets of different conferences whose folds agree
+// (1 in 65536) still match.
 #include "dpi/dpi.h"
 #include "dpi/payload.h"
 
 namespace fg {
 namespace {
 
-// Our group's one scratch byte; the flow is still BFCP's candidate only when
-// every payload packet so far was a BFCP header, so the first one's first
-// byte (version 1, never RTMP's 0x03) keeps other users of the slot apart.
-constexpr auto kSlot = kScratchBfcp;
+// The flow is still BFCP's candidate only when every payload packet so far
+// was a BFCP header, whose first byte (version 1: 0x20..0x37) rules out the
+// other users of these bytes before they store anything: RTMP (0x03 first,
+// and asked before BFCP on each packet), HalfLife2 (0xff first) (dpi.h).
 
 Verdict classify_bfcp(DpiCtx& c, Match& m) {
   Bytes b = c.payload;
   if (b.size() < 12) return Verdict::No;
   const uint8_t version = b[0] >> 5, f_bit = (b[0] >> 3) & 1;
   if (version != 1 || f_bit != 0 || b[1] < 1 || b[1] > 17) return Verdict::No;
-  uint8_t* conf = c.scratch(kSlot);
-  if (!conf) return Verdict::No;
-  const uint8_t fold = uint8_t(b[4] ^ b[5] ^ b[6] ^ b[7]);
+  uint8_t* lo = c.scratch(kScratchBfcp);
+  uint8_t* hi = c.scratch(c.p.l4_proto == kProtoTcp ? kScratchBfcpTcp : kScratchBfcpUdp);
+  if (!lo || !hi) return Verdict::No;
+  const uint32_t h = load_be32(b.data() + 4) * 0x9e3779b1u;
+  const uint8_t key_lo = uint8_t(h >> 24), key_hi = uint8_t(h >> 16);
   // Every earlier payload packet passed the checks above (else the flow was
   // ruled out), so the first one is the one that stored its conference.
   if (c.flow.dpi_packets <= 1) {
-    *conf = fold;
+    *lo = key_lo, *hi = key_hi;
     return Verdict::NeedMore;
   }
-  if (*conf != fold) return Verdict::No;
+  if (*lo != key_lo || *hi != key_hi) return Verdict::No;
   m.app = id(ProtoId::BFCP);
   return Verdict::Match;
 }

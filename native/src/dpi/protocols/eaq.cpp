@@ -1,13 +1,15 @@
 // ④ EAQ, the Brazilian broadband quality measurement (Entidade Aferidora da
-// Qualidade) probes, UDP port 6000 on either side as nDPI requires. No
-// public specification: nDPI counts 16-byte datagrams whose first four bytes
-// form a sequence value (b0·1000 + b1·100 + b2·10 + b3) equal to the
-// previous one or one more, and names EAQ at the fourth; any other datagram
-// rules the flow out.
-// Difference: stateless (our group's one scratch byte goes to RTMP / BFCP,
-// which a 16-byte datagram could also be a candidate of), so the sequence
-// check between datagrams is not kept: four 16-byte datagrams on port 6000
-// suffice here.
+// Qualidade) probes, UDP. No public specification; nDPI's rule (eaq.c),
+// followed: every datagram of the flow must be 16 bytes long with port 6000
+// on one side (anything else rules EAQ out); its first four bytes give a
+// sequence value b0·1000 + b1·100 + b2·10 + b3; from the second probe on,
+// that value must equal the previous probe's or be one more; the fourth
+// probe names the flow.
+// State: the previous value (at most 283305, 3 bytes) in kScratchEaq, RX's
+// and EpicGames' bytes (dpi.h): a flow keeps EAQ a candidate only when its first
+// datagram is 16 bytes, which rules RX (28 bytes or more) and EpicGames (34
+// or more) out before they store anything; the probe count is the flow's
+// payload packets, each of which was a probe.
 #include "dpi/dpi.h"
 #include "dpi/payload.h"
 
@@ -18,9 +20,17 @@ constexpr size_t kProbeLen = 16;
 constexpr uint8_t kProbes = 4;
 
 Verdict classify_eaq(DpiCtx& c, Match& m) {
-  if (c.cli_port != 6000 && c.srv_port != 6000) return Verdict::No;
-  if (c.payload.size() != kProbeLen) return Verdict::No;
-  // Every earlier payload packet was a probe, or the flow would be ruled out.
+  const Bytes b = c.payload;
+  if (c.p.sport != 6000 && c.p.dport != 6000) return Verdict::No;
+  if (b.size() != kProbeLen) return Verdict::No;
+  uint8_t* prev = c.scratch(kScratchEaq);
+  if (!prev) return Verdict::No;  // nowhere to keep the sequence
+  const uint32_t seq = uint32_t(b[0]) * 1000 + uint32_t(b[1]) * 100 + uint32_t(b[2]) * 10 + b[3];
+  if (c.flow.dpi_packets > 1) {
+    const uint32_t last = uint32_t(prev[0]) << 16 | uint32_t(prev[1]) << 8 | prev[2];
+    if (seq != last && seq != last + 1) return Verdict::No;
+  }
+  prev[0] = uint8_t(seq >> 16), prev[1] = uint8_t(seq >> 8), prev[2] = uint8_t(seq);
   if (c.flow.dpi_packets < kProbes) return Verdict::NeedMore;
   m.app = id(ProtoId::EAQ);
   return Verdict::Match;

@@ -6,8 +6,7 @@
 // and ending "video/mp4" or a line starting "DASH" — all case as written.
 // Named Master.MpegDash, the master being the flow's (HTTP). On a flow not
 // (yet) HTTP it waits two payload packets, then gives up, as nDPI does.
-// The HTTP dissector (http.cpp) already names the first two forms itself;
-// this one adds "RTSP/1.0" and "DASH" lines and nDPI's exact cases.
+// (Called on it as one of HTTP's sub-protocols, classify.cpp's list.)
 #include "dpi/dpi.h"
 #include "dpi/payload.h"
 #include "dpi/protocols/http_sub.h"

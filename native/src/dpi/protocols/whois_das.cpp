@@ -5,7 +5,8 @@
 // bytes ending in CRLF names the flow; a query (a packet to 43 / 4343)
 // also gives the flow its host name: the query without its CRLF, lower
 // case, a tab as a space, other unprintable bytes as '?', trailing spaces
-// dropped, its tail kept when too long (nDPI keeps 79 characters, we 39).
+// dropped, the query's last 79 bytes kept (payload.h ndpi_host_name), of
+// which we store the first 39 characters as for every name.
 // Anything else rules it out at once.
 #include "dpi/dpi.h"
 #include "dpi/payload.h"
@@ -19,16 +20,9 @@ Verdict classify_whois_das(DpiCtx& c, Match& m) {
   if (!whois_port(c.p.sport) && !whois_port(c.p.dport)) return Verdict::No;
   if (b.size() <= 2 || b[b.size() - 2] != '\r' || b[b.size() - 1] != '\n') return Verdict::No;
   if (whois_port(c.p.dport)) {
-    char name[40];
-    const size_t q = b.size() - 2, keep = q < sizeof(name) - 1 ? q : sizeof(name) - 1;
-    size_t n = 0;
-    for (; n < keep; n++) {
-      const uint8_t ch = b[q - keep + n];
-      if (ch == 0) break;
-      name[n] = ch == '\t' ? ' ' : (ch < 0x20 || ch > 0x7e) ? '?' : char(ch);
-    }
-    while (n > 0 && name[n - 1] == ' ') n--;
-    c.set_host(name, n);  // lowercases
+    char name[80];
+    const size_t n = ndpi_host_name(b.data(), b.size() - 2, name);  // nDPI's stored name
+    c.set_host(name, n);  // its first 39 characters, as every dissector keeps it
   }
   m.app = id(ProtoId::Whois_DAS);
   return Verdict::Match;
