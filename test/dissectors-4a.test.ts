@@ -6,6 +6,7 @@
 
 import { describe, expect, it } from 'vitest';
 
+import { crcX25 } from './fixtures/bytes.js';
 import { classifier } from './fixtures/dissect.js';
 
 const classify = classifier('fg-dissectors-4a-');
@@ -29,15 +30,6 @@ function lustreHello(dst: number[]): Buffer {
   return b;
 }
 
-/** CRC-16/X.25 (reflected 0x1021, init and final XOR 0xffff). */
-function crcX25(b: Buffer): number {
-  let crc = 0xffff;
-  for (const x of b) {
-    crc ^= x;
-    for (let i = 0; i < 8; i++) crc = crc & 1 ? (crc >>> 1) ^ 0x8408 : crc >>> 1;
-  }
-  return crc ^ 0xffff;
-}
 
 /** An HDLC frame 0x7e 0xa0 … FCS 0x7e as DLMS uses it (SNRM-like body). */
 function hdlc(fcsDelta = 0): Buffer {

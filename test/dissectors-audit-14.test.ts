@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 import { l7Name } from '../ts/bindings/engine.js';
 import { txt, u16, u32 } from './fixtures/bytes.js';
-import { classifier, flowRunner, replayFrames } from './fixtures/dissect.js';
+import { C, DPI, S, classifier, flowRunner, messages, replayFrames } from './fixtures/dissect.js';
 import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, eth, ipv4, ipv6, tcp } from './fixtures/frames.js';
 import { tempDir } from './fixtures/pcap.js';
 
@@ -20,19 +20,8 @@ afterAll(() => tmp.cleanup());
 const bytes = (...v: number[]) => Buffer.from(v);
 const cat = (...b: Buffer[]) => Buffer.concat(b);
 const v6 = { v6: true };
-const DPI = (name: string) => `${name} (DPI)`;
-/** [from the client?, payload] messages through classify(). */
-const run = (l4: 'udp' | 'tcp', cport: number, sport: number, msgs: [boolean, Buffer][], opts = {}) =>
-  classify(
-    l4,
-    cport,
-    sport,
-    msgs.map(([, p]) => p),
-    msgs.map(([c]) => c),
-    opts,
-  );
-const C = (p: Buffer): [boolean, Buffer] => [true, p];
-const S = (p: Buffer): [boolean, Buffer] => [false, p];
+/** [from the client?, payload] messages (C() / S()) through classify(). */
+const run = messages(classify);
 
 // ── IRC (RFC 2812 §2.3: [":" prefix SPACE] command params CRLF) ─────────────
 const crlf = (...lines: string[]) => txt(lines.map((l) => `${l}\r\n`).join(''));

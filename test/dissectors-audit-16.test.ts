@@ -4,16 +4,13 @@
 // nDPI 4.11's own source (src/lib/protocols/<name>.c). One hand-built flow
 // per case, its messages built from the protocols' own documents: what
 // nDPI accepts is named by DPI, a near miss (one detail wrong) is not.
-import { join } from 'node:path';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { l7Name } from '../ts/bindings/engine.js';
 import type { FlowRecord } from '../ts/bindings/native.js';
-import { replayFrames, tcpSession } from './fixtures/dissect.js';
-import { ETH, IPPROTO, MAC_A, MAC_B, eth, ipv4, ipv6, udp } from './fixtures/frames.js';
+import { capturesIn, flowFrames, nameOf, udpFrame } from './fixtures/dissect.js';
 import { tempDir } from './fixtures/pcap.js';
-import { le16, le32, txt, u16, u32 } from './fixtures/bytes.js';
+import { crcX25, le16, le32, txt, u16, u32 } from './fixtures/bytes.js';
 
 const tmp = tempDir('fg-dissectors-audit-16-');
 afterAll(() => tmp.cleanup());
@@ -23,22 +20,9 @@ const cat = (...b: Buffer[]) => Buffer.concat(b);
 type Msg = [boolean, Buffer];
 const C4 = '10.0.0.1', S4 = '10.0.0.2', C6 = '2001:db8::1', S6 = '2001:db8::2';
 
-/** One UDP datagram cli → srv (or back), over IPv4 or IPv6 as the addresses are. */
-function udpFrame(src: string, dst: string, sport: number, dport: number, p: Buffer): Buffer {
-  const l4 = udp({ sport, dport }, p);
-  return src.includes(':')
-    ? eth(MAC_B, MAC_A, ETH.IPV6, ipv6({ src, dst, next: IPPROTO.UDP }, l4))
-    : eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src, dst, proto: IPPROTO.UDP }, l4));
-}
-/** A flow's frames: UDP datagrams or a TCP session (handshake first) between cli:cport and srv:sport. */
-function frames(l4: 'udp' | 'tcp', cli: string, srv: string, cport: number, sport: number, msgs: Msg[]): Buffer[] {
-  if (l4 === 'tcp') return tcpSession(cli, srv, cport, sport, msgs);
-  return msgs.map(([c, p]) => (c ? udpFrame(cli, srv, cport, sport, p) : udpFrame(srv, cli, sport, cport, p)));
-}
-let nCap = 0;
+const frames = flowFrames;
 /** Every flow of a capture made of these frames, once replayed to its end. */
-const replay = (fr: Buffer[]): Promise<FlowRecord[]> => replayFrames(join(tmp.dir, `c-${nCap++}.pcap`), fr, (e) => e.flows({ limit: 50 }).rows);
-const nameOf = (f: FlowRecord) => `${l7Name(f.l7_master, f.l7_app)} (${f.l7_confidence})`;
+const replay = capturesIn(tmp.dir);
 /** The flow's record: IPv6 when `v6`. */
 async function flowOf(l4: 'udp' | 'tcp', cport: number, sport: number, msgs: Msg[], v6 = false): Promise<FlowRecord> {
   const [f] = await replay(frames(l4, v6 ? C6 : C4, v6 ? S6 : S4, cport, sport, msgs));
@@ -84,7 +68,7 @@ describe('NAT-PMP (natpmp.c)', () => {
   });
 
   it('malformed values raise the risk, on the naming datagram and the 5 read after it', async () => {
-    const risks = async (msgs: Msg[]) => (await flowOf('udp', 41030 + nCap, 5351, msgs)).risks;
+    const risks = async (msgs: Msg[]) => (await flowOf('udp', 41030, 5351, msgs)).risks;
     expect(await risks(cli(pmpMapReq(1, 0)))).toContain('Malformed Packet');
     expect(await risks(cli(pmpMapReq(1, 5000, 0)))).not.toContain('Malformed Packet');
     expect(await risks(alt(pmpAddrReq(), pmpAddrResp(3)))).toContain('Malformed Packet');
@@ -110,7 +94,7 @@ const rtpPkt = (seq: number) => cat(hex('8000'), u16(seq), u32(160 * seq), u32(0
 
 describe('LINE calls (line.c)', () => {
   it('rule 1: a known shape on an IPv4 flow to LINE addresses; not elsewhere, not over IPv6', async () => {
-    const on = async (msgs: Msg[]) => nameOf((await replay(frames('udp', HOME, LINE4, 41100 + nCap, 41200, msgs)))[0]!);
+    const on = async (msgs: Msg[]) => nameOf((await replay(frames('udp', HOME, LINE4, 41100, 41200, msgs)))[0]!);
     expect(await on(cli(cat(hex('b6130006'), Buffer.alloc(42, 1))))).toBe('LineCall (DPI)');
     expect(await on(cli(cat(hex('b6070004'), Buffer.alloc(4, 1))))).toBe('LineCall (DPI)');
     expect(await on(cli(cat(hex('b609000c'), Buffer.alloc(12, 1))))).toBe('LineCall (DPI)');
@@ -224,7 +208,7 @@ describe('CAPWAP (capwap.c)', () => {
 
   it('a discovery request with a radio MAC sent to the discovery addresses, whatever its lengths', async () => {
     const disc = capDiscovery();
-    const at = async (dst: string) => nameOf((await replay([udpFrame(dst.includes(':') ? C6 : C4, dst, 41410 + nCap, 5246, disc)]))[0]!);
+    const at = async (dst: string) => nameOf((await replay([udpFrame(dst.includes(':') ? C6 : C4, dst, 41410, 5246, disc)]))[0]!);
     expect(await at('255.255.255.255')).toBe('CAPWAP (DPI)');
     expect(await at('224.0.1.140')).toBe('CAPWAP (DPI)');
     expect(await at(S4)).not.toBe('CAPWAP (DPI)');
@@ -533,14 +517,6 @@ describe('OPC-UA (opc-ua.c)', () => {
 
 // ── IEC 62056-46 HDLC frame: 7E, frame format A0 + length, addresses,
 // control, (HCS, information,) FCS (CRC-16/X.25, little-endian), 7E.
-function crcX25(b: Buffer): number {
-  let crc = 0xffff;
-  for (const x of b) {
-    crc ^= x;
-    for (let i = 0; i < 8; i++) crc = crc & 1 ? (crc >>> 1) ^ 0x8408 : crc >>> 1;
-  }
-  return crc ^ 0xffff;
-}
 const hdlc = (inner: Buffer, flip = 0) => {
   const fcs = crcX25(inner) ^ flip;
   return cat(hex('7e'), inner, le16(fcs), hex('7e'));

@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 import { l7Name } from '../ts/bindings/engine.js';
 import { le16, le32, txt, u16, u32 } from './fixtures/bytes.js';
-import { classifier, replayFrames } from './fixtures/dissect.js';
+import { C, DPI, S, classifier, messages, replayFrames } from './fixtures/dissect.js';
 import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, eth, ipv4, tcp } from './fixtures/frames.js';
 import { tempDir } from './fixtures/pcap.js';
 
@@ -21,19 +21,8 @@ afterAll(() => tmp.cleanup());
 const bytes = (...v: number[]) => Buffer.from(v);
 const cat = (...b: Buffer[]) => Buffer.concat(b);
 const v6 = { v6: true };
-const DPI = (name: string) => `${name} (DPI)`;
-/** [from the client?, payload] messages through classify(). */
-const run = (l4: 'udp' | 'tcp', cport: number, sport: number, msgs: [boolean, Buffer][], opts = {}) =>
-  classify(
-    l4,
-    cport,
-    sport,
-    msgs.map(([, p]) => p),
-    msgs.map(([c]) => c),
-    opts,
-  );
-const C = (p: Buffer): [boolean, Buffer] => [true, p];
-const S = (p: Buffer): [boolean, Buffer] => [false, p];
+/** [from the client?, payload] messages (C() / S()) through classify(). */
+const run = messages(classify);
 
 // ── eDonkey / eMule (marker, u32le length of opcode + data, opcode, data) ────
 const ed2k = (marker: number, body: Buffer, skew = 0) => cat(bytes(marker), le32(body.length + skew), body);

@@ -7,14 +7,11 @@
 // hand-built flow per case, its bytes from the protocols' documents or the
 // byte rules nDPI states: what nDPI accepts is named by DPI, a near miss
 // (one detail wrong) is not.
-import { join } from 'node:path';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { l7Name } from '../ts/bindings/engine.js';
 import type { FlowRecord } from '../ts/bindings/native.js';
-import { replayFrames, tcpSession } from './fixtures/dissect.js';
-import { ETH, IPPROTO, MAC_A, MAC_B, eth, ipv4, ipv6, udp } from './fixtures/frames.js';
+import { capturesIn, flowFrames, nameOf } from './fixtures/dissect.js';
 import { tempDir } from './fixtures/pcap.js';
 import { txt, u16, u24, u32 } from './fixtures/bytes.js';
 
@@ -27,19 +24,8 @@ const fill = (n: number, v = 0x41) => Buffer.alloc(n, v);
 type Msg = [boolean, Buffer];
 const C4 = '10.0.0.1', S4 = '10.0.0.2', C6 = '2001:db8::1', S6 = '2001:db8::2';
 
-function udpFrame(src: string, dst: string, sport: number, dport: number, p: Buffer): Buffer {
-  const l4 = udp({ sport, dport }, p);
-  return src.includes(':')
-    ? eth(MAC_B, MAC_A, ETH.IPV6, ipv6({ src, dst, next: IPPROTO.UDP }, l4))
-    : eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src, dst, proto: IPPROTO.UDP }, l4));
-}
-function frames(l4: 'udp' | 'tcp', cli: string, srv: string, cport: number, sport: number, msgs: Msg[]): Buffer[] {
-  if (l4 === 'tcp') return tcpSession(cli, srv, cport, sport, msgs);
-  return msgs.map(([c, p]) => (c ? udpFrame(cli, srv, cport, sport, p) : udpFrame(srv, cli, sport, cport, p)));
-}
-let nCap = 0;
-const replay = (fr: Buffer[]): Promise<FlowRecord[]> => replayFrames(join(tmp.dir, `c-${nCap++}.pcap`), fr, (e) => e.flows({ limit: 50 }).rows);
-const nameOf = (f: FlowRecord) => `${l7Name(f.l7_master, f.l7_app)} (${f.l7_confidence})`;
+const frames = flowFrames;
+const replay = capturesIn(tmp.dir);
 /** The flow's record between the given addresses. */
 async function flowAt(l4: 'udp' | 'tcp', cli: string, srv: string, cport: number, sport: number, msgs: Msg[]): Promise<FlowRecord> {
   const [f] = await replay(frames(l4, cli, srv, cport, sport, msgs));
