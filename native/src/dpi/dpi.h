@@ -167,6 +167,17 @@ using DissectFn = Verdict (*)(DpiCtx& c, Match& m);
 // STLS: what follows is TLS); anything else waits for the next command.
 Verdict read_on_for_login(DpiCtx& c, const char* starts_tls);
 
+// nDPI's ndpi_seen_flow_beginning over TCP, from the flags each side sent:
+// the client's SYN, the server's SYN+ACK, then a segment acknowledging
+// without SYN (the client's SYN carries no ACK, so any ACK of the client's
+// came after it; a server segment is judged by itself, the one being read).
+// nDPI also checks their order; this does not.
+inline bool seen_flow_beginning(const DpiCtx& c) {
+  const uint8_t cli = c.flow.tcp_flags[0], srv = c.flow.tcp_flags[1];
+  if (!(cli & kSyn) || (srv & (kSyn | kAck)) != (kSyn | kAck)) return false;
+  return (cli & kAck) || (c.p.tcp_flags & (kSyn | kAck)) == kAck;
+}
+
 enum L4Mask : uint8_t { kL4Tcp = 1, kL4Udp = 2, kL4Both = 3 };
 
 struct Dissector {

@@ -96,16 +96,8 @@ bool listing_line(Bytes b) {
   return true;
 }
 
-bool handshake_seen(const DpiCtx& c) {
-  const Flow& f = c.flow;
-  const bool syn = f.tcp_flags[0] & kSyn;
-  const bool syn_ack = (f.tcp_flags[1] & (kSyn | kAck)) == (kSyn | kAck);
-  const bool ack = (f.tcp_flags[0] & kAck) || (c.p.tcp_flags & (kSyn | kAck)) == kAck;
-  return syn && syn_ack && ack;
-}
-
 Verdict classify_ftp_data(DpiCtx& c, Match& m) {
-  if (c.flow.dpi_packets != 1 || !handshake_seen(c)) return Verdict::No;
+  if (c.flow.dpi_packets != 1 || !seen_flow_beginning(c)) return Verdict::No;
   const bool port20 = c.cli_port == kFtpDataPort || c.srv_port == kFtpDataPort;
   if (!port20 && !listing_line(c.payload) && !file_header(c.payload)) return Verdict::No;
   m.app = id(ProtoId::FTP_DATA);

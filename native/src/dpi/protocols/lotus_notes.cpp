@@ -9,23 +9,17 @@
 // which changes nothing it reports).
 // "Seen from its handshake" is nDPI's ndpi_seen_flow_beginning
 // (lotus_notes.c, ndpi_main.c): the client's SYN, the server's SYN+ACK and
-// an ACK without SYN, read from the flags each side sent (as ftp_data.cpp
-// and rtmp.cpp do); nDPI also checks their order, we do not.
+// an ACK without SYN, read from the flags each side sent
+// (seen_flow_beginning, dpi.h); nDPI also checks their order, we do not.
 #include "dpi/dpi.h"
 #include "dpi/payload.h"
 
 namespace fg {
 namespace {
 
-bool handshake_seen(const DpiCtx& c) {
-  const uint8_t cli = c.flow.tcp_flags[0], srv = c.flow.tcp_flags[1];
-  if (!(cli & kSyn) || (srv & (kSyn | kAck)) != (kSyn | kAck)) return false;
-  return (cli & kAck) || (c.p.tcp_flags & (kSyn | kAck)) == kAck;
-}
-
 Verdict classify_lotus_notes(DpiCtx& c, Match& m) {
   Bytes b = c.payload;
-  if (c.flow.dpi_packets != 1 || !handshake_seen(c) || b.size() <= 16) return Verdict::No;
+  if (c.flow.dpi_packets != 1 || !seen_flow_beginning(c) || b.size() <= 16) return Verdict::No;
   if (!has_at(b, 6, std::string_view("\x00\x00\x02\x00\x00\x40\x02\x0f", 8))) return Verdict::No;
   m.app = id(ProtoId::LotusNotes);
   return Verdict::Match;

@@ -25,18 +25,8 @@ namespace {
 
 constexpr uint16_t kC0C1 = 1537;
 
-// nDPI's ndpi_seen_flow_beginning over TCP: a SYN from the client, the
-// server's SYN+ACK, then a segment acknowledging without SYN (the client's
-// SYN carries no ACK, so any ACK of the client's came after it; a segment of
-// the server is judged by itself, the one being read).
-bool handshake_seen(const DpiCtx& c) {
-  const uint8_t cli = c.flow.tcp_flags[0], srv = c.flow.tcp_flags[1];
-  if (!(cli & kSyn) || (srv & (kSyn | kAck)) != (kSyn | kAck)) return false;
-  return (cli & kAck) || (c.p.tcp_flags & (kSyn | kAck)) == kAck;
-}
-
 Verdict classify_rtmp(DpiCtx& c, Match& m) {
-  if (!handshake_seen(c)) return Verdict::No;
+  if (!seen_flow_beginning(c)) return Verdict::No;
   Bytes b = c.payload;
   uint8_t* stage = c.scratch(kScratchRtmp);
   uint8_t* count = c.scratch(kScratchRtmpLen);
