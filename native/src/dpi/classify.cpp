@@ -112,6 +112,14 @@ void DpiCtx::set_host(const char* s, size_t n) const {
 
 }
 
+void DpiCtx::risk(Risk r) const {
+  if (info) clf->set_risk(clf->entry_of(info), r, true);
+}
+void DpiCtx::unrisk(Risk r) const {
+  if (info) clf->set_risk(clf->entry_of(info), r, false);
+}
+bool DpiCtx::has_risk(Risk r) const { return info && clf->has_risk(clf->entry_of(info), r); }
+
 FlowMeta* DpiCtx::meta(MetaKind k) const { return info ? clf->ensure_meta(flow, info, k) : nullptr; }
 
 bool DpiCtx::match_named(Match& m, uint16_t proto, const char* name, size_t len) const {
@@ -141,7 +149,9 @@ Verdict read_on_for_login(DpiCtx& c, const char* starts_tls) {
 // The pools are shares of the flow table (PipelineLimits: by default FlowInfo
 // for 5/16 of it, metadata entries for 1/32); a full pool refuses and counts.
 Classifier::Classifier(uint32_t max_flows, double info_share, double meta_share)
-    : pool_(pool_size(max_flows, info_share)), meta_(std::min(pool_size(max_flows, meta_share), kMaxMeta)) {
+    : pool_(pool_size(max_flows, info_share)),
+      risks2_(zero_array<uint32_t>(pool_.max())),
+      meta_(std::min(pool_size(max_flows, meta_share), kMaxMeta)) {
   // The address, name and port tables are built on first use: here, with
   // the engine, rather than as a stall of tens of milliseconds on the
   // first packets.
@@ -182,6 +192,7 @@ FlowInfo* Classifier::ensure_info(Flow& f) noexcept {
   }
   FlowInfo& fi = pool_[i];
   std::memset(&fi, 0, sizeof(fi));
+  risks2_[i] = 0;
   f.info = i + 1;
   return &fi;
 }
@@ -588,7 +599,7 @@ bool port_listed(const char* list, uint16_t a, uint16_t b) {
 
 uint64_t Classifier::risks(const Flow& f) const noexcept {
   const FlowInfo* fi = info(f);
-  uint64_t m = fi ? expand_risks(fi->risks) : 0;
+  uint64_t m = stored_risks(f);
   auto set = [&](Risk r) { m |= uint64_t(1) << uint8_t(r); };
   const uint16_t app = f.l7_app, master = f.l7_master;
   const uint16_t cli_port = f.cli_is_hi ? f.key.port_hi : f.key.port_lo;

@@ -35,9 +35,23 @@ class Classifier {
   // a risk the engine raises from outside the dissectors (ntopng's periodic flow); false: the flow has no entry
   bool add_risk(const Flow& f, Risk r) noexcept {
     if (!f.info) return false;
-    pool_[f.info - 1].risks |= stored_bit(r);
+    set_risk(f.info - 1, r, true);
     return true;
   }
+  // The risks kept for a flow's FlowInfo entry (both words), by risk id.
+  uint64_t stored_risks(const Flow& f) const noexcept {
+    return f.info ? expand_risks(pool_[f.info - 1].risks, risks2_[f.info - 1]) : 0;
+  }
+  // entry: FlowInfo pool index; on: raise, else clear
+  void set_risk(uint32_t entry, Risk r, bool on) noexcept {
+    uint32_t& w = stored_bit(r) ? pool_[entry].risks : risks2_[entry];
+    const uint32_t b = stored_bit(r) | stored_bit2(r);
+    w = on ? w | b : w & ~b;
+  }
+  bool has_risk(uint32_t entry, Risk r) const noexcept {
+    return (pool_[entry].risks & stored_bit(r)) || (risks2_[entry] & stored_bit2(r));
+  }
+  uint32_t entry_of(const FlowInfo* fi) const noexcept { return uint32_t(fi - &pool_[0]); }
   void prefetch(const Flow& f) const noexcept { __builtin_prefetch(&pool_[f.info - 1], 1); }
   const FlowMeta* meta(const Flow& f) const noexcept {
     const FlowInfo* fi = info(f);
@@ -49,7 +63,7 @@ class Classifier {
   uint64_t risks(const Flow& f) const noexcept;
   uint64_t info_full() const { return info_full_; }
   uint64_t meta_full() const { return meta_full_; }
-  size_t memory_bytes() const { return pool_.memory_bytes() + meta_.memory_bytes(); }
+  size_t memory_bytes() const { return pool_.memory_bytes() + size_t(pool_.max()) * sizeof(uint32_t) + meta_.memory_bytes(); }
 
   FlowMeta* ensure_meta(Flow& f, FlowInfo* fi, MetaKind k) noexcept;
   // A dissector reading on after its match names the application (TLS
@@ -98,6 +112,9 @@ class Classifier {
   bool custom_rule(Flow& f, const UserRules& u) noexcept;
 
   EntryPool<FlowInfo> pool_;
+  // per FlowInfo entry: the second word of stored risks (kStoredRisks2), beside the
+  // 64-byte entries rather than in them
+  ZeroArray<uint32_t> risks2_;
   EntryPool<FlowMeta> meta_;
   struct CacheEntry {
     uint64_t key;

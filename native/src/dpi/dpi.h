@@ -148,12 +148,10 @@ struct DpiCtx {
     if (!fi || fi->host[0]) return nullptr;
     return reinterpret_cast<uint8_t*>(const_cast<char*>(fi->host)) + sizeof(fi->host) - kScratchBytes + slot;
   }
-  void risk(Risk r) const {
-    if (info) info->risks |= stored_bit(r);
-  }
-  void unrisk(Risk r) const {
-    if (info) info->risks &= ~stored_bit(r);
-  }
+  // Raises (clears) a risk kept by the classifier (dpi/risk.h: either word).
+  void risk(Risk r) const;
+  void unrisk(Risk r) const;
+  bool has_risk(Risk r) const;
   // `proto` carrying a name (SNI, Host, DNS query): proto.App when the name
   // is a known application's, else proto alone, as nDPI reports it. True
   // when an unclaimed name looks machine-generated (risk SuspDgaDomain).

@@ -1,7 +1,9 @@
 // ④ nDPI's flow risks (ndpi_risk_enum ids and ndpi_risk2str names, nDPI 4.11).
-// A flow reports them as a 64-bit mask (bit = id). FlowInfo keeps only the
-// risks a dissector raises, in 32 compact bits; the ones that follow from
-// the flow's counters, ports or protocol are derived when it is reported.
+// A flow reports them as a 64-bit mask (bit = id). The risks a dissector or
+// the engine raises are kept in two compact 32-bit words: FlowInfo::risks
+// and a second word beside the FlowInfo pool (Classifier); the ones that
+// follow from the flow's counters, ports or protocol are derived when it is
+// reported.
 #pragma once
 #include <cstdint>
 
@@ -41,16 +43,39 @@ constexpr Risk kStoredRisks[] = {
 };
 static_assert(sizeof(kStoredRisks) <= 32);
 
+// The second word: risks that did not fit in FlowInfo::risks.
+constexpr Risk kStoredRisks2[] = {
+    Risk::MaliciousFingerprint, Risk::MaliciousCert, Risk::TcpIssues, Risk::FullyEncrypted,
+    Risk::SuspEntropy, Risk::MinorIssues, Risk::DnsSuspTraffic, Risk::TlsSuspEsni,
+    Risk::TlsSuspExtension, Risk::Obfuscated, Risk::AnonymousSubscriber, Risk::MalwareHost,
+    Risk::UrlXss, Risk::UrlSqlInjection, Risk::UrlRceInjection, Risk::HttpSuspUrl,
+    Risk::HttpSuspHeader, Risk::HttpSuspContent, Risk::DnsFragmented, Risk::RiskyAsn,
+};
+static_assert(sizeof(kStoredRisks2) <= 32);
+
 constexpr uint32_t stored_bit(Risk r) {
   for (uint32_t i = 0; i < sizeof(kStoredRisks); i++)
     if (kStoredRisks[i] == r) return uint32_t(1) << i;
   return 0;
 }
 
-inline uint64_t expand_risks(uint32_t bits) {
+constexpr uint32_t stored_bit2(Risk r) {
+  for (uint32_t i = 0; i < sizeof(kStoredRisks2); i++)
+    if (kStoredRisks2[i] == r) return uint32_t(1) << i;
+  return 0;
+}
+static_assert([] {  // a risk has one home
+  for (Risk r : kStoredRisks)
+    if (stored_bit2(r)) return false;
+  return true;
+}());
+
+inline uint64_t expand_risks(uint32_t bits, uint32_t bits2 = 0) {
   uint64_t m = 0;
   for (uint32_t i = 0; bits && i < sizeof(kStoredRisks); i++, bits >>= 1)
     if (bits & 1) m |= uint64_t(1) << uint8_t(kStoredRisks[i]);
+  for (uint32_t i = 0; bits2 && i < sizeof(kStoredRisks2); i++, bits2 >>= 1)
+    if (bits2 & 1) m |= uint64_t(1) << uint8_t(kStoredRisks2[i]);
   return m;
 }
 

@@ -575,7 +575,7 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
         if (uint8_t t = mdns_device_type(Bytes(p.payload, p.payload_len))) learn_mac_devtype(p.src_mac, t);
     }
     if (Classifier::wants(f) && !dpi_skip) {
-      const uint64_t sig = risk_sig(f);
+      const RiskSig sig = risk_sig(f);
       dpi_.inspect(f, p, dir == 0);
       if (risk_sig(f) != sig) {
         if (lim_.checks) rescore(fi, true);

@@ -234,10 +234,12 @@ class Pipeline {
   }
   void apply_score(uint32_t fi, const FlowScore& next) noexcept;
   // What the classifier's result of a flow depends on, to see whether an inspected packet changed it.
-  uint64_t risk_sig(const Flow& f) const noexcept {
-    const FlowInfo* x = dpi_.info(f);
-    return uint64_t(x ? x->risks : 0) | uint64_t(f.l7_app) << 32 | uint64_t(f.l7_master) << 48;
-  }
+  struct RiskSig {
+    uint64_t risks;
+    uint32_t apps;
+    bool operator!=(const RiskSig& o) const { return risks != o.risks || apps != o.apps; }
+  };
+  RiskSig risk_sig(const Flow& f) const noexcept { return {dpi_.stored_risks(f), uint32_t(f.l7_app) | uint32_t(f.l7_master) << 16}; }
   // The record of a flow (ended, or a periodic snapshot) into the expired ring.
   void emit_record(uint32_t fi, RecordKind kind, FlowEnd why) noexcept;
   void flow_info_text(const Flow& f, const FlowInfo* fi, char* out, size_t cap) const noexcept;

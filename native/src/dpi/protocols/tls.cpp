@@ -1,6 +1,7 @@
 // ④ TLS ClientHello (RFC 8446 §4.1.2, RFC 6066 §3): the server_name extension.
 #include "dpi/classify.h"
 #include "dpi/dpi.h"
+#include "dpi/fingerprints.h"
 #include "dpi/names.h"
 #include "dpi/tls_parse.h"
 
@@ -532,6 +533,7 @@ void tls_hello_meta(DpiCtx& c, Bytes hs, HelloTransport tr, HelloFacts* out) {
   HelloFacts& facts = out ? *out : mine;
   if (!tls_read_client_hello(hs, tr, t, facts)) return;
   if (tr == HelloTransport::Quic) t.flags |= kTlsQuic;
+  if ((t.flags & kTlsJa3c) && malicious_ja3(t.ja3c)) c.risk(Risk::MaliciousFingerprint);
   if (facts.sni && numeric_host(facts.sni, facts.sni_len)) c.risk(Risk::NumericIpHost);
   // nDPI judges the hello's own version field, not supported_versions.
   const uint16_t v = facts.legacy_version;
