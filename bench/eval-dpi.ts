@@ -117,8 +117,8 @@ export async function evaluate(only?: (file: string) => boolean): Promise<EvalRe
         matched++;
         const want = new Set(t.risks ?? []);
         const have = new Set(mine);
-        for (const r of want) have.has(r) ? count(r).tp++ : count(r).fn++;
-        for (const r of have) if (!want.has(r)) count(r).fp++;
+        for (const r of want) have.has(r) ? count(r).tp++ : (count(r).fn++, r === process.env.RISK && console.log(`  missed ${r}: ${f} ${k} (${t.app})`));
+        for (const r of have) if (!want.has(r)) count(r).fp++, r === process.env.RISK && console.log(`  extra ${r}: ${f} ${k} (${t.app})`);
         if (want.size === have.size && [...want].every((r) => have.has(r))) riskExact++;
       }
       const want = t.app;
@@ -165,6 +165,7 @@ if (process.argv[1]?.endsWith('eval-dpi.js')) {
   const uni = r.risks.get('Unidirectional Traffic') ?? { tp: 0, fp: 0, fn: 0 };
   const [tq, fq, nq] = [tp - uni.tp, fp - uni.fp, fn - uni.fn];
   console.log(`risks without Unidirectional Traffic (micro): precision ${pct(tq / (tq + fq))} %, recall ${pct(tq / (tq + nq))} % of ${tq + nq}`);
+  // RISK=<name>: each flow where that risk is missed or extra is printed while evaluating.
   // WORST=N: the N captures with the lowest agreement and what they disagree on.
   if (process.env.WORST) {
     console.log('worst captures (agreement, flows, disagreements):');

@@ -595,6 +595,15 @@ bool port_listed(const char* list, uint16_t a, uint16_t b) {
   return false;
 }
 
+// nDPI's ndpi_is_multi_or_broadcast, for a packet's destination.
+bool ndpi_multi_or_broadcast(const IpAddr& a) {
+  if (a.is_v4()) {
+    const uint32_t v = a.v4();
+    return (v & 0xe0000000u) == 0xe0000000u || (v & 0xff) == 0xff || (v & 0xff) == 0;
+  }
+  return a.b[0] == 0xff;
+}
+
 }  // namespace
 
 uint64_t Classifier::risks(const Flow& f) const noexcept {
@@ -627,11 +636,15 @@ uint64_t Classifier::risks(const Flow& f) const noexcept {
   // its dissector (TLS's and mail's forms are not judged here).
   if (app == id(ProtoId::SSH) && !master && conf == Confidence::Dpi && fi && ssh_probing_attempt(f, *fi)) set(Risk::ProbingAttempt);
   // Packets one way only, except for protocols that are one-way by design
-  // and traffic to a group (multicast, broadcast), which expects no answer.
+  // (ndpi_reconcile_protocols) and traffic to a group, which expects no
+  // answer: nDPI judges only packets not sent to one, by its approximation
+  // (ndpi_is_multi_or_broadcast: IPv4 224/3 or a last byte of 0 or 255,
+  // IPv6 ff00::/8), so a flow whose packets all went to one has no risk.
   const IpAddr& srv = f.cli_is_hi ? f.key.lo : f.key.hi;
-  if ((f.pkts[0] == 0 || f.pkts[1] == 0) && !f.srv_bcast && !is_multicast(srv) && !is_limited_broadcast(srv)) {
+  if ((f.pkts[0] == 0 || f.pkts[1] == 0) && !ndpi_multi_or_broadcast(srv)) {
+    const bool udp = f.key.proto == kProtoUdp;
     bool oneway = app == id(ProtoId::RTP) || app == id(ProtoId::NetFlow) || app == id(ProtoId::sFlow) || app == id(ProtoId::collectd) ||
-                  (app == id(ProtoId::Syslog) && f.key.proto == kProtoUdp);
+                  (udp && (app == id(ProtoId::Syslog) || app == id(ProtoId::MDNS) || app == id(ProtoId::Sonos)));
     if (!oneway) set(Risk::Unidirectional);
   }
   // the operator's risk exceptions (protos.txt's ip_risk_mask / host_risk_mask)
