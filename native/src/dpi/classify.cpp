@@ -320,7 +320,7 @@ void Classifier::extra(Flow& f, FlowInfo& fi, const Packet& p, bool from_client)
   if (r.list[fi.extra].fn(ctx, m) != Verdict::NeedMore) f.dpi_state = kDpiDone;
 }
 
-void Classifier::inspect(Flow& f, const Packet& p, bool from_client) noexcept {
+void Classifier::inspect_packet(Flow& f, const Packet& p, bool from_client) noexcept {
   if (!p.has_l4 || p.payload_len == 0) return;
   if (f.dpi_state == kDpiExtra) {
     if (f.info) extra(f, pool_[f.info - 1], p, from_client);
@@ -606,13 +606,58 @@ bool ndpi_multi_or_broadcast(const IpAddr& a) {
 
 }  // namespace
 
+// Known protocol on a non-standard port, judged once, as
+// ndpi_detection_process_packet does after the first packet that named the
+// flow (by DPI, or from a cache a dissector reads on a packet — STUN, TLS
+// certificates, BitTorrent, tinc; a port guess at give-up is not judged):
+// with the name then (a flow named STUN, or TLS before its certificate
+// named it, keeps what was judged). With P the master's default ports (the
+// application's when there is no master):
+//  - the ports suggest another protocol: raised when the server port is not
+//    in P (exceptions: ntop over HTTP; IMAPS/POPS/SMTPS suggested for TLS,
+//    ndpi_check_protocol_port_mismatch_exceptions);
+//  - else, the ports suggesting nothing: raised when neither port is in P
+//    nor in the application's own default ports (FTP_DATA excepted);
+//  - nothing when P is empty.
+void Classifier::judge_ports(const Flow& f) noexcept {
+  const FlowInfo* fi = info(f);
+  if (!fi || (Confidence(fi->confidence) != Confidence::Dpi && Confidence(fi->confidence) != Confidence::DpiCache)) return;
+  const uint16_t app = f.l7_app, master = f.l7_master;
+  if (!(master || app) || (f.key.proto != kProtoTcp && f.key.proto != kProtoUdp)) return;
+  const uint16_t cli_port = f.cli_is_hi ? f.key.port_hi : f.key.port_lo;
+  const uint16_t srv_port = f.cli_is_hi ? f.key.port_lo : f.key.port_hi;
+  const bool tcp = f.key.proto == kProtoTcp;
+  auto defaults = [&](uint16_t p) -> const char* {
+    const ProtoInfo* x = proto_info(p);
+    const char* ports = x ? (tcp ? x->tcp_ports : x->udp_ports) : nullptr;
+    return ports && *ports ? ports : nullptr;
+  };
+  const char* ports = defaults(master ? master : app);
+  if (!ports) return;
+  const bool ntop = master == id(ProtoId::HTTP) && app == id(ProtoId::ntop);
+  const uint16_t guess = guess_by_port(f.key.proto, cli_port, srv_port);
+  bool raise = false;
+  if (guess && guess != master && guess != app) {
+    const bool excepted = ntop || (master == id(ProtoId::TLS) && (guess == id(ProtoId::IMAPS) || guess == id(ProtoId::POPS) || guess == id(ProtoId::SMTPS)));
+    raise = !excepted && !port_listed(ports, srv_port, srv_port);
+  } else if (!ntop && !guess && !port_listed(ports, srv_port, cli_port) && app != id(ProtoId::FTP_DATA)) {
+    const char* own = defaults(app);
+    raise = !own || !port_listed(own, srv_port, cli_port);
+  }
+  if (raise) set_risk(f.info - 1, Risk::KnownProtoNonStdPort, true);
+}
+
+void Classifier::inspect(Flow& f, const Packet& p, bool from_client) noexcept {
+  const bool named = f.l7_app || f.l7_master;
+  inspect_packet(f, p, from_client);
+  if (!named && (f.l7_app || f.l7_master)) judge_ports(f);
+}
+
 uint64_t Classifier::risks(const Flow& f) const noexcept {
   const FlowInfo* fi = info(f);
   uint64_t m = stored_risks(f);
   auto set = [&](Risk r) { m |= uint64_t(1) << uint8_t(r); };
   const uint16_t app = f.l7_app, master = f.l7_master;
-  const uint16_t cli_port = f.cli_is_hi ? f.key.port_hi : f.key.port_lo;
-  const uint16_t srv_port = f.cli_is_hi ? f.key.port_lo : f.key.port_hi;
   const Confidence conf = fi ? Confidence(fi->confidence) : (app ? Confidence::Dpi : Confidence::Unknown);
   // nDPI (ndpi_reconcile_protocols): the application's breed.
   if (const ProtoInfo* a = proto_info(app)) {
@@ -620,18 +665,9 @@ uint64_t Classifier::risks(const Flow& f) const noexcept {
     if (breed == "Unsafe" || breed == "Potentially Dangerous" || breed == "Dangerous") set(Risk::UnsafeProtocol);
   }
   if (app == id(ProtoId::RDP) || (app == id(ProtoId::AnyDesk) && f.key.proto == kProtoTcp)) set(Risk::DesktopFileSharing);
-  // Found by DPI on neither of its protocol's default ports (the master's,
-  // for master.app).
-  // (nDPI judges the ports on the packet that names the flow: a name from a
-  // cache a dissector reads on a packet — STUN, TLS certificates,
-  // BitTorrent, tinc — counts too.)
-  const bool by_dpi = conf == Confidence::Dpi || conf == Confidence::DpiCache;
-  if (by_dpi && (f.key.proto == kProtoTcp || f.key.proto == kProtoUdp)) {
-    if (const ProtoInfo* p = proto_info(master ? master : app)) {
-      const char* ports = f.key.proto == kProtoTcp ? p->tcp_ports : p->udp_ports;
-      if (ports && *ports && !port_listed(ports, srv_port, cli_port)) set(Risk::KnownProtoNonStdPort);
-    }
-  }
+  // ntop over HTTP is never on a wrong port (http.c clears the risk when the
+  // server names itself, which is after the ports were judged)
+  if (master == id(ProtoId::HTTP) && app == id(ProtoId::ntop)) m &= ~(uint64_t(1) << uint8_t(Risk::KnownProtoNonStdPort));
   // nDPI's probing attempt (ndpi_check_probing_attempt), for SSH named by
   // its dissector (TLS's and mail's forms are not judged here).
   if (app == id(ProtoId::SSH) && !master && conf == Confidence::Dpi && fi && ssh_probing_attempt(f, *fi)) set(Risk::ProbingAttempt);

@@ -108,6 +108,8 @@ class Classifier {
   // While inspecting: the dissector of `proto` answered no on this flow.
   bool ruled_out(const Flow& f, uint16_t proto) const noexcept;
   void extra(Flow& f, FlowInfo& fi, const Packet& p, bool from_client) noexcept;
+  void inspect_packet(Flow& f, const Packet& p, bool from_client) noexcept;
+  void judge_ports(const Flow& f) noexcept;
   void set(Flow& f, uint16_t master, uint16_t app, Confidence c) noexcept;
   bool custom_rule(Flow& f, const UserRules& u) noexcept;
 

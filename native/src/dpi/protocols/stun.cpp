@@ -315,6 +315,7 @@ void again(DpiCtx& c, Bytes b, int depth) {
     const uint16_t old0 = stack0(c.flow);
     if (first_dtls) {
       flags |= kFlMaybeDtls;
+      c.unrisk(Risk::KnownProtoNonStdPort);  // stun.c: STUN's port judgment does not hold for what follows
       c.info->state[kStBudget] = uint8_t(std::min(255, c.info->state[kStBudget] + kDtlsMore));
       c.clf->refine(c.flow, 0, id(ProtoId::DTLS));
     }

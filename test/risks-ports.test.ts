@@ -1,0 +1,52 @@
+// nDPI's Known Protocol on Non-Standard Port (ndpi_detection_process_packet,
+// judged once after the packet that first names the flow by DPI): with P
+// the default ports of the master (of the application when alone), the
+// risk is raised when the ports suggest another protocol and the server
+// port is not in P (TLS on 25), or when they suggest nothing and neither
+// port is in P nor in the application's own ports (HTTP on 8123); nothing
+// when the ports suggest the flow's own protocols (TLS.DoH_DoT on 853) or
+// P is empty. Ports from nDPI's protocol table (../shared/pcaps/ndpi-protocols.tsv).
+import { afterAll, describe, expect, it } from 'vitest';
+
+import { capturesIn, flowFrames, nameOf } from './fixtures/dissect.js';
+import { tlsClientHello } from './fixtures/apps.js';
+import { tempDir } from './fixtures/pcap.js';
+
+const tmp = tempDir('fg-risks-ports-');
+afterAll(() => tmp.cleanup());
+const replay = capturesIn(tmp.dir);
+const NON_STD = 'Known Proto on Non Std Port';
+
+async function flow(l4: 'udp' | 'tcp', sport: number, msgs: [boolean, Buffer][], v6 = false) {
+  const [f] = await replay(flowFrames(l4, v6 ? '2001:db8::1' : '10.0.0.1', v6 ? '2001:db8::2' : '10.0.0.2', 40000, sport, msgs));
+  return { name: nameOf(f!), risks: f!.risks };
+}
+const get = Buffer.from('GET / HTTP/1.1\r\nHost: example.org\r\nUser-Agent: curl/8.0\r\nAccept: */*\r\n\r\n');
+const ok = Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n');
+const chlo = (sni: string) => Buffer.from(tlsClientHello(sni));
+
+describe('Known Proto on Non Std Port (nDPI)', () => {
+  it('HTTP on its port: none; on a port that suggests nothing: raised, IPv4 and IPv6', async () => {
+    expect((await flow('tcp', 80, [[true, get], [false, ok]])).risks).not.toContain(NON_STD);
+    for (const v6 of [false, true]) {
+      const f = await flow('tcp', 8123, [[true, get], [false, ok]], v6);
+      expect(f.name).toBe('HTTP (DPI)');
+      expect(f.risks).toContain(NON_STD);
+    }
+  });
+  it('TLS on a port suggesting another protocol (SMTP 25): raised', async () => {
+    const f = await flow('tcp', 25, [[true, chlo('www.example.org')]]);
+    expect(f.name).toMatch(/^TLS/);
+    expect(f.risks).toContain(NON_STD);
+  });
+  it('a name the ports suggest is no mismatch: TLS.DoH_DoT on 853 (DoH_DoT\'s own port)', async () => {
+    const f = await flow('tcp', 853, [[true, chlo('dns.google')]]);
+    expect(f.name).toBe('TLS.DoH_DoT (DPI)');
+    expect(f.risks).not.toContain(NON_STD);
+  });
+  it('judged with the first name: plain TLS on 853 (the port suggests DoH_DoT, not TLS) is raised', async () => {
+    const f = await flow('tcp', 853, [[true, chlo('www.example.org')]]);
+    expect(f.name).toBe('TLS (DPI)');
+    expect(f.risks).toContain(NON_STD);
+  });
+});
