@@ -28,7 +28,7 @@ describe('classification against nDPI ground truth', () => {
       ['TLS (probably) Not Carrying HTTPS', 0.97, 0.99],
       ['Obsolete TLS (v1.1 or older)', 0.99, 0.96],
       ['HTTP Susp User-Agent', 0.9, 0.7],
-      ['Unsafe Protocol', 0.85, 0.8],
+      ['Unsafe Protocol', 0.99, 0.99],
       ['Missing SNI TLS Extn', 0.84, 0.87],
       ['Binary File/Data Transfer (Attempt)', 0.9, 0.99],
       ['Error Code', 0.88, 0.99],

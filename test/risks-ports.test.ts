@@ -50,3 +50,20 @@ describe('Known Proto on Non Std Port (nDPI)', () => {
     expect(f.risks).toContain(NON_STD);
   });
 });
+
+// nDPI's Unsafe Protocol (ndpi_reconcile_protocols, on every naming): either
+// name of the flow with an unsafe breed in nDPI's table (FTP_CONTROL and
+// FTPS are 'Unsafe', HTTP 'Acceptable').
+describe('Unsafe Protocol (nDPI)', () => {
+  const UNSAFE = 'Unsafe Protocol';
+  const ftp = (lines: string[]) => lines.map((l, i): [boolean, Buffer] => [i % 2 === 1, Buffer.from(l)]);
+  it('FTP and FTPS (after AUTH TLS) are unsafe; HTTP is not', async () => {
+    const plain = await flow('tcp', 21, ftp(['220 ready\r\n', 'SYST\r\n', '215 UNIX\r\n', 'PASV\r\n']));
+    expect(plain.name).toBe('FTP_CONTROL (DPI)');
+    expect(plain.risks).toContain(UNSAFE);
+    const tls = await flow('tcp', 21, ftp(['220 ready\r\n', 'AUTH TLS\r\n', '234 Proceed\r\n']));
+    expect(tls.name).toBe('FTPS (DPI)');
+    expect(tls.risks).toContain(UNSAFE);
+    expect((await flow('tcp', 80, [[true, get], [false, ok]])).risks).not.toContain(UNSAFE);
+  });
+});

@@ -238,6 +238,14 @@ void reconcile(const Flow& f, uint16_t& master, uint16_t& app, Confidence& c) {
 
 }  // namespace
 
+// nDPI's unsafe breeds (Unsafe, Potentially Dangerous, Dangerous).
+static bool unsafe_breed(uint16_t proto) {
+  const ProtoInfo* a = proto ? proto_info(proto) : nullptr;
+  if (!a) return false;
+  const std::string_view breed = breed_name(a->breed);
+  return breed == "Unsafe" || breed == "Potentially Dangerous" || breed == "Dangerous";
+}
+
 void Classifier::set(Flow& f, uint16_t master, uint16_t app, Confidence c) noexcept {
   // nDPI names a lone application in `app` with no master (TLS, DNS …).
   if (master == app) master = 0;
@@ -249,6 +257,9 @@ void Classifier::set(Flow& f, uint16_t master, uint16_t app, Confidence c) noexc
   f.l7_category = category_of(master, app);
   FlowInfo* fi = f.info ? &pool_[f.info - 1] : nullptr;
   if (fi) fi->confidence = uint8_t(c);
+  // ndpi_reconcile_protocols runs on every naming: an unsafe breed on either
+  // name raises Unsafe Protocol for good (FTP_CONTROL turning FTPS keeps it)
+  if (fi && (unsafe_breed(master) || unsafe_breed(app))) set_risk(f.info - 1, Risk::UnsafeProtocol, true);
   if (app == id(ProtoId::Ookla) && c == Confidence::Dpi) remember_ookla(f);
   if (const UserRules* u = user_rules())
     if (const uint16_t cat = custom_category(f, fi, *u)) f.l7_category = cat - 1;
@@ -659,11 +670,8 @@ uint64_t Classifier::risks(const Flow& f) const noexcept {
   auto set = [&](Risk r) { m |= uint64_t(1) << uint8_t(r); };
   const uint16_t app = f.l7_app, master = f.l7_master;
   const Confidence conf = fi ? Confidence(fi->confidence) : (app ? Confidence::Dpi : Confidence::Unknown);
-  // nDPI (ndpi_reconcile_protocols): the application's breed.
-  if (const ProtoInfo* a = proto_info(app)) {
-    std::string_view breed = breed_name(a->breed);
-    if (breed == "Unsafe" || breed == "Potentially Dangerous" || breed == "Dangerous") set(Risk::UnsafeProtocol);
-  }
+  // nDPI (ndpi_reconcile_protocols): the names' breeds (earlier names' are stored by set()).
+  if (unsafe_breed(master) || unsafe_breed(app)) set(Risk::UnsafeProtocol);
   if (app == id(ProtoId::RDP) || (app == id(ProtoId::AnyDesk) && f.key.proto == kProtoTcp)) set(Risk::DesktopFileSharing);
   // ntop over HTTP is never on a wrong port (http.c clears the risk when the
   // server names itself, which is after the ports were judged)

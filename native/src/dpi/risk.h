@@ -50,7 +50,7 @@ constexpr Risk kStoredRisks2[] = {
     Risk::TlsSuspExtension, Risk::Obfuscated, Risk::AnonymousSubscriber, Risk::MalwareHost,
     Risk::UrlXss, Risk::UrlSqlInjection, Risk::UrlRceInjection, Risk::HttpSuspUrl,
     Risk::HttpSuspHeader, Risk::HttpSuspContent, Risk::DnsFragmented, Risk::RiskyAsn,
-    Risk::KnownProtoNonStdPort,
+    Risk::KnownProtoNonStdPort, Risk::UnsafeProtocol,
 };
 static_assert(sizeof(kStoredRisks2) <= 32);
 
