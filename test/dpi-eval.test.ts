@@ -43,6 +43,8 @@ describe('classification against nDPI ground truth', () => {
       ['Risky Domain Name', 0.6, 0.99],
       ['Clear-Text Credentials', 0.99, 0.99],
       ['Malicious Fingerpint', 0.99, 0.99],
+      ['Binary App Transfer', 0.99, 0.99],
+      ['Possible Exploit Attempt', 0.99, 0.99],
     ];
     for (const [name, recall, precision] of floors) {
       const c = r.risks.get(name) ?? { tp: 0, fp: 0, fn: 0 };

@@ -67,3 +67,46 @@ describe('Unsafe Protocol (nDPI)', () => {
     expect((await flow('tcp', 80, [[true, get], [false, ok]])).risks).not.toContain(UNSAFE);
   });
 });
+
+// ndpi_detection_process_packet: in the first 5 payload packets of a flow
+// still unknown after them, a Portable Executable or ELF file is a Binary
+// Application Transfer, a "#!" script a Possible Exploit.
+describe('programs in unknown flows (nDPI)', () => {
+  const BIN = 'Binary App Transfer', EXPLOIT = 'Possible Exploit Attempt';
+  // MZ, the PE header offset (little-endian at 0x3C), "PE\0\0" there (PE format, Microsoft).
+  const pe = (at = 0x40, sig = 'PE\0\0') => {
+    const b = Buffer.alloc(0x80, 0);
+    b.write('MZ', 0, 'latin1');
+    b.writeUInt32LE(at, 0x3c);
+    if (at + 4 <= b.length) b.write(sig, at, 'latin1');
+    return b;
+  };
+  // ELF identification (elf(5)): 0x7f 'E' 'L' 'F', then e_version (32-bit little-endian) at 20.
+  const elf = (version = 1) => {
+    const b = Buffer.alloc(64, 0);
+    Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1]).copy(b);
+    b.writeUInt32LE(version, 20);
+    return b;
+  };
+  const filler = (n: number) => Array.from({ length: n }, (_, i): [boolean, Buffer] => [i % 2 === 0, Buffer.from(`zq${i}xw`)]);
+  it('a PE or ELF file: Binary App Transfer, TCP and UDP, IPv4 and IPv6', async () => {
+    expect((await flow('tcp', 4444, [[true, pe()]])).risks).toContain(BIN);
+    expect((await flow('udp', 4444, [[false, pe()]], true)).risks).toContain(BIN);
+    expect((await flow('tcp', 4444, [[true, elf()]], true)).risks).toContain(BIN);
+    expect((await flow('udp', 4444, [[true, elf(6)]])).risks).toContain(BIN);
+  });
+  it('near misses: the PE offset past the packet or no PE signature there, an ELF version above 6', async () => {
+    expect((await flow('tcp', 4444, [[true, pe(0x7e)]])).risks).not.toContain(BIN);
+    expect((await flow('tcp', 4444, [[true, pe(0x40, 'NE\0\0')]])).risks).not.toContain(BIN);
+    expect((await flow('tcp', 4444, [[true, elf(7)]])).risks).not.toContain(BIN);
+  });
+  it('a "#!/" or "#! " script: Possible Exploit; "#!b" is not', async () => {
+    expect((await flow('tcp', 4444, [[true, Buffer.from('#!/bin/sh\nid\n')]])).risks).toContain(EXPLOIT);
+    expect((await flow('udp', 4444, [[true, Buffer.from('#! /usr/bin/env python3\n')]], true)).risks).toContain(EXPLOIT);
+    expect((await flow('tcp', 4444, [[true, Buffer.from('#!bin/sh\n')]])).risks).not.toContain(EXPLOIT);
+  });
+  it('only in the first 5 payload packets', async () => {
+    expect((await flow('tcp', 4444, [...filler(4), [true, elf()]])).risks).toContain(BIN);
+    expect((await flow('tcp', 4444, [...filler(5), [true, elf()]])).risks).not.toContain(BIN);
+  });
+});

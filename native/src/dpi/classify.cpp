@@ -658,10 +658,28 @@ void Classifier::judge_ports(const Flow& f) noexcept {
   if (raise) set_risk(f.info - 1, Risk::KnownProtoNonStdPort, true);
 }
 
+// ndpi_detection_process_packet's look for programs in the first 5 payload
+// packets of a flow still unknown after them: a Portable Executable (an MZ
+// header whose PE offset, read little-endian at 0x3C, points at "PE\0\0"
+// inside the packet) or an ELF (version ≤ 6) is a Binary Application
+// Transfer, a "#!/" or "#! " script a Possible Exploit.
+static Risk program_risk(Bytes b) {
+  if (b.size() >= 0x3C + 4 && b[0] == 'M' && b[1] == 'Z') {
+    const uint32_t pe = load_le32(b.data() + 0x3C);
+    if (pe < b.size() - 4 && load_be32(b.data() + pe) == 0x50450000u) return Risk::BinaryAppTransfer;
+  }
+  if (b.size() >= 24 && load_be32(b.data()) == 0x7f454c46u && load_le32(b.data() + 20) <= 6) return Risk::BinaryAppTransfer;
+  if (b.size() >= 3 && b[0] == '#' && b[1] == '!' && (b[2] == '/' || b[2] == ' ')) return Risk::PossibleExploit;
+  return Risk(0);
+}
+
 void Classifier::inspect(Flow& f, const Packet& p, bool from_client) noexcept {
   const bool named = f.l7_app || f.l7_master;
   inspect_packet(f, p, from_client);
-  if (!named && (f.l7_app || f.l7_master)) judge_ports(f);
+  if (named) return;
+  if (f.l7_app || f.l7_master) return judge_ports(f);
+  if (f.info && p.has_l4 && p.payload_len && f.dpi_packets <= 5)
+    if (const Risk r = program_risk(Bytes(p.payload, p.payload_len)); r != Risk(0)) set_risk(f.info - 1, r, true);
 }
 
 uint64_t Classifier::risks(const Flow& f) const noexcept {
