@@ -594,7 +594,7 @@ bool port_listed(const char* list, uint16_t a, uint16_t b) {
 
 uint64_t Classifier::risks(const Flow& f) const noexcept {
   const FlowInfo* fi = info(f);
-  uint64_t m = fi ? expand_risks(fi->risks) : 0;
+  uint64_t m = fi ? expand_risks(fi->risks) | expand_http_risks(http_risks(f)) : 0;
   auto set = [&](Risk r) { m |= uint64_t(1) << uint8_t(r); };
   const uint16_t app = f.l7_app, master = f.l7_master;
   const uint16_t cli_port = f.cli_is_hi ? f.key.port_hi : f.key.port_lo;
@@ -612,7 +612,10 @@ uint64_t Classifier::risks(const Flow& f) const noexcept {
   // cache a dissector reads on a packet — STUN, TLS certificates,
   // BitTorrent, tinc — counts too.)
   const bool by_dpi = conf == Confidence::Dpi || conf == Confidence::DpiCache;
-  if (by_dpi && (f.key.proto == kProtoTcp || f.key.proto == kProtoUdp)) {
+  // HTTP.ntop never (ndpi_is_ntop_protocol; http.c drops it when ntopng's
+  // Server header names the flow after its request was judged)
+  const bool ntop = master == id(ProtoId::HTTP) && app == id(ProtoId::ntop);
+  if (by_dpi && !ntop && (f.key.proto == kProtoTcp || f.key.proto == kProtoUdp)) {
     if (const ProtoInfo* p = proto_info(master ? master : app)) {
       const char* ports = f.key.proto == kProtoTcp ? p->tcp_ports : p->udp_ports;
       if (ports && *ports && !port_listed(ports, srv_port, cli_port)) set(Risk::KnownProtoNonStdPort);

@@ -47,6 +47,13 @@ class Classifier {
   // nDPI's risk mask (bit = ndpi_risk_enum id): what dissectors raised, plus
   // what follows from the flow's protocol, ports and counters.
   uint64_t risks(const Flow& f) const noexcept;
+  // The risks HTTP keeps in its metadata entry (HttpMeta::risks), 0 without one.
+  uint8_t http_risks(const Flow& f) const noexcept {
+    const FlowInfo* fi = info(f);
+    if (!fi || fi->kind != uint8_t(MetaKind::Http)) return 0;
+    const FlowMeta* e = meta(f);
+    return e && e->kind == MetaKind::Http ? e->http.risks : 0;
+  }
   uint64_t info_full() const { return info_full_; }
   uint64_t meta_full() const { return meta_full_; }
   size_t memory_bytes() const { return pool_.memory_bytes() + meta_.memory_bytes(); }

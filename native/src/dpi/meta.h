@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "dpi/risk.h"
+
 namespace fg {
 
 enum class MetaKind : uint8_t { None = 0, Tls = 1, Http = 2, Ssh = 3, Dns = 4 };
@@ -34,7 +36,7 @@ enum TlsFlag : uint8_t {
 
 struct HttpMeta {
   uint8_t method;     // HttpMethod
-  uint8_t flags;
+  uint8_t risks;      // HttpRisk: risks only HTTP raises, which FlowInfo::risks has no bit for
   uint16_t status;    // response status code, 0 = none seen
   char url[96];
   char user_agent[80];
@@ -42,6 +44,15 @@ struct HttpMeta {
   char server[36];
 };
 enum class HttpMethod : uint8_t { Unknown, Get, Post, Head, Put, Delete, Options, Patch, Connect, Trace };
+// HttpMeta::risks (lost, like the rest of the entry, when the metadata pool is full).
+enum HttpRisk : uint8_t { kHttpSuspHeader = 1, kHttpSuspContent = 2, kHttpUrlRce = 4 };
+inline uint64_t expand_http_risks(uint8_t bits) {
+  uint64_t m = 0;
+  if (bits & kHttpSuspHeader) m |= uint64_t(1) << uint8_t(Risk::HttpSuspHeader);
+  if (bits & kHttpSuspContent) m |= uint64_t(1) << uint8_t(Risk::HttpSuspContent);
+  if (bits & kHttpUrlRce) m |= uint64_t(1) << uint8_t(Risk::UrlRceInjection);
+  return m;
+}
 const char* http_method_name(uint8_t m);
 
 struct SshMeta {

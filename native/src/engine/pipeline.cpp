@@ -576,8 +576,9 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
     }
     if (Classifier::wants(f) && !dpi_skip) {
       const uint64_t sig = risk_sig(f);
+      const uint8_t http_sig = dpi_.http_risks(f);
       dpi_.inspect(f, p, dir == 0);
-      if (risk_sig(f) != sig) {
+      if (risk_sig(f) != sig || dpi_.http_risks(f) != http_sig) {
         if (lim_.checks) rescore(fi, true);
         // ntopng's Flow: a client whose flow nDPI flags as a crawler or bot is
         // one from then on (Host::setCrawlerBotScannerHost)
