@@ -746,20 +746,21 @@ struct Http {
   // CR and LF allowed) nor gzip's 1F 8B 08 00 is suspicious content; Java
   // fetching Java is a possible exploit (Log4J).
   void validate_content() {
+    const Str ct = h.content;
+    const size_t ctn = ct ? strnlen(ct.p, ct.n) : 0;
+    const bool text_body = contains(ct.p, ctn, "text/") || contains(ct.p, ctn, "/json") || contains(ct.p, ctn, "x-www-form-urlencoded");
+    const bool java = c.info && (c.info->risks & stored_bit(Risk::BinaryAppTransfer)) && (st[kFlags] & kUaJava) && (st[kFlags] & kJavaVm);
+    if (!text_body && !java) return;
     const char* p = s();
     const auto* end = static_cast<const char*>(memmem(p, strnlen(p, b.size()), "\r\n\r\n", 4));
     if (!end) return;
-    const Str ct = h.content;
-    const size_t ctn = ct ? strnlen(ct.p, ct.n) : 0;
-    const size_t rest = b.size() - size_t(end - p);  // from the CRLFCRLF on
-    if (rest >= 8 && (contains(ct.p, ctn, "text/") || contains(ct.p, ctn, "/json") || contains(ct.p, ctn, "x-www-form-urlencoded"))) {
+    if (text_body && b.size() - size_t(end - p) >= 8) {  // 4 bytes of body at least
       const auto* x = reinterpret_cast<const uint8_t*>(end + 4);
       auto text = [](uint8_t ch) { return (ch >= 0x20 && ch <= 0x7e) || ch == '\t' || ch == '\r' || ch == '\n'; };
       if (!(text(x[0]) && text(x[1]) && text(x[2]) && text(x[3])) && std::memcmp(x, "\x1f\x8b\x08\x00", 4) != 0)
         meta_risk(kHttpSuspContent);
     }
-    if (c.info && (c.info->risks & stored_bit(Risk::BinaryAppTransfer)) && (st[kFlags] & kUaJava) && (st[kFlags] & kJavaVm))
-      c.risk(Risk::PossibleExploit);
+    if (java) c.risk(Risk::PossibleExploit);
   }
 
   static bool is_response(Bytes x) { return x.size() >= 7 && strncasecmp(reinterpret_cast<const char*>(x.data()), "HTTP/1.", 7) == 0; }
