@@ -148,6 +148,9 @@ describe('HTTP suspicious header (http.c)', () => {
     expect(await risksOf(41242, 80, cli(host('10.0.0.2:8080')))).not.toContain(SH);
     expect(await risksOf(41243, 80, cli(host('012.0.0.2')))).not.toContain(SH); // octal 012 is 10
     expect(await risksOf(41244, 80, cli(host('10.0.0.9')), true)).not.toContain(SH);
+    // read as nDPI keeps the name: a trailing tab made a space, then dropped
+    const tab = await risksOf(41245, 80, cli(host('10.0.0.2\t')));
+    expect([tab.includes(SH), tab.includes('Non-Printable/Invalid Chars Detected')]).toEqual([false, true]);
   });
 });
 
@@ -189,6 +192,16 @@ describe('HTTP User-Agent as nDPI holds it (a C string)', () => {
   it("the value's string checks stop at a NUL: '{' after it is not suspicious", async () => {
     expect(await risksOf(41500, 80, cli(req('GET /a HTTP/1.1', 'Host: example.org', 'User-Agent: Mozilla/5.0\x00{x}')))).not.toContain(UA);
     expect(await risksOf(41501, 80, cli(req('GET /a HTTP/1.1', 'Host: example.org', 'User-Agent: Mozilla/5.0 {x}')))).toContain(UA);
+  });
+  it('the application checks on it stop at a NUL too (MSRPC after one is not MS-RPCH)', async () => {
+    expect(await run(41505, 80, cli(req('GET /a HTTP/1.1', 'Host: example.org', 'User-Agent: x MSRPC')))).toBe('HTTP.MS-RPCH (DPI)');
+    expect(await run(41506, 80, cli(req('GET /a HTTP/1.1', 'Host: example.org', 'User-Agent: x\x00MSRPC')))).toBe('HTTP (DPI)');
+  });
+  it('a Host value opening with a NUL names nothing and is not judged', async () => {
+    const r = await risksOf(41507, 80, cli(req('GET /a HTTP/1.1', 'Host: \x00example.org', 'User-Agent: t/1')));
+    expect([r.includes('Non-Printable/Invalid Chars Detected'), r.includes('Possible Exploit Attempt')]).toEqual([false, false]);
+    const s = await risksOf(41508, 80, cli(req('GET /a HTTP/1.1', 'Host: exa\x00mple.org', 'User-Agent: t/1')));
+    expect([s.includes('Non-Printable/Invalid Chars Detected'), s.includes('Possible Exploit Attempt')]).toEqual([true, true]);
   });
   it('a User-Agent opening with a NUL in a later segment clears the risk until a response judges it', async () => {
     const head = txt('GET /a HTTP/1.1\r\nHost: example.org\r\n');

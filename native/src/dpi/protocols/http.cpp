@@ -611,10 +611,11 @@ struct Http {
       c.unrisk(Risk::HttpSuspUserAgent);
       if (l.ua.p[0] == 0) st[kFlags2] |= kUaEmpty;  // nDPI's check skips it; the request's end judges it
       else check_ua(c, l.ua.p, l.ua.n);
-      if (l.ua.n >= 5 && std::memcmp(l.ua.p, "Java/", 5) == 0) st[kFlags] |= kUaJava;
-      if (contains(l.ua.p, l.ua.n, "MSRPC")) st[kFlags2] |= kUaMsrpc;
-      if (contains(l.ua.p, l.ua.n, "Valve/Steam HTTP Client")) st[kFlags2] |= kUaSteam;
-      if (contains(l.ua.p, l.ua.n, "Microsoft-Delivery-Optimization/")) st[kFlags2] |= kUaDelivery;
+      const size_t t = strnlen(l.ua.p, l.ua.n);  // nDPI's strstr reads it as a C string
+      if (t >= 5 && std::memcmp(l.ua.p, "Java/", 5) == 0) st[kFlags] |= kUaJava;
+      if (contains(l.ua.p, t, "MSRPC")) st[kFlags2] |= kUaMsrpc;
+      if (contains(l.ua.p, t, "Valve/Steam HTTP Client")) st[kFlags2] |= kUaSteam;
+      if (contains(l.ua.p, t, "Microsoft-Delivery-Optimization/")) st[kFlags2] |= kUaDelivery;
       if (fm) copy_str(fm->http.user_agent, sizeof(fm->http.user_agent), l.ua.p, l.ua.n);
     }
     if (l.auth && (contains_nocase(l.auth.p, l.auth.n, "basic") || contains_nocase(l.auth.p, l.auth.n, "digest")))
