@@ -99,6 +99,12 @@ describe('HTTP sub-protocols (ndpi_main.c: check_ndpi_subprotocols)', () => {
     expect(await run(41052, 80, cli(shareaza('/file.bin')))).toBe('HTTP.BitTorrent (DPI)');
   });
 
+  it('HTTP_Proxy and HTTP_Connect have no sub-protocol dissectors (nDPI lists none for them)', async () => {
+    expect(await run(41070, 8080, cli(req('GET http://h.example.org/a.mp4 HTTP/1.1', 'Host: h.example.org', 'SOAPAction: "urn:x"')))).toBe('HTTP_Proxy (DPI)');
+    expect(await run(41071, 8080, cli(req('CONNECT h.example.org:443 HTTP/1.1', 'Host: h.example.org', 'SOAPAction: "urn:x"')), true)).toBe('HTTP_Connect (DPI)');
+    expect(await run(41072, 8080, cli(req('GET /a.mp4 HTTP/1.1', 'Host: h.example.org', 'SOAPAction: "urn:x"')))).toBe('HTTP.MpegDash (DPI)');
+  });
+
   it("the master's sub-protocols are asked too: HTTP.WebDAV (http.c) then MPEG-DASH is HTTP.MpegDash", async () => {
     expect(await run(41060, 80, cli(req('PROPFIND /dav/a.mp4 HTTP/1.1', 'Host: h.example.org')))).toBe('HTTP.MpegDash (DPI)');
     expect(await run(41061, 80, cli(req('PROPFIND /dav/a.mp4 HTTP/1.0', 'Host: h.example.org')), true)).toBe('HTTP.WebDAV (DPI)');

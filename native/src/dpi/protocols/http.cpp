@@ -87,7 +87,10 @@ bool http_request_host(Bytes b, const char*& name, size_t& len) {
 // request (named by its first line and Host) or a response (HTTP, renamed by
 // the request that follows); anything else rules HTTP out. After the match
 // the dissector reads on up to 8 packets, request and response alike, until
-// it has both a host name and a status code.
+// it has both a host name and a status code. The risks only HTTP raises
+// (suspicious header or content, RCE URL) have no FlowInfo bit: they live in
+// the flow's HTTP metadata (HttpMeta::risks). The sub-protocol dissectors
+// nDPI asks on the matching packet are classify.cpp's (ask_subs).
 namespace fg {
 namespace {
 
