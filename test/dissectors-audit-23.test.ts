@@ -111,6 +111,20 @@ describe('HTTP sub-protocols (ndpi_main.c: check_ndpi_subprotocols)', () => {
   });
 });
 
+// ── http.c's first packet: a request of its method list, or a response from either side ──
+describe('HTTP first packet (http.c: ndpi_check_http_tcp)', () => {
+  it('"HTTP/1." in any case opens a response, from the server or from the client', async () => {
+    expect(await run(41080, 80, [[false, resp('Content-Length: 0')]])).toBe('HTTP (DPI)');
+    expect(await run(41081, 80, cli(txt('http/1.0 404 nope\r\n\r\n')), true)).toBe('HTTP (DPI)');
+    expect(await run(41082, 80, cli(txt('HTTP/1.')))).toBe('HTTP (DPI)');
+  });
+  it('HTTP/2 text, TRACE (not in the list), a request after other bytes: not HTTP', async () => {
+    expect(await run(41083, 80, cli(txt('HTTP/2 200\r\n\r\n')))).not.toMatch(/^HTTP.*\(DPI\)$/);
+    expect(await run(41084, 80, cli(req('TRACE / HTTP/1.1', 'Host: h.example.org')))).not.toMatch(/^HTTP.*\(DPI\)$/);
+    expect(await run(41085, 80, cli(txt('hello\r\n'), req('GET / HTTP/1.1', 'Host: h.example.org')))).not.toMatch(/^HTTP.*\(DPI\)$/);
+  });
+});
+
 // ── IPP (ipp.c): POST as ndpi_http_str2method codes it, the URL after the spaces ──
 describe('IPP (ipp.c, an HTTP sub-protocol)', () => {
   const ipp = (line: string) => req(line, 'Host: printer.example.org', 'User-Agent: CUPS/2.4');
