@@ -351,9 +351,10 @@ describe('dissectors 9 (group E)', () => {
   it('MPEG-DASH: HTTP.MpegDash from the packet that named the flow HTTP', async () => {
     expect(await classify('tcp', 40350, 80, [req('GET /vod/seg-00042.m4s HTTP/1.1', [])])).toBe('HTTP.MpegDash (DPI)');
     expect(await classify('tcp', 40351, 80, [req('GET /vod/init.mp4 HTTP/1.1', [])], undefined, v6)).toBe('HTTP.MpegDash (DPI)');
-    // a header line starting "DASH", and a request line ending "RTSP/1.0"
+    // a header line starting "DASH"; a request line ending "RTSP/1.0" matches
+    // RTSP too, asked after MPEG-DASH: nDPI keeps the last match (audit 23)
     expect(await classify('tcp', 40352, 8080, [req('GET /vod/manifest HTTP/1.1', ['DASH-Version: 1'])])).toBe('HTTP.MpegDash (DPI)');
-    expect(await classify('tcp', 40353, 80, [req('GET /vod/stream RTSP/1.0', [])])).toBe('HTTP.MpegDash (DPI)');
+    expect(await classify('tcp', 40353, 80, [req('GET /vod/stream RTSP/1.0', [])])).toBe('HTTP.RTSP (DPI)');
     // a response seen first, its Content-Type video/mp4
     expect(await classify('tcp', 40354, 80, [txt('HTTP/1.1 200 OK\r\nContent-Type: video/mp4\r\nContent-Length: 10\r\n\r\n')], [false])).toBe('HTTP.MpegDash (DPI)');
   });

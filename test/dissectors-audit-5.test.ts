@@ -106,8 +106,10 @@ describe('audit 5: BitTorrent', () => {
         `User-Agent: Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.1)\r\nPragma: no-cache\r\nCache-Control: no-cache\r\n\r\n`);
     expect(await classify('tcp', 40540, 80, [lts('Connection: Keep-alive')], [true])).toBe('HTTP.BitTorrent (DPI)');
     expect(await classify('tcp', 40541, 80, [lts('Connection: Keep-Alive')], [true])).not.toMatch(/BitTorrent/);
+    // (on a /uri-res/ URL Gnutella, asked after BitTorrent, matches the X-Queue
+    // line too and nDPI keeps its match: audit 23)
     const shareaza = (l7: string, l8: string) =>
-      txt(`GET /uri-res/N2R?urn:sha1:PLSTHIPQGSSZTS5FJUPAKUZWUGYQYPFB HTTP/1.1\r\nHost: 10.0.0.2:6346\r\nConnection: Keep-Alive\r\nAccept: */*\r\n` +
+      txt(`GET /file.bin HTTP/1.1\r\nHost: 10.0.0.2:6346\r\nConnection: Keep-Alive\r\nAccept: */*\r\n` +
         `User-Agent: Shareaza 2.5.2.0\r\nRange: bytes=0-\r\nX-Features: g2/1.0\r\n${l7}\r\n${l8}\r\n\r\n`);
     expect(await classify('tcp', 40542, 80, [shareaza('X-Nick: peer', 'X-Queue: position=1')], [true])).toBe('HTTP.BitTorrent (DPI)');
     expect(await classify('tcp', 40543, 80, [shareaza('X-Queue: position=1', 'X-Nick: peer')], [true])).not.toMatch(/BitTorrent/);

@@ -373,28 +373,34 @@ void Classifier::inspect_packet(Flow& f, const Packet& p, bool from_client) noex
     }
   };
   auto is_excluded = [&](size_t slot) { return excluded[slot >> 6] >> (slot & 63) & 1; };
-  // nDPI's check_ndpi_subprotocols: once a flow is HTTP (master or app),
-  // the dissectors nDPI lists as their sub-protocols are asked on
-  // the same packet, and the first of them to match wins (MapleStory's
-  // updater on port 80 is MapleStory, not HTTP).
+  // nDPI's check_ndpi_subprotocols, as check_ndpi_detection_func runs it
+  // after a match on this packet: over the sub-protocols of the flow's app
+  // (its detected_protocol_stack[0]), then over those of its master
+  // (stack[1]) as the first pass left it. Nothing stops a pass: every
+  // candidate is asked, each match renames the flow and a later one
+  // overrides it (the last match wins; later candidates see the names the
+  // earlier ones set). A sub-protocol naming the flow already (HTTP.Zattoo
+  // by its host) or ruled out (on an earlier packet, or earlier on this
+  // one) is skipped.
   auto ask_subs = [&] {
-    for (uint16_t parent : {f.l7_app, f.l7_master}) {
-      for (uint16_t sub : sub_protocols(parent)) {
-        if (sub == f.l7_app || sub == f.l7_master) continue;  // already named so (HTTP.Zattoo by its host)
+    for (int pass = 0; pass < 2; pass++) {
+      for (uint16_t sub : sub_protocols(pass == 0 ? f.l7_app : f.l7_master)) {
+        if (sub == f.l7_app || sub == f.l7_master) continue;
         const size_t slot = sub < kIdSpace && r.by_id[l4][sub] ? r.by_id[l4][sub] - 1u : kMaxPerL4;
         if (slot >= kMaxPerL4 || is_excluded(slot)) continue;
         const size_t i = r.on_l4[l4][slot];
         const Dissector& d = r.list[i];
         if (f.dpi_packets > d.max_packets) continue;
         Match m;
-        if (d.fn(ctx, m) != Verdict::Match) continue;
+        const Verdict v = d.fn(ctx, m);
+        if (v == Verdict::No) exclude(slot);  // not asked again in the second pass
+        if (v != Verdict::Match) continue;
         // nDPI's HTTP reading on (extra_packets_func) goes on after a
         // sub-protocol's match (its response still raises risks; a name with a
         // master is only changed as http.c changes it), except after
         // BitTorrent, whose own reading replaces it.
         if (!m.more && f.dpi_state == kDpiExtra && sub == id(ProtoId::BitTorrent)) f.dpi_state = kDpiDone;
         take(d, i, m);
-        return;
       }
     }
   };

@@ -5,10 +5,11 @@
 // byte); HTTP-carried forms (web seeds, BitComet persistent seeds, tracker
 // requests carrying an info_hash, and a few client fingerprints by their
 // User-Agent and header layout); an 80-byte "Warez" packet. Also asked as a
-// sub-protocol of HTTP on the request that named the flow HTTP: then
-// HTTP.BitTorrent. A match on the sixth packet is reported from the cache:
-// nDPI stores the flow's endpoints before it consults that cache, which
-// then finds them.
+// sub-protocol of HTTP on the request that named the flow HTTP: a match
+// keeps the flow's master or, without one, its current protocol (nDPI's
+// ndpi_set_detected_protocol_keeping_master), so HTTP.BitTorrent. A match
+// on the sixth packet is reported from the cache: nDPI stores the flow's
+// endpoints before it consults that cache, which then finds them.
 // UDP, on high ports only: local peer discovery ("BT-SEARCH", BEP 14), DHT
 // queries (BEP 5, "d1:ad2:id20:"), uTP headers (BEP 29) and two older uTP
 // shapes, then for the first four packets a set of DHT / handshake strings
@@ -230,7 +231,7 @@ Verdict classify_bittorrent(DpiCtx& c, Match& m) {
   }
   m.app = id(ProtoId::BitTorrent);
   if (c.p.l4_proto != kProtoTcp) return classify_udp(c, m);
-  if (flow_is_http(c)) m.master = id(ProtoId::HTTP);
+  m.master = c.flow.l7_master ? c.flow.l7_master : c.flow.l7_app;
   const bool late = c.flow.dpi_packets > 5;
   // On the sixth packet nDPI remembers the match, then asks its cache,
   // which finds it: "DPI (cache)".

@@ -87,7 +87,10 @@ bool http_request_host(Bytes b, const char*& name, size_t& len) {
 // request (named by its first line and Host) or a response (HTTP, renamed by
 // the request that follows); anything else rules HTTP out. After the match
 // the dissector reads on up to 8 packets, request and response alike, until
-// it has both a host name and a status code.
+// it has both a host name and a status code. The risks only HTTP raises
+// (suspicious header or content, RCE URL) have no FlowInfo bit: they live in
+// the flow's HTTP metadata (HttpMeta::risks). The sub-protocol dissectors
+// nDPI asks on the matching packet are classify.cpp's (ask_subs).
 namespace fg {
 namespace {
 
@@ -103,10 +106,52 @@ struct Str {
 // spaces, absent when empty; Content-type cut at ';' and '\r'.
 struct Lines {
   bool any = false;  // at least one CRLF
+  bool susp = false;  // a suspicious header name (suspicious_header)
   size_t line0 = 0;  // the first line's length
   Str host, ua, content, disp, server, origin, referer, auth;
   size_t body = 0, body_len = 0;  // after the last CRLFCRLF followed by data
 };
+
+// strncasecmp(a, key, n) == 0 in the C locale, a holding n bytes.
+bool c_ncase_eq(const char* a, size_t n, const char* key) {
+  auto low = [](unsigned char ch) { return ch >= 'A' && ch <= 'Z' ? ch + 32 : ch; };
+  for (size_t i = 0; i < n; i++) {
+    const int x = low(static_cast<unsigned char>(a[i])), y = low(static_cast<unsigned char>(key[i]));
+    if (x != y) return false;
+    if (x == 0) return true;
+  }
+  return true;
+}
+
+// nDPI's ndpi_check_http_header: a header line whose first letter is one of
+// these (upper case, as written) and whose name (up to its first ':'),
+// compared without case over its own length, matches the start of one of
+// the keys: what some malware beacons send (risk HttpSuspHeader).
+bool suspicious_header(const char* l, size_t n) {
+  static const char* const kA[] = {"Arch", nullptr}, *const kC[] = {"Cores", nullptr}, *const kM[] = {"Mem", nullptr},
+                           *const kO[] = {"Os", "Osname", "Osversion", nullptr}, *const kR[] = {"Root", nullptr},
+                           *const kS[] = {"S", nullptr}, *const kT[] = {"TLS_version", nullptr}, *const kU[] = {"Uuid", nullptr},
+                           *const kX[] = {"X-Hire-Me", nullptr};
+  const char* const* keys;
+  switch (l[0]) {
+    case 'A': keys = kA; break;
+    case 'C': keys = kC; break;
+    case 'M': keys = kM; break;
+    case 'O': keys = kO; break;
+    case 'R': keys = kR; break;
+    case 'S': keys = kS; break;
+    case 'T': keys = kT; break;
+    case 'U': keys = kU; break;
+    case 'X': keys = kX; break;
+    default: return false;
+  }
+  const void* colon = std::memchr(l, ':', n);
+  if (!colon) return false;
+  const size_t name = size_t(static_cast<const char*>(colon) - l);
+  for (size_t i = 0; keys[i]; i++)
+    if (c_ncase_eq(l, name, keys[i])) return true;
+  return false;
+}
 
 void header_line(Lines& h, const char* l, size_t n, bool first) {
   if (n == 0) return;
@@ -148,6 +193,12 @@ Lines parse_lines(Bytes b) {
   const size_t n = b.size();
   if (n < 3) return h;
   size_t start = 0, lines = 0, i = 0;
+  // nDPI's header check reads the counted lines up to the first empty one
+  bool open = true;
+  auto judge = [&](const char* l, size_t len) {
+    if (len == 0) open = false;
+    else if (open && !h.susp) h.susp = suspicious_header(l, len);
+  };
   while (i + 1 < n) {
     const void* q = std::memchr(s + i, '\r', n - 1 - i);
     if (!q) break;
@@ -160,10 +211,11 @@ Lines parse_lines(Bytes b) {
     if (lines == 0) h.line0 = i;
     h.any = true;
     header_line(h, s + start, i - start, lines == 0);
-    if (lines >= 63) return h;
+    if (lines >= 63) return h;  // the 64th line is read for its header, not counted
+    judge(s + start, i - start);
     lines++, start = i + 2, i += 2;
   }
-  if (lines) header_line(h, s + start, n - start, false);
+  if (lines) header_line(h, s + start, n - start, false), judge(s + start, n - start);
   return h;
 }
 
@@ -196,6 +248,7 @@ enum : uint8_t {  // kFlags
 };
 enum : uint8_t {  // kFlags2
   kUaMsrpc = 1, kUaSteam = 2, kUaDelivery = 4, kUrlOokla = 8, kUrlXiaomi = 16, kUrlWinUpd = 32, kUrl204 = 64,
+  kUaEmpty = 128,  // the User-Agent kept opens with a NUL (empty as nDPI's C string)
 };
 // nDPI's method codes (ndpi_http_str2method) as far as they matter here.
 enum : uint8_t { kMNone = 0, kMGet, kMPost, kMWebDav, kMRpc, kMOther };
@@ -259,23 +312,106 @@ bool starts_joined(Str a, Str b, std::string_view w) {
 // "jndi:ldap://" at the start is a possible exploit (Log4J), else shorter
 // than 4 or longer than 256 characters, "test" at the start, '{' or '}'.
 // A crawler: "+http:" or " http:", or "crawler" / "bot" in any case.
+// Lengths count the whole value; nDPI's string searches stop at a NUL.
 void check_ua(DpiCtx& c, const char* v, size_t n) {
   bool bad = false;
+  const size_t t = strnlen(v, n);
   if (n > 12) {
     size_t i = 0, upper = 0;
     for (; i < n && ((v[i] >= 'a' && v[i] <= 'z') || (v[i] >= 'A' && v[i] <= 'Z')); i++)
       if (v[i] >= 'A' && v[i] <= 'Z') upper++;
     if (i == n && float(upper) / float(n) >= 0.2f) bad = true;
   }
-  if ((n >= 2 && std::memcmp(v, "<?", 2) == 0) || std::memchr(v, '$', n)) bad = true;
+  if ((t >= 2 && std::memcmp(v, "<?", 2) == 0) || std::memchr(v, '$', t)) bad = true;
   // the first "://" only, as strstr finds it
-  if (const char* at = n > 1 ? find_bytes(v + 1, n - 1, "://") : nullptr; at && at[-1] != 'p' && at[-1] != 's')
+  if (const char* at = t > 1 ? find_bytes(v + 1, t - 1, "://") : nullptr; at && at[-1] != 'p' && at[-1] != 's')
     bad = true;
-  if (n >= 12 && std::memcmp(v, "jndi:ldap://", 12) == 0) c.risk(Risk::PossibleExploit);
-  else if (n < 4 || n > 256 || std::memcmp(v, "test", 4) == 0 || std::memchr(v, '{', n) || std::memchr(v, '}', n)) bad = true;
+  if (t >= 12 && std::memcmp(v, "jndi:ldap://", 12) == 0) c.risk(Risk::PossibleExploit);
+  else if (n < 4 || n > 256 || (t >= 4 && std::memcmp(v, "test", 4) == 0) || std::memchr(v, '{', t) || std::memchr(v, '}', t)) bad = true;
   if (bad) c.risk(Risk::HttpSuspUserAgent);
-  if (contains(v, n, "+http:") || contains(v, n, " http:") || contains_nocase(v, n, "crawler") || contains_nocase(v, n, "bot"))
+  if (contains(v, t, "+http:") || contains(v, t, " http:") || contains_nocase(v, t, "crawler") || contains_nocase(v, t, "bot"))
     c.risk(Risk::CrawlerBot);
+}
+
+// sscanf(s, "%d.%d.%d.%d") == 4: four integers (spaces and a sign allowed
+// before each), a '.' right after each of the first three.
+bool four_ints(const char* s, size_t n) {
+  size_t i = 0;
+  for (int part = 0; part < 4; part++) {
+    if (part) {
+      if (i >= n || s[i] != '.') return false;
+      i++;
+    }
+    while (i < n && (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r'))) i++;
+    if (i < n && (s[i] == '+' || s[i] == '-')) i++;
+    const size_t d = i;
+    while (i < n && s[i] >= '0' && s[i] <= '9') i++;
+    if (i == d) return false;
+  }
+  return true;
+}
+
+// glibc's inet_addr (an exact parse, nothing may follow): one to four
+// parts, each decimal, octal (leading 0) or hex (0x), the last filling the
+// bytes left; INADDR_NONE (all ones) when invalid. Host byte order.
+uint32_t inet_addr_of(const char* s, size_t n) {
+  constexpr uint32_t kNone = 0xffffffffu;
+  static constexpr uint32_t kMax[4] = {0xffffffffu, 0xffffffu, 0xffffu, 0xffu};
+  uint32_t parts[3] = {}, val = 0;
+  size_t i = 0, np = 0;
+  for (;;) {
+    if (i >= n || s[i] < '0' || s[i] > '9') return kNone;
+    uint32_t base = 10;
+    val = 0;
+    if (s[i] == '0') {
+      i++;
+      base = 8;
+      if (i < n && (s[i] == 'x' || s[i] == 'X')) base = 16, i++;
+    }
+    for (; i < n; i++) {
+      const char ch = s[i];
+      if (ch >= '0' && ch <= '9') {
+        if (base == 8 && ch > '7') return kNone;
+        val = val * base + uint32_t(ch - '0');
+      } else if (base == 16 && ((ch >= 'a' && ch <= 'f') || (ch >= 'A' && ch <= 'F'))) {
+        val = val << 4 | uint32_t((ch | 0x20) - 'a' + 10);
+      } else {
+        break;
+      }
+    }
+    if (i < n && s[i] == '.') {
+      if (np > 2 || val > 0xff) return kNone;
+      parts[np++] = val;
+      i++;
+      continue;
+    }
+    break;
+  }
+  if (i != n || val > kMax[np]) return kNone;
+  uint32_t ip = val;
+  for (size_t k = 0; k < np; k++) ip |= parts[k] << (24 - 8 * k);
+  return ip;
+}
+
+// nDPI's host_server_name from the Host value (ndpi_hostname_sni_set, all
+// normalisations): its last 79 bytes up to a NUL, lower case, a tab made a
+// space and other unprintable bytes '?', trailing spaces dropped; then cut
+// at its first ':'. Returns the length written to out (80 bytes); `named`:
+// the text was not empty before the cut (nDPI's hostname_just_set).
+size_t ndpi_host_text(const char* v, size_t n, char* out, bool& named) {
+  const char* from = n > 79 ? v + n - 79 : v;
+  size_t k = 0;
+  for (const char* e = v + n; from < e && *from; from++) {
+    char ch = *from;
+    if (ch >= 'A' && ch <= 'Z') ch = char(ch + 32);
+    if (ch == '\t') ch = ' ';
+    if (ch < 0x20 || ch > 0x7e) ch = '?';
+    out[k++] = ch;
+  }
+  while (k && out[k - 1] == ' ') k--;
+  named = k > 0;
+  if (const void* colon = std::memchr(out, ':', k)) k = size_t(static_cast<const char*>(colon) - out);
+  return k;
 }
 
 // inet_addr() then inet_ntoa() gives the text back: a dotted quad, each
@@ -373,7 +509,7 @@ struct Http {
     st[kMethod] = 0;
     for (Risk r : {Risk::BinaryAppTransfer, Risk::PossibleExploit, Risk::HttpSuspUserAgent, Risk::CrawlerBot,
                    Risk::NumericIpHost, Risk::HttpObsoleteServer, Risk::ClearTextCredentials, Risk::InvalidCharacters,
-                   Risk::ErrorCode, Risk::MalformedPacket})
+                   Risk::ErrorCode, Risk::MalformedPacket, Risk::HttpSuspContent, Risk::UrlRceInjection, Risk::HttpSuspHeader})
       c.unrisk(r);
   }
 
@@ -435,8 +571,11 @@ struct Http {
       // tunnel or an absolute URI; only the host when both are the same).
       const bool tunnel = name.app == id(ProtoId::HTTP_Connect);
       const Str head = tunnel || (url.n >= 7 && std::memcmp(url.p, "http://", 7) == 0) ? Str{"", 0} : l.host;
-      const Str tail = !tunnel && head.n == url.n && std::memcmp(head.p, url.p, url.n) == 0 ? Str{"", 0} : url;
-      if (tail.n >= 2 && std::memcmp(tail.p, "/.", 2) == 0) c.risk(Risk::PossibleExploit);
+      const Str tail = !tunnel && l.host.n == url.n && std::memcmp(l.host.p, url.p, url.n) == 0 ? Str{"", 0} : url;
+      // ndpi_check_http_url on the URL past the host (a C string: up to a NUL)
+      const size_t tn = strnlen(tail.p, tail.n);
+      if (contains(tail.p, tn, "<php>") || (tn >= 7 && std::memcmp(tail.p, "/shell?", 7) == 0)) c.risk(Risk::UrlRceInjection);
+      else if (tn >= 2 && std::memcmp(tail.p, "/.", 2) == 0) c.risk(Risk::PossibleExploit);
       // from the URL's first '/'
       Str a = tail, rest{"", 0};
       if (const void* x = std::memchr(head.p, '/', head.n)) a = Str{static_cast<const char*>(x), head.n - size_t(static_cast<const char*>(x) - head.p)}, rest = tail;
@@ -455,17 +594,25 @@ struct Http {
     }
     if (l.server) {
       if (obsolete_server(l.server.p, l.server.n)) c.risk(Risk::HttpObsoleteServer);
+      // ndpi_check_http_server: an unprintable byte in a value over 7 bytes
+      if (l.server.n > 7 && l.server.p[0] != 0)
+        for (size_t i = 0; i < l.server.n; i++)
+          if (l.server.p[i] < 0x20 || l.server.p[i] > 0x7e) {
+            c.risk(Risk::HttpSuspHeader);
+            break;
+          }
       if (fm && !fm->http.server[0]) copy_str(fm->http.server, sizeof(fm->http.server), l.server.p, l.server.n);
     }
     if (l.ua && !(st[kFlags] & kUaSet)) {
       st[kFlags] |= kUaSet;
       c.unrisk(Risk::HttpSuspUserAgent);
-      if (l.ua.p[0] == 0) c.risk(Risk::HttpSuspUserAgent);  // as nDPI's C string: empty
+      if (l.ua.p[0] == 0) st[kFlags2] |= kUaEmpty;  // nDPI's check skips it; the request's end judges it
       else check_ua(c, l.ua.p, l.ua.n);
-      if (l.ua.n >= 5 && std::memcmp(l.ua.p, "Java/", 5) == 0) st[kFlags] |= kUaJava;
-      if (contains(l.ua.p, l.ua.n, "MSRPC")) st[kFlags2] |= kUaMsrpc;
-      if (contains(l.ua.p, l.ua.n, "Valve/Steam HTTP Client")) st[kFlags2] |= kUaSteam;
-      if (contains(l.ua.p, l.ua.n, "Microsoft-Delivery-Optimization/")) st[kFlags2] |= kUaDelivery;
+      const size_t t = strnlen(l.ua.p, l.ua.n);  // nDPI's strstr reads it as a C string
+      if (t >= 5 && std::memcmp(l.ua.p, "Java/", 5) == 0) st[kFlags] |= kUaJava;
+      if (contains(l.ua.p, t, "MSRPC")) st[kFlags2] |= kUaMsrpc;
+      if (contains(l.ua.p, t, "Valve/Steam HTTP Client")) st[kFlags2] |= kUaSteam;
+      if (contains(l.ua.p, t, "Microsoft-Delivery-Optimization/")) st[kFlags2] |= kUaDelivery;
       if (fm) copy_str(fm->http.user_agent, sizeof(fm->http.user_agent), l.ua.p, l.ua.n);
     }
     if (l.auth && (contains_nocase(l.auth.p, l.auth.n, "basic") || contains_nocase(l.auth.p, l.auth.n, "digest")))
@@ -476,22 +623,24 @@ struct Http {
       if (fm) copy_str(fm->http.content_type, sizeof(fm->http.content_type), l.content.p, l.content.n);
       check_content();
     }
-    // The Host line, when the flow has no name yet: lower case, cut at the
-    // first ':' (a port; an IPv6 literal too, as nDPI does).
+    // The Host line, when the flow has no name yet: as nDPI keeps it
+    // (ndpi_host_text), cut at the first ':' (a port; an IPv6 literal too,
+    // as nDPI does). A value opening with a NUL names nothing.
     bool just_set = false;
-    const char* host = nullptr;
+    char host[80];
     size_t host_len = 0;
-    if (l.host && !host_set()) {
-      just_set = true;
-      host = l.host.p;
-      const void* colon = std::memchr(host, ':', l.host.n);
-      host_len = colon ? size_t(static_cast<const char*>(colon) - host) : l.host.n;
+    if (l.host && !host_set()) host_len = ndpi_host_text(l.host.p, l.host.n, host, just_set);
+    if (just_set) {
       if (!valid_hostname(l.host.p, l.host.n)) c.risk(Risk::InvalidCharacters), c.risk(Risk::PossibleExploit);
+      // an IPv4 literal other than the packet's destination
+      if (c.p.ip_version == 4 && four_ints(host, host_len) && inet_addr_of(host, host_len) != c.p.dst.v4())
+        c.risk(Risk::HttpSuspHeader);
       c.set_host(host, host_len);
       for (std::string_view w : {".windowsupdate.com", ".microsoft.com", ".office365.com", ".windows.com"})
-        if (host_len >= w.size() && strncasecmp(host + host_len - w.size(), w.data(), w.size()) == 0) st[kFlags] |= kMsHost;
+        if (host_len >= w.size() && std::memcmp(host + host_len - w.size(), w.data(), w.size()) == 0) st[kFlags] |= kMsHost;
     }
     subprotocol(just_set, host, host_len);
+    if (l.susp) c.risk(Risk::HttpSuspHeader);  // ndpi_check_http_header
   }
 
   void subprotocol(bool just_set, const char* host, size_t host_len) {
@@ -541,6 +690,11 @@ struct Http {
     if (just_set && host_len && !name.master && dga_suspicious(host, host_len)) c.risk(Risk::SuspDgaDomain);
   }
 
+  // A request's or response's end: no User-Agent, or an empty one.
+  void ua_missing() const {
+    if (!(st[kFlags] & kUaSet) || (st[kFlags2] & kUaEmpty)) c.risk(Risk::HttpSuspUserAgent);
+  }
+
   void process_request(size_t u) {
     const Lines& l = lines();
     const char* p = s();
@@ -555,7 +709,7 @@ struct Http {
     if (!name.master) name.set(0, master);
     if (FlowMeta* fm = c.meta(MetaKind::Http); fm && !fm->http.method) fm->http.method = method_of(b);
     check(url);
-    if (!(st[kFlags] & kUaSet)) c.risk(Risk::HttpSuspUserAgent);
+    ua_missing();
   }
 
   void process_response() {
@@ -580,13 +734,31 @@ struct Http {
       if (FlowMeta* fm = c.meta(MetaKind::Http); fm && !fm->http.status) fm->http.status = uint16_t(status);
     }
     check(Str{});
-    // ndpi_validate_http_content: Java fetching Java (Log4J), when the
-    // headers end in this packet (before any NUL byte).
-    if (c.info && (c.info->risks & stored_bit(Risk::BinaryAppTransfer)) && (st[kFlags] & kUaJava) && (st[kFlags] & kJavaVm)) {
-      const size_t n = strnlen(s(), b.size());
-      if (memmem(s(), n, "\r\n\r\n", 4)) c.risk(Risk::PossibleExploit);
+    validate_content();
+    ua_missing();
+  }
+
+  // ndpi_validate_http_content, when the headers end in this packet (the
+  // first CRLFCRLF before any NUL byte): a text, JSON or form body (by this
+  // packet's Content-Type) whose first 4 bytes are neither printable (tab,
+  // CR and LF allowed) nor gzip's 1F 8B 08 00 is suspicious content; Java
+  // fetching Java is a possible exploit (Log4J).
+  void validate_content() {
+    const Str ct = h.content;
+    const size_t ctn = ct ? strnlen(ct.p, ct.n) : 0;
+    const bool text_body = contains(ct.p, ctn, "text/") || contains(ct.p, ctn, "/json") || contains(ct.p, ctn, "x-www-form-urlencoded");
+    const bool java = c.info && (c.info->risks & stored_bit(Risk::BinaryAppTransfer)) && (st[kFlags] & kUaJava) && (st[kFlags] & kJavaVm);
+    if (!text_body && !java) return;
+    const char* p = s();
+    const auto* end = static_cast<const char*>(memmem(p, strnlen(p, b.size()), "\r\n\r\n", 4));
+    if (!end) return;
+    if (text_body && b.size() - size_t(end - p) >= 8) {  // 4 bytes of body at least
+      const auto* x = reinterpret_cast<const uint8_t*>(end + 4);
+      auto text = [](uint8_t ch) { return (ch >= 0x20 && ch <= 0x7e) || ch == '\t' || ch == '\r' || ch == '\n'; };
+      if (!(text(x[0]) && text(x[1]) && text(x[2]) && text(x[3])) && std::memcmp(x, "\x1f\x8b\x08\x00", 4) != 0)
+        c.risk(Risk::HttpSuspContent);
     }
-    if (!(st[kFlags] & kUaSet)) c.risk(Risk::HttpSuspUserAgent);
+    if (java) c.risk(Risk::PossibleExploit);
   }
 
   static bool is_response(Bytes x) { return x.size() >= 7 && strncasecmp(reinterpret_cast<const char*>(x.data()), "HTTP/1.", 7) == 0; }

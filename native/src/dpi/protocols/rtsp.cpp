@@ -1,8 +1,9 @@
 // ④ RTSP (TCP), as nDPI reads it. Any packet whose first line (up to the
 // first CRLF; none without one) ends with "RTSP/1.0", or whose Accept or
 // Content-Type value ends with "application/x-rtsp-tunnelled" (RTSP over an
-// HTTP tunnel), is RTSP — HTTP.RTSP when the flow is already HTTP (asked as
-// HTTP's sub-protocol), as nDPI keeps the master. Otherwise the first
+// HTTP tunnel), is RTSP, kept under the flow's master or, without one, its
+// current protocol (nDPI's ndpi_set_detected_protocol_keeping_master):
+// HTTP.RTSP when asked as HTTP's sub-protocol. Otherwise the first
 // payload packet's direction is noted: a packet of the other direction of
 // more than 20 bytes that opens with "RTSP/1.0 " or holds "rtsp://" in its
 // first 31 bytes (before a NUL) names the flow; the first direction may
@@ -62,7 +63,7 @@ Verdict classify_rtsp(DpiCtx& c, Match& m) {
     hit = b.size() > 20 && (has_at(b, 0, "RTSP/1.0 ") || rtsp_url_near_start(b));
     if (!hit) return Verdict::No;
   }
-  if (flow_is_http(c)) m.master = id(ProtoId::HTTP);
+  m.master = c.flow.l7_master ? c.flow.l7_master : c.flow.l7_app;
   m.app = id(ProtoId::RTSP);
   return Verdict::Match;
 }
