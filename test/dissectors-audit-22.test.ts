@@ -97,7 +97,7 @@ const PING = Buffer.from([0x01]);
 const ACK = hex('02 00 00 00 00');
 
 /** A TLS 1.3 ClientHello (handshake message, RFC 8446 §4.1.2); `big` bytes of key share before the SNI when asked. */
-function hello(sni: string, o: { alpn?: string[]; big?: number } = {}): Buffer {
+function hello(sni: string, o: { alpn?: string[]; big?: number; tp?: Buffer; tpType?: number } = {}): Buffer {
   const ext = (type: number, body: Buffer) => cat(u16(type), u16(body.length), body);
   const name = txt(sni);
   const sniExt = ext(0, cat(u16(name.length + 3), Buffer.from([0]), u16(name.length), name));
@@ -108,6 +108,7 @@ function hello(sni: string, o: { alpn?: string[]; big?: number } = {}): Buffer {
     o.big ? ext(0x33, cat(u16(o.big + 4), u16(0x11ec), u16(o.big), fill(o.big, 0x77))) : Buffer.alloc(0),
     sniExt,
     ext(0x10, cat(u16(names.length), names)),
+    o.tp ? ext(o.tpType ?? 0x39, o.tp) : Buffer.alloc(0),
   );
   const body = cat(hex('0303'), fill(32, 0x5a), hex('00'), u16(6), hex('1301 1302 1303'), hex('0100'), u16(exts.length), exts);
   return cat(Buffer.from([1]), Buffer.from([body.length >> 16, (body.length >> 8) & 255, body.length & 255]), body);
@@ -230,6 +231,32 @@ describe('Google QUIC in clear (Q043, Q046: get_clear_payload, process_chlo)', (
     expect(empty.risks).not.toContain('Missing SNI TLS Extn');
     const alone = await flowOf(50213, 443, cli(q043(m(sniTag('')))));
     expect(alone.risks).toContain('Missing SNI TLS Extn');
+  });
+});
+
+// ── tls.c on a QUIC hello: the transport parameters' user agent (0x3129) ──
+describe("QUIC transport parameters: Google's user agent (tls.c, http_process_user_agent)", () => {
+  // RFC 9000 §18: id and length as varints; before draft 27, a 16-bit list length, 16-bit ids and lengths
+  const tpVar = (id: number, v: Buffer) => cat(vi(0x01), vi(2), u16(30000), vi(id), vi(v.length), v);
+  const tpOld = (id: number, v: Buffer) => {
+    const list = cat(u16(0x01), u16(2), u16(30000), u16(id), u16(v.length), v);
+    return cat(u16(list.length), list);
+  };
+  const ua = (s: string) => txt(s);
+  it('a suspicious or crawler user agent raises the HTTP risks; a browser one does not', async () => {
+    const odd = await flowOf(50250, 443, cli(v1Initial(hello('www.example.com', { tp: tpVar(0x3129, ua('test client')) }))));
+    expect(nameOf(odd)).toBe('QUIC (DPI)');
+    expect(odd.risks).toContain('HTTP Susp User-Agent');
+    const bot = await flowOf(50251, 443, cli(v1Initial(hello('www.example.com', { tp: tpVar(0x3129, ua('Chrome/120 Googlebot')) }))), true);
+    expect(bot.risks).toContain('Crawler/Bot');
+    const fine = await flowOf(50252, 443, cli(v1Initial(hello('www.example.com', { tp: tpVar(0x3129, ua('Chrome/120.0.6099.71 Windows NT 10.0; Win64; x64')) }))));
+    expect(fine.risks).not.toContain('HTTP Susp User-Agent');
+  });
+  it('another parameter id, or the pre-27 encoding read with varints, is no user agent', async () => {
+    expect((await flowOf(50253, 443, cli(v1Initial(hello('www.example.com', { tp: tpVar(0x3128, ua('test client')) }))))).risks).not.toContain('HTTP Susp User-Agent');
+    const d23 = (tp: Buffer) => initial({ version: 0xff000017, salt: 'd23', frames: crypto(0, hello('www.example.com', { tp, tpType: 0xffa5 })) });
+    expect((await flowOf(50254, 443, cli(d23(tpOld(0x3129, ua('test client')))))).risks).toContain('HTTP Susp User-Agent');
+    expect((await flowOf(50255, 443, cli(d23(tpVar(0x3129, ua('test client')))))).risks).not.toContain('HTTP Susp User-Agent');
   });
 });
 

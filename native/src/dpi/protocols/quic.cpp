@@ -454,6 +454,44 @@ void read_chlo(DpiCtx& c, Match& m, Bytes b, char (&host)[80], size_t& host_len)
   if (!host_len) c.risk(Risk::TlsMissingSni);
 }
 
+// tls.c's reading of the hello's QUIC transport parameters: Google's user
+// agent (0x3129) is checked as HTTP's (http_process_user_agent); varint ids
+// and lengths from draft 27 on and for T051, before that a 16-bit list
+// length, then 16-bit ids and lengths. The walk stays inside the extension.
+void tp_user_agent(DpiCtx& c, Bytes hs, const HelloFacts& f, uint32_t version) {
+  if (!f.quic_tp) return;
+  const bool var = (ietf_version(version) && ietf_draft(version) >= 27) || version == kT051;
+  const size_t total = hs.size();
+  size_t s = size_t(f.quic_tp - hs.data()), fin;
+  if (!var) {
+    if (s + 1 >= total) return;
+    const size_t seq = load_be16(hs.data() + s);
+    s += 2;
+    fin = std::min(total, s + seq);
+  } else {
+    fin = std::min(total, s + f.quic_tp_len);
+  }
+  while (s < fin) {
+    uint64_t type, len;
+    if (!var) {
+      if (s + 3 >= fin) break;
+      type = load_be16(hs.data() + s), len = load_be16(hs.data() + s + 2);
+      s += 4;
+    } else {
+      if ((size_t(1) << (hs[s] >> 6)) > fin - s) break;
+      s += quic_len(hs.data() + s, type);
+      if (s >= fin || (size_t(1) << (hs[s] >> 6)) > fin - s) break;
+      s += quic_len(hs.data() + s, len);
+    }
+    if (len > fin - s) break;
+    if (type == 0x3129) {
+      if (len) http_user_agent_risks(c, reinterpret_cast<const char*>(hs.data() + s), size_t(len));
+      break;
+    }
+    s += size_t(len);
+  }
+}
+
 // ---- One packet, as ndpi_search_quic reads it -------------------------------
 
 // nDPI's may_be_initial_pkt: 1200 bytes at least (RFC 9000 §14.1), a known
@@ -605,6 +643,7 @@ Follow on_initial(DpiCtx& c, Match& m, Bytes b, uint32_t version, bool may_follo
       if (!tls_handshake_sni(crypto, sni, sni_len)) sni_len = 0;
       HelloFacts facts;
       tls_hello_meta(c, crypto, HelloTransport::Quic, &facts);
+      tp_user_agent(c, crypto, facts, version);
       c.match_named(m, id(ProtoId::QUIC), sni, sni_len);
       host_len = sni_len;
       if (facts.alpn_len >= 3 && std::memcmp(facts.alpn, "doq", 3) == 0) m.master = id(ProtoId::QUIC), m.app = id(ProtoId::DoH_DoT);
