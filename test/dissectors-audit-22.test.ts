@@ -7,16 +7,21 @@
 // schedule, AEAD, header protection), RFC 9369 §3 (v2 salt, labels, type
 // bits), draft-ietf-quic-tls-22/-23/-29 §5.2 (draft salts), Chromium's
 // initial salts for Q050/T051; Google QUIC's clear CHLO from its public
-// header and tag layout. What nDPI names is named by DPI, a near miss (one
-// detail wrong) is not.
+// header and tag layout; tshark reads the builder's Initials back (v1, v2,
+// drafts, a hello over two Initials) as an independent check. What nDPI
+// names is named by DPI, a near miss (one detail wrong) is not.
 
+import { execFileSync } from 'node:child_process';
 import { createCipheriv, createHmac } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
 import type { FlowRecord } from '../ts/bindings/native.js';
 import { capturesIn, flowFrames, nameOf } from './fixtures/dissect.js';
-import { tempDir } from './fixtures/pcap.js';
+import { quicInitial } from './fixtures/apps.js';
+import { pcap, sec, tempDir } from './fixtures/pcap.js';
 import { le16, le32, txt, u16, u32, vec8 } from './fixtures/bytes.js';
 
 const tmp = tempDir('fg-dissectors-audit-22-');
@@ -131,6 +136,34 @@ const q046 = (m: Buffer, first = 0xc3, cids = 0x50) =>
 /** Q050 / T05x: IETF framing, a type-0x08 stream frame with varint offset and length. */
 const frame08 = (data: Buffer) => cat(Buffer.from([0x08]), vi(0), vi(data.length), data);
 const sniTag = (s: string): [string, Buffer] => ['SNI\0', txt(s)];
+
+// ── The builder against independent readers ─────────────────────────────────
+describe('the Initials built here', () => {
+  it("are the fixture's v1 Initial byte for byte, and tshark decrypts every version's and reads the SNI", () => {
+    const yt = hello('www.youtube.com');
+    expect(v1Initial(yt).equals(quicInitial(yt))).toBe(true);
+    const big = hello('www.youtube.com', { big: 1500 });
+    // one connection (DCID, port) per version, the split hello's two Initials on one
+    const cid = (n: number) => fill(8, n);
+    const pkts: [string, Buffer][] = [
+      ['v1', v1Initial(yt, { dcid: cid(1) })],
+      ['v2', initial({ version: V2, salt: 'v2', v2labels: true, first: 0xd3, frames: crypto(0, yt), dcid: cid(2) })],
+      ['d29', initial({ version: 0xff00001d, salt: 'd29', frames: crypto(0, yt), dcid: cid(3) })],
+      ['d27', initial({ version: 0xff00001b, salt: 'd23', frames: crypto(0, yt), dcid: cid(4) })],
+      ['split', v1Initial(big, { frames: crypto(0, big.subarray(0, 1000)), dcid: cid(5) })],
+      ['split', v1Initial(big, { frames: crypto(1000, big.subarray(1000)), dcid: cid(5) })],
+    ];
+    const file = join(tmp.dir, 'tshark.pcap');
+    const port = (i: number) => 50900 + Math.min(i, 4);
+    writeFileSync(file, pcap(pkts.map(([, p], i) => ({ tsNs: sec(1700000000 + i), data: flowFrames('udp', C4, S4, port(i), 443, [[true, p]])[0]! }))));
+    const out = execFileSync('tshark', ['-n', '-r', file, '-T', 'fields', '-e', 'quic.version', '-e', 'tls.handshake.extensions_server_name'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim().split('\n');
+    const sni = 'www.youtube.com';
+    expect(out).toEqual([`0x00000001\t${sni}`, `0x6b3343cf\t${sni}`, `0xff00001d\t${sni}`, `0xff00001b\t${sni}`, '0x00000001\t', `0x00000001\t${sni}`]);
+  });
+});
 
 // ── IETF QUIC Initials ──────────────────────────────────────────────────────
 describe('QUIC Initials (may_be_initial_pkt, get_clear_payload)', () => {
