@@ -366,6 +366,12 @@ describe('0-RTT, short headers, REJ (may_be_0rtt, may_be_sh, may_be_gquic_rej)',
     expect(await run(50417, 443, [...server(8), ...cli(sh(1), sh(2), sh(3))])).toBe('QUIC (DPI)');
     expect(await run(50418, 443, [...server(9), ...cli(sh(1), sh(2), sh(3))])).not.toBe('QUIC (DPI)');
   });
+  it("the heuristic's state is kept in the flow's TLS entry: no metadata shown for a flow it does not name", async () => {
+    const miss = await flowOf(50419, 443, cli(sh(1), sh(2)));
+    expect(nameOf(miss)).not.toBe('QUIC (DPI)');
+    expect(miss.tls).toBeUndefined();
+    expect((await flowOf(50409, 443, cli(sh(1), sh(2), sh(3)))).tls?.quic).toBe(true);
+  });
   const rej = (at = 0) => cat(Buffer.from([0x08]), fill(8, 0x44), Buffer.from([1]), fill(12, 0x55), fill(at, 0x20), txt('REJ\0'), fill(40, 0x66));
   it("a gQUIC REJ from port 443 (a capture of the server's side) is QUIC; not later than 16 bytes after the hash, nor from another port", async () => {
     expect(await run(50420, 443, srv(rej()))).toBe('QUIC (DPI)');
