@@ -6,6 +6,9 @@
 // need be) and read the ClientHello's SNI. Older Google QUIC sends its CHLO
 // in clear. Without an Initial, nDPI still names a few shapes QUIC: 0-RTT
 // packets, three client short-header packets to port 443, a gQUIC REJ.
+// State: before the match the flow's TLS metadata entry (the short-header
+// heuristic's bytes, TlsMeta::quic_*), after it FlowInfo::state[0] (what
+// follows), and a hello's first part in one of a few per-thread buffers.
 // SHA256_* and AES_* (deprecated in OpenSSL 3, still exported by node) make
 // HMAC and the header-protection block without EVP's per-call allocations.
 #define OPENSSL_SUPPRESS_DEPRECATED
