@@ -165,6 +165,10 @@ using DissectFn = Verdict (*)(DpiCtx& c, Match& m);
 // STLS: what follows is TLS); anything else waits for the next command.
 Verdict read_on_for_login(DpiCtx& c, const char* starts_tls);
 
+// nDPI's checks of a User-Agent (http.c ndpi_check_user_agent): suspicious,
+// exploit, crawler risks (dpi/protocols/http.cpp), also for gQUIC's UAID tag.
+void http_user_agent_risks(DpiCtx& c, const char* ua, size_t n);
+
 // nDPI's ndpi_seen_flow_beginning over TCP, from the flags each side sent:
 // the client's SYN, the server's SYN+ACK, then a segment acknowledging
 // without SYN (the client's SYN carries no ACK, so any ACK of the client's

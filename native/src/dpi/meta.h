@@ -18,14 +18,27 @@ struct TlsMeta {
   uint16_t cipher;          // ServerHello's
   uint8_t flags;            // TlsFlag
   uint8_t srv_state;        // server stream walker (tls.cpp)
-  uint32_t srv_skip;        // bytes of the server stream to skip to the next record
-  uint32_t hello_seq;        // a ClientHello cut short: the sequence number its rest starts at, 0 = none
+  // TLS over TCP only, so free on UDP: QUIC (always UDP; DTLS never reads
+  // them) keeps there what it carries between packets before its match.
+  union {
+    struct {
+      uint32_t srv_skip;    // bytes of the server stream to skip to the next record
+      uint32_t hello_seq;   // a ClientHello cut short: the sequence number its rest starts at, 0 = none
+    };
+    uint8_t quic_cid[8];    // QUIC: the first bytes after a short header's first byte (nDPI's quic_server_cid)
+  };
   int64_t not_before, not_after;  // first certificate, epoch seconds
   uint8_t ja3c[16], ja3s[16];     // MD5
   char ja4[36];                   // FoxIO JA4, fixed length, not terminated
   char alpn_client[16], alpn_server[16];
   char issuer[57], subject[57];
-  uint16_t hello_app;       // the app the cut ClientHello's SNI names, once its rest follows
+  union {
+    uint16_t hello_app;     // the app the cut ClientHello's SNI names, once its rest follows (TCP)
+    struct {
+      uint8_t quic_last;    // QUIC: the last byte of the client's last short-header packet
+      uint8_t quic_flags;   // QUIC: QuicPre bits (dpi/protocols/quic.cpp)
+    };
+  };
 };
 enum TlsFlag : uint8_t {
   kTlsJa3c = 1, kTlsJa3s = 2, kTlsCert = 4, kTlsQuic = 8, kTlsServerHello = 16, kTlsClientHello = 32,

@@ -225,6 +225,10 @@ bool tls_read_client_hello(Bytes hs, HelloTransport tr, TlsMeta& t, HelloFacts& 
         case 0x000e:  // use_srtp
           facts.use_srtp = true;
           break;
+        case 0x0039:
+        case 0xffa5:  // QUIC transport parameters
+          if (!facts.quic_tp) facts.quic_tp = e.p + e.off, facts.quic_tp_len = len;
+          break;
         case 0x002b: {  // supported_versions
           size_t l = e.u8();
           for (size_t k = 0; k + 1 < l && e.has(2); k += 2) {

@@ -28,6 +28,10 @@ struct HelloFacts {
   // extension and the hello: each entry length-prefixed.
   const uint8_t* alpn_list = nullptr;
   size_t alpn_list_len = 0;
+  // The first QUIC transport parameters extension (57; drafts 0xffa5):
+  // its data and length (QUIC reads Google's user agent there).
+  const uint8_t* quic_tp = nullptr;
+  size_t quic_tp_len = 0;
 };
 
 enum class HelloTransport : uint8_t { Tcp, Quic, Dtls };

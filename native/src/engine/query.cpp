@@ -310,7 +310,9 @@ std::vector<FlowRow> flow_rows(const Pipeline& pl, const PageEntry* e, size_t n)
     if (const FlowInfo* fi = pl.classifier().info(f)) {
       r.host.assign(fi->host, strnlen(fi->host, sizeof(fi->host)));
       r.confidence = fi->confidence;
-      if (const FlowMeta* m = pl.classifier().meta(f)) r.meta = *m, r.has_meta = true;
+      // A TLS entry that read nothing (QUIC's state before its match, a
+      // record walk's skip count) carries no metadata.
+      if (const FlowMeta* m = pl.classifier().meta(f); m && !(m->kind == MetaKind::Tls && !m->tls.flags)) r.meta = *m, r.has_meta = true;
       if (fi->kind == uint8_t(MetaKind::Dns)) r.dns = fi->dns, r.dns_kind = true;
     } else if (f.l7_app) {
       r.confidence = uint8_t(Confidence::Dpi);

@@ -867,6 +867,8 @@ Verdict classify_http(DpiCtx& c, Match& m) {
 
 }  // namespace
 
+void http_user_agent_risks(DpiCtx& c, const char* ua, size_t n) { check_ua(c, ua, n); }
+
 FG_DISSECTOR(http, {"HTTP", id(ProtoId::HTTP), kL4Tcp, 20, classify_http});
 
 }  // namespace fg
