@@ -70,6 +70,19 @@ inline bool contains_nocase(const char* v, size_t n, std::string_view w) {
   return false;
 }
 
+// nDPI's host name test (ndpi_is_valid_hostname): letters, digits and
+// . - _ : only; a name failing it raises Invalid Characters and Possible
+// Exploit where nDPI reads one (HTTP Host, QUIC's SNI tag, FastCGI).
+inline bool valid_hostname(const uint8_t* s, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    const uint8_t ch = s[i];
+    if (ch == '.' || ch == '-' || ch == '_' || ch == ':') continue;
+    if (!((ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z'))) return false;
+  }
+  return true;
+}
+inline bool valid_hostname(const char* s, size_t n) { return valid_hostname(reinterpret_cast<const uint8_t*>(s), n); }
+
 // A host name as nDPI keeps it (ndpi_hostname_sni_set, every
 // normalization on): the value's last 79 bytes, cut at a NUL, ASCII letters
 // in lower case, a tab as a space, any other byte outside 0x20..0x7e as

@@ -37,17 +37,6 @@ constexpr size_t kHeader = 8;
 constexpr uint8_t kParams = 4, kMaxType = 11;
 constexpr uint32_t kExtraPackets = 5;
 
-// nDPI's test of a host name: no byte but letters, digits and . - _ :
-bool valid_hostname(const uint8_t* s, size_t n) {
-  for (size_t i = 0; i < n; i++) {
-    const uint8_t ch = s[i];
-    if (ch == '.' || ch == '-' || ch == '_' || ch == ':') continue;
-    const bool alnum = (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z');
-    if (!alnum) return false;  // control, space, other punctuation, not ASCII
-  }
-  return true;
-}
-
 // The packet is one record, exactly.
 bool one_record(Bytes b) {
   if (b.size() < kHeader || b[0] != 1 || b[1] < 1 || b[1] > kMaxType) return false;

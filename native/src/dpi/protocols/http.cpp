@@ -431,16 +431,6 @@ bool canonical_ipv4(const char* s, size_t n) {
   return i == n;
 }
 
-// nDPI's host name test: letters, digits and . - _ : only.
-bool valid_hostname(const char* s, size_t n) {
-  for (size_t i = 0; i < n; i++) {
-    const char ch = s[i];
-    if (ch == '.' || ch == '-' || ch == '_' || ch == ':') continue;
-    if (!((ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z'))) return false;
-  }
-  return true;
-}
-
 // "Apache/x.y.z" before 2.4.0, "nginx/x.y.z" before 1.22.0.
 bool obsolete_server(const char* s, size_t n) {
   if (n <= 7) return false;

@@ -437,12 +437,7 @@ void read_chlo(DpiCtx& c, Match& m, Bytes b, char (&host)[80], size_t& host_len)
     if (std::memcmp(t, "SNI\0", 4) == 0) {
       host_len = ndpi_host_name(v, len, host);
       c.match_named(m, id(ProtoId::QUIC), host, host_len);
-      bool valid = true;
-      for (uint32_t k = 0; k < len && valid; k++) {
-        const uint8_t ch = v[k];
-        valid = ch == '.' || ch == '-' || ch == '_' || ch == ':' || (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z');
-      }
-      if (!valid) c.risk(Risk::InvalidCharacters), c.risk(Risk::PossibleExploit);
+      if (!valid_hostname(v, len)) c.risk(Risk::InvalidCharacters), c.risk(Risk::PossibleExploit);
       sni = true;
       if (ua) return;
     }
