@@ -240,10 +240,16 @@ void reconcile(const Flow& f, uint16_t& master, uint16_t& app, Confidence& c) {
 
 // nDPI's unsafe breeds (Unsafe, Potentially Dangerous, Dangerous).
 static bool unsafe_breed(uint16_t proto) {
+  static const uint32_t unsafe = [] {  // by breed index, from the names once
+    uint32_t m = 0;
+    for (uint32_t b = 0; b < 32; b++) {
+      const std::string_view n = breed_name(uint8_t(b));
+      if (n == "Unsafe" || n == "Potentially Dangerous" || n == "Dangerous") m |= uint32_t(1) << b;
+    }
+    return m;
+  }();
   const ProtoInfo* a = proto ? proto_info(proto) : nullptr;
-  if (!a) return false;
-  const std::string_view breed = breed_name(a->breed);
-  return breed == "Unsafe" || breed == "Potentially Dangerous" || breed == "Dangerous";
+  return a && a->breed < 32 && (unsafe >> a->breed & 1);
 }
 
 void Classifier::set(Flow& f, uint16_t master, uint16_t app, Confidence c) noexcept {
