@@ -79,9 +79,6 @@ bool rce_injection(const char* v, size_t n) {
   return false;
 }
 
-// What ndpiReader keeps of the URL it validates.
-constexpr size_t kUrlMax = 255;
-
 int hex(char ch) {
   if (ch >= '0' && ch <= '9') return ch - '0';
   if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
@@ -113,11 +110,11 @@ long url_decode(const char* s, size_t n, char* out) {
 }  // namespace
 
 bool url_risk(const char* url, size_t n, Risk& risk) {
-  if (n > kUrlMax) n = kUrlMax;
+  if (n > kUrlValidated) n = kUrlValidated;
   if (const auto* q = static_cast<const char*>(std::memchr(url, '?', n))) {
     const char* p = q + 1;
     const char* const end = url + n;
-    char decoded[kUrlMax];
+    char decoded[kUrlValidated];
     for (;;) {
       // the parameters as strtok_r(…, "&") cuts them: empty ones skipped
       while (p < end && *p == '&') p++;

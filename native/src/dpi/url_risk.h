@@ -11,9 +11,13 @@
 
 namespace fg {
 
+// What ndpiReader validates of the URL: its copy of it (ndpi_flow_info's
+// http.url[256]) keeps 255 bytes.
+constexpr size_t kUrlValidated = 255;
+
 // url: nDPI's URL text (Host then target), without NUL bytes; only its
-// first 255 bytes are looked at, what ndpiReader's copy of the URL keeps
-// (ndpi_flow_info's http.url[256]). True with the risk when there is one. No allocation once the calling thread has matched
+// first kUrlValidated bytes are looked at. True with the risk when there is
+// one. No allocation once the calling thread has matched
 // a pattern before (the patterns are compiled once per process, the match
 // data once per thread). The XSS and SQL injection tests (nDPI's
 // libinjection) are not implemented: such values are judged by the later

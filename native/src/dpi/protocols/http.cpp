@@ -563,9 +563,9 @@ struct Http {
   // with the transaction, the next request's sets it) when the dissector
   // stops, so its risks are raised here, as the URL is set, and dropped
   // with it in reset(). The URL as a C string (Host up to a NUL, then the
-  // target up to one), of which ndpiReader keeps 255 bytes.
+  // target up to one), of which ndpiReader keeps kUrlValidated bytes.
   void validate_url(Str head, Str tail) {
-    char u[256];
+    char u[kUrlValidated + 1];
     size_t n = strnlen(head.p, std::min(head.n, sizeof(u) - 1));
     std::memcpy(u, head.p, n);
     if (n == head.n) {
