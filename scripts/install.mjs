@@ -14,6 +14,7 @@ if (!has('cmake')) need.push('cmake');
 if (!has('g++') && !has('c++')) need.push('g++');
 if (!has('make')) need.push('make');
 if (!['/usr/include/pcap/pcap.h', '/usr/local/include/pcap/pcap.h'].some(existsSync)) need.push('libpcap-dev');
+if (!['/usr/include/pcre2.h', '/usr/local/include/pcre2.h'].some(existsSync)) need.push('libpcre2-dev');
 if (!['/usr/include/openssl/evp.h', '/usr/local/include/openssl/evp.h'].some(existsSync)) need.push('libssl-dev');
 
 if (need.length) {

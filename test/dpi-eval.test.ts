@@ -45,6 +45,8 @@ describe('classification against nDPI ground truth', () => {
       ['Malicious Fingerpint', 0.99, 0.99],
       ['Binary App Transfer', 0.99, 0.99],
       ['Possible Exploit Attempt', 0.99, 0.99],
+      ['RCE Injection', 0.99, 0.99],
+      ['HTTP Susp URL', 0.99, 0.99],
     ];
     for (const [name, recall, precision] of floors) {
       const c = r.risks.get(name) ?? { tp: 0, fp: 0, fn: 0 };

@@ -11,6 +11,7 @@
 #include "dpi/names.h"
 #include "dpi/payload.h"
 #include "dpi/tls_parse.h"
+#include "dpi/url_risk.h"
 
 namespace fg {
 namespace {
@@ -499,7 +500,8 @@ struct Http {
     st[kMethod] = 0;
     for (Risk r : {Risk::BinaryAppTransfer, Risk::PossibleExploit, Risk::HttpSuspUserAgent, Risk::CrawlerBot,
                    Risk::NumericIpHost, Risk::HttpObsoleteServer, Risk::ClearTextCredentials, Risk::InvalidCharacters,
-                   Risk::ErrorCode, Risk::MalformedPacket, Risk::HttpSuspContent, Risk::UrlRceInjection, Risk::HttpSuspHeader})
+                   Risk::ErrorCode, Risk::MalformedPacket, Risk::HttpSuspContent, Risk::UrlRceInjection, Risk::HttpSuspHeader,
+                   Risk::UrlXss, Risk::UrlSqlInjection, Risk::HttpSuspUrl})  // the last three: validate_url's
       c.unrisk(r);
   }
 
@@ -546,6 +548,25 @@ struct Http {
     }
   }
 
+  // ndpiReader's ndpi_validate_url on the flow's URL when it reports the
+  // flow: the URL is the one of the last request (nDPI's reset() drops it
+  // with the transaction, the next request's sets it) when the dissector
+  // stops, so its risks are raised here, as the URL is set, and dropped
+  // with it in reset(). The URL as a C string (Host up to a NUL, then the
+  // target up to one), of which ndpiReader keeps kUrlValidated bytes.
+  void validate_url(Str head, Str tail) {
+    char u[kUrlValidated + 1];
+    size_t n = strnlen(head.p, std::min(head.n, sizeof(u) - 1));
+    std::memcpy(u, head.p, n);
+    if (n == head.n) {
+      const size_t k = strnlen(tail.p, std::min(tail.n, sizeof(u) - 1 - n));
+      std::memcpy(u + n, tail.p, k);
+      n += k;
+    }
+    Risk r;
+    if (url_risk(u, n, r)) c.risk(r);
+  }
+
   // check_content_type_and_change_protocol and ndpi_http_parse_subprotocol;
   // url: the request target of a complete request line, else empty.
   void check(Str url) {
@@ -566,6 +587,7 @@ struct Http {
       const size_t tn = strnlen(tail.p, tail.n);
       if (contains(tail.p, tn, "<php>") || (tn >= 7 && std::memcmp(tail.p, "/shell?", 7) == 0)) c.risk(Risk::UrlRceInjection);
       else if (tn >= 2 && std::memcmp(tail.p, "/.", 2) == 0) c.risk(Risk::PossibleExploit);
+      validate_url(head, tail);
       // from the URL's first '/'
       Str a = tail, rest{"", 0};
       if (const void* x = std::memchr(head.p, '/', head.n)) a = Str{static_cast<const char*>(x), head.n - size_t(static_cast<const char*>(x) - head.p)}, rest = tail;
