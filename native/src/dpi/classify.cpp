@@ -4,6 +4,7 @@
 #include "dpi/payload.h"
 #include "dpi/protocols/http_sub.h"
 #include "dpi/protocols/ssh.h"
+#include "dpi/url_risk.h"
 #include "dpi/user_rules.h"
 #include "flow/local_nets.h"
 
@@ -158,6 +159,8 @@ Classifier::Classifier(uint32_t max_flows, double info_share, double meta_share)
   app_by_ip(IpAddr{});
   app_by_host("localhost", 9);
   guess_by_port(kProtoTcp, 0, 0);
+  Risk r;
+  url_risk("/?a=b", 5, r);  // compiles the URL injection patterns (≈ 12 ms) now
 }
 
 FlowMeta* Classifier::ensure_meta(Flow& f, FlowInfo* fi, MetaKind k) noexcept {
