@@ -6,12 +6,11 @@
 
 import { describe, expect, it } from 'vitest';
 
-import { crcX25 } from './fixtures/bytes.js';
+import { crcX25, hex } from './fixtures/bytes.js';
 import { classifier } from './fixtures/dissect.js';
 
 const classify = classifier('fg-dissectors-4a-');
 
-const hex = (s: string) => Buffer.from(s.replace(/\s+/g, ''), 'hex');
 
 function hartIp(version: number, len?: number): Buffer {
   const b = Buffer.alloc(13);

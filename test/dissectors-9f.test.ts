@@ -9,11 +9,10 @@ import { l7Name } from '../ts/bindings/engine.js';
 import { CLI, SRV, alternating, classifier, replayFrames, tcpSession, udpClassifierAt } from './fixtures/dissect.js';
 import { ETH, IPPROTO, MAC_A, MAC_B, eth, ipv4, udp } from './fixtures/frames.js';
 import { tempDir } from './fixtures/pcap.js';
-import { le16, le32, txt, u16, u32 } from './fixtures/bytes.js';
+import { hex, le16, le32, txt, u16, u32 } from './fixtures/bytes.js';
 
 const classify = classifier('fg-dissectors-9f-');
 const v6 = { v6: true };
-const hex = (s: string) => Buffer.from(s.replace(/\s+/g, ''), 'hex');
 const le64 = (v: number) => Buffer.concat([le32(v), le32(0)]);
 const u64 = (v: number) => Buffer.concat([u32(0), u32(v)]);
 

@@ -6,11 +6,10 @@
 import { describe, expect, it } from 'vitest';
 
 import { classifier, udpClassifierAt } from './fixtures/dissect.js';
-import { le16, le32, txt, u16, u32 } from './fixtures/bytes.js';
+import { hex, le16, le32, txt, u16, u32 } from './fixtures/bytes.js';
 
 const classify = classifier('fg-dissectors-9g-');
 const v6 = { v6: true };
-const hex = (s: string) => Buffer.from(s.replace(/\s+/g, ''), 'hex');
 const fill = (n: number, b = 0x5a) => Buffer.alloc(n, b);
 
 // UDP datagrams between chosen addresses (nDPI's IP lists, broadcast),

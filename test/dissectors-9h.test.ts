@@ -7,14 +7,13 @@
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { alternating, classifier, replayFrames, tcpSession } from './fixtures/dissect.js';
-import { le16, le32, txt, u16, u32, vec8 } from './fixtures/bytes.js';
+import { fill, le16, le32, txt, u16, u32, vec8 } from './fixtures/bytes.js';
 import { tempDir } from './fixtures/pcap.js';
 import { l7Name } from '../ts/bindings/engine.js';
 
 const classify = classifier('fg-dissectors-9h-');
 const v6 = { v6: true };
 const bytes = (...b: number[]) => Buffer.from(b);
-const fill = (n: number, v = 0x41) => Buffer.alloc(n, v);
 
 // ── Plain packets of other protocols, none of which a game heuristic may claim
 // DNS query (RFC 1035 §4.1): id, flags RD, one question "example.com" A IN.

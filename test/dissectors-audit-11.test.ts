@@ -11,13 +11,12 @@ import { l7Name } from '../ts/bindings/engine.js';
 import { classifier, replayFrames, tcpSession } from './fixtures/dissect.js';
 import { ETH, IPPROTO, MAC_A, MAC_B, eth, ipv4, ipv6, udp } from './fixtures/frames.js';
 import { tempDir } from './fixtures/pcap.js';
-import { le32, txt, u16, u32 } from './fixtures/bytes.js';
+import { hex, le32, txt, u16, u32 } from './fixtures/bytes.js';
 
 const classify = classifier('fg-dissectors-audit-11-');
 const tmp = tempDir('fg-dissectors-audit-11r-');
 afterAll(() => tmp.cleanup());
 const v6 = { v6: true };
-const hex = (s: string) => Buffer.from(s.replace(/\s+/g, ''), 'hex');
 
 /**
  * One flow between chosen addresses (IPv6 when they are): messages [from the

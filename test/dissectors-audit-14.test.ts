@@ -8,7 +8,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { l7Name } from '../ts/bindings/engine.js';
-import { txt, u16, u32 } from './fixtures/bytes.js';
+import { cat, txt, u16, u32 } from './fixtures/bytes.js';
 import { C, DPI, S, classifier, flowRunner, messages, replayFrames } from './fixtures/dissect.js';
 import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, eth, ipv4, ipv6, tcp } from './fixtures/frames.js';
 import { tempDir } from './fixtures/pcap.js';
@@ -18,7 +18,6 @@ const runFlow = flowRunner('fg-dissectors-audit-14f-');
 const tmp = tempDir('fg-dissectors-audit-14r-');
 afterAll(() => tmp.cleanup());
 const bytes = (...v: number[]) => Buffer.from(v);
-const cat = (...b: Buffer[]) => Buffer.concat(b);
 const v6 = { v6: true };
 /** [from the client?, payload] messages (C() / S()) through classify(). */
 const run = messages(classify);

@@ -13,14 +13,13 @@ import { l7Name } from '../ts/bindings/engine.js';
 import { classifier, replayFrames, tcpSession } from './fixtures/dissect.js';
 import { ETH, IPPROTO, MAC_A, MAC_B, eth, ipv4, ipv6, udp } from './fixtures/frames.js';
 import { tempDir } from './fixtures/pcap.js';
-import { le16, le32, txt, u16, u32 } from './fixtures/bytes.js';
+import { fill, le16, le32, txt, u16, u32 } from './fixtures/bytes.js';
 
 const classify = classifier('fg-dissectors-audit-15-');
 const tmp = tempDir('fg-dissectors-audit-15r-');
 afterAll(() => tmp.cleanup());
 const v6 = { v6: true };
 const bytes = (...b: number[]) => Buffer.from(b);
-const fill = (n: number, v = 0x41) => Buffer.alloc(n, v);
 type Msg = [boolean, Buffer];
 
 /**

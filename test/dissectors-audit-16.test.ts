@@ -10,12 +10,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { FlowRecord } from '../ts/bindings/native.js';
 import { capturesIn, flowFrames, nameOf, udpFrame } from './fixtures/dissect.js';
 import { tempDir } from './fixtures/pcap.js';
-import { crcX25, le16, le32, txt, u16, u32 } from './fixtures/bytes.js';
+import { cat, crcX25, hex, le16, le32, txt, u16, u32 } from './fixtures/bytes.js';
 
 const tmp = tempDir('fg-dissectors-audit-16-');
 afterAll(() => tmp.cleanup());
-const hex = (s: string) => Buffer.from(s.replace(/\s+/g, ''), 'hex');
-const cat = (...b: Buffer[]) => Buffer.concat(b);
 
 type Msg = [boolean, Buffer];
 const C4 = '10.0.0.1', S4 = '10.0.0.2', C6 = '2001:db8::1', S6 = '2001:db8::2';

@@ -13,12 +13,11 @@ import { l7Name } from '../ts/bindings/engine.js';
 import { replayFrames, tcpSession } from './fixtures/dissect.js';
 import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, eth, ipv4, ipv6, tcp, udp } from './fixtures/frames.js';
 import { tempDir } from './fixtures/pcap.js';
-import { le16, le32, txt, u16, u32 } from './fixtures/bytes.js';
+import { cat, le16, le32, txt, u16, u32 } from './fixtures/bytes.js';
 
 const tmp = tempDir('fg-dissectors-audit-17-');
 afterAll(() => tmp.cleanup());
 const bytes = (...v: number[]) => Buffer.from(v);
-const cat = (...b: Buffer[]) => Buffer.concat(b);
 
 type Msg = [boolean, Buffer];
 /** How a TCP flow's capture opens: the whole handshake, none of it, or the SYN alone. */

@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { Engine, l7Name } from '../ts/bindings/engine.js';
-import { txt, u16, u32 } from './fixtures/bytes.js';
+import { hex, txt, u16, u32 } from './fixtures/bytes.js';
 import { classifier, flowRunner, tcpSession } from './fixtures/dissect.js';
 import { ETH, IPPROTO, MAC_A, MAC_B, eth, ipv4, ipv6, udp } from './fixtures/frames.js';
 import { pcap, sec, tempDir } from './fixtures/pcap.js';
@@ -19,7 +19,6 @@ const runFlow = flowRunner('fg-dissectors-audit-19f-');
 const tmp = tempDir('fg-dissectors-audit-19r-');
 afterAll(() => tmp.cleanup());
 const v6 = { v6: true };
-const hex = (s: string) => Buffer.from(s.replace(/\s+/g, ''), 'hex');
 const bytes = (...b: number[]) => Buffer.from(b);
 const dirsOf = (msgs: [boolean, Buffer][]) => msgs.map(([c]) => c);
 const payloadsOf = (msgs: [boolean, Buffer][]) => msgs.map(([, p]) => p);

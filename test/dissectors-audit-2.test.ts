@@ -4,11 +4,10 @@
 import { describe, expect, it } from 'vitest';
 
 import { classifier, flowRunner } from './fixtures/dissect.js';
-import { txt } from './fixtures/bytes.js';
+import { hex, txt } from './fixtures/bytes.js';
 
 const classify = classifier('fg-dissectors-audit-2-');
 const runFlow = flowRunner('fg-dissectors-audit-2r-');
-const hex = (s: string) => Buffer.from(s.replace(/\s+/g, ''), 'hex');
 
 describe('audit 2: nDPI 4.11 conditions', () => {
   // egd.c: any port, > 32 bytes, 0x0d 0x01, producer id (offset 4) = the

@@ -10,7 +10,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { l7Name } from '../ts/bindings/engine.js';
-import { le16, le32, txt, u16, u32 } from './fixtures/bytes.js';
+import { cat, le16, le32, txt, u16, u32 } from './fixtures/bytes.js';
 import { C, DPI, S, classifier, messages, replayFrames } from './fixtures/dissect.js';
 import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, eth, ipv4, tcp } from './fixtures/frames.js';
 import { tempDir } from './fixtures/pcap.js';
@@ -19,7 +19,6 @@ const classify = classifier('fg-dissectors-audit-20-');
 const tmp = tempDir('fg-dissectors-audit-20r-');
 afterAll(() => tmp.cleanup());
 const bytes = (...v: number[]) => Buffer.from(v);
-const cat = (...b: Buffer[]) => Buffer.concat(b);
 const v6 = { v6: true };
 /** [from the client?, payload] messages (C() / S()) through classify(). */
 const run = messages(classify);

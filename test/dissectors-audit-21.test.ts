@@ -13,13 +13,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { FlowRecord } from '../ts/bindings/native.js';
 import { capturesIn, flowFrames, nameOf } from './fixtures/dissect.js';
 import { tempDir } from './fixtures/pcap.js';
-import { txt, u16, u24, u32 } from './fixtures/bytes.js';
+import { cat, fill, hex, txt, u16, u24, u32 } from './fixtures/bytes.js';
 
 const tmp = tempDir('fg-dissectors-audit-21-');
 afterAll(() => tmp.cleanup());
-const hex = (s: string) => Buffer.from(s.replace(/\s+/g, ''), 'hex');
-const cat = (...b: Buffer[]) => Buffer.concat(b);
-const fill = (n: number, v = 0x41) => Buffer.alloc(n, v);
 
 type Msg = [boolean, Buffer];
 const C4 = '10.0.0.1', S4 = '10.0.0.2', C6 = '2001:db8::1', S6 = '2001:db8::2';

@@ -22,13 +22,10 @@ import type { FlowRecord } from '../ts/bindings/native.js';
 import { capturesIn, flowFrames, nameOf } from './fixtures/dissect.js';
 import { quicInitial } from './fixtures/apps.js';
 import { pcap, sec, tempDir } from './fixtures/pcap.js';
-import { le16, le32, txt, u16, u32, vec8 } from './fixtures/bytes.js';
+import { cat, fill, hex, le16, le32, txt, u16, u32, vec8 } from './fixtures/bytes.js';
 
 const tmp = tempDir('fg-dissectors-audit-22-');
 afterAll(() => tmp.cleanup());
-const hex = (s: string) => Buffer.from(s.replace(/\s+/g, ''), 'hex');
-const cat = (...b: Buffer[]) => Buffer.concat(b);
-const fill = (n: number, v = 0x41) => Buffer.alloc(n, v);
 
 type Msg = [boolean, Buffer];
 const C4 = '10.0.0.1', S4 = '10.0.0.2', C6 = '2001:db8::1', S6 = '2001:db8::2';

@@ -20,11 +20,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { FlowRecord } from '../ts/bindings/native.js';
 import { capturesIn, flowFrames, nameOf } from './fixtures/dissect.js';
 import { tempDir } from './fixtures/pcap.js';
-import { txt } from './fixtures/bytes.js';
+import { cat, txt } from './fixtures/bytes.js';
 
 const tmp = tempDir('fg-dissectors-audit-23-');
 afterAll(() => tmp.cleanup());
-const cat = (...b: Buffer[]) => Buffer.concat(b);
 
 type Msg = [boolean, Buffer];
 const C4 = '10.0.0.1', S4 = '10.0.0.2', C6 = '2001:db8::1', S6 = '2001:db8::2';

@@ -13,11 +13,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { IPPROTO, ipv4, ipv6, mac, tcp, udp } from './fixtures/frames.js';
 import { pcap, sec, tempDir } from './fixtures/pcap.js';
 import { runEngine, tool } from './fixtures/util.js';
+import { hex } from './fixtures/bytes.js';
 
 const tmp = tempDir('flowgate-links-');
 afterAll(() => tmp.cleanup());
 
-const hex = (s: string) => Buffer.from(s.replace(/\s+/g, ''), 'hex');
 const u16be = (v: number) => Buffer.from([v >> 8, v & 0xff]);
 const le16 = (v: number) => Buffer.from([v & 0xff, v >> 8]);
 const le32 = (v: number) => { const b = Buffer.alloc(4); b.writeUInt32LE(v >>> 0); return b; };
