@@ -1,12 +1,14 @@
 #include "dpi/classify.h"
 
 #include "dpi/dga.h"
+#include "dpi/ndpi_direction.h"
 #include "dpi/payload.h"
 #include "dpi/protocols/http_sub.h"
 #include "dpi/protocols/ssh.h"
 #include "dpi/user_rules.h"
 #include "flow/local_nets.h"
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -320,19 +322,48 @@ void Classifier::extra(Flow& f, FlowInfo& fi, const Packet& p, bool from_client)
   if (r.list[fi.extra].fn(ctx, m) != Verdict::NeedMore) f.dpi_state = kDpiDone;
 }
 
-void Classifier::inspect(Flow& f, const Packet& p, bool from_client) noexcept {
-  if (!p.has_l4 || p.payload_len == 0) return;
+void Classifier::packet(Flow& f, const Packet& p, bool from_client, bool retrans) noexcept {
+  if (!p.has_l4) return;
+  const uint32_t n = f.pkts[0] + f.pkts[1];
+  if (f.key.proto == kProtoTcp) {
+    // nDPI's connection tracking (ndpi_connection_tracking), on each packet it
+    // processes: a segment with no flag (NULL scan), with FIN+PSH+URG alone
+    // (XMAS scan), or a lone FIN sent from nDPI's direction 0 (FIN scan).
+    const uint8_t fl = p.tcp_flags;
+    if (fl == 0 || fl == (kFin | kPsh | kUrg) || (fl == kFin && ndpi_direction(p) == 0)) f.tcp_issues = 1;
+    // Its packets_limit_per_flow: the 32nd packet, with payload or not, ends
+    // the flow's dissection undissected (a give-up for an unnamed flow).
+    if (n > kTcpDpiWindow) {
+      if (f.dpi_state == kDpiExtra) f.dpi_state = kDpiDone;
+      else give_up(f);
+      return;
+    }
+  }
   if (f.dpi_state == kDpiExtra) {
-    if (f.info) extra(f, pool_[f.info - 1], p, from_client);
-    else f.dpi_state = kDpiDone;
+    if (p.payload_len && !retrans) {
+      if (f.info) extra(f, pool_[f.info - 1], p, from_client);
+      else f.dpi_state = kDpiDone;
+    }
+    // ndpiReader ends a UDP flow's dissection with its 25th packet
+    if (f.key.proto != kProtoTcp && n >= dpi_window(f) && f.dpi_state == kDpiExtra) f.dpi_state = kDpiDone;
     return;
   }
   if (f.dpi_state != kDpiInspecting) return;
-  if (f.pkts[0] + f.pkts[1] > dpi_window(f)) {  // only packets without payload since the last look
+  if (n > dpi_window(f)) {  // UDP: only packets without payload since the last look
     give_up(f);
     return;
   }
-  FlowInfo* fi = ensure_info(f);
+  FlowInfo* fi = p.payload_len ? ensure_info(f) : f.info ? &pool_[f.info - 1] : nullptr;
+  bool done = p.payload_len && !retrans && inspect(f, fi, p, from_client);
+  // ndpiReader gives a UDP flow up once it processed its 25th packet
+  if (f.key.proto != kProtoTcp && n >= dpi_window(f)) done = true;
+  // nDPI's last checks on a packet it dissected: a flow named on it too, or
+  // one it is about to give up (before the give-up's guess)
+  if (fi) after_dissection(f, *fi, p);
+  if (done) give_up(f);
+}
+
+bool Classifier::inspect(Flow& f, FlowInfo* fi, const Packet& p, bool from_client) noexcept {
   dpi_next_packet();
   // The third word is readable only while no name sits in host: once a
   // dissector set one without matching, its dissectors are asked again.
@@ -413,17 +444,17 @@ void Classifier::inspect(Flow& f, const Packet& p, bool from_client) noexcept {
   uint16_t guess = guess_by_port(p.l4_proto, cli_port, srv_port);
   if (wireguard_guessed(f, fi)) guess = id(ProtoId::WireGuard);  // its speculation replaced the ports' guess
   if (guess < kIdSpace && r.by_id[l4][guess]) first = r.by_id[l4][guess] - 1u;
-  if (first < kMaxPerL4 && !is_excluded(first) && ask(first)) return;
+  if (first < kMaxPerL4 && !is_excluded(first) && ask(first)) return false;
   static_assert(kMaxPerL4 == 192 && kMaxDissectors <= 256, "three mask words, uint8_t indices");
   for (size_t w = 0; w < 3; w++) {
     // this word's candidates, lowest position (registration order) first
     for (uint64_t cand = r.slots[l4][w] & ~excluded[w]; cand; cand &= cand - 1) {
       const size_t slot = w * 64 + size_t(__builtin_ctzll(cand));
-      if (slot != first && ask(slot)) return;
+      if (slot != first && ask(slot)) return false;
     }
   }
   save();
-  if (!any_left || f.pkts[0] + f.pkts[1] >= dpi_window(f)) give_up(f);
+  return !any_left;
 }
 
 uint64_t Classifier::endpoint_key(const IpAddr& ip, uint16_t port) noexcept {
@@ -531,7 +562,136 @@ bool Classifier::ookla_known(const Flow& f) const noexcept {
   return e.app && e.key == key && now >= e.sec && now - e.sec <= kOoklaTtl;
 }
 
+namespace {
+
+// nDPI's ndpi_entropy: the Shannon entropy of the bytes, in bits per byte,
+// summed in float by byte value as nDPI does, so a value at its thresholds
+// falls on the same side.
+float byte_entropy(const uint8_t* b, size_t n) {
+  if (n == 0) return 0.0f;
+  uint16_t counts[256] = {};  // a payload is under 64 KiB
+  for (size_t i = 0; i < n; i++) counts[b[i]]++;
+  float e = 0.0f;
+  for (uint16_t c : counts) {
+    if (!c) continue;
+    const float q = float(c) / float(n);
+    e += q * log2f(1 / q);
+  }
+  return e;
+}
+// NDPI_ENTROPY_PLAINTEXT's bound: below it a payload counts as plain text
+constexpr float kEntropyPlain = 4.941f;
+
+bool printable(uint8_t ch) { return ch >= 0x20 && ch <= 0x7e; }
+
+// nDPI's fully_enc_heuristic (after "Ex1–Ex4" of the paper it cites): bits
+// set per byte between 3.4 and 4.6, not six printable bytes first, no run of
+// 20 printable bytes, at most half of them printable.
+bool looks_fully_encrypted(const uint8_t* b, size_t n) {
+  if (n == 0) return false;
+  uint32_t bits = 0;
+  for (size_t i = 0; i < n; i++) bits += uint32_t(__builtin_popcount(b[i]));
+  const float ratio = float(bits) / float(n);
+  if (ratio <= 3.4 || ratio >= 4.6) return false;
+  const size_t head = n < 6 ? n : 6;
+  size_t k = 0;
+  while (k < head && printable(b[k])) k++;
+  if (k == head) return false;
+  size_t count = 0, run = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (!printable(b[i])) {
+      run = 0;
+      continue;
+    }
+    count++;
+    if (++run >= 20) return false;
+  }
+  return !(float(count) / float(n) > 0.5);
+}
+
+// nDPI's categories ndpi_entropy2risk names (data/categories.tsv)
+constexpr uint16_t kCatUnspecified = 0, kCatDataTransfer = 4, kCatWeb = 5, kCatDownload = 7;
+
+}  // namespace
+
+void Classifier::after_dissection(Flow& f, FlowInfo& fi, const Packet& p) noexcept {
+  const uint32_t entry = uint32_t(&fi - &pool_[0]);
+  // fully_enc_heuristic, on the flow's first payload packet when no
+  // dissector named the flow on it and nDPI saw the TCP handshake: marks the
+  // flow (first_pkt_fully_encrypted); the risk is raised only if it is given
+  // up unnamed (risks()).
+  if (f.key.proto == kProtoTcp && p.payload_len && f.dpi_packets == 1 && !f.l7_app && !f.l7_master &&
+      seen_flow_beginning(f, p.tcp_flags) && looks_fully_encrypted(p.payload, p.payload_len))
+    set_risk(entry, Risk::FullyEncrypted, true);
+  // nDPI's entropy check: on the packets it dissects while fewer than 5
+  // carried payload (a packet without payload has none: entropy 0), never
+  // after a fully encrypted first packet. A flow named plain HTTP on this
+  // packet keeps the entropy held from before (nDPI does not recompute it
+  // then), which is what the risk's state says while the flow was unnamed.
+  if (has_risk(entry, Risk::FullyEncrypted) || f.dpi_packets >= 5) return;
+  const bool high = f.l7_app == id(ProtoId::HTTP) ? has_risk(entry, Risk::SuspEntropy)
+                                                  : byte_entropy(p.payload, p.payload_len) >= kEntropyPlain;
+  entropy_risk(f, fi, high);
+}
+
+void Classifier::entropy_risk(const Flow& f, FlowInfo& fi, bool high) noexcept {
+  const uint32_t entry = uint32_t(&fi - &pool_[0]);
+  bool on = false;
+  const uint16_t tls = id(ProtoId::TLS), quic = id(ProtoId::QUIC), dtls = id(ProtoId::DTLS);
+  auto in_stack = [&](uint16_t x) { return f.l7_app == x || f.l7_master == x; };
+  const Confidence c = Confidence(fi.confidence);
+  if (!high || in_stack(tls) || in_stack(quic) || in_stack(dtls)) {
+    on = false;
+  } else if (c != Confidence::Dpi && c != Confidence::DpiCache) {
+    on = true;  // unnamed, or named by anything weaker than DPI
+  } else {
+    // named by DPI: only where something already looks off, or the category
+    // is one where high entropy is unexpected
+    const uint16_t cat = f.l7_category;
+    on = has_risk(entry, Risk::BinaryDataTransfer) || has_risk(entry, Risk::BinaryAppTransfer) || has_risk(entry, Risk::PossibleExploit) ||
+         has_risk(entry, Risk::HttpSuspContent) || has_risk(entry, Risk::DnsSuspTraffic) || has_risk(entry, Risk::MalformedPacket) ||
+         (risks(f) >> uint8_t(Risk::MalwareHost) & 1) || (cat == kCatDownload && in_stack(id(ProtoId::HTTP))) ||
+         cat == kCatDataTransfer || cat == kCatUnspecified || cat == kCatWeb;
+  }
+  set_risk(entry, Risk::SuspEntropy, on);
+}
+
+void Classifier::first_icmp(Flow& f, const Packet& p) noexcept {
+  // nDPI (its ICMP guess, on the flow's first packet): the entropy of what
+  // follows the 8-byte ICMP header, judged before the flow has a name.
+  // Our ICMP payload starts after type, code and checksum.
+  if (p.l4_proto != kProtoIcmp || p.payload_len <= 4) return;
+  if (byte_entropy(p.payload + 4, p.payload_len - 4) < kEntropyPlain) return;
+  if (FlowInfo* fi = ensure_info(f)) {
+    fi->confidence = uint8_t(Confidence::Dpi);
+    set_risk(entry_of(fi), Risk::SuspEntropy, true);
+  }
+}
+
+void Classifier::tcp_giveup_issues(Flow& f) const noexcept {
+  // nDPI's ndpi_check_tcp_flags keys the flags on its packet direction (the
+  // side with the higher port sends direction 0; equal ports: the address
+  // decides, see ndpi_direction.h), not on who opened the flow.
+  const IpAddr& cli = f.cli_is_hi ? f.key.hi : f.key.lo;
+  const IpAddr& srv = f.cli_is_hi ? f.key.lo : f.key.hi;
+  const uint16_t cport = f.cli_is_hi ? f.key.port_hi : f.key.port_lo, sport = f.cli_is_hi ? f.key.port_lo : f.key.port_hi;
+  const uint8_t dc = ndpi_direction(cli, cport, srv, sport), ds = ndpi_direction(srv, sport, cli, cport);
+  uint8_t flags[2] = {0, 0};
+  uint32_t pkts[2] = {0, 0};
+  flags[dc] |= f.tcp_flags[0], pkts[dc] += f.pkts[0];
+  flags[ds] |= f.tcp_flags[1], pkts[ds] += f.pkts[1];
+  // refused: SYN from direction 0 and RST from either, before any payload
+  // (3WH + RST that exchanged data is a closed connection); else probing:
+  // a RST from direction 1, which sent that one packet only
+  const bool payload = f.dpi_packets != 0;
+  if ((flags[0] & kSyn) && ((flags[1] & kRst) || (flags[0] & kRst)) && !payload) f.tcp_issues = 1;
+  else if ((flags[1] & kRst) && pkts[1] == 1) f.tcp_issues = 1;
+}
+
 void Classifier::give_up(Flow& f) noexcept {
+  // nDPI's give-up (ndpiReader's, on a flow its dissection did not complete:
+  // still unnamed, or read on for metadata) checks the TCP flags first.
+  if (f.key.proto == kProtoTcp && wants(f)) tcp_giveup_issues(f);
   if (f.dpi_state == kDpiExtra) f.dpi_state = kDpiDone;
   if (f.dpi_state != kDpiInspecting) return;
   f.dpi_state = kDpiGaveUp;
@@ -543,18 +703,21 @@ void Classifier::give_up(Flow& f) noexcept {
   if ((f.key.proto == kProtoTcp || f.key.proto == kProtoUdp) && !ruled_out(f, id(ProtoId::BitTorrent)) && bittorrent_known(f)) {
     ensure_info(f);
     set(f, 0, id(ProtoId::BitTorrent), Confidence::DpiPartialCache);
+    named_by_cache(f);
     return;
   }
   // then its mining cache, for a flow of any IP protocol
   if (const uint16_t mined = mining_known(f)) {
     ensure_info(f);
     set(f, 0, mined, Confidence::DpiPartialCache);
+    named_by_cache(f);
     return;
   }
   // then its Ookla cache (TCP or UDP: nDPI asks it for any flow to port 8080)
   if (ookla_known(f)) {
     ensure_info(f);
     set(f, 0, id(ProtoId::Ookla), Confidence::DpiPartialCache);
+    named_by_cache(f);
     return;
   }
   uint16_t guess = guess_by_port(f.key.proto, cli_port, srv_port);
@@ -611,6 +774,11 @@ uint64_t Classifier::risks(const Flow& f) const noexcept {
     if (breed == "Unsafe" || breed == "Potentially Dangerous" || breed == "Dangerous") set(Risk::UnsafeProtocol);
   }
   if (app == id(ProtoId::RDP) || (app == id(ProtoId::AnyDesk) && f.key.proto == kProtoTcp)) set(Risk::DesktopFileSharing);
+  // nDPI's give-up raises Fully Encrypted for a flow its caches did not name
+  // either (the mark stays on a flow a dissector named later, for the
+  // entropy check it turns off)
+  if (f.dpi_state != kDpiGaveUp) m &= ~(uint64_t(1) << uint8_t(Risk::FullyEncrypted));
+  if (f.tcp_issues) set(Risk::TcpIssues);
   // Found by DPI on neither of its protocol's default ports (the master's,
   // for master.app).
   // (nDPI judges the ports on the packet that names the flow: a name from a

@@ -22,9 +22,17 @@ class Classifier {
 
   // A new flow: protocols known from the IP protocol alone (ICMP, GRE …).
   void start(Flow& f) noexcept;
-  // A payload packet of a flow still being inspected (or read for metadata).
-  void inspect(Flow& f, const Packet& p, bool from_client) noexcept;
+  // A packet (with or without payload) of a flow still being inspected or
+  // read for metadata (wants()), as nDPI processes it: its connection
+  // tracking (TCP scans, the 32-packet limit), the dissectors for a payload
+  // that is not a TCP retransmission (`retrans`), then the checks nDPI makes
+  // at the end of a packet it dissected (fully encrypted first packet,
+  // payload entropy) and its give-up.
+  void packet(Flow& f, const Packet& p, bool from_client, bool retrans) noexcept;
   static bool wants(const Flow& f) noexcept { return f.dpi_state == kDpiInspecting || f.dpi_state == kDpiExtra; }
+  // The first packet of an ICMP flow (named at start()): nDPI's entropy of
+  // its data.
+  void first_icmp(Flow& f, const Packet& p) noexcept;
   // No more packets will be inspected (the flow ends, or the limit passed):
   // nDPI's give-up, which guesses by port.
   void give_up(Flow& f) noexcept;
@@ -105,6 +113,21 @@ class Classifier {
 
  private:
   FlowInfo* ensure_info(Flow& f) noexcept;
+  // The dissectors on a payload packet; true when nDPI gives up after it
+  // (no dissector left to ask).
+  bool inspect(Flow& f, FlowInfo* fi, const Packet& p, bool from_client) noexcept;
+  // nDPI's checks at the end of a packet it dissected (fully_enc_heuristic,
+  // ndpi_entropy2risk).
+  void after_dissection(Flow& f, FlowInfo& fi, const Packet& p) noexcept;
+  // ndpi_entropy2risk for the flow as it is now; `high`: the entropy nDPI
+  // holds for the flow is not plain text's.
+  void entropy_risk(const Flow& f, FlowInfo& fi, bool high) noexcept;
+  // ndpi_check_tcp_flags, run by nDPI's give-up.
+  void tcp_giveup_issues(Flow& f) const noexcept;
+  // The give-up named the flow from a cache: not a fully encrypted one.
+  void named_by_cache(const Flow& f) noexcept {
+    if (f.info) set_risk(f.info - 1, Risk::FullyEncrypted, false);
+  }
   // While inspecting: the dissector of `proto` answered no on this flow.
   bool ruled_out(const Flow& f, uint16_t proto) const noexcept;
   void extra(Flow& f, FlowInfo& fi, const Packet& p, bool from_client) noexcept;

@@ -170,11 +170,12 @@ Verdict read_on_for_login(DpiCtx& c, const char* starts_tls);
 // without SYN (the client's SYN carries no ACK, so any ACK of the client's
 // came after it; a server segment is judged by itself, the one being read).
 // nDPI also checks their order; this does not.
-inline bool seen_flow_beginning(const DpiCtx& c) {
-  const uint8_t cli = c.flow.tcp_flags[0], srv = c.flow.tcp_flags[1];
+inline bool seen_flow_beginning(const Flow& f, uint8_t packet_flags) {
+  const uint8_t cli = f.tcp_flags[0], srv = f.tcp_flags[1];
   if (!(cli & kSyn) || (srv & (kSyn | kAck)) != (kSyn | kAck)) return false;
-  return (cli & kAck) || (c.p.tcp_flags & (kSyn | kAck)) == kAck;
+  return (cli & kAck) || (packet_flags & (kSyn | kAck)) == kAck;
 }
+inline bool seen_flow_beginning(const DpiCtx& c) { return seen_flow_beginning(c.flow, c.p.tcp_flags); }
 
 enum L4Mask : uint8_t { kL4Tcp = 1, kL4Udp = 2, kL4Both = 3 };
 

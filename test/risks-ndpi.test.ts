@@ -1,0 +1,210 @@
+// nDPI 4.11's flow risks that do not come from one dissector's payload
+// rules, checked against its source (ndpi_main.c, ndpi_utils.c,
+// protocols/*.c): TCP connection issues, fully encrypted flows, suspicious
+// entropy and the rest. One hand-built capture per case, replayed to its
+// end (flows flushed, as ndpiReader reports them after its give-up): the
+// case nDPI flags, and near misses (one detail off) it does not.
+
+import { afterAll, describe, expect, it } from 'vitest';
+
+import type { ExpiredFlow } from '../ts/bindings/engine.js';
+import { tlsClientHello } from './fixtures/apps.js';
+import { replayFrames } from './fixtures/dissect.js';
+import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, echo, eth, icmp, icmpv6, ipv4, ipv6, tcp, udp } from './fixtures/frames.js';
+import { tempDir } from './fixtures/pcap.js';
+import { txt } from './fixtures/bytes.js';
+
+const tmp = tempDir('fg-risks-ndpi-');
+afterAll(() => tmp.cleanup());
+let nfile = 0;
+
+const C4 = '10.0.0.1', S4 = '10.0.0.2', C6 = '2001:db8::1', S6 = '2001:db8::2';
+const { FIN, SYN, RST, PSH, ACK, URG } = TCPF;
+
+/** Replays the frames to the end and returns every flow's end record. */
+async function ended(frames: Buffer[]): Promise<ExpiredFlow[]> {
+  return replayFrames(tmp.file(`c-${nfile++}.pcap`), frames, (e) => e.drainExpired(), { flushAtEnd: true });
+}
+/** The risks of the capture's only flow. */
+async function risksOf(frames: Buffer[]): Promise<string[]> {
+  const fl = await ended(frames);
+  expect(fl).toHaveLength(1);
+  return fl[0]!.risks;
+}
+
+const ip = (src: string, dst: string, proto: number, l4: Buffer) =>
+  src.includes(':') ? eth(MAC_B, MAC_A, ETH.IPV6, ipv6({ src, dst, next: proto }, l4)) : eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src, dst, proto }, l4));
+/** One TCP segment src:sport → dst:dport. */
+const seg = (src: string, dst: string, sport: number, dport: number, flags: number, seq = 1000, data: Buffer = Buffer.alloc(0)) =>
+  ip(src, dst, IPPROTO.TCP, tcp({ sport, dport, flags, seq, ack: 1 }, data));
+/** A TCP conversation between c:cp and s:sp: [from the client?, flags, payload?]. */
+function convo(c: string, s: string, cp: number, sp: number, steps: [boolean, number, Buffer?][]): Buffer[] {
+  const next = [1000, 5000];
+  return steps.map(([fromCli, flags, data]) => {
+    const d = fromCli ? 0 : 1;
+    const f = fromCli ? seg(c, s, cp, sp, flags, next[d], data) : seg(s, c, sp, cp, flags, next[d], data);
+    next[d] += (data?.length ?? 0) + (flags & (SYN | FIN) ? 1 : 0);
+    return f;
+  });
+}
+const handshake: [boolean, number][] = [
+  [true, SYN],
+  [false, SYN | ACK],
+  [true, ACK],
+];
+const udpFrame = (src: string, dst: string, sport: number, dport: number, p: Buffer) => ip(src, dst, IPPROTO.UDP, udp({ sport, dport }, p));
+
+// nDPI's ndpi_entropy, in single precision as nDPI sums it (by byte value).
+function entropy(b: Buffer): number {
+  const counts = new Array<number>(256).fill(0);
+  for (const x of b) counts[x]!++;
+  let e = Math.fround(0);
+  const n = Math.fround(b.length);
+  for (const c of counts) {
+    if (!c) continue;
+    const q = Math.fround(Math.fround(c) / n);
+    e = Math.fround(e + Math.fround(q * Math.fround(Math.log2(Math.fround(1 / q)))));
+  }
+  return e;
+}
+/** n different byte values from `from` on, each once. */
+const distinct = (n: number, from = 0x80) => Buffer.from(Array.from({ length: n }, (_, i) => (from + i) & 0xff));
+/** Deterministic bytes that look random (a 32-bit LCG's high bytes). */
+function noise(n: number, seed = 7): Buffer {
+  const b = Buffer.alloc(n);
+  let x = seed >>> 0;
+  for (let i = 0; i < n; i++) {
+    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
+    b[i] = x >>> 24;
+  }
+  return b;
+}
+
+// ── TCP connection issues (ndpi_main.c: ndpi_connection_tracking, ndpi_check_tcp_flags) ──
+describe('TCP Connection Issues', () => {
+  const ISSUE = 'TCP Connection Issues';
+  it('a SYN answered by RST, no payload: refused by the server, IPv4 and IPv6', async () => {
+    expect(await risksOf(convo(C4, S4, 40000, 80, [[true, SYN], [false, RST | ACK]]))).toContain(ISSUE);
+    expect(await risksOf(convo(C6, S6, 40001, 80, [[true, SYN], [false, RST | ACK]]))).toContain(ISSUE);
+  });
+  it('the client resets its own handshake before any payload: refused by the client', async () => {
+    expect(await risksOf(convo(C4, S4, 40002, 443, [...handshake, [true, RST | ACK]]))).toContain(ISSUE);
+  });
+  it('a RST after payload was exchanged is a closed connection, not a refusal', async () => {
+    const r = await risksOf(convo(C4, S4, 40003, 7777, [...handshake, [true, PSH | ACK, txt('hello')], [false, PSH | ACK, txt('world')], [true, RST | ACK]]));
+    expect(r).not.toContain(ISSUE);
+  });
+  it('a lone RST from the lower port, its only packet: a probing attempt (nDPI direction 1)', async () => {
+    expect(await risksOf([seg(S4, C4, 80, 40004, RST | ACK)])).toContain(ISSUE);
+    expect(await risksOf([seg(S6, C6, 80, 40005, RST | ACK)])).toContain(ISSUE);
+    // data nothing names, then one RST back: still one packet from direction 1
+    const fl = await ended(convo(C4, S4, 50006, 47000, [[true, PSH | ACK, noise(40)], [false, RST | ACK]]));
+    expect(fl[0]!.l7_app).toBe(0);
+    expect(fl[0]!.risks).toContain(ISSUE);
+  });
+  it('two packets back from the lower port, or a RST from the higher one alone: no probing', async () => {
+    expect(await risksOf(convo(C4, S4, 50007, 47000, [[true, PSH | ACK, noise(40)], [false, ACK], [false, RST | ACK]]))).not.toContain(ISSUE);
+    expect(await risksOf([seg(C4, S4, 40008, 80, RST | ACK)])).not.toContain(ISSUE);
+  });
+  it('nDPI keys the flags on its port direction, not on who opened: SYN to a higher port, RST back, is no issue', async () => {
+    // client 1000 → server 40000: the SYN travels in nDPI's direction 1, the RST in its direction 0
+    expect(await risksOf(convo(C4, S4, 1000, 40000, [[true, SYN], [false, RST | ACK]]))).not.toContain(ISSUE);
+  });
+  it('a normal session with a FIN close: no issue', async () => {
+    const r = await risksOf(convo(C4, S4, 40009, 7777, [...handshake, [true, PSH | ACK, txt('hi')], [false, PSH | ACK, txt('ho')], [true, FIN | ACK], [false, FIN | ACK], [true, ACK]]));
+    expect(r).not.toContain(ISSUE);
+  });
+  it('NULL and XMAS segments, and a lone FIN from the higher port: scans', async () => {
+    expect(await risksOf([seg(C4, S4, 40010, 7777, 0)])).toContain(ISSUE);
+    expect(await risksOf([seg(C4, S4, 40011, 7777, FIN | PSH | URG)])).toContain(ISSUE);
+    expect(await risksOf([seg(C4, S4, 40012, 7777, FIN)])).toContain(ISSUE);
+    expect(await risksOf([seg(C6, S6, 40013, 7777, 0)])).toContain(ISSUE);
+  });
+  it('FIN from the lower port, FIN+ACK, FIN+PSH+URG+ACK: no scan', async () => {
+    expect(await risksOf([seg(S4, C4, 7777, 40014, FIN)])).not.toContain(ISSUE);
+    expect(await risksOf([seg(C4, S4, 40015, 7777, FIN | ACK)])).not.toContain(ISSUE);
+    expect(await risksOf([seg(C4, S4, 40016, 7777, FIN | PSH | URG | ACK)])).not.toContain(ISSUE);
+  });
+  it('a NULL segment counts within nDPI’s 32 first packets only', async () => {
+    // segments without payload: no dissector gives up on them, nDPI reads the flow up to its 32nd packet
+    const data: [boolean, number][] = Array.from({ length: 28 }, (_, i) => [i % 2 === 0, ACK]);
+    const base = convo(C4, S4, 40017, 7777, [...handshake, ...data]);
+    expect(base).toHaveLength(31);
+    expect(await risksOf([...base, seg(C4, S4, 40017, 7777, 0)])).toContain(ISSUE); // the 32nd
+    const base2 = convo(C4, S4, 40018, 7777, [...handshake, ...data, [true, ACK]]);
+    expect(await risksOf([...base2, seg(C4, S4, 40018, 7777, 0)])).not.toContain(ISSUE); // the 33rd
+  });
+});
+
+// ── Fully encrypted (ndpi_main.c: fully_enc_heuristic, ndpi_detection_giveup) ──
+describe('Fully Encrypted Flow', () => {
+  const FE = 'Fully Encrypted Flow';
+  const enc = noise(200);
+  // the heuristic's conditions, checked on the bytes themselves
+  const bits = [...enc].reduce((a, x) => a + x.toString(2).split('1').length - 1, 0);
+  const printable = (x: number) => x >= 0x20 && x <= 0x7e;
+  it('the payload used here passes nDPI’s tests', () => {
+    expect(bits / enc.length).toBeGreaterThan(3.4);
+    expect(bits / enc.length).toBeLessThan(4.6);
+    expect([...enc.subarray(0, 6)].every(printable)).toBe(false);
+    expect([...enc].filter(printable).length / enc.length).toBeLessThanOrEqual(0.5);
+  });
+  it('after the handshake, a first payload that looks random on a flow nothing names: flagged, IPv4 and IPv6', async () => {
+    expect(await risksOf(convo(C4, S4, 40100, 47001, [...handshake, [true, PSH | ACK, enc]]))).toContain(FE);
+    expect(await risksOf(convo(C6, S6, 40101, 47001, [...handshake, [true, PSH | ACK, enc]]))).toContain(FE);
+  });
+  it('without the handshake, over UDP, with printable lead bytes or eight bits a byte: not flagged', async () => {
+    expect(await risksOf(convo(C4, S4, 40102, 47001, [[true, PSH | ACK, enc]]))).not.toContain(FE);
+    expect(await risksOf([udpFrame(C4, S4, 40103, 47001, enc)])).not.toContain(FE);
+    const lead = Buffer.concat([txt('ABCDEF'), enc]);
+    expect(await risksOf(convo(C4, S4, 40104, 47001, [...handshake, [true, PSH | ACK, lead]]))).not.toContain(FE);
+    expect(await risksOf(convo(C4, S4, 40105, 47001, [...handshake, [true, PSH | ACK, Buffer.alloc(200, 0xff)]]))).not.toContain(FE);
+  });
+  it('the first payload only: random bytes after a text one are not judged', async () => {
+    expect(await risksOf(convo(C4, S4, 40106, 47001, [...handshake, [true, PSH | ACK, txt('hello there')], [false, PSH | ACK, enc]]))).not.toContain(FE);
+  });
+  it('a flow a dissector names (TLS on its first payload) is not flagged', async () => {
+    expect(await risksOf(convo(C4, S4, 40107, 443, [...handshake, [true, PSH | ACK, tlsClientHello('example.org')]]))).not.toContain(FE);
+  });
+});
+
+// ── Suspicious entropy (ndpi_main.c: end of ndpi_internal_detection_process_packet; ndpi_utils.c: ndpi_entropy2risk) ──
+describe('Susp Entropy', () => {
+  const SE = 'Susp Entropy';
+  it('entropy is computed as nDPI does: 31 distinct bytes are above 4.941, 30 below', () => {
+    expect(entropy(distinct(31))).toBeGreaterThanOrEqual(4.941);
+    expect(entropy(distinct(30))).toBeLessThan(4.941);
+  });
+  it('an unnamed UDP datagram above the bound is flagged; at 30 symbols it is not (IPv4, IPv6)', async () => {
+    expect(await risksOf([udpFrame(C4, S4, 40200, 47002, distinct(31))])).toContain(SE);
+    expect(await risksOf([udpFrame(C6, S6, 40201, 47002, distinct(31))])).toContain(SE);
+    expect(await risksOf([udpFrame(C4, S4, 40202, 47002, distinct(30))])).not.toContain(SE);
+  });
+  it('the last packet judged decides: a later segment without payload resets it', async () => {
+    const hi = distinct(64, 0x21); // printable: not a fully encrypted first packet
+    expect(await risksOf(convo(C4, S4, 40203, 47002, [...handshake, [true, PSH | ACK, hi]]))).toContain(SE);
+    expect(await risksOf(convo(C4, S4, 40204, 47002, [...handshake, [true, PSH | ACK, hi], [false, ACK]]))).not.toContain(SE);
+  });
+  it('only the first four payload packets are judged', async () => {
+    const lo = txt('aaaa');
+    const hi = distinct(64);
+    expect(await risksOf([lo, lo, lo, hi].map((p) => udpFrame(C4, S4, 40205, 47002, p)))).toContain(SE);
+    expect(await risksOf([lo, lo, lo, lo, hi].map((p) => udpFrame(C4, S4, 40206, 47002, p)))).not.toContain(SE);
+  });
+  it('a TLS flow is never judged (its hello has high entropy)', async () => {
+    const hello = tlsClientHello('a0b1c2d3e4f5g6h7i8j9klmnopqrstuvwxyz.example.org');
+    noise(32).copy(hello, 11); // its random
+    expect(entropy(hello)).toBeGreaterThanOrEqual(4.941);
+    expect(await risksOf(convo(C4, S4, 40207, 443, [...handshake, [true, PSH | ACK, hello]]))).not.toContain(SE);
+  });
+  it('ICMP: the data after the 8-byte header, on the first packet; ICMPv6 is not judged so', async () => {
+    const hi = distinct(56);
+    expect(entropy(hi)).toBeGreaterThanOrEqual(4.941);
+    expect(await risksOf([ip(C4, S4, IPPROTO.ICMP, icmp(8, 0, echo(1, 1, hi)))])).toContain(SE);
+    expect(await risksOf([ip(C4, S4, IPPROTO.ICMP, icmp(8, 0, echo(1, 1, distinct(30))))])).not.toContain(SE);
+    expect(await risksOf([ip(C6, S6, IPPROTO.ICMPV6, icmpv6(128, 0, echo(1, 1, hi)))])).not.toContain(SE);
+    // a second packet with high entropy does not count
+    const two = [ip(C4, S4, IPPROTO.ICMP, icmp(8, 0, echo(1, 1, distinct(20)))), ip(C4, S4, IPPROTO.ICMP, icmp(8, 0, echo(1, 2, hi)))];
+    expect(await risksOf(two)).not.toContain(SE);
+  });
+});
