@@ -5,9 +5,10 @@
 // end (flows flushed, as ndpiReader reports them after its give-up): the
 // case nDPI flags, and near misses (one detail off) it does not.
 
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import type { ExpiredFlow } from '../ts/bindings/engine.js';
+import { Engine, type ExpiredFlow } from '../ts/bindings/engine.js';
+import { compileRules } from '../ts/services/custom-apps/index.js';
 import { tlsClientHello } from './fixtures/apps.js';
 import { replayFrames } from './fixtures/dissect.js';
 import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, echo, eth, icmp, icmpv6, ipv4, ipv6, tcp, udp } from './fixtures/frames.js';
@@ -206,5 +207,49 @@ describe('Susp Entropy', () => {
     // a second packet with high entropy does not count
     const two = [ip(C4, S4, IPPROTO.ICMP, icmp(8, 0, echo(1, 1, distinct(20)))), ip(C4, S4, IPPROTO.ICMP, icmp(8, 0, echo(1, 2, hi)))];
     expect(await risksOf(two)).not.toContain(SE);
+  });
+});
+
+// ── nDPI's ip_risk lists (ndpi_main.c: ndpi_internal_detection_process_packet's
+// tree check; lists from src/lib/inc_generated, data/ip-risks.tsv) ──
+describe('Anonymous Subscriber and Crawler/Bot by the client’s address', () => {
+  const AS = 'Anonymous Subscriber', CB = 'Crawler/Bot';
+  const PUB = '93.184.216.34';
+  const dg = (src: string, dst: string, sport: number, dport: number) => udpFrame(src, dst, sport, dport, txt('hello'));
+  it('a client in iCloud Private Relay’s egress list talking to a public server, IPv4 and IPv6', async () => {
+    expect(await risksOf([dg('104.28.28.10', PUB, 40300, 47010)])).toContain(AS); // 104.28.28.0/26
+    expect(await risksOf([dg('2606:54c0::1', '2001:db8::2', 40301, 47010)])).toContain(AS); // 2606:54c0::/35, no public check over IPv6
+  });
+  it('an address between two listed ones, a private server, or the listed address as server: nothing', async () => {
+    expect(await risksOf([dg('104.28.28.77', PUB, 40302, 47010)])).not.toContain(AS); // .76/32 and .79/32 are listed, .77 is not
+    expect(await risksOf([dg('104.28.28.10', '192.168.1.5', 40303, 47010)])).not.toContain(AS);
+    expect(await risksOf([dg(PUB, '104.28.28.10', 40304, 47010)])).not.toContain(AS);
+  });
+  it('nDPI’s client: the side above port 1024 when the other is below, whoever sent first', async () => {
+    // the listed address sends first, from port 53 to a high port: nDPI's client is the other side
+    expect(await risksOf([dg('104.28.28.10', PUB, 53, 47011)])).not.toContain(AS);
+    expect(await risksOf([dg(PUB, '104.28.28.10', 53, 47012)])).toContain(AS);
+  });
+  it('a client in a crawler list (Bingbot’s 13.66.139.0/24) over TCP', async () => {
+    expect(await risksOf(convo('13.66.139.5', PUB, 40305, 80, [...handshake, [true, PSH | ACK, txt('GET / HTTP/1.1\r\n\r\n')]]))).toContain(CB);
+    expect(await risksOf(convo(PUB, '13.66.139.5', 40306, 80, [...handshake]))).not.toContain(CB);
+  });
+});
+
+// ── Client contacted a malware host (ndpi_main.c: ndpi_fill_ip_protocol_category,
+// with custom category networks loaded as ndpiReader's -c categories.txt) ──
+describe('Client Contacted A Malware Host', () => {
+  const MH = 'Client Contacted A Malware Host';
+  beforeAll(() => Engine.setUserRules(compileRules([], { categories: { 100: { hosts: ['198.51.100.7', '2001:db8:bad::/48'] }, 101: { hosts: ['10.9.9.9'] } } })));
+  afterAll(() => Engine.setUserRules({}));
+  const dg = (src: string, dst: string) => udpFrame(src, dst, 40400, 47020, txt('hello'));
+  it('a server in a Malware (100) network, IPv4 and IPv6', async () => {
+    expect(await risksOf([dg(C4, '198.51.100.7')])).toContain(MH);
+    expect(await risksOf([dg(C6, '2001:db8:bad::5')])).toContain(MH);
+  });
+  it('the malware address as client, a client with a category of its own, another category: nothing', async () => {
+    expect(await risksOf([dg('198.51.100.7', C4)])).not.toContain(MH);
+    expect(await risksOf([dg('10.9.9.9', '198.51.100.7')])).not.toContain(MH);
+    expect(await risksOf([dg(C4, '10.9.9.9')])).not.toContain(MH);
   });
 });

@@ -158,6 +158,7 @@ Classifier::Classifier(uint32_t max_flows, double info_share, double meta_share)
   // the engine, rather than as a stall of tens of milliseconds on the
   // first packets.
   app_by_ip(IpAddr{});
+  risk_by_ip(IpAddr{});
   app_by_host("localhost", 9);
   guess_by_port(kProtoTcp, 0, 0);
 }
@@ -760,6 +761,27 @@ bool port_listed(const char* list, uint16_t a, uint16_t b) {
 
 }  // namespace
 
+namespace {
+// nDPI's ndpi_is_public_ipv4: none of 10/8, 172.16/12, 192.168/16, 127/8, 224/4
+bool public_v4(const IpAddr& a) {
+  const uint8_t* b = a.b + 12;
+  return !(b[0] == 10 || (b[0] == 172 && (b[1] & 0xf0) == 16) || (b[0] == 192 && b[1] == 168) || b[0] == 127 || (b[0] & 0xf0) == 224);
+}
+}  // namespace
+
+uint8_t Classifier::ip_list_risk(const Flow& f) const noexcept {
+  // Not for a flow a custom rule named: nDPI returns before the check there.
+  const FlowInfo* fi = info(f);
+  if (fi && Confidence(fi->confidence) == Confidence::CustomRule) return 0;
+  // nDPI looks its client up (never the server), over IPv4 only between two
+  // public addresses
+  const IpAddr *cli, *srv;
+  uint16_t sport;
+  ndpi_sides(f, cli, srv, sport);
+  if (cli->is_v4() && !(public_v4(*cli) && public_v4(*srv))) return 0;
+  return risk_by_ip(*cli);
+}
+
 uint64_t Classifier::risks(const Flow& f) const noexcept {
   const FlowInfo* fi = info(f);
   uint64_t m = stored_risks(f);
@@ -779,6 +801,16 @@ uint64_t Classifier::risks(const Flow& f) const noexcept {
   // entropy check it turns off)
   if (f.dpi_state != kDpiGaveUp) m &= ~(uint64_t(1) << uint8_t(Risk::FullyEncrypted));
   if (f.tcp_issues) set(Risk::TcpIssues);
+  if (const uint8_t r = ip_list_risk(f)) set(Risk(r));
+  // nDPI's ndpi_fill_ip_protocol_category (with the operator's category
+  // networks): the client's address has no category and the server's is in
+  // Malware.
+  if (const UserRules* u = user_rules(); u && !u->cat_ips.empty()) {
+    const IpAddr *cli, *srv;
+    uint16_t sport;
+    ndpi_sides(f, cli, srv, sport);
+    if (!u->category_by_ip(*cli) && u->category_by_ip(*srv) == UserRules::kMalware + 1) set(Risk::MalwareHost);
+  }
   // Found by DPI on neither of its protocol's default ports (the master's,
   // for master.app).
   // (nDPI judges the ports on the packet that names the flow: a name from a

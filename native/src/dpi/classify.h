@@ -69,6 +69,10 @@ class Classifier {
   // nDPI's risk mask (bit = ndpi_risk_enum id): what dissectors raised, plus
   // what follows from the flow's protocol, ports and counters.
   uint64_t risks(const Flow& f) const noexcept;
+  // The risk nDPI's ip_risk lists give the flow's client (anonymous
+  // subscriber, crawler), 0 when none: its check on the flow's first
+  // packet (ndpi_internal_detection_process_packet).
+  uint8_t ip_list_risk(const Flow& f) const noexcept;
   uint64_t info_full() const { return info_full_; }
   uint64_t meta_full() const { return meta_full_; }
   size_t memory_bytes() const { return pool_.memory_bytes() + size_t(pool_.max()) * sizeof(uint32_t) + meta_.memory_bytes(); }

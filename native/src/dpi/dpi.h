@@ -199,6 +199,10 @@ uint16_t app_by_host(const char* host, size_t len);
 // Address → application (dpi/ip_match.cpp): nDPI's per-application IP
 // prefix lists, longest prefix first; 0 when no prefix holds it.
 uint16_t app_by_ip(const IpAddr& ip);
+// Address → risk id (dpi/ip_match.cpp): nDPI's ip_risk lists (anonymous
+// subscribers, crawlers), longest prefix first; 0 when none holds it.
+uint8_t risk_by_ip(const IpAddr& ip);
+
 // nDPI's guessed_protocol_id_by_ip: the flow's server address first, then
 // its client's (ndpi_guess_host_protocol_id).
 inline uint16_t app_by_flow_ip(const Flow& f) {

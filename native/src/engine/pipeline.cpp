@@ -593,6 +593,10 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
       if (x && (x->risks & stored_bit(Risk::CrawlerBot)) && f.cli_host != HashIndex::kNone) hosts_[f.cli_host].flags |= kHostCrawlerBot;
     }
   }
+  // ... as is one whose address nDPI's crawler lists hold (its ip_risk
+  // check, on the flow's first packet)
+  if (lim_.dpi && f.pkts[0] + f.pkts[1] == 1 && f.cli_host != HashIndex::kNone && dpi_.ip_list_risk(f) == uint8_t(Risk::CrawlerBot))
+    hosts_[f.cli_host].flags |= kHostCrawlerBot;
   // ntopng's IEC104Stats: every new TCP segment of an IEC flow, from the one that classified it on
   if (p.payload_len && lim_.checks && tcp && !old_data && (f.l7_app == id(ProtoId::IEC60870) || f.l7_master == id(ProtoId::IEC60870))) iec_segment(fi, p, dir);
   // The first packet back: the flow is no longer one-way.
