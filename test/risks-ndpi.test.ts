@@ -253,3 +253,36 @@ describe('Client Contacted A Malware Host', () => {
     expect(await risksOf([dg(C4, '10.9.9.9')])).not.toContain(MH);
   });
 });
+
+// ── DNS (protocols/dns.c): answers with TTL 0, obsolete record types, long first labels ──
+describe('Minor Issues and Susp DNS Traffic (DNS)', () => {
+  const MI = 'Minor Issues', SD = 'Susp DNS Traffic';
+  const qname = (name: string) => Buffer.concat([...name.split('.').map((l) => Buffer.concat([Buffer.from([l.length]), txt(l)])), Buffer.from([0])]);
+  const u16b = (v: number) => Buffer.from([v >> 8, v & 255]);
+  const u32b = (v: number) => Buffer.from([v >>> 24, (v >> 16) & 255, (v >> 8) & 255, v & 255]);
+  const query = (name: string, id = 0x1234) => Buffer.concat([u16b(id), u16b(0x0100), u16b(1), u16b(0), u16b(0), u16b(0), qname(name), u16b(1), u16b(1)]);
+  /** A response to `name` with one answer (a pointer to the question's name). */
+  const answer = (name: string, type: number, ttl: number, rdata: Buffer, id = 0x1234) =>
+    Buffer.concat([u16b(id), u16b(0x8180), u16b(1), u16b(1), u16b(0), u16b(0), qname(name), u16b(1), u16b(1), u16b(0xc00c), u16b(type), u16b(1), u32b(ttl), u16b(rdata.length), rdata]);
+  const A = Buffer.from([93, 184, 216, 34]);
+  const exchange = (c: string, s: string, port: number, q: Buffer, r: Buffer, dnsPort = 53) => [udpFrame(c, s, port, dnsPort, q), udpFrame(s, c, dnsPort, port, r)];
+  it('an answer with TTL 0: Minor Issues, IPv4 and IPv6; TTL 1 is fine', async () => {
+    expect(await risksOf(exchange(C4, S4, 40500, query('example.org'), answer('example.org', 1, 0, A)))).toContain(MI);
+    expect(await risksOf(exchange(C6, S6, 40501, query('example.org'), answer('example.org', 1, 0, A)))).toContain(MI);
+    expect(await risksOf(exchange(C4, S4, 40502, query('example.org'), answer('example.org', 1, 1, A)))).not.toContain(MI);
+  });
+  it('an answer of an obsolete type (NULL, 10): Susp DNS Traffic; A and SRV (33) are not', async () => {
+    expect(await risksOf(exchange(C4, S4, 40503, query('example.org'), answer('example.org', 10, 60, A)))).toContain(SD);
+    expect(await risksOf(exchange(C4, S4, 40504, query('example.org'), answer('example.org', 1, 60, A)))).not.toContain(SD);
+    expect(await risksOf(exchange(C4, S4, 40505, query('example.org'), answer('example.org', 33, 60, A)))).not.toContain(SD);
+  });
+  it('a first label over 48 characters: Susp DNS Traffic; 48, a reverse lookup, a known domain or mDNS are not', async () => {
+    const long = (n: number, rest = 'example.org') => `${'a1b2c3d4e5'.repeat(5).slice(0, n)}.${rest}`;
+    expect(await risksOf([udpFrame(C4, S4, 40506, 53, query(long(49)))])).toContain(SD);
+    expect(await risksOf([udpFrame(C6, S6, 40507, 53, query(long(49)))])).toContain(SD);
+    expect(await risksOf([udpFrame(C4, S4, 40508, 53, query(long(48)))])).not.toContain(SD);
+    expect(await risksOf([udpFrame(C4, S4, 40509, 53, query(long(49, 'in-addr.arpa')))])).not.toContain(SD);
+    expect(await risksOf([udpFrame(C4, S4, 40510, 53, query(long(49, 's3.amazonaws.com')))])).not.toContain(SD);
+    expect(await risksOf([udpFrame(C4, '224.0.0.251', 5353, 5353, query(long(49, 'local')))])).not.toContain(SD);
+  });
+});
