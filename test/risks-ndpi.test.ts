@@ -286,3 +286,60 @@ describe('Minor Issues and Susp DNS Traffic (DNS)', () => {
     expect(await risksOf([udpFrame(C4, '224.0.0.251', 5353, 5353, query(long(49, 'local')))])).not.toContain(SD);
   });
 });
+
+// ── TLS hellos (protocols/tls.c: checkExtensions, the ESNI and padding checks) ──
+describe('TLS Susp Extn, TLS Susp ESNI Usage, Obfuscated Traffic (TLS)', () => {
+  const SX = 'TLS Susp Extn', ESNI = 'TLS Susp ESNI Usage', OB = 'Obfuscated Traffic';
+  const u16b = (v: number) => Buffer.from([v >> 8, v & 255]);
+  const u24b = (v: number) => Buffer.from([v >> 16, (v >> 8) & 255, v & 255]);
+  const ext = (id: number, data: Buffer = Buffer.alloc(0)) => Buffer.concat([u16b(id), u16b(data.length), data]);
+  const sni = (name: string) => ext(0, Buffer.concat([u16b(name.length + 3), Buffer.from([0]), u16b(name.length), txt(name)]));
+  const alpn = ext(16, Buffer.concat([u16b(3), Buffer.from([2]), txt('h2')]));
+  const versions = ext(43, Buffer.from([4, 0x03, 0x04, 0x03, 0x03]));
+  const record = (type: number, body: Buffer) => {
+    const hs = Buffer.concat([Buffer.from([type]), u24b(body.length), body]);
+    return Buffer.concat([Buffer.from([0x16, 0x03, 0x01]), u16b(hs.length), hs]);
+  };
+  /** A ClientHello with these extensions, its extension block's length given or right. */
+  const clientHello = (exts: Buffer[], blockLen?: number) => {
+    const e = Buffer.concat(exts);
+    return record(1, Buffer.concat([u16b(0x0303), noise(32, 3), Buffer.from([0]), u16b(2), u16b(0x1301), Buffer.from([1, 0]), u16b(blockLen ?? e.length), e]));
+  };
+  const serverHello = (exts: Buffer[]) => {
+    const e = Buffer.concat(exts);
+    return record(2, Buffer.concat([u16b(0x0303), noise(32, 5), Buffer.from([0]), u16b(0x1301), Buffer.from([0]), u16b(e.length), e]));
+  };
+  const tlsRisks = (hello: Buffer, server?: Buffer, v6 = false, port = 40600) =>
+    risksOf(convo(v6 ? C6 : C4, v6 ? S6 : S4, port, 443, [...handshake, [true, PSH | ACK, hello], ...(server ? [[false, PSH | ACK, server] as [boolean, number, Buffer]] : [])]));
+  const base = [sni('example.org'), alpn, versions];
+  it('the hello used here raises none of them', async () => {
+    const r = await tlsRisks(clientHello(base), serverHello([ext(43, u16b(0x0304))]));
+    for (const x of [SX, ESNI, OB]) expect(r).not.toContain(x);
+  });
+  it('a client extension id above 59 nDPI does not know (0x47e3), or DTLS’s 53 over TLS: TLS Susp Extn, IPv4 and IPv6', async () => {
+    expect(await tlsRisks(clientHello([...base, ext(0x47e3, txt('x'))]))).toContain(SX);
+    expect(await tlsRisks(clientHello([...base, ext(0x47e3, txt('x'))]), undefined, true, 40601)).toContain(SX);
+    expect(await tlsRisks(clientHello([...base, ext(53)]), undefined, false, 40602)).toContain(SX);
+  });
+  it('GREASE, renegotiation_info, ALPS, ECH and IANA ids up to 59: nothing', async () => {
+    expect(await tlsRisks(clientHello([ext(0x0a0a), ...base, ext(65281, Buffer.from([0])), ext(17513), ext(65037), ext(59)]), undefined, false, 40603)).not.toContain(SX);
+  });
+  it('an extension running past the hello (its block length still inside it): TLS Susp Extn', async () => {
+    const exts = [...base, Buffer.concat([u16b(21), u16b(40), Buffer.alloc(4)])]; // says 40 bytes, has 4
+    expect(await tlsRisks(clientHello(exts), undefined, false, 40604)).toContain(SX);
+  });
+  it('the server’s extensions are checked by id too', async () => {
+    expect(await tlsRisks(clientHello(base), serverHello([ext(43, u16b(0x0304)), ext(0x47e3)]), false, 40605)).toContain(SX);
+  });
+  it('an encrypted SNI beside a clear one: TLS Susp ESNI Usage; the ESNI alone is not', async () => {
+    const esni = ext(0xffce, Buffer.concat([u16b(0x1301), u16b(0x001d), u16b(32), noise(32, 9), u16b(32), noise(32, 11), u16b(16), noise(16, 13)]));
+    expect(await tlsRisks(clientHello([sni('example.org'), esni, versions]), undefined, false, 40606)).toContain(ESNI);
+    expect(await tlsRisks(clientHello([sni('example.org'), esni, versions]), undefined, true, 40607)).toContain(ESNI);
+    expect(await tlsRisks(clientHello([esni, versions]), undefined, false, 40608)).not.toContain(ESNI);
+  });
+  it('a padding extension over 500 bytes: Obfuscated Traffic; 500 is not', async () => {
+    expect(await tlsRisks(clientHello([...base, ext(21, Buffer.alloc(501))]), undefined, false, 40609)).toContain(OB);
+    expect(await tlsRisks(clientHello([...base, ext(21, Buffer.alloc(501))]), undefined, true, 40610)).toContain(OB);
+    expect(await tlsRisks(clientHello([...base, ext(21, Buffer.alloc(500))]), undefined, false, 40611)).not.toContain(OB);
+  });
+});
