@@ -343,3 +343,46 @@ describe('TLS Susp Extn, TLS Susp ESNI Usage, Obfuscated Traffic (TLS)', () => {
     expect(await tlsRisks(clientHello([...base, ext(21, Buffer.alloc(500))]), undefined, false, 40611)).not.toContain(OB);
   });
 });
+
+// ── A host pattern's own category (ndpi_automa_match_string_subprotocol) and nDPI's
+// built-in risk exceptions on names (ndpi_add_domain_risk_exceptions, searched as
+// ndpi_check_hostname_risk_exception does) ──
+describe('host pattern categories and built-in domain risk exceptions', () => {
+  const DGA = 'Susp DGA Domain name', UNI = 'Unidirectional Traffic', SE = 'Susp Entropy';
+  const u16b = (v: number) => Buffer.from([v >> 8, v & 255]);
+  const qname = (name: string) => Buffer.concat([...name.split('.').map((l) => Buffer.concat([Buffer.from([l.length]), txt(l)])), Buffer.from([0])]);
+  const query = (name: string) => Buffer.concat([u16b(0x4321), u16b(0x0100), u16b(1), u16b(0), u16b(0), u16b(0), qname(name), u16b(1), u16b(1)]);
+  let port = 40700;
+  /** The end record of a lone DNS query for `name` (no answer: one-way). */
+  const dnsQuery = async (name: string, v6 = false) => (await ended([udpFrame(v6 ? C6 : C4, v6 ? S6 : S4, port++, 53, query(name))]))[0]!;
+  const sni = async (name: string) => {
+    const hello = Buffer.from(tlsClientHello(name));
+    return (await ended(convo(C4, S4, port++, 443, [...handshake, [true, PSH | ACK, hello]])))[0]!;
+  };
+  it('a flow a pattern names takes its category: googlesyndication.com is Google in Advertisement, google.com Web; DNS keeps Network', async () => {
+    expect((await sni('pagead2.googlesyndication.com')).l7_category).toBe(101);
+    expect((await sni('www.google.com')).l7_category).toBe(5);
+    expect((await dnsQuery('pagead2.googlesyndication.com')).l7_category).toBe(14);
+  });
+  it('the category decides nDPI’s entropy risk on a flow named by DPI: Web is judged, Advertisement is not', async () => {
+    const get = (host: string) => txt(`GET /${'a0b1c2d3e4f5g6h7i8j9kAlBmCnDoEpFqGrHsItJuKvLwMxNyOzP'}?q=${'QRSTUVWXYZ'} HTTP/1.1\r\nHost: ${host}\r\nAccept: */*\r\n\r\n`);
+    expect(entropy(get('www.google.com'))).toBeGreaterThanOrEqual(4.941);
+    const http = async (host: string) => (await ended(convo(C4, S4, port++, 80, [...handshake, [true, PSH | ACK, get(host)]])))[0]!.risks;
+    expect(await http('www.google.com')).toContain(SE);
+    expect(await http('pagead2.googlesyndication.com')).not.toContain(SE);
+  });
+  it('a machine-looking name is flagged, under akamaihd.net it is not; the other risks stay (IPv4, IPv6)', async () => {
+    expect((await dnsQuery('bbcbedxhgjmdobdprmen.example.net')).risks).toEqual(expect.arrayContaining([DGA, UNI]));
+    for (const v6 of [false, true]) {
+      const r = (await dnsQuery('bbcbedxhgjmdobdprmen.akamaihd.net', v6)).risks;
+      expect(r).not.toContain(DGA);
+      expect(r).toContain(UNI);
+    }
+  });
+  it('a pattern found where nDPI’s handler refuses it leaves no risk at all: “.local” and “.work” inside a name, a ConnCheck pattern after a letter', async () => {
+    expect((await dnsQuery('bbcbedxhgjmdobdprmen.work')).risks).toEqual([]);
+    expect((await dnsQuery('bbcbedxhgjmdobdprmen.local')).risks).toEqual([]);
+    expect((await dnsQuery('xconnectivitycheck.gstatic.com')).risks).toEqual([]);
+    expect((await dnsQuery('xconnectivity.gstatic.com')).risks).toContain(UNI);
+  });
+});

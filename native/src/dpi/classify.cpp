@@ -239,6 +239,21 @@ void reconcile(const Flow& f, uint16_t& master, uint16_t& app, Confidence& c) {
   }
 }
 
+// nDPI (ndpi_automa_match_string_subprotocol): a flow its host pattern names
+// takes the pattern's own category (googlesyndication.com: Google, in
+// Advertisement), except under mail and DNS, whose category is their own,
+// and for an application the operator gave a category. The flow's name is
+// looked up again (a name cut to FlowInfo::host's 39 characters is not).
+uint16_t host_category(uint16_t master, uint16_t app, const FlowInfo& fi, uint16_t dflt) {
+  for (ProtoId p : {ProtoId::POP3, ProtoId::SMTP, ProtoId::IMAP, ProtoId::POPS, ProtoId::SMTPS, ProtoId::IMAPS, ProtoId::DNS})
+    if (master == id(p)) return dflt;
+  const size_t n = strnlen(fi.host, sizeof(fi.host));
+  if (n >= sizeof(fi.host) - 1) return dflt;
+  if (const UserRules* u = user_rules(); u && u->category.count(app)) return dflt;
+  uint16_t cat = 0;
+  return app_by_host(fi.host, n, &cat) == app && cat ? uint16_t(cat - 1) : dflt;
+}
+
 }  // namespace
 
 void Classifier::set(Flow& f, uint16_t master, uint16_t app, Confidence c) noexcept {
@@ -252,6 +267,7 @@ void Classifier::set(Flow& f, uint16_t master, uint16_t app, Confidence c) noexc
   f.l7_category = category_of(master, app);
   FlowInfo* fi = f.info ? &pool_[f.info - 1] : nullptr;
   if (fi) fi->confidence = uint8_t(c);
+  if (fi && app && fi->host[0]) f.l7_category = host_category(master, app, *fi, f.l7_category);
   if (app == id(ProtoId::Ookla) && c == Confidence::Dpi) remember_ookla(f);
   if (const UserRules* u = user_rules())
     if (const uint16_t cat = custom_category(f, fi, *u)) f.l7_category = cat - 1;
@@ -834,13 +850,16 @@ uint64_t Classifier::risks(const Flow& f) const noexcept {
                   (app == id(ProtoId::Syslog) && f.key.proto == kProtoUdp);
     if (!oneway) set(Risk::Unidirectional);
   }
-  // the operator's risk exceptions (protos.txt's ip_risk_mask / host_risk_mask)
-  if (m)
-    if (const UserRules* u = user_rules(); u && !u->risk_masks.empty()) {
+  // nDPI's built-in exceptions on the flow's name, then the operator's
+  // (protos.txt's ip_risk_mask / host_risk_mask)
+  if (m) {
+    const std::string_view name = fi && fi->host[0] ? std::string_view(fi->host, strnlen(fi->host, sizeof(fi->host))) : std::string_view();
+    if (!name.empty()) m &= builtin_host_risk_mask(name);
+    if (const UserRules* u = user_rules(); m && u && !u->risk_masks.empty()) {
       const IpAddr& cli = f.cli_is_hi ? f.key.hi : f.key.lo;
-      const std::string_view name = fi && fi->host[0] ? std::string_view(fi->host, strnlen(fi->host, sizeof(fi->host))) : std::string_view();
       m &= u->risk_mask(cli, srv, name);
     }
+  }
   return m;
 }
 

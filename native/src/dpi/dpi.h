@@ -5,6 +5,7 @@
 // nDPI's window of packets (dpi_window), then guesses by port as nDPI does.
 #pragma once
 #include <cstdint>
+#include <string_view>
 
 #include "decode/packet.h"
 #include "dpi/meta.h"
@@ -194,7 +195,13 @@ bool register_dissector(const Dissector& d);
   static const bool fg_dissector_registered_##name = ::fg::register_dissector(::fg::Dissector __VA_ARGS__)
 
 // Hostname → application (dpi/host_match.cpp), 0 when no pattern matches.
-uint16_t app_by_host(const char* host, size_t len);
+// `category`, when given, receives the category + 1 of the nDPI pattern
+// that named it (0: none, or the operator's rule named it).
+uint16_t app_by_host(const char* host, size_t len, uint16_t* category = nullptr);
+// nDPI's built-in host risk exceptions (ndpi_add_domain_risk_exceptions)
+// for a flow's lower-case name: the mask its risks are ANDed with (all ones
+// when none applies).
+uint64_t builtin_host_risk_mask(std::string_view name);
 
 // Address → application (dpi/ip_match.cpp): nDPI's per-application IP
 // prefix lists, longest prefix first; 0 when no prefix holds it.
