@@ -103,6 +103,28 @@ bool register_dissector(const Dissector& d) {
   return true;
 }
 
+namespace {
+
+// nDPI's ndpi_entropy: the Shannon entropy of the bytes, in bits per byte,
+// summed in float by byte value as nDPI does, so a value at its thresholds
+// falls on the same side.
+float payload_entropy(const uint8_t* b, size_t n) {
+  if (n == 0) return 0.0f;
+  uint16_t counts[256] = {};  // a payload is under 64 KiB
+  for (size_t i = 0; i < n; i++) counts[b[i]]++;
+  float e = 0.0f;
+  for (uint16_t c : counts) {
+    if (!c) continue;
+    const float q = float(c) / float(n);
+    e += q * log2f(1 / q);
+  }
+  return e;
+}
+// NDPI_ENTROPY_PLAINTEXT's bound: below it a payload counts as plain text
+constexpr float kPayloadEntropyPlain = 4.941f;
+
+}  // namespace
+
 void DpiCtx::set_host(const char* s, size_t n) const {
   if (!info) return;
   if (n >= sizeof(info->host)) n = sizeof(info->host) - 1;
@@ -112,6 +134,11 @@ void DpiCtx::set_host(const char* s, size_t n) const {
   }
   info->host[n] = 0;
 
+}
+
+void DpiCtx::body_entropy(Bytes body) const {
+  // held in the risk's bit until the end of the packet (Classifier::after_dissection)
+  if (!extra && info) clf->set_risk(clf->entry_of(info), Risk::SuspEntropy, payload_entropy(body.data(), body.size()) >= kPayloadEntropyPlain);
 }
 
 void DpiCtx::risk(Risk r) const {
@@ -581,24 +608,6 @@ bool Classifier::ookla_known(const Flow& f) const noexcept {
 
 namespace {
 
-// nDPI's ndpi_entropy: the Shannon entropy of the bytes, in bits per byte,
-// summed in float by byte value as nDPI does, so a value at its thresholds
-// falls on the same side.
-float byte_entropy(const uint8_t* b, size_t n) {
-  if (n == 0) return 0.0f;
-  uint16_t counts[256] = {};  // a payload is under 64 KiB
-  for (size_t i = 0; i < n; i++) counts[b[i]]++;
-  float e = 0.0f;
-  for (uint16_t c : counts) {
-    if (!c) continue;
-    const float q = float(c) / float(n);
-    e += q * log2f(1 / q);
-  }
-  return e;
-}
-// NDPI_ENTROPY_PLAINTEXT's bound: below it a payload counts as plain text
-constexpr float kEntropyPlain = 4.941f;
-
 bool printable(uint8_t ch) { return ch >= 0x20 && ch <= 0x7e; }
 
 // nDPI's fully_enc_heuristic (after "Ex1–Ex4" of the paper it cites): bits
@@ -647,7 +656,7 @@ void Classifier::after_dissection(Flow& f, FlowInfo& fi, const Packet& p) noexce
   // then), which is what the risk's state says while the flow was unnamed.
   if (has_risk(entry, Risk::FullyEncrypted) || f.dpi_packets >= 5) return;
   const bool high = f.l7_app == id(ProtoId::HTTP) ? has_risk(entry, Risk::SuspEntropy)
-                                                  : byte_entropy(p.payload, p.payload_len) >= kEntropyPlain;
+                                                  : payload_entropy(p.payload, p.payload_len) >= kPayloadEntropyPlain;
   entropy_risk(f, fi, high);
 }
 
@@ -678,7 +687,7 @@ void Classifier::first_icmp(Flow& f, const Packet& p) noexcept {
   // follows the 8-byte ICMP header, judged before the flow has a name.
   // Our ICMP payload starts after type, code and checksum.
   if (p.l4_proto != kProtoIcmp || p.payload_len <= 4) return;
-  if (byte_entropy(p.payload + 4, p.payload_len - 4) < kEntropyPlain) return;
+  if (payload_entropy(p.payload + 4, p.payload_len - 4) < kPayloadEntropyPlain) return;
   if (FlowInfo* fi = ensure_info(f)) {
     fi->confidence = uint8_t(Confidence::Dpi);
     set_risk(entry_of(fi), Risk::SuspEntropy, true);
@@ -775,14 +784,12 @@ bool port_listed(const char* list, uint16_t a, uint16_t b) {
   return false;
 }
 
-}  // namespace
-
-namespace {
 // nDPI's ndpi_is_public_ipv4: none of 10/8, 172.16/12, 192.168/16, 127/8, 224/4
 bool public_v4(const IpAddr& a) {
   const uint8_t* b = a.b + 12;
   return !(b[0] == 10 || (b[0] == 172 && (b[1] & 0xf0) == 16) || (b[0] == 192 && b[1] == 168) || b[0] == 127 || (b[0] & 0xf0) == 224);
 }
+
 }  // namespace
 
 uint8_t Classifier::ip_list_risk(const Flow& f) const noexcept {

@@ -149,6 +149,12 @@ struct DpiCtx {
     if (!fi || fi->host[0]) return nullptr;
     return reinterpret_cast<uint8_t*>(const_cast<char*>(fi->host)) + sizeof(fi->host) - kScratchBytes + slot;
   }
+  // nDPI's HTTP content check (http.c, ndpi_validate_http_content) keeps the
+  // entropy of a text/JSON/form body of 8 bytes or more as the flow's; the
+  // classifier judges it at the end of the packet (Susp Entropy, for a flow
+  // named plain HTTP, whose packet entropy nDPI does not compute). A no-op
+  // in the reading after the match, where nDPI judges no entropy.
+  void body_entropy(Bytes body) const;
   // Raises (clears) a risk kept by the classifier (dpi/risk.h: either word).
   void risk(Risk r) const;
   void unrisk(Risk r) const;
