@@ -105,23 +105,42 @@ bool register_dissector(const Dissector& d) {
 
 namespace {
 
-// nDPI's ndpi_entropy: the Shannon entropy of the bytes, in bits per byte,
-// summed in float by byte value as nDPI does, so a value at its thresholds
-// falls on the same side.
-float payload_entropy(const uint8_t* b, size_t n) {
-  if (n == 0) return 0.0f;
-  uint16_t counts[256] = {};  // a payload is under 64 KiB
-  for (size_t i = 0; i < n; i++) counts[b[i]]++;
-  float e = 0.0f;
-  for (uint16_t c : counts) {
-    if (!c) continue;
-    const float q = float(c) / float(n);
-    e += q * log2f(1 / q);
-  }
-  return e;
-}
 // NDPI_ENTROPY_PLAINTEXT's bound: below it a payload counts as plain text
 constexpr float kPayloadEntropyPlain = 4.941f;
+
+// Whether nDPI's ndpi_entropy of the bytes (Shannon, bits per byte, summed
+// in float by byte value) reaches its plain-text bound. The same sum, with
+// each count's term computed once (the terms are the same floats, added in
+// the same order: the same result to the bit), and skipped where bounds
+// decide: at most 30 byte values cannot reach it (log2 30 = 4.907), and the
+// collision entropy, never above Shannon's, may pass it alone; the margins
+// dwarf float rounding.
+bool payload_entropy_high(const uint8_t* b, size_t n) {
+  if (n == 0) return false;
+  uint16_t counts[256] = {};  // a payload is under 64 KiB
+  for (size_t i = 0; i < n; i++) counts[b[i]]++;
+  unsigned distinct = 0;
+  uint64_t squares = 0;
+  for (uint32_t c : counts) distinct += c != 0, squares += uint64_t(c) * c;
+  if (distinct <= 30) return false;
+  if (-std::log2(double(squares) / (double(n) * double(n))) >= double(kPayloadEntropyPlain) + 1e-3) return true;
+  float memo[64];
+  uint64_t have = 0;  // memo[c] holds count c's term
+  float e = 0.0f;
+  for (uint32_t c : counts) {
+    if (!c) continue;
+    float term;
+    if (c < 64 && (have >> c & 1)) {
+      term = memo[c];
+    } else {
+      const float q = float(c) / float(n);
+      term = q * log2f(1 / q);
+      if (c < 64) memo[c] = term, have |= uint64_t(1) << c;
+    }
+    e += term;
+  }
+  return e >= kPayloadEntropyPlain;
+}
 
 }  // namespace
 
@@ -138,7 +157,7 @@ void DpiCtx::set_host(const char* s, size_t n) const {
 
 void DpiCtx::body_entropy(Bytes body) const {
   // held in the risk's bit until the end of the packet (Classifier::after_dissection)
-  if (!extra && info) clf->set_risk(clf->entry_of(info), Risk::SuspEntropy, payload_entropy(body.data(), body.size()) >= kPayloadEntropyPlain);
+  if (!extra && info) clf->set_risk(clf->entry_of(info), Risk::SuspEntropy, payload_entropy_high(body.data(), body.size()));
 }
 
 void DpiCtx::risk(Risk r) const {
@@ -294,7 +313,8 @@ void Classifier::set(Flow& f, uint16_t master, uint16_t app, Confidence c) noexc
   f.l7_category = category_of(master, app);
   FlowInfo* fi = f.info ? &pool_[f.info - 1] : nullptr;
   if (fi) fi->confidence = uint8_t(c);
-  if (fi && app && fi->host[0]) f.l7_category = host_category(master, app, *fi, f.l7_category);
+  // (a pattern's application always sits over the dissector's protocol)
+  if (fi && master && fi->host[0]) f.l7_category = host_category(master, app, *fi, f.l7_category);
   if (app == id(ProtoId::Ookla) && c == Confidence::Dpi) remember_ookla(f);
   if (const UserRules* u = user_rules())
     if (const uint16_t cat = custom_category(f, fi, *u)) f.l7_category = cat - 1;
@@ -655,31 +675,42 @@ void Classifier::after_dissection(Flow& f, FlowInfo& fi, const Packet& p) noexce
   // packet keeps the entropy held from before (nDPI does not recompute it
   // then), which is what the risk's state says while the flow was unnamed.
   if (has_risk(entry, Risk::FullyEncrypted) || f.dpi_packets >= 5) return;
-  const bool high = f.l7_app == id(ProtoId::HTTP) ? has_risk(entry, Risk::SuspEntropy)
-                                                  : payload_entropy(p.payload, p.payload_len) >= kPayloadEntropyPlain;
-  entropy_risk(f, fi, high);
+  if (!p.payload_len) {  // entropy 0 (a flow is never named on a packet without payload)
+    set_risk(entry, Risk::SuspEntropy, false);
+    return;
+  }
+  // the entropy only where it decides (ndpi_entropy2risk's other tests first)
+  bool on = entropy_matters(f, fi);
+  if (on) on = f.l7_app == id(ProtoId::HTTP) ? has_risk(entry, Risk::SuspEntropy) : payload_entropy_high(p.payload, p.payload_len);
+  set_risk(entry, Risk::SuspEntropy, on);
 }
 
-void Classifier::entropy_risk(const Flow& f, FlowInfo& fi, bool high) noexcept {
+bool Classifier::entropy_matters(const Flow& f, const FlowInfo& fi) const noexcept {
   const uint32_t entry = uint32_t(&fi - &pool_[0]);
-  bool on = false;
-  const uint16_t tls = id(ProtoId::TLS), quic = id(ProtoId::QUIC), dtls = id(ProtoId::DTLS);
   auto in_stack = [&](uint16_t x) { return f.l7_app == x || f.l7_master == x; };
+  if (in_stack(id(ProtoId::TLS)) || in_stack(id(ProtoId::QUIC)) || in_stack(id(ProtoId::DTLS))) return false;
+  // unnamed, or named by anything weaker than DPI
   const Confidence c = Confidence(fi.confidence);
-  if (!high || in_stack(tls) || in_stack(quic) || in_stack(dtls)) {
-    on = false;
-  } else if (c != Confidence::Dpi && c != Confidence::DpiCache) {
-    on = true;  // unnamed, or named by anything weaker than DPI
-  } else {
-    // named by DPI: only where something already looks off, or the category
-    // is one where high entropy is unexpected
-    const uint16_t cat = f.l7_category;
-    on = has_risk(entry, Risk::BinaryDataTransfer) || has_risk(entry, Risk::BinaryAppTransfer) || has_risk(entry, Risk::PossibleExploit) ||
+  if (c != Confidence::Dpi && c != Confidence::DpiCache) return true;
+  // named by DPI: only where something already looks off, or the category
+  // is one where high entropy is unexpected
+  const uint16_t cat = f.l7_category;
+  return has_risk(entry, Risk::BinaryDataTransfer) || has_risk(entry, Risk::BinaryAppTransfer) || has_risk(entry, Risk::PossibleExploit) ||
          has_risk(entry, Risk::HttpSuspContent) || has_risk(entry, Risk::DnsSuspTraffic) || has_risk(entry, Risk::MalformedPacket) ||
-         (risks(f) >> uint8_t(Risk::MalwareHost) & 1) || (cat == kCatDownload && in_stack(id(ProtoId::HTTP))) ||
-         cat == kCatDataTransfer || cat == kCatUnspecified || cat == kCatWeb;
-  }
-  set_risk(entry, Risk::SuspEntropy, on);
+         malware_server(f) || (cat == kCatDownload && in_stack(id(ProtoId::HTTP))) || cat == kCatDataTransfer || cat == kCatUnspecified ||
+         cat == kCatWeb;
+}
+
+bool Classifier::malware_server(const Flow& f) const noexcept {
+  // nDPI's ndpi_fill_ip_protocol_category (with the operator's category
+  // networks): the client's address has no category and the server's is in
+  // Malware.
+  const UserRules* u = user_rules();
+  if (!u || u->cat_ips.empty()) return false;
+  const IpAddr *cli, *srv;
+  uint16_t sport;
+  ndpi_sides(f, cli, srv, sport);
+  return !u->category_by_ip(*cli) && u->category_by_ip(*srv) == UserRules::kMalware + 1;
 }
 
 void Classifier::first_icmp(Flow& f, const Packet& p) noexcept {
@@ -687,7 +718,7 @@ void Classifier::first_icmp(Flow& f, const Packet& p) noexcept {
   // follows the 8-byte ICMP header, judged before the flow has a name.
   // Our ICMP payload starts after type, code and checksum.
   if (p.l4_proto != kProtoIcmp || p.payload_len <= 4) return;
-  if (payload_entropy(p.payload + 4, p.payload_len - 4) < kPayloadEntropyPlain) return;
+  if (!payload_entropy_high(p.payload + 4, p.payload_len - 4)) return;
   if (FlowInfo* fi = ensure_info(f)) {
     fi->confidence = uint8_t(Confidence::Dpi);
     set_risk(entry_of(fi), Risk::SuspEntropy, true);
@@ -825,15 +856,7 @@ uint64_t Classifier::risks(const Flow& f) const noexcept {
   if (f.dpi_state != kDpiGaveUp) m &= ~(uint64_t(1) << uint8_t(Risk::FullyEncrypted));
   if (f.tcp_issues) set(Risk::TcpIssues);
   if (const uint8_t r = ip_list_risk(f)) set(Risk(r));
-  // nDPI's ndpi_fill_ip_protocol_category (with the operator's category
-  // networks): the client's address has no category and the server's is in
-  // Malware.
-  if (const UserRules* u = user_rules(); u && !u->cat_ips.empty()) {
-    const IpAddr *cli, *srv;
-    uint16_t sport;
-    ndpi_sides(f, cli, srv, sport);
-    if (!u->category_by_ip(*cli) && u->category_by_ip(*srv) == UserRules::kMalware + 1) set(Risk::MalwareHost);
-  }
+  if (malware_server(f)) set(Risk::MalwareHost);
   // Found by DPI on neither of its protocol's default ports (the master's,
   // for master.app).
   // (nDPI judges the ports on the packet that names the flow: a name from a

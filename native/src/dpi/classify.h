@@ -52,12 +52,13 @@ class Classifier {
   }
   // entry: FlowInfo pool index; on: raise, else clear
   void set_risk(uint32_t entry, Risk r, bool on) noexcept {
-    uint32_t& w = stored_bit(r) ? pool_[entry].risks : risks2_[entry];
-    const uint32_t b = stored_bit(r) | stored_bit2(r);
-    w = on ? w | b : w & ~b;
+    const RiskHome h = kRiskHomes.at[uint8_t(r) & 63];
+    uint32_t& w = h.word ? risks2_[entry] : pool_[entry].risks;
+    w = on ? w | h.bit : w & ~h.bit;
   }
   bool has_risk(uint32_t entry, Risk r) const noexcept {
-    return (pool_[entry].risks & stored_bit(r)) || (risks2_[entry] & stored_bit2(r));
+    const RiskHome h = kRiskHomes.at[uint8_t(r) & 63];
+    return ((h.word ? risks2_[entry] : pool_[entry].risks) & h.bit) != 0;
   }
   uint32_t entry_of(const FlowInfo* fi) const noexcept { return uint32_t(fi - &pool_[0]); }
   void prefetch(const Flow& f) const noexcept { __builtin_prefetch(&pool_[f.info - 1], 1); }
@@ -123,9 +124,11 @@ class Classifier {
   // nDPI's checks at the end of a packet it dissected (fully_enc_heuristic,
   // ndpi_entropy2risk).
   void after_dissection(Flow& f, FlowInfo& fi, const Packet& p) noexcept;
-  // ndpi_entropy2risk for the flow as it is now; `high`: the entropy nDPI
-  // holds for the flow is not plain text's.
-  void entropy_risk(const Flow& f, FlowInfo& fi, bool high) noexcept;
+  // ndpi_entropy2risk for the flow as it is now: whether an entropy above
+  // plain text's raises the risk (else it is cleared whatever the entropy).
+  bool entropy_matters(const Flow& f, const FlowInfo& fi) const noexcept;
+  // nDPI's Client Contacted A Malware Host (ndpi_fill_ip_protocol_category).
+  bool malware_server(const Flow& f) const noexcept;
   // ndpi_check_tcp_flags, run by nDPI's give-up.
   void tcp_giveup_issues(Flow& f) const noexcept;
   // The give-up named the flow from a cache: not a fully encrypted one.

@@ -102,6 +102,23 @@ uint64_t builtin_host_risk_mask(std::string_view name) {
   // one was accepted matters; but a pattern found in the name that the
   // handler refused still makes the search succeed with the untouched
   // (zero) result, which masks every risk ("x.local": none left).
+  // Names come back all the time (every flow to a service): the answer for
+  // a recent one is remembered per thread, keyed by a digest of the name.
+  uint64_t key = mix64(name.size() * 0x9e3779b97f4a7c15ULL + 0x5bd1e995);
+  for (size_t i = 0; i < name.size(); i += 8) {
+    uint64_t w = 0;
+    std::memcpy(&w, name.data() + i, std::min<size_t>(8, name.size() - i));
+    key = mix64(key ^ w);
+  }
+  key |= 1;
+  struct Remembered {
+    uint64_t key;
+    uint64_t mask;
+  };
+  static thread_local Remembered recent[256] = {};
+  Remembered& r = recent[key & 255];
+  if (r.key == key) return r.mask;
+  r.key = key, r.mask = ~uint64_t(0);
   bool found = false;
   for (std::string_view p : patterns) {
     for (size_t at = name.find(p); at != std::string_view::npos; at = name.find(p, at + 1)) {
@@ -109,10 +126,10 @@ uint64_t builtin_host_risk_mask(std::string_view name) {
       const size_t end = at + p.size();
       const bool accepted = (at == 0 && end == name.size()) || (at >= 1 && !middle_char(p.front()) && name[at - 1] == '.') ||
                             (at >= 1 && p.front() == '-') || (at == 0 && middle_char(p.back()));
-      if (accepted) return kMask;
+      if (accepted) return r.mask = kMask;
     }
   }
-  return found ? 0 : ~uint64_t(0);
+  return r.mask = found ? 0 : ~uint64_t(0);
 }
 
 }  // namespace fg
