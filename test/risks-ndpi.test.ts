@@ -181,6 +181,17 @@ describe('Susp Entropy', () => {
     expect(await risksOf([udpFrame(C6, S6, 40201, 47002, distinct(31))])).toContain(SE);
     expect(await risksOf([udpFrame(C4, S4, 40202, 47002, distinct(30))])).not.toContain(SE);
   });
+  it('near the bound, where only the whole sum decides: 4.9417 is flagged, 4.9401 is not', async () => {
+    // one byte value `w` times and k - 1 others once: a collision entropy near 3, far under the bound
+    const skewed = (k: number, w: number) => Buffer.concat([Buffer.alloc(w, 0x80), distinct(k - 1, 0x81)]);
+    const [above, below] = [skewed(70, 36), skewed(71, 37)];
+    expect(entropy(above)).toBeGreaterThanOrEqual(4.941);
+    expect(entropy(above)).toBeLessThan(4.942);
+    expect(entropy(below)).toBeLessThan(4.941);
+    expect(entropy(below)).toBeGreaterThan(4.94);
+    expect(await risksOf([udpFrame(C4, S4, 40211, 47002, above)])).toContain(SE);
+    expect(await risksOf([udpFrame(C4, S4, 40212, 47002, below)])).not.toContain(SE);
+  });
   it('the last packet judged decides: a later segment without payload resets it', async () => {
     const hi = distinct(64, 0x21); // printable: not a fully encrypted first packet
     expect(await risksOf(convo(C4, S4, 40203, 47002, [...handshake, [true, PSH | ACK, hi]]))).toContain(SE);
