@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { Engine, l7Name } from '../ts/bindings/engine.js';
-import { compileRules, loadProtosText } from '../ts/services/custom-apps/index.js';
+import { type CategoryEntry, compileRules, loadProtosText } from '../ts/services/custom-apps/index.js';
 
 // The project root holds package.json (from bench/ in TS, dist/bench/ compiled).
 let root = dirname(fileURLToPath(import.meta.url));
@@ -20,6 +20,21 @@ const truthDir = process.env.FLOWGATE_NDPI_TRUTH ?? join(shared, 'ndpi-truth');
 // ndpiReader produced the truth with nDPI's example protos.txt: the same
 // rules here (FLOWGATE_NDPI_PROTOS='' for none, or another file)
 const protosFile = process.env.FLOWGATE_NDPI_PROTOS ?? join(root, 'bench', 'ndpi-reader-protos.txt');
+// ... and nDPI's example categories.txt (FLOWGATE_NDPI_CATEGORIES='' for none)
+const categoriesFile = process.env.FLOWGATE_NDPI_CATEGORIES ?? join(root, 'bench', 'ndpi-reader-categories.txt');
+
+/** nDPI's category file (ndpi_load_categories_file): `name or address<TAB>category id` lines, IPv6 in brackets. */
+export function loadCategoriesText(text: string): Record<number, CategoryEntry> {
+  const out: Record<number, CategoryEntry> = {};
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (!line || line.startsWith('#')) continue;
+    const [name, id] = line.split(/\s+/);
+    if (!name || !id || !/^\d+$/.test(id)) continue;
+    (out[Number(id)] ??= { hosts: [] }).hosts.push(name.replace(/^\[([^\]]+)\]/, '$1'));
+  }
+  return out;
+}
 
 interface Truth {
   l4: string;
@@ -87,9 +102,10 @@ export async function evaluate(only?: (file: string) => boolean): Promise<EvalRe
     if (!c) risks.set(name, (c = { tp: 0, fp: 0, fn: 0 }));
     return c;
   };
-  if (protosFile) {
-    const p = loadProtosText(readFileSync(protosFile, 'utf8'));
-    Engine.setUserRules(compileRules(p.apps, { riskMasks: p.riskMasks }));
+  if (protosFile || categoriesFile) {
+    const p = protosFile ? loadProtosText(readFileSync(protosFile, 'utf8')) : { apps: [], riskMasks: [] };
+    const categories = categoriesFile ? loadCategoriesText(readFileSync(categoriesFile, 'utf8')) : {};
+    Engine.setUserRules(compileRules(p.apps, { riskMasks: p.riskMasks, categories }));
   }
   const t0 = performance.now();
   for (const f of files) {

@@ -133,8 +133,10 @@ describe('own flow checks from packets', () => {
     // of its bytes payload (header bytes counted by hand: 58 per VLAN frame, 54 untagged) —
     // flows 5 and 6 (200 of 432 bytes: 46 %), 7 (3 × 74 of 600: 36 %), 8 (74 of 344: 21 %, tshark's sums above); Telnet is exempt
     expect(got).toEqual([
-      // TCP flow reset (notice, 10) and, no payload either way, TCP no data exchanged (notice, 10): the first stays predominant
-      { srv: '10.0.0.3', alert: 100, label: 'TCP Flow Reset', score: 20, risks: 0n },
+      // TCP flow reset (notice, 10) and, no payload either way, TCP no data exchanged (notice, 10); the SYN answered
+      // by a RST is also nDPI's TCP Connection Issues risk (ndpi_check_tcp_flags, refused by the server: medium, 50),
+      // the predominant one
+      { srv: '10.0.0.3', alert: 90, label: 'TCP Connection Issues', score: 70, risks: 1n << 50n },
       // Telnet: remote to local insecure (Unsafe breed) 100 + remote access 10 + nDPI's unsafe
       // protocol risk (22, low: 10); the predominant alert is the highest, 38
       { srv: '10.0.0.9', alert: 38, label: 'Remote to Local Insecure Flow', score: 120, risks: 1n << 22n },

@@ -125,11 +125,13 @@ describe('blacklist flow checks', () => {
   it('client contact (9, score 50) from outside to a local server; server contact (13, score 200) from a local client; nothing else', async () => {
     const r = ok(await ended.call(v2('get/flow/alert/list'), { query: { ifid: 0, epoch_begin: 0, epoch_end: 0xffffffff, length: 100 } }));
     const got = (r.records as any[]).map((x) => [Number(x.alert_id.value), x.cli_ip.value, x.srv_ip.value, Number(x.score.value)]).filter(([id]) => [1, 9, 13].includes(id as number));
-    // each session is also low goodput (12, score 10: 5 packets, 25 payload bytes of 295), which adds to the flow's score
+    // each session is also low goodput (12, score 10: 5 packets, 25 payload bytes of 295), which adds to the flow's score;
+    // the client's flow to the Malware network also carries nDPI's Client Contacted A Malware Host risk (severe, 150:
+    // ndpi_fill_ip_protocol_category, the server's address in category 100 and not the client's)
     expect(got.sort()).toEqual(
       [
         [9, BAD, LSRV, 50 + 10],
-        [13, LCLI, BAD, 200 + 10],
+        [13, LCLI, BAD, 200 + 10 + 150],
       ].sort(),
     );
   });

@@ -47,6 +47,16 @@ describe('classification against nDPI ground truth', () => {
       ['Possible Exploit Attempt', 0.99, 0.99],
       ['RCE Injection', 0.99, 0.99],
       ['HTTP Susp URL', 0.99, 0.99],
+      // nDPI's risks from its connection tracking, give-up, payload checks and lists (test/risks-ndpi.test.ts)
+      ['Susp Entropy', 0.97, 0.96],
+      ['TCP Connection Issues', 0.99, 0.99],
+      ['Minor Issues', 0.99, 0.99],
+      ['Susp DNS Traffic', 0.99, 0.99],
+      ['Client Contacted A Malware Host', 0.99, 0.99],
+      ['Fully Encrypted Flow', 0.99, 0.99],
+      ['TLS Susp ESNI Usage', 0.99, 0.99],
+      ['TLS Susp Extn', 0.99, 0.99],
+      ['Anonymous Subscriber', 0.99, 0.99],
     ];
     for (const [name, recall, precision] of floors) {
       const c = r.risks.get(name) ?? { tp: 0, fp: 0, fn: 0 };

@@ -1,6 +1,7 @@
 #include "dpi/classify.h"
 
 #include "dpi/dga.h"
+#include "dpi/ndpi_direction.h"
 #include "dpi/payload.h"
 #include "dpi/protocols/http_sub.h"
 #include "dpi/protocols/ssh.h"
@@ -8,6 +9,7 @@
 #include "dpi/user_rules.h"
 #include "flow/local_nets.h"
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -15,6 +17,8 @@
 #include <string_view>
 
 namespace fg {
+
+static Risk program_risk(Bytes b);
 namespace {
 
 constexpr size_t kIdSpace = 1024;  // above nDPI's highest protocol id
@@ -102,6 +106,47 @@ bool register_dissector(const Dissector& d) {
   return true;
 }
 
+namespace {
+
+// NDPI_ENTROPY_PLAINTEXT's bound: below it a payload counts as plain text
+constexpr float kPayloadEntropyPlain = 4.941f;
+
+// Whether nDPI's ndpi_entropy of the bytes (Shannon, bits per byte, summed
+// in float by byte value) reaches its plain-text bound. The same sum, with
+// each count's term computed once (the terms are the same floats, added in
+// the same order: the same result to the bit), and skipped where bounds
+// decide: at most 30 byte values cannot reach it (log2 30 = 4.907), and the
+// collision entropy, never above Shannon's, may pass it alone; the margins
+// dwarf float rounding.
+bool payload_entropy_high(const uint8_t* b, size_t n) {
+  if (n == 0) return false;
+  uint16_t counts[256] = {};  // a payload is under 64 KiB
+  for (size_t i = 0; i < n; i++) counts[b[i]]++;
+  unsigned distinct = 0;
+  uint64_t squares = 0;
+  for (uint32_t c : counts) distinct += c != 0, squares += uint64_t(c) * c;
+  if (distinct <= 30) return false;
+  if (-std::log2(double(squares) / (double(n) * double(n))) >= double(kPayloadEntropyPlain) + 1e-3) return true;
+  float memo[64];
+  uint64_t have = 0;  // memo[c] holds count c's term
+  float e = 0.0f;
+  for (uint32_t c : counts) {
+    if (!c) continue;
+    float term;
+    if (c < 64 && (have >> c & 1)) {
+      term = memo[c];
+    } else {
+      const float q = float(c) / float(n);
+      term = q * log2f(1 / q);
+      if (c < 64) memo[c] = term, have |= uint64_t(1) << c;
+    }
+    e += term;
+  }
+  return e >= kPayloadEntropyPlain;
+}
+
+}  // namespace
+
 void DpiCtx::set_host(const char* s, size_t n) const {
   if (!info) return;
   if (n >= sizeof(info->host)) n = sizeof(info->host) - 1;
@@ -111,6 +156,11 @@ void DpiCtx::set_host(const char* s, size_t n) const {
   }
   info->host[n] = 0;
 
+}
+
+void DpiCtx::body_entropy(Bytes body) const {
+  // held in the risk's bit until the end of the packet (Classifier::after_dissection)
+  if (!extra && info) clf->set_risk(clf->entry_of(info), Risk::SuspEntropy, payload_entropy_high(body.data(), body.size()));
 }
 
 void DpiCtx::risk(Risk r) const {
@@ -157,6 +207,7 @@ Classifier::Classifier(uint32_t max_flows, double info_share, double meta_share)
   // the engine, rather than as a stall of tens of milliseconds on the
   // first packets.
   app_by_ip(IpAddr{});
+  risk_by_ip(IpAddr{});
   app_by_host("localhost", 9);
   guess_by_port(kProtoTcp, 0, 0);
   Risk r;
@@ -239,6 +290,21 @@ void reconcile(const Flow& f, uint16_t& master, uint16_t& app, Confidence& c) {
   }
 }
 
+// nDPI (ndpi_automa_match_string_subprotocol): a flow its host pattern names
+// takes the pattern's own category (googlesyndication.com: Google, in
+// Advertisement), except under mail and DNS, whose category is their own,
+// and for an application the operator gave a category. The flow's name is
+// looked up again (a name cut to FlowInfo::host's 39 characters is not).
+uint16_t host_category(uint16_t master, uint16_t app, const FlowInfo& fi, uint16_t dflt) {
+  for (ProtoId p : {ProtoId::POP3, ProtoId::SMTP, ProtoId::IMAP, ProtoId::POPS, ProtoId::SMTPS, ProtoId::IMAPS, ProtoId::DNS})
+    if (master == id(p)) return dflt;
+  const size_t n = strnlen(fi.host, sizeof(fi.host));
+  if (n >= sizeof(fi.host) - 1) return dflt;
+  if (const UserRules* u = user_rules(); u && u->category.count(app)) return dflt;
+  uint16_t cat = 0;
+  return app_by_host(fi.host, n, &cat) == app && cat ? uint16_t(cat - 1) : dflt;
+}
+
 }  // namespace
 
 // nDPI's unsafe breeds (Unsafe, Potentially Dangerous, Dangerous).
@@ -269,6 +335,8 @@ void Classifier::set(Flow& f, uint16_t master, uint16_t app, Confidence c) noexc
   // ndpi_reconcile_protocols runs on every naming: an unsafe breed on either
   // name raises Unsafe Protocol for good (FTP_CONTROL turning FTPS keeps it)
   if (fi && (unsafe_breed(master) || unsafe_breed(app))) set_risk(f.info - 1, Risk::UnsafeProtocol, true);
+  // (a pattern's application always sits over the dissector's protocol)
+  if (fi && master && fi->host[0]) f.l7_category = host_category(master, app, *fi, f.l7_category);
   if (app == id(ProtoId::Ookla) && c == Confidence::Dpi) remember_ookla(f);
   if (const UserRules* u = user_rules())
     if (const uint16_t cat = custom_category(f, fi, *u)) f.l7_category = cat - 1;
@@ -340,19 +408,52 @@ void Classifier::extra(Flow& f, FlowInfo& fi, const Packet& p, bool from_client)
   if (r.list[fi.extra].fn(ctx, m) != Verdict::NeedMore) f.dpi_state = kDpiDone;
 }
 
-void Classifier::inspect_packet(Flow& f, const Packet& p, bool from_client) noexcept {
-  if (!p.has_l4 || p.payload_len == 0) return;
+void Classifier::packet(Flow& f, const Packet& p, bool from_client, bool retrans) noexcept {
+  if (!p.has_l4) return;
+  const uint32_t n = f.pkts[0] + f.pkts[1];
+  if (f.key.proto == kProtoTcp) {
+    // nDPI's connection tracking (ndpi_connection_tracking), on each packet it
+    // processes: a segment with no flag (NULL scan), with FIN+PSH+URG alone
+    // (XMAS scan), or a lone FIN sent from nDPI's direction 0 (FIN scan).
+    const uint8_t fl = p.tcp_flags;
+    if (fl == 0 || fl == (kFin | kPsh | kUrg) || (fl == kFin && ndpi_direction(p) == 0)) f.tcp_issues = 1;
+    // Its packets_limit_per_flow: the 32nd packet, with payload or not, ends
+    // the flow's dissection undissected (a give-up for an unnamed flow).
+    if (n > kTcpDpiWindow) {
+      if (f.dpi_state == kDpiExtra) f.dpi_state = kDpiDone;
+      else give_up(f);
+      return;
+    }
+  }
   if (f.dpi_state == kDpiExtra) {
-    if (f.info) extra(f, pool_[f.info - 1], p, from_client);
-    else f.dpi_state = kDpiDone;
+    if (p.payload_len && !retrans) {
+      if (f.info) extra(f, pool_[f.info - 1], p, from_client);
+      else f.dpi_state = kDpiDone;
+    }
+    // ndpiReader ends a UDP flow's dissection with its 25th packet
+    if (f.key.proto != kProtoTcp && n >= dpi_window(f) && f.dpi_state == kDpiExtra) f.dpi_state = kDpiDone;
     return;
   }
   if (f.dpi_state != kDpiInspecting) return;
-  if (f.pkts[0] + f.pkts[1] > dpi_window(f)) {  // only packets without payload since the last look
+  if (n > dpi_window(f)) {  // UDP: only packets without payload since the last look
     give_up(f);
     return;
   }
-  FlowInfo* fi = ensure_info(f);
+  FlowInfo* fi = p.payload_len ? ensure_info(f) : f.info ? &pool_[f.info - 1] : nullptr;
+  const bool named = f.l7_app || f.l7_master;
+  bool done = p.payload_len && !retrans && inspect(f, fi, p, from_client);
+  if (!named && (f.l7_app || f.l7_master)) judge_ports(f);  // named by this packet
+  else if (!named && fi && p.payload_len && !retrans && f.dpi_packets <= 5)
+    if (const Risk r = program_risk(Bytes(p.payload, p.payload_len)); r != Risk(0)) set_risk(f.info - 1, r, true);
+  // ndpiReader gives a UDP flow up once it processed its 25th packet
+  if (f.key.proto != kProtoTcp && n >= dpi_window(f)) done = true;
+  // nDPI's last checks on a packet it dissected: a flow named on it too, or
+  // one it is about to give up (before the give-up's guess)
+  if (fi) after_dissection(f, *fi, p);
+  if (done) give_up(f);
+}
+
+bool Classifier::inspect(Flow& f, FlowInfo* fi, const Packet& p, bool from_client) noexcept {
   dpi_next_packet();
   // The third word is readable only while no name sits in host: once a
   // dissector set one without matching, its dissectors are asked again.
@@ -439,17 +540,17 @@ void Classifier::inspect_packet(Flow& f, const Packet& p, bool from_client) noex
   uint16_t guess = guess_by_port(p.l4_proto, cli_port, srv_port);
   if (wireguard_guessed(f, fi)) guess = id(ProtoId::WireGuard);  // its speculation replaced the ports' guess
   if (guess < kIdSpace && r.by_id[l4][guess]) first = r.by_id[l4][guess] - 1u;
-  if (first < kMaxPerL4 && !is_excluded(first) && ask(first)) return;
+  if (first < kMaxPerL4 && !is_excluded(first) && ask(first)) return false;
   static_assert(kMaxPerL4 == 192 && kMaxDissectors <= 256, "three mask words, uint8_t indices");
   for (size_t w = 0; w < 3; w++) {
     // this word's candidates, lowest position (registration order) first
     for (uint64_t cand = r.slots[l4][w] & ~excluded[w]; cand; cand &= cand - 1) {
       const size_t slot = w * 64 + size_t(__builtin_ctzll(cand));
-      if (slot != first && ask(slot)) return;
+      if (slot != first && ask(slot)) return false;
     }
   }
   save();
-  if (!any_left || f.pkts[0] + f.pkts[1] >= dpi_window(f)) give_up(f);
+  return !any_left;
 }
 
 uint64_t Classifier::endpoint_key(const IpAddr& ip, uint16_t port) noexcept {
@@ -557,7 +658,129 @@ bool Classifier::ookla_known(const Flow& f) const noexcept {
   return e.app && e.key == key && now >= e.sec && now - e.sec <= kOoklaTtl;
 }
 
+namespace {
+
+bool printable(uint8_t ch) { return ch >= 0x20 && ch <= 0x7e; }
+
+// nDPI's fully_enc_heuristic (after "Ex1–Ex4" of the paper it cites): bits
+// set per byte between 3.4 and 4.6, not six printable bytes first, no run of
+// 20 printable bytes, at most half of them printable.
+bool looks_fully_encrypted(const uint8_t* b, size_t n) {
+  if (n == 0) return false;
+  uint32_t bits = 0;
+  for (size_t i = 0; i < n; i++) bits += uint32_t(__builtin_popcount(b[i]));
+  const float ratio = float(bits) / float(n);
+  if (ratio <= 3.4 || ratio >= 4.6) return false;
+  const size_t head = n < 6 ? n : 6;
+  size_t k = 0;
+  while (k < head && printable(b[k])) k++;
+  if (k == head) return false;
+  size_t count = 0, run = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (!printable(b[i])) {
+      run = 0;
+      continue;
+    }
+    count++;
+    if (++run >= 20) return false;
+  }
+  return !(float(count) / float(n) > 0.5);
+}
+
+// nDPI's categories ndpi_entropy2risk names (data/categories.tsv)
+constexpr uint16_t kCatUnspecified = 0, kCatDataTransfer = 4, kCatWeb = 5, kCatDownload = 7;
+
+}  // namespace
+
+void Classifier::after_dissection(Flow& f, FlowInfo& fi, const Packet& p) noexcept {
+  const uint32_t entry = uint32_t(&fi - &pool_[0]);
+  // fully_enc_heuristic, on the flow's first payload packet when no
+  // dissector named the flow on it and nDPI saw the TCP handshake: marks the
+  // flow (first_pkt_fully_encrypted); the risk is raised only if it is given
+  // up unnamed (risks()).
+  if (f.key.proto == kProtoTcp && p.payload_len && f.dpi_packets == 1 && !f.l7_app && !f.l7_master &&
+      seen_flow_beginning(f, p.tcp_flags) && looks_fully_encrypted(p.payload, p.payload_len))
+    set_risk(entry, Risk::FullyEncrypted, true);
+  // nDPI's entropy check: on the packets it dissects while fewer than 5
+  // carried payload (a packet without payload has none: entropy 0), never
+  // after a fully encrypted first packet. A flow named plain HTTP on this
+  // packet keeps the entropy held from before (nDPI does not recompute it
+  // then), which is what the risk's state says while the flow was unnamed.
+  if (has_risk(entry, Risk::FullyEncrypted) || f.dpi_packets >= 5) return;
+  if (!p.payload_len) {  // entropy 0 (a flow is never named on a packet without payload)
+    set_risk(entry, Risk::SuspEntropy, false);
+    return;
+  }
+  // the entropy only where it decides (ndpi_entropy2risk's other tests first)
+  bool on = entropy_matters(f, fi);
+  if (on) on = f.l7_app == id(ProtoId::HTTP) ? has_risk(entry, Risk::SuspEntropy) : payload_entropy_high(p.payload, p.payload_len);
+  set_risk(entry, Risk::SuspEntropy, on);
+}
+
+bool Classifier::entropy_matters(const Flow& f, const FlowInfo& fi) const noexcept {
+  const uint32_t entry = uint32_t(&fi - &pool_[0]);
+  auto in_stack = [&](uint16_t x) { return f.l7_app == x || f.l7_master == x; };
+  if (in_stack(id(ProtoId::TLS)) || in_stack(id(ProtoId::QUIC)) || in_stack(id(ProtoId::DTLS))) return false;
+  // unnamed, or named by anything weaker than DPI
+  const Confidence c = Confidence(fi.confidence);
+  if (c != Confidence::Dpi && c != Confidence::DpiCache) return true;
+  // named by DPI: only where something already looks off, or the category
+  // is one where high entropy is unexpected
+  const uint16_t cat = f.l7_category;
+  return has_risk(entry, Risk::BinaryDataTransfer) || has_risk(entry, Risk::BinaryAppTransfer) || has_risk(entry, Risk::PossibleExploit) ||
+         has_risk(entry, Risk::HttpSuspContent) || has_risk(entry, Risk::DnsSuspTraffic) || has_risk(entry, Risk::MalformedPacket) ||
+         malware_server(f) || (cat == kCatDownload && in_stack(id(ProtoId::HTTP))) || cat == kCatDataTransfer || cat == kCatUnspecified ||
+         cat == kCatWeb;
+}
+
+bool Classifier::malware_server(const Flow& f) const noexcept {
+  // nDPI's ndpi_fill_ip_protocol_category (with the operator's category
+  // networks): the client's address has no category and the server's is in
+  // Malware.
+  const UserRules* u = user_rules();
+  if (!u || u->cat_ips.empty()) return false;
+  const IpAddr *cli, *srv;
+  uint16_t sport;
+  ndpi_sides(f, cli, srv, sport);
+  return !u->category_by_ip(*cli) && u->category_by_ip(*srv) == UserRules::kMalware + 1;
+}
+
+void Classifier::first_icmp(Flow& f, const Packet& p) noexcept {
+  // nDPI (its ICMP guess, on the flow's first packet): the entropy of what
+  // follows the 8-byte ICMP header, judged before the flow has a name.
+  // Our ICMP payload starts after type, code and checksum.
+  if (p.l4_proto != kProtoIcmp || p.payload_len <= 4) return;
+  if (!payload_entropy_high(p.payload + 4, p.payload_len - 4)) return;
+  if (FlowInfo* fi = ensure_info(f)) {
+    fi->confidence = uint8_t(Confidence::Dpi);
+    set_risk(entry_of(fi), Risk::SuspEntropy, true);
+  }
+}
+
+void Classifier::tcp_giveup_issues(Flow& f) const noexcept {
+  // nDPI's ndpi_check_tcp_flags keys the flags on its packet direction (the
+  // side with the higher port sends direction 0; equal ports: the address
+  // decides, see ndpi_direction.h), not on who opened the flow.
+  const IpAddr& cli = f.cli_is_hi ? f.key.hi : f.key.lo;
+  const IpAddr& srv = f.cli_is_hi ? f.key.lo : f.key.hi;
+  const uint16_t cport = f.cli_is_hi ? f.key.port_hi : f.key.port_lo, sport = f.cli_is_hi ? f.key.port_lo : f.key.port_hi;
+  const uint8_t dc = ndpi_direction(cli, cport, srv, sport), ds = ndpi_direction(srv, sport, cli, cport);
+  uint8_t flags[2] = {0, 0};
+  uint32_t pkts[2] = {0, 0};
+  flags[dc] |= f.tcp_flags[0], pkts[dc] += f.pkts[0];
+  flags[ds] |= f.tcp_flags[1], pkts[ds] += f.pkts[1];
+  // refused: SYN from direction 0 and RST from either, before any payload
+  // (3WH + RST that exchanged data is a closed connection); else probing:
+  // a RST from direction 1, which sent that one packet only
+  const bool payload = f.dpi_packets != 0;
+  if ((flags[0] & kSyn) && ((flags[1] & kRst) || (flags[0] & kRst)) && !payload) f.tcp_issues = 1;
+  else if ((flags[1] & kRst) && pkts[1] == 1) f.tcp_issues = 1;
+}
+
 void Classifier::give_up(Flow& f) noexcept {
+  // nDPI's give-up (ndpiReader's, on a flow its dissection did not complete:
+  // still unnamed, or read on for metadata) checks the TCP flags first.
+  if (f.key.proto == kProtoTcp && wants(f)) tcp_giveup_issues(f);
   if (f.dpi_state == kDpiExtra) f.dpi_state = kDpiDone;
   if (f.dpi_state != kDpiInspecting) return;
   f.dpi_state = kDpiGaveUp;
@@ -569,18 +792,21 @@ void Classifier::give_up(Flow& f) noexcept {
   if ((f.key.proto == kProtoTcp || f.key.proto == kProtoUdp) && !ruled_out(f, id(ProtoId::BitTorrent)) && bittorrent_known(f)) {
     ensure_info(f);
     set(f, 0, id(ProtoId::BitTorrent), Confidence::DpiPartialCache);
+    named_by_cache(f);
     return;
   }
   // then its mining cache, for a flow of any IP protocol
   if (const uint16_t mined = mining_known(f)) {
     ensure_info(f);
     set(f, 0, mined, Confidence::DpiPartialCache);
+    named_by_cache(f);
     return;
   }
   // then its Ookla cache (TCP or UDP: nDPI asks it for any flow to port 8080)
   if (ookla_known(f)) {
     ensure_info(f);
     set(f, 0, id(ProtoId::Ookla), Confidence::DpiPartialCache);
+    named_by_cache(f);
     return;
   }
   uint16_t guess = guess_by_port(f.key.proto, cli_port, srv_port);
@@ -628,6 +854,12 @@ bool ndpi_multi_or_broadcast(const IpAddr& a) {
     return (v & 0xe0000000u) == 0xe0000000u || (v & 0xff) == 0xff || (v & 0xff) == 0;
   }
   return a.b[0] == 0xff;
+}
+
+// nDPI's ndpi_is_public_ipv4: none of 10/8, 172.16/12, 192.168/16, 127/8, 224/4
+bool public_v4(const IpAddr& a) {
+  const uint8_t* b = a.b + 12;
+  return !(b[0] == 10 || (b[0] == 172 && (b[1] & 0xf0) == 16) || (b[0] == 192 && b[1] == 168) || b[0] == 127 || (b[0] & 0xf0) == 224);
 }
 
 }  // namespace
@@ -688,13 +920,17 @@ static Risk program_risk(Bytes b) {
   return Risk(0);
 }
 
-void Classifier::inspect(Flow& f, const Packet& p, bool from_client) noexcept {
-  const bool named = f.l7_app || f.l7_master;
-  inspect_packet(f, p, from_client);
-  if (named) return;
-  if (f.l7_app || f.l7_master) return judge_ports(f);
-  if (f.info && p.has_l4 && p.payload_len && f.dpi_packets <= 5)
-    if (const Risk r = program_risk(Bytes(p.payload, p.payload_len)); r != Risk(0)) set_risk(f.info - 1, r, true);
+uint8_t Classifier::ip_list_risk(const Flow& f) const noexcept {
+  // Not for a flow a custom rule named: nDPI returns before the check there.
+  const FlowInfo* fi = info(f);
+  if (fi && Confidence(fi->confidence) == Confidence::CustomRule) return 0;
+  // nDPI looks its client up (never the server), over IPv4 only between two
+  // public addresses
+  const IpAddr *cli, *srv;
+  uint16_t sport;
+  ndpi_sides(f, cli, srv, sport);
+  if (cli->is_v4() && !(public_v4(*cli) && public_v4(*srv))) return 0;
+  return risk_by_ip(*cli);
 }
 
 uint64_t Classifier::risks(const Flow& f) const noexcept {
@@ -709,6 +945,13 @@ uint64_t Classifier::risks(const Flow& f) const noexcept {
   // ntop over HTTP is never on a wrong port (http.c clears the risk when the
   // server names itself, which is after the ports were judged)
   if (master == id(ProtoId::HTTP) && app == id(ProtoId::ntop)) m &= ~(uint64_t(1) << uint8_t(Risk::KnownProtoNonStdPort));
+  // nDPI's give-up raises Fully Encrypted for a flow its caches did not name
+  // either (the mark stays on a flow a dissector named later, for the
+  // entropy check it turns off)
+  if (f.dpi_state != kDpiGaveUp) m &= ~(uint64_t(1) << uint8_t(Risk::FullyEncrypted));
+  if (f.tcp_issues) set(Risk::TcpIssues);
+  if (const uint8_t r = ip_list_risk(f)) set(Risk(r));
+  if (malware_server(f)) set(Risk::MalwareHost);
   // nDPI's probing attempt (ndpi_check_probing_attempt), for SSH named by
   // its dissector (TLS's and mail's forms are not judged here).
   if (app == id(ProtoId::SSH) && !master && conf == Confidence::Dpi && fi && ssh_probing_attempt(f, *fi)) set(Risk::ProbingAttempt);
@@ -724,13 +967,16 @@ uint64_t Classifier::risks(const Flow& f) const noexcept {
                   (udp && (app == id(ProtoId::Syslog) || app == id(ProtoId::MDNS) || app == id(ProtoId::Sonos)));
     if (!oneway) set(Risk::Unidirectional);
   }
-  // the operator's risk exceptions (protos.txt's ip_risk_mask / host_risk_mask)
-  if (m)
-    if (const UserRules* u = user_rules(); u && !u->risk_masks.empty()) {
+  // nDPI's built-in exceptions on the flow's name, then the operator's
+  // (protos.txt's ip_risk_mask / host_risk_mask)
+  if (m) {
+    const std::string_view name = fi && fi->host[0] ? std::string_view(fi->host, strnlen(fi->host, sizeof(fi->host))) : std::string_view();
+    if (!name.empty()) m &= builtin_host_risk_mask(name);
+    if (const UserRules* u = user_rules(); m && u && !u->risk_masks.empty()) {
       const IpAddr& cli = f.cli_is_hi ? f.key.hi : f.key.lo;
-      const std::string_view name = fi && fi->host[0] ? std::string_view(fi->host, strnlen(fi->host, sizeof(fi->host))) : std::string_view();
       m &= u->risk_mask(cli, srv, name);
     }
+  }
   return m;
 }
 

@@ -22,9 +22,17 @@ class Classifier {
 
   // A new flow: protocols known from the IP protocol alone (ICMP, GRE …).
   void start(Flow& f) noexcept;
-  // A payload packet of a flow still being inspected (or read for metadata).
-  void inspect(Flow& f, const Packet& p, bool from_client) noexcept;
+  // A packet (with or without payload) of a flow still being inspected or
+  // read for metadata (wants()), as nDPI processes it: its connection
+  // tracking (TCP scans, the 32-packet limit), the dissectors for a payload
+  // that is not a TCP retransmission (`retrans`), then the checks nDPI makes
+  // at the end of a packet it dissected (fully encrypted first packet,
+  // payload entropy) and its give-up.
+  void packet(Flow& f, const Packet& p, bool from_client, bool retrans) noexcept;
   static bool wants(const Flow& f) noexcept { return f.dpi_state == kDpiInspecting || f.dpi_state == kDpiExtra; }
+  // The first packet of an ICMP flow (named at start()): nDPI's entropy of
+  // its data.
+  void first_icmp(Flow& f, const Packet& p) noexcept;
   // No more packets will be inspected (the flow ends, or the limit passed):
   // nDPI's give-up, which guesses by port.
   void give_up(Flow& f) noexcept;
@@ -44,12 +52,13 @@ class Classifier {
   }
   // entry: FlowInfo pool index; on: raise, else clear
   void set_risk(uint32_t entry, Risk r, bool on) noexcept {
-    uint32_t& w = stored_bit(r) ? pool_[entry].risks : risks2_[entry];
-    const uint32_t b = stored_bit(r) | stored_bit2(r);
-    w = on ? w | b : w & ~b;
+    const RiskHome h = kRiskHomes.at[uint8_t(r) & 63];
+    uint32_t& w = h.word ? risks2_[entry] : pool_[entry].risks;
+    w = on ? w | h.bit : w & ~h.bit;
   }
   bool has_risk(uint32_t entry, Risk r) const noexcept {
-    return (pool_[entry].risks & stored_bit(r)) || (risks2_[entry] & stored_bit2(r));
+    const RiskHome h = kRiskHomes.at[uint8_t(r) & 63];
+    return ((h.word ? risks2_[entry] : pool_[entry].risks) & h.bit) != 0;
   }
   uint32_t entry_of(const FlowInfo* fi) const noexcept { return uint32_t(fi - &pool_[0]); }
   void prefetch(const Flow& f) const noexcept { __builtin_prefetch(&pool_[f.info - 1], 1); }
@@ -61,6 +70,10 @@ class Classifier {
   // nDPI's risk mask (bit = ndpi_risk_enum id): what dissectors raised, plus
   // what follows from the flow's protocol, ports and counters.
   uint64_t risks(const Flow& f) const noexcept;
+  // The risk nDPI's ip_risk lists give the flow's client (anonymous
+  // subscriber, crawler), 0 when none: its check on the flow's first
+  // packet (ndpi_internal_detection_process_packet).
+  uint8_t ip_list_risk(const Flow& f) const noexcept;
   uint64_t info_full() const { return info_full_; }
   uint64_t meta_full() const { return meta_full_; }
   size_t memory_bytes() const { return pool_.memory_bytes() + size_t(pool_.max()) * sizeof(uint32_t) + meta_.memory_bytes(); }
@@ -105,10 +118,26 @@ class Classifier {
 
  private:
   FlowInfo* ensure_info(Flow& f) noexcept;
+  // The dissectors on a payload packet; true when nDPI gives up after it
+  // (no dissector left to ask).
+  bool inspect(Flow& f, FlowInfo* fi, const Packet& p, bool from_client) noexcept;
+  // nDPI's checks at the end of a packet it dissected (fully_enc_heuristic,
+  // ndpi_entropy2risk).
+  void after_dissection(Flow& f, FlowInfo& fi, const Packet& p) noexcept;
+  // ndpi_entropy2risk for the flow as it is now: whether an entropy above
+  // plain text's raises the risk (else it is cleared whatever the entropy).
+  bool entropy_matters(const Flow& f, const FlowInfo& fi) const noexcept;
+  // nDPI's Client Contacted A Malware Host (ndpi_fill_ip_protocol_category).
+  bool malware_server(const Flow& f) const noexcept;
+  // ndpi_check_tcp_flags, run by nDPI's give-up.
+  void tcp_giveup_issues(Flow& f) const noexcept;
+  // The give-up named the flow from a cache: not a fully encrypted one.
+  void named_by_cache(const Flow& f) noexcept {
+    if (f.info) set_risk(f.info - 1, Risk::FullyEncrypted, false);
+  }
   // While inspecting: the dissector of `proto` answered no on this flow.
   bool ruled_out(const Flow& f, uint16_t proto) const noexcept;
   void extra(Flow& f, FlowInfo& fi, const Packet& p, bool from_client) noexcept;
-  void inspect_packet(Flow& f, const Packet& p, bool from_client) noexcept;
   void judge_ports(const Flow& f) noexcept;
   void set(Flow& f, uint16_t master, uint16_t app, Confidence c) noexcept;
   bool custom_rule(Flow& f, const UserRules& u) noexcept;

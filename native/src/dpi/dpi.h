@@ -5,6 +5,7 @@
 // nDPI's window of packets (dpi_window), then guesses by port as nDPI does.
 #pragma once
 #include <cstdint>
+#include <string_view>
 
 #include "decode/packet.h"
 #include "dpi/meta.h"
@@ -148,6 +149,12 @@ struct DpiCtx {
     if (!fi || fi->host[0]) return nullptr;
     return reinterpret_cast<uint8_t*>(const_cast<char*>(fi->host)) + sizeof(fi->host) - kScratchBytes + slot;
   }
+  // nDPI's HTTP content check (http.c, ndpi_validate_http_content) keeps the
+  // entropy of a text/JSON/form body of 8 bytes or more as the flow's; the
+  // classifier judges it at the end of the packet (Susp Entropy, for a flow
+  // named plain HTTP, whose packet entropy nDPI does not compute). A no-op
+  // in the reading after the match, where nDPI judges no entropy.
+  void body_entropy(Bytes body) const;
   // Raises (clears) a risk kept by the classifier (dpi/risk.h: either word).
   void risk(Risk r) const;
   void unrisk(Risk r) const;
@@ -174,11 +181,12 @@ void http_user_agent_risks(DpiCtx& c, const char* ua, size_t n);
 // without SYN (the client's SYN carries no ACK, so any ACK of the client's
 // came after it; a server segment is judged by itself, the one being read).
 // nDPI also checks their order; this does not.
-inline bool seen_flow_beginning(const DpiCtx& c) {
-  const uint8_t cli = c.flow.tcp_flags[0], srv = c.flow.tcp_flags[1];
+inline bool seen_flow_beginning(const Flow& f, uint8_t packet_flags) {
+  const uint8_t cli = f.tcp_flags[0], srv = f.tcp_flags[1];
   if (!(cli & kSyn) || (srv & (kSyn | kAck)) != (kSyn | kAck)) return false;
-  return (cli & kAck) || (c.p.tcp_flags & (kSyn | kAck)) == kAck;
+  return (cli & kAck) || (packet_flags & (kSyn | kAck)) == kAck;
 }
+inline bool seen_flow_beginning(const DpiCtx& c) { return seen_flow_beginning(c.flow, c.p.tcp_flags); }
 
 enum L4Mask : uint8_t { kL4Tcp = 1, kL4Udp = 2, kL4Both = 3 };
 
@@ -197,11 +205,21 @@ bool register_dissector(const Dissector& d);
   static const bool fg_dissector_registered_##name = ::fg::register_dissector(::fg::Dissector __VA_ARGS__)
 
 // Hostname → application (dpi/host_match.cpp), 0 when no pattern matches.
-uint16_t app_by_host(const char* host, size_t len);
+// `category`, when given, receives the category + 1 of the nDPI pattern
+// that named it (0: none, or the operator's rule named it).
+uint16_t app_by_host(const char* host, size_t len, uint16_t* category = nullptr);
+// nDPI's built-in host risk exceptions (ndpi_add_domain_risk_exceptions)
+// for a flow's lower-case name: the mask its risks are ANDed with (all ones
+// when none applies).
+uint64_t builtin_host_risk_mask(std::string_view name);
 
 // Address → application (dpi/ip_match.cpp): nDPI's per-application IP
 // prefix lists, longest prefix first; 0 when no prefix holds it.
 uint16_t app_by_ip(const IpAddr& ip);
+// Address → risk id (dpi/ip_match.cpp): nDPI's ip_risk lists (anonymous
+// subscribers, crawlers), longest prefix first; 0 when none holds it.
+uint8_t risk_by_ip(const IpAddr& ip);
+
 // nDPI's guessed_protocol_id_by_ip: the flow's server address first, then
 // its client's (ndpi_guess_host_protocol_id).
 inline uint16_t app_by_flow_ip(const Flow& f) {

@@ -1,7 +1,8 @@
 // ④ Address → application, with nDPI's per-application IP prefix lists
 // (data/ip-ranges.tsv, see data/README.md); the longest matching prefix
 // wins, as in nDPI's Patricia tree. The operator's address rules (-p, see
-// user_rules.h) come first.
+// user_rules.h) come first. Address → risk likewise, with the lists nDPI
+// loads into its ip_risk tree (data/ip-risks.tsv).
 #include <cstdint>
 #include <vector>
 
@@ -39,7 +40,36 @@ const PrefixTable& table() {
   return t;
 }
 
+#include "dpi/generated/ip-risks.inc"
+
+const PrefixTable& risk_table() {
+  static const PrefixTable t([] {
+    struct Row {
+      uint8_t b[16];
+      unsigned len;
+      uint16_t risk;
+    };
+    static const Row kRows[] = {
+#define FG_X(len, id, ...) {{__VA_ARGS__}, len, id},
+        FG_IP_RISKS(FG_X)
+#undef FG_X
+    };
+    std::vector<PrefixTable::Prefix> rows;
+    rows.reserve(sizeof(kRows) / sizeof(kRows[0]));
+    for (const Row& r : kRows) {
+      PrefixTable::Prefix p{};
+      std::copy(r.b, r.b + 16, p.b);
+      p.len = r.len, p.value = r.risk;
+      rows.push_back(p);
+    }
+    return rows;
+  }());
+  return t;
+}
+
 }  // namespace
+
+uint8_t risk_by_ip(const IpAddr& ip) { return uint8_t(risk_table().find(ip)); }
 
 uint16_t app_by_ip(const IpAddr& ip) {
   if (const UserRules* u = user_rules())

@@ -12,10 +12,11 @@ namespace fg {
 // Equal ports: the addresses decide, IPv4 1 when the source is the lower;
 // over IPv6 nDPI's comparison always yields 1, so both sides are
 // direction 1 there.
-inline uint8_t ndpi_direction(const Packet& p) {
-  if (p.sport != p.dport) return p.sport < p.dport ? 1 : 0;
-  if (!p.src.is_v4()) return 1;
-  return p.src < p.dst ? 1 : 0;
+inline uint8_t ndpi_direction(const IpAddr& src, uint16_t sport, const IpAddr& dst, uint16_t dport) {
+  if (sport != dport) return sport < dport ? 1 : 0;
+  if (!src.is_v4()) return 1;
+  return src < dst ? 1 : 0;
 }
+inline uint8_t ndpi_direction(const Packet& p) { return ndpi_direction(p.src, p.sport, p.dst, p.dport); }
 
 }  // namespace fg

@@ -71,6 +71,24 @@ static_assert([] {  // a risk has one home
   return true;
 }());
 
+// Where each stored risk is kept, by risk id (a table: the classifier sets
+// and tests risks with a runtime id on every packet it judges): word 0
+// (kStoredRisks) or 1 (kStoredRisks2) and its bit; bit 0 for a risk never
+// stored.
+struct RiskHome {
+  uint8_t word;
+  uint32_t bit;
+};
+struct RiskHomes {
+  RiskHome at[64];
+};
+inline constexpr RiskHomes kRiskHomes = [] {
+  RiskHomes t{};
+  for (uint32_t i = 0; i < sizeof(kStoredRisks); i++) t.at[uint8_t(kStoredRisks[i])] = {0, uint32_t(1) << i};
+  for (uint32_t i = 0; i < sizeof(kStoredRisks2); i++) t.at[uint8_t(kStoredRisks2[i])] = {1, uint32_t(1) << i};
+  return t;
+}();
+
 inline uint64_t expand_risks(uint32_t bits, uint32_t bits2 = 0) {
   uint64_t m = 0;
   for (uint32_t i = 0; bits && i < sizeof(kStoredRisks); i++, bits >>= 1)

@@ -1,5 +1,7 @@
 #include "dpi/tls_parse.h"
 
+#include "dpi/fingerprints.h"
+
 #define OPENSSL_SUPPRESS_DEPRECATED
 #include <arpa/inet.h>
 #include <openssl/md5.h>
@@ -115,7 +117,30 @@ constexpr size_t kMaxList = 128;
 }  // namespace
 
 void md5_digest(const void* data, size_t n, uint8_t out[16]) { digest("MD5", data, n, out); }
+void sha1_digest(const void* data, size_t n, uint8_t out[20]) {
+  SHA_CTX c;
+  SHA1_Init(&c);
+  SHA1_Update(&c, data, n);
+  SHA1_Final(out, &c);
+}
 void sha256_digest(const void* data, size_t n, uint8_t out[32]) { digest("SHA256", data, n, out); }
+
+bool tls_suspicious_extension(uint16_t id, bool dtls) {
+  static constexpr uint16_t kKnown[] = {
+      65486, 13172, 17513, 30032, 65445,                                  // ESNI, NPN, ALPS, Channel ID, QUIC
+      2570, 6682, 10794, 14906, 19018, 23130, 27242, 31354, 35466, 39578,  // GREASE
+      43690, 47802, 51914, 56026, 60138, 64250,
+      1035, 16696,                                                        // groups
+      102, 129, 52243, 52244, 57363, 65279, 65413,                        // ciphers
+      65037,                                                              // ECH
+  };
+  if (id > 59 && id != 65281) {
+    for (uint16_t k : kKnown)
+      if (k == id) return false;
+    return true;
+  }
+  return !dtls && (id == 53 || id == 54);
+}
 
 bool tls_read_client_hello(Bytes hs, HelloTransport tr, TlsMeta& t, HelloFacts& facts) {
   Reader r{hs.data(), hs.size()};
@@ -151,9 +176,13 @@ bool tls_read_client_hello(Bytes hs, HelloTransport tr, TlsMeta& t, HelloFacts& 
   if (r.has(2)) {
     size_t ext_end = r.off + 2 + load_be16(r.p + r.off);
     r.off += 2;
+    // nDPI checks the extensions only when their block fits in the message
+    const bool checked = ext_end <= r.n;
     if (ext_end > r.n) ext_end = r.n, facts.complete = false;
     while (r.off + 4 <= ext_end) {
       uint16_t type = r.u16(), len = r.u16();
+      // nDPI's checkExtensions: one running past the message, or an odd id
+      if (checked && (r.off + len > r.n || tls_suspicious_extension(type, tr == HelloTransport::Dtls))) facts.susp_ext = true;
       if (r.off + len > ext_end) {
         facts.complete = false;
         if (!tls_grease(type) && ne < kMaxList) exts[ne++] = type;
@@ -228,6 +257,9 @@ bool tls_read_client_hello(Bytes hs, HelloTransport tr, TlsMeta& t, HelloFacts& 
         case 0x0039:
         case 0xffa5:  // QUIC transport parameters
           if (!facts.quic_tp) facts.quic_tp = e.p + e.off, facts.quic_tp_len = len;
+          break;
+        case 0x0015:  // padding: nDPI reads a long one as a way to force odd fragmentation
+          if (len > 500) facts.long_padding = true;
           break;
         case 0x002b: {  // supported_versions
           size_t l = e.u8();
@@ -351,7 +383,7 @@ bool tls_read_client_hello(Bytes hs, HelloTransport tr, TlsMeta& t, HelloFacts& 
   return true;
 }
 
-bool tls_read_server_hello(Bytes hs, TlsMeta& t, bool* uncommon_alpn) {
+bool tls_read_server_hello(Bytes hs, TlsMeta& t, bool* uncommon_alpn, bool* susp_ext, bool dtls) {
   Reader r{hs.data(), hs.size()};
   if (r.u8() != 0x02) return false;
   size_t msg_len = r.u24();
@@ -381,6 +413,7 @@ bool tls_read_server_hello(Bytes hs, TlsMeta& t, bool* uncommon_alpn) {
       Reader e{r.p, r.off + len, r.off};
       r.off += len;
       if (ne < kMaxList) exts[ne++] = type;
+      if (susp_ext && tls_suspicious_extension(type, dtls)) *susp_ext = true;
       if (type == 0x002b && len == 2) t.version = e.u16();  // TLS 1.3's real version
       if (type == 0x0010) {
         const size_t list = e.u16();
@@ -563,6 +596,15 @@ void cert_names(const uint8_t* p, size_t n, size_t at, size_t tbs_end, CertNameF
 }
 
 }  // namespace
+
+bool tls_first_cert_malicious(Bytes body) {
+  if (body.size() < 6) return false;
+  const size_t len = size_t(body[3]) << 16 | size_t(body[4]) << 8 | body[5];
+  if (!len || body.size() - 6 < len) return false;  // cut short: not the certificate's digest
+  uint8_t h[20];
+  sha1_digest(body.data() + 6, len, h);
+  return malicious_cert_sha1(h);
+}
 
 bool tls_read_certificate(Bytes body, TlsMeta& t, CertNameFn on_name, void* ctx, char* subject_dn, size_t dn_cap) {
   if (subject_dn && dn_cap) subject_dn[0] = 0;

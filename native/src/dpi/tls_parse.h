@@ -19,6 +19,8 @@ struct HelloFacts {
   bool has_alpn = false;
   bool use_srtp = false;   // DTLS-SRTP (RFC 5764): WebRTC media
   bool esni = false;       // an encrypted_server_name nDPI could read (no missing-SNI risk then)
+  bool susp_ext = false;   // nDPI's checkExtensions flagged one (tls_suspicious_extension)
+  bool long_padding = false;  // a padding extension over 500 bytes (nDPI: obfuscated traffic)
   const char* sni = nullptr;
   size_t sni_len = 0;
   const uint8_t* alpn = nullptr;  // the first protocol offered (inside the hello)
@@ -39,8 +41,14 @@ enum class HelloTransport : uint8_t { Tcp, Quic, Dtls };
 // `hs` starts at the handshake header (type 1). Fills t's client fields.
 bool tls_read_client_hello(Bytes hs, HelloTransport tr, TlsMeta& t, HelloFacts& facts);
 // `hs` starts at the handshake header (type 2). `uncommon_alpn`, when given,
-// tells whether the server's ALPN holds a value off nDPI's common list.
-bool tls_read_server_hello(Bytes hs, TlsMeta& t, bool* uncommon_alpn = nullptr);
+// tells whether the server's ALPN holds a value off nDPI's common list;
+// `susp_ext` whether an extension is one nDPI calls suspicious.
+bool tls_read_server_hello(Bytes hs, TlsMeta& t, bool* uncommon_alpn = nullptr, bool* susp_ext = nullptr, bool dtls = false);
+// nDPI's checkExtensions on an extension id: above 59 (IANA's range as
+// nDPI knows it), not renegotiation_info and not on its list of known
+// non-IANA ones (ESNI, NPN, ALPS, Channel ID, QUIC's, GREASE, ECH …); or
+// DTLS's own 53/54 outside DTLS.
+bool tls_suspicious_extension(uint16_t id, bool dtls);
 // nDPI's common ALPN list (load_common_alpns) and its matching.
 bool tls_common_alpn(const uint8_t* a, size_t n);
 // An ALPN protocol list (length-prefixed entries) holds an uncommon value.
@@ -106,5 +114,11 @@ bool numeric_host(const char* s, size_t n);
 
 void md5_digest(const void* data, size_t n, uint8_t out[16]);
 void sha256_digest(const void* data, size_t n, uint8_t out[32]);
+void sha1_digest(const void* data, size_t n, uint8_t out[20]);
+// nDPI's certificate fingerprint (tls.c, metadata.sha1_fingerprint on by
+// default): the SHA-1 of the first certificate of a Certificate message
+// body (after its 4-byte header), when the body holds it whole; its
+// listing on the malicious SHA-1 list (fingerprints.h). False otherwise.
+bool tls_first_cert_malicious(Bytes body);
 
 }  // namespace fg

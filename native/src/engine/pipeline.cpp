@@ -406,8 +406,12 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
         !(is_multicast(p.dst) || is_limited_broadcast(p.dst) || p.dst.is_unspecified()))
       src_is_client = false;
     f.cli_is_hi = src_is_client ? swapped : !swapped;
-    if (lim_.dpi) dpi_.start(f);  // knows client and server (the operator's address rules)
-    else f.dpi_state = kDpiGaveUp;
+    if (lim_.dpi) {
+      dpi_.start(f);  // knows client and server (the operator's address rules)
+      if (p.l4_proto == kProtoIcmp) dpi_.first_icmp(f, p);
+    } else {
+      f.dpi_state = kDpiGaveUp;
+    }
     const IpAddr& cli = src_is_client ? p.src : p.dst;
     const IpAddr& srv = src_is_client ? p.dst : p.src;
     const uint8_t* cli_mac = p.has_mac ? (src_is_client ? p.src_mac : p.dst_mac) : nullptr;
@@ -574,20 +578,27 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
       if (p.has_mac && p.l4_proto == kProtoUdp && (p.sport == 5353 || p.dport == 5353))
         if (uint8_t t = mdns_device_type(Bytes(p.payload, p.payload_len))) learn_mac_devtype(p.src_mac, t);
     }
-    if (Classifier::wants(f) && !dpi_skip) {
-      const RiskSig sig = risk_sig(f);
-      dpi_.inspect(f, p, dir == 0);
-      if (risk_sig(f) != sig) {
-        if (lim_.checks) rescore(fi, true);
-        // ntopng's Flow: a client whose flow nDPI flags as a crawler or bot is
-        // one from then on (Host::setCrawlerBotScannerHost)
-        const FlowInfo* x = dpi_.info(f);
-        if (x && (x->risks & stored_bit(Risk::CrawlerBot)) && f.cli_host != HashIndex::kNone) hosts_[f.cli_host].flags |= kHostCrawlerBot;
-      }
-    }
-    // ntopng's IEC104Stats: every new TCP segment of an IEC flow, from the one that classified it on
-    if (lim_.checks && tcp && !old_data && (f.l7_app == id(ProtoId::IEC60870) || f.l7_master == id(ProtoId::IEC60870))) iec_segment(fi, p, dir);
   }
+  // Classification: every packet of a flow nDPI still processes (its
+  // connection tracking and checks see segments without payload too; a
+  // retransmission reaches no dissector)
+  if (Classifier::wants(f)) {
+    const RiskSig sig = risk_sig(f);
+    dpi_.packet(f, p, dir == 0, dpi_skip);
+    if (risk_sig(f) != sig) {
+      if (lim_.checks) rescore(fi, true);
+      // ntopng's Flow: a client whose flow nDPI flags as a crawler or bot is
+      // one from then on (Host::setCrawlerBotScannerHost)
+      const FlowInfo* x = dpi_.info(f);
+      if (x && (x->risks & stored_bit(Risk::CrawlerBot)) && f.cli_host != HashIndex::kNone) hosts_[f.cli_host].flags |= kHostCrawlerBot;
+    }
+  }
+  // ... as is one whose address nDPI's crawler lists hold (its ip_risk
+  // check, on the flow's first packet)
+  if (lim_.dpi && f.pkts[0] + f.pkts[1] == 1 && f.cli_host != HashIndex::kNone && dpi_.ip_list_risk(f) == uint8_t(Risk::CrawlerBot))
+    hosts_[f.cli_host].flags |= kHostCrawlerBot;
+  // ntopng's IEC104Stats: every new TCP segment of an IEC flow, from the one that classified it on
+  if (p.payload_len && lim_.checks && tcp && !old_data && (f.l7_app == id(ProtoId::IEC60870) || f.l7_master == id(ProtoId::IEC60870))) iec_segment(fi, p, dir);
   // The first packet back: the flow is no longer one-way.
   if (f.oneway_scored && f.pkts[dir] == 1 && f.pkts[dir ^ 1] != 0) rescore(fi, false);
   ref.has_flow = 1;

@@ -239,7 +239,9 @@ class Pipeline {
     uint32_t apps;
     bool operator!=(const RiskSig& o) const { return risks != o.risks || apps != o.apps; }
   };
-  RiskSig risk_sig(const Flow& f) const noexcept { return {dpi_.stored_risks(f), uint32_t(f.l7_app) | uint32_t(f.l7_master) << 16}; }
+  RiskSig risk_sig(const Flow& f) const noexcept {
+    return {dpi_.stored_risks(f) | uint64_t(f.tcp_issues) << uint8_t(Risk::TcpIssues), uint32_t(f.l7_app) | uint32_t(f.l7_master) << 16};
+  }
   // The record of a flow (ended, or a periodic snapshot) into the expired ring.
   void emit_record(uint32_t fi, RecordKind kind, FlowEnd why) noexcept;
   void flow_info_text(const Flow& f, const FlowInfo* fi, char* out, size_t cap) const noexcept;

@@ -76,6 +76,11 @@ struct alignas(64) Flow {
   uint8_t ip_version : 4;
   // its TCP latencies are all taken (flow.h TcpTiming): later packets leave them alone
   uint8_t tcp_timed : 1;
+  // nDPI's TCP connection issues (risk TcpIssues): a scan segment among the
+  // packets nDPI dissects, or a refused / probing connection when it gave
+  // up (Classifier::tcp_segment, give_up); kept here as such flows often
+  // carry no payload and have no FlowInfo
+  uint8_t tcp_issues : 1;
   uint8_t icmp_type, icmp_code;
   // line 1: what every packet updates
   uint8_t tcp_flags[2];

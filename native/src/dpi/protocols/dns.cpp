@@ -220,11 +220,32 @@ bool good_reply(const Header& h) {
   return some(h.qd) && (some(h.an) || some(h.ns) || some(h.ar));
 }
 
+// nDPI's record types it calls obsolete (ndpi_check_dns_type: MD, MF,
+// MAILA, MB, MG, MR, MINFO, MAILB, NULL, WKS, A6, NSAP-PTR, KEY, SIG, GPOS,
+// X25, ISDN, RT, NSAP, …, UINFO/UID/GID/UNSPEC and the like).
+bool obsolete_type(uint16_t t) {
+  switch (t) {
+    case 3: case 4: case 254: case 7: case 8: case 9: case 14: case 253: case 11: case 10: case 38:
+    case 30: case 25: case 24: case 13: case 17: case 19: case 20: case 21: case 22: case 23: case 26:
+    case 31: case 32: case 34: case 42: case 40: case 27: case 100: case 101: case 102: case 103: case 99:
+    case 56: case 57: case 58: case 104: case 105: case 106: case 107: case 259:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// What nDPI's walk over the answers notes on the way (dns.c).
+struct AnswerNotes {
+  bool zero_ttl = false;  // an answer with TTL 0 (risk Minor Issues)
+  bool obsolete = false;  // an obsolete record type before the answers it takes are complete (Susp DNS Traffic)
+};
+
 // nDPI's walk over a good response from x, as it moves through it, for the
 // EDNS(0) payload size of an OPT record among the additional ones (0 when
 // none). `addrs` counts the flow's A/AAAA answers taken (nDPI stops taking
 // them at 4, and takes a PTR answer's name only before that).
-uint16_t walk_reply(Bytes p, size_t x, const Header& h, uint8_t& addrs, uint16_t edns0) {
+uint16_t walk_reply(Bytes p, size_t x, const Header& h, uint8_t& addrs, uint16_t edns0, AnswerNotes& notes) {
   const size_t n = p.size();
   auto get16 = [&](size_t at) { return load_be16(p.data() + at); };
   for (uint16_t q = 0; q < h.qd; q++) {
@@ -244,6 +265,10 @@ uint16_t walk_reply(Bytes p, size_t x, const Header& h, uint8_t& addrs, uint16_t
     if (x + 8 >= n) break;
     uint16_t type = get16(x);
     x += 2;
+    // every answer's TTL, read past its class; the type until the answers
+    // it takes are complete
+    if (load_be32(p.data() + x + 2) == 0) notes.zero_ttl = true;
+    if (!found && obsolete_type(type)) notes.obsolete = true;
     if (x + 12 <= n) {
       x += 6;
       uint16_t len = get16(x);
@@ -348,8 +373,11 @@ bool read_message(DpiCtx& c, Bytes p, size_t base, bool matched, Reading& r) {
     // nDPI: a machine-generated name that resolved is a risky domain.
     else if (c.info && (c.info->risks & stored_bit(Risk::SuspDgaDomain))) c.risk(Risk::RiskyDomain);
     if (good_reply(h)) {
-      r.edns0 = walk_reply(p, x, h, r.addrs, r.edns0);
+      AnswerNotes notes;
+      r.edns0 = walk_reply(p, x, h, r.addrs, r.edns0, notes);
       r.named_by_port = h.ar > 0;
+      if (notes.zero_ttl) c.risk(Risk::MinorIssues);
+      if (notes.obsolete) c.risk(Risk::DnsSuspTraffic);
     }
   }
   // Every question's extent: a question past the packet's end, of type 0
@@ -380,6 +408,18 @@ bool read_message(DpiCtx& c, Bytes p, size_t base, bool matched, Reading& r) {
   size_t off = base + 12;
   size_t len = grab_name(p, off, mdns, raw, sizeof(raw), valid);
   if (!valid) c.risk(Risk::InvalidCharacters);
+  // nDPI: a first label over 48 characters may carry data out (DNS
+  // tunnelling), except in reverse lookups, over mDNS and under the
+  // domains it knows to use long labels.
+  if (!mdns && !std::strstr(raw, ".in-addr.")) {
+    if (const char* dot = std::strchr(raw, '.'); dot && dot - raw > 48) {
+      std::string_view n(raw, len);
+      bool known = false;
+      for (std::string_view e : {"multi.surbl.org", "spamhaus.org", "rackcdn.com", "akamaiedge.net", "mx-verification.google.com", "amazonaws.com"})
+        known = known || n.ends_with(e);
+      if (!known) c.risk(Risk::DnsSuspTraffic);
+    }
+  }
   // nDPI keeps the name's last 79 characters, up to a NUL (mDNS keeps any byte).
   const char* host = raw;
   size_t hlen = std::strlen(raw);

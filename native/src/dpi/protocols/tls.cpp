@@ -205,6 +205,7 @@ uint16_t cert_cache_app(const DpiCtx& c, bool client_hello) {
 // list and risks. Only a flow still plain TLS (or its mail variants) is named.
 void read_certificate(const DpiCtx& c, TlsMeta& t, Bytes body) {
   const bool unnamed = !c.extra || c.flow.l7_master == 0;
+  if (tls_first_cert_malicious(body)) c.risk(Risk::MaliciousCert);
   char dn[256];
   SanScan scan{&c};
   if (tls_read_certificate(body, t, cert_name_app, &scan, dn, sizeof(dn))) {
@@ -342,8 +343,9 @@ bool walk_server(const DpiCtx& c, TlsMeta& t) {
         size_t hl = size_t(rec[h + 1]) << 16 | size_t(rec[h + 2]) << 8 | rec[h + 3];
         Bytes msg = rec.subspan(h, std::min(hl + 4, rec.size() - h));
         if (ht == 2 && !(t.flags & kTlsServerHello)) {
-          bool uncommon = false;
-          if (tls_read_server_hello(msg, t, &uncommon)) server_hello_risks(c, t, uncommon);
+          bool uncommon = false, susp = false;
+          if (tls_read_server_hello(msg, t, &uncommon, &susp)) server_hello_risks(c, t, uncommon);
+          if (susp) c.risk(Risk::TlsSuspExtension);
           if (c.extra ? !c.flow.l7_master : !t_cert_app) {
             if (const uint16_t app = cert_cache_app(c, false)) {
               if (c.extra) c.clf->refine(c.flow, c.flow.l7_app, app, Confidence::DpiCache);
@@ -398,6 +400,7 @@ constexpr uint8_t kDtlsServerIsClient = 1, kDtlsServerIsServer = 2, kDtlsSide = 
 
 void dtls_certificate(DpiCtx& c, TlsMeta& t, Bytes body) {
   const bool unnamed = !c.extra || c.flow.l7_master == 0;
+  if (tls_first_cert_malicious(body)) c.risk(Risk::MaliciousCert);
   char dn[256];
   if (!tls_read_certificate(body, t, dtls_cert_name, &c, dn, sizeof(dn))) return;
   if (t.srv_state & kDtlsWebrtc) t.flags &= uint8_t(~kTlsSelfSigned);
@@ -446,10 +449,12 @@ bool dtls_read_records(DpiCtx& c) {
           uint8_t msg[4 + 512];
           msg[0] = 2, msg[1] = rec[h + 1], msg[2] = rec[h + 2], msg[3] = rec[h + 3];
           std::memcpy(msg + 4, frag.data(), frag.size());
-          if (tls_read_server_hello(Bytes(msg, 4 + frag.size()), t)) {
+          bool susp = false;
+          if (tls_read_server_hello(Bytes(msg, 4 + frag.size()), t, nullptr, &susp, true)) {
             t.srv_state = uint8_t((t.srv_state & ~kDtlsSide) | (c.from_client ? kDtlsServerIsClient : kDtlsServerIsServer));
             if (tls_weak_cipher(t.cipher)) c.risk(Risk::TlsWeakCipher);
           }
+          if (susp) c.risk(Risk::TlsSuspExtension);
         } else if (ht == 11 && (t.srv_state & kDtlsSide) == (c.from_client ? kDtlsServerIsClient : kDtlsServerIsServer)) {
           // The certificate may come in fragments: gathered up to the first
           // certificate's end, as nDPI reassembles them.
@@ -539,7 +544,11 @@ void tls_hello_meta(DpiCtx& c, Bytes hs, HelloTransport tr, HelloFacts* out) {
   const uint16_t v = facts.legacy_version;
   if (v < 0x0303) c.risk(Risk::TlsObsoleteVersion);
   if (facts.has_alpn && facts.alpn_list && tls_uncommon_alpns(facts.alpn_list, facts.alpn_list_len)) c.risk(Risk::TlsUncommonAlpn);
+  if (facts.susp_ext) c.risk(Risk::TlsSuspExtension);
+  if (facts.long_padding) c.risk(Risk::Obfuscated);
   if (!facts.complete) return;  // an extension may be in the next segment
+  // nDPI's domain fronting check: an encrypted SNI beside a clear one
+  if (facts.esni && facts.sni && facts.sni_len && facts.sni[0]) c.risk(Risk::TlsSuspEsni);
   // Missing SNI from TLS 1.1 on (an empty name is none), with the ALPN/SNI
   // mismatch when an offered protocol starts with 'h'; no ALPN from TLS 1.2.
   if (v >= 0x0302 && !(facts.sni && facts.sni_len && facts.sni[0]) && !facts.esni) {
