@@ -16,15 +16,19 @@ class Published {
  public:
   // The snapshot in force on this thread (nullptr: none).
   static const T* here() {
-    thread_local std::shared_ptr<const T> mine;
-    thread_local uint64_t seen = 0;
+    // One trivially constructed thread_local on the fast path (the addon is
+    // dlopen()ed: each thread_local access is a __tls_get_addr call, and a
+    // non-trivial one adds its init guard); the reference that keeps the
+    // snapshot alive is touched only when the version moved.
+    thread_local Seen seen{nullptr, 0};
     const uint64_t v = version_.load(std::memory_order_acquire);
-    if (v != seen) {
+    if (v != seen.version) {
+      thread_local std::shared_ptr<const T> mine;
       std::lock_guard<std::mutex> lk(mu_);
       mine = current_;
-      seen = version_.load(std::memory_order_relaxed);
+      seen = {mine.get(), version_.load(std::memory_order_relaxed)};
     }
-    return mine.get();
+    return seen.ptr;
   }
   static std::shared_ptr<const T> shared() {
     std::lock_guard<std::mutex> lk(mu_);
@@ -41,6 +45,10 @@ class Published {
   static uint64_t next_version() { return version_.load(std::memory_order_relaxed) + 1; }
 
  private:
+  struct Seen {
+    const T* ptr;
+    uint64_t version;
+  };
   static inline std::mutex mu_;
   static inline std::shared_ptr<const T> current_;
   static inline std::atomic<uint64_t> version_{0};
