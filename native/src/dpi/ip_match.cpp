@@ -14,58 +14,40 @@ namespace fg {
 namespace {
 
 #include "dpi/generated/ip-ranges.inc"
-
-const PrefixTable& table() {
-  static const PrefixTable t([] {
-    struct Row {
-      uint8_t b[16];
-      unsigned len;
-      uint16_t app;
-    };
-    static const Row kRows[] = {
-#define FG_X(len, id, ...) {{__VA_ARGS__}, len, id},
-        FG_IP_RANGES(FG_X)
-#undef FG_X
-    };
-    std::vector<PrefixTable::Prefix> rows;
-    rows.reserve(sizeof(kRows) / sizeof(kRows[0]));
-    for (const Row& r : kRows) {
-      PrefixTable::Prefix p{};
-      std::copy(r.b, r.b + 16, p.b);
-      p.len = r.len, p.value = r.app;
-      rows.push_back(p);
-    }
-    return rows;
-  }());
-  return t;
-}
-
 #include "dpi/generated/ip-risks.inc"
 
-const PrefixTable& risk_table() {
-  static const PrefixTable t([] {
-    struct Row {
-      uint8_t b[16];
-      unsigned len;
-      uint16_t risk;
-    };
-    static const Row kRows[] = {
+// A generated prefix list (X(len, value, address bytes…)) as a PrefixTable.
+struct Row {
+  uint8_t b[16];
+  unsigned len;
+  uint16_t value;
+};
+template <size_t N>
+std::vector<PrefixTable::Prefix> prefixes(const Row (&rows)[N]) {
+  std::vector<PrefixTable::Prefix> out;
+  out.reserve(N);
+  for (const Row& r : rows) {
+    PrefixTable::Prefix p{};
+    std::copy(r.b, r.b + 16, p.b);
+    p.len = r.len, p.value = r.value;
+    out.push_back(p);
+  }
+  return out;
+}
 #define FG_X(len, id, ...) {{__VA_ARGS__}, len, id},
-        FG_IP_RISKS(FG_X)
-#undef FG_X
-    };
-    std::vector<PrefixTable::Prefix> rows;
-    rows.reserve(sizeof(kRows) / sizeof(kRows[0]));
-    for (const Row& r : kRows) {
-      PrefixTable::Prefix p{};
-      std::copy(r.b, r.b + 16, p.b);
-      p.len = r.len, p.value = r.risk;
-      rows.push_back(p);
-    }
-    return rows;
-  }());
+
+const PrefixTable& table() {
+  static const Row kRows[] = {FG_IP_RANGES(FG_X)};
+  static const PrefixTable t(prefixes(kRows));
   return t;
 }
+
+const PrefixTable& risk_table() {
+  static const Row kRows[] = {FG_IP_RISKS(FG_X)};
+  static const PrefixTable t(prefixes(kRows));
+  return t;
+}
+#undef FG_X
 
 }  // namespace
 
