@@ -5,6 +5,7 @@
 // follow from the flow's counters, ports or protocol are derived when it is
 // reported.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 
 namespace fg {
@@ -54,17 +55,15 @@ constexpr Risk kStoredRisks2[] = {
 };
 static_assert(sizeof(kStoredRisks2) <= 32);
 
-constexpr uint32_t stored_bit(Risk r) {
-  for (uint32_t i = 0; i < sizeof(kStoredRisks); i++)
-    if (kStoredRisks[i] == r) return uint32_t(1) << i;
+// A risk's bit in a word's list (0: not in it).
+template <size_t N>
+constexpr uint32_t bit_in(const Risk (&list)[N], Risk r) {
+  for (uint32_t i = 0; i < N; i++)
+    if (list[i] == r) return uint32_t(1) << i;
   return 0;
 }
-
-constexpr uint32_t stored_bit2(Risk r) {
-  for (uint32_t i = 0; i < sizeof(kStoredRisks2); i++)
-    if (kStoredRisks2[i] == r) return uint32_t(1) << i;
-  return 0;
-}
+constexpr uint32_t stored_bit(Risk r) { return bit_in(kStoredRisks, r); }
+constexpr uint32_t stored_bit2(Risk r) { return bit_in(kStoredRisks2, r); }
 static_assert([] {  // a risk has one home
   for (Risk r : kStoredRisks)
     if (stored_bit2(r)) return false;
