@@ -46,6 +46,10 @@ class Classifier {
     set_risk(f.info - 1, r, true);
     return true;
   }
+  // The two stored words as they are (a cheap change test: no expansion).
+  uint64_t stored_words(const Flow& f) const noexcept {
+    return f.info ? uint64_t(pool_[f.info - 1].risks) | uint64_t(risks2_[f.info - 1]) << 32 : 0;
+  }
   // The risks kept for a flow's FlowInfo entry (both words), by risk id.
   uint64_t stored_risks(const Flow& f) const noexcept {
     return f.info ? expand_risks(pool_[f.info - 1].risks, risks2_[f.info - 1]) : 0;

@@ -234,13 +234,15 @@ class Pipeline {
   }
   void apply_score(uint32_t fi, const FlowScore& next) noexcept;
   // What the classifier's result of a flow depends on, to see whether an inspected packet changed it.
+  // (twice per inspected packet: the stored words compared raw, not expanded)
   struct RiskSig {
-    uint64_t risks;
+    uint64_t words;
     uint32_t apps;
-    bool operator!=(const RiskSig& o) const { return risks != o.risks || apps != o.apps; }
+    bool tcp_issues;
+    bool operator!=(const RiskSig& o) const { return words != o.words || apps != o.apps || tcp_issues != o.tcp_issues; }
   };
   RiskSig risk_sig(const Flow& f) const noexcept {
-    return {dpi_.stored_risks(f) | uint64_t(f.tcp_issues) << uint8_t(Risk::TcpIssues), uint32_t(f.l7_app) | uint32_t(f.l7_master) << 16};
+    return {dpi_.stored_words(f), uint32_t(f.l7_app) | uint32_t(f.l7_master) << 16, bool(f.tcp_issues)};
   }
   // The record of a flow (ended, or a periodic snapshot) into the expired ring.
   void emit_record(uint32_t fi, RecordKind kind, FlowEnd why) noexcept;
