@@ -116,6 +116,18 @@ class Engine {
   // The packet recorder (null when not recording).
   const Recorder* recorder() const { return recorder_.get(); }
 
+  // Runs f(views) under every worker's batch lock: a consistent view of
+  // every shard's tables (query.h's Views, in worker order).
+  template <class F>
+  auto with_views(F&& f) const {
+    waiters_.fetch_add(1);
+    std::lock_guard<std::mutex> g(mu_);
+    waiters_.fetch_sub(1);
+    const std::vector<const Pipeline*> v{pipeline_.get()};
+    return f(v);
+  }
+  size_t workers() const { return 1; }
+
   // Runs f(pipeline) under the batch lock: a consistent view of every table.
   template <class F>
   auto with_view(F&& f) const {

@@ -9,6 +9,12 @@
 
 namespace fg {
 
+// The shards of one interface's engine (one Pipeline per worker, engine.h),
+// read together under all their batch locks. A flow lives in exactly one
+// shard; a host has a part in every shard that saw a flow of it, and its
+// figures are those parts merged.
+using Views = std::vector<const Pipeline*>;
+
 enum class HostSort : uint8_t { Ip, Name, Since, Last, Alerts, Country, Vlan, NumFlows, Traffic, Thpt, Sent, Rcvd, Score };
 enum class HostMode : uint8_t { All, Local, Remote, BroadcastDomain, Filtered, Blacklisted, Dhcp, Broadcast, Multicast };
 
@@ -83,17 +89,22 @@ struct HostPage {
 // a moment); an entry whose serial changed meanwhile is gone and skipped.
 struct PageEntry {
   uint32_t index, serial;
+  uint32_t shard = 0;  // the Pipeline in Views (flows; hosts of a single shard)
 };
 struct PageOrder {
   uint32_t total = 0;  // entries matching the query, before offset and limit
   std::vector<PageEntry> entries;
+  // Hosts over several shards: entries[i].index indexes keys (the page's
+  // hosts, found again in every shard when their rows are copied).
+  std::vector<HostKey> keys;
 };
 
-HostPage query_hosts(const Pipeline& pl, const HostQuery& q);
-PageOrder order_hosts(const Pipeline& pl, const HostQuery& q);
-std::vector<HostRow> host_rows(const Pipeline& pl, const PageEntry* e, size_t n, bool detail, bool brief = false);
+HostPage query_hosts(const Views& v, const HostQuery& q);
+PageOrder order_hosts(const Views& v, const HostQuery& q);
+// entries [from, from + n) of an order_hosts() page
+std::vector<HostRow> host_rows(const Views& v, const PageOrder& o, size_t from, size_t n, bool detail, bool brief = false);
 // vlan < 0: the first host with that address on any VLAN.
-bool find_host(const Pipeline& pl, const IpAddr& ip, int vlan, HostRow& out);
+bool find_host(const Views& v, const IpAddr& ip, int vlan, HostRow& out);
 
 // The hosts whose hits in the minute closed at the last tick exceed a
 // threshold: the attacker or the victim figure of a check c with
@@ -104,7 +115,7 @@ struct HostCheckRow {
   std::string name;
   HostCheckHits hits;
 };
-std::vector<HostCheckRow> query_host_checks(const Pipeline& pl, const double (&thresholds)[kHostCheckCount]);
+std::vector<HostCheckRow> query_host_checks(const Views& v, const double (&thresholds)[kHostCheckCount]);
 
 // ntopng's score_threshold host check: the hosts whose score as client, or
 // else as server, is strictly above the threshold.
@@ -114,7 +125,7 @@ struct HostScoreRow {
   std::string name;
   HostScore score;
 };
-std::vector<HostScoreRow> query_host_scores(const Pipeline& pl, uint64_t threshold);
+std::vector<HostScoreRow> query_host_scores(const Views& v, uint64_t threshold);
 
 enum class FlowSort : uint8_t { Bytes, Thpt, Duration, FirstSeen, LastSeen, Client, Server, Vlan, Proto, L7, Serial, Packets };
 
@@ -152,9 +163,10 @@ struct FlowPage {
   std::vector<FlowRow> rows;
 };
 
-FlowPage query_flows(const Pipeline& pl, const FlowQuery& q);
-PageOrder order_flows(const Pipeline& pl, const FlowQuery& q);
-std::vector<FlowRow> flow_rows(const Pipeline& pl, const PageEntry* e, size_t n);
+FlowPage query_flows(const Views& v, const FlowQuery& q);
+PageOrder order_flows(const Views& v, const FlowQuery& q);
+// entries [from, from + n) of an order_flows() page
+std::vector<FlowRow> flow_rows(const Views& v, const PageOrder& o, size_t from, size_t n);
 
 // Per-L4 and per-L7 counts of active flows (flow l4/l7 counters endpoints).
 struct FlowL7Count {
@@ -166,6 +178,6 @@ struct FlowCounts {
   std::vector<std::pair<uint8_t, uint32_t>> l4;
   std::vector<FlowL7Count> l7;
 };
-FlowCounts count_flows(const Pipeline& pl, const std::vector<Cidr>& allowed);
+FlowCounts count_flows(const Views& v, const std::vector<Cidr>& allowed);
 
 }  // namespace fg
