@@ -2,8 +2,11 @@
 
 #include <pthread.h>
 
+#include <algorithm>
 #include <chrono>
 #include <stdexcept>
+
+#include "engine/spread.h"
 
 namespace fg {
 namespace {
@@ -21,22 +24,47 @@ uint64_t mono_ns() {
                       .count());
 }
 
+uint32_t pow2_at_least(uint32_t want) {
+  uint32_t c = 1024;
+  while (c < want) c <<= 1;
+  return c;
+}
+
+// A worker's flow table: its share of the interface's, a quarter more since
+// a hash does not split flows exactly evenly. Hosts are not split: a host
+// talking to many peers has a part in every shard.
+uint32_t shard_flows(uint32_t max_flows, uint32_t workers) {
+  if (workers <= 1) return max_flows;
+  const uint64_t n = (uint64_t(max_flows) * 5 + 4 * workers - 1) / (4 * workers);
+  return uint32_t(std::min<uint64_t>(n, max_flows));
+}
+
 }  // namespace
 
 Engine::Engine(EngineConfig cfg)
-    : cfg_(std::move(cfg)), is_live_(cfg_.files.empty()), ring_([&] {
-        uint32_t c = 1024;
-        while (c < cfg_.ring_records) c <<= 1;
-        return c;
-      }()) {
-  if (cfg_.egress.bridge()) {
-    LiveOptions a = cfg_.live, b = cfg_.live;
-    a.iface = cfg_.egress.bridge_a, b.iface = cfg_.egress.bridge_b;
-    source_ = std::make_unique<BridgeSource>(a, b);
-  } else if (is_live_) {
-    source_ = std::make_unique<LiveSource>(cfg_.live);
-  } else {
-    source_ = std::make_unique<FileSource>(cfg_.files);
+    : cfg_(std::move(cfg)), is_live_(cfg_.files.empty()), max_flows_(cfg_.limits.max_flows), max_hosts_(cfg_.limits.max_hosts) {
+  uint32_t workers = std::max<uint32_t>(1, cfg_.workers);
+  // One worker where the work is not split by flow: egress (its outputs keep
+  // packet order), the reader baselines, and a live recording (one writer
+  // fed by the worker that sees every packet).
+  if (cfg_.egress.any() || cfg_.mode != Mode::Full || (cfg_.record && is_live_)) workers = 1;
+  const uint32_t ring = pow2_at_least(cfg_.ring_records);
+  const int fanout = is_live_ && workers > 1 ? LiveSource::new_fanout_group() : -1;
+  for (uint32_t k = 0; k < workers; k++) {
+    auto sh = std::make_unique<Shard>(ring);
+    sh->index = k;
+    if (cfg_.egress.bridge()) {
+      LiveOptions a = cfg_.live, b = cfg_.live;
+      a.iface = cfg_.egress.bridge_a, b.iface = cfg_.egress.bridge_b;
+      sh->source = std::make_unique<BridgeSource>(a, b);
+    } else if (is_live_) {
+      LiveOptions o = cfg_.live;
+      o.fanout_group = fanout;
+      sh->source = std::make_unique<LiveSource>(o);
+    } else {
+      sh->source = std::make_unique<FileSource>(cfg_.files);
+    }
+    shards_.push_back(std::move(sh));
   }
   if (cfg_.egress.any()) {
     if (cfg_.mode != Mode::Full) throw std::runtime_error("egress needs the full pipeline (mode 'full')");
@@ -46,8 +74,15 @@ Engine::Engine(EngineConfig cfg)
   if (cfg_.record) recorder_ = std::make_unique<Recorder>(cfg_.recorder);
   t_prefault_tables = cfg_.prefault;
   struct Reset { ~Reset() { t_prefault_tables = false; } } reset;
-  if (cfg_.mode != Mode::ReadOnly) pipeline_ = std::make_unique<Pipeline>(cfg_.limits, &ring_);
-  else pipeline_ = std::make_unique<Pipeline>(PipelineLimits{16, 16, 16}, &ring_);
+  for (auto& sh : shards_) {
+    PipelineLimits lim = cfg_.limits;
+    lim.max_flows = shard_flows(lim.max_flows, workers);
+    if (cfg_.mode == Mode::ReadOnly) lim = PipelineLimits{16, 16, 16};
+    sh->pipeline = std::make_unique<Pipeline>(lim, &sh->ring);
+    // serials unique over the interface: worker k's are k+1, k+1+N, …
+    sh->pipeline->set_serials(sh->index + 1, workers);
+    views_.push_back(sh->pipeline.get());
+  }
   nets_ = std::make_shared<NetConfig>();
 }
 
@@ -58,33 +93,54 @@ std::string Engine::error() const {
   return error_;
 }
 
+void Engine::set_error(const std::string& e) {
+  std::lock_guard<std::mutex> g(err_mu_);
+  if (error_.empty()) error_ = e;
+}
+
 double Engine::progress() const {
-  uint64_t t = source_->bytes_total();
-  if (!t) return state_.load() == EngineState::Running ? 0 : 1;
-  double p = double(source_->bytes_done()) / double(t);
+  // every worker reads the whole playlist: the slowest tells
+  double p = 1;
+  for (auto& sh : shards_) {
+    const uint64_t t = sh->source->bytes_total();
+    if (!t) return state_.load() == EngineState::Running ? 0 : 1;
+    p = std::min(p, double(sh->source->bytes_done()) / double(t));
+  }
   return p > 1 ? 1 : p;
+}
+
+uint64_t Engine::kernel_drops() const {
+  uint64_t n = 0;
+  for (auto& sh : shards_) n += sh->kernel_drops.load();
+  return n;
 }
 
 void Engine::start(EventFn on_event) {
   EngineState expect = EngineState::Idle;
   if (!state_.compare_exchange_strong(expect, EngineState::Running)) throw std::logic_error("engine already started");
   on_event_ = std::move(on_event);
-  thread_ = std::thread([this] {
-    pthread_setname_np(pthread_self(), "fg-worker");  // named in top -H, perf and /proc
-    run();
-  });
+  running_.store(uint32_t(shards_.size()));
+  for (auto& p : shards_) {
+    Shard* sh = p.get();
+    sh->thread = std::thread([this, sh] {
+      pthread_setname_np(pthread_self(), "fg-worker");  // named in top -H, perf and /proc
+      run(*sh);
+    });
+  }
 }
 
 void Engine::stop() {
   stop_.store(true);
   {
-    std::lock_guard<std::mutex> g(tick_mu_);  // wakes a worker waiting for a tick's acknowledgement
+    std::lock_guard<std::mutex> g(tick_mu_);  // wakes workers waiting at a tick
   }
   tick_cv_.notify_all();
-  if (source_) source_->interrupt();
-  if (thread_.joinable()) thread_.join();
+  for (auto& sh : shards_)
+    if (sh->source) sh->source->interrupt();
+  for (auto& sh : shards_)
+    if (sh->thread.joinable()) sh->thread.join();
   if (egress_) {
-    std::lock_guard<std::mutex> g(mu_);
+    AllLocks g(*this);
     egress_->close();
   }
   if (recorder_) recorder_->stop();
@@ -92,31 +148,68 @@ void Engine::stop() {
   if (s == EngineState::Running || s == EngineState::Idle) state_.store(EngineState::Stopped);
 }
 
-void Engine::reopen() {
+bool Engine::set_limits(uint32_t max_flows, uint32_t max_hosts) {
+  AllLocks g(*this);
+  const uint32_t per = shard_flows(max_flows, uint32_t(shards_.size()));
+  for (auto& sh : shards_)
+    if (per < sh->pipeline->flows().size() || max_hosts < sh->pipeline->hosts().size()) return false;
+  for (auto& sh : shards_)
+    if (!sh->pipeline->resize(per, max_hosts)) return false;
+  max_flows_ = max_flows, max_hosts_ = max_hosts;
+  return true;
+}
+
+uint32_t Engine::expire_active(uint32_t max) {
+  AllLocks g(*this);
+  uint32_t done = 0;
+  for (auto& sh : shards_) {
+    if (done >= max) break;
+    const uint64_t room = sh->ring.capacity() - sh->ring.size();
+    done += sh->pipeline->expire_some(uint32_t(std::min<uint64_t>(max - done, room)));
+  }
+  return done;
+}
+
+size_t Engine::drain_expired(ExpiredFlow* out, size_t max) {
+  armed_.store(false);
+  size_t n = 0;
+  for (auto& sh : shards_) n += sh->ring.drain(out + n, max - n);
+  return n;
+}
+
+uint64_t Engine::expired_pending() const {
+  uint64_t n = 0;
+  for (auto& sh : shards_) n += sh->ring.size();
+  return n;
+}
+
+void Engine::reopen(Shard& sh) {
   // Next pass of a looped playlist: shift its clock past the previous pass.
-  loop_period_ns_.store((pass_last_ns_ - pass_first_ns_) + 1000000000ULL);
-  loop_shift_ns_ += loop_period_ns_.load();
-  pass_first_ns_ = pass_last_ns_ = 0;
-  source_ = std::make_unique<FileSource>(cfg_.files);
+  // (Every worker reads the same files, so each computes the same shift.)
+  const uint64_t period = (sh.pass_last_ns - sh.pass_first_ns) + 1000000000ULL;
+  if (sh.index == 0) loop_period_ns_.store(period);
+  sh.loop_shift_ns += period;
+  sh.pass_first_ns = sh.pass_last_ns = 0;
+  sh.source = std::make_unique<FileSource>(cfg_.files);
 }
 
 // The capture ring's drops, read from the kernel at most once a second (a
 // system call), outside the batch lock.
-void Engine::poll_drops(uint64_t& last) {
+void Engine::poll_drops(Shard& sh, uint64_t& last) {
   const uint64_t w = mono_ns();
   if (w - last < 1000000000ULL) return;
-  kernel_drops_.store(source_->kernel_drops());
+  sh.kernel_drops.store(sh.source->kernel_drops());
   last = w;
 }
 
-void Engine::unlock_and_yield(std::unique_lock<std::mutex>& lk) {
+void Engine::unlock_and_yield(Shard& sh, std::unique_lock<std::mutex>& lk) {
   lk.unlock();
-  while (waiters_.load(std::memory_order_relaxed) > 0) std::this_thread::yield();
+  while (sh.waiters.load(std::memory_order_relaxed) > 0) std::this_thread::yield();
 }
 
-// Never blocks the worker: one pending call at most (drain re-arms it).
+// Never blocks a worker: one pending call at most (drain re-arms it).
 void Engine::ring_doorbell() {
-  if (on_event_ && ring_.size() && !armed_.exchange(true)) on_event_("expired", 0, 0);
+  if (on_event_ && expired_pending() && !armed_.exchange(true)) on_event_("expired", 0, 0);
 }
 
 void Engine::tick_done(uint64_t boundary_s) {
@@ -127,51 +220,83 @@ void Engine::tick_done(uint64_t boundary_s) {
   tick_cv_.notify_all();
 }
 
-// Called by the worker holding the batch lock, before any packet at or past
-// `boundary_ns` is processed. One pass over the flow table per step.
-void Engine::tick(std::unique_lock<std::mutex>& lk, uint64_t boundary_ns, bool last) {
-  pipeline_->account_all();
+// Called by a worker holding its batch lock, before any packet at or past
+// `boundary_ns` is processed. One pass over its flow table per step; the
+// last worker to reach the boundary signals it.
+void Engine::tick(Shard& sh, std::unique_lock<std::mutex>& lk, uint64_t boundary_ns, bool last) {
+  sh.pipeline->account_all();
   // ntopng runs its host checks once a minute: the minute's hits, counters reset
-  pipeline_->close_host_checks_minute(boundary_ns);
-  const uint64_t prev_ns = last_tick_ns_;
-  last_tick_ns_ = boundary_ns;
-  next_tick_ns_ = boundary_ns + kTickStep;
-  ticks_.fetch_add(1, std::memory_order_relaxed);
-  if (!on_event_ || !tick_listener_.load()) return;
-  const uint64_t b = boundary_ns / 1000000000ULL, p = prev_ns / 1000000000ULL;
+  sh.pipeline->close_host_checks_minute(boundary_ns);
+  sh.last_tick_ns = boundary_ns;
+  sh.next_tick_ns = boundary_ns + kTickStep;
+  const uint64_t b = boundary_ns / 1000000000ULL;
   lk.unlock();
-  on_event_(last ? "last_tick" : "tick", double(b), double(p));
-  {
-    std::unique_lock<std::mutex> g(tick_mu_);
-    auto acked = [&] { return stop_.load() || tick_ack_s_ >= b; };
-    if (!is_live_) tick_cv_.wait(g, acked);
-    else if (!tick_cv_.wait_for(g, std::chrono::milliseconds(kTickWaitLiveMs), acked)) ticks_late_.fetch_add(1, std::memory_order_relaxed);
+  std::unique_lock<std::mutex> g(tick_mu_);
+  if (boundary_ns > tick_round_ns_) tick_round_ns_ = boundary_ns, tick_arrived_ = 0;
+  if (boundary_ns == tick_round_ns_ && ++tick_arrived_ == shards_.size()) {
+    // the last worker here: every shard holds exactly the traffic before it
+    const uint64_t p = tick_signalled_ns_ / 1000000000ULL;
+    tick_signalled_ns_ = boundary_ns;
+    ticks_.fetch_add(1, std::memory_order_relaxed);
+    if (on_event_ && tick_listener_.load()) {
+      g.unlock();
+      on_event_(last ? "last_tick" : "tick", double(b), double(p));
+      g.lock();
+    } else {
+      g.unlock();
+      tick_cv_.notify_all();
+      lk.lock();
+      return;
+    }
+    tick_cv_.notify_all();
   }
+  if (on_event_ && tick_listener_.load()) {
+    // wait for the whole round and for the listener to be done with it
+    auto done = [&] { return stop_.load() || (tick_signalled_ns_ >= boundary_ns && tick_ack_s_ >= b); };
+    if (!is_live_) tick_cv_.wait(g, done);
+    else if (!tick_cv_.wait_for(g, std::chrono::milliseconds(kTickWaitLiveMs), done)) ticks_late_.fetch_add(1, std::memory_order_relaxed);
+  } else if (!is_live_ && shards_.size() > 1) {
+    // no listener: a file's workers still keep in step at boundaries, so a
+    // listener set later finds every shard at the same one
+    tick_cv_.wait(g, [&] { return stop_.load() || tick_signalled_ns_ >= boundary_ns; });
+  }
+  g.unlock();
   lk.lock();
 }
 
-void Engine::run() noexcept {
+void Engine::run(Shard& sh) noexcept {
   try {
-    run_loop();
+    run_loop(sh);
   } catch (const std::exception& e) {
-    std::lock_guard<std::mutex> g(err_mu_);
-    error_ = std::string("worker stopped: ") + e.what();
+    set_error(std::string("worker stopped: ") + e.what());
     state_.store(EngineState::Failed);
+    stop_.store(true);  // the others stop too: the interface's view would be partial
+    tick_cv_.notify_all();
   } catch (...) {
-    std::lock_guard<std::mutex> g(err_mu_);
-    error_ = "worker stopped: unknown error";
+    set_error("worker stopped: unknown error");
     state_.store(EngineState::Failed);
+    stop_.store(true);
+    tick_cv_.notify_all();
   }
+  finish(sh);
+}
+
+// The last worker out settles the state and says "done".
+void Engine::finish(Shard&) noexcept {
+  if (running_.fetch_sub(1) != 1) return;
+  EngineState expect = EngineState::Running;
+  state_.compare_exchange_strong(expect, stop_.load() ? EngineState::Stopped : EngineState::Done);
   if (on_event_) on_event_("done", 0, 0);
 }
 
 // Packets [b, b+n) of a batch through the pipeline (and egress); with
 // original timing each waits for its moment, the batch lock released.
-void Engine::process_range(std::unique_lock<std::mutex>& lk, RawPacket* b, size_t n, std::shared_ptr<const NetConfig>& nets,
+void Engine::process_range(Shard& sh, std::unique_lock<std::mutex>& lk, RawPacket* b, size_t n, std::shared_ptr<const NetConfig>& nets,
                            std::shared_ptr<const PolicyTable>& policy, bool timed, uint64_t& wall0, uint64_t& pkt0) {
+  Pipeline& pl = *sh.pipeline;
   if (!timed) {
-    pipeline_->process_batch(b, n, *nets);
-    if (egress_) egress_->process(b, pipeline_->batch_packets(), pipeline_->batch_flow_refs(), n, *policy);
+    pl.process_batch(b, n, *nets);
+    if (egress_) egress_->process(b, pl.batch_packets(), pl.batch_flow_refs(), n, *policy);
     return;
   }
   for (size_t i = 0; i < n && !stop_.load(); i++) {
@@ -189,42 +314,43 @@ void Engine::process_range(std::unique_lock<std::mutex>& lk, RawPacket* b, size_
       nets = std::atomic_load(&nets_);
       if (egress_) policy = std::atomic_load(&policy_);
     }
-    pipeline_->process_batch(&p, 1, *nets);
+    pl.process_batch(&p, 1, *nets);
     if (egress_) {
-      egress_->process(&p, pipeline_->batch_packets(), pipeline_->batch_flow_refs(), 1, *policy);
+      egress_->process(&p, pl.batch_packets(), pl.batch_flow_refs(), 1, *policy);
       egress_->end_batch();
     }
   }
 }
 
-void Engine::run_loop() {
+void Engine::run_loop(Shard& sh) {
   RawPacket batch[kBatch];
+  RawPacket mine[kBatch];  // this worker's packets of a range (several workers reading a file)
+  const uint32_t nw = uint32_t(shards_.size());
+  const bool split = nw > 1 && !is_live_;  // live: the kernel already split
   const bool timed = !is_live_ && cfg_.replay_speed > 0;
   uint64_t timed_wall0 = 0, timed_pkt0 = 0;
   uint64_t last_drop_poll = 0;
-  std::unique_lock<std::mutex> lk(mu_, std::defer_lock);
+  Pipeline& pl = *sh.pipeline;
+  std::unique_lock<std::mutex> lk(sh.mu, std::defer_lock);
 
   while (!stop_.load(std::memory_order_relaxed)) {
-    size_t n = source_->next_batch(batch, kBatch);
+    size_t n = sh.source->next_batch(batch, kBatch);
     if (n == 0) {
-      if (!source_->done()) {  // live and quiet: let time pass for expiry and throughput
+      if (!sh.source->done()) {  // live and quiet: let time pass for expiry and throughput
         lk.lock();
         const uint64_t now = wall_ns();
-        pipeline_->advance(now);
+        pl.advance(now);
         // A quiet link still closes its steps.
-        if (next_tick_ns_ && cfg_.mode == Mode::Full && now >= next_tick_ns_) tick(lk, now / kTickStep * kTickStep);
+        if (sh.next_tick_ns && cfg_.mode == Mode::Full && now >= sh.next_tick_ns) tick(sh, lk, now / kTickStep * kTickStep);
         if (egress_) egress_->flush_if_due(mono_ns());
-        unlock_and_yield(lk);
-        poll_drops(last_drop_poll);  // a ring that overflowed and went quiet still tells
+        unlock_and_yield(sh, lk);
+        poll_drops(sh, last_drop_poll);  // a ring that overflowed and went quiet still tells
         continue;
       }
-      std::string err = source_->error();
-      if (!err.empty()) {
-        std::lock_guard<std::mutex> g(err_mu_);
-        error_ = err;
-      }
-      if (cfg_.loop && !is_live_ && err.empty() && pass_last_ns_ != 0) {
-        reopen();
+      std::string err = sh.source->error();
+      if (!err.empty()) set_error(err);
+      if (cfg_.loop && !is_live_ && err.empty() && sh.pass_last_ns != 0) {
+        reopen(sh);
         timed_wall0 = 0;
         continue;
       }
@@ -242,47 +368,64 @@ void Engine::run_loop() {
     lk.lock();
     std::shared_ptr<const NetConfig> nets = std::atomic_load(&nets_);
     std::shared_ptr<const PolicyTable> policy = egress_ ? std::atomic_load(&policy_) : nullptr;
+    uint64_t batch_last_ns = 0;
     for (size_t i = 0; i < n; i++) {
       RawPacket& p = batch[i];
-      if (!pass_first_ns_) {
-        pass_first_ns_ = p.ts_ns;
-        if (!passes_.load(std::memory_order_relaxed)) first_ns_.store(p.ts_ns);
-        passes_.fetch_add(1, std::memory_order_relaxed);
+      if (!sh.pass_first_ns) {
+        sh.pass_first_ns = p.ts_ns;
+        if (sh.index == 0) {
+          if (!passes_.load(std::memory_order_relaxed)) first_ns_.store(p.ts_ns);
+          passes_.fetch_add(1, std::memory_order_relaxed);
+        }
       }
-      if (p.ts_ns > pass_last_ns_) pass_last_ns_ = p.ts_ns;
-      p.ts_ns += loop_shift_ns_;
+      if (p.ts_ns > sh.pass_last_ns) sh.pass_last_ns = p.ts_ns;
+      p.ts_ns += sh.loop_shift_ns;
+      batch_last_ns = std::max(batch_last_ns, p.ts_ns);
     }
     if (cfg_.mode == Mode::DecodeOnly) {
-      for (size_t i = 0; i < n; i++) pipeline_->decode_only(batch[i]);
+      for (size_t i = 0; i < n; i++) pl.decode_only(batch[i]);
     } else {
       // The batch is cut before the first packet at or past the next tick
       // boundary: one compare per packet, nothing else on the packet path.
+      // Workers reading a file see every packet's time, so all cut alike.
       size_t from = 0;
       while (from < n && !stop_.load(std::memory_order_relaxed)) {
-        if (!next_tick_ns_) last_tick_ns_ = batch[from].ts_ns / kTickStep * kTickStep, next_tick_ns_ = last_tick_ns_ + kTickStep;
+        if (!sh.next_tick_ns) sh.last_tick_ns = batch[from].ts_ns / kTickStep * kTickStep, sh.next_tick_ns = sh.last_tick_ns + kTickStep;
         size_t to = from;
-        while (to < n && batch[to].ts_ns < next_tick_ns_) to++;
-        if (to > from) process_range(lk, batch + from, to - from, nets, policy, timed, timed_wall0, timed_pkt0);
+        while (to < n && batch[to].ts_ns < sh.next_tick_ns) to++;
+        if (to > from) {
+          if (!split) {
+            process_range(sh, lk, batch + from, to - from, nets, policy, timed, timed_wall0, timed_pkt0);
+          } else {
+            size_t m = 0;
+            for (size_t i = from; i < to; i++)
+              if (spread_worker(batch[i], nw) == sh.index) mine[m++] = batch[i];
+            if (m) process_range(sh, lk, mine, m, nets, policy, timed, timed_wall0, timed_pkt0);
+          }
+        }
         if (to == n) break;
-        tick(lk, batch[to].ts_ns / kTickStep * kTickStep);
+        tick(sh, lk, batch[to].ts_ns / kTickStep * kTickStep);
         // The lock was released: the tables may have been swapped meanwhile.
         nets = std::atomic_load(&nets_);
         if (egress_) policy = std::atomic_load(&policy_);
         from = to;
       }
     }
-    pipeline_->advance(pipeline_->now_ns());
+    // The clock moves with every packet read, this worker's or not, so the
+    // sweep expires flows at the same packet times as with one worker.
+    pl.advance(split ? std::max(pl.now_ns(), batch_last_ns) : pl.now_ns());
     if (egress_) {
       egress_->end_batch();
       if (is_live_) egress_->flush_if_due(mono_ns());
     }
-    unlock_and_yield(lk);
-    if (is_live_) poll_drops(last_drop_poll);
-    // Recorded outside the batch lock: a replay waits for the disk, live capture never does.
-    if (recorder_) recorder_->put(batch, n, !is_live_);
+    unlock_and_yield(sh, lk);
+    if (is_live_) poll_drops(sh, last_drop_poll);
+    // Recorded outside the batch lock: a replay waits for the disk, live
+    // capture never does. The first worker reads every packet of a file.
+    if (recorder_ && sh.index == 0) recorder_->put(batch, n, !is_live_);
     ring_doorbell();
   }
-  if (recorder_ && !is_live_) recorder_->flush();  // before "done": the recording holds the whole replay
+  if (recorder_ && !is_live_ && sh.index == 0) recorder_->flush();  // before "done": the recording holds the whole replay
   if (egress_) {  // before "done": what was forwarded is in the files
     lk.lock();
     egress_->flush();
@@ -294,14 +437,12 @@ void Engine::run_loop() {
     // time (and so the sweep that would credit them) stops here.
     lk.lock();
     // The last (partial) step closes at the boundary after the last packet.
-    if (next_tick_ns_ && cfg_.mode == Mode::Full && !is_live_) tick(lk, next_tick_ns_, true);
-    if (cfg_.flush_at_end) pipeline_->flush_all();
-    else pipeline_->account_all();
+    if (sh.next_tick_ns && cfg_.mode == Mode::Full && !is_live_) tick(sh, lk, sh.next_tick_ns, true);
+    if (cfg_.flush_at_end) pl.flush_all();
+    else pl.account_all();
     lk.unlock();
     ring_doorbell();
   }
-  EngineState expect = EngineState::Running;
-  state_.compare_exchange_strong(expect, stop_.load() ? EngineState::Stopped : EngineState::Done);
 }
 
 }  // namespace fg

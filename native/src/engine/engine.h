@@ -1,10 +1,20 @@
-// One engine per monitored interface (its ifid): a capture source, a worker
-// thread running the Pipeline, and the lock-protected tables JS queries.
+// One engine per monitored interface (its ifid): N workers ("shards"), each a
+// thread with its own capture source and Pipeline, and the lock-protected
+// tables JS queries.
 //
-// Locking: the worker holds `mu_` while it processes a batch (≤ 256 packets)
-// and releases it between batches; JS takes it to copy out a consistent view.
-// That is one uncontended lock per batch, not per packet; a JS waiter raises
-// `waiters_` so the worker yields instead of re-taking the lock at once.
+// Spreading: packets go to workers by a hash symmetric in the two endpoints,
+// so a flow (both directions, its fragments) lives in one shard. A file
+// playlist is read by every worker, each keeping its own packets (reading is
+// a small part of a packet's cost, and no packet is copied between threads);
+// live capture opens one handle per worker and lets the kernel spread packets
+// (PACKET_FANOUT, hash mode, defragmented first). A host has a part in each
+// shard that saw one of its flows; queries merge the parts (query.h).
+//
+// Locking: a worker holds its shard's `mu` while it processes a batch (≤ 256
+// packets) and releases it between batches; JS takes every shard's lock to
+// copy out a consistent view. That is one uncontended lock per batch, not per
+// packet, and no lock shared between workers; a JS waiter raises the shard's
+// `waiters` so the worker yields instead of re-taking the lock at once.
 #pragma once
 #include <atomic>
 #include <condition_variable>
@@ -31,7 +41,8 @@ struct EngineConfig {
   bool loop = false;               // replay the playlist forever (time keeps moving forward)
   bool flush_at_end = false;       // expire every flow when a file playlist ends
   bool prefault = false;           // fault the tables in now rather than on first use
-  uint32_t ring_records = 1 << 16;
+  uint32_t ring_records = 1 << 16;  // per worker
+  uint32_t workers = 1;            // shards; egress, DPI-less modes and a live recording run on one
   EgressConfig egress;             // egress queues; with a bridge, capture is on both bridge interfaces
   bool record = false;             // keep every packet in a recording (recorder.h)
   RecorderConfig recorder;
@@ -41,17 +52,17 @@ enum class EngineState : uint8_t { Idle = 0, Running = 1, Done = 2, Stopped = 3,
 
 class Engine {
  public:
-  explicit Engine(EngineConfig cfg);  // opens the source; throws std::runtime_error
+  explicit Engine(EngineConfig cfg);  // opens the sources; throws std::runtime_error
   ~Engine();
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
 
-  // `on_event` is called from the worker thread: "done" once when a file
-  // playlist ends (or the source fails), "expired" when records wait in the
-  // ring and no doorbell is pending (drain to get them; draining re-arms),
-  // "tick" (a = the boundary, b = the previous tick's boundary, epoch
-  // seconds) when a tick listener is set (see below), "last_tick" for the
-  // one after a file playlist's last packet.
+  // `on_event` is called from a worker thread: "done" once when a file
+  // playlist ends (or the source fails) in every worker, "expired" when
+  // records wait in a ring and no doorbell is pending (drain to get them;
+  // draining re-arms), "tick" (a = the boundary, b = the previous tick's
+  // boundary, epoch seconds) when a tick listener is set (see below),
+  // "last_tick" for the one after a file playlist's last packet.
   using EventFn = std::function<void(const char* ev, double a, double b)>;
   void start(EventFn on_event);
 
@@ -61,20 +72,22 @@ class Engine {
   // traffic before the boundary; a packet jumping several steps makes one
   // tick at the last boundary before it, and a file playlist that ends makes
   // one at the boundary after its last packet. The traffic between two ticks
-  // then lies in the step starting at the earlier one. With a listener set,
-  // the worker releases the batch lock, signals "tick" and waits for
-  // tick_done(boundary): without limit for files (a replay gives the same
-  // series at any speed), at most kTickWaitLive for live capture (capture
-  // never stalls; such ticks are counted late). Each tick, listener or not,
-  // also closes the host checks' minute (Pipeline::close_host_checks_minute):
-  // the hits of the traffic between the previous tick and this one.
+  // then lies in the step starting at the earlier one. Every worker reaches
+  // each boundary (a file's workers all read every packet's time); the last
+  // to arrive signals "tick" once. With a listener set, the workers release
+  // their batch locks and wait for tick_done(boundary): without limit for
+  // files (a replay gives the same series at any speed), at most
+  // kTickWaitLive for live capture (capture never stalls; such ticks are
+  // counted late). Each tick, listener or not, also closes the host checks'
+  // minute (Pipeline::close_host_checks_minute) in every shard: the hits of
+  // the traffic between the previous tick and this one.
   static constexpr uint64_t kTickStep = 60ULL * 1000000000;
   static constexpr int kTickWaitLiveMs = 250;
   void set_tick_listener(bool on) { tick_listener_.store(on); }
   void tick_done(uint64_t boundary_s);
   uint64_t ticks() const { return ticks_.load(std::memory_order_relaxed); }
   uint64_t ticks_late() const { return ticks_late_.load(std::memory_order_relaxed); }
-  void stop();  // idempotent: joins the worker
+  void stop();  // idempotent: joins the workers
 
   EngineState state() const { return state_.load(); }
   std::string error() const;
@@ -82,25 +95,27 @@ class Engine {
   double progress() const;  // 0..1 for files
   uint64_t read_only_packets() const { return ro_packets_.load(); }
   uint64_t read_only_bytes() const { return ro_bytes_.load(); }
-  uint64_t kernel_drops() const { return kernel_drops_.load(); }
+  uint64_t kernel_drops() const;  // every worker's capture ring
+  size_t workers() const { return shards_.size(); }
+  // The interface's table maximums as configured (a worker's flow table holds
+  // its share of them, a little more: hashes do not split exactly).
+  uint32_t max_flows() const { return max_flows_; }
+  uint32_t max_hosts() const { return max_hosts_; }
 
   void set_nets(std::shared_ptr<const NetConfig> n) { std::atomic_store(&nets_, std::move(n)); }
   std::shared_ptr<const NetConfig> nets() const { return std::atomic_load(&nets_); }
 
-  // Egress (null when no egress target is configured). The policy table is
-  // swapped under the batch lock: a batch sees the old table or the new one.
+  // Egress (null when no egress target is configured; then one worker). The
+  // policy table is swapped under the batch lock: a batch sees the old table
+  // or the new one.
   const Egress* egress() const { return egress_.get(); }
   void set_egress_policy(std::shared_ptr<const PolicyTable> t) {
-    waiters_.fetch_add(1);
-    std::lock_guard<std::mutex> g(mu_);
-    waiters_.fetch_sub(1);
+    AllLocks g(*this);
     std::atomic_store(&policy_, std::move(t));
   }
   template <class F>
   auto with_egress(F&& f) const {
-    waiters_.fetch_add(1);
-    std::lock_guard<std::mutex> g(mu_);
-    waiters_.fetch_sub(1);
+    AllLocks g(*this);
     return f(*egress_, *std::atomic_load(&policy_));
   }
 
@@ -120,114 +135,114 @@ class Engine {
   // every shard's tables (query.h's Views, in worker order).
   template <class F>
   auto with_views(F&& f) const {
-    waiters_.fetch_add(1);
-    std::lock_guard<std::mutex> g(mu_);
-    waiters_.fetch_sub(1);
-    const std::vector<const Pipeline*> v{pipeline_.get()};
-    return f(v);
-  }
-  size_t workers() const { return 1; }
-
-  // Runs f(pipeline) under the batch lock: a consistent view of every table.
-  template <class F>
-  auto with_view(F&& f) const {
-    waiters_.fetch_add(1);
-    std::lock_guard<std::mutex> g(mu_);
-    waiters_.fetch_sub(1);
-    return f(*pipeline_);
+    AllLocks g(*this);
+    return f(views_);
   }
 
-  // Between two batches, the tables are rebuilt with new maximums.
-  bool set_limits(uint32_t max_flows, uint32_t max_hosts) {
-    waiters_.fetch_add(1);
-    std::lock_guard<std::mutex> g(mu_);
-    waiters_.fetch_sub(1);
-    return pipeline_->resize(max_flows, max_hosts);
-  }
+  // Between two batches, the tables are rebuilt with new maximums; false
+  // (and nothing changed) when a maximum is below what a shard holds.
+  bool set_limits(uint32_t max_flows, uint32_t max_hosts);
 
   // A new score table: a batch sees the old table or the new one, and every
   // active flow is re-scored with it before the next batch.
   void set_risk_scores(const RiskScoreTable& t) {
-    waiters_.fetch_add(1);
-    std::lock_guard<std::mutex> g(mu_);
-    waiters_.fetch_sub(1);
-    pipeline_->set_risk_scores(t);
+    AllLocks g(*this);
+    for (auto& s : shards_) s->pipeline->set_risk_scores(t);
   }
 
   // The IEC checks' allowed type ids (Pipeline::set_iec_allowed): a batch
   // sees the old set or the new one.
   void set_iec_allowed(uint64_t lo, uint64_t hi) {
-    waiters_.fetch_add(1);
-    std::lock_guard<std::mutex> g(mu_);
-    waiters_.fetch_sub(1);
-    pipeline_->set_iec_allowed(lo, hi);
+    AllLocks g(*this);
+    for (auto& s : shards_) s->pipeline->set_iec_allowed(lo, hi);
   }
 
   // A new host pool table: every host is re-assigned before this returns,
   // so the next answer shows the new membership.
   void set_host_pools(std::shared_ptr<const HostPoolTable> t) {
-    waiters_.fetch_add(1);
-    std::lock_guard<std::mutex> g(mu_);
-    waiters_.fetch_sub(1);
-    pipeline_->set_host_pools(std::move(t));
+    AllLocks g(*this);
+    for (auto& s : shards_) s->pipeline->set_host_pools(t);
   }
 
-  // Expires up to `max` active flows into the ring (under the batch lock,
-  // so also while running); the caller drains between calls.
-  uint32_t expire_active(uint32_t max) {
-    waiters_.fetch_add(1);
-    std::lock_guard<std::mutex> g(mu_);
-    waiters_.fetch_sub(1);
-    return pipeline_->expire_some(max);
-  }
+  // Expires up to `max` active flows into the rings (under the batch locks,
+  // so also while running), never more than a ring has room for; the
+  // caller drains between calls.
+  uint32_t expire_active(uint32_t max);
 
   // Clears the doorbell first: records pushed after this ring it again.
-  size_t drain_expired(ExpiredFlow* out, size_t max) {
-    armed_.store(false);
-    return ring_.drain(out, max);
-  }
-  uint64_t expired_pending() const { return ring_.size(); }
-  uint64_t expired_capacity() const { return ring_.capacity(); }
+  size_t drain_expired(ExpiredFlow* out, size_t max);
+  uint64_t expired_pending() const;
 
  private:
-  void run() noexcept;
-  void run_loop();
-  void reopen();
-  void unlock_and_yield(std::unique_lock<std::mutex>& lk);
-  void poll_drops(uint64_t& last);
+  struct Shard {
+    explicit Shard(uint32_t ring_records) : ring(ring_records) {}
+    uint32_t index = 0;
+    std::unique_ptr<PacketSource> source;
+    SpscRing<ExpiredFlow> ring;
+    std::unique_ptr<Pipeline> pipeline;
+    mutable std::mutex mu;
+    mutable std::atomic<int> waiters{0};
+    std::thread thread;
+    std::atomic<uint64_t> kernel_drops{0};
+    // Ticks: this worker's positions.
+    uint64_t next_tick_ns = 0, last_tick_ns = 0;
+    // Replay-loop time shift: each pass starts after the previous one ended.
+    uint64_t loop_shift_ns = 0, pass_first_ns = 0, pass_last_ns = 0;
+  };
+  // Every shard's batch lock, taken in worker order (workers take only their
+  // own, so no order can deadlock).
+  struct AllLocks {
+    const Engine& e;
+    explicit AllLocks(const Engine& en) : e(en) {
+      for (auto& s : e.shards_) {
+        s->waiters.fetch_add(1);
+        s->mu.lock();
+        s->waiters.fetch_sub(1);
+      }
+    }
+    ~AllLocks() {
+      for (auto it = e.shards_.rbegin(); it != e.shards_.rend(); ++it) (*it)->mu.unlock();
+    }
+  };
+
+  void run(Shard& sh) noexcept;
+  void run_loop(Shard& sh);
+  void finish(Shard& sh) noexcept;
+  void reopen(Shard& sh);
+  void unlock_and_yield(Shard& sh, std::unique_lock<std::mutex>& lk);
+  void poll_drops(Shard& sh, uint64_t& last);
   void ring_doorbell();
-  void tick(std::unique_lock<std::mutex>& lk, uint64_t boundary_ns, bool last = false);
-  void process_range(std::unique_lock<std::mutex>& lk, RawPacket* b, size_t n, std::shared_ptr<const NetConfig>& nets,
+  void tick(Shard& sh, std::unique_lock<std::mutex>& lk, uint64_t boundary_ns, bool last = false);
+  void process_range(Shard& sh, std::unique_lock<std::mutex>& lk, RawPacket* b, size_t n, std::shared_ptr<const NetConfig>& nets,
                      std::shared_ptr<const PolicyTable>& policy, bool timed, uint64_t& wall0, uint64_t& pkt0);
+  void set_error(const std::string& e);
 
   EngineConfig cfg_;
   bool is_live_;
-  std::unique_ptr<PacketSource> source_;
-  SpscRing<ExpiredFlow> ring_;
-  std::unique_ptr<Pipeline> pipeline_;
+  uint32_t max_flows_, max_hosts_;
+  std::vector<std::unique_ptr<Shard>> shards_;
+  std::vector<const Pipeline*> views_;
   std::shared_ptr<const NetConfig> nets_;
   std::unique_ptr<Egress> egress_;
   std::unique_ptr<Recorder> recorder_;
   std::shared_ptr<const PolicyTable> policy_;
-  mutable std::mutex mu_;
-  mutable std::atomic<int> waiters_{0};
   std::atomic<bool> stop_{false};
   std::atomic<bool> armed_{false};  // an "expired" doorbell is pending
   std::atomic<EngineState> state_{EngineState::Idle};
+  std::atomic<uint32_t> running_{0};  // workers not finished yet
   mutable std::mutex err_mu_;
   std::string error_;
-  std::thread thread_;
   EventFn on_event_;
-  // Ticks: worker-only positions, the acknowledgement under tick_mu_.
-  uint64_t next_tick_ns_ = 0, last_tick_ns_ = 0;
+  // Ticks across workers, under tick_mu_: the boundary being gathered, how
+  // many workers reached it, the last one signalled and acknowledged.
   std::mutex tick_mu_;
   std::condition_variable tick_cv_;
+  uint64_t tick_round_ns_ = 0, tick_signalled_ns_ = 0;
+  uint32_t tick_arrived_ = 0;
   uint64_t tick_ack_s_ = 0;
   std::atomic<bool> tick_listener_{false};
   std::atomic<uint64_t> ticks_{0}, ticks_late_{0};
-  std::atomic<uint64_t> ro_packets_{0}, ro_bytes_{0}, ro_sink_{0}, kernel_drops_{0};
-  // Replay-loop time shift: each pass starts after the previous one ended.
-  uint64_t loop_shift_ns_ = 0, pass_first_ns_ = 0, pass_last_ns_ = 0;
+  std::atomic<uint64_t> ro_packets_{0}, ro_bytes_{0}, ro_sink_{0};
   std::atomic<uint64_t> passes_{0}, loop_period_ns_{0}, first_ns_{0};
 };
 

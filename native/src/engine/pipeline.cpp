@@ -26,21 +26,6 @@ int family_of(uint8_t proto) {
 
 bool mac_is_group(const uint8_t* m) { return m[0] & 0x01; }  // broadcast or multicast
 
-// Which source wins when a host is named twice: the host's own claims
-// (DHCP, mDNS, NetBIOS) over what others call it (DNS, then server names).
-int name_priority(uint8_t src) {
-  switch (NameSource(src)) {
-    case NameSource::Dhcp: return 6;
-    case NameSource::Mdns: return 5;
-    case NameSource::Netbios: return 4;
-    case NameSource::Dns: return 3;
-    case NameSource::Tls:
-    case NameSource::Quic: return 2;
-    case NameSource::Http: return 1;
-    case NameSource::None: return 0;
-  }
-  return 0;
-}
 
 uint32_t l7_entries(uint32_t max_hosts, uint32_t per_host) {
   uint64_t n = uint64_t(max_hosts) * per_host;
@@ -208,7 +193,7 @@ uint32_t Pipeline::host_for(const IpAddr& ip, uint16_t vlan, const uint8_t* mac,
   }
   Host& e = hosts_[i];
   e.name = HashIndex::kNone;
-  e.serial = next_host_serial_++;
+  e.serial = next_host_serial_, next_host_serial_ += serial_step_;
   checks_[i] = HostCheckCounters{};
   check_hits_[i] = HostCheckHits{};
   host_scores_[i] = HostScore{};
@@ -391,7 +376,7 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
       return;
     }
     Flow& f = flows_[fi];
-    f.serial = next_flow_serial_++;
+    f.serial = next_flow_serial_, next_flow_serial_ += serial_step_;
     f.first_ns = now_ns_;
     f.ip_version = p.ip_version;
     f.tunnel = uint8_t(p.tunnel);

@@ -195,6 +195,9 @@ class Pipeline {
   uint64_t now_ns() const { return now_ns_; }
   size_t memory_bytes() const;
   const PipelineLimits& limits() const { return lim_; }
+  // Flow and host serials from `first` in steps of `step` (a worker's share
+  // of an interface's serials: unique over its shards). Before any packet.
+  void set_serials(uint32_t first, uint32_t step) noexcept { next_flow_serial_ = next_host_serial_ = first, serial_step_ = step; }
 
  private:
   struct BatchItem {
@@ -409,7 +412,7 @@ class Pipeline {
   uint64_t sweep_debt_[3] = {};  // flow, host and L7 slots owed to the sweep (scaled by kSweepPeriod)
   uint32_t flow_cursor_ = 0, host_cursor_ = 0;
   uint32_t sweep_pass_ = 0;   // full passes over the flow table (one per 5 s)
-  uint32_t next_flow_serial_ = 1, next_host_serial_ = 1;
+  uint32_t next_flow_serial_ = 1, next_host_serial_ = 1, serial_step_ = 1;
 
   // Names learned for addresses (DNS answers, DHCP …), also for hosts that
   // do not exist yet: a host created later picks its name up here.

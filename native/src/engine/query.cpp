@@ -245,67 +245,94 @@ std::vector<HostCheckRow> query_host_checks(const Pipeline& pl, const double (&t
   return out;
 }
 
-PageOrder order_flows(const Pipeline& pl, const FlowQuery& q) {
-  const FlowTable& ft = pl.flows();
-  std::vector<uint32_t> sel;
-  sel.reserve(ft.size());
-  for (uint32_t i = 0; i < ft.span(); i++) {
-    if (!ft.used(i)) continue;
-    const Flow& f = ft[i];
-    if (q.vlan >= 0 && f.key.vlan != q.vlan) continue;
-    if (q.l4proto >= 0 && f.key.proto != q.l4proto) continue;
-    if (q.l7 >= 0 && f.l7_master != q.l7 && f.l7_app != q.l7) continue;
-    if (q.has_host) {
-      if (!(f.key.lo == q.host || f.key.hi == q.host)) continue;
-      if (q.host_vlan >= 0 && f.key.vlan != q.host_vlan) continue;
-    }
-    if (!q.allowed.empty() && !allowed_ip(q.allowed, f.key.lo) && !allowed_ip(q.allowed, f.key.hi)) continue;
-    sel.push_back(i);
+namespace {
+
+bool flow_matches(const Flow& f, const FlowQuery& q) {
+  if (q.vlan >= 0 && f.key.vlan != q.vlan) return false;
+  if (q.l4proto >= 0 && f.key.proto != q.l4proto) return false;
+  if (q.l7 >= 0 && f.l7_master != q.l7 && f.l7_app != q.l7) return false;
+  if (q.has_host) {
+    if (!(f.key.lo == q.host || f.key.hi == q.host)) return false;
+    if (q.host_vlan >= 0 && f.key.vlan != q.host_vlan) return false;
   }
-  PageOrder page;
-  page.total = uint32_t(sel.size());
+  if (!q.allowed.empty() && !allowed_ip(q.allowed, f.key.lo) && !allowed_ip(q.allowed, f.key.hi)) return false;
+  return true;
+}
+
+// A flow lives in one shard, but its hosts' names may have been learned in
+// another (a DNS answer seen by another worker): the name of the best
+// source over every shard's part of the host, as one worker would hold it.
+void best_name(const Views& v, const HostKey& k, std::string& name, uint8_t& source) {
+  const uint64_t h = hash_host_key(k);
+  for (const Pipeline* pl : v) {
+    const uint32_t i = pl->hosts().find(k, h);
+    if (i == HashIndex::kNone) continue;
+    const Host& e = pl->hosts()[i];
+    const char* nm = pl->names().get(e.name);
+    if (!nm) continue;
+    if (name.empty() || name_priority(e.name_source) > name_priority(source)) name = nm, source = e.name_source;
+  }
+}
+
+}  // namespace
+
+PageOrder order_flows(const Views& v, const FlowQuery& q) {
   auto cli = [](const Flow& f) -> const IpAddr& { return f.cli_is_hi ? f.key.hi : f.key.lo; };
   auto srv = [](const Flow& f) -> const IpAddr& { return f.cli_is_hi ? f.key.lo : f.key.hi; };
-  // compact keys (as for hosts): no compare chases a flow entry; ties by serial
-  std::vector<SortKey> keys(sel.size());
-  for (size_t j = 0; j < sel.size(); j++) {
-    const Flow& f = ft[sel[j]];
-    uint64_t a = 0, b = 0;
-    switch (q.sort) {
-      case FlowSort::Bytes: a = f.bytes[0] + f.bytes[1]; break;
-      case FlowSort::Packets: a = uint64_t(f.pkts[0]) + f.pkts[1]; break;
-      case FlowSort::Thpt: a = float_key(f.bps); break;
-      // ntopng's get_duration: 1 + last_seen − first_seen, in whole seconds
-      case FlowSort::Duration: a = f.last_ns / 1000000000ULL - f.first_ns / 1000000000ULL; break;
-      case FlowSort::FirstSeen: a = f.first_ns; break;
-      case FlowSort::LastSeen: a = f.last_ns; break;
-      case FlowSort::Client: a = ip_hi(cli(f)), b = ip_lo(cli(f)); break;
-      case FlowSort::Server: a = ip_hi(srv(f)), b = ip_lo(srv(f)); break;
-      case FlowSort::Vlan: a = f.key.vlan; break;
-      case FlowSort::Proto: a = f.key.proto; break;
-      case FlowSort::L7: a = uint64_t(f.l7_master) << 16 | f.l7_app; break;
-      case FlowSort::Serial: a = f.serial; break;
+  // compact keys (as for hosts): no compare chases a flow entry; ties by
+  // serial (unique over the shards); k[2] keeps the shard
+  std::vector<SortKey> keys;
+  size_t all = 0;
+  for (const Pipeline* pl : v) all += pl->flows().size();
+  keys.reserve(all);
+  for (uint32_t s = 0; s < v.size(); s++) {
+    const FlowTable& ft = v[s]->flows();
+    for (uint32_t i = 0; i < ft.span(); i++) {
+      if (!ft.used(i)) continue;
+      const Flow& f = ft[i];
+      if (!flow_matches(f, q)) continue;
+      uint64_t a = 0, b = 0;
+      switch (q.sort) {
+        case FlowSort::Bytes: a = f.bytes[0] + f.bytes[1]; break;
+        case FlowSort::Packets: a = uint64_t(f.pkts[0]) + f.pkts[1]; break;
+        case FlowSort::Thpt: a = float_key(f.bps); break;
+        // ntopng's get_duration: 1 + last_seen − first_seen, in whole seconds
+        case FlowSort::Duration: a = f.last_ns / 1000000000ULL - f.first_ns / 1000000000ULL; break;
+        case FlowSort::FirstSeen: a = f.first_ns; break;
+        case FlowSort::LastSeen: a = f.last_ns; break;
+        case FlowSort::Client: a = ip_hi(cli(f)), b = ip_lo(cli(f)); break;
+        case FlowSort::Server: a = ip_hi(srv(f)), b = ip_lo(srv(f)); break;
+        case FlowSort::Vlan: a = f.key.vlan; break;
+        case FlowSort::Proto: a = f.key.proto; break;
+        case FlowSort::L7: a = uint64_t(f.l7_master) << 16 | f.l7_app; break;
+        case FlowSort::Serial: a = f.serial; break;
+      }
+      keys.push_back({{a, b, 0}, uint64_t(f.serial) << 8 | s, i});
     }
-    keys[j] = {{a, b, 0}, f.serial, sel[j]};
   }
+  PageOrder page;
+  page.total = uint32_t(keys.size());
   auto less = [&](const SortKey& x, const SortKey& y) { return q.desc ? y < x : x < y; };
   auto [from, to] = sort_page(keys, q.offset, q.limit, less);
   page.entries.reserve(to - from);
-  for (size_t k = from; k < to; k++) page.entries.push_back({keys[k].idx, uint32_t(keys[k].last)});
+  for (size_t k = from; k < to; k++) page.entries.push_back({keys[k].idx, uint32_t(keys[k].last >> 8), uint32_t(keys[k].last & 0xff)});
   return page;
 }
 
-std::vector<FlowRow> flow_rows(const Pipeline& pl, const PageEntry* e, size_t n) {
-  const FlowTable& ft = pl.flows();
-  const HostTable& ht = pl.hosts();
+std::vector<FlowRow> flow_rows(const Views& v, const PageOrder& o, size_t from, size_t n) {
   std::vector<FlowRow> rows;
   rows.reserve(n);
-  for (size_t k = 0; k < n; k++) {
-    if (!ft.used(e[k].index) || ft[e[k].index].serial != e[k].serial) continue;  // gone since the page was ordered
-    const Flow& f = ft[e[k].index];
+  for (size_t k = from; k < from + n && k < o.entries.size(); k++) {
+    const PageEntry& e = o.entries[k];
+    if (e.shard >= v.size()) continue;
+    const Pipeline& pl = *v[e.shard];
+    const FlowTable& ft = pl.flows();
+    const HostTable& ht = pl.hosts();
+    if (!ft.used(e.index) || ft[e.index].serial != e.serial) continue;  // gone since the page was ordered
+    const Flow& f = ft[e.index];
     FlowRow r;
     r.f = f;
-    r.tcp = pl.flow_tcp(e[k].index);
+    r.tcp = pl.flow_tcp(e.index);
     r.risks = pl.classifier().risks(f);
     if (const FlowInfo* fi = pl.classifier().info(f)) {
       r.host.assign(fi->host, strnlen(fi->host, sizeof(fi->host)));
@@ -319,45 +346,55 @@ std::vector<FlowRow> flow_rows(const Pipeline& pl, const PageEntry* e, size_t n)
     }
     if (f.cli_host != HashIndex::kNone) {
       const Host& h = ht[f.cli_host];
-      const char* nm = pl.names().get(h.name);
-      r.cli_name = nm ? nm : "";
-      r.cli_flags = h.flags, r.cli_name_source = h.name_source, r.cli_pool = pl.host_pool(f.cli_host);
+      r.cli_flags = h.flags, r.cli_pool = pl.host_pool(f.cli_host);
+      if (v.size() > 1) {
+        best_name(v, h.key, r.cli_name, r.cli_name_source);
+      } else {
+        const char* nm = pl.names().get(h.name);
+        r.cli_name = nm ? nm : "", r.cli_name_source = h.name_source;
+      }
     }
     if (f.srv_host != HashIndex::kNone) {
       const Host& h = ht[f.srv_host];
-      const char* nm = pl.names().get(h.name);
-      r.srv_name = nm ? nm : "";
-      r.srv_flags = h.flags, r.srv_name_source = h.name_source, r.srv_pool = pl.host_pool(f.srv_host);
+      r.srv_flags = h.flags, r.srv_pool = pl.host_pool(f.srv_host);
+      if (v.size() > 1) {
+        best_name(v, h.key, r.srv_name, r.srv_name_source);
+      } else {
+        const char* nm = pl.names().get(h.name);
+        r.srv_name = nm ? nm : "", r.srv_name_source = h.name_source;
+      }
     }
     rows.push_back(std::move(r));
   }
   return rows;
 }
 
-FlowPage query_flows(const Pipeline& pl, const FlowQuery& q) {
-  PageOrder o = order_flows(pl, q);
+FlowPage query_flows(const Views& v, const FlowQuery& q) {
+  PageOrder o = order_flows(v, q);
   FlowPage page;
   page.total = o.total;
-  page.rows = flow_rows(pl, o.entries.data(), o.entries.size());
+  page.rows = flow_rows(v, o, 0, o.entries.size());
   return page;
 }
 
-FlowCounts count_flows(const Pipeline& pl, const std::vector<Cidr>& allowed) {
-  const FlowTable& ft = pl.flows();
+FlowCounts count_flows(const Views& v, const std::vector<Cidr>& allowed) {
   uint32_t l4[256] = {};
   std::map<uint32_t, std::pair<uint32_t, double>> l7;
-  for (uint32_t i = 0; i < ft.span(); i++) {
-    if (!ft.used(i)) continue;
-    const Flow& f = ft[i];
-    if (!allowed.empty() && !allowed_ip(allowed, f.key.lo) && !allowed_ip(allowed, f.key.hi)) continue;
-    l4[f.key.proto]++;
-    auto& x = l7[uint32_t(f.l7_master) << 16 | f.l7_app];
-    x.first++, x.second += f.bps;
+  for (const Pipeline* pl : v) {
+    const FlowTable& ft = pl->flows();
+    for (uint32_t i = 0; i < ft.span(); i++) {
+      if (!ft.used(i)) continue;
+      const Flow& f = ft[i];
+      if (!allowed.empty() && !allowed_ip(allowed, f.key.lo) && !allowed_ip(allowed, f.key.hi)) continue;
+      l4[f.key.proto]++;
+      auto& x = l7[uint32_t(f.l7_master) << 16 | f.l7_app];
+      x.first++, x.second += f.bps;
+    }
   }
   FlowCounts c;
   for (int p = 0; p < 256; p++)
     if (l4[p]) c.l4.emplace_back(uint8_t(p), l4[p]);
-  for (auto& [k, v] : l7) c.l7.push_back({k, v.first, v.second});
+  for (auto& [k, x] : l7) c.l7.push_back({k, x.first, x.second});
   return c;
 }
 

@@ -14,6 +14,22 @@ using HostTable = Table<Host, HostKey>;
 
 enum class NameSource : uint8_t { None = 0, Dns = 1, Dhcp = 2, Mdns = 3, Netbios = 4, Tls = 5, Http = 6, Quic = 7 };
 
+// Which source wins when a host is named twice: the host's own claims
+// (DHCP, mDNS, NetBIOS) over what others call it (DNS, then server names).
+inline int name_priority(uint8_t src) {
+  switch (NameSource(src)) {
+    case NameSource::Dhcp: return 6;
+    case NameSource::Mdns: return 5;
+    case NameSource::Netbios: return 4;
+    case NameSource::Dns: return 3;
+    case NameSource::Tls:
+    case NameSource::Quic: return 2;
+    case NameSource::Http: return 1;
+    case NameSource::None: return 0;
+  }
+  return 0;
+}
+
 // Fixed 64-byte slots (63 characters): a host name is rarely longer, and a
 // fixed slot keeps naming allocation-free on the packet path.
 class NamePool {
