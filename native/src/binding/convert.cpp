@@ -6,6 +6,7 @@
 #include "dpi/risk.h"
 #include "dpi/tls_parse.h"
 
+#include <chrono>
 #include <cstdio>
 
 namespace fg {
@@ -530,7 +531,15 @@ constexpr size_t kStatsSize = kStatsBcast + 1 + 3 * BcastDomains::kMax;
 
 size_t stats_size() { return kStatsSize; }
 
-void stats_fill(const Engine& e, const Pipeline& pl, double* out) {
+namespace {
+
+enum StatSlot : size_t {
+#define FG_SLOT(name, v) kSlot_##name,
+  FG_STATS_SCALARS(FG_SLOT)
+#undef FG_SLOT
+};
+
+void fill_one(const Engine& e, const Pipeline& pl, double* out) {
   const IfaceStats& s = pl.stats();
   size_t i = 0;
 #define FG_FILL(name, v) out[i++] = double(v);
@@ -546,6 +555,85 @@ void stats_fill(const Engine& e, const Pipeline& pl, double* out) {
     out[kStatsBcast + 2 + 3 * k] = bd[k].cidr;
     out[kStatsBcast + 3 + 3 * k] = double(bd[k].hits);
   }
+}
+
+// Hosts and devices over shards, each counted once (in the first shard that
+// holds a part of it); a host is receive-only when no part of it sent.
+Engine::Distinct count_distinct(const Views& v) {
+  Engine::Distinct d{};
+  for (size_t s = 0; s < v.size(); s++) {
+    const HostTable& ht = v[s]->hosts();
+    for (uint32_t i = 0; i < ht.span(); i++) {
+      if (!ht.used(i)) continue;
+      const Host& h = ht[i];
+      bool first = true, sent = h.pkts(0) != 0;
+      for (size_t t = 0; t < v.size(); t++) {
+        if (t == s) continue;
+        const uint32_t j = v[t]->hosts().find(h.key, h.hash);
+        if (j == HashIndex::kNone) continue;
+        if (t < s) {
+          first = false;
+          break;
+        }
+        sent |= v[t]->hosts()[j].pkts(0) != 0;
+      }
+      if (!first) continue;
+      const bool local = h.flags & kHostLocal;
+      d.hosts++, d.local += local;
+      if (!sent && !(h.flags & (kHostBroadcast | kHostMulticast))) d.rx_only++, d.local_rx_only += local;
+    }
+    const EntryPool<Mac>& mt = v[s]->mac_table();
+    for (uint32_t i = 0; i < mt.span(); i++) {
+      if (!mt.used(i)) continue;
+      bool first = true;
+      for (size_t t = 0; t < s && first; t++) first = v[t]->find_mac(mt[i].addr) == nullptr;
+      d.devices += first;
+    }
+  }
+  return d;
+}
+
+}  // namespace
+
+// One worker: its counters. Several: counters summed, times at their ends,
+// hosts and devices counted once, broadcast domains from worker 0 (which
+// counts every ARP frame; the others only learn the domains).
+void stats_fill(const Engine& e, const Views& v, double* out) {
+  if (v.size() == 1) return fill_one(e, *v[0], out);
+  std::vector<double> part(kStatsSize);
+  std::fill(out, out + kStatsSize, 0.0);
+  double first = 0, last = 0, now = 0;
+  uint64_t key = 0;
+  for (size_t s = 0; s < v.size(); s++) {
+    std::fill(part.begin(), part.end(), 0.0);
+    fill_one(e, *v[s], part.data());
+    for (size_t k = 0; k < kStatsBcast; k++) out[k] += part[k];
+    if (s == 0) std::copy(part.begin() + kStatsBcast, part.end(), out + kStatsBcast);
+    if (part[kSlot_first_seen_ns] && (!first || part[kSlot_first_seen_ns] < first)) first = part[kSlot_first_seen_ns];
+    last = std::max(last, part[kSlot_last_seen_ns]), now = std::max(now, part[kSlot_now_ns]);
+    const IfaceStats& st = v[s]->stats();
+    for (uint64_t x : {st.hosts_created, st.hosts_expired, st.rx_only_hosts, st.macs_created}) key = mix64(key + x);
+  }
+  out[kSlot_first_seen_ns] = first, out[kSlot_last_seen_ns] = last, out[kSlot_now_ns] = now;
+  // the engine's own figures, once
+  out[kSlot_drops] = double(e.kernel_drops());
+  out[kSlot_read_only_packets] = double(e.read_only_packets()), out[kSlot_read_only_bytes] = double(e.read_only_bytes());
+  out[kSlot_ticks] = double(e.ticks()), out[kSlot_ticks_late] = double(e.ticks_late());
+  out[kSlot_max_flows] = e.max_flows(), out[kSlot_max_hosts] = e.max_hosts(), out[kSlot_max_macs] = v[0]->max_macs();
+  // Distinct counts walk every shard's hosts: kept while no shard created,
+  // expired or un-received a host (then they cannot have changed), and
+  // while capture runs at most every 250 ms.
+  Engine::Distinct& d = e.distinct_cache();
+  const uint64_t t = uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
+  const bool running = e.state() == EngineState::Running;
+  if (key != d.key && (!running || t - d.at_ns >= 250000000ULL)) {
+    const uint64_t at = t;
+    d = count_distinct(v);
+    d.key = key, d.at_ns = at;
+  }
+  out[kSlot_num_hosts] = double(d.hosts), out[kSlot_num_local_hosts] = double(d.local);
+  out[kSlot_num_rcvd_only_hosts] = double(d.rx_only), out[kSlot_num_local_rcvd_only_hosts] = double(d.local_rx_only);
+  out[kSlot_num_devices] = double(d.devices);
 }
 
 Napi::Object stats_layout(Napi::Env env) {

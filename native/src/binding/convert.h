@@ -15,7 +15,7 @@ Napi::Object host_score_row_to_js(Napi::Env env, const HostScoreRow& r);
 Napi::Object host_check_row_to_js(Napi::Env env, const HostCheckRow& r, const double (&thresholds)[kHostCheckCount]);
 // Interface statistics into a Float64Array of stats_size() slots (layout: stats_layout()).
 size_t stats_size();
-void stats_fill(const Engine& e, const Pipeline& pl, double* out);
+void stats_fill(const Engine& e, const Views& v, double* out);
 Napi::Object stats_layout(Napi::Env env);
 Napi::Object l7_stats_to_js(Napi::Env env, const Pipeline& pl);
 Napi::Object expired_layout(Napi::Env env);

@@ -356,6 +356,8 @@ EngineWrap::EngineWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Engine
   cfg.flush_at_end = opt_bool(o, "flushAtEnd", false);
   cfg.prefault = opt_bool(o, "prefault", false);
   cfg.ring_records = opt_u32(o, "ringRecords", cfg.ring_records);
+  cfg.workers = opt_u32(o, "workers", 1);
+  require(cfg.workers >= 1 && cfg.workers <= 64, env, "workers must be 1-64");
   Napi::Value rv = o.Get("record");
   if (!rv.IsUndefined() && !rv.IsNull()) {
     require(rv.IsObject(), env, "record must be an object: { dir, maxBytes, fileBytes?, ringBytes? }");
@@ -437,8 +439,8 @@ Napi::Value EngineWrap::Stats(const Napi::CallbackInfo& info) {
   Napi::Float64Array buf = info[0].As<Napi::Float64Array>();
   require(buf.ElementLength() >= stats_size(), env, "stats(): buffer too small");
   double* out = buf.Data();
-  engine_->with_view([&](const Pipeline& pl) {
-    stats_fill(*engine_, pl, out);
+  engine_->with_views([&](const Views& v) {
+    stats_fill(*engine_, v, out);
     return 0;
   });
   return env.Undefined();
@@ -728,10 +730,16 @@ Napi::Value EngineWrap::NetworkCheckHits(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   struct N { uint32_t index; NetCheckHits h; };
   std::vector<N> nets;
-  engine_->with_view([&](const Pipeline& pl) {
-    const NetCheckHits* h = pl.last_net_check_hits();
+  engine_->with_views([&](const Views& v) {
+    // a network's hits are those of its hosts' traffic: summed over the shards
+    NetCheckHits sum[Pipeline::kMaxNets] = {};
+    for (const Pipeline* pl : v) {
+      const NetCheckHits* h = pl->last_net_check_hits();
+      for (uint32_t i = 0; i < Pipeline::kMaxNets; i++)
+        sum[i].syn_scan_victim += h[i].syn_scan_victim, sum[i].flow_flood_victim += h[i].flow_flood_victim;
+    }
     for (uint32_t i = 0; i < Pipeline::kMaxNets; i++)
-      if (h[i].syn_scan_victim | h[i].flow_flood_victim) nets.push_back({i, h[i]});
+      if (sum[i].syn_scan_victim | sum[i].flow_flood_victim) nets.push_back({i, sum[i]});
     return 0;
   });
   Napi::Array out = Napi::Array::New(env, nets.size());
@@ -749,7 +757,8 @@ Napi::Value EngineWrap::NetworkCheckHits(const Napi::CallbackInfo& info) {
 // {events: [{src_mac, dst_mac, vlan, spa, tpa}], over: those not kept}.
 Napi::Value EngineWrap::BcastTooLargeEvents(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  BcastTooLargeLog log = engine_->with_view([&](const Pipeline& pl) { return pl.last_bcast_too_large(); });
+  // worker 0 takes every ARP frame (engine/spread.h): its log is the interface's
+  BcastTooLargeLog log = engine_->with_views([&](const Views& v) { return v[0]->last_bcast_too_large(); });
   auto mac = [](const uint8_t* m) {
     char b[18];
     std::snprintf(b, sizeof b, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4], m[5]);
@@ -831,14 +840,28 @@ Napi::Value EngineWrap::TrafficBy(const Napi::CallbackInfo& info) {
   std::vector<V> vlans;
   std::vector<N> nets;
   std::vector<C> countries;
-  engine_->with_view([&](const Pipeline& pl) {
-    const VlanTraffic* vt = pl.vlan_traffic();
+  engine_->with_views([&](const Views& views) {
+    // flow accounting credits these: each flow's in its shard, summed here
+    std::vector<VlanTraffic> vt(Pipeline::kVlans);
+    std::vector<NetTraffic> nt(Pipeline::kMaxNets);
+    std::vector<CountryTraffic> ct(kCountrySlots);
+    for (const Pipeline* pl : views) {
+      const VlanTraffic* a = pl->vlan_traffic();
+      for (uint32_t v = 0; v < Pipeline::kVlans; v++)
+        for (int d = 0; d < 2; d++) vt[v].bytes[d] += a[v].bytes[d], vt[v].pkts[d] += a[v].pkts[d];
+      const NetTraffic* b = pl->net_traffic();
+      for (uint32_t i = 0; i < Pipeline::kMaxNets; i++) {
+        NetTraffic& x = nt[i];
+        x.ingress += b[i].ingress, x.egress += b[i].egress, x.inner += b[i].inner, x.packets += b[i].packets;
+        x.retr += b[i].retr, x.ooo += b[i].ooo, x.lost += b[i].lost;
+      }
+      const CountryTraffic* c = pl->country_traffic();
+      for (uint16_t k = 1; k < kCountrySlots; k++) ct[k].ingress += c[k].ingress, ct[k].egress += c[k].egress, ct[k].inner += c[k].inner;
+    }
     for (uint32_t v = 0; v < Pipeline::kVlans; v++)
       if (vt[v].pkts[0] | vt[v].pkts[1]) vlans.push_back({v, vt[v]});
-    const NetTraffic* nt = pl.net_traffic();
     for (uint32_t i = 0; i < Pipeline::kMaxNets; i++)
       if (nt[i].ingress | nt[i].egress | nt[i].inner) nets.push_back({i, nt[i]});
-    const CountryTraffic* ct = pl.country_traffic();
     for (uint16_t c = 1; c < kCountrySlots; c++)
       if (ct[c].ingress | ct[c].egress | ct[c].inner) countries.push_back({c, ct[c]});
     return 0;
@@ -887,11 +910,8 @@ Napi::Value EngineWrap::TrafficBy(const Napi::CallbackInfo& info) {
 Napi::Value EngineWrap::ExpireActive(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   require(info.Length() == 1 && info[0].IsNumber(), env, "expireActive(max: number)");
-  uint32_t max = info[0].As<Napi::Number>().Uint32Value();
-  // never more than the ring can take before the caller drains it
-  uint64_t room = engine_->expired_capacity() - engine_->expired_pending();
-  if (max > room) max = uint32_t(room);
-  return Napi::Number::New(env, double(engine_->expire_active(max)));
+  // never more than the rings can take before the caller drains them (Engine::expire_active)
+  return Napi::Number::New(env, double(engine_->expire_active(info[0].As<Napi::Number>().Uint32Value())));
 }
 
 Napi::Value EngineWrap::SetEgressPolicies(const Napi::CallbackInfo& info) {

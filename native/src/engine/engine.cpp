@@ -397,9 +397,17 @@ void Engine::run_loop(Shard& sh) {
           if (!split) {
             process_range(sh, lk, batch + from, to - from, nets, policy, timed, timed_wall0, timed_pkt0);
           } else {
+            // this worker's packets, in order; another's ARP frame teaches
+            // its broadcast domain here too, at its place in that order
             size_t m = 0;
-            for (size_t i = from; i < to; i++)
-              if (spread_worker(batch[i], nw) == sh.index) mine[m++] = batch[i];
+            for (size_t i = from; i < to; i++) {
+              if (spread_worker(batch[i], nw) == sh.index) {
+                mine[m++] = batch[i];
+              } else if (spread_arp(batch[i])) {
+                if (m) process_range(sh, lk, mine, m, nets, policy, timed, timed_wall0, timed_pkt0), m = 0;
+                pl.learn_arp(batch[i]);
+              }
+            }
             if (m) process_range(sh, lk, mine, m, nets, policy, timed, timed_wall0, timed_pkt0);
           }
         }

@@ -139,6 +139,14 @@ class Engine {
     return f(views_);
   }
 
+  // Hosts and devices counted once over the shards (binding/convert.cpp's
+  // stats), kept with the shards' host counters they were counted at.
+  struct Distinct {
+    uint64_t hosts, local, rx_only, local_rx_only, devices;
+    uint64_t key = ~uint64_t(0), at_ns = 0;
+  };
+  Distinct& distinct_cache() const { return distinct_; }
+
   // Between two batches, the tables are rebuilt with new maximums; false
   // (and nothing changed) when a maximum is below what a shard holds.
   bool set_limits(uint32_t max_flows, uint32_t max_hosts);
@@ -222,6 +230,7 @@ class Engine {
   uint32_t max_flows_, max_hosts_;
   std::vector<std::unique_ptr<Shard>> shards_;
   std::vector<const Pipeline*> views_;
+  mutable Distinct distinct_{};
   std::shared_ptr<const NetConfig> nets_;
   std::unique_ptr<Egress> egress_;
   std::unique_ptr<Recorder> recorder_;

@@ -26,7 +26,6 @@ int family_of(uint8_t proto) {
 
 bool mac_is_group(const uint8_t* m) { return m[0] & 0x01; }  // broadcast or multicast
 
-
 uint32_t l7_entries(uint32_t max_hosts, uint32_t per_host) {
   uint64_t n = uint64_t(max_hosts) * per_host;
   return uint32_t(n < HostL7Table::kMaxEntries ? n : HostL7Table::kMaxEntries);
@@ -134,9 +133,14 @@ static uint8_t devtype_of_oui(const uint8_t* mac) noexcept {
   return kDevUnknown;
 }
 
-uint8_t Pipeline::mac_devtype(const uint8_t* mac) const noexcept {
+const Mac* Pipeline::find_mac(const uint8_t* mac) const noexcept {
   uint32_t i = mac_index_.find(mac_hash(mac), [&](uint32_t j) { return std::memcmp(mac_pool_[j].addr, mac, 6) == 0; });
-  return i == HashIndex::kNone ? uint8_t(kDevUnknown) : mac_pool_[i].devtype;
+  return i == HashIndex::kNone ? nullptr : &mac_pool_[i];
+}
+
+uint8_t Pipeline::mac_devtype(const uint8_t* mac) const noexcept {
+  const Mac* m = find_mac(mac);
+  return m ? m->devtype : uint8_t(kDevUnknown);
 }
 
 void Pipeline::learn_mac_devtype(const uint8_t* mac, uint8_t type) noexcept {
@@ -725,6 +729,15 @@ void Pipeline::decode_only(const RawPacket& raw) noexcept {
   stats_.packets++;
   stats_.bytes += raw.wirelen;
   if (decode_frame(raw.linktype, Bytes(raw.data, raw.caplen), p, stats_.decode) == DecodeResult::Ip) stats_.ip_packets++;
+}
+
+void Pipeline::learn_arp(const RawPacket& raw) noexcept {
+  Packet& p = pkts_[0];
+  DecodeStats scratch{};
+  p.reset(raw.ts_ns, raw.wirelen, raw.caplen);
+  p.frame = raw.data;
+  decode_frame(raw.linktype, Bytes(raw.data, raw.caplen), p, scratch);
+  if (p.arp_op) learn_bcast_domain(p, false);
 }
 
 static void copy_cstr(char* dst, size_t cap, const char* src) {
@@ -1407,9 +1420,10 @@ void Pipeline::set_risk_scores(const RiskScoreTable& t) noexcept {
     if (flows_.used(i)) apply_score(i, score_of(dpi_.risks(flows_[i]) & t.alerting, t)), flows_[i].score_judged = 1;
 }
 
-void Pipeline::learn_bcast_domain(const Packet& p) noexcept {
+void Pipeline::learn_bcast_domain(const Packet& p, bool log) noexcept {
   const uint32_t spa = p.arp_spa, tpa = p.arp_tpa;
   if (BcastDomains::too_large(spa, tpa)) {
+    if (!log) return;
     BcastTooLarge e{};
     if (p.has_mac) std::memcpy(e.src_mac, p.src_mac, 6), std::memcpy(e.dst_mac, p.dst_mac, 6);
     e.vlan = p.vlan_id, e.spa = spa, e.tpa = tpa;

@@ -95,6 +95,9 @@ class Pipeline {
   static constexpr uint64_t kSweepPeriodNs = 5ULL * 1000000000;  // a full pass over every table
   // Up to kBatch packets, in capture order.
   void process_batch(const RawPacket* raw, size_t n, const NetConfig& nets) noexcept;
+  // Another worker's ARP frame: only the broadcast domain it names is
+  // learned (not counted, no too-large event: that worker logs it).
+  void learn_arp(const RawPacket& raw) noexcept;
   // Benchmark stage: decode only, counting packets and decode errors.
   void decode_only(const RawPacket& raw) noexcept;
   // Advances the clock (also when no packets arrive) and runs a slice of the
@@ -192,6 +195,8 @@ class Pipeline {
   uint8_t mac_devtype(const uint8_t* mac) const noexcept;  // DeviceType of a known MAC (kDevUnknown otherwise)
   void learn_mac_devtype(const uint8_t* mac, uint8_t type) noexcept;  // sets it when still unknown
   uint32_t max_macs() const { return mac_pool_.max(); }
+  const EntryPool<Mac>& mac_table() const { return mac_pool_; }
+  const Mac* find_mac(const uint8_t* mac) const noexcept;
   uint64_t now_ns() const { return now_ns_; }
   size_t memory_bytes() const;
   const PipelineLimits& limits() const { return lim_; }
@@ -346,7 +351,7 @@ class Pipeline {
   EntryPool<HostBehaviour> behaviour_pool_;         // local hosts' behavioural counters (as sites_pool_)
   EntryPool<HostBehaviour> remote_behaviour_pool_;  // remote hosts' (the same share of slots, a pool apart)
   std::unique_ptr<uint32_t[]> host_behaviour_;      // per host slot: its entry + 1 in the pool of its kind (local or remote), 0 none
-  void learn_bcast_domain(const Packet& p) noexcept;
+  void learn_bcast_domain(const Packet& p, bool log = true) noexcept;
   NamePool names_;
   Classifier dpi_;
   HashIndex mac_index_;

@@ -63,6 +63,24 @@ inline uint64_t spread_hash(const RawPacket& p) noexcept {
   return a + b;  // the same whichever address is the source
 }
 
+// An ARP frame (Ethernet, VLAN-tagged or not, or Linux cooked capture):
+// worker 0 counts it, every worker learns the broadcast domain it names
+// (hosts in that domain are flagged by the worker that holds them).
+inline bool spread_arp(const RawPacket& p) noexcept {
+  const uint8_t* d = p.data;
+  const size_t n = p.caplen;
+  auto be16 = [&](size_t at) { return uint16_t(d[at] << 8 | d[at + 1]); };
+  if (p.linktype == kLinkEthernet && n >= 14) {
+    size_t off = 14;
+    uint16_t et = be16(12);
+    while ((et == 0x8100 || et == 0x88a8 || et == 0x9100) && off + 4 <= n) et = be16(off + 2), off += 4;
+    return et == 0x0806;
+  }
+  if (p.linktype == kLinkSll && n >= 16) return be16(14) == 0x0806;
+  if (p.linktype == kLinkSll2 && n >= 20) return be16(0) == 0x0806;
+  return false;
+}
+
 inline uint32_t spread_worker(const RawPacket& p, uint32_t workers) noexcept {
   return workers <= 1 ? 0 : uint32_t((spread_hash(p) >> 32) * workers >> 32);
 }
