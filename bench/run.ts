@@ -12,9 +12,11 @@
 //   - the historical store's insert rate against the engine's flow expiry
 //     rate (bench/history.ts).
 //   - the packet recorder's cost and write rate (recorder).
-// `npm run bench -- <pipeline|pools|maps|rules|recorder|memory|ndpi|api|egress|history>` runs one part.
+//   - the full pipeline with 1, 2, 4 … packet workers (workers).
+// `npm run bench -- <pipeline|pools|maps|rules|recorder|workers|memory|ndpi|api|egress|history>` runs one part.
 // Prints one `name: value unit` line per figure.
 import { execFileSync } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statfsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,6 +34,9 @@ const ndpiDir = join(root, '..', 'shared', 'pcaps', 'ndpi');
 
 interface Result {
   mode: string;
+  workers: number;
+  /** packets each worker took, when the addon counts them */
+  worker_packets: number[] | null;
   mpps: number;
   gbps: number;
   flows: number;
@@ -234,6 +239,44 @@ if (!only || only === 'recorder') {
   figure('recorder_cost_median', (1 - median(runs.with) / median(runs.none)) * 100, '%', 1);
   figure('recorder_write_rate', rate / 2 ** 20, 'MiB/s', 0);
   console.log(`recorder: ${packets} packets recorded per run, ${(disk / 2 ** 20).toFixed(0)} MiB of files, ${drops} dropped over all runs`);
+}
+
+if (!only || only === 'workers') {
+  // The full pipeline over the bench capture with 1, 2, 4 … packet workers
+  // (up to the machine's CPUs; 1 and 2 always), the counts alternated within
+  // each round (this VM's neighbours move single runs). Figures: each count's
+  // median Mpps, and 2 workers against 1 from the medians and from the best
+  // runs. A run where a table or pool refused state is not a figure.
+  const [file] = staged([capture('mix', 200_000, 2_000_000, 10_000)]);
+  const counts = [1];
+  for (let n = 2; n <= Math.max(2, availableParallelism()); n *= 2) counts.push(n);
+  const runs = new Map<number, Result[]>(counts.map((n) => [n, []]));
+  for (let i = 0; i < Math.max(rounds, 5); i++) {
+    // the order turns each round: no count always runs first
+    for (const n of i % 2 ? [...counts].reverse() : counts) {
+      process.env.FLOWGATE_BENCH_WORKERS = String(n);
+      const r = runTrial('full', [file], 1 << 22, 65_536);
+      delete process.env.FLOWGATE_BENCH_WORKERS;
+      if (r.error) throw new Error(`workers ${n}: ${r.error}`);
+      if (Object.keys(r.refused).length) throw new Error(`workers ${n}: state refused ${JSON.stringify(r.refused)}: not a figure`);
+      runs.get(n)!.push(r);
+    }
+  }
+  const mpps = (n: number) => runs.get(n)!.map((r) => r.mpps);
+  const top = (n: number) => runs.get(n)!.reduce((a, b) => (b.mpps > a.mpps ? b : a));
+  const first = top(1);
+  console.log(`capture: ${first.packets} packets, ${first.flows} flows, ${first.hosts} hosts; ${availableParallelism()} CPUs`);
+  for (const n of counts) figure(`workers_${n}_mpps`, median(mpps(n)), 'Mpps');
+  figure('workers_2_vs_1', median(mpps(2)) / median(mpps(1)), 'x');
+  figure('workers_2_vs_1_best', top(2).mpps / top(1).mpps, 'x');
+  for (const n of counts) {
+    const best = top(n), split = best.worker_packets ? ` per worker ${best.worker_packets.join('/')} packets` : '';
+    console.log(
+      `workers_table: ${n} worker${n > 1 ? 's' : ''}: median ${median(mpps(n)).toFixed(2)} Mpps, best ${best.mpps.toFixed(2)} Mpps, ${best.gbps.toFixed(2)} Gbps, ` +
+        `${runs.get(n)!.length} runs; ${best.flows} flows, ${best.hosts} hosts${split}`,
+    );
+    pools(`workers_${n}`, best);
+  }
 }
 
 if (!only || only === 'memory') {

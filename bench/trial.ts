@@ -108,7 +108,10 @@ export async function trial(mode: Mode, files: string[], maxFlows: number, maxHo
   // service does at start: the figures are steady-state packet processing,
   // not the kernel zeroing fresh pages (FLOWGATE_BENCH_COLD=1 to include it).
   const prefault = !process.env.FLOWGATE_BENCH_COLD;
-  const e = new Engine({ files, mode: mode === 'no-dpi' || mode === 'no-checks' ? 'full' : mode, dpi: mode !== 'no-dpi', checks: mode !== 'no-checks', prefault, maxFlows, maxHosts, flowIdleSec: 1e10, localHostIdleSec: 1e10, remoteHostIdleSec: 1e10,
+  // packet workers: FLOWGATE_BENCH_WORKERS (the workers part), else one, so
+  // that every other part's figures stay comparable across machines
+  const workers = Number(process.env.FLOWGATE_BENCH_WORKERS ?? 1);
+  const e = new Engine({ files, workers, mode: mode === 'no-dpi' || mode === 'no-checks' ? 'full' : mode, dpi: mode !== 'no-dpi', checks: mode !== 'no-checks', prefault, maxFlows, maxHosts, flowIdleSec: 1e10, localHostIdleSec: 1e10, remoteHostIdleSec: 1e10,
     // every host's side state held (local: sites, ICMP, used ports, behaviour; remote: behaviour): pools for each host slot
     hostSideShare: 1,
     // the maps bench's baseline runs without the behaviour maps
@@ -126,6 +129,7 @@ export async function trial(mode: Mode, files: string[], maxFlows: number, maxHo
   const { st, secs, cpuSecs } = await timedRun(e, () => (e.recorderStats()?.ringUsed ?? 0) === 0);
   const s = e.stats();
   const rec = e.recorderStats();
+  const workerPackets = e.workerPackets();
   // a membership change re-assigns every host in the table at once
   let reassignMs = 0;
   if (members) {
@@ -138,6 +142,9 @@ export async function trial(mode: Mode, files: string[], maxFlows: number, maxHo
   const bytes = mode === 'read-only' ? s.read_only_bytes : s.bytes;
   return {
     mode,
+    workers,
+    /** packets each worker took (null when the addon does not count them per worker) */
+    worker_packets: workerPackets,
     secs,
     packets,
     bytes,

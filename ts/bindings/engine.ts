@@ -1,5 +1,7 @@
 // ⑦ Engine: one monitored interface or capture playlist. Options are
 // defaulted and validated here; the addon only checks types.
+import { availableParallelism } from 'node:os';
+
 import { z } from 'zod';
 
 import { HOST_CHECK_NAMES, type HostCheckHits, type HostCheckName } from '../services/alerts/types.js';
@@ -132,6 +134,16 @@ export const EgressPoliciesSchema = z
 
 export type EgressPoliciesInput = z.input<typeof EgressPoliciesSchema>;
 
+/**
+ * The packet workers an interface gets by default: what the machine can
+ * spare (one core stays for the event loop and the services), at least one,
+ * at most 16 (beyond that the shards' merges in queries cost more than the
+ * packet path gains).
+ */
+export function defaultWorkers(): number {
+  return Math.min(16, Math.max(1, availableParallelism() - 1));
+}
+
 export const EngineOptions = z
   .object({
     /** capture files replayed in order as one playlist */
@@ -161,6 +173,12 @@ export const EngineOptions = z
     l7EntriesPerHost: z.number().int().min(0).max(256).default(5),
     /** the share of the flow table that may hold classifier state (FlowInfo, 64 B) at once; beyond it flows are classified without their risks and metadata (flow_info_full) */
     flowInfoShare: z.number().gt(0).max(1).default(5 / 16),
+    /**
+     * packet workers for this interface (shards: each flow lives in one, hosts
+     * have a part in each that queries sum); default: what the machine can
+     * spare, max(1, availableParallelism() - 1) capped at 16 (defaultWorkers())
+     */
+    workers: z.number().int().min(1).max(64).optional(),
     /** the share that may hold protocol metadata (FlowMeta, 256 B: names, JA3/JA4, HTTP fields …) at once (flow_meta_full) */
     flowMetaShare: z.number().gt(0).max(1).default(1 / 32),
     /** the share of the host table that may hold side state at once, local and remote hosts each (a local host's top sites, ICMP, used ports, behavioural counters: 2.8 KB; a remote host's behavioural counters: 0.9 KB) (host_side_full) */
@@ -462,6 +480,8 @@ export type TickListener = (boundary: number, prev: number, last: boolean) => vo
 
 export class Engine {
   readonly options: z.output<typeof EngineOptions>;
+  /** packet workers asked of the addon (options.workers, else defaultWorkers()) */
+  readonly workers: number;
   private readonly native: NativeEngine;
   private done: Promise<void> | null = null;
   private resolveDone: (() => void) | null = null;
@@ -478,6 +498,7 @@ export class Engine {
       throw new FlowgateError(`invalid engine options: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'options'}: ${i.message}`).join('; ')}`, 'E_INVALID');
     }
     const o = (this.options = parsed.data);
+    this.workers = o.workers ?? defaultWorkers();
     this.native = new addon.NativeEngine({
       files: o.files,
       iface: o.iface,
@@ -497,6 +518,7 @@ export class Engine {
       checks: o.checks,
       l7EntriesPerHost: o.l7EntriesPerHost,
       flowInfoShare: o.flowInfoShare,
+      workers: this.workers,
       flowMetaShare: o.flowMetaShare,
       hostSideShare: o.hostSideShare,
       behaviourMapEntries: o.behaviourMapEntries,
@@ -713,6 +735,11 @@ export class Engine {
   /** A looped playlist's passes so far, the time shift between two passes and the first packet's time (ns). */
   replayInfo(): { passes: number; periodNs: bigint; firstNs: bigint } {
     return this.native.replayInfo();
+  }
+
+  /** Packets each worker has taken, in worker order; null when the addon does not count them per worker. */
+  workerPackets(): number[] | null {
+    return this.native.workerPackets?.() ?? null;
   }
 
   /** The recorder's counters (null when this engine does not record). */

@@ -27,6 +27,8 @@ export interface NativeEngineOptions {
   checks?: boolean;
   l7EntriesPerHost?: number;
   flowInfoShare?: number;
+  /** packet workers (shards) */
+  workers?: number;
   flowMetaShare?: number;
   hostSideShare?: number;
   behaviourMapEntries?: number;
@@ -749,6 +751,8 @@ export interface NativeEngine {
   topSites(ip?: string, vlan?: number): { site: string; contacts: number }[] | null;
   /** null when the engine does not record */
   recorderStats(): RecorderStats | null;
+  /** packets taken by each worker (shard), in worker order; optional: an addon with one worker may not have it */
+  workerPackets?(): number[];
   /** a looped playlist's passes so far, the time shift between passes and the first packet's time (ns) */
   replayInfo(): { passes: number; periodNs: bigint; firstNs: bigint };
 }

@@ -41,6 +41,7 @@ Monitors network interfaces or replays capture files; \`passwd\` stores an egres
       --l7-entries-per-host <n> per-application and contact entries per host slot (default 5)
       --host-side-share <x>     share of the host table with local hosts' sites, ICMP, used ports and
                                 behavioural counters at once (default 0.03125)
+      --workers <n>             packet workers per interface (default: the CPUs less one, 1 to 16)
       --flow-idle <s>           idle flow timeout in seconds (default 60)
       --flow-lifetime <s>       split flows older than this (default 0: never)
       --replay-speed <x>        0 = as fast as possible (default), 1 = original timing, 2 = twice as fast
@@ -107,6 +108,13 @@ function num(v: string | undefined, name: string, min = 0): number | undefined {
   return n;
 }
 
+/** num() for a whole number option (a count). */
+function int(v: string | undefined, name: string, min = 0): number | undefined {
+  const n = num(v, name, min);
+  if (n !== undefined && !Number.isInteger(n)) throw new FlowgateError(`--${name} must be an integer >= ${min} (got '${v}')`, 'E_INVALID');
+  return n;
+}
+
 /** Egress queue outputs: `pcap:<path>` or `*.pcap` is a capture file, anything else an interface. */
 function egressOutput(v: string, rotateMb: number): EgressOutput {
   const file = v.startsWith('pcap:') ? v.slice(5) : /\.pcap$/i.test(v) ? v : null;
@@ -152,6 +160,7 @@ export async function run(argv: string[]): Promise<number> {
         'flow-meta-share': { type: 'string' },
         'l7-entries-per-host': { type: 'string' },
         'host-side-share': { type: 'string' },
+        workers: { type: 'string' },
         'flow-idle': { type: 'string' },
         'flow-lifetime': { type: 'string' },
         'replay-speed': { type: 'string' },
@@ -264,6 +273,7 @@ export async function run(argv: string[]): Promise<number> {
       flowMetaShare: num(o['flow-meta-share'], 'flow-meta-share'),
       l7EntriesPerHost: num(o['l7-entries-per-host'], 'l7-entries-per-host'),
       hostSideShare: num(o['host-side-share'], 'host-side-share'),
+      workers: int(o.workers, 'workers', 1),
       flowIdleSec: num(o['flow-idle'], 'flow-idle'),
       flowLifetimeSec: num(o['flow-lifetime'], 'flow-lifetime'),
       replaySpeed: num(o['replay-speed'], 'replay-speed'),

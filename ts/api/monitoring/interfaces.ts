@@ -55,7 +55,7 @@ export const InterfaceDataV2 = z.object({
   bytes_upload_since_reset: num, bytes_download_since_reset: num, packets_upload_since_reset: num, packets_download_since_reset: num,
   local2remote: num, remote2local: num, throughput_bps: num, throughput_pps: num,
   throughput: z.object({ upload: rate, download: rate }), remote_bps: num, remote_pps: num, drops: num,
-  refused: z.object({ flows: num, hosts: num, macs: num, host_l7: num, host_contacts: num, host_side: num, flow_info: num, flow_meta: num, flow_score: num, flow_iec: num }), tcpPacketStats,
+  refused: z.object({ flows: num, hosts: num, macs: num, host_l7: num, host_contacts: num, host_side: num, flow_info: num, flow_meta: num, flow_score: num, flow_iec: num }), workers: num, tcpPacketStats,
   recording: z.object({ enabled: z.boolean(), packets: num, bytes: num, drops: num, write_errors: num, files: num, files_deleted: num, disk_bytes: num, extractions_running: num }),
   has_alerts: z.boolean(), alerted_flows: num, alerted_flows_notice: num, alerted_flows_warning: num, alerted_flows_error: num, engaged_alerts: num,
   engaged_alerts_notice: num, engaged_alerts_warning: num, engaged_alerts_error: num,
@@ -147,6 +147,8 @@ export function interfaceData(ctx: ApiCtx): IfData {
     drops: s.drops,
     // state the engine's full tables and pools refused since start (flowgate's own: ntopng shows none)
     refused: { flows: s.flow_table_full, hosts: s.host_table_full, macs: s.mac_table_full, host_l7: s.host_l7_pool_full, host_contacts: s.host_contacts_full, host_side: s.host_side_full, flow_info: s.flow_info_full, flow_meta: s.flow_meta_full, flow_score: s.flow_score_full, flow_iec: s.flow_iec_full },
+    // the interface's packet workers (--workers; flowgate's own)
+    workers: i.engine.workers,
     // the packet recorder (--record) and the extractions running (flowgate's own; ntopng shows n2disk's status on another page)
     recording: recordingStatus(recorder, running),
     tcpPacketStats: { retransmissions: s.tcpPacketStats.retransmissions, out_of_order: s.tcpPacketStats.out_of_order, lost: s.tcpPacketStats.lost },
