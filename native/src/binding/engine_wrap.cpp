@@ -300,6 +300,7 @@ Napi::Function EngineWrap::Init(Napi::Env env) {
                          InstanceMethod("topSites", &EngineWrap::TopSitesList),
                          InstanceMethod("recorderStats", &EngineWrap::RecorderStatsJs),
                          InstanceMethod("replayInfo", &EngineWrap::ReplayInfo),
+                         InstanceMethod("workerPackets", &EngineWrap::WorkerPackets),
                      });
 }
 
@@ -429,6 +430,7 @@ Napi::Value EngineWrap::State(const Napi::CallbackInfo& info) {
   o.Set("error", err.empty() ? env.Null() : Napi::Value(Napi::String::New(env, err)));
   o.Set("progress", engine_->progress());
   o.Set("live", engine_->is_live());
+  o.Set("workers", double(engine_->workers()));  // what runs: egress and live recording take one
   return o;
 }
 
@@ -912,6 +914,19 @@ Napi::Value EngineWrap::ExpireActive(const Napi::CallbackInfo& info) {
   require(info.Length() == 1 && info[0].IsNumber(), env, "expireActive(max: number)");
   // never more than the rings can take before the caller drains them (Engine::expire_active)
   return Napi::Number::New(env, double(engine_->expire_active(info[0].As<Napi::Number>().Uint32Value())));
+}
+
+// The frames each worker took (its shard's packet counter), in worker order.
+Napi::Value EngineWrap::WorkerPackets(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  std::vector<uint64_t> n = engine_->with_views([&](const Views& v) {
+    std::vector<uint64_t> r;
+    for (const Pipeline* pl : v) r.push_back(pl->stats().packets);
+    return r;
+  });
+  Napi::Array a = Napi::Array::New(env, n.size());
+  for (size_t i = 0; i < n.size(); i++) a.Set(uint32_t(i), double(n[i]));
+  return a;
 }
 
 Napi::Value EngineWrap::SetEgressPolicies(const Napi::CallbackInfo& info) {

@@ -57,6 +57,7 @@ class EngineWrap : public Napi::ObjectWrap<EngineWrap> {
   Napi::Value TopSitesList(const Napi::CallbackInfo& info);
   Napi::Value RecorderStatsJs(const Napi::CallbackInfo& info);
   Napi::Value ReplayInfo(const Napi::CallbackInfo& info);
+  Napi::Value WorkerPackets(const Napi::CallbackInfo& info);
 
   std::unique_ptr<Engine> engine_;
   Napi::ThreadSafeFunction tsfn_;
