@@ -652,10 +652,24 @@ Napi::Object stats_layout(Napi::Env env) {
   return o;
 }
 
-Napi::Object l7_stats_to_js(Napi::Env env, const Pipeline& pl) {
+Napi::Object l7_stats_to_js(Napi::Env env, const Views& v) {
+  // one shard: its arrays as they are; several: summed by id (a flow, so
+  // its counters, lives in one shard; the arrays may differ in length)
+  std::vector<IfaceL7Counter> sum_apps, sum_cats;
+  auto read = [&](auto get, std::vector<IfaceL7Counter>& sum, uint32_t& n) -> const IfaceL7Counter* {
+    if (v.size() == 1) return get(*v.front(), n);
+    for (const Pipeline* pl : v) {
+      uint32_t m = 0;
+      const IfaceL7Counter* c = get(*pl, m);
+      if (m > sum.size()) sum.resize(m, IfaceL7Counter{});
+      for (uint32_t i = 0; i < m; i++) sum[i].bytes += c[i].bytes, sum[i].packets += c[i].packets, sum[i].flows += c[i].flows;
+    }
+    n = uint32_t(sum.size());
+    return sum.data();
+  };
   Napi::Object o = Napi::Object::New(env);
   uint32_t n = 0;
-  const IfaceL7Counter* a = pl.iface_apps(n);
+  const IfaceL7Counter* a = read([](const Pipeline& pl, uint32_t& k) { return pl.iface_apps(k); }, sum_apps, n);
   Napi::Array apps = Napi::Array::New(env);
   for (uint32_t i = 0, k = 0; i < n; i++) {
     if (!a[i].packets) continue;
@@ -666,7 +680,7 @@ Napi::Object l7_stats_to_js(Napi::Env env, const Pipeline& pl) {
     x.Set("num_flows", double(a[i].flows));
     apps.Set(k++, x);
   }
-  const IfaceL7Counter* c = pl.iface_cats(n);
+  const IfaceL7Counter* c = read([](const Pipeline& pl, uint32_t& k) { return pl.iface_cats(k); }, sum_cats, n);
   Napi::Array cats = Napi::Array::New(env);
   for (uint32_t i = 0, k = 0; i < n; i++) {
     if (!c[i].packets) continue;

@@ -17,7 +17,8 @@ Napi::Object host_check_row_to_js(Napi::Env env, const HostCheckRow& r, const do
 size_t stats_size();
 void stats_fill(const Engine& e, const Views& v, double* out);
 Napi::Object stats_layout(Napi::Env env);
-Napi::Object l7_stats_to_js(Napi::Env env, const Pipeline& pl);
+// Interface counters by application and category: every shard's, summed.
+Napi::Object l7_stats_to_js(Napi::Env env, const Views& v);
 Napi::Object expired_layout(Napi::Env env);
 Napi::Object dpi_registry(Napi::Env env);
 const char* tunnel_name(uint8_t t);

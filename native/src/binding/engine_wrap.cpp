@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <memory>
+#include <unordered_map>
+#include <unordered_set>
 #include <cstdio>
 #include <cstring>
 
@@ -215,7 +217,8 @@ std::shared_ptr<const PolicyTable> parse_policies(Napi::Env env, Napi::Value v, 
 // lock for a moment) and converted a slice at a time: {total, size, next(n),
 // close()}. Large answers are written slice by slice while other requests
 // are served; an entry gone since the ordering is skipped. The cursor holds
-// the engine's JS object, so the engine outlives it.
+// the engine's JS object, so the engine outlives it. rows(views, order,
+// from, n): the rows of entries [from, from + n) still there.
 template <class Rows, class ToJs>
 Napi::Value page_cursor(Napi::Env env, Napi::Object owner, const Engine* engine, PageOrder&& order, Rows rows, ToJs to_js) {
   struct State {
@@ -238,7 +241,7 @@ Napi::Value page_cursor(Napi::Env env, Napi::Object owner, const Engine* engine,
     uint32_t k = 0;
     while (k < n && st->pos < entries.size()) {
       size_t take = std::min(n - k, entries.size() - st->pos);
-      auto got = engine->with_view([&](const Pipeline& pl) { return rows(pl, entries.data() + st->pos, take); });
+      auto got = engine->with_views([&](const Views& v) { return rows(v, st->order, st->pos, take); });
       st->pos += take;
       for (const auto& row : got) out.Set(k++, to_js(e, row));
     }
@@ -246,10 +249,91 @@ Napi::Value page_cursor(Napi::Env env, Napi::Object owner, const Engine* engine,
   }, "next"));
   r.Set("close", Napi::Function::New(env, [st](const Napi::CallbackInfo& info) -> Napi::Value {
     std::vector<PageEntry>().swap(st->order.entries);  // the memory goes now, not at the next GC
+    std::vector<HostKey>().swap(st->order.keys);
     st->pos = 0;
     return info.Env().Undefined();
   }, "close"));
   return r;
+}
+
+// behaviourMap over several shards: another shard's entry of the same key
+// into `into`. Uses and observations are summed, first / last seen widened;
+// the period (and burst start) and info come from the entry with the most
+// observations, `best` the observations of the one they came from so far.
+void behaviour_merge(BehaviourEntry& into, uint32_t& best, const BehaviourEntry& e) {
+  if (e.observations > best) {
+    best = e.observations, into.period_ms = e.period_ms, into.burst_ns = e.burst_ns;
+    std::memcpy(into.info, e.info, sizeof into.info);
+  }
+  into.uses += e.uses, into.observations += e.observations;
+  into.first_ns = std::min(into.first_ns, e.first_ns), into.last_ns = std::max(into.last_ns, e.last_ns);
+}
+
+struct BehaviourKeyHash {
+  size_t operator()(const BehaviourKey& k) const {
+    static_assert(sizeof(BehaviourKey) % 8 == 0);
+    uint64_t w[sizeof(BehaviourKey) / 8], h = 0;
+    std::memcpy(w, &k, sizeof k);
+    for (uint64_t x : w) h = mix64(h ^ x);
+    return size_t(h);
+  }
+};
+
+// noTxPeers' rows: an address with its no-TX estimates (as client, as server,
+// ports), listed among hosts_with_ports_count or among host_peers.
+struct NoTxRow { IpAddr ip; uint32_t out, in, ports; bool local, peer; };
+
+// noTxPeers over several shards. A host's estimates are the max over its
+// parts (sketches per shard: a lower bound of the distinct count, as
+// merge_host_row's); a server is receive-only when no shard saw it send.
+// Each host once per list.
+void no_tx_rows_merged(const Views& views, const std::vector<Cidr>& allowed, std::vector<NoTxRow>& rows) {
+  std::unordered_map<HostKey, uint32_t, HostKeyHash> at;
+  std::vector<NoTxRow> est;
+  for (const Pipeline* pl : views) {
+    const HostTable& ht = pl->hosts();
+    const HostL7Table& l7 = pl->host_l7();
+    for (uint32_t i = 0; i < ht.span(); i++) {
+      if (!ht.used(i)) continue;
+      const fg::Host& h = ht[i];
+      if (h.flags & (kHostBroadcast | kHostMulticast) || !allowed_ip(allowed, h.key.ip)) continue;
+      const uint32_t a = l7.contact_estimate(i, kContactNoTxOut), b = l7.contact_estimate(i, kContactNoTxIn);
+      const uint32_t p = l7.contact_estimate(i, kContactNoTxPorts);
+      auto [it, fresh] = at.try_emplace(h.key, uint32_t(est.size()));
+      if (fresh) {
+        est.push_back({h.key.ip, a, b, p, bool(h.flags & kHostLocal), false});
+        continue;
+      }
+      NoTxRow& r = est[it->second];
+      r.out = std::max(r.out, a), r.in = std::max(r.in, b), r.ports = std::max(r.ports, p);
+    }
+  }
+  auto sent = [&](const HostKey& k) {  // any part of the host sent a packet
+    const uint64_t h = hash_host_key(k);
+    for (const Pipeline* pl : views) {
+      const uint32_t i = pl->hosts().find(k, h);
+      if (i != HashIndex::kNone && pl->hosts()[i].pkts(0) != 0) return true;
+    }
+    return false;
+  };
+  for (const Pipeline* pl : views) {
+    const HostTable& ht = pl->hosts();
+    const FlowTable& ft = pl->flows();
+    for (uint32_t j = 0; j < ft.span(); j++) {
+      if (!ft.used(j)) continue;
+      const Flow& f = ft[j];
+      if (f.cli_host == HashIndex::kNone || f.srv_host == HashIndex::kNone) continue;
+      const fg::Host& s = ht[f.srv_host];
+      if (s.flags & (kHostBroadcast | kHostMulticast) || s.pkts(0) != 0) continue;  // Host::isRxOnlyHost: this part first (cheap)
+      auto c = at.find(ht[f.cli_host].key);
+      if (c == at.end() || est[c->second].peer || sent(s.key)) continue;
+      est[c->second].peer = true;
+    }
+  }
+  for (const NoTxRow& r : est)
+    if (r.out || r.in) rows.push_back({r.ip, r.out, r.in, r.ports, r.local, false});
+  for (const NoTxRow& r : est)
+    if (r.peer && (r.out || r.in)) rows.push_back({r.ip, r.out, r.in, r.ports, r.local, true});
 }
 
 }  // namespace
@@ -466,12 +550,13 @@ Napi::Value EngineWrap::Hosts(const Napi::CallbackInfo& info) {
   q.detail = opt_bool(o, "detail", false);
   q.brief = opt_bool(o, "brief", false);
   if (opt_bool(o, "cursor", false)) {
-    PageOrder order = engine_->with_view([&](const Pipeline& pl) { return order_hosts(pl, q); });
+    PageOrder order = engine_->with_views([&](const Views& v) { return order_hosts(v, q); });
     bool detail = q.detail, brief = q.brief;
     return page_cursor(env, info.This().As<Napi::Object>(), engine_.get(), std::move(order),
-                       [detail, brief](const Pipeline& pl, const PageEntry* e, size_t n) { return host_rows(pl, e, n, detail, brief); }, host_to_js);
+                       [detail, brief](const Views& v, const PageOrder& o, size_t from, size_t n) { return host_rows(v, o, from, n, detail, brief); },
+                       host_to_js);
   }
-  HostPage page = engine_->with_view([&](const Pipeline& pl) { return query_hosts(pl, q); });
+  HostPage page = engine_->with_views([&](const Views& v) { return query_hosts(v, q); });
   Napi::Object r = Napi::Object::New(env);
   r.Set("total", double(page.total));
   Napi::Array rows = Napi::Array::New(env, page.rows.size());
@@ -489,7 +574,7 @@ Napi::Value EngineWrap::Host(const Napi::CallbackInfo& info) {
   int vlan = -1;
   if (info.Length() > 1 && info[1].IsNumber()) vlan = info[1].As<Napi::Number>().Int32Value();
   HostRow row;
-  bool found = engine_->with_view([&](const Pipeline& pl) { return find_host(pl, ip, vlan, row); });
+  bool found = engine_->with_views([&](const Views& v) { return find_host(v, ip, vlan, row); });
   if (!found) return env.Null();
   return host_to_js(env, row);
 }
@@ -509,7 +594,7 @@ Napi::Value EngineWrap::HostCheckHits(const Napi::CallbackInfo& info) {
     thr[c] = v.As<Napi::Number>().DoubleValue();
     require(thr[c] == thr[c], env, usage);  // NaN
   }
-  std::vector<HostCheckRow> rows = engine_->with_view([&](const Pipeline& pl) { return query_host_checks(pl, thr); });
+  std::vector<HostCheckRow> rows = engine_->with_views([&](const Views& v) { return query_host_checks(v, thr); });
   Napi::Array out = Napi::Array::New(env, rows.size());
   for (size_t i = 0; i < rows.size(); i++) out.Set(uint32_t(i), host_check_row_to_js(env, rows[i], thr));
   return out;
@@ -521,7 +606,7 @@ Napi::Value EngineWrap::HostScoresAbove(const Napi::CallbackInfo& info) {
   require(info.Length() == 1 && info[0].IsNumber(), env, "hostScoresAbove(threshold: number)");
   const double t = info[0].As<Napi::Number>().DoubleValue();
   require(t >= 0 && t <= 4294967295.0, env, "hostScoresAbove: threshold out of range");
-  std::vector<HostScoreRow> rows = engine_->with_view([&](const Pipeline& pl) { return query_host_scores(pl, uint64_t(t)); });
+  std::vector<HostScoreRow> rows = engine_->with_views([&](const Views& v) { return query_host_scores(v, uint64_t(t)); });
   Napi::Array out = Napi::Array::New(env, rows.size());
   for (size_t i = 0; i < rows.size(); i++) out.Set(uint32_t(i), host_score_row_to_js(env, rows[i]));
   return out;
@@ -578,11 +663,11 @@ Napi::Value EngineWrap::Flows(const Napi::CallbackInfo& info) {
   q.l7 = int(opt_num(o, "l7", -1));
   q.allowed = parse_cidrs(env, o.Get("allowed"), "network");
   if (opt_bool(o, "cursor", false)) {
-    PageOrder order = engine_->with_view([&](const Pipeline& pl) { return order_flows(pl, q); });
+    PageOrder order = engine_->with_views([&](const Views& v) { return order_flows(v, q); });
     return page_cursor(env, info.This().As<Napi::Object>(), engine_.get(), std::move(order),
-                       [](const Pipeline& pl, const PageEntry* e, size_t n) { return flow_rows(pl, e, n); }, flow_to_js);
+                       [](const Views& v, const PageOrder& o, size_t from, size_t n) { return flow_rows(v, o, from, n); }, flow_to_js);
   }
-  FlowPage page = engine_->with_view([&](const Pipeline& pl) { return query_flows(pl, q); });
+  FlowPage page = engine_->with_views([&](const Views& v) { return query_flows(v, q); });
   Napi::Object r = Napi::Object::New(env);
   r.Set("total", double(page.total));
   Napi::Array rows = Napi::Array::New(env, page.rows.size());
@@ -595,7 +680,7 @@ Napi::Value EngineWrap::FlowCounters(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   std::vector<Cidr> allowed;
   if (info.Length() > 0) allowed = parse_cidrs(env, info[0], "network");
-  FlowCounts c = engine_->with_view([&](const Pipeline& pl) { return count_flows(pl, allowed); });
+  FlowCounts c = engine_->with_views([&](const Views& v) { return count_flows(v, allowed); });
   Napi::Object r = Napi::Object::New(env);
   Napi::Array l4 = Napi::Array::New(env, c.l4.size());
   for (size_t i = 0; i < c.l4.size(); i++) {
@@ -620,7 +705,7 @@ Napi::Value EngineWrap::FlowCounters(const Napi::CallbackInfo& info) {
 
 Napi::Value EngineWrap::L7Stats(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  return engine_->with_view([&](const Pipeline& pl) { return l7_stats_to_js(env, pl); });
+  return engine_->with_views([&](const Views& v) { return l7_stats_to_js(env, v); });
 }
 
 // setIecConfig(allowedTypeIds: number[] | null): the type ids the IEC
@@ -786,21 +871,26 @@ Napi::Value EngineWrap::BcastTooLargeEvents(const Napi::CallbackInfo& info) {
 
 // The local hosts that have a MAC, packed for the device checks (no object
 // per host): triplets [IPv4 address as a number (-1: IPv6), VLAN, MAC as a
-// 48-bit number].
+// 48-bit number]. Over several shards, one triplet per host (its first part
+// with a MAC).
 Napi::Value EngineWrap::LocalMacs(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   std::vector<double> v;
-  engine_->with_view([&](const Pipeline& pl) {
-    const HostTable& ht = pl.hosts();
-    for (uint32_t i = 0; i < ht.span(); i++) {
-      if (!ht.used(i)) continue;
-      const fg::Host& h = ht[i];
-      if ((h.flags & (kHostLocal | kHostHasMac)) != (kHostLocal | kHostHasMac)) continue;
-      uint64_t m = 0;
-      for (int b = 0; b < 6; b++) m = (m << 8) | h.mac[b];
-      v.push_back(h.key.ip.is_v4() ? double(h.key.ip.v4()) : -1.0);
-      v.push_back(double(h.key.vlan));
-      v.push_back(double(m));
+  engine_->with_views([&](const Views& views) {
+    std::unordered_set<HostKey, HostKeyHash> seen;  // several shards: the hosts listed
+    for (const Pipeline* pl : views) {
+      const HostTable& ht = pl->hosts();
+      for (uint32_t i = 0; i < ht.span(); i++) {
+        if (!ht.used(i)) continue;
+        const fg::Host& h = ht[i];
+        if ((h.flags & (kHostLocal | kHostHasMac)) != (kHostLocal | kHostHasMac)) continue;
+        if (views.size() > 1 && !seen.insert(h.key).second) continue;
+        uint64_t m = 0;
+        for (int b = 0; b < 6; b++) m = (m << 8) | h.mac[b];
+        v.push_back(h.key.ip.is_v4() ? double(h.key.ip.v4()) : -1.0);
+        v.push_back(double(h.key.vlan));
+        v.push_back(double(m));
+      }
     }
     return 0;
   });
@@ -811,16 +901,24 @@ Napi::Value EngineWrap::LocalMacs(const Napi::CallbackInfo& info) {
 
 // The local hosts whose MAC is a networking device (ntopng's IpAddress::isGateway,
 // set by LocalHost::checkGatewayInfo): [{ip, vlan}], for the unexpected gateway check.
+// Over several shards: each host once, a networking device when any shard's
+// MAC table learned its MAC as one (as merge_host_row's device type).
 Napi::Value EngineWrap::GatewayHosts(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   std::vector<std::pair<IpAddr, uint16_t>> v;
-  engine_->with_view([&](const Pipeline& pl) {
-    const HostTable& ht = pl.hosts();
-    for (uint32_t i = 0; i < ht.span(); i++) {
-      if (!ht.used(i)) continue;
-      const fg::Host& h = ht[i];
-      if ((h.flags & (kHostLocal | kHostHasMac)) != (kHostLocal | kHostHasMac) || (h.flags & kHostBroadcast)) continue;
-      if (pl.mac_devtype(h.mac) == kDevNetworking) v.emplace_back(h.key.ip, h.key.vlan);
+  engine_->with_views([&](const Views& views) {
+    std::unordered_set<HostKey, HostKeyHash> seen;  // several shards: the hosts judged
+    for (const Pipeline* pl : views) {
+      const HostTable& ht = pl->hosts();
+      for (uint32_t i = 0; i < ht.span(); i++) {
+        if (!ht.used(i)) continue;
+        const fg::Host& h = ht[i];
+        if ((h.flags & (kHostLocal | kHostHasMac)) != (kHostLocal | kHostHasMac) || (h.flags & kHostBroadcast)) continue;
+        if (views.size() > 1 && !seen.insert(h.key).second) continue;
+        bool gateway = false;
+        for (const Pipeline* m : views) gateway = gateway || m->mac_devtype(h.mac) == kDevNetworking;
+        if (gateway) v.emplace_back(h.key.ip, h.key.vlan);
+      }
     }
     return 0;
   });
@@ -1045,7 +1143,9 @@ Napi::Value EngineWrap::EgressStats(const Napi::CallbackInfo& info) {
 // 'periodicity', {host?, vlan?, app?, allowed?, sort?, order?, start?, length?})
 // → {total, entries, max, full, rows}. The periodicity map lists periodic keys
 // only. Matching entries are copied under the batch lock (a few MB at most),
-// sorted and cut outside it; only the page becomes JS objects.
+// sorted and cut outside it; only the page becomes JS objects. Over several
+// shards the maps are merged by key (behaviour_merge) and entries / max /
+// full are the shards' sums.
 Napi::Value EngineWrap::BehaviourMapPage(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   require(info.Length() == 2 && info[0].IsString() && info[1].IsObject(), env, "behaviourMap(which: string, query: object)");
@@ -1070,13 +1170,35 @@ Napi::Value EngineWrap::BehaviourMapPage(const Napi::CallbackInfo& info) {
   std::vector<BehaviourEntry> v;
   uint32_t entries = 0, max = 0;
   uint64_t full = 0;
-  engine_->with_view([&](const Pipeline& pl) {
-    const BehaviourMap& m = periodicity ? pl.periodicity_map() : pl.service_map();
-    entries = m.size(), max = m.max(), full = m.full();
-    for (uint32_t i = 0; i < m.slots(); i++) {
-      const BehaviourEntry& e = m.slot(i);
-      if (e.used && (!periodicity || BehaviourMap::periodic(e)) && keep(e)) v.push_back(e);
+  engine_->with_views([&](const Views& views) {
+    if (views.size() == 1) {
+      const Pipeline& pl = *views.front();
+      const BehaviourMap& m = periodicity ? pl.periodicity_map() : pl.service_map();
+      entries = m.size(), max = m.max(), full = m.full();
+      for (uint32_t i = 0; i < m.slots(); i++) {
+        const BehaviourEntry& e = m.slot(i);
+        if (e.used && (!periodicity || BehaviourMap::periodic(e)) && keep(e)) v.push_back(e);
+      }
+      return;
     }
+    std::unordered_map<BehaviourKey, uint32_t, BehaviourKeyHash> at;
+    std::vector<uint32_t> best;  // per merged entry: the observations of the part its period and info came from
+    for (const Pipeline* pl : views) {
+      const BehaviourMap& m = periodicity ? pl->periodicity_map() : pl->service_map();
+      entries += m.size(), max += m.max(), full += m.full();
+      for (uint32_t i = 0; i < m.slots(); i++) {
+        const BehaviourEntry& e = m.slot(i);
+        if (!e.used || !keep(e)) continue;
+        auto [it, fresh] = at.try_emplace(e.k, uint32_t(v.size()));
+        if (fresh) {
+          v.push_back(e), best.push_back(e.observations);
+          continue;
+        }
+        behaviour_merge(v[it->second], best[it->second], e);
+      }
+    }
+    // periodic or not as merged: the runs' starts of every shard
+    if (periodicity) v.erase(std::remove_if(v.begin(), v.end(), [](const BehaviourEntry& e) { return !BehaviourMap::periodic(e); }), v.end());
   });
   // the sort column: a number, or an address (client, server)
   static const char* const kCols[] = {"last_seen", "first_seen", "num_uses", "observations", "frequency", "duration", "port", "l7proto", "client", "server"};
@@ -1149,9 +1271,10 @@ Napi::Value EngineWrap::BehaviourMapPage(const Napi::CallbackInfo& info) {
 Napi::Value EngineWrap::NoTxPeers(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   const std::vector<Cidr> allowed = info.Length() > 0 ? parse_cidrs(env, info[0], "network") : std::vector<Cidr>{};
-  struct Row { IpAddr ip; uint32_t out, in, ports; bool local, peer; };
-  std::vector<Row> rows;
-  engine_->with_view([&](const Pipeline& pl) {
+  std::vector<NoTxRow> rows;
+  engine_->with_views([&](const Views& views) {
+    if (views.size() > 1) return no_tx_rows_merged(views, allowed, rows);
+    const Pipeline& pl = *views.front();
     const HostTable& ht = pl.hosts();
     const HostL7Table& l7 = pl.host_l7();
     auto counts = [&](uint32_t i, bool peer) {
@@ -1175,7 +1298,7 @@ Napi::Value EngineWrap::NoTxPeers(const Napi::CallbackInfo& info) {
   Napi::Object out = Napi::Object::New(env);
   for (const bool local : {true, false}) {
     Napi::Object side = Napi::Object::New(env), with = Napi::Object::New(env), peers = Napi::Object::New(env);
-    for (const Row& r : rows) {
+    for (const NoTxRow& r : rows) {
       if (r.local != local) continue;
       Napi::Object x = Napi::Object::New(env);
       x.Set("tcp_num_contacted_peers_as_client", double(r.out));
@@ -1203,14 +1326,29 @@ Napi::Value EngineWrap::TopSitesList(const Napi::CallbackInfo& info) {
     require(parse_ip(info[0].As<Napi::String>().Utf8Value(), ip), env, "topSites: invalid IP address");
     vlan = uint16_t(info[1].As<Napi::Number>().Uint32Value());
   }
-  bool found = true;
-  TopSites t = engine_->with_view([&](const Pipeline& pl) {
-    if (!one) return pl.iface_sites();
+  // Over several shards: the interface's lists merged, or the host's parts'
+  // (null only when no shard has the host).
+  bool found = !one;
+  TopSites t = engine_->with_views([&](const Views& views) {
+    TopSites acc{};
+    bool first = true;
+    auto add = [&](const TopSites& s) {
+      if (first) acc = s, first = false;
+      else acc.merge(s);
+    };
     const HostKey k{ip, vlan};
-    const uint32_t i = pl.hosts().find(k, hash_host_key(k));
-    if (i == HashIndex::kNone) return found = false, TopSites{};
-    const TopSites* s = pl.host_sites(i);
-    return s ? *s : TopSites{};
+    const uint64_t hash = hash_host_key(k);
+    for (const Pipeline* pl : views) {
+      if (!one) {
+        add(pl->iface_sites());
+        continue;
+      }
+      const uint32_t i = pl->hosts().find(k, hash);
+      if (i == HashIndex::kNone) continue;
+      found = true;
+      if (const TopSites* s = pl->host_sites(i)) add(*s);
+    }
+    return acc;
   });
   if (!found) return env.Null();
   t.sort();

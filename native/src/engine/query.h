@@ -57,6 +57,7 @@ struct HostRow {
   bool has_behaviour = false;        // detail: its behavioural counters (flow/host_behaviour.h)
   uint32_t visited_now = 0;          // detail: names visited in the current 5-minute window
   HostBehaviour behaviour{};
+  uint64_t behaviour_bytes = 0;      // the traffic of the part the behaviour came from (merge_host_row keeps the busiest part's)
   void read_side_pools(const Pipeline& pl, uint32_t i);  // ICMP and used ports
   void read_contacts(const HostL7Table& t, uint32_t i) {
     no_tx_out = t.contact_estimate(i, kContactNoTxOut), no_tx_in = t.contact_estimate(i, kContactNoTxIn);
@@ -76,8 +77,14 @@ inline void HostRow::read_side_pools(const Pipeline& pl, uint32_t i) {
   const HostPorts* y = pl.host_ports(i);
   if ((has_ports = y != nullptr)) ports = *y;
   const HostBehaviour* z = pl.host_behaviour(i);
-  if ((has_behaviour = z != nullptr && z->n != 0)) behaviour = *z;
+  if ((has_behaviour = z != nullptr && z->n != 0)) behaviour = *z, behaviour_bytes = h.bytes(0) + h.bytes(1);
 }
+
+// Merges another shard's part of the same host into `into` (both read the
+// same way: same detail). Additive counters are summed; distinct-count
+// estimates and behavioural counters cannot be (see query.cpp). With one
+// shard nothing is merged.
+void merge_host_row(HostRow& into, const HostRow& part);
 
 struct HostPage {
   uint32_t total = 0;

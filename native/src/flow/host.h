@@ -20,6 +20,9 @@ inline uint64_t hash_host_key(const HostKey& k) {
   std::memcpy(&b, k.ip.b + 8, 8);
   return mix64(mix64(a ^ 0x51afd7ed558ccd1dULL) ^ b ^ (uint64_t(k.vlan) << 48));
 }
+struct HostKeyHash {  // std::unordered_map's (hosts merged over shards)
+  size_t operator()(const HostKey& k) const { return size_t(hash_host_key(k)); }
+};
 
 enum HostFlag : uint8_t {
   kHostLocal = 1, kHostBroadcast = 2, kHostMulticast = 4, kHostHasMac = 8,

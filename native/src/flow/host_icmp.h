@@ -38,6 +38,26 @@ struct HostIcmp {
     else x->rcvd++, x->rcvd_peer = peer, x->rcvd_vlan = vlan;
     return true;
   }
+
+  // Adds another worker's part of the same host (query.cpp merges shards):
+  // counts summed per (type, code). Which part saw the last peer is not
+  // kept, so the first part's peer stays (a part without one takes the
+  // other's). Pairs past kMax are dropped, as add() drops them.
+  void merge(const HostIcmp& o) noexcept {
+    for (uint32_t j = 0; j < o.n; j++) {
+      const IcmpPair& y = o.e[j];
+      IcmpPair* x = nullptr;
+      for (uint32_t i = 0; i < n && !x; i++)
+        if (e[i].v6 == y.v6 && e[i].type == y.type && e[i].code == y.code) x = &e[i];
+      if (!x) {
+        if (n < kMax) e[n++] = y;
+        continue;
+      }
+      if (y.sent && !x->sent) x->sent_peer = y.sent_peer, x->sent_vlan = y.sent_vlan;
+      if (y.rcvd && !x->rcvd) x->rcvd_peer = y.rcvd_peer, x->rcvd_vlan = y.rcvd_vlan;
+      x->sent += y.sent, x->rcvd += y.rcvd;
+    }
+  }
 };
 
 }  // namespace fg

@@ -30,6 +30,18 @@ struct HostPorts {
     e[n++] = UsedPort{port, uint8_t(tcp), uint8_t(server), master, app};
     return true;
   }
+
+  // Adds another worker's part of the same host (query.cpp merges shards):
+  // the union of the ports; a port both know keeps the first part's
+  // application (which flow came last is not known). Bounded by kMax as add().
+  void merge(const HostPorts& o) noexcept {
+    for (uint32_t j = 0; j < o.n; j++) {
+      const UsedPort& y = o.e[j];
+      bool known = false;
+      for (uint32_t i = 0; i < n && !known; i++) known = e[i].port == y.port && e[i].tcp == y.tcp && e[i].server == y.server;
+      if (!known && n < kMax) e[n++] = y;
+    }
+  }
 };
 
 }  // namespace fg

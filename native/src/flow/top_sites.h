@@ -46,6 +46,35 @@ struct TopSites {
     *this = t;
   }
 
+  // Adds another worker's list (query.cpp merges shards): counts summed by
+  // site; past kMax sites the most visited kMax stay (ties by name), the
+  // bound the list keeps.
+  void merge(const TopSites& o) noexcept {
+    struct Item { uint32_t hash, count; const char* name; };
+    Item all[2 * kMax];
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < n; i++) all[m++] = {hash[i], count[i], name[i]};
+    for (uint32_t j = 0; j < o.n; j++) {
+      uint32_t i = 0;
+      while (i < n && !(all[i].hash == o.hash[j] && std::strcmp(all[i].name, o.name[j]) == 0)) i++;
+      if (i < n) all[i].count += o.count[j];
+      else all[m++] = {o.hash[j], o.count[j], o.name[j]};
+    }
+    if (m > kMax) {
+      std::partial_sort(all, all + kMax, all + m, [](const Item& a, const Item& b) {
+        return a.count != b.count ? a.count > b.count : std::strcmp(a.name, b.name) < 0;
+      });
+      m = kMax;
+    }
+    TopSites t;  // the names point into *this and o: copied out first
+    t.n = m;
+    for (uint32_t i = 0; i < m; i++) {
+      t.hash[i] = all[i].hash, t.count[i] = all[i].count;
+      std::memcpy(t.name[i], all[i].name, kNameLen);
+    }
+    *this = t;
+  }
+
  private:
   void prune() noexcept {
     sort();
