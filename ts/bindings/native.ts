@@ -526,6 +526,8 @@ export interface EngineStats {
   host_l7_entries: number;
   host_l7_entries_max: number;
   orphan_fragments: number;
+  /** several workers: names learned by one (DNS, DHCP …) that another's ring had no room for */
+  names_untold: number;
   expired_ring_drops: number;
   drops: number;
   first_seen_ns: number;

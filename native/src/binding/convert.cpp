@@ -502,7 +502,7 @@ Napi::Object flow_to_js(Napi::Env env, const FlowRow& r) {
   X(hosts_created, s.hosts_created) X(hosts_expired, s.hosts_expired) X(host_table_full, s.host_table_full) \
   X(mac_table_full, s.mac_table_full) X(host_l7_pool_full, s.host_l7_pool_full) X(host_contacts_full, s.host_contacts_full) X(host_side_full, s.host_side_full)                          \
   X(host_l7_entries, pl.host_l7().used()) X(host_l7_entries_max, pl.host_l7().max())                       \
-  X(orphan_fragments, s.orphan_fragments) X(expired_ring_drops, s.expired_ring_drops)                    \
+  X(orphan_fragments, s.orphan_fragments) X(expired_ring_drops, s.expired_ring_drops) X(names_untold, s.names_untold)                    \
   X(drops, e.kernel_drops()) X(first_seen_ns, s.first_ns) X(last_seen_ns, s.last_ns) X(now_ns, pl.now_ns()) \
   X(throughput_bps, s.bps) X(throughput_pps, s.pps) X(memory_bytes, pl.memory_bytes())                   \
   X(flow_memory_bytes, pl.flows().memory_bytes() + pl.flow_side_memory_bytes() + pl.classifier().memory_bytes() + pl.flow_scores_memory_bytes() + pl.flow_iec_memory_bytes()) \

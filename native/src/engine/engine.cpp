@@ -24,6 +24,10 @@ uint64_t mono_ns() {
                       .count());
 }
 
+// names told between two workers between two of their batches (a burst of
+// DNS answers names at most a few per packet)
+constexpr uint32_t kNameRing = 2048;
+
 uint32_t pow2_at_least(uint32_t want) {
   uint32_t c = 1024;
   while (c < want) c <<= 1;
@@ -74,6 +78,13 @@ Engine::Engine(EngineConfig cfg)
   if (cfg_.record) recorder_ = std::make_unique<Recorder>(cfg_.recorder);
   t_prefault_tables = cfg_.prefault;
   struct Reset { ~Reset() { t_prefault_tables = false; } } reset;
+  if (workers > 1) {
+    liveness_ = std::make_shared<HostLiveness>(cfg_.limits.max_hosts);
+    name_rings_.resize(size_t(workers) * workers);
+    for (uint32_t i = 0; i < workers; i++)
+      for (uint32_t j = 0; j < workers; j++)
+        if (i != j) name_rings_[i * workers + j] = std::make_unique<SpscRing<Pipeline::NameNote>>(kNameRing);
+  }
   for (auto& sh : shards_) {
     PipelineLimits lim = cfg_.limits;
     lim.max_flows = shard_flows(lim.max_flows, workers);
@@ -81,6 +92,13 @@ Engine::Engine(EngineConfig cfg)
     sh->pipeline = std::make_unique<Pipeline>(lim, &sh->ring);
     // serials unique over the interface: worker k's are k+1, k+1+N, …
     sh->pipeline->set_serials(sh->index + 1, workers);
+    sh->pipeline->set_liveness(liveness_);
+    if (workers > 1) {
+      std::vector<SpscRing<Pipeline::NameNote>*> out;
+      for (uint32_t j = 0; j < workers; j++)
+        if (j != sh->index) out.push_back(name_rings_[sh->index * workers + j].get());
+      sh->pipeline->set_name_rings(std::move(out));
+    }
     views_.push_back(sh->pipeline.get());
   }
   nets_ = std::make_shared<NetConfig>();
@@ -155,6 +173,13 @@ bool Engine::set_limits(uint32_t max_flows, uint32_t max_hosts) {
     if (per < sh->pipeline->flows().size() || max_hosts < sh->pipeline->hosts().size()) return false;
   for (auto& sh : shards_)
     if (!sh->pipeline->resize(per, max_hosts)) return false;
+  if (liveness_ && max_hosts > max_hosts_) {
+    // more buckets for more hosts, every one alive now: nothing expires early
+    uint64_t now = 0;
+    for (auto& sh : shards_) now = std::max(now, sh->pipeline->now_ns());
+    liveness_ = std::make_shared<HostLiveness>(max_hosts, now);
+    for (auto& sh : shards_) sh->pipeline->set_liveness(liveness_);
+  }
   max_flows_ = max_flows, max_hosts_ = max_hosts;
   return true;
 }
@@ -181,6 +206,19 @@ uint64_t Engine::expired_pending() const {
   uint64_t n = 0;
   for (auto& sh : shards_) n += sh->ring.size();
   return n;
+}
+
+// The names the other workers learned since this one's last batch (under its batch lock).
+void Engine::learn_told_names(Shard& sh) noexcept {
+  if (name_rings_.empty()) return;
+  const size_t nw = shards_.size();
+  Pipeline::NameNote notes[64];
+  for (size_t j = 0; j < nw; j++) {
+    if (j == sh.index) continue;
+    SpscRing<Pipeline::NameNote>& r = *name_rings_[j * nw + sh.index];
+    for (size_t n; (n = r.drain(notes, 64)) > 0;)
+      for (size_t k = 0; k < n; k++) sh.pipeline->learn_told_name(notes[k]);
+  }
 }
 
 void Engine::reopen(Shard& sh) {
@@ -231,6 +269,7 @@ void Engine::tick(Shard& sh, std::unique_lock<std::mutex>& lk, uint64_t boundary
   sh.next_tick_ns = boundary_ns + kTickStep;
   const uint64_t b = boundary_ns / 1000000000ULL;
   lk.unlock();
+  const bool listener = on_event_ && tick_listener_.load();
   std::unique_lock<std::mutex> g(tick_mu_);
   if (boundary_ns > tick_round_ns_) tick_round_ns_ = boundary_ns, tick_arrived_ = 0;
   if (boundary_ns == tick_round_ns_ && ++tick_arrived_ == shards_.size()) {
@@ -238,19 +277,14 @@ void Engine::tick(Shard& sh, std::unique_lock<std::mutex>& lk, uint64_t boundary
     const uint64_t p = tick_signalled_ns_ / 1000000000ULL;
     tick_signalled_ns_ = boundary_ns;
     ticks_.fetch_add(1, std::memory_order_relaxed);
-    if (on_event_ && tick_listener_.load()) {
+    if (listener) {
       g.unlock();
       on_event_(last ? "last_tick" : "tick", double(b), double(p));
       g.lock();
-    } else {
-      g.unlock();
-      tick_cv_.notify_all();
-      lk.lock();
-      return;
     }
     tick_cv_.notify_all();
   }
-  if (on_event_ && tick_listener_.load()) {
+  if (listener) {
     // wait for the whole round and for the listener to be done with it
     auto done = [&] { return stop_.load() || (tick_signalled_ns_ >= boundary_ns && tick_ack_s_ >= b); };
     if (!is_live_) tick_cv_.wait(g, done);
@@ -262,6 +296,8 @@ void Engine::tick(Shard& sh, std::unique_lock<std::mutex>& lk, uint64_t boundary
   }
   g.unlock();
   lk.lock();
+  // every worker passed the boundary: what they told before it is here
+  learn_told_names(sh);
 }
 
 void Engine::run(Shard& sh) noexcept {
@@ -366,6 +402,7 @@ void Engine::run_loop(Shard& sh) {
       continue;
     }
     lk.lock();
+    learn_told_names(sh);
     std::shared_ptr<const NetConfig> nets = std::atomic_load(&nets_);
     std::shared_ptr<const PolicyTable> policy = egress_ ? std::atomic_load(&policy_) : nullptr;
     uint64_t batch_last_ns = 0;
@@ -401,8 +438,13 @@ void Engine::run_loop(Shard& sh) {
             // its broadcast domain here too, at its place in that order
             size_t m = 0;
             for (size_t i = from; i < to; i++) {
+              // the engine's clock never goes back (Pipeline::process_batch):
+              // a packet carries the latest time read so far, every worker's
+              // packets counted, as it would with one worker
+              if (batch[i].ts_ns > sh.read_ns) sh.read_ns = batch[i].ts_ns;
               if (spread_worker(batch[i], nw) == sh.index) {
-                mine[m++] = batch[i];
+                mine[m] = batch[i];
+                mine[m++].ts_ns = sh.read_ns;
               } else if (spread_arp(batch[i])) {
                 if (m) process_range(sh, lk, mine, m, nets, policy, timed, timed_wall0, timed_pkt0), m = 0;
                 pl.learn_arp(batch[i]);

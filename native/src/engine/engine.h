@@ -196,6 +196,7 @@ class Engine {
     uint64_t next_tick_ns = 0, last_tick_ns = 0;
     // Replay-loop time shift: each pass starts after the previous one ended.
     uint64_t loop_shift_ns = 0, pass_first_ns = 0, pass_last_ns = 0;
+    uint64_t read_ns = 0;  // the latest packet time read (a file read by several workers)
   };
   // Every shard's batch lock, taken in worker order (workers take only their
   // own, so no order can deadlock).
@@ -230,6 +231,10 @@ class Engine {
   uint32_t max_flows_, max_hosts_;
   std::vector<std::unique_ptr<Shard>> shards_;
   std::vector<const Pipeline*> views_;
+  std::shared_ptr<HostLiveness> liveness_;  // several workers: host parts' lifetimes
+  // Several workers: names worker i learned for worker j at [i * N + j].
+  std::vector<std::unique_ptr<SpscRing<Pipeline::NameNote>>> name_rings_;
+  void learn_told_names(Shard& sh) noexcept;
   mutable Distinct distinct_{};
   std::shared_ptr<const NetConfig> nets_;
   std::unique_ptr<Egress> egress_;

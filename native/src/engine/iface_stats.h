@@ -36,6 +36,7 @@ struct IfaceStats {
   uint64_t host_contacts_full = 0;            // contact sketches (host_contacts.h) the pool had no room for
   uint64_t host_side_full = 0;                // side state the side pools had no room for (local hosts' sites / ICMP / used ports / behaviour, remote hosts' behaviour)
   uint64_t orphan_fragments = 0;              // later fragments whose first was never seen
+  uint64_t names_untold = 0;                  // several workers: names learned here another worker's ring had no room for
   uint64_t expired_ring_drops = 0;
   // Active flows with at least one alert, by their predominant alert's SeverityGroup.
   uint64_t alerted_flows[kSevGroups] = {};

@@ -99,8 +99,14 @@ void Pipeline::name_host(Host& h, const char* name, size_t len, NameSource src) 
   if (h.name != HashIndex::kNone) h.name_source = uint8_t(src);
 }
 
-void Pipeline::learn_name(const IpAddr& ip, uint16_t vlan, const char* name, size_t len, NameSource src) noexcept {
+void Pipeline::learn_name(const IpAddr& ip, uint16_t vlan, const char* name, size_t len, NameSource src, bool tell) noexcept {
   if (len >= NamePool::kLen) len = NamePool::kLen - 1;
+  if (tell && !name_out_.empty()) {
+    NameNote n{ip, vlan, uint8_t(src), uint8_t(len), {}};
+    std::memcpy(n.name, name, len);
+    for (SpscRing<NameNote>* r : name_out_)
+      if (!r->push(n)) stats_.names_untold++;
+  }
   HostKey k{ip, vlan};
   uint64_t h = hash_host_key(k);
   NameCacheEntry& c = name_cache_[h & (kNameCacheSlots - 1)];
@@ -1224,7 +1230,9 @@ void Pipeline::sweep(uint32_t nf, uint32_t nh, uint32_t nl) noexcept {
     if (!hosts_.used(i)) continue;
     Host& e = hosts_[i];
     uint64_t idle = (e.flags & kHostLocal) ? lim_.local_host_idle_ns : lim_.remote_host_idle_ns;
-    if (e.active_as_client == 0 && e.active_as_server == 0 && now_ns_ - e.last_ns() > idle) {
+    const bool busy = e.active_as_client != 0 || e.active_as_server != 0;
+    if (liveness_) liveness_->publish(e.hash, busy ? now_ns_ : e.last_ns());
+    if (!busy && now_ns_ - e.last_ns() > idle && (!liveness_ || now_ns_ - liveness_->alive(e.hash) > idle)) {
       names_.release(e.name);
       if (e.flags & kHostLocal) stats_.local_hosts--;
       if (e.pkts(0) == 0) rx_only_gone(e);

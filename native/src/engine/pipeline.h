@@ -23,6 +23,7 @@
 #include "flow/hash_index.h"
 #include "flow/host_checks.h"
 #include "flow/host_l7.h"
+#include "flow/host_liveness.h"
 #include "flow/host_pools.h"
 #include "flow/iec104.h"
 #include "geo/country_table.h"
@@ -203,6 +204,20 @@ class Pipeline {
   // Flow and host serials from `first` in steps of `step` (a worker's share
   // of an interface's serials: unique over its shards). Before any packet.
   void set_serials(uint32_t first, uint32_t step) noexcept { next_flow_serial_ = next_host_serial_ = first, serial_step_ = step; }
+  // Several workers: host parts expire only when idle in every worker (host_liveness.h).
+  void set_liveness(std::shared_ptr<HostLiveness> l) noexcept { liveness_ = std::move(l); }
+  // Several workers: a name this worker learns for an address (DNS answer,
+  // DHCP …) is told to every other worker, whose hosts may hold that address
+  // (one worker's name cache serves every host). `out`: a ring to each.
+  struct NameNote {
+    IpAddr ip;
+    uint16_t vlan;
+    uint8_t src, len;
+    char name[NamePool::kLen];
+  };
+  void set_name_rings(std::vector<SpscRing<NameNote>*> out) { name_out_ = std::move(out); }
+  // Another worker's name, learned here as if read here.
+  void learn_told_name(const NameNote& n) noexcept { learn_name(n.ip, n.vlan, n.name, n.len, NameSource(n.src), false); }
 
  private:
   struct BatchItem {
@@ -333,7 +348,7 @@ class Pipeline {
   // slot short: the first slot at once, not one slot's share of time later.
   void restart_sweep() noexcept { sweep_debt_[0] = sweep_debt_[1] = sweep_debt_[2] = kSweepPeriodNs - 1; }
   bool frag_ports(const Packet& p, uint16_t& sport, uint16_t& dport) noexcept;
-  void learn_name(const IpAddr& ip, uint16_t vlan, const char* name, size_t len, NameSource src) noexcept;
+  void learn_name(const IpAddr& ip, uint16_t vlan, const char* name, size_t len, NameSource src, bool tell = true) noexcept;
   void name_host(Host& h, const char* name, size_t len, NameSource src) noexcept;
 
   PipelineLimits lim_;
@@ -418,6 +433,8 @@ class Pipeline {
   uint32_t flow_cursor_ = 0, host_cursor_ = 0;
   uint32_t sweep_pass_ = 0;   // full passes over the flow table (one per 5 s)
   uint32_t next_flow_serial_ = 1, next_host_serial_ = 1, serial_step_ = 1;
+  std::shared_ptr<HostLiveness> liveness_;  // null with one worker
+  std::vector<SpscRing<NameNote>*> name_out_;  // empty with one worker
 
   // Names learned for addresses (DNS answers, DHCP …), also for hosts that
   // do not exist yet: a host created later picks its name up here.
