@@ -1,7 +1,11 @@
 #include "capture/live_source.h"
 
+#include <linux/if_packet.h>
 #include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <cstring>
 #include <stdexcept>
 
@@ -65,9 +69,28 @@ LiveSource::LiveSource(const LiveOptions& o) {
       throw std::runtime_error(o.iface + ": cannot set non-blocking mode: " + e2);
     }
   }
+  if (o.fanout_group >= 0) {
+    // Joined last: from here on the group shares the interface's packets,
+    // and a handle that failed above must not have taken any of them.
+    int group = o.fanout_group & 0xffff;
+    int arg = group | ((PACKET_FANOUT_HASH | PACKET_FANOUT_FLAG_DEFRAG) << 16);
+    if (setsockopt(pcap_fileno(pcap_), SOL_PACKET, PACKET_FANOUT, &arg, sizeof arg) != 0) {
+      int err = errno;
+      pcap_close(pcap_);
+      throw std::runtime_error(o.iface + ": cannot join packet fanout group " + std::to_string(group) + ": " +
+                               std::strerror(err));
+    }
+  }
   linktype_ = uint16_t(pcap_datalink(pcap_));
   arena_size_ = size_t(4) << 20;
   arena_.reset(new uint8_t[arena_size_]);
+}
+
+int LiveSource::new_fanout_group() noexcept {
+  static std::atomic<uint32_t> next{0};
+  // An odd multiplier keeps the pid's low bits spread; adding the counter
+  // after it keeps ids distinct within the process.
+  return int((uint32_t(getpid()) * 40503u + next.fetch_add(1, std::memory_order_relaxed)) & 0xffff);
 }
 
 LiveSource::~LiveSource() {

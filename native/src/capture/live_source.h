@@ -23,6 +23,11 @@ struct LiveOptions {
   bool immediate = false;
   bool nonblock = false;
   uint8_t port = 0;  // RawPacket::port of what this source captures
+  // Several workers on one interface: each opens its own handle and joins
+  // this AF_PACKET fanout group, which hashes packets over them symmetric in
+  // the endpoints (both directions of a flow meet in one worker) after IP
+  // reassembly (a fragmented datagram lands with its flow). -1: no fanout.
+  int fanout_group = -1;
 };
 
 class LiveSource final : public PacketSource {
@@ -40,6 +45,11 @@ class LiveSource final : public PacketSource {
   uint64_t kernel_drops() noexcept override;
   bool is_live() const noexcept override { return true; }
   int selectable_fd() const noexcept { return pcap_ ? pcap_get_selectable_fd(pcap_) : -1; }
+  // A fanout group id (16 bits) for the workers of one interface. Groups are
+  // per network namespace and a socket of another process joining the same
+  // id on the same interface would share its packets: the pid is mixed in,
+  // and successive calls in this process never repeat (up to 65536 calls).
+  static int new_fanout_group() noexcept;
 
  private:
   static void on_packet(u_char* user, const struct pcap_pkthdr* h, const u_char* bytes);
