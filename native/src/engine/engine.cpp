@@ -79,7 +79,7 @@ Engine::Engine(EngineConfig cfg)
   t_prefault_tables = cfg_.prefault;
   struct Reset { ~Reset() { t_prefault_tables = false; } } reset;
   if (workers > 1) {
-    liveness_ = std::make_shared<HostLiveness>(cfg_.limits.max_hosts);
+    liveness_ = std::make_shared<HostLiveness>(cfg_.limits.max_hosts, workers);
     name_rings_.resize(size_t(workers) * workers);
     for (uint32_t i = 0; i < workers; i++)
       for (uint32_t j = 0; j < workers; j++)
@@ -92,7 +92,7 @@ Engine::Engine(EngineConfig cfg)
     sh->pipeline = std::make_unique<Pipeline>(lim, &sh->ring);
     // serials unique over the interface: worker k's are k+1, k+1+N, …
     sh->pipeline->set_serials(sh->index + 1, workers);
-    sh->pipeline->set_liveness(liveness_);
+    sh->pipeline->set_liveness(liveness_, sh->index);
     if (workers > 1) {
       std::vector<SpscRing<Pipeline::NameNote>*> out;
       for (uint32_t j = 0; j < workers; j++)
@@ -173,13 +173,8 @@ bool Engine::set_limits(uint32_t max_flows, uint32_t max_hosts) {
     if (per < sh->pipeline->flows().size() || max_hosts < sh->pipeline->hosts().size()) return false;
   for (auto& sh : shards_)
     if (!sh->pipeline->resize(per, max_hosts)) return false;
-  if (liveness_ && max_hosts > max_hosts_) {
-    // more buckets for more hosts, every one alive now: nothing expires early
-    uint64_t now = 0;
-    for (auto& sh : shards_) now = std::max(now, sh->pipeline->now_ns());
-    liveness_ = std::make_shared<HostLiveness>(max_hosts, now);
-    for (auto& sh : shards_) sh->pipeline->set_liveness(liveness_);
-  }
+  // (the host lifetimes' slots stay: a new table would know no part until
+  // every worker's sweep published them again, and idle parts could go early)
   max_flows_ = max_flows, max_hosts_ = max_hosts;
   return true;
 }

@@ -93,16 +93,16 @@ void Pipeline::set_host_pools(std::shared_ptr<const HostPoolTable> t) noexcept {
     if (hosts_.used(i)) host_pool_[i] = pool_of(hosts_[i]);
 }
 
-void Pipeline::name_host(Host& h, const char* name, size_t len, NameSource src) noexcept {
-  if (h.name != HashIndex::kNone && name_priority(uint8_t(src)) < name_priority(h.name_source)) return;
+void Pipeline::name_host(Host& h, const char* name, size_t len, NameSource src, uint32_t ms) noexcept {
+  if (h.name != HashIndex::kNone && !name_wins(uint8_t(src), ms, h.name_source, h.name_ms)) return;
   h.name = names_.store(h.name, name, len);
-  if (h.name != HashIndex::kNone) h.name_source = uint8_t(src);
+  if (h.name != HashIndex::kNone) h.name_source = uint8_t(src), h.name_ms = ms;
 }
 
-void Pipeline::learn_name(const IpAddr& ip, uint16_t vlan, const char* name, size_t len, NameSource src, bool tell) noexcept {
+void Pipeline::learn_name(const IpAddr& ip, uint16_t vlan, const char* name, size_t len, NameSource src, uint32_t ms, bool tell) noexcept {
   if (len >= NamePool::kLen) len = NamePool::kLen - 1;
   if (tell && !name_out_.empty()) {
-    NameNote n{ip, vlan, uint8_t(src), uint8_t(len), {}};
+    NameNote n{ip, vlan, uint8_t(src), uint8_t(len), ms, {}};
     std::memcpy(n.name, name, len);
     for (SpscRing<NameNote>* r : name_out_)
       if (!r->push(n)) stats_.names_untold++;
@@ -110,12 +110,12 @@ void Pipeline::learn_name(const IpAddr& ip, uint16_t vlan, const char* name, siz
   HostKey k{ip, vlan};
   uint64_t h = hash_host_key(k);
   NameCacheEntry& c = name_cache_[h & (kNameCacheSlots - 1)];
-  if (!(c.len && c.ip == ip && c.vlan == vlan && name_priority(uint8_t(src)) < name_priority(c.src))) {
-    c.ip = ip, c.vlan = vlan, c.src = uint8_t(src), c.len = uint8_t(len);
+  if (!(c.len && c.ip == ip && c.vlan == vlan && !name_wins(uint8_t(src), ms, c.src, c.ms))) {
+    c.ip = ip, c.vlan = vlan, c.src = uint8_t(src), c.len = uint8_t(len), c.ms = ms;
     std::memcpy(c.name, name, len);
   }
   uint32_t i = hosts_.find(k, h);
-  if (i != HashIndex::kNone) name_host(hosts_[i], name, len, src);
+  if (i != HashIndex::kNone) name_host(hosts_[i], name, len, src, ms);
 }
 
 size_t Pipeline::memory_bytes() const {
@@ -233,7 +233,7 @@ uint32_t Pipeline::host_for(const IpAddr& ip, uint16_t vlan, const uint8_t* mac,
   // A device (MAC) is learned with the hosts behind it.
   if (mac) count_mac(mac, 0, true, true);
   const NameCacheEntry& c = name_cache_[h & (kNameCacheSlots - 1)];
-  if (c.len && c.ip == ip && c.vlan == vlan) name_host(e, c.name, c.len, NameSource(c.src));
+  if (c.len && c.ip == ip && c.vlan == vlan) name_host(e, c.name, c.len, NameSource(c.src), c.ms);
   stats_.hosts_created++;
   return i;
 }
@@ -565,7 +565,8 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
       const IpAddr& cli = f.cli_is_hi ? f.key.hi : f.key.lo;
       const IpAddr& srv = f.cli_is_hi ? f.key.lo : f.key.hi;
       NameSink sink{this, [](void* c, const IpAddr& ip, uint16_t vlan, const char* n, size_t l, NameSource s) {
-                      static_cast<Pipeline*>(c)->learn_name(ip, vlan, n, l, s);
+                      Pipeline* pl = static_cast<Pipeline*>(c);
+                      pl->learn_name(ip, vlan, n, l, s, name_ms_of(pl->now_ns_));
                     }};
       inspect_names(p, dir == 0, cli, srv, sink);
       // ntopng's mDNS device types (Flow.cpp): the services an mDNS response announces tell what
@@ -1231,8 +1232,9 @@ void Pipeline::sweep(uint32_t nf, uint32_t nh, uint32_t nl) noexcept {
     Host& e = hosts_[i];
     uint64_t idle = (e.flags & kHostLocal) ? lim_.local_host_idle_ns : lim_.remote_host_idle_ns;
     const bool busy = e.active_as_client != 0 || e.active_as_server != 0;
-    if (liveness_) liveness_->publish(e.hash, busy ? now_ns_ : e.last_ns());
-    if (!busy && now_ns_ - e.last_ns() > idle && (!liveness_ || now_ns_ - liveness_->alive(e.hash) > idle)) {
+    if (liveness_) liveness_->publish(worker_, e.hash, e.last_ns(), busy);
+    if (!busy && now_ns_ - e.last_ns() > idle && (!liveness_ || liveness_->others_idle(worker_, e.hash, now_ns_, idle))) {
+      if (liveness_) liveness_->forget(worker_, e.hash);
       names_.release(e.name);
       if (e.flags & kHostLocal) stats_.local_hosts--;
       if (e.pkts(0) == 0) rx_only_gone(e);
@@ -1261,6 +1263,7 @@ void Pipeline::sweep(uint32_t nf, uint32_t nh, uint32_t nl) noexcept {
 
 void Pipeline::advance(uint64_t now_ns) noexcept {
   if (now_ns > now_ns_) now_ns_ = now_ns;
+  if (liveness_) liveness_->clock(worker_, now_ns_);
   if (last_sweep_ns_ == 0) {
     last_sweep_ns_ = now_ns_;
     stats_.thpt_ts = now_ns_;

@@ -205,7 +205,7 @@ class Pipeline {
   // of an interface's serials: unique over its shards). Before any packet.
   void set_serials(uint32_t first, uint32_t step) noexcept { next_flow_serial_ = next_host_serial_ = first, serial_step_ = step; }
   // Several workers: host parts expire only when idle in every worker (host_liveness.h).
-  void set_liveness(std::shared_ptr<HostLiveness> l) noexcept { liveness_ = std::move(l); }
+  void set_liveness(std::shared_ptr<HostLiveness> l, uint32_t worker) noexcept { liveness_ = std::move(l), worker_ = worker; }
   // Several workers: a name this worker learns for an address (DNS answer,
   // DHCP …) is told to every other worker, whose hosts may hold that address
   // (one worker's name cache serves every host). `out`: a ring to each.
@@ -213,11 +213,12 @@ class Pipeline {
     IpAddr ip;
     uint16_t vlan;
     uint8_t src, len;
+    uint32_t ms;  // when it was learned (name_ms_of)
     char name[NamePool::kLen];
   };
   void set_name_rings(std::vector<SpscRing<NameNote>*> out) { name_out_ = std::move(out); }
   // Another worker's name, learned here as if read here.
-  void learn_told_name(const NameNote& n) noexcept { learn_name(n.ip, n.vlan, n.name, n.len, NameSource(n.src), false); }
+  void learn_told_name(const NameNote& n) noexcept { learn_name(n.ip, n.vlan, n.name, n.len, NameSource(n.src), n.ms, false); }
 
  private:
   struct BatchItem {
@@ -348,8 +349,8 @@ class Pipeline {
   // slot short: the first slot at once, not one slot's share of time later.
   void restart_sweep() noexcept { sweep_debt_[0] = sweep_debt_[1] = sweep_debt_[2] = kSweepPeriodNs - 1; }
   bool frag_ports(const Packet& p, uint16_t& sport, uint16_t& dport) noexcept;
-  void learn_name(const IpAddr& ip, uint16_t vlan, const char* name, size_t len, NameSource src, bool tell = true) noexcept;
-  void name_host(Host& h, const char* name, size_t len, NameSource src) noexcept;
+  void learn_name(const IpAddr& ip, uint16_t vlan, const char* name, size_t len, NameSource src, uint32_t ms, bool tell = true) noexcept;
+  void name_host(Host& h, const char* name, size_t len, NameSource src, uint32_t ms) noexcept;
 
   PipelineLimits lim_;
   FlowTable flows_;
@@ -434,11 +435,12 @@ class Pipeline {
   uint32_t sweep_pass_ = 0;   // full passes over the flow table (one per 5 s)
   uint32_t next_flow_serial_ = 1, next_host_serial_ = 1, serial_step_ = 1;
   std::shared_ptr<HostLiveness> liveness_;  // null with one worker
+  uint32_t worker_ = 0;                     // this worker's index in liveness_
   std::vector<SpscRing<NameNote>*> name_out_;  // empty with one worker
 
   // Names learned for addresses (DNS answers, DHCP …), also for hosts that
   // do not exist yet: a host created later picks its name up here.
-  struct NameCacheEntry { IpAddr ip; uint16_t vlan; uint8_t src; uint8_t len; char name[NamePool::kLen]; };
+  struct NameCacheEntry { IpAddr ip; uint16_t vlan; uint8_t src; uint8_t len; uint32_t ms; char name[NamePool::kLen]; };
   static constexpr uint32_t kNameCacheSlots = 16384;
   std::unique_ptr<NameCacheEntry[]> name_cache_;
 

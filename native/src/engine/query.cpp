@@ -126,8 +126,8 @@ std::vector<uint32_t> host_page(std::vector<uint32_t>& sel, const HostQuery& q, 
 // Whether a part's name replaces the one kept so far: the better source
 // wins, as when Pipeline::name_host names a host twice (on a tie the first
 // part's stays, shards in worker order).
-bool better_name(bool has, uint8_t src, bool kept, uint8_t kept_src) {
-  return has && (!kept || name_priority(src) > name_priority(kept_src));
+bool better_name(bool has, uint8_t src, uint32_t ms, bool kept, uint8_t kept_src, uint32_t kept_ms) {
+  return has && (!kept || name_wins(src, ms, kept_src, kept_ms));
 }
 
 // A MAC's device type as shards learned it: networking once any shard saw
@@ -241,7 +241,8 @@ void read_host(const Pipeline& pl, uint32_t i, bool detail, bool brief, HostRow&
 }  // namespace
 
 void merge_host_row(HostRow& a, const HostRow& b) {
-  if (better_name(!b.name.empty(), b.h.name_source, !a.name.empty(), a.h.name_source)) a.name = b.name, a.h.name_source = b.h.name_source;
+  if (better_name(!b.name.empty(), b.h.name_source, b.h.name_ms, !a.name.empty(), a.h.name_source, a.h.name_ms))
+    a.name = b.name, a.h.name_source = b.h.name_source, a.h.name_ms = b.h.name_ms;
   merge_host(a.h, b.h);
   // pool and network follow from the address (and MAC) alike in every
   // part; a part that knew no MAC may have missed a MAC-based pool
@@ -324,6 +325,7 @@ PageOrder order_hosts(const Views& v, const HostQuery& q) {
     HostKey key;
     uint8_t flags, name_src;
     bool dhcp, in_pool;
+    uint32_t name_ms;
     uint16_t country;
     const char* name;  // the best-sourced part's (its shard's name pool: valid under the locks)
     uint64_t first_ns, last_ns, sent, rcvd, flows, score;
@@ -345,12 +347,12 @@ PageOrder order_hosts(const Views& v, const HostQuery& q) {
       const uint64_t score = uint64_t(sc.as_client()) + sc.as_server(), flows = uint64_t(h.active_as_client) + h.active_as_server;
       auto [it, fresh] = at.try_emplace(h.key, uint32_t(hosts.size()));
       if (fresh) {
-        hosts.push_back({h.key, h.flags, h.name_source, dhcp, in_pool, pl->host_country(i), nm, h.first_ns, h.last_ns(), h.bytes(0), h.bytes(1),
-                         flows, score, h.bps});
+        hosts.push_back({h.key, h.flags, h.name_source, dhcp, in_pool, h.name_ms, pl->host_country(i), nm, h.first_ns, h.last_ns(), h.bytes(0),
+                         h.bytes(1), flows, score, h.bps});
         continue;
       }
       Merged& m = hosts[it->second];
-      if (better_name(nm != nullptr, h.name_source, m.name != nullptr, m.name_src)) m.name = nm, m.name_src = h.name_source;
+      if (better_name(nm != nullptr, h.name_source, h.name_ms, m.name != nullptr, m.name_src, m.name_ms)) m.name = nm, m.name_src = h.name_source, m.name_ms = h.name_ms;
       m.flags |= h.flags, m.dhcp |= dhcp, m.in_pool |= in_pool;
       if (!m.country) m.country = pl->host_country(i);
       m.first_ns = std::min(m.first_ns, h.first_ns), m.last_ns = std::max(m.last_ns, h.last_ns());
@@ -499,6 +501,7 @@ struct MergedHost {
   HostKey key;
   bool local;
   uint8_t name_src;
+  uint32_t name_ms;
   const char* name;
   T fig;
 };
@@ -517,12 +520,12 @@ std::vector<MergedHost<T>> merge_all_hosts(const Views& v, Init init, Add add) {
       const char* nm = pl->names().get(h.name);
       auto [it, fresh] = at.try_emplace(h.key, uint32_t(out.size()));
       if (fresh) {
-        MergedHost<T>& m = out.emplace_back(MergedHost<T>{h.key, (h.flags & kHostLocal) != 0, h.name_source, nm, {}});
+        MergedHost<T>& m = out.emplace_back(MergedHost<T>{h.key, (h.flags & kHostLocal) != 0, h.name_source, h.name_ms, nm, {}});
         init(m.fig, *pl, i);
         continue;
       }
       MergedHost<T>& m = out[it->second];
-      if (better_name(nm != nullptr, h.name_source, m.name != nullptr, m.name_src)) m.name = nm, m.name_src = h.name_source;
+      if (better_name(nm != nullptr, h.name_source, h.name_ms, m.name != nullptr, m.name_src, m.name_ms)) m.name = nm, m.name_src = h.name_source, m.name_ms = h.name_ms;
       add(m.fig, *pl, i);
     }
   }
@@ -602,13 +605,13 @@ bool flow_matches(const Flow& f, const FlowQuery& q) {
 // source over every shard's part of the host, as one worker would hold it.
 void best_name(const Views& v, const HostKey& k, std::string& name, uint8_t& source) {
   const uint64_t h = hash_host_key(k);
+  uint32_t ms = 0;
   for (const Pipeline* pl : v) {
     const uint32_t i = pl->hosts().find(k, h);
     if (i == HashIndex::kNone) continue;
     const Host& e = pl->hosts()[i];
     const char* nm = pl->names().get(e.name);
-    if (!nm) continue;
-    if (name.empty() || name_priority(e.name_source) > name_priority(source)) name = nm, source = e.name_source;
+    if (better_name(nm != nullptr, e.name_source, e.name_ms, !name.empty(), source, ms)) name = nm, source = e.name_source, ms = e.name_ms;
   }
 }
 

@@ -105,6 +105,7 @@ struct alignas(64) Host {
   uint64_t thpt_ts, thpt_bytes;
   uint32_t thpt_pkts;
   float bps, pps, prev_bps, prev_pps;
+  uint32_t name_ms;         // packet time its name was learned (ms, wrapping): of two names of one source the later wins
 
   uint64_t fam_pkts(int d, int fam) const {
     return uint64_t(fam_pkts_hi[d][fam]) << 32 | traffic[d].fam_pkts_lo[fam];

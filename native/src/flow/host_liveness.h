@@ -1,12 +1,20 @@
 // ③ Host lifetimes over workers. A host has a part in each worker that saw
 // one of its flows; a part idle in its own worker must live on while the
-// host is active in another, or the merged host would lose that part's
-// counters (one worker keeps a host until it is idle everywhere). Each
-// worker's sweep publishes, per host, when its part was last alive (now
-// when it has active flows) into buckets shared by the workers, and expires
-// a part only when the latest time any worker published is past the idle
-// limit too. Written once per host per sweep pass (5 s), never per packet;
-// buckets are hashed without keys, so a collision only keeps a part longer.
+// host is alive in another, or the merged host would lose that part's
+// counters (one worker keeps a host until it is idle everywhere).
+//
+// Each worker's sweep publishes, per host part it visits (every 5 s of its
+// packet time), when the part was last active or that it has active flows;
+// each worker publishes its clock per batch. A worker drops an idle part
+// only when, in every other worker that holds a part of the host, that part
+// is idle past the limit too and that worker's clock has reached this one's
+// (a worker behind may still see the host before this time). So a host's
+// parts expire as the one host would, within the sweep's 5 s, the
+// granularity one worker has as well. Written per sweep step and per batch,
+// never per packet; no lock.
+//
+// A slot per host hash and worker holds [busy:1][tag:15][ms:48]; a slot
+// another host took (tag differs) tells nothing, as an empty one.
 #pragma once
 #include <atomic>
 #include <cstdint>
@@ -16,26 +24,50 @@ namespace fg {
 
 class HostLiveness {
  public:
-  // Buckets: a power of two at least twice the host table.
-  explicit HostLiveness(uint32_t max_hosts, uint64_t now_ns = 0) {
+  HostLiveness(uint32_t max_hosts, uint32_t workers) : workers_(workers) {
     uint64_t n = 1024;
     while (n < uint64_t(max_hosts) * 2) n <<= 1;
     mask_ = n - 1;
-    at_.reset(new std::atomic<uint64_t>[n]);
-    for (uint64_t i = 0; i < n; i++) at_[i].store(now_ns, std::memory_order_relaxed);
+    at_.reset(new std::atomic<uint64_t>[n * workers]());
+    clocks_.reset(new Clock[workers]());
   }
-  void publish(uint64_t host_hash, uint64_t alive_ns) noexcept {
-    std::atomic<uint64_t>& a = at_[host_hash & mask_];
-    uint64_t cur = a.load(std::memory_order_relaxed);
-    while (cur < alive_ns && !a.compare_exchange_weak(cur, alive_ns, std::memory_order_relaxed)) {
+  // Worker w's part of a host: last active at last_ns, or busy (active flows).
+  void publish(uint32_t w, uint64_t host_hash, uint64_t last_ns, bool busy) noexcept {
+    const uint64_t v = (busy ? kBusy : 0) | tag(host_hash) | ((last_ns / 1000000) & kMs);
+    at_[slot(w, host_hash)].store(v, std::memory_order_relaxed);
+  }
+  void clock(uint32_t w, uint64_t now_ns) noexcept { clocks_[w].ns.store(now_ns, std::memory_order_relaxed); }
+  // May worker w drop its idle part of the host now?
+  bool others_idle(uint32_t w, uint64_t host_hash, uint64_t now_ns, uint64_t idle_ns) const noexcept {
+    for (uint32_t j = 0; j < workers_; j++) {
+      if (j == w) continue;
+      const uint64_t v = at_[slot(j, host_hash)].load(std::memory_order_relaxed);
+      if (!v || (v & kTag) != tag(host_hash)) continue;  // no part there (or not known)
+      if (v & kBusy) return false;
+      if ((v & kMs) * 1000000 + idle_ns >= now_ns) return false;
+      if (clocks_[j].ns.load(std::memory_order_relaxed) < now_ns) return false;
     }
+    return true;
   }
-  uint64_t alive(uint64_t host_hash) const noexcept { return at_[host_hash & mask_].load(std::memory_order_relaxed); }
-  size_t memory_bytes() const { return (mask_ + 1) * sizeof(uint64_t); }
+  // Worker w dropped its part: it tells nothing any more.
+  void forget(uint32_t w, uint64_t host_hash) noexcept {
+    std::atomic<uint64_t>& a = at_[slot(w, host_hash)];
+    uint64_t v = a.load(std::memory_order_relaxed);
+    if ((v & kTag) == tag(host_hash)) a.compare_exchange_strong(v, 0, std::memory_order_relaxed);
+  }
+  size_t memory_bytes() const { return (mask_ + 1) * workers_ * sizeof(uint64_t) + workers_ * sizeof(Clock); }
 
  private:
+  static constexpr uint64_t kBusy = uint64_t(1) << 63, kTag = uint64_t(0x7fff) << 48, kMs = (uint64_t(1) << 48) - 1;
+  static uint64_t tag(uint64_t h) { return ((h >> 48) & 0x7fff) << 48; }
+  size_t slot(uint32_t w, uint64_t h) const { return size_t(w) * (mask_ + 1) + (h & mask_); }
+  struct alignas(64) Clock {
+    std::atomic<uint64_t> ns{0};
+  };
+  uint32_t workers_;
   uint64_t mask_;
   std::unique_ptr<std::atomic<uint64_t>[]> at_;
+  std::unique_ptr<Clock[]> clocks_;
 };
 
 }  // namespace fg

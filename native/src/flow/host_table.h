@@ -30,6 +30,16 @@ inline int name_priority(uint8_t src) {
   return 0;
 }
 
+// A name learned at `ms` (packet time in ms, wrapping at 2^32) replaces one
+// kept from `kept_ms`: a better source, or the same source no earlier. With
+// several workers names reach a host's parts out of order; the times keep
+// the answer one worker would give (the latest of the best source).
+inline uint32_t name_ms_of(uint64_t ns) { return uint32_t(ns / 1000000); }
+inline bool name_wins(uint8_t src, uint32_t ms, uint8_t kept_src, uint32_t kept_ms) {
+  const int a = name_priority(src), b = name_priority(kept_src);
+  return a != b ? a > b : int32_t(ms - kept_ms) >= 0;
+}
+
 // Fixed 64-byte slots (63 characters): a host name is rarely longer, and a
 // fixed slot keeps naming allocation-free on the packet path.
 class NamePool {
