@@ -480,7 +480,7 @@ export type TickListener = (boundary: number, prev: number, last: boolean) => vo
 
 export class Engine {
   readonly options: z.output<typeof EngineOptions>;
-  /** packet workers asked of the addon (options.workers, else defaultWorkers()) */
+  /** the packet workers running: options.workers, else defaultWorkers(); one with egress or a live recording */
   readonly workers: number;
   private readonly native: NativeEngine;
   private done: Promise<void> | null = null;
@@ -498,7 +498,7 @@ export class Engine {
       throw new FlowgateError(`invalid engine options: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'options'}: ${i.message}`).join('; ')}`, 'E_INVALID');
     }
     const o = (this.options = parsed.data);
-    this.workers = o.workers ?? defaultWorkers();
+    const workers = o.workers ?? defaultWorkers();
     this.native = new addon.NativeEngine({
       files: o.files,
       iface: o.iface,
@@ -518,7 +518,7 @@ export class Engine {
       checks: o.checks,
       l7EntriesPerHost: o.l7EntriesPerHost,
       flowInfoShare: o.flowInfoShare,
-      workers: this.workers,
+      workers,
       flowMetaShare: o.flowMetaShare,
       hostSideShare: o.hostSideShare,
       behaviourMapEntries: o.behaviourMapEntries,
@@ -532,6 +532,7 @@ export class Engine {
       egress: o.egress as NativeEngineOptions['egress'],
       record: o.record,
     });
+    this.workers = this.native.state().workers;
     this.setLocalNetworks(o.localNetworks);
   }
 

@@ -580,6 +580,8 @@ export interface NativeState {
   error: string | null;
   progress: number;
   live: boolean;
+  /** the packet workers running (egress and a live recording run on one) */
+  workers: number;
 }
 
 export interface NativeHostQuery {

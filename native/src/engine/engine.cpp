@@ -260,6 +260,7 @@ void Engine::tick(Shard& sh, std::unique_lock<std::mutex>& lk, uint64_t boundary
   sh.pipeline->account_all();
   // ntopng runs its host checks once a minute: the minute's hits, counters reset
   sh.pipeline->close_host_checks_minute(boundary_ns);
+  const uint64_t prev_ns = sh.last_tick_ns;  // before the first tick: the step the first packet fell in
   sh.last_tick_ns = boundary_ns;
   sh.next_tick_ns = boundary_ns + kTickStep;
   const uint64_t b = boundary_ns / 1000000000ULL;
@@ -269,7 +270,7 @@ void Engine::tick(Shard& sh, std::unique_lock<std::mutex>& lk, uint64_t boundary
   if (boundary_ns > tick_round_ns_) tick_round_ns_ = boundary_ns, tick_arrived_ = 0;
   if (boundary_ns == tick_round_ns_ && ++tick_arrived_ == shards_.size()) {
     // the last worker here: every shard holds exactly the traffic before it
-    const uint64_t p = tick_signalled_ns_ / 1000000000ULL;
+    const uint64_t p = (tick_signalled_ns_ ? tick_signalled_ns_ : prev_ns) / 1000000000ULL;
     tick_signalled_ns_ = boundary_ns;
     ticks_.fetch_add(1, std::memory_order_relaxed);
     if (listener) {
