@@ -7,25 +7,14 @@
 // (ntopng's `drops`, libpcap's ps_drop), never lost silently.
 //
 // Needs root, `ip netns` and python3; skipped otherwise.
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { Engine } from '../ts/bindings/engine.js';
-import { vethNamespace } from './fixtures/netns.js';
+import { liveNetnsSkipReason, vethNamespace } from './fixtures/netns.js';
 
-const tryRun = (cmd: string, args: string[]) => spawnSync(cmd, args, { stdio: 'ignore' }).status === 0;
-
-const isRoot = process.getuid?.() === 0;
-const skipReason = !isRoot
-  ? 'live capture tests need root'
-  : !tryRun('ip', ['netns', 'list'])
-    ? '`ip netns` is not available'
-    : !tryRun('python3', ['-c', 'import socket; socket.AF_PACKET'])
-      ? 'python3 with AF_PACKET is needed to send from inside the namespace'
-      : '';
-if (skipReason) console.warn(`test/live-rate.test.ts skipped: ${skipReason}`);
+const skipReason = liveNetnsSkipReason('test/live-rate.test.ts');
 
 const tag = `fgr${process.pid}`;
 const IF_ROOT = `${tag}a`, IF_NS = `${tag}b`;

@@ -278,6 +278,51 @@ void merge_host_row(HostRow& a, const HostRow& b) {
     a.behaviour = b.behaviour, a.behaviour_bytes = b.behaviour_bytes, a.has_behaviour = true;
 }
 
+namespace {
+// A host merged over shards (host pages' order, scores, checks): its parts'
+// figures merged, the best-sourced part's name.
+template <class T>
+struct MergedHost {
+  HostKey key;
+  bool local;
+  uint8_t name_src;
+  uint32_t name_ms;
+  const char* name;
+  T fig;
+};
+// Every host of every shard once: init(fig, pl, slot) for its first part,
+// add(fig, pl, slot) for the others; in first-seen order. keep(pl, slot):
+// which parts count (criteria every part of a host shares).
+template <class T, class Init, class Add, class Keep>
+std::vector<MergedHost<T>> merge_all_hosts(const Views& v, Init init, Add add, Keep keep) {
+  std::vector<MergedHost<T>> out;
+  std::unordered_map<HostKey, uint32_t, HostKeyHash> at;
+  at.reserve(v.front()->hosts().size() * 2);
+  for (const Pipeline* pl : v) {
+    const HostTable& ht = pl->hosts();
+    for (uint32_t i = 0; i < ht.span(); i++) {
+      if (!ht.used(i) || !keep(*pl, i)) continue;
+      const Host& h = ht[i];
+      const char* nm = pl->names().get(h.name);
+      auto [it, fresh] = at.try_emplace(h.key, uint32_t(out.size()));
+      if (fresh) {
+        MergedHost<T>& m = out.emplace_back(MergedHost<T>{h.key, (h.flags & kHostLocal) != 0, h.name_source, h.name_ms, nm, {}});
+        init(m.fig, *pl, i);
+        continue;
+      }
+      MergedHost<T>& m = out[it->second];
+      if (better_name(nm != nullptr, h.name_source, h.name_ms, m.name != nullptr, m.name_src, m.name_ms)) m.name = nm, m.name_src = h.name_source, m.name_ms = h.name_ms;
+      add(m.fig, *pl, i);
+    }
+  }
+  return out;
+}
+template <class T, class Init, class Add>
+std::vector<MergedHost<T>> merge_all_hosts(const Views& v, Init init, Add add) {
+  return merge_all_hosts<T>(v, init, add, [](const Pipeline&, uint32_t) { return true; });
+}
+}  // namespace
+
 PageOrder order_hosts(const Views& v, const HostQuery& q) {
   PageOrder page;
   if (v.size() == 1) {
@@ -321,58 +366,52 @@ PageOrder order_hosts(const Views& v, const HostQuery& q) {
   }
   // Several shards: the hosts' parts grouped by key, with what the query
   // filters and sorts on merged as merge_host_row merges their rows.
-  struct Merged {
-    HostKey key;
-    uint8_t flags, name_src;
+  struct Fig {
     bool dhcp, in_pool;
-    uint32_t name_ms;
     uint16_t country;
-    const char* name;  // the best-sourced part's (its shard's name pool: valid under the locks)
     uint64_t first_ns, last_ns, sent, rcvd, flows, score;
     float bps;
   };
+  auto fig = [&](Fig& f, const Pipeline& pl, uint32_t i) {
+    const Host& h = pl.hosts()[i];
+    const HostScore& sc = pl.host_score(i);
+    f = {h.name_source == uint8_t(NameSource::Dhcp), pl.host_pool(i) == q.pool, pl.host_country(i), h.first_ns, h.last_ns(), h.bytes(0), h.bytes(1),
+         uint64_t(h.active_as_client) + h.active_as_server, uint64_t(sc.as_client()) + sc.as_server(), h.bps};
+  };
+  auto add = [&](Fig& m, const Pipeline& pl, uint32_t i) {
+    Fig f;
+    fig(f, pl, i);
+    m.dhcp |= f.dhcp, m.in_pool |= f.in_pool;
+    if (!m.country) m.country = f.country;
+    m.first_ns = std::min(m.first_ns, f.first_ns), m.last_ns = std::max(m.last_ns, f.last_ns);
+    m.sent += f.sent, m.rcvd += f.rcvd, m.flows += f.flows, m.score += f.score, m.bps += f.bps;
+  };
+  // the criteria every part shares; DHCP and pool are judged on the merged host
+  auto keep = [&](const Pipeline& pl, uint32_t i) {
+    const Host& h = pl.hosts()[i];
+    return host_matches(h.key, h.flags, true, q);
+  };
+  struct Merged {
+    HostKey key;
+    const char* name;
+    Fig f;
+  };
   std::vector<Merged> hosts;
-  std::unordered_map<HostKey, uint32_t, HostKeyHash> at;
-  at.reserve(v.front()->hosts().size() * 2);
-  for (const Pipeline* pl : v) {
-    const HostTable& ht = pl->hosts();
-    for (uint32_t i = 0; i < ht.span(); i++) {
-      if (!ht.used(i)) continue;
-      const Host& h = ht[i];
-      // the criteria every part shares; DHCP and pool are judged on the merged host
-      if (!host_matches(h.key, h.flags, true, q)) continue;
-      const char* nm = pl->names().get(h.name);
-      const HostScore& sc = pl->host_score(i);
-      const bool dhcp = h.name_source == uint8_t(NameSource::Dhcp), in_pool = pl->host_pool(i) == q.pool;
-      const uint64_t score = uint64_t(sc.as_client()) + sc.as_server(), flows = uint64_t(h.active_as_client) + h.active_as_server;
-      auto [it, fresh] = at.try_emplace(h.key, uint32_t(hosts.size()));
-      if (fresh) {
-        hosts.push_back({h.key, h.flags, h.name_source, dhcp, in_pool, h.name_ms, pl->host_country(i), nm, h.first_ns, h.last_ns(), h.bytes(0),
-                         h.bytes(1), flows, score, h.bps});
-        continue;
-      }
-      Merged& m = hosts[it->second];
-      if (better_name(nm != nullptr, h.name_source, h.name_ms, m.name != nullptr, m.name_src, m.name_ms)) m.name = nm, m.name_src = h.name_source, m.name_ms = h.name_ms;
-      m.flags |= h.flags, m.dhcp |= dhcp, m.in_pool |= in_pool;
-      if (!m.country) m.country = pl->host_country(i);
-      m.first_ns = std::min(m.first_ns, h.first_ns), m.last_ns = std::max(m.last_ns, h.last_ns());
-      m.sent += h.bytes(0), m.rcvd += h.bytes(1), m.flows += flows, m.score += score, m.bps += h.bps;
-    }
-  }
+  for (auto& m : merge_all_hosts<Fig>(v, fig, add, keep)) hosts.push_back({m.key, m.name, m.fig});
   std::vector<uint32_t> sel;
   sel.reserve(hosts.size());
   for (uint32_t j = 0; j < hosts.size(); j++)
-    if ((q.mode != HostMode::Dhcp || hosts[j].dhcp) && (q.pool < 0 || hosts[j].in_pool)) sel.push_back(j);
+    if ((q.mode != HostMode::Dhcp || hosts[j].f.dhcp) && (q.pool < 0 || hosts[j].f.in_pool)) sel.push_back(j);
   page.total = uint32_t(sel.size());
   auto label = [&](uint32_t j) { return hosts[j].name ? std::string(hosts[j].name) : format_ip(hosts[j].key.ip); };
   auto primary = [&](uint32_t j) -> uint64_t {
-    const Merged& m = hosts[j];
+    const Fig& m = hosts[j].f;
     switch (q.sort) {
       case HostSort::Ip: case HostSort::Alerts: case HostSort::Name: return 0;
       case HostSort::Country: return m.country;
       case HostSort::Since: return m.first_ns;
       case HostSort::Last: return m.last_ns;
-      case HostSort::Vlan: return m.key.vlan;
+      case HostSort::Vlan: return hosts[j].key.vlan;
       case HostSort::NumFlows: return m.flows;
       case HostSort::Traffic: return m.sent + m.rcvd;
       case HostSort::Thpt: return float_key(m.bps);
@@ -493,45 +532,6 @@ bool find_host(const Views& v, const IpAddr& ip, int vlan, HostRow& out) {
   return any;
 }
 
-namespace {
-// A host of query_host_scores / query_host_checks merged over shards: its
-// parts' figures merged, the best-sourced part's name.
-template <class T>
-struct MergedHost {
-  HostKey key;
-  bool local;
-  uint8_t name_src;
-  uint32_t name_ms;
-  const char* name;
-  T fig;
-};
-// Every host of every shard once: init(fig, pl, slot) for its first part,
-// add(fig, pl, slot) for the others; in first-seen order.
-template <class T, class Init, class Add>
-std::vector<MergedHost<T>> merge_all_hosts(const Views& v, Init init, Add add) {
-  std::vector<MergedHost<T>> out;
-  std::unordered_map<HostKey, uint32_t, HostKeyHash> at;
-  at.reserve(v.front()->hosts().size() * 2);
-  for (const Pipeline* pl : v) {
-    const HostTable& ht = pl->hosts();
-    for (uint32_t i = 0; i < ht.span(); i++) {
-      if (!ht.used(i)) continue;
-      const Host& h = ht[i];
-      const char* nm = pl->names().get(h.name);
-      auto [it, fresh] = at.try_emplace(h.key, uint32_t(out.size()));
-      if (fresh) {
-        MergedHost<T>& m = out.emplace_back(MergedHost<T>{h.key, (h.flags & kHostLocal) != 0, h.name_source, h.name_ms, nm, {}});
-        init(m.fig, *pl, i);
-        continue;
-      }
-      MergedHost<T>& m = out[it->second];
-      if (better_name(nm != nullptr, h.name_source, h.name_ms, m.name != nullptr, m.name_src, m.name_ms)) m.name = nm, m.name_src = h.name_source, m.name_ms = h.name_ms;
-      add(m.fig, *pl, i);
-    }
-  }
-  return out;
-}
-}  // namespace
 
 std::vector<HostScoreRow> query_host_scores(const Views& v, uint64_t threshold) {
   std::vector<HostScoreRow> out;
