@@ -234,7 +234,10 @@ uint32_t Pipeline::host_for(const IpAddr& ip, uint16_t vlan, const uint8_t* mac,
   if (mac) count_mac(mac, 0, true, true);
   const NameCacheEntry& c = name_cache_[h & (kNameCacheSlots - 1)];
   if (c.len && c.ip == ip && c.vlan == vlan) name_host(e, c.name, c.len, NameSource(c.src), c.ms);
-  stats_.hosts_created++;
+  // several workers: a new part of a host another worker holds is not a new
+  // host; published at once (its flow follows), so the others know it
+  if (!liveness_ || !liveness_->held_elsewhere(worker_, h)) stats_.hosts_created++;
+  if (liveness_) liveness_->publish(worker_, h, now_ns_, true);
   return i;
 }
 
@@ -1235,6 +1238,7 @@ void Pipeline::sweep(uint32_t nf, uint32_t nh, uint32_t nl) noexcept {
     if (liveness_) liveness_->publish(worker_, e.hash, e.last_ns(), busy);
     if (!busy && now_ns_ - e.last_ns() > idle && (!liveness_ || liveness_->others_idle(worker_, e.hash, now_ns_, idle))) {
       if (liveness_) liveness_->forget(worker_, e.hash);
+      if (!liveness_ || !liveness_->held_elsewhere(worker_, e.hash)) stats_.hosts_expired++;  // the host's last part
       names_.release(e.name);
       if (e.flags & kHostLocal) stats_.local_hosts--;
       if (e.pkts(0) == 0) rx_only_gone(e);
@@ -1244,7 +1248,6 @@ void Pipeline::sweep(uint32_t nf, uint32_t nh, uint32_t nl) noexcept {
       if (host_behaviour_[i]) (e.flags & kHostLocal ? behaviour_pool_ : remote_behaviour_pool_).release(host_behaviour_[i] - 1), host_behaviour_[i] = 0;
       if (l7_.enabled()) l7_.host_gone(i);
       hosts_.erase(i);
-      stats_.hosts_expired++;
       continue;
     }
     uint64_t dt = now_ns_ - e.thpt_ts;

@@ -49,6 +49,17 @@ class HostLiveness {
     }
     return true;
   }
+  // Another worker holds a part of the host (as far as published): a part
+  // created or dropped here is not a host created or expired on the
+  // interface (hosts_created / hosts_expired count hosts, not parts).
+  bool held_elsewhere(uint32_t w, uint64_t host_hash) const noexcept {
+    for (uint32_t j = 0; j < workers_; j++) {
+      if (j == w) continue;
+      const uint64_t v = at_[slot(j, host_hash)].load(std::memory_order_relaxed);
+      if (v && (v & kTag) == tag(host_hash)) return true;
+    }
+    return false;
+  }
   // Worker w dropped its part: it tells nothing any more.
   void forget(uint32_t w, uint64_t host_hash) noexcept {
     std::atomic<uint64_t>& a = at_[slot(w, host_hash)];
