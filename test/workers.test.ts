@@ -480,3 +480,53 @@ describe('a host active on one worker keeps its part on the other', () => {
     expect(byKey(two.flows, flowKey, flowFacts)).toEqual(byKey(one.flows, flowKey, flowFacts));
   });
 });
+
+// ---- one read of a file for every worker -------------------------------------------------------
+//
+// Workers of a playlist share its chunks (capture/shared_chunks.h): 8 MiB
+// read once, overlapping by the longest record. A 20 MB capture (records of
+// every size, so records fall across every chunk boundary), the same cut
+// short in its third chunk (a replay that ends with an error), and a
+// playlist of two files: two workers must read exactly what one reads.
+
+describe('a file read once for all workers', () => {
+  const big = () => {
+    const r = mulberry32(7);
+    const pkts: Packet[] = [];
+    for (let i = 0; pkts.length < 40_000; i++) {
+      const c = `10.9.${(i >> 8) & 255}.${i & 255}`, s = `198.18.${i % 7}.${1 + (i % 200)}`;
+      const len = 20 + Math.floor(r() * 1400);
+      pkts.push({ tsNs: sec(T0 + pkts.length * 0.001), data: dg(c, s, 10000 + (i % 50_000), 4433, len) });
+      if (i % 3 === 0) pkts.push({ tsNs: sec(T0 + pkts.length * 0.001), data: dg(s, c, 4433, 10000 + (i % 50_000), 40) });
+    }
+    return pcap(pkts);
+  };
+  const dg = (src: string, dst: string, sport: number, dport: number, n: number) =>
+    frame(0, src, dst, ip(src, dst, IPPROTO.UDP, udp({ sport, dport }, Buffer.alloc(n, 0x61))), false);
+  const read = async (files: string[], workers: number) => {
+    const e = new Engine({ files, workers, ...KEEP, maxFlows: 1 << 17, maxHosts: 1 << 16 });
+    try {
+      e.start();
+      const st = await e.waitDone();
+      const s = e.stats();
+      return { state: st.state, error: st.error, packets: s.packets, bytes: s.bytes, flows: s.flows_created, hosts: s.num_hosts, malformed: s.malformed };
+    } finally {
+      e.close();
+    }
+  };
+
+  it('a capture of three chunks, the same cut short, and a playlist: what one worker reads', async () => {
+    const data = big();
+    expect(data.length).toBeGreaterThan(20_000_000);  // three 8 MiB chunks
+    const whole = tmp.file('big.pcap', data);
+    const cut = tmp.file('cut.pcap', data.subarray(0, 17_500_003));  // mid-record, in the third chunk
+    const small = join(NDPI_PCAPS, '1kxun.pcap');
+    for (const files of [[whole], [cut], [whole, small]]) {
+      const one = await read(files, 1), two = await read(files, 2);
+      expect(two).toEqual(one);
+      expect(one.packets).toBeGreaterThan(10_000);
+    }
+    const c = await read([cut], 2);
+    expect(c.error).toMatch(/truncated/);
+  });
+});

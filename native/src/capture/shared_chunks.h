@@ -1,0 +1,94 @@
+// ① One read of a capture file for several workers. Every worker of a file
+// playlist parses every record (it keeps its own packets), but the bytes
+// need copying from the page cache only once: the first worker to reach a
+// chunk reads it into a slot, the others parse it in place. Chunks overlap
+// by the longest record, so a record that starts in a chunk's stride lies
+// whole inside it. Slots are a cache: one no worker holds may be taken for
+// a new chunk, and a worker far behind reads its chunk again (a copy, as
+// without sharing). One lock per chunk and worker (8 MiB), none per packet.
+#pragma once
+#include <cerrno>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace fg {
+
+class SharedChunks {
+ public:
+  struct Chunk {
+    const uint8_t* data;
+    size_t len;   // bytes read (fewer than want: the file ended early, or an error)
+    size_t want;  // bytes asked
+    int err;      // errno of a failed read, else 0
+  };
+  // `span`: bytes per chunk (a stride plus the longest record); `slots`:
+  // chunks kept at once (at least one per worker, and some to run ahead).
+  SharedChunks(size_t span, uint32_t slots) : span_(span), slots_(slots) {
+    for (auto& s : slots_) s.buf.reset(new uint8_t[span]);
+  }
+  size_t span() const { return span_; }
+
+  // Chunk `key` (the caller's: pass, file, size, index), `want` bytes read
+  // with `read(buf)` (the bytes read, or -1 with errno) when not already
+  // here; held until release().
+  template <class Read>
+  const Chunk* acquire(uint64_t key, size_t want, Read read) {
+    std::unique_lock<std::mutex> g(mu_);
+    for (;;) {
+      for (Slot& s : slots_) {
+        if (s.used && s.key == key) {
+          cv_.wait(g, [&] { return !s.loading; });
+          if (!(s.used && s.key == key)) break;  // taken for another chunk meanwhile: look again
+          s.holders++, s.tick = ++tick_;
+          return &s.chunk;
+        }
+      }
+      Slot* victim = nullptr;
+      for (Slot& s : slots_)
+        if (!s.holders && !s.loading && (!victim || !s.used || (victim->used && s.tick < victim->tick))) victim = &s;
+      if (!victim) {
+        cv_.wait(g);  // every slot held: wait for a release
+        continue;
+      }
+      Slot& s = *victim;
+      s.used = true, s.loading = true, s.key = key, s.holders = 1, s.tick = ++tick_;
+      g.unlock();
+      const long got = read(s.buf.get());
+      const int err = got < 0 ? errno : 0;
+      g.lock();
+      s.chunk = {s.buf.get(), got < 0 ? 0 : size_t(got), want, err};
+      s.loading = false;
+      cv_.notify_all();
+      return &s.chunk;
+    }
+  }
+  void release(const Chunk* c) {
+    std::lock_guard<std::mutex> g(mu_);
+    for (Slot& s : slots_)
+      if (&s.chunk == c) {
+        s.holders--;
+        // a failed or short read is not kept: the next reader tries again
+        if (!s.holders && (c->err || c->len < c->want)) s.used = false;
+      }
+    cv_.notify_all();
+  }
+
+ private:
+  struct Slot {
+    std::unique_ptr<uint8_t[]> buf;
+    Chunk chunk{};
+    uint64_t key = 0, tick = 0;
+    uint32_t holders = 0;
+    bool used = false, loading = false;
+  };
+  size_t span_;
+  std::vector<Slot> slots_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  uint64_t tick_ = 0;
+};
+
+}  // namespace fg
