@@ -91,7 +91,10 @@ void FileSource::probe(const std::string& path) {
   check_header(path, head, size_t(got));
 }
 
-FileSource::FileSource(std::vector<std::string> paths) : paths_(std::move(paths)) {
+FileSource::FileSource(std::vector<std::string> paths) : FileSource(std::move(paths), nullptr, 0) {}
+
+FileSource::FileSource(std::vector<std::string> paths, std::shared_ptr<SharedChunks> shared, uint64_t pass)
+    : paths_(std::move(paths)), shared_(std::move(shared)), pass_(pass) {
   ifaces_.reserve(64);
   for (const auto& p : paths_) {
     probe(p);
@@ -99,9 +102,11 @@ FileSource::FileSource(std::vector<std::string> paths) : paths_(std::move(paths)
     if (::stat(p.c_str(), &st) == 0) total_ += uint64_t(st.st_size);
   }
   // Untouched pages cost nothing: a small file uses only what it fills.
-  buf_ = new uint8_t[kBuffer];
+  if (!shared_) buf_ = new uint8_t[kBuffer];
   if (!open_next()) done_ = true;
 }
+
+size_t FileSource::shared_span() { return kBuffer; }
 
 FileSource::~FileSource() {
   close_file();
@@ -109,6 +114,7 @@ FileSource::~FileSource() {
 }
 
 void FileSource::close_file() noexcept {
+  if (chunk_) shared_->release(chunk_), chunk_ = nullptr;
   if (fd_ >= 0) ::close(fd_);
   base_done_ += size_;
   fd_ = -1, map_ = nullptr, size_ = 0, len_ = 0, pos_ = 0, file_off_ = 0;
@@ -135,26 +141,46 @@ void FileSource::fail(const char* what, size_t at) noexcept {
 // rotation): the records read so far count, and the replay ends with an error.
 void FileSource::refill() noexcept {
   if (fd_ < 0 || file_end_) return;
+  if (shared_) return refill_shared();
   std::memmove(buf_, buf_ + pos_, len_ - pos_);
   file_off_ += pos_, len_ -= pos_, pos_ = 0, prefetched_ = 0;
   uint64_t at = file_off_ + len_;
   size_t want = size_t(std::min<uint64_t>(kBuffer - len_, size_ - at));
   ssize_t got = read_at(fd_, buf_ + len_, want, at);
-  if (got < 0) {
-    int e = errno;
-    fail((std::string("read error (") + std::strerror(e) + ")").c_str(), len_);
-    file_end_ = true;
-    return;
-  }
-  len_ += size_t(got);
-  if (size_t(got) < want) {
+  const int err = got < 0 ? errno : 0;
+  if (got > 0) len_ += size_t(got);
+  if (!read_ok(err, got < 0 ? 0 : size_t(got), want)) return;
+  file_end_ = file_off_ + len_ == size_;
+}
+
+// A read that failed or came back short ends the file with the reason.
+bool FileSource::read_ok(int err, size_t got, size_t want) noexcept {
+  if (err) {
+    fail((std::string("read error (") + std::strerror(err) + ")").c_str(), len_);
+  } else if (got < want) {
     struct stat st {};
     uint64_t now = ::fstat(fd_, &st) == 0 ? uint64_t(st.st_size) : 0;
     fail(("file truncated while being read (" + std::to_string(size_) + " bytes when opened, " + std::to_string(now) + " now)").c_str(), len_);
-    file_end_ = true;
-    return;
+  } else {
+    return true;
   }
-  file_end_ = file_off_ + len_ == size_;
+  file_end_ = true;
+  return false;
+}
+
+// The shared chunk holding the next record with kMaxRecord after it (chunks
+// start every kBuffer - kMaxRecord bytes and are kBuffer long): errors and
+// a file cut short tell as refill() tells them.
+void FileSource::refill_shared() noexcept {
+  const uint64_t stride = kBuffer - kMaxRecord, at = file_off_ + pos_, idx = at / stride, off = idx * stride;
+  if (chunk_) shared_->release(chunk_), chunk_ = nullptr;
+  const size_t want = size_t(std::min<uint64_t>(kBuffer, size_ - off));
+  const uint64_t key = mix64(mix64(pass_ * 0x9E3779B97F4A7C15ull ^ next_path_) ^ size_) ^ idx;
+  const int fd = fd_;
+  chunk_ = shared_->acquire(key, want, [&](uint8_t* to) { return long(read_at(fd, to, want, off)); });
+  map_ = chunk_->data, file_off_ = off, pos_ = size_t(at - off), len_ = chunk_->len, prefetched_ = 0;
+  if (!read_ok(chunk_->err, len_, want)) return;
+  file_end_ = off + len_ == size_;
 }
 
 // Opens files until one yields a valid header; the header was probed already,
@@ -170,6 +196,7 @@ bool FileSource::open_next() noexcept {
     }
     ::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
     map_ = buf_, len_ = 0, pos_ = 0, file_off_ = 0, prefetched_ = 0, file_end_ = size_ == 0;
+    if (shared_ && file_end_) map_ = reinterpret_cast<const uint8_t*>(""), len_ = 0;  // an empty file: no chunk
     refill();
     try {
       check_header(path, map_, len_);

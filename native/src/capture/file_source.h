@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "capture/shared_chunks.h"
 #include "capture/source.h"
 
 namespace fg {
@@ -21,6 +22,11 @@ class FileSource final : public PacketSource {
   // Opens and validates the first file's header; throws std::runtime_error
   // with the file name and reason when a file cannot be read at all.
   explicit FileSource(std::vector<std::string> paths);
+  // Several workers reading one playlist: chunks read once for all
+  // (shared_chunks.h); `pass` tells a looped playlist's passes apart.
+  FileSource(std::vector<std::string> paths, std::shared_ptr<SharedChunks> shared, uint64_t pass);
+  // Chunk geometry of a SharedChunks for FileSources: bytes per chunk.
+  static size_t shared_span();
   ~FileSource() override;
   FileSource(const FileSource&) = delete;
   FileSource& operator=(const FileSource&) = delete;
@@ -54,7 +60,12 @@ class FileSource final : public PacketSource {
   size_t next_path_ = 0;
   int fd_ = -1;
   uint8_t* buf_ = nullptr;   // kBuffer bytes: [0, len_) holds the file from file_off_
-  const uint8_t* map_ = nullptr;  // == buf_ while a file is open
+  const uint8_t* map_ = nullptr;  // == buf_ while a file is open (or the shared chunk)
+  std::shared_ptr<SharedChunks> shared_;
+  const SharedChunks::Chunk* chunk_ = nullptr;  // the shared chunk held
+  uint64_t pass_ = 0;
+  void refill_shared() noexcept;
+  bool read_ok(int err, size_t got, size_t want) noexcept;
   size_t len_ = 0;
   size_t pos_ = 0;           // the next record, in the buffer
   uint64_t file_off_ = 0;    // file offset of buf_[0]

@@ -54,6 +54,8 @@ Engine::Engine(EngineConfig cfg)
   if (cfg_.egress.any() || cfg_.mode != Mode::Full || (cfg_.record && is_live_)) workers = 1;
   const uint32_t ring = pow2_at_least(cfg_.ring_records);
   const int fanout = is_live_ && workers > 1 ? LiveSource::new_fanout_group() : -1;
+  // a file read by several workers: each chunk copied in once for all
+  if (!is_live_ && workers > 1) shared_chunks_ = std::make_shared<SharedChunks>(FileSource::shared_span(), 4 * workers);
   for (uint32_t k = 0; k < workers; k++) {
     auto sh = std::make_unique<Shard>(ring);
     sh->index = k;
@@ -66,7 +68,7 @@ Engine::Engine(EngineConfig cfg)
       o.fanout_group = fanout;
       sh->source = std::make_unique<LiveSource>(o);
     } else {
-      sh->source = std::make_unique<FileSource>(cfg_.files);
+      sh->source = std::make_unique<FileSource>(cfg_.files, shared_chunks_, 0);
     }
     shards_.push_back(std::move(sh));
   }
@@ -223,7 +225,7 @@ void Engine::reopen(Shard& sh) {
   if (sh.index == 0) loop_period_ns_.store(period);
   sh.loop_shift_ns += period;
   sh.pass_first_ns = sh.pass_last_ns = 0;
-  sh.source = std::make_unique<FileSource>(cfg_.files);
+  sh.source = std::make_unique<FileSource>(cfg_.files, shared_chunks_, ++sh.pass);
 }
 
 // The capture ring's drops, read from the kernel at most once a second (a

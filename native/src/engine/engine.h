@@ -197,6 +197,7 @@ class Engine {
     // Replay-loop time shift: each pass starts after the previous one ended.
     uint64_t loop_shift_ns = 0, pass_first_ns = 0, pass_last_ns = 0;
     uint64_t read_ns = 0;  // the latest packet time read (a file read by several workers)
+    uint64_t pass = 0;     // a looped playlist's passes (the shared chunks' key)
   };
   // Every shard's batch lock, taken in worker order (workers take only their
   // own, so no order can deadlock).
@@ -232,6 +233,7 @@ class Engine {
   std::vector<std::unique_ptr<Shard>> shards_;
   std::vector<const Pipeline*> views_;
   std::shared_ptr<HostLiveness> liveness_;  // several workers: host parts' lifetimes
+  std::shared_ptr<SharedChunks> shared_chunks_;  // several workers reading files
   // Several workers: names worker i learned for worker j at [i * N + j].
   std::vector<std::unique_ptr<SpscRing<Pipeline::NameNote>>> name_rings_;
   void learn_told_names(Shard& sh) noexcept;
