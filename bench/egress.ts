@@ -59,6 +59,8 @@ async function trial(file: string, rules: EgressPoliciesInput | null | undefined
   const out = join(dir, 'out.pcap');
   const e = new Engine({
     files: [file],
+    // one worker on both sides: egress runs on one, and so must its baseline
+    workers: 1,
     prefault: true,
     maxFlows: 262_144,
     maxHosts: 65_536,

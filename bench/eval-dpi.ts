@@ -110,7 +110,8 @@ export async function evaluate(only?: (file: string) => boolean): Promise<EvalRe
   const t0 = performance.now();
   for (const f of files) {
     const truth: Truth[] = readFileSync(join(truthDir, `${f}.jsonl`), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
-    const e = new Engine({ files: [join(pcapDir, f)], flushAtEnd: true, flowIdleSec: 1e10, localHostIdleSec: 1e10, remoteHostIdleSec: 1e10, maxFlows: 1 << 17 });
+    // one worker: nDPI's endpoint caches are per worker, and the score must not depend on the machine's cores
+    const e = new Engine({ files: [join(pcapDir, f)], workers: 1, flushAtEnd: true, flowIdleSec: 1e10, localHostIdleSec: 1e10, remoteHostIdleSec: 1e10, maxFlows: 1 << 17 });
     e.start();
     await e.waitDone();
     const ours = new Map<string, string[]>();

@@ -81,7 +81,8 @@ async function trial(file: string, withClickHouse: boolean): Promise<TrialResult
   const chunks: Uint8Array[] = [];
   const buf = new ArrayBuffer(REC * 4096);
   // the table sized so that no pool refuses state (bench/run.ts says why)
-  const e = new Engine({ files: [file], flushAtEnd: true, prefault: true, maxFlows: 1 << 22, maxHosts: 65_536, hostSideShare: 1, ringRecords: 1 << 18 });
+  // one worker, as every part but `workers`: figures comparable across machines
+  const e = new Engine({ files: [file], workers: 1, flushAtEnd: true, prefault: true, maxFlows: 1 << 22, maxHosts: 65_536, hostSideShare: 1, ringRecords: 1 << 18 });
   const drain = () => {
     for (;;) {
       const n = e.drainExpiredRaw(buf);
