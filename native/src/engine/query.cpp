@@ -685,26 +685,17 @@ std::vector<FlowRow> flow_rows(const Views& v, const PageOrder& o, size_t from, 
     } else if (f.l7_app) {
       r.confidence = uint8_t(Confidence::Dpi);
     }
-    if (f.cli_host != HashIndex::kNone) {
-      const Host& h = ht[f.cli_host];
-      r.cli_flags = h.flags, r.cli_pool = pl.host_pool(f.cli_host);
-      if (v.size() > 1) {
-        best_name(v, h.key, r.cli_name, r.cli_name_source);
-      } else {
-        const char* nm = pl.names().get(h.name);
-        r.cli_name = nm ? nm : "", r.cli_name_source = h.name_source;
-      }
-    }
-    if (f.srv_host != HashIndex::kNone) {
-      const Host& h = ht[f.srv_host];
-      r.srv_flags = h.flags, r.srv_pool = pl.host_pool(f.srv_host);
-      if (v.size() > 1) {
-        best_name(v, h.key, r.srv_name, r.srv_name_source);
-      } else {
-        const char* nm = pl.names().get(h.name);
-        r.srv_name = nm ? nm : "", r.srv_name_source = h.name_source;
-      }
-    }
+    // an endpoint's flags, pool and name (over several shards: the best part's name)
+    auto endpoint = [&](uint32_t slot, uint8_t& flags, uint8_t& pool, std::string& name, uint8_t& source) {
+      if (slot == HashIndex::kNone) return;
+      const Host& h = ht[slot];
+      flags = h.flags, pool = pl.host_pool(slot);
+      if (v.size() > 1) return best_name(v, h.key, name, source);
+      const char* nm = pl.names().get(h.name);
+      name = nm ? nm : "", source = h.name_source;
+    };
+    endpoint(f.cli_host, r.cli_flags, r.cli_pool, r.cli_name, r.cli_name_source);
+    endpoint(f.srv_host, r.srv_flags, r.srv_pool, r.srv_name, r.srv_name_source);
     rows.push_back(std::move(r));
   }
   return rows;
