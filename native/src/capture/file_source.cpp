@@ -177,8 +177,11 @@ void FileSource::refill_shared() noexcept {
   const size_t want = size_t(std::min<uint64_t>(kBuffer, size_ - off));
   const uint64_t key = mix64(mix64(pass_ * 0x9E3779B97F4A7C15ull ^ next_path_) ^ size_) ^ idx;
   const int fd = fd_;
-  chunk_ = shared_->acquire(key, want, [&](uint8_t* to) { return long(read_at(fd, to, want, off)); });
+  chunk_ = shared_->acquire(key, want, [&](uint8_t* to, size_t at, size_t n) { return long(read_at(fd, to, n, off + at)); });
   map_ = chunk_->data, file_off_ = off, pos_ = size_t(at - off), len_ = chunk_->len, prefetched_ = 0;
+  // a read that ended before the next record leaves nothing to parse (the
+  // slot's bytes past it are another chunk's)
+  if (len_ < pos_) len_ = pos_;
   if (!read_ok(chunk_->err, len_, want)) return;
   file_end_ = off + len_ == size_;
 }

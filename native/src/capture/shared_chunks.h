@@ -5,8 +5,12 @@
 // by the longest record, so a record that starts in a chunk's stride lies
 // whole inside it. Slots are a cache: one no worker holds may be taken for
 // a new chunk, and a worker far behind reads its chunk again (a copy, as
-// without sharing). One lock per chunk and worker (8 MiB), none per packet.
+// without sharing). A chunk is read in pieces that every worker wanting it
+// takes a share of: workers in step meet at each chunk, and one would
+// otherwise sit idle while the other copies it (≈ 1.4 ms per 8 MiB here, a
+// tenth of a worker's time). A few locks per chunk and worker, none per packet.
 #pragma once
+#include <algorithm>
 #include <cerrno>
 #include <condition_variable>
 #include <cstdint>
@@ -32,17 +36,17 @@ class SharedChunks {
   size_t span() const { return span_; }
 
   // Chunk `key` (the caller's: pass, file, size, index), `want` bytes read
-  // with `read(buf)` (the bytes read, or -1 with errno) when not already
-  // here; held until release().
+  // with `read(to, at, n)` (n bytes at offset `at` of the chunk into `to`:
+  // the bytes read, or -1 with errno) when not already here; held until
+  // release(). A chunk being read gets this caller's help.
   template <class Read>
   const Chunk* acquire(uint64_t key, size_t want, Read read) {
     std::unique_lock<std::mutex> g(mu_);
     for (;;) {
       for (Slot& s : slots_) {
         if (s.used && s.key == key) {
-          cv_.wait(g, [&] { return !s.loading; });
-          if (!(s.used && s.key == key)) break;  // taken for another chunk meanwhile: look again
-          s.holders++, s.tick = ++tick_;
+          s.holders++, s.tick = ++tick_;  // held: the slot stays this chunk's
+          if (s.loading) load(g, s, read);
           return &s.chunk;
         }
       }
@@ -55,13 +59,9 @@ class SharedChunks {
       }
       Slot& s = *victim;
       s.used = true, s.loading = true, s.key = key, s.holders = 1, s.tick = ++tick_;
-      g.unlock();
-      const long got = read(s.buf.get());
-      const int err = got < 0 ? errno : 0;
-      g.lock();
-      s.chunk = {s.buf.get(), got < 0 ? 0 : size_t(got), want, err};
-      s.loading = false;
-      cv_.notify_all();
+      s.want = want, s.next_piece = 0, s.pieces_done = 0, s.pieces = (want + kPiece - 1) / kPiece;
+      s.short_at = want, s.err = 0;
+      load(g, s, read);
       return &s.chunk;
     }
   }
@@ -77,13 +77,40 @@ class SharedChunks {
   }
 
  private:
+  static constexpr size_t kPiece = size_t(1) << 20;
   struct Slot {
     std::unique_ptr<uint8_t[]> buf;
     Chunk chunk{};
     uint64_t key = 0, tick = 0;
     uint32_t holders = 0;
     bool used = false, loading = false;
+    // while loading: pieces handed out and read; the first short or failed one
+    size_t want = 0, pieces = 0, next_piece = 0, pieces_done = 0, short_at = 0;
+    int err = 0;
   };
+
+  // Reads pieces of `s` until none is left to take, then waits for the
+  // others' pieces; the last reader publishes the chunk. Called and returns
+  // with the lock held.
+  template <class Read>
+  void load(std::unique_lock<std::mutex>& g, Slot& s, Read& read) {
+    while (s.next_piece < s.pieces) {
+      const size_t at = s.next_piece++ * kPiece, n = std::min(kPiece, s.want - at);
+      g.unlock();
+      const long got = read(s.buf.get() + at, at, n);
+      const int err = got < 0 ? errno : 0;
+      g.lock();
+      // the chunk ends at the first piece that came back short or failed
+      const size_t end = at + (got < 0 ? 0 : size_t(got));
+      if (size_t(got < 0 ? 0 : got) < n && end < s.short_at) s.short_at = end, s.err = err;
+      if (++s.pieces_done == s.pieces) {
+        s.chunk = {s.buf.get(), s.short_at, s.want, s.err};
+        s.loading = false;
+        cv_.notify_all();
+      }
+    }
+    cv_.wait(g, [&] { return !s.loading; });
+  }
   size_t span_;
   std::vector<Slot> slots_;
   std::mutex mu_;
