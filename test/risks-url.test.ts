@@ -3,44 +3,24 @@
 // last request's while the dissector reads, 255 bytes of it) when it reports
 // the flow: the query after '?', cut at '&', each value after '=' URL-decoded
 // ('+' a space, %XX a byte, an invalid escape skipping the value) and tested
-// for a shell or PowerShell command (the OWASP CRS patterns and lists nDPI
-// carries: "RCE Injection"), the first risky value deciding, stopping at a
+// (after libinjection's XSS and SQL injection tests, which
+// risks-url-injection.test.ts covers) for a shell or PowerShell command (the
+// OWASP CRS patterns and lists nDPI carries: "RCE Injection"), the first risky value deciding, stopping at a
 // parameter without '='; without one, ".." anywhere in the URL is "HTTP Susp
 // URL". Hand-built HTTP flows, IPv4 and IPv6; each expectation names the
 // pattern family it exercises (values checked against each pattern alone).
 
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { capturesIn, flowFrames } from './fixtures/dissect.js';
 import { tempDir } from './fixtures/pcap.js';
+import { type Msg, get, ok, req, urlRiskRunner } from './fixtures/url-risks.js';
 import { txt } from './fixtures/bytes.js';
 
 const tmp = tempDir('fg-risks-url-');
 afterAll(() => tmp.cleanup());
-const replay = capturesIn(tmp.dir);
+const { urlRisks, targets } = urlRiskRunner(tmp.dir);
 
-type Msg = [boolean, Buffer];
-const C4 = '10.0.0.1', S4 = '10.0.0.2', C6 = '2001:db8::1', S6 = '2001:db8::2';
-const URL_RISKS = ['XSS Attack', 'SQL Injection', 'RCE Injection', 'HTTP Susp URL'];
 const RCE = ['RCE Injection'], SUSP = ['HTTP Susp URL'], NONE: string[] = [];
-
-const req = (line: string, ...h: string[]) => txt([line, ...h, '', ''].join('\r\n'));
-const get = (target: string, host = 'h.example.org') => req(`GET ${target} HTTP/1.1`, `Host: ${host}`, 'User-Agent: Mozilla/5.0', 'Accept: */*');
-const ok = txt('HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n');
-
-/** Each flow's URL risks; the flows replayed as one capture, client ports 43000 + i. */
-async function urlRisks(flows: Msg[][], v6 = false): Promise<string[][]> {
-  if (flows.length > 50) throw new Error('at most 50 flows a capture');
-  const frames = flows.flatMap((m, i) => flowFrames('tcp', v6 ? C6 : C4, v6 ? S6 : S4, 43000 + i, 80, m));
-  const recs = await replay(frames);
-  return flows.map((_, i) => {
-    const f = recs.find((r) => r.client.port === 43000 + i);
-    if (!f) throw new Error(`flow ${i} not found`);
-    return f.risks.filter((r) => URL_RISKS.includes(r));
-  });
-}
-/** One GET per target, answered 200: each flow's URL risks. */
-const targets = (ts: string[], v6 = false) => urlRisks(ts.map((t) => [[true, get(t)], [false, ok]]), v6);
 
 describe('nDPI URL validation: RCE Injection (ndpi_is_rce_injection)', () => {
   // [target, family] whose query value matches exactly one of nDPI's 7 patterns or one list entry

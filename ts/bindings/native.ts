@@ -827,6 +827,11 @@ interface Addon {
   loadCountries(files: string[]): Promise<{ networks: number; ranges: number; ms: number }>;
   /** the country the engine gives a host at this address ('' for none) */
   countryOf(ip: string): string;
+  /**
+   * Diagnostics: libinjection's verdicts on one URL-decoded query value as nDPI's URL validation
+   * asks them (read up to a NUL); fingerprint: the SQLi fingerprint that decided, '' when not SQLi.
+   */
+  libinjection(value: string | Buffer): { xss: boolean; sqli: boolean; fingerprint: string };
 }
 
 function findAddon(): string {

@@ -3,8 +3,13 @@
 #include <napi.h>
 #include <pcap/pcap.h>
 
+#include <cstring>
+#include <string>
+
 #include "binding/convert.h"
 #include "binding/engine_wrap.h"
+#include "dpi/sqli.h"
+#include "dpi/xss.h"
 #include "flow/flow.h"
 #include "flow/host.h"
 #include "flow/host_checks.h"
@@ -37,6 +42,26 @@ Napi::Value Info(const Napi::CallbackInfo& info) {
   return o;
 }
 
+// Diagnostics: libinjection's verdicts on one URL-decoded query value, as
+// nDPI's URL validation asks them (read as a C string: up to a NUL).
+Napi::Value Libinjection(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  std::string v;
+  if (info.Length() == 1 && info[0].IsString())
+    v = info[0].As<Napi::String>().Utf8Value();
+  else if (info.Length() == 1 && info[0].IsBuffer())
+    v.assign(info[0].As<Napi::Buffer<char>>().Data(), info[0].As<Napi::Buffer<char>>().Length());
+  else
+    throw Napi::TypeError::New(env, "libinjection(value: string | Buffer)");
+  v.resize(strnlen(v.data(), v.size()));
+  char fp[8];
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("xss", xss(v.data(), v.size()));
+  o.Set("sqli", sqli(v.data(), v.size(), fp));
+  o.Set("fingerprint", fp);  // the deciding context's, "" when not SQLi
+  return o;
+}
+
 void Cleanup(void* arg) {
   auto* d = static_cast<AddonData*>(arg);
   auto live = d->live;
@@ -50,6 +75,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("NativeEngine", data->engine_ctor.Value());
   exports.Set("setErrorClass", Napi::Function::New(env, SetErrorClass));
   exports.Set("info", Napi::Function::New(env, Info));
+  exports.Set("libinjection", Napi::Function::New(env, Libinjection));
   register_user_rules(env, exports);
   register_countries(env, exports);
   register_extraction(env, exports);

@@ -1,5 +1,6 @@
 // ④ nDPI's URL validation: see url_risk.h. Our own code; the patterns and
-// command lists are nDPI's data (data/rce-injection.tsv).
+// command lists are nDPI's data (data/rce-injection.tsv), the XSS and SQL
+// injection tests libinjection's (dpi/xss.cpp, dpi/sqli.cpp).
 #include "dpi/url_risk.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8
@@ -8,6 +9,9 @@
 #include <cstdint>
 #include <cstring>
 #include <iterator>
+
+#include "dpi/sqli.h"
+#include "dpi/xss.h"
 
 namespace fg {
 namespace {
@@ -129,8 +133,18 @@ bool url_risk(const char* url, size_t n, Risk& risk) {
       if (vn == 0) continue;
       const long dn = url_decode(eq + 1, vn, decoded);
       if (dn <= 0) continue;  // invalid escape, or nothing left
-      // (nDPI asks libinjection for XSS, then SQL injection, here)
-      if (rce_injection(decoded, size_t(dn))) {
+      // nDPI's order: libinjection's XSS, then its SQL injection test, then
+      // the RCE patterns; the first risky value ends the walk
+      const size_t len = size_t(dn);
+      if (xss(decoded, len)) {
+        risk = Risk::UrlXss;
+        return true;
+      }
+      if (sqli(decoded, len)) {
+        risk = Risk::UrlSqlInjection;
+        return true;
+      }
+      if (rce_injection(decoded, len)) {
         risk = Risk::UrlRceInjection;
         return true;
       }

@@ -1,9 +1,10 @@
 // ④ nDPI's URL validation (ndpi_validate_url, src/lib/ndpi_utils.c), which
 // ndpiReader applies to a flow's HTTP URL when it reports the flow: each
 // value of the query string, URL-decoded, is looked at for an injection
-// (XSS, then SQL, then a shell/PowerShell command: the OWASP CRS patterns of
-// data/rce-injection.tsv), the first risky value deciding; without one, ".."
-// anywhere in the URL makes it suspicious.
+// (XSS, then SQL, as libinjection judges them: dpi/xss.h, dpi/sqli.h; then a
+// shell/PowerShell command: the OWASP CRS patterns of data/rce-injection.tsv),
+// the first risky value deciding; without one, ".." anywhere in the URL makes
+// it suspicious.
 #pragma once
 #include <cstddef>
 
@@ -19,9 +20,8 @@ constexpr size_t kUrlValidated = 255;
 // first kUrlValidated bytes are looked at. True with the risk when there is
 // one. No allocation once the calling thread has matched
 // a pattern before (the patterns are compiled once per process, the match
-// data once per thread). The XSS and SQL injection tests (nDPI's
-// libinjection) are not implemented: such values are judged by the later
-// tests only.
+// data once per thread); the XSS and SQL injection tests keep their state
+// on the stack.
 bool url_risk(const char* url, size_t n, Risk& risk);
 
 }  // namespace fg
