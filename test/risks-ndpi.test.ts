@@ -353,6 +353,18 @@ describe('TLS Susp Extn, TLS Susp ESNI Usage, Obfuscated Traffic (TLS)', () => {
     expect(await tlsRisks(clientHello([...base, ext(21, Buffer.alloc(501))]), undefined, true, 40610)).toContain(OB);
     expect(await tlsRisks(clientHello([...base, ext(21, Buffer.alloc(500))]), undefined, false, 40611)).not.toContain(OB);
   });
+  it('a hello whose long padding runs over several segments (nDPI reads it gathered): Obfuscated Traffic; a short one cut so is not', async () => {
+    // segments of the hello at bytes [0, 200), [200, 1200), [1200, end)
+    const cut = async (hello: Buffer, port: number) => {
+      const at = [0, 200, 1200, hello.length].filter((x, i, a) => i === 0 || x > a[i - 1]!);
+      const parts = at.slice(1).map((end, i) => [true, PSH | ACK, hello.subarray(at[i], end)] as [boolean, number, Buffer]);
+      return risksOf(convo(C4, S4, port, 443, [...handshake, ...parts]));
+    };
+    const long = clientHello([...base, ext(21, Buffer.alloc(3000))]), short = clientHello([...base, ext(21, Buffer.alloc(400))]);
+    expect(long.length).toBeGreaterThan(3000);
+    expect(await cut(long, 40612)).toContain(OB);
+    expect(await cut(short, 40613)).not.toContain(OB);
+  });
 });
 
 // ── A host pattern's own category (ndpi_automa_match_string_subprotocol) and nDPI's

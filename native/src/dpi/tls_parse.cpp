@@ -186,6 +186,9 @@ bool tls_read_client_hello(Bytes hs, HelloTransport tr, TlsMeta& t, HelloFacts& 
       if (r.off + len > ext_end) {
         facts.complete = false;
         if (!tls_grease(type) && ne < kMaxList) exts[ne++] = type;
+        // a long padding is told by its header: the hello's later segments
+        // (which nDPI gathers before reading it) hold only its zeros
+        if (type == 0x0015 && len > 500) facts.long_padding = true;
         break;
       }
       Reader e{r.p, r.off + len, r.off};
