@@ -175,6 +175,7 @@ bool tls_read_client_hello(Bytes hs, HelloTransport tr, TlsMeta& t, HelloFacts& 
   size_t alpn_len = 0;
   if (r.has(2)) {
     size_t ext_end = r.off + 2 + load_be16(r.p + r.off);
+    const size_t declared_end = ext_end;
     r.off += 2;
     // nDPI checks the extensions only when their block fits in the message
     const bool checked = ext_end <= r.n;
@@ -186,9 +187,14 @@ bool tls_read_client_hello(Bytes hs, HelloTransport tr, TlsMeta& t, HelloFacts& 
       if (r.off + len > ext_end) {
         facts.complete = false;
         if (!tls_grease(type) && ne < kMaxList) exts[ne++] = type;
-        // a long padding is told by its header: the hello's later segments
-        // (which nDPI gathers before reading it) hold only its zeros
-        if (type == 0x0015 && len > 500) facts.long_padding = true;
+        // A padding is told by its header: the hello's later segments (which
+        // nDPI gathers before reading it) hold only its zeros. When it is
+        // the last extension of a block that ends the message, nothing the
+        // checks and fingerprints read is missing: the hello counts as whole.
+        if (type == 0x0015) {
+          if (len > 500) facts.long_padding = true;
+          if (r.off + len == declared_end && declared_end == body + msg_len) facts.complete = true;
+        }
         break;
       }
       Reader e{r.p, r.off + len, r.off};
