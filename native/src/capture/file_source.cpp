@@ -193,6 +193,7 @@ bool FileSource::open_next() noexcept {
     const std::string& path = paths_[next_path_++];
     try {
       fd_ = open_file(path, size_);
+      if (shared_) size_ = shared_->agree_size(pass_, next_path_ - 1, size_);
     } catch (const std::exception& e) {
       if (error_.empty()) error_ = e.what();
       continue;

@@ -65,15 +65,26 @@ class SharedChunks {
       return &s.chunk;
     }
   }
+  // A failed or short read stays like any chunk: every worker sees the same
+  // bytes and ends its file at the same record with the same error (a file
+  // truncated and written again must not give the workers different packets).
   void release(const Chunk* c) {
     std::lock_guard<std::mutex> g(mu_);
     for (Slot& s : slots_)
-      if (&s.chunk == c) {
-        s.holders--;
-        // a failed or short read is not kept: the next reader tries again
-        if (!s.holders && (c->err || c->len < c->want)) s.used = false;
-      }
+      if (&s.chunk == c) s.holders--;
     cv_.notify_all();
+  }
+
+  // The size of a playlist's file `file` in pass `pass` that every worker
+  // reads: the first to open it tells (`size`), the others take that one —
+  // a file still growing would otherwise end at a different record for each.
+  uint64_t agree_size(uint64_t pass, uint64_t file, uint64_t size) {
+    std::lock_guard<std::mutex> g(mu_);
+    for (const Size& z : sizes_)
+      if (z.pass == pass && z.file == file) return z.size;
+    if (sizes_.size() >= kSizesKept) sizes_.erase(sizes_.begin());  // oldest first: passes and files go in order
+    sizes_.push_back({pass, file, size});
+    return size;
   }
 
  private:
@@ -111,8 +122,13 @@ class SharedChunks {
     }
     cv_.wait(g, [&] { return !s.loading; });
   }
+  struct Size {
+    uint64_t pass, file, size;
+  };
+  static constexpr size_t kSizesKept = 4096;  // workers are at most a few files apart
   size_t span_;
   std::vector<Slot> slots_;
+  std::vector<Size> sizes_;
   std::mutex mu_;
   std::condition_variable cv_;
   uint64_t tick_ = 0;

@@ -269,19 +269,8 @@ void Engine::tick(Shard& sh, std::unique_lock<std::mutex>& lk, uint64_t boundary
   lk.unlock();
   const bool listener = on_event_ && tick_listener_.load();
   std::unique_lock<std::mutex> g(tick_mu_);
-  if (boundary_ns > tick_round_ns_) tick_round_ns_ = boundary_ns, tick_arrived_ = 0;
-  if (boundary_ns == tick_round_ns_ && ++tick_arrived_ == shards_.size()) {
-    // the last worker here: every shard holds exactly the traffic before it
-    const uint64_t p = (tick_signalled_ns_ ? tick_signalled_ns_ : prev_ns) / 1000000000ULL;
-    tick_signalled_ns_ = boundary_ns;
-    ticks_.fetch_add(1, std::memory_order_relaxed);
-    if (listener) {
-      g.unlock();
-      on_event_(last ? "last_tick" : "tick", double(b), double(p));
-      g.lock();
-    }
-    tick_cv_.notify_all();
-  }
+  sh.tick_reached_ns = boundary_ns;
+  signal_ticks(g, prev_ns, last, listener);
   if (listener) {
     // wait for the whole round and for the listener to be done with it
     auto done = [&] { return stop_.load() || (tick_signalled_ns_ >= boundary_ns && tick_ack_s_ >= b); };
@@ -298,6 +287,32 @@ void Engine::tick(Shard& sh, std::unique_lock<std::mutex>& lk, uint64_t boundary
   learn_told_names(sh);
 }
 
+void Engine::signal_ticks(std::unique_lock<std::mutex>& g, uint64_t prev_ns, bool last, bool listener) {
+  uint64_t low = UINT64_MAX;
+  for (auto& s : shards_)
+    if (!s->tick_gone) low = std::min(low, s->tick_reached_ns);
+  if (low == UINT64_MAX || low <= tick_signalled_ns_) return;
+  // every worker still here is at or past `low`: each holds exactly the traffic before it
+  const uint64_t p = (tick_signalled_ns_ ? tick_signalled_ns_ : prev_ns) / 1000000000ULL;
+  tick_signalled_ns_ = low;
+  ticks_.fetch_add(1, std::memory_order_relaxed);
+  if (listener) {
+    g.unlock();
+    on_event_(last ? "last_tick" : "tick", double(low / 1000000000ULL), double(p));
+    g.lock();
+  }
+  tick_cv_.notify_all();
+}
+
+// A worker that stops reading (its file ended early, an error, a stop) no
+// longer holds the others at boundaries it will never reach.
+void Engine::leave_ticks(Shard& sh) {
+  std::unique_lock<std::mutex> g(tick_mu_);
+  sh.tick_gone = true;
+  signal_ticks(g, sh.last_tick_ns, false, !stop_.load() && on_event_ && tick_listener_.load());
+  tick_cv_.notify_all();
+}
+
 void Engine::run(Shard& sh) noexcept {
   try {
     run_loop(sh);
@@ -312,6 +327,7 @@ void Engine::run(Shard& sh) noexcept {
     stop_.store(true);
     tick_cv_.notify_all();
   }
+  leave_ticks(sh);
   finish(sh);
 }
 

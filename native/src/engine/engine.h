@@ -198,6 +198,10 @@ class Engine {
     uint64_t loop_shift_ns = 0, pass_first_ns = 0, pass_last_ns = 0;
     uint64_t read_ns = 0;  // the latest packet time read (a file read by several workers)
     uint64_t pass = 0;     // a looped playlist's passes (the shared chunks' key)
+    // Under the engine's tick_mu_: the last boundary this worker reached, and
+    // whether it left (a worker gone counts as past every boundary).
+    uint64_t tick_reached_ns = 0;
+    bool tick_gone = false;
   };
   // Every shard's batch lock, taken in worker order (workers take only their
   // own, so no order can deadlock).
@@ -223,6 +227,10 @@ class Engine {
   void poll_drops(Shard& sh, uint64_t& last);
   void ring_doorbell();
   void tick(Shard& sh, std::unique_lock<std::mutex>& lk, uint64_t boundary_ns, bool last = false);
+  // Signals the highest boundary every worker still running has reached, when
+  // not signalled yet (tick_mu_ held by `g`); a worker leaving calls it too.
+  void signal_ticks(std::unique_lock<std::mutex>& g, uint64_t prev_ns, bool last, bool listener);
+  void leave_ticks(Shard& sh);
   void process_range(Shard& sh, std::unique_lock<std::mutex>& lk, RawPacket* b, size_t n, std::shared_ptr<const NetConfig>& nets,
                      std::shared_ptr<const PolicyTable>& policy, bool timed, uint64_t& wall0, uint64_t& pkt0);
   void set_error(const std::string& e);
@@ -249,12 +257,11 @@ class Engine {
   mutable std::mutex err_mu_;
   std::string error_;
   EventFn on_event_;
-  // Ticks across workers, under tick_mu_: the boundary being gathered, how
-  // many workers reached it, the last one signalled and acknowledged.
+  // Ticks across workers, under tick_mu_ (with each Shard's tick_reached_ns
+  // and tick_gone): the last boundary signalled and the last acknowledged.
   std::mutex tick_mu_;
   std::condition_variable tick_cv_;
-  uint64_t tick_round_ns_ = 0, tick_signalled_ns_ = 0;
-  uint32_t tick_arrived_ = 0;
+  uint64_t tick_signalled_ns_ = 0;
   uint64_t tick_ack_s_ = 0;
   std::atomic<bool> tick_listener_{false};
   std::atomic<uint64_t> ticks_{0}, ticks_late_{0};
