@@ -18,13 +18,16 @@
 //
 // Needs root, `ip netns` and python3; skipped otherwise.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-import { Engine } from '../ts/bindings/engine.js';
+import { Engine, openExtraction } from '../ts/bindings/engine.js';
 import { liveNetnsSkipReason, vethNamespace } from './fixtures/netns.js';
+import { pcapRecords } from './fixtures/pcap.js';
 
 const skipReason = liveNetnsSkipReason('test/live-workers.test.ts');
 
@@ -319,6 +322,65 @@ describe.skipIf(!!skipReason)('live capture with two workers (AF_PACKET fanout)'
     expect(frag.every((f) => f.server.port === 9100 && f.srv2cli_packets === 0)).toBe(true);
     if (fanout) expect(frag.every((f) => f.cli2srv_packets === 1 && f.cli2srv_bytes === FRAG_WIRE)).toBe(true);
     else expect(frag.every((f) => f.cli2srv_packets === NFRAG)).toBe(true);
+  });
+
+  it('a recording (--record) with two workers: each records what the kernel gave it, merged by time: every packet once, in time order', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fg-live-rec2-'));
+    try {
+      const eng = new Engine({ iface: IF_ROOT, promisc: true, workers: 2, maxFlows: 16384, maxHosts: 16384, record: { dir, maxBytes: 256 << 20 } });
+      engines.push(eng);
+      eng.start();
+      const fanout = (eng.workerPackets()?.length ?? 1) > 1;
+      const t0 = Date.now();
+      const rx0 = rxPackets();
+      const { sent } = send();
+      expect(sent).toBe(FRAMES);
+      const rx = () => rxPackets() - rx0;
+      const visible = () => rx() - (fanout ? FRAG_EXTRA : 0);
+      await waitFor(() => eng.stats().packets + eng.stats().drops >= visible(), 'every received frame processed or counted as dropped');
+      await settled(eng);
+      const st = eng.stats();
+      // the writer goes on once each quiet worker's clock passes the others' records
+      await waitFor(() => (eng.recorderStats()?.packets ?? 0) + (eng.recorderStats()?.drops ?? 0) >= st.packets, 'the recorder to write what the workers took');
+      const rs = eng.recorderStats()!;
+      console.log(`live-workers record: workers ${eng.workerPackets()?.join(' + ') ?? 'not counted'}, recorded ${rs.packets}, recorder drops ${rs.drops}, ring drops ${st.drops}`);
+      expect(rs.packets + rs.drops).toBe(st.packets);
+      expect(rs.writeErrors).toBe(0);
+      const x = openExtraction({ dir, beginNs: Math.floor(t0 / 1000) * 1e9, endNs: (Math.floor(Date.now() / 1000) + 1) * 1e9 });
+      const parts: Buffer[] = [];
+      for (;;) {
+        const r = await x.read();
+        parts.push(r.data);
+        if (r.done) break;
+      }
+      x.close();
+      const out = Buffer.concat(parts);
+      const recs = pcapRecords(out).records;
+      expect(recs).toHaveLength(rs.packets);
+      // one file, in time order over both workers' packets
+      const ts = recs.map((r) => r.sec * 1e6 + r.frac);
+      expect(ts.filter((t, i) => i > 0 && t < ts[i - 1]!)).toEqual([]);
+      // every frame the sender made, once: UDP (f, k) from the payload, TCP
+      // (f, k) from the segment, the fragmented datagrams whole (fanout) or as sent
+      const udpSeen = new Set<number>(), tcpSeen = new Set<string>();
+      let frags = 0, other = 0;
+      for (const r of recs) {
+        const b = out.subarray(r.offset + 16, r.end);
+        const proto = b[23], src = b[27];
+        if (proto === 17 && src === 77) udpSeen.add(b.readUInt32BE(42) * K + b.readUInt32BE(46));
+        else if (proto === 6) tcpSeen.add(`${b.readUInt16BE(34)}:${b.readUInt16BE(36)}:${b.readUInt32BE(38)}:${b[47]}`);
+        else if (proto === 17 && src === 81) frags++;
+        else other++;
+      }
+      expect(other).toBe(0);
+      expect(udpSeen.size + tcpSeen.size + frags).toBe(recs.length); // no frame twice
+      if (st.drops === 0 && rs.drops === 0 && rx() === sent) {
+        expect([udpSeen.size, tcpSeen.size, frags]).toEqual([F * K, F * K, fanout ? D : D * NFRAG]);
+        if (fanout) expect(recs.filter((r) => r.caplen === FRAG_WIRE)).toHaveLength(D);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('rings too small for what arrives while the workers do not read them: the overflow is counted as drops over both, exactly', async () => {

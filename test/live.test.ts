@@ -489,6 +489,18 @@ describe.skipIf(!!skipReason)('live capture on a veth pair', () => {
     expect(out.message.toLowerCase()).toContain('permission');
   });
 
+  it('a link gone quiet still keeps time: its flow expires idle with no packet after it', async () => {
+    // Before, a TPACKET_V3 handle waited without limit on an empty ring (the
+    // kernel retires no empty block): no packet, no sweep, the flow stayed.
+    const eng = engine({ iface: IF_ROOT, promisc: true, bpf: 'udp port 9997', flowIdleSec: 1 }).start();
+    const A = macBytes('02:00:00:00:00:73'), B = macBytes('02:00:00:00:00:74');
+    inject([1, 2, 3].map((i) => ethFrame(B, A, ETH.IPV4, ipv4({ src: '198.51.100.5', dst: '198.51.100.6', proto: IPPROTO.UDP }, udp({ sport: 6000, dport: 9997 }, Buffer.alloc(20, i))))));
+    await waitFor(() => eng.stats().packets >= 3, 'the three frames');
+    expect(eng.stats().num_flows).toBe(1);
+    await waitFor(() => eng.stats().flows_expired >= 1, 'the idle flow to expire on the quiet link');
+    expect(eng.stats()).toMatchObject({ packets: 3, num_flows: 0, flows_expired: 1 });
+  });
+
   it('stop() returns promptly on a quiet interface, and close() is idempotent', async () => {
     // A filter nothing on this link matches: the capture stays quiet.
     const eng = engine({ iface: IF_ROOT, bpf: 'tcp port 1' }).start();

@@ -62,7 +62,13 @@ LiveSource::LiveSource(const LiveOptions& o) {
     pcap_close(pcap_);
     throw std::runtime_error(o.iface + ": cannot capture inbound only: " + why);
   }
-  if (o.nonblock) {
+  // Always non-blocking: a TPACKET_V3 handle in blocking mode waits in
+  // poll() without limit until the kernel retires a block, which it never
+  // does for a link with no packets — the worker would stop keeping time
+  // (expiry, ticks, a recording's clock) on a quiet link or a quiet share of
+  // a fanout group. next_batch() polls with a 50 ms limit instead.
+  own_poll_ = !o.nonblock;
+  {
     char e2[PCAP_ERRBUF_SIZE] = {0};
     if (pcap_setnonblock(pcap_, 1, e2) != 0) {
       pcap_close(pcap_);
@@ -123,6 +129,11 @@ size_t LiveSource::next_batch(RawPacket* out, size_t max) noexcept {
   batch_ = out, batch_n_ = 0, batch_max_ = max, arena_used_ = 0;
   // The arena bounds a batch too: max packets of full snaplen may not fit.
   int rc = pcap_dispatch(pcap_, int(max), on_packet, reinterpret_cast<u_char*>(this));
+  if (rc == 0 && own_poll_) {
+    struct pollfd f = {pcap_get_selectable_fd(pcap_), POLLIN, 0};
+    ::poll(&f, 1, 50);
+    rc = pcap_dispatch(pcap_, int(max), on_packet, reinterpret_cast<u_char*>(this));
+  }
   if (rc == PCAP_ERROR) {
     error_ = pcap_geterr(pcap_);
     done_ = true;

@@ -21,6 +21,8 @@ struct LiveOptions {
   // out of it, by the bridge itself), delivered at once, never waiting.
   bool inbound_only = false;
   bool immediate = false;
+  // The caller polls (a bridge's two sides); otherwise next_batch() waits
+  // for packets itself, 50 ms at most.
   bool nonblock = false;
   uint8_t port = 0;  // RawPacket::port of what this source captures
   // Several workers on one interface: each opens its own handle and joins
@@ -63,6 +65,7 @@ class LiveSource final : public PacketSource {
   RawPacket* batch_ = nullptr;
   size_t batch_n_ = 0, batch_max_ = 0, arena_used_ = 0;
   bool done_ = false;
+  bool own_poll_ = false;  // next_batch() polls the non-blocking handle itself
   std::string error_;
   uint32_t last_ps_drop_ = 0;  // libpcap's 32-bit count at the previous reading
   uint64_t drops_ = 0;

@@ -49,9 +49,8 @@ Engine::Engine(EngineConfig cfg)
     : cfg_(std::move(cfg)), is_live_(cfg_.files.empty()), max_flows_(cfg_.limits.max_flows), max_hosts_(cfg_.limits.max_hosts) {
   uint32_t workers = std::max<uint32_t>(1, cfg_.workers);
   // One worker where the work is not split by flow: egress (its outputs keep
-  // packet order), the reader baselines, and a live recording (one writer
-  // fed by the worker that sees every packet).
-  if (cfg_.egress.any() || cfg_.mode != Mode::Full || (cfg_.record && is_live_)) workers = 1;
+  // packet order) and the reader baselines.
+  if (cfg_.egress.any() || cfg_.mode != Mode::Full) workers = 1;
   const uint32_t ring = pow2_at_least(cfg_.ring_records);
   const int fanout = is_live_ && workers > 1 ? LiveSource::new_fanout_group() : -1;
   // a file read by several workers: each chunk copied in once for all
@@ -77,7 +76,13 @@ Engine::Engine(EngineConfig cfg)
     egress_ = std::make_unique<Egress>(cfg_.egress);
     policy_ = egress_->default_table();
   }
-  if (cfg_.record) recorder_ = std::make_unique<Recorder>(cfg_.recorder);
+  if (cfg_.record) {
+    // live: each worker records what the kernel gave it (the writer merges
+    // by time); a file: the first worker, which reads every packet
+    RecorderConfig rc = cfg_.recorder;
+    rc.producers = is_live_ ? uint32_t(shards_.size()) : 1;
+    recorder_ = std::make_unique<Recorder>(rc);
+  }
   t_prefault_tables = cfg_.prefault;
   struct Reset { ~Reset() { t_prefault_tables = false; } } reset;
   if (workers > 1) {
@@ -394,6 +399,9 @@ void Engine::run_loop(Shard& sh) {
         if (sh.next_tick_ns && cfg_.mode == Mode::Full && now >= sh.next_tick_ns) tick(sh, lk, now / kTickStep * kTickStep);
         if (egress_) egress_->flush_if_due(mono_ns());
         unlock_and_yield(sh, lk);
+        // nothing of this worker's still to come is older than the capture
+        // ring's block timeout (with a margin): the others' records go on
+        if (recorder_) recorder_->clock(sh.index, now - kRecorderLagNs);
         poll_drops(sh, last_drop_poll);  // a ring that overflowed and went quiet still tells
         continue;
       }
@@ -486,7 +494,7 @@ void Engine::run_loop(Shard& sh) {
     if (is_live_) poll_drops(sh, last_drop_poll);
     // Recorded outside the batch lock: a replay waits for the disk, live
     // capture never does. The first worker reads every packet of a file.
-    if (recorder_ && sh.index == 0) recorder_->put(batch, n, !is_live_);
+    if (recorder_ && (is_live_ || sh.index == 0)) recorder_->put(is_live_ ? sh.index : 0, batch, n, !is_live_);
     ring_doorbell();
   }
   if (recorder_ && !is_live_ && sh.index == 0) recorder_->flush();  // before "done": the recording holds the whole replay

@@ -82,6 +82,10 @@ class Engine {
   // minute (Pipeline::close_host_checks_minute) in every shard: the hits of
   // the traffic between the previous tick and this one.
   static constexpr uint64_t kTickStep = 60ULL * 1000000000;
+  // How far behind the wall clock a quiet live worker's next packet can be
+  // stamped: the capture ring hands packets over in blocks retired after
+  // 50 ms (live_source.cpp), and a batch takes its time.
+  static constexpr uint64_t kRecorderLagNs = 250ULL * 1000000;
   static constexpr int kTickWaitLiveMs = 250;
   void set_tick_listener(bool on) { tick_listener_.store(on); }
   void tick_done(uint64_t boundary_s);

@@ -4,6 +4,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <sys/uio.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -63,10 +65,14 @@ Recorder::Recorder(RecorderConfig c) : cfg_(std::move(c)) {
   if (access(cfg_.dir.c_str(), W_OK) != 0) throw std::runtime_error("recorder: cannot write to '" + cfg_.dir + "'");
   if (!cfg_.file_bytes) cfg_.file_bytes = std::clamp<uint64_t>(cfg_.max_bytes / 8, 1ULL << 20, 256ULL << 20);
   reserve_bytes_ = cfg_.file_bytes + cfg_.file_bytes / 16;  // a file's data and its largest index
+  cfg_.producers = std::clamp<uint32_t>(cfg_.producers, 1, 64);  // the writer merges at most 64
   cap_ = 1u << 20;
-  while (cap_ < cfg_.ring_bytes) cap_ <<= 1;
+  while (cap_ < cfg_.ring_bytes / cfg_.producers) cap_ <<= 1;
   mask_ = cap_ - 1;
-  ring_.reset(new uint8_t[cap_]);
+  for (uint32_t k = 0; k < cfg_.producers; k++) {
+    rings_.push_back(std::make_unique<Ring>());
+    rings_.back()->buf.reset(new uint8_t[cap_]);
+  }
   // An earlier run's files stay part of the recording (and of the quota).
   for (uint64_t s : rec::list_files(cfg_.dir)) {
     uint64_t b = file_size(rec::data_path(cfg_.dir, s)) + file_size(rec::index_path(cfg_.dir, s));
@@ -76,7 +82,7 @@ Recorder::Recorder(RecorderConfig c) : cfg_(std::move(c)) {
   }
   st_.files = files_.size();
   st_.disk_bytes = disk_total_;
-  st_.ring_bytes = cap_;
+  st_.ring_bytes = cap_ * rings_.size();
   thread_ = std::thread([this] { run(); });
 }
 
@@ -88,33 +94,41 @@ void Recorder::stop() noexcept {
 }
 
 void Recorder::flush() noexcept {
-  const uint64_t h = head_.load(std::memory_order_acquire);
-  while (tail_.load(std::memory_order_acquire) < h && thread_.joinable() && !stop_.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  std::vector<uint64_t> h;
+  for (auto& r : rings_) h.push_back(r->head.load(std::memory_order_acquire));
+  for (size_t k = 0; k < rings_.size(); k++)
+    while (rings_[k]->tail.load(std::memory_order_acquire) < h[k] && thread_.joinable() && !stop_.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+}
+
+uint64_t Recorder::pending() const noexcept {
+  uint64_t n = 0;
+  for (auto& r : rings_) n += r->head.load(std::memory_order_acquire) - r->tail.load(std::memory_order_relaxed);
+  return n;
 }
 
 RecorderStats Recorder::stats() const {
   std::lock_guard<std::mutex> g(mu_);
   RecorderStats s = st_;
   s.drops += drops_.load(std::memory_order_relaxed);
-  s.ring_used = head_.load(std::memory_order_relaxed) - tail_.load(std::memory_order_relaxed);
+  s.ring_used = pending();
   return s;
 }
 
-// ---- producer (the engine's worker)
+// ---- producers (the engine's workers)
 
-bool Recorder::reserve(size_t need, bool wait) noexcept {
-  uint64_t h = head_.load(std::memory_order_relaxed);
+bool Recorder::reserve(Ring& r, size_t need, bool wait) noexcept {
+  uint64_t h = r.head.load(std::memory_order_relaxed);
   for (;;) {
-    const uint64_t t = tail_.load(std::memory_order_acquire);
+    const uint64_t t = r.tail.load(std::memory_order_acquire);
     const size_t pos = size_t(h & mask_), contig = size_t(cap_ - pos);
     const size_t waste = contig < need ? contig : 0;
     if (need + waste <= cap_ - (h - t)) {
       if (waste) {
         if (contig >= sizeof(RecordHeader)) {
           RecordHeader m{0, 0, kWrap, 0};
-          std::memcpy(ring_.get() + pos, &m, sizeof m);
+          std::memcpy(r.buf.get() + pos, &m, sizeof m);
         }
-        head_.store(h + waste, std::memory_order_release);
+        r.head.store(h + waste, std::memory_order_release);
       }
       return true;
     }
@@ -123,29 +137,39 @@ bool Recorder::reserve(size_t need, bool wait) noexcept {
   }
 }
 
-void Recorder::put(const RawPacket* p, size_t n, bool wait) noexcept {
+void Recorder::put(uint32_t k, const RawPacket* p, size_t n, bool wait) noexcept {
+  Ring& rg = *rings_[k];
+  uint64_t last = 0;
   for (size_t i = 0; i < n; i++) {
     const RawPacket& r = p[i];
     const uint32_t incl = std::min(r.caplen, rec::kSnaplen);
-    const bool link = r.linktype != prod_link_;
+    const bool link = r.linktype != rg.prod_link;
     const size_t need = sizeof(RecordHeader) * (link ? 2 : 1) + incl;
-    if (!reserve(need, wait)) {
+    if (!reserve(rg, need, wait)) {
       drops_.fetch_add(1, std::memory_order_relaxed);
       continue;
     }
-    uint64_t h = head_.load(std::memory_order_relaxed);
-    uint8_t* at = ring_.get() + (h & mask_);
+    uint64_t h = rg.head.load(std::memory_order_relaxed);
+    uint8_t* at = rg.buf.get() + (h & mask_);
     if (link) {
       RecordHeader m{r.linktype, 0, kLink, 0};
       std::memcpy(at, &m, sizeof m);
       at += sizeof m;
-      prod_link_ = r.linktype;
+      rg.prod_link = r.linktype;
     }
     RecordHeader rh{uint32_t(r.ts_ns / 1000000000ULL), uint32_t(r.ts_ns % 1000000000ULL), incl, std::max(r.wirelen, incl)};
     std::memcpy(at, &rh, sizeof rh);
     std::memcpy(at + sizeof rh, r.data, incl);
-    head_.store(h + need, std::memory_order_release);
+    rg.head.store(h + need, std::memory_order_release);
+    last = std::max(last, r.ts_ns);
   }
+  // after the records: a writer that sees this clock sees them too
+  if (last > rg.clock.load(std::memory_order_relaxed)) rg.clock.store(last, std::memory_order_release);
+}
+
+void Recorder::clock(uint32_t k, uint64_t ns) noexcept {
+  Ring& rg = *rings_[k];
+  if (ns > rg.clock.load(std::memory_order_relaxed)) rg.clock.store(ns, std::memory_order_release);
 }
 
 // ---- writer thread
@@ -229,10 +253,21 @@ void Recorder::close_file() noexcept {
 }
 
 // One write of the records gathered; the index entries of blocks closed
-// meanwhile follow the data they point to.
+// meanwhile follow the data they point to. Then the rings' space is free.
 void Recorder::write_span() noexcept {
   if (span_len_) {
-    bool ok = fd_ >= 0 && write_all(fd_, span_, span_len_);
+    bool ok = fd_ >= 0;
+    for (size_t i = 0; ok && i < iov_n_;) {
+      const ssize_t w = ::writev(fd_, iov_ + i, int(iov_n_ - i));
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) {
+        ok = false;
+        break;
+      }
+      size_t left = size_t(w);
+      while (i < iov_n_ && left >= iov_[i].iov_len) left -= iov_[i].iov_len, i++;
+      if (left) iov_[i].iov_base = static_cast<uint8_t*>(iov_[i].iov_base) + left, iov_[i].iov_len -= left;
+    }
     if (ok) file_off_ += span_len_;
     else fail("recorder: write " + rec::data_path(cfg_.dir, seq_));
     flush_index();
@@ -245,86 +280,122 @@ void Recorder::write_span() noexcept {
     }
     if (!ok) close_file();  // a short write leaves a torn record: the next record starts a new file
   }
-  span_ = nullptr;
-  span_len_ = span_records_ = 0;
+  iov_n_ = span_len_ = span_records_ = 0;
   span_bytes_ = 0;
+  for (auto& r : rings_) r->tail.store(r->read, std::memory_order_release);
 }
 
-void Recorder::consume(uint64_t t, uint64_t h) noexcept {
-  uint8_t* ring = ring_.get();
-  while (t < h) {
-    const size_t pos = size_t(t & mask_), contig = size_t(cap_ - pos);
-    RecordHeader rh;
-    if (contig >= sizeof rh) std::memcpy(&rh, ring + pos, sizeof rh);
+bool Recorder::peek(Ring& r, uint64_t head, RecordHeader& rh) noexcept {
+  while (r.read < head) {
+    const size_t pos = size_t(r.read & mask_), contig = size_t(cap_ - pos);
+    if (contig >= sizeof rh) std::memcpy(&rh, r.buf.get() + pos, sizeof rh);
     if (contig < sizeof rh || rh.incl == kWrap) {
-      write_span();
-      t += contig;
-      tail_.store(t, std::memory_order_release);
+      r.read += contig;
       continue;
     }
     if (rh.incl == kLink) {
-      write_span();
-      ring_link_ = uint16_t(rh.sec);
-      t += sizeof rh;
+      r.link = uint16_t(rh.sec);
+      r.read += sizeof rh;
       continue;
     }
+    return true;
+  }
+  return false;
+}
+
+void Recorder::consume(bool all) noexcept {
+  const size_t nr = rings_.size();
+  uint64_t head[64];
+  for (size_t k = 0; k < nr; k++) head[k] = rings_[k]->head.load(std::memory_order_acquire);
+  for (;;) {
+    // the earliest next record over the rings
+    size_t best = nr;
+    uint64_t best_ts = 0;
+    RecordHeader rh{}, h{};
+    for (size_t k = 0; k < nr; k++) {
+      if (!peek(*rings_[k], head[k], h)) continue;
+      const uint64_t ts = uint64_t(h.sec) * 1000000000ULL + h.frac;
+      if (best == nr || ts < best_ts) best = k, best_ts = ts, rh = h;
+    }
+    if (best == nr) break;
+    // A ring with nothing now may still get an earlier packet, unless its
+    // worker's clock is past this one (read after the clock: a record put
+    // before it is seen, and taken into the merge).
+    bool wait = false, more = false;
+    for (size_t k = 0; !all && k < nr; k++) {
+      Ring& o = *rings_[k];
+      if (k == best || o.read < head[k]) continue;
+      if (o.clock.load(std::memory_order_acquire) < best_ts) {
+        wait = true;
+        break;
+      }
+      const uint64_t nh = o.head.load(std::memory_order_acquire);
+      if (nh != head[k]) head[k] = nh, more = true;
+    }
+    if (wait) break;
+    if (more) continue;
+    Ring& r = *rings_[best];
+    const size_t pos = size_t(r.read & mask_);
     const size_t len = sizeof rh + rh.incl;
-    const uint64_t ts = uint64_t(rh.sec) * 1000000000ULL + rh.frac;
     const uint64_t off = file_off_ + span_len_;
-    if (fd_ < 0 || file_link_ != ring_link_ || off + len > cfg_.file_bytes || idx_bytes_ + (pending_idx_.size() + 1) * sizeof(IndexEntry) > cfg_.file_bytes / 16) {
+    if (fd_ < 0 || file_link_ != r.link || off + len > cfg_.file_bytes || idx_bytes_ + (pending_idx_.size() + 1) * sizeof(IndexEntry) > cfg_.file_bytes / 16) {
       write_span();
-      tail_.store(t, std::memory_order_release);
       close_file();
-      if (!open_file(ring_link_)) {
+      if (!open_file(r.link)) {
         std::lock_guard<std::mutex> g(mu_);
         st_.drops++;
-        t += len;
+        r.read += len;
+        r.tail.store(r.read, std::memory_order_release);
         continue;
       }
     }
     const uint64_t at = file_off_ + span_len_;
     if (!block_open_ || rh.sec != block_sec_ || block_.len + len > rec::kBlockBytes) {
       close_block();
-      block_ = {at, 0, ts, ts};
+      block_ = {at, 0, best_ts, best_ts};
       block_sec_ = rh.sec;
       block_open_ = true;
     }
     block_.len += len;
-    block_.min_ns = std::min(block_.min_ns, ts);
-    block_.max_ns = std::max(block_.max_ns, ts);
-    if (span_len_ && span_ + span_len_ != ring + pos) write_span();
-    if (!span_len_) span_ = ring + pos;
+    block_.min_ns = std::min(block_.min_ns, best_ts);
+    block_.max_ns = std::max(block_.max_ns, best_ts);
+    uint8_t* p = r.buf.get() + pos;
+    if (iov_n_ && static_cast<uint8_t*>(iov_[iov_n_ - 1].iov_base) + iov_[iov_n_ - 1].iov_len == p) {
+      iov_[iov_n_ - 1].iov_len += len;
+    } else {
+      if (iov_n_ == kIov) write_span();
+      iov_[iov_n_++] = {p, len};
+    }
     span_len_ += len;
     span_records_++;
     span_bytes_ += rh.incl;
-    t += len;
-    if (span_len_ >= kWriteChunk) {
-      write_span();
-      tail_.store(t, std::memory_order_release);
-    }
+    r.read += len;
+    if (span_len_ >= kWriteChunk) write_span();
   }
   write_span();
-  tail_.store(t, std::memory_order_release);
 }
 
 void Recorder::run() noexcept {
   uint64_t last_write = 0;
   for (;;) {
-    const uint64_t t = tail_.load(std::memory_order_relaxed), h = head_.load(std::memory_order_acquire);
+    const uint64_t n = pending();
     const bool stopping = stop_.load();
-    if (t == h) {
+    if (n == 0) {
       if (stopping) break;
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
       continue;
     }
     // A trickle waits a little to be written in fewer, larger writes.
     const uint64_t now = mono_ms();
-    if (!stopping && h - t < (64u << 10) && now - last_write < 10) {
+    if (!stopping && n < (64u << 10) && now - last_write < 10) {
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
       continue;
     }
-    consume(t, h);
+    const uint64_t before = pending();
+    consume(stopping);
     last_write = now;
+    // records waiting for another worker's clock: let time pass
+    if (!stopping && pending() == before) std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
   close_file();
 }
