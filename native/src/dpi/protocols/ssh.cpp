@@ -78,14 +78,17 @@ size_t signature(Bytes b, char (&out)[kSignatureCap]) {
 bool obsolete_version(const char* sig) {
   struct Floor {
     const char* form;
+    const char* mark;  // the form's literal after the float: without it, no form can read two numbers
     int v[3];
   };
   static const Floor kFloors[] = {
-      {"SSH-%*f-OpenSSH_%d.%d.%d", {7, 0, 0}},      {"SSH-%*f-APACHE-SSHD-%d.%d.%d", {2, 5, 1}},
-      {"SSH-%*f-FileZilla_%d.%d.%d", {3, 40, 0}},   {"SSH-%*f-paramiko_%d.%d.%d", {2, 4, 0}},
-      {"SSH-%*f-dropbear_%d.%d", {2020, 0, 0}},
+      {"SSH-%*f-OpenSSH_%d.%d.%d", "-OpenSSH_", {7, 0, 0}},          {"SSH-%*f-APACHE-SSHD-%d.%d.%d", "-APACHE-SSHD-", {2, 5, 1}},
+      {"SSH-%*f-FileZilla_%d.%d.%d", "-FileZilla_", {3, 40, 0}},     {"SSH-%*f-paramiko_%d.%d.%d", "-paramiko_", {2, 4, 0}},
+      {"SSH-%*f-dropbear_%d.%d", "-dropbear_", {2020, 0, 0}},
   };
   for (const Floor& f : kFloors) {
+    // sscanf costs ~2,000 instructions a call: asked only where it can match
+    if (!std::strstr(sig, f.mark)) continue;
     int v[3] = {0, 0, 0};
     const int got = std::sscanf(sig, f.form, &v[0], &v[1], &v[2]);
     if (got != 2 && got != 3) continue;  // the first form read (two numbers at least) is the one judged
