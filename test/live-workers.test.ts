@@ -25,8 +25,9 @@ import { createInterface } from 'node:readline';
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-import { Engine, openExtraction } from '../ts/bindings/engine.js';
+import { Engine } from '../ts/bindings/engine.js';
 import { liveNetnsSkipReason, vethNamespace } from './fixtures/netns.js';
+import { extractAll } from './fixtures/extraction.js';
 import { pcapRecords } from './fixtures/pcap.js';
 
 const skipReason = liveNetnsSkipReason('test/live-workers.test.ts');
@@ -346,15 +347,7 @@ describe.skipIf(!!skipReason)('live capture with two workers (AF_PACKET fanout)'
       console.log(`live-workers record: workers ${eng.workerPackets()?.join(' + ') ?? 'not counted'}, recorded ${rs.packets}, recorder drops ${rs.drops}, ring drops ${st.drops}`);
       expect(rs.packets + rs.drops).toBe(st.packets);
       expect(rs.writeErrors).toBe(0);
-      const x = openExtraction({ dir, beginNs: Math.floor(t0 / 1000) * 1e9, endNs: (Math.floor(Date.now() / 1000) + 1) * 1e9 });
-      const parts: Buffer[] = [];
-      for (;;) {
-        const r = await x.read();
-        parts.push(r.data);
-        if (r.done) break;
-      }
-      x.close();
-      const out = Buffer.concat(parts);
+      const out = await extractAll({ dir, beginNs: Math.floor(t0 / 1000) * 1e9, endNs: (Math.floor(Date.now() / 1000) + 1) * 1e9 });
       const recs = pcapRecords(out).records;
       expect(recs).toHaveLength(rs.packets);
       // one file, in time order over both workers' packets

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-import { Engine, openExtraction } from '../ts/bindings/engine.js';
+import { Engine } from '../ts/bindings/engine.js';
 import { FlowgateError } from '../ts/bindings/errors.js';
 import { ChecksConfig } from '../ts/services/checks/config.js';
 import { InterfaceChecks, isGhostNetwork } from '../ts/services/checks/interface-checks.js';
@@ -23,6 +23,7 @@ import { ConfigStore } from '../ts/services/config-store.js';
 import { RecordingSink } from './fixtures/alert-sink.js';
 import { ETH, IPPROTO, arp, eth as ethFrame, ipv4, mac as macBytes, udp } from './fixtures/frames.js';
 import { vethNamespace } from './fixtures/netns.js';
+import { extractAll } from './fixtures/extraction.js';
 import { pcapRecords } from './fixtures/pcap.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -256,15 +257,7 @@ describe.skipIf(!!skipReason)('live capture on a veth pair', () => {
       const st = eng.recorderStats()!;
       expect(st).toMatchObject({ packets: 20, drops: 0, writeErrors: 0, files: 1 });
       expect(st.bytes).toBe(frames.reduce((a, f) => a + f.length, 0));
-      const x = openExtraction({ dir, beginNs: Math.floor(t0 / 1000) * 1e9, endNs: (Math.floor(Date.now() / 1000) + 1) * 1e9, filter: 'udp dst port 9998' });
-      const parts: Buffer[] = [];
-      for (;;) {
-        const r = await x.read();
-        parts.push(r.data);
-        if (r.done) break;
-      }
-      x.close();
-      const out = Buffer.concat(parts);
+      const out = await extractAll({ dir, beginNs: Math.floor(t0 / 1000) * 1e9, endNs: (Math.floor(Date.now() / 1000) + 1) * 1e9, filter: 'udp dst port 9998' });
       const recs = pcapRecords(out).records;
       expect(recs.map((r) => out.subarray(r.offset + 16, r.end).toString('hex'))).toEqual(frames.map((f) => f.toString('hex')));
       for (const r of recs) expect(r.sec * 1000).toBeGreaterThanOrEqual(Math.floor(t0 / 1000) * 1000);
