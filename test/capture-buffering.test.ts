@@ -3,7 +3,8 @@
 // the buffer, with records of every size up to the largest accepted (256 KiB)
 // and pcapng blocks the reader skips straddling the chunk boundaries, must give
 // exactly the packets and bytes written; a file truncated while it is replayed
-// ends the replay with an error naming it, and the command exits 1.
+// ends the replay with an error naming it, and the command exits 1 — with one
+// worker and with two sharing each chunk's read (capture/shared_chunks.h).
 import { spawn } from 'node:child_process';
 import { truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -45,15 +46,16 @@ function packets(bytes: number, seed: number): Packet[] {
 const sum = (ps: Packet[]) => ps.reduce((a, p) => a + p.data.length, 0);
 
 describe('captures larger than the read buffer', () => {
-  it('pcap: every record of a 40 MB file, records up to 256 KiB across chunk boundaries', async () => {
+  // two workers read each chunk once, in 1 MiB pieces (capture/shared_chunks.h)
+  it.each([1, 2])('pcap: every record of a 40 MB file, records up to 256 KiB across chunk boundaries (%i workers)', async (workers) => {
     const ps = packets(40 << 20, 1);
-    const file = tmp.file('big.pcap', pcap(ps));
-    const r = await runEngine([file], { dpi: false });
+    const file = tmp.file(`big-${workers}.pcap`, pcap(ps));
+    const r = await runEngine([file], { dpi: false, workers });
     expect(r.st.error).toBeNull();
     expect([r.stats.packets, r.stats.bytes]).toEqual([ps.length, sum(ps)]);
   });
 
-  it('pcapng: skipped blocks (custom, 100–200 KB) between packets land on chunk boundaries too', async () => {
+  it.each([1, 2])('pcapng: skipped blocks (custom, 100–200 KB) between packets land on chunk boundaries too (%i workers)', async (workers) => {
     const ps = packets(30 << 20, 2);
     const rnd = mulberry32(3);
     const parts: Buffer[] = [ngShb(), ngIdb(1)];
@@ -70,8 +72,8 @@ describe('captures larger than the read buffer', () => {
       }
       parts.push(ngEpb(0, p));
     }
-    const file = tmp.file('big.pcapng', Buffer.concat(parts));
-    const r = await runEngine([file], { dpi: false });
+    const file = tmp.file(`big-${workers}.pcapng`, Buffer.concat(parts));
+    const r = await runEngine([file], { dpi: false, workers });
     expect(r.st.error).toBeNull();
     expect([r.stats.packets, r.stats.bytes]).toEqual([ps.length, sum(ps)]);
   });
