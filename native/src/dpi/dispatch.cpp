@@ -2,6 +2,8 @@
 // naming protocols, by content for TLS and HTTP.
 #include "dpi/names.h"
 
+#include <array>
+
 namespace fg {
 namespace {
 
@@ -11,15 +13,27 @@ bool either(const Packet& p, uint16_t port) { return p.sport == port || p.dport 
 
 }  // namespace
 
+namespace {
+// Per byte: 1 cannot be in a name, 2 a digit or '.' (an address literal's).
+constexpr auto kNameBytes = [] {
+  std::array<uint8_t, 256> t{};
+  for (int c = 0; c < 256; c++)
+    t[size_t(c)] = c <= 0x20 || c >= 0x7f || c == '"' || c == '\'' || c == '<' || c == '>' || c == '\\' || c == ':' ? 1
+                   : c == '.' || (c >= '0' && c <= '9')                                                            ? 2
+                                                                                                                  : 0;
+  return t;
+}();
+}  // namespace
+
 bool plausible_name(const char* s, size_t n) {
   if (n == 0 || n > 253) return false;
-  bool numeric = true;  // an address literal ("10.0.0.1", "[::1]") is not a name
+  // an address literal ("10.0.0.1", "[::1]") is not a name: some byte must be neither digit nor '.'
+  uint8_t all = 2, any = 0;
   for (size_t i = 0; i < n; i++) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c <= 0x20 || c >= 0x7f || c == '"' || c == '\'' || c == '<' || c == '>' || c == '\\' || c == ':') return false;
-    if (c != '.' && (c < '0' || c > '9')) numeric = false;
+    const uint8_t k = kNameBytes[static_cast<unsigned char>(s[i])];
+    any |= k, all &= k;
   }
-  return !numeric;
+  return !(any & 1) && !(all & 2);
 }
 
 void inspect_names(const Packet& p, bool from_client, const IpAddr& cli, const IpAddr& srv, const NameSink& sink) {
