@@ -55,12 +55,12 @@ export function benchRules(): EgressPoliciesInput {
 interface Trial { mpps: number; cpuMpps: number; packets: number; forwarded: number }
 
 /** `rules` undefined: the same engine without egress (the pipeline alone) */
-async function trial(file: string, rules: EgressPoliciesInput | null | undefined): Promise<Trial> {
+async function trial(file: string, rules: EgressPoliciesInput | null | undefined, workers = 1): Promise<Trial> {
   const out = join(dir, 'out.pcap');
   const e = new Engine({
     files: [file],
-    // one worker on both sides: egress runs on one, and so must its baseline
-    workers: 1,
+    // one worker on both sides unless asked: the baseline runs as egress does
+    workers,
     prefault: true,
     maxFlows: 262_144,
     maxHosts: 65_536,
@@ -95,11 +95,13 @@ export async function egressBench(print: Print = console.log): Promise<void> {
     if (!existsSync(file) || statSync(file).size === 0) generate({ out: file, flows: packets / 10, packets, hosts: 5_000, seed: 11 });
     const rules = benchRules();
     const none: Trial = { mpps: 0, cpuMpps: 0, packets: 0, forwarded: 0 };
-    let plain = none, ruled = none, bare = none, plainCpu = 0, ruledCpu = 0, bareCpu = 0;
+    let plain = none, ruled = none, bare = none, two = none, plainCpu = 0, ruledCpu = 0, bareCpu = 0;
     for (let i = 0; i < rounds; i++) {
       const c = await trial(file, undefined);
       const a = await trial(file, null);
       const b = await trial(file, rules);
+      const d = await trial(file, null, 2);
+      if (d.mpps > two.mpps) two = d;
       if (a.mpps > plain.mpps) plain = a;
       if (b.mpps > ruled.mpps) ruled = b;
       if (c.mpps > bare.mpps) bare = c;
@@ -114,6 +116,10 @@ export async function egressBench(print: Print = console.log): Promise<void> {
     print(`egress_rules_vs_no_rules: ${((ruled.mpps / plain.mpps) * 100).toFixed(1)} %`);
     print(`egress_pipeline_without_egress: ${bare.mpps.toFixed(2)} Mpps`);
     print(`egress_forward_vs_pipeline: ${((plain.mpps / bare.mpps) * 100).toFixed(1)} %`);
+    // each worker forwarding its own flows into the same output (a lane each)
+    if (two.forwarded !== plain.forwarded) throw new Error(`forwarded differ with 2 workers: ${two.forwarded} vs ${plain.forwarded}`);
+    print(`egress_forward_2_workers: ${two.mpps.toFixed(2)} Mpps`);
+    print(`egress_forward_2_vs_1_workers: ${(two.mpps / plain.mpps).toFixed(2)} x`);
     // By CPU time (the worker's and the idle JS thread's): steadier on a shared machine.
     print(`egress_forward_no_rules_cpu: ${plainCpu.toFixed(2)} Mpps`);
     print(`egress_forward_1000_subnets_100_protocols_cpu: ${ruledCpu.toFixed(2)} Mpps`);

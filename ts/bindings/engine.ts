@@ -480,7 +480,7 @@ export type TickListener = (boundary: number, prev: number, last: boolean) => vo
 
 export class Engine {
   readonly options: z.output<typeof EngineOptions>;
-  /** the packet workers running: options.workers, else defaultWorkers(); one with egress */
+  /** the packet workers running: options.workers, else defaultWorkers(); one with an inline bridge */
   readonly workers: number;
   private readonly native: NativeEngine;
   private done: Promise<void> | null = null;

@@ -580,7 +580,7 @@ export interface NativeState {
   error: string | null;
   progress: number;
   live: boolean;
-  /** the packet workers running (egress runs on one) */
+  /** the packet workers running (an inline bridge runs on one) */
   workers: number;
 }
 

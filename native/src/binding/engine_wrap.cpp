@@ -201,14 +201,14 @@ std::shared_ptr<const PolicyTable> parse_policies(Napi::Env env, Napi::Value v, 
         }
       }
       if (tp->rules.size() > 0xffff) invalid(env, at + ": more than 65535 rules");
-      tp->finish();
+      tp->finish(eg.lanes());
       t->targets[size_t(idx)] = std::move(tp);
     }
   }
   for (auto& tp : t->targets)
     if (!tp) {
       tp = std::make_unique<TargetPolicy>(Action::Forward);
-      tp->finish();
+      tp->finish(eg.lanes());
     }
   return t;
 }
@@ -1074,7 +1074,9 @@ Napi::Value EngineWrap::EgressStats(const Napi::CallbackInfo& info) {
   Napi::Array rows = Napi::Array::New(env);
   r.Set("targets", rows);
   if (!engine_->egress()) return r;
-  engine_->with_egress([&](const Egress& eg, const PolicyTable& tab) {
+  engine_->with_egress([&](const std::vector<const Egress*>& lanes, const PolicyTable& tab) {
+    // one row per target, each worker's counters summed
+    const Egress& eg = *lanes[0];
     for (size_t i = 0; i < eg.targets().size(); i++) {
       const Egress::Target& t = eg.targets()[i];
       Napi::Object x = Napi::Object::New(env);
@@ -1087,9 +1089,15 @@ Napi::Value EngineWrap::EgressStats(const Napi::CallbackInfo& info) {
         for (size_t k = 0; k < t.outputs.size(); k++) out += (k ? "," : "") + t.outputs[k]->name();
       }
       x.Set("output", out);
-      const TargetCounters& c = t.c;
+      TargetCounters c;
       uint64_t drops = 0;
-      for (const auto& o : t.outputs) drops += o->drops;
+      for (const Egress* l : lanes) {
+        const TargetCounters& lc = l->targets()[i].c;
+        c.packets += lc.packets, c.bytes += lc.bytes, c.forwarded += lc.forwarded, c.forwarded_bytes += lc.forwarded_bytes;
+        c.discarded += lc.discarded, c.shunted += lc.shunted, c.sliced += lc.sliced;
+        for (int a = 0; a < kActionCount; a++) c.action_packets[a] += lc.action_packets[a];
+        for (const auto& o : l->targets()[i].outputs) drops += o->drops;
+      }
       x.Set("packets", double(c.packets));
       x.Set("bytes", double(c.bytes));
       x.Set("forwarded", double(c.forwarded));
@@ -1105,13 +1113,16 @@ Napi::Value EngineWrap::EgressStats(const Napi::CallbackInfo& info) {
       if (i < tab.targets.size()) {
         const TargetPolicy& p = *tab.targets[i];
         static const char* const kScopes[] = {"default", "subnet", "protocol"};
-        for (size_t k = 0; k < p.rules.size(); k++) {
+        const size_t nr = p.rules.size();
+        for (size_t k = 0; k < nr; k++) {
           Napi::Object y = Napi::Object::New(env);
           y.Set("scope", kScopes[p.rules[k].scope]);
           if (p.rules[k].scope != PolicyRule::Default) y.Set("match", p.rules[k].match);
           y.Set("action", action_name(p.rules[k].action));
-          y.Set("packets", double(p.counters[k].packets));
-          y.Set("bytes", double(p.counters[k].bytes));
+          uint64_t rp = 0, rb = 0;
+          for (size_t l = 0; l < lanes.size(); l++) rp += p.counters[l * nr + k].packets, rb += p.counters[l * nr + k].bytes;
+          y.Set("packets", double(rp));
+          y.Set("bytes", double(rb));
           pols.Set(uint32_t(k), y);
         }
       }
@@ -1122,13 +1133,21 @@ Napi::Value EngineWrap::EgressStats(const Napi::CallbackInfo& info) {
         Napi::Object y = Napi::Object::New(env);
         y.Set("queue", double(k));
         y.Set("output", o.name());
-        if (auto* f = dynamic_cast<const PcapFileOutput*>(&o)) y.Set("file", f->current_path());
-        y.Set("packets", double(o.packets));
-        y.Set("bytes", double(o.bytes));
-        y.Set("written", double(o.sent));
-        y.Set("drops", double(o.drops));
-        y.Set("files", double(o.files));
-        if (!o.last_error.empty()) y.Set("error", o.last_error);
+        uint64_t packets = 0, bytes = 0, sent = 0, odrops = 0;
+        std::string error;
+        for (const Egress* l : lanes) {
+          const Output& lo = *l->targets()[i].outputs[k];
+          packets += lo.packets, bytes += lo.bytes, sent += lo.sent, odrops += lo.drops;
+          if (error.empty()) error = lo.last_error;
+        }
+        const auto* f = dynamic_cast<const PcapFileOutput*>(&o);
+        if (f) y.Set("file", f->current_path());
+        y.Set("packets", double(packets));
+        y.Set("bytes", double(bytes));
+        y.Set("written", double(sent));
+        y.Set("drops", double(odrops));
+        y.Set("files", double(f ? f->files_opened() : o.files));
+        if (!error.empty()) y.Set("error", error);
         outs.Set(uint32_t(k), y);
       }
       x.Set("outputs", outs);

@@ -53,7 +53,7 @@ uint32_t Egress::balanced_hash(const IpAddr& a, const IpAddr& b) noexcept {
   return uint32_t(mix64(addr_hash(a) + addr_hash(b)) >> 32);
 }
 
-Egress::Egress(const EgressConfig& cfg) {
+Egress::Egress(const EgressConfig& cfg, uint32_t lanes) : lanes_(lanes) {
   for (size_t i = 0; i < cfg.aggregated.size(); i++) {
     Target t{TargetKind::Aggregated, uint32_t(i), {}, {}};
     t.outputs.push_back(open_output(cfg.aggregated[i]));
@@ -72,6 +72,17 @@ Egress::Egress(const EgressConfig& cfg) {
   }
 }
 
+Egress::Egress(const Egress& first, uint32_t lane) : lanes_(first.lanes_), lane_(lane) {
+  for (const Target& f : first.targets_) {
+    Target t{f.kind, f.queue, {}, {}};
+    for (const auto& o : f.outputs) {
+      if (const auto* p = dynamic_cast<const PcapFileOutput*>(o.get())) t.outputs.push_back(std::make_unique<PcapFileOutput>(p->sink()));
+      else t.outputs.push_back(std::make_unique<IfaceOutput>(o->name().substr(6)));  // "iface:<name>"
+    }
+    targets_.push_back(std::move(t));
+  }
+}
+
 Egress::~Egress() { close(); }
 
 int Egress::find(TargetKind k, uint32_t queue) const {
@@ -84,7 +95,7 @@ std::shared_ptr<const PolicyTable> Egress::default_table() const {
   auto t = std::make_shared<PolicyTable>();
   for (size_t i = 0; i < targets_.size(); i++) {
     t->targets.push_back(std::make_unique<TargetPolicy>(Action::Forward));
-    t->targets.back()->finish();
+    t->targets.back()->finish(lanes_);
   }
   return t;
 }
@@ -102,7 +113,7 @@ void Egress::process(const RawPacket* raw, const Packet* pkts, const PacketFlowR
       const TargetPolicy& P = *tab.targets[k];
       const uint32_t rule = P.decide(p.src, p.dst, m.ip, classified, m.master, m.app);
       const Action a = P.rules[rule].action;
-      RuleCounters& rc = P.counters[rule];
+      RuleCounters& rc = P.counters[size_t(lane_) * P.rules.size() + rule];
       rc.packets++, rc.bytes += r.wirelen;
       TargetCounters& c = T.c;
       c.packets++, c.bytes += r.wirelen;

@@ -64,7 +64,11 @@ class Egress {
   };
 
   // Opens every output; throws std::runtime_error naming the one that failed.
-  explicit Egress(const EgressConfig& cfg);
+  // `lanes`: the workers that will each run an Egress over these outputs.
+  explicit Egress(const EgressConfig& cfg, uint32_t lanes = 1);
+  // Worker `lane`'s egress over `first`'s outputs: a lane of each pcap
+  // output, an interface socket of its own; counters of its own.
+  Egress(const Egress& first, uint32_t lane);
   ~Egress();
 
   const std::vector<Target>& targets() const { return targets_; }
@@ -72,6 +76,8 @@ class Egress {
   int find(TargetKind k, uint32_t queue) const;
   // A table where every target forwards everything.
   std::shared_ptr<const PolicyTable> default_table() const;
+  // Workers sharing the outputs; a policy table keeps rule counters per lane.
+  uint32_t lanes() const { return lanes_; }
 
   void process(const RawPacket* raw, const Packet* pkts, const PacketFlowRef* refs, size_t n,
                const PolicyTable& t) noexcept;
@@ -84,6 +90,7 @@ class Egress {
 
  private:
   std::vector<Target> targets_;
+  uint32_t lanes_ = 1, lane_ = 0;
   uint64_t last_flush_ns_ = 0;
   bool closed_ = false;
 };

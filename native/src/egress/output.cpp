@@ -26,159 +26,244 @@ constexpr uint32_t kSnaplen = rec::kSnaplen;
 
 // ---- pcap files
 
-PcapFileOutput::PcapFileOutput(const std::string& path, uint64_t rotate_bytes) : path_(path), rotate_bytes_(rotate_bytes) {
-  name_ = "pcap:" + path;
-  for (Chunk& c : chunks_) c.data.reset(new uint8_t[kBuf]);
-  for (size_t i = 1; i < kChunks; i++) free_.push_back(&chunks_[i]);
-  cur_ = &chunks_[0];
+PcapFileSink::PcapFileSink(const std::string& path, uint64_t rotate_bytes) : path_(path), rotate_bytes_(rotate_bytes) {
   if (!open_file(path)) throw OutputOpenError("cannot create egress pcap '" + path + "': " + std::strerror(errno));
-  cur_->fd = fd_;
   writer_ = std::thread([this] { run(); });
 }
 
-PcapFileOutput::~PcapFileOutput() {
-  close();
+PcapFileSink::~PcapFileSink() {
   {
     std::lock_guard<std::mutex> g(mu_);
     stop_ = true;
   }
   cv_.notify_all();
   if (writer_.joinable()) writer_.join();
+  if (fd_ >= 0) ::close(fd_);
 }
 
-bool PcapFileOutput::open_file(const std::string& path) noexcept {
+uint32_t PcapFileSink::add_lane() {
+  std::lock_guard<std::mutex> g(mu_);
+  free_.emplace_back();
+  failed_.emplace_back();
+  for (size_t i = 0; i < kChunksPerLane; i++) {
+    chunks_.push_back(std::make_unique<Chunk>());
+    chunks_.back()->data.reset(new uint8_t[kBuf]);
+    chunks_.back()->lane = lanes_;
+    free_.back().push_back(chunks_.back().get());
+  }
+  return lanes_++;
+}
+
+PcapFileSink::Chunk* PcapFileSink::take(uint32_t lane) noexcept {
+  std::unique_lock<std::mutex> lk(mu_);
+  room_.wait(lk, [&] { return !free_[lane].empty(); });
+  Chunk* c = free_[lane].front();
+  free_[lane].pop_front();
+  return c;
+}
+
+void PcapFileSink::submit(Chunk* c) noexcept {
+  std::lock_guard<std::mutex> g(mu_);
+  full_.push_back(c);
+  cv_.notify_one();
+}
+
+void PcapFileSink::wait_written() noexcept {
+  std::unique_lock<std::mutex> lk(mu_);
+  room_.wait(lk, [&] { return full_.empty() && !writing_; });
+}
+
+void PcapFileSink::lane_closed() noexcept {
+  std::unique_lock<std::mutex> lk(mu_);
+  if (++closed_lanes_ < lanes_) return;
+  closing_ = true;  // the writer closes the file once the queue is empty
+  cv_.notify_one();
+  room_.wait(lk, [&] { return full_.empty() && !writing_ && !closing_; });
+}
+
+void PcapFileSink::take_failed(uint32_t lane, uint64_t& failed, uint64_t& other_link, std::string& error) noexcept {
+  std::lock_guard<std::mutex> g(mu_);
+  Failed& f = failed_[lane];
+  failed = f.failed, other_link = f.other_link, error = f.error;
+  f = Failed{};
+}
+
+std::string PcapFileSink::current_path() const {
+  std::lock_guard<std::mutex> g(mu_);
+  return cur_path_;
+}
+
+uint32_t PcapFileSink::files() const {
+  std::lock_guard<std::mutex> g(mu_);
+  return files_;
+}
+
+bool PcapFileSink::open_file(const std::string& path) noexcept {
   fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd_ < 0) return false;
+  std::lock_guard<std::mutex> g(mu_);  // (not held by the writer between chunks)
   cur_path_ = path;
+  files_++;
   file_bytes_ = file_records_ = 0;
-  files++;
+  header_ = false;
   return true;
 }
 
-void PcapFileOutput::run() noexcept {
+void PcapFileSink::write_header(uint16_t linktype) noexcept {
+  PcapHeader h{kPcapMagicNs, 2, 4, 0, 0, kSnaplen, linktype};
+  header_ = true, linktype_ = linktype;
+  file_bytes_ += sizeof(h);
+  const uint8_t* p = reinterpret_cast<const uint8_t*>(&h);
+  for (size_t off = 0; off < sizeof(h);) {
+    const ssize_t w = ::write(fd_, p + off, sizeof(h) - off);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) break;  // the records after it fail to write too, and say why
+    off += size_t(w);
+  }
+}
+
+// The records [from, to) of `c`, `records` of them, in one write.
+void PcapFileSink::write_run(const Chunk& c, size_t from, size_t to, uint64_t records) noexcept {
+  std::string err;
+  for (size_t off = from; off < to;) {
+    const ssize_t w = ::write(fd_, c.data.get() + off, to - off);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) {
+      err = std::strerror(w < 0 ? errno : ENOSPC);
+      break;
+    }
+    off += size_t(w);
+  }
+  if (err.empty()) return;
+  std::lock_guard<std::mutex> g(mu_);
+  failed_[c.lane].failed += records, failed_[c.lane].error = "write " + cur_path_ + ": " + err;
+}
+
+void PcapFileSink::run() noexcept {
   pthread_setname_np(pthread_self(), "fg-egress-pcap");
   std::unique_lock<std::mutex> lk(mu_);
   for (;;) {
-    cv_.wait(lk, [&] { return stop_ || !full_.empty(); });
-    if (full_.empty()) return;
+    cv_.wait(lk, [&] { return stop_ || closing_ || !full_.empty(); });
+    if (full_.empty()) {
+      if (closing_) {
+        // the last lane closed: a file nothing came to is still a valid (empty) capture
+        lk.unlock();
+        if (fd_ >= 0 && !header_) write_header(1);
+        if (fd_ >= 0) ::close(fd_);
+        fd_ = -1;
+        lk.lock();
+        closing_ = false;
+        room_.notify_all();
+        continue;
+      }
+      return;
+    }
     Chunk* c = full_.front();
     full_.pop_front();
     writing_ = true;
     lk.unlock();
-    std::string err;
-    size_t off = 0;
-    while (c->fd >= 0 && off < c->used) {
-      ssize_t w = ::write(c->fd, c->data.get() + off, c->used - off);
-      if (w < 0 && errno == EINTR) continue;
-      if (w <= 0) {
-        err = std::strerror(w < 0 ? errno : ENOSPC);
-        break;
+    // whole records: rotate between them, drop another link type's
+    size_t off = 0, run = 0;
+    uint64_t run_records = 0, other = 0, lost = 0;
+    std::string lost_why;
+    while (off < c->used) {
+      PcapRecord r;
+      std::memcpy(&r, c->data.get() + off, sizeof(r));
+      const size_t len = sizeof(r) + r.incl;
+      if (fd_ >= 0 && !header_) write_header(c->linktype);
+      if (fd_ < 0 || c->linktype != linktype_) {
+        if (run_records) write_run(*c, run, off, run_records);
+        if (fd_ < 0) lost++;
+        else other++;
+        off += len, run = off, run_records = 0;
+        continue;
       }
-      off += size_t(w);
+      if (rotate_bytes_ && file_records_ && file_bytes_ + len > rotate_bytes_) {
+        if (run_records) write_run(*c, run, off, run_records);
+        run = off, run_records = 0;
+        ::close(fd_);
+        const std::string next = path_ + "." + std::to_string(files());
+        if (!open_file(next)) {
+          lost_why = "cannot create " + next + ": " + std::strerror(errno);
+          continue;  // this record and the rest are lost
+        }
+        write_header(linktype_);
+      }
+      file_bytes_ += len, file_records_++;
+      off += len, run_records++;
     }
-    if (c->close_after && c->fd >= 0) ::close(c->fd);
+    if (run_records) write_run(*c, run, off, run_records);
     lk.lock();
-    if (!err.empty()) failed_ += c->records, write_error_ = err;
-    c->used = 0, c->records = 0, c->fd = -1, c->close_after = false;
-    free_.push_back(c);
+    Failed& f = failed_[c->lane];
+    f.other_link += other;
+    if (lost) f.failed += lost, f.error = lost_why.empty() ? f.error : lost_why;
+    c->used = 0, c->records = 0;
+    free_[c->lane].push_back(c);
     writing_ = false;
     room_.notify_all();
   }
 }
 
+PcapFileOutput::PcapFileOutput(const std::string& path, uint64_t rotate_bytes)
+    : PcapFileOutput(std::make_shared<PcapFileSink>(path, rotate_bytes)) {}
+
+PcapFileOutput::PcapFileOutput(std::shared_ptr<PcapFileSink> sink) : sink_(std::move(sink)) {
+  name_ = "pcap:" + sink_->path();
+  lane_ = sink_->add_lane();
+  cur_ = sink_->take(lane_);
+}
+
+PcapFileOutput::~PcapFileOutput() { close(); }
+
 void PcapFileOutput::settle() noexcept {
-  // under mu_: what the writer could not write is dropped, not sent
-  const uint64_t n = failed_ - failed_seen_;
-  if (!n) return;
-  failed_seen_ = failed_;
-  drops += n, sent -= n;
-  last_error = "write " + cur_path_ + ": " + write_error_;
+  uint64_t failed, other;
+  std::string why;
+  sink_->take_failed(lane_, failed, other, why);
+  if (!failed && !other) return;
+  drops += failed + other, sent -= failed + other;
+  if (failed) last_error = why;
 }
 
-void PcapFileOutput::submit(bool close_file) noexcept {
-  std::unique_lock<std::mutex> lk(mu_);
-  cur_->close_after = close_file;
-  full_.push_back(cur_);
-  cv_.notify_one();
-  room_.wait(lk, [&] { return !free_.empty(); });
-  cur_ = free_.front();
-  free_.pop_front();
+void PcapFileOutput::submit() noexcept {
+  sink_->submit(cur_);
+  cur_ = sink_->take(lane_);
   settle();
-}
-
-void PcapFileOutput::flush() noexcept {
-  if (fd_ < 0) return;
-  if (cur_->used) {
-    submit(false);
-    cur_->fd = fd_;
-  }
-  std::unique_lock<std::mutex> lk(mu_);
-  room_.wait(lk, [&] { return full_.empty() && !writing_; });
-  settle();
-}
-
-void PcapFileOutput::append(const void* p, size_t n) noexcept {
-  if (cur_->used + n > kBuf) {
-    submit(false);
-    cur_->fd = fd_;
-  }
-  std::memcpy(cur_->data.get() + cur_->used, p, n);  // n ≤ a record of snaplen: always fits an empty chunk
-  cur_->used += n;
-}
-
-void PcapFileOutput::write_header(uint16_t linktype) noexcept {
-  PcapHeader h{kPcapMagicNs, 2, 4, 0, 0, kSnaplen, linktype};
-  append(&h, sizeof(h));
-  file_bytes_ += sizeof(h);
-  header_ = true;
-  linktype_ = linktype;
-}
-
-void PcapFileOutput::rotate() noexcept {
-  submit(true);  // the writer closes this file after its last chunk
-  fd_ = -1;
-  if (!open_file(path_ + "." + std::to_string(files))) {
-    last_error = "cannot create " + path_ + "." + std::to_string(files) + ": " + std::strerror(errno);
-    return;
-  }
-  cur_->fd = fd_;
-  write_header(linktype_);
 }
 
 void PcapFileOutput::put(const RawPacket& raw, uint32_t caplen) noexcept {
   packets++;
   bytes += raw.wirelen;
-  if (fd_ < 0 || (header_ && raw.linktype != linktype_)) {  // closed, or another link type than the file's
+  if (closed_) {
     drops++;
     return;
   }
-  if (!header_) write_header(raw.linktype);
   if (caplen > kSnaplen) caplen = kSnaplen;
-  const uint64_t rec = sizeof(PcapRecord) + caplen;
-  if (rotate_bytes_ && file_records_ && file_bytes_ + rec > rotate_bytes_) {
-    rotate();
-    if (fd_ < 0) {
-      drops++;
-      return;
-    }
-  }
+  const size_t rec = sizeof(PcapRecord) + caplen;
+  // a chunk holds one link type; a record of snaplen always fits an empty one
+  if (cur_->used && (cur_->linktype != raw.linktype || cur_->used + rec > PcapFileSink::kBuf)) submit();
+  cur_->linktype = raw.linktype;
   PcapRecord r{uint32_t(raw.ts_ns / 1000000000ULL), uint32_t(raw.ts_ns % 1000000000ULL), caplen,
                raw.wirelen < caplen ? caplen : raw.wirelen};
-  append(&r, sizeof(r));
-  append(raw.data, caplen);
+  std::memcpy(cur_->data.get() + cur_->used, &r, sizeof(r));
+  std::memcpy(cur_->data.get() + cur_->used + sizeof(r), raw.data, caplen);
+  cur_->used += rec;
   cur_->records++;
-  file_bytes_ += rec;
-  file_records_++;
   sent++;
 }
 
+void PcapFileOutput::flush() noexcept {
+  if (closed_) return;
+  if (cur_->used) submit();
+  sink_->wait_written();
+  settle();
+}
+
 void PcapFileOutput::close() noexcept {
-  if (fd_ < 0) return;
-  if (!header_) write_header(1);  // nothing came: still a valid (empty) capture
-  submit(true);
-  fd_ = -1;
-  std::unique_lock<std::mutex> lk(mu_);
-  room_.wait(lk, [&] { return full_.empty() && !writing_; });
+  if (closed_) return;
+  if (cur_->used) sink_->submit(cur_), cur_ = nullptr;
+  closed_ = true;
+  sink_->lane_closed();
+  sink_->wait_written();
   settle();
 }
 

@@ -96,8 +96,8 @@ bool TargetPolicy::add_protocol(uint32_t id, Action a, std::string& why) {
   return true;
 }
 
-void TargetPolicy::finish() {
-  counters.reset(new RuleCounters[rules.size()]());
+void TargetPolicy::finish(uint32_t lanes) {
+  counters.reset(new RuleCounters[size_t(lanes) * rules.size()]());
   seen_.clear();
 }
 

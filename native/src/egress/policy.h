@@ -79,13 +79,13 @@ struct TargetPolicy {
   std::vector<PolicyRule> rules;   // [0] the default, then subnets, then protocols
   PrefixTrie v4, v6;
   std::vector<uint16_t> proto;     // nDPI id → rule index (0: no rule; 0 is the default)
-  std::unique_ptr<RuleCounters[]> counters;  // per rule; written by the worker only
+  std::unique_ptr<RuleCounters[]> counters;  // per worker (lane) and rule: [lane * rules + rule]; each worker writes its own
 
   explicit TargetPolicy(Action def = Action::Forward);
   // Returns false (and an explanation) for a duplicate or malformed rule.
   bool add_subnet(const std::string& cidr, Action a, std::string& why);
   bool add_protocol(uint32_t id, Action a, std::string& why);
-  void finish();  // allocates the counters
+  void finish(uint32_t lanes = 1);  // allocates the counters
 
   // Which rule decides for a packet. `classified`: the flow's classification
   // decided (then app, else master, else Unknown (0) rules apply).

@@ -48,9 +48,9 @@ uint32_t shard_flows(uint32_t max_flows, uint32_t workers) {
 Engine::Engine(EngineConfig cfg)
     : cfg_(std::move(cfg)), is_live_(cfg_.files.empty()), max_flows_(cfg_.limits.max_flows), max_hosts_(cfg_.limits.max_hosts) {
   uint32_t workers = std::max<uint32_t>(1, cfg_.workers);
-  // One worker where the work is not split by flow: egress (its outputs keep
-  // packet order) and the reader baselines.
-  if (cfg_.egress.any() || cfg_.mode != Mode::Full) workers = 1;
+  // One worker where the work is not split by flow: an inline bridge (both
+  // interfaces in one capture loop) and the reader baselines.
+  if (cfg_.egress.bridge() || cfg_.mode != Mode::Full) workers = 1;
   const uint32_t ring = pow2_at_least(cfg_.ring_records);
   const int fanout = is_live_ && workers > 1 ? LiveSource::new_fanout_group() : -1;
   // a file read by several workers: each chunk copied in once for all
@@ -73,7 +73,14 @@ Engine::Engine(EngineConfig cfg)
   }
   if (cfg_.egress.any()) {
     if (cfg_.mode != Mode::Full) throw std::runtime_error("egress needs the full pipeline (mode 'full')");
-    egress_ = std::make_unique<Egress>(cfg_.egress);
+    // each worker forwards its own flows' packets: an Egress per worker over
+    // the same outputs (a lane of each pcap file, a socket of its own)
+    egress_ = std::make_unique<Egress>(cfg_.egress, uint32_t(shards_.size()));
+    shards_[0]->egress = egress_.get();
+    for (uint32_t k = 1; k < shards_.size(); k++) {
+      egress_lanes_.push_back(std::make_unique<Egress>(*egress_, k));
+      shards_[k]->egress = egress_lanes_.back().get();
+    }
     policy_ = egress_->default_table();
   }
   if (cfg_.record) {
@@ -166,7 +173,7 @@ void Engine::stop() {
     if (sh->thread.joinable()) sh->thread.join();
   if (egress_) {
     AllLocks g(*this);
-    egress_->close();
+    for (auto& sh : shards_) sh->egress->close();
   }
   if (recorder_) recorder_->stop();
   EngineState s = state_.load();
@@ -347,11 +354,17 @@ void Engine::finish(Shard&) noexcept {
 // Packets [b, b+n) of a batch through the pipeline (and egress); with
 // original timing each waits for its moment, the batch lock released.
 void Engine::process_range(Shard& sh, std::unique_lock<std::mutex>& lk, RawPacket* b, size_t n, std::shared_ptr<const NetConfig>& nets,
-                           std::shared_ptr<const PolicyTable>& policy, bool timed, uint64_t& wall0, uint64_t& pkt0) {
+                           std::shared_ptr<const PolicyTable>& policy, bool timed, uint64_t& wall0, uint64_t& pkt0,
+                           const uint64_t* raw_ts) {
   Pipeline& pl = *sh.pipeline;
   if (!timed) {
     pl.process_batch(b, n, *nets);
-    if (egress_) egress_->process(b, pl.batch_packets(), pl.batch_flow_refs(), n, *policy);
+    if (sh.egress) {
+      // forwarded with the time it was captured, not the clock's
+      if (raw_ts)
+        for (size_t i = 0; i < n; i++) b[i].ts_ns = raw_ts[i];
+      sh.egress->process(b, pl.batch_packets(), pl.batch_flow_refs(), n, *policy);
+    }
     return;
   }
   for (size_t i = 0; i < n && !stop_.load(); i++) {
@@ -370,9 +383,10 @@ void Engine::process_range(Shard& sh, std::unique_lock<std::mutex>& lk, RawPacke
       if (egress_) policy = std::atomic_load(&policy_);
     }
     pl.process_batch(&p, 1, *nets);
-    if (egress_) {
-      egress_->process(&p, pl.batch_packets(), pl.batch_flow_refs(), 1, *policy);
-      egress_->end_batch();
+    if (sh.egress) {
+      if (raw_ts) p.ts_ns = raw_ts[i];
+      sh.egress->process(&p, pl.batch_packets(), pl.batch_flow_refs(), 1, *policy);
+      sh.egress->end_batch();
     }
   }
 }
@@ -380,6 +394,7 @@ void Engine::process_range(Shard& sh, std::unique_lock<std::mutex>& lk, RawPacke
 void Engine::run_loop(Shard& sh) {
   RawPacket batch[kBatch];
   RawPacket mine[kBatch];  // this worker's packets of a range (several workers reading a file)
+  uint64_t mine_ts[kBatch];  // their times as captured (mine[] carries the clock: the latest time read)
   const uint32_t nw = uint32_t(shards_.size());
   const bool split = nw > 1 && !is_live_;  // live: the kernel already split
   const bool timed = !is_live_ && cfg_.replay_speed > 0;
@@ -397,7 +412,7 @@ void Engine::run_loop(Shard& sh) {
         pl.advance(now);
         // A quiet link still closes its steps.
         if (sh.next_tick_ns && cfg_.mode == Mode::Full && now >= sh.next_tick_ns) tick(sh, lk, now / kTickStep * kTickStep);
-        if (egress_) egress_->flush_if_due(mono_ns());
+        if (sh.egress) sh.egress->flush_if_due(mono_ns());
         unlock_and_yield(sh, lk);
         // nothing of this worker's still to come is older than the capture
         // ring's block timeout (with a margin): the others' records go on
@@ -466,13 +481,14 @@ void Engine::run_loop(Shard& sh) {
               if (batch[i].ts_ns > sh.read_ns) sh.read_ns = batch[i].ts_ns;
               if (spread_worker(batch[i], nw) == sh.index) {
                 mine[m] = batch[i];
+                mine_ts[m] = batch[i].ts_ns;
                 mine[m++].ts_ns = sh.read_ns;
               } else if (spread_arp(batch[i])) {
-                if (m) process_range(sh, lk, mine, m, nets, policy, timed, timed_wall0, timed_pkt0), m = 0;
+                if (m) process_range(sh, lk, mine, m, nets, policy, timed, timed_wall0, timed_pkt0, mine_ts), m = 0;
                 pl.learn_arp(batch[i]);
               }
             }
-            if (m) process_range(sh, lk, mine, m, nets, policy, timed, timed_wall0, timed_pkt0);
+            if (m) process_range(sh, lk, mine, m, nets, policy, timed, timed_wall0, timed_pkt0, mine_ts);
           }
         }
         if (to == n) break;
@@ -486,9 +502,9 @@ void Engine::run_loop(Shard& sh) {
     // The clock moves with every packet read, this worker's or not, so the
     // sweep expires flows at the same packet times as with one worker.
     pl.advance(split ? std::max(pl.now_ns(), batch_last_ns) : pl.now_ns());
-    if (egress_) {
-      egress_->end_batch();
-      if (is_live_) egress_->flush_if_due(mono_ns());
+    if (sh.egress) {
+      sh.egress->end_batch();
+      if (is_live_) sh.egress->flush_if_due(mono_ns());
     }
     unlock_and_yield(sh, lk);
     if (is_live_) poll_drops(sh, last_drop_poll);
@@ -500,7 +516,7 @@ void Engine::run_loop(Shard& sh) {
   if (recorder_ && !is_live_ && sh.index == 0) recorder_->flush();  // before "done": the recording holds the whole replay
   if (egress_) {  // before "done": what was forwarded is in the files
     lk.lock();
-    egress_->flush();
+    sh.egress->flush();
     lk.unlock();
   }
   if (!stop_.load()) {

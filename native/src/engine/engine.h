@@ -42,7 +42,7 @@ struct EngineConfig {
   bool flush_at_end = false;       // expire every flow when a file playlist ends
   bool prefault = false;           // fault the tables in now rather than on first use
   uint32_t ring_records = 1 << 16;  // per worker
-  uint32_t workers = 1;            // shards; egress, DPI-less modes and a live recording run on one
+  uint32_t workers = 1;            // shards; a bridge and the reader baselines run on one
   EgressConfig egress;             // egress queues; with a bridge, capture is on both bridge interfaces
   bool record = false;             // keep every packet in a recording (recorder.h)
   RecorderConfig recorder;
@@ -109,7 +109,7 @@ class Engine {
   void set_nets(std::shared_ptr<const NetConfig> n) { std::atomic_store(&nets_, std::move(n)); }
   std::shared_ptr<const NetConfig> nets() const { return std::atomic_load(&nets_); }
 
-  // Egress (null when no egress target is configured; then one worker). The
+  // Egress (null when no egress target is configured): the first worker's. The
   // policy table is swapped under the batch lock: a batch sees the old table
   // or the new one.
   const Egress* egress() const { return egress_.get(); }
@@ -117,10 +117,13 @@ class Engine {
     AllLocks g(*this);
     std::atomic_store(&policy_, std::move(t));
   }
+  // f(lanes, table): every worker's Egress (the first is egress()), batches held.
   template <class F>
   auto with_egress(F&& f) const {
     AllLocks g(*this);
-    return f(*egress_, *std::atomic_load(&policy_));
+    std::vector<const Egress*> lanes;
+    for (auto& sh : shards_) lanes.push_back(sh->egress);
+    return f(lanes, *std::atomic_load(&policy_));
   }
 
   // A looped playlist's passes so far (0 before the first packet), the time
@@ -206,6 +209,7 @@ class Engine {
     // whether it left (a worker gone counts as past every boundary).
     uint64_t tick_reached_ns = 0;
     bool tick_gone = false;
+    Egress* egress = nullptr;  // this worker's (null: no egress)
   };
   // Every shard's batch lock, taken in worker order (workers take only their
   // own, so no order can deadlock).
@@ -236,7 +240,8 @@ class Engine {
   void signal_ticks(std::unique_lock<std::mutex>& g, uint64_t prev_ns, bool last, bool listener);
   void leave_ticks(Shard& sh);
   void process_range(Shard& sh, std::unique_lock<std::mutex>& lk, RawPacket* b, size_t n, std::shared_ptr<const NetConfig>& nets,
-                     std::shared_ptr<const PolicyTable>& policy, bool timed, uint64_t& wall0, uint64_t& pkt0);
+                     std::shared_ptr<const PolicyTable>& policy, bool timed, uint64_t& wall0, uint64_t& pkt0,
+                     const uint64_t* raw_ts = nullptr);  // the packets' own times where b carries the clock
   void set_error(const std::string& e);
 
   EngineConfig cfg_;
@@ -251,7 +256,8 @@ class Engine {
   void learn_told_names(Shard& sh) noexcept;
   mutable Distinct distinct_{};
   std::shared_ptr<const NetConfig> nets_;
-  std::unique_ptr<Egress> egress_;
+  std::unique_ptr<Egress> egress_;                     // the first worker's; the outputs' shape
+  std::vector<std::unique_ptr<Egress>> egress_lanes_;  // the other workers
   std::unique_ptr<Recorder> recorder_;
   std::shared_ptr<const PolicyTable> policy_;
   std::atomic<bool> stop_{false};
