@@ -113,28 +113,13 @@ void PcapFileSink::write_header(uint16_t linktype) noexcept {
   PcapHeader h{kPcapMagicNs, 2, 4, 0, 0, kSnaplen, linktype};
   header_ = true, linktype_ = linktype;
   file_bytes_ += sizeof(h);
-  const uint8_t* p = reinterpret_cast<const uint8_t*>(&h);
-  for (size_t off = 0; off < sizeof(h);) {
-    const ssize_t w = ::write(fd_, p + off, sizeof(h) - off);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) break;  // the records after it fail to write too, and say why
-    off += size_t(w);
-  }
+  rec::write_all(fd_, &h, sizeof(h));  // failing, the records after it fail too, and say why
 }
 
 // The records [from, to) of `c`, `records` of them, in one write.
 void PcapFileSink::write_run(const Chunk& c, size_t from, size_t to, uint64_t records) noexcept {
-  std::string err;
-  for (size_t off = from; off < to;) {
-    const ssize_t w = ::write(fd_, c.data.get() + off, to - off);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) {
-      err = std::strerror(w < 0 ? errno : ENOSPC);
-      break;
-    }
-    off += size_t(w);
-  }
-  if (err.empty()) return;
+  if (rec::write_all(fd_, c.data.get() + from, to - from)) return;
+  const std::string err = std::strerror(errno);
   std::lock_guard<std::mutex> g(mu_);
   failed_[c.lane].failed += records, failed_[c.lane].error = "write " + cur_path_ + ": " + err;
 }

@@ -37,6 +37,9 @@ static_assert(sizeof(IndexEntry) == 32);
 
 std::string data_path(const std::string& dir, uint64_t seq);
 std::string index_path(const std::string& dir, uint64_t seq);
+// Writes all n bytes (retrying short writes and EINTR); false with errno set
+// (ENOSPC for a write that took nothing) when it cannot. Recorder and egress.
+bool write_all(int fd, const void* p, size_t n);
 // The sequence numbers of the recording's data files, oldest first.
 std::vector<uint64_t> list_files(const std::string& dir);
 // A whole index file (entries written so far); empty when absent.

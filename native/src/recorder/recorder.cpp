@@ -47,16 +47,6 @@ uint64_t file_size(const std::string& p) {
   return ::stat(p.c_str(), &st) == 0 ? uint64_t(st.st_size) : 0;
 }
 
-bool write_all(int fd, const uint8_t* p, size_t n) {
-  while (n) {
-    ssize_t w = ::write(fd, p, n);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return false;
-    p += w, n -= size_t(w);
-  }
-  return true;
-}
-
 }  // namespace
 
 Recorder::Recorder(RecorderConfig c) : cfg_(std::move(c)) {
@@ -196,7 +186,7 @@ bool Recorder::open_file(uint16_t linktype) noexcept {
   fd_ = ::open(dp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd_ >= 0) idx_fd_ = ::open(ip.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   FileHeader fh{rec::kMagicNs, 2, 4, 0, 0, rec::kSnaplen, linktype};
-  if (fd_ < 0 || idx_fd_ < 0 || !write_all(fd_, reinterpret_cast<const uint8_t*>(&fh), sizeof fh)) {
+  if (fd_ < 0 || idx_fd_ < 0 || !rec::write_all(fd_, &fh, sizeof fh)) {
     fail("recorder: cannot create " + dp);
     if (fd_ >= 0) ::close(fd_);
     if (idx_fd_ >= 0) ::close(idx_fd_);
@@ -230,7 +220,7 @@ void Recorder::close_block() noexcept {
 void Recorder::flush_index() noexcept {
   if (pending_idx_.empty() || idx_fd_ < 0) return pending_idx_.clear();
   const size_t n = pending_idx_.size() * sizeof(IndexEntry);
-  if (!write_all(idx_fd_, reinterpret_cast<const uint8_t*>(pending_idx_.data()), n)) fail("recorder: index write");
+  if (!rec::write_all(idx_fd_, pending_idx_.data(), n)) fail("recorder: index write");
   else idx_bytes_ += n;
   pending_idx_.clear();
   current_bytes();
