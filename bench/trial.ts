@@ -104,6 +104,8 @@ export function benchRules(n: number): UserRulesSpec {
 
 export async function trial(mode: Mode, files: string[], maxFlows: number, maxHosts: number) {
   warm(files);
+  // the process's resident memory before the engine: the memory part's cross-check of the engine's own accounting
+  const rss0 = process.memoryUsage().rss;
   // Tables are faulted in before timing (engine option prefault), as a
   // service does at start: the figures are steady-state packet processing,
   // not the kernel zeroing fresh pages (FLOWGATE_BENCH_COLD=1 to include it).
@@ -137,6 +139,7 @@ export async function trial(mode: Mode, files: string[], maxFlows: number, maxHo
     e.setHostPools(members.slice(1));
     reassignMs = Number(process.hrtime.bigint() - t0) / 1e6;
   }
+  const rss = process.memoryUsage().rss - rss0;
   e.close();
   const packets = mode === 'read-only' ? s.read_only_packets : s.packets;
   const bytes = mode === 'read-only' ? s.read_only_bytes : s.bytes;
@@ -156,6 +159,10 @@ export async function trial(mode: Mode, files: string[], maxFlows: number, maxHo
     hosts: s.num_hosts,
     flow_memory_bytes: s.flow_memory_bytes,
     host_memory_bytes: s.host_memory_bytes,
+    /** the engine's whole accounted memory (tables, pools, side arrays of every kind) */
+    memory_bytes: s.memory_bytes,
+    /** the process's resident memory grown since before the engine (tables, rings, buffers, the JS heap's growth) */
+    rss_bytes: rss,
     flow_table_full: s.flow_table_full,
     /** state a table or pool refused: a run with any is not a figure */
     refused: refusedState(s as unknown as Record<string, unknown>),

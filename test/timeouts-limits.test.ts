@@ -228,6 +228,30 @@ describe('table limits', () => {
     expect(r.stats.host_side_full).toBe(0);
   });
 
+  it("by default the pools hold every flow's and host's state, and their memory follows what is used", async () => {
+    // 64 flow slots: the former defaults (5/16 and 1/32 of the table, + 16)
+    // kept 36 FlowInfo and 18 metadata entries, so 4 and 22 of the 40 refused
+    let r = await run(forty, { maxFlows: 64 });
+    expect([r.stats.flow_info_full, r.stats.flow_meta_full]).toEqual([0, 0]);
+    expect(r.flows.filter((f) => f.http?.url)).toHaveLength(40);
+    // A table of 2^18 flows: faulted in at start, every reserved byte is
+    // resident — at least the flow entries (192 B), FlowInfo (64 B) and
+    // metadata (256 B) of every slot; left to fault on use, the 40 flows
+    // touch a page (a 2 MiB huge page at most) per pool array and a few of
+    // the index, under the side arrays' 28 B per slot (zeroed whole) + 20 MiB.
+    const slots = 2 ** 18;
+    const hot = await run(forty, { maxFlows: slots, prefault: true });
+    expect(hot.stats.flow_memory_bytes).toBeGreaterThan(slots * (192 + 64 + 256));
+    const cold = await run(forty, { maxFlows: slots });
+    expect(cold.stats.flow_memory_bytes).toBeLessThan(slots * 28 + 20 * 2 ** 20);
+    expect(cold.flows).toHaveLength(40);
+    // more flows, more pages: 2,000 requests touch at least their entries
+    const many = Array.from({ length: 2000 }, (_, i) => request(i));
+    r = await run(many, { maxFlows: slots });
+    expect(r.flows).toHaveLength(2000);
+    expect(r.stats.flow_memory_bytes).toBeGreaterThan(cold.stats.flow_memory_bytes + 2000 * (192 + 64 + 256) - 3 * 2 * 2 ** 20);
+  });
+
   it('pool shares and the MAC table size are validated', async () => {
     const { Engine } = await import('../ts/bindings/engine.js');
     for (const bad of [{ flowInfoShare: 0 }, { flowMetaShare: 1.5 }, { maxMacs: 0 }, { hostSideShare: 0 }])

@@ -171,8 +171,8 @@ export const EngineOptions = z
     checks: z.boolean().default(true),
     /** per-host L7/DSCP counters: 40-byte table entries per host slot (a host uses one per application, category and DSCP mark); 0 turns them off */
     l7EntriesPerHost: z.number().int().min(0).max(256).default(5),
-    /** the share of the flow table that may hold classifier state (FlowInfo, 64 B) at once; beyond it flows are classified without their risks and metadata (flow_info_full) */
-    flowInfoShare: z.number().gt(0).max(1).default(5 / 16),
+    /** the share of the flow table that may hold classifier state (FlowInfo, 64 B) at once; beyond it flows are classified without their risks and metadata (flow_info_full). The pools reserve address space only: an entry's memory is touched when first used, so the default (every flow) costs what the traffic uses */
+    flowInfoShare: z.number().gt(0).max(1).default(1),
     /**
      * packet workers for this interface (shards: each flow lives in one, hosts
      * have a part in each that queries sum); default: what the machine can
@@ -180,9 +180,9 @@ export const EngineOptions = z
      */
     workers: z.number().int().min(1).max(64).optional(),
     /** the share that may hold protocol metadata (FlowMeta, 256 B: names, JA3/JA4, HTTP fields …) at once (flow_meta_full) */
-    flowMetaShare: z.number().gt(0).max(1).default(1 / 32),
+    flowMetaShare: z.number().gt(0).max(1).default(1),
     /** the share of the host table that may hold side state at once, local and remote hosts each (a local host's top sites, ICMP, used ports, behavioural counters: 2.8 KB; a remote host's behavioural counters: 0.9 KB) (host_side_full) */
-    hostSideShare: z.number().gt(0).max(1).default(1 / 32),
+    hostSideShare: z.number().gt(0).max(1).default(1),
     /** keys of the service map and of the periodicity map each (native/src/flow/behaviour_maps.h); 0 turns both off */
     behaviourMapEntries: z.number().int().min(0).max(1 << 22).default(8192),
     /** IEC 60870-5-104 type-id transitions a flow shows this long are learned, new ones later alerted (ntopng's iec60870_learning_period, 6 h) */

@@ -36,11 +36,11 @@ Monitors network interfaces or replays capture files; \`passwd\` stores an egres
                                 addresses); the application editor endpoints rewrite it
       --max-flows <n>           flow table size per interface (default 131072)
       --max-hosts <n>           host table size per interface (default 131072)
-      --flow-info-share <x>     share of the flow table with classifier state at once (default 0.3125)
-      --flow-meta-share <x>     share with protocol metadata (names, JA3/JA4, HTTP …) (default 0.03125)
+      --flow-info-share <x>     share of the flow table with classifier state at once (default 1)
+      --flow-meta-share <x>     share with protocol metadata (names, JA3/JA4, HTTP …) (default 1)
       --l7-entries-per-host <n> per-application and contact entries per host slot (default 5)
       --host-side-share <x>     share of the host table with local hosts' sites, ICMP, used ports and
-                                behavioural counters at once (default 0.03125)
+                                behavioural counters at once (default 1)
       --workers <n>             packet workers per interface (default: the CPUs less one, 1 to 16)
       --flow-idle <s>           idle flow timeout in seconds (default 60)
       --flow-lifetime <s>       split flows older than this (default 0: never)

@@ -80,7 +80,7 @@ class Classifier {
   uint8_t ip_list_risk(const Flow& f) const noexcept;
   uint64_t info_full() const { return info_full_; }
   uint64_t meta_full() const { return meta_full_; }
-  size_t memory_bytes() const { return pool_.memory_bytes() + size_t(pool_.max()) * sizeof(uint32_t) + meta_.memory_bytes(); }
+  size_t memory_bytes() const { return pool_.memory_bytes() + resident_bytes(risks2_) + meta_.memory_bytes(); }
 
   FlowMeta* ensure_meta(Flow& f, FlowInfo* fi, MetaKind k) noexcept;
   // A dissector reading on after its match names the application (TLS

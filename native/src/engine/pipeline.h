@@ -45,9 +45,11 @@ struct PipelineLimits {
   bool dpi = true;                                   // classify applications
   bool checks = true;                                // host-check counters and flow/host scores (off: the checks' cost, measured)
   uint32_t l7_entries_per_host = 5;                  // per-host L7 table: 40 B entries per host slot
-  double flow_info_share = 5.0 / 16;                 // classifier state (FlowInfo, 64 B) for this share of the flow table
-  double flow_meta_share = 1.0 / 32;                 // protocol metadata (FlowMeta, 256 B) for this share
-  double host_side_share = 1.0 / 32;                 // local hosts' side state (sites, ICMP, used ports, behaviour: 2.8 KB) for this share of the host table
+  // The pools below reserve address space; an entry's pages are touched at
+  // its first use (EntryPool), so a share of 1 costs only what is used.
+  double flow_info_share = 1;                        // classifier state (FlowInfo, 64 B) for this share of the flow table
+  double flow_meta_share = 1;                        // protocol metadata (FlowMeta, 256 B) for this share
+  double host_side_share = 1;                        // local hosts' side state (sites, ICMP, used ports, behaviour: 2.8 KB) for this share of the host table
   uint32_t behaviour_map_entries = 8192;             // service and periodicity map keys (each)
   uint32_t iec_learning_s = 21600;                   // IEC 60870-5-104 transitions learned this long (ntopng's CONST_IEC104_LEARNING_TIME)
 };
@@ -137,7 +139,7 @@ class Pipeline {
   const BcastTooLargeLog& last_bcast_too_large() const { return too_large_[1]; }
   // The current minute so far (what ntopng's host Lua fields hits.* show).
   HostCheckHits live_check_hits(uint32_t slot) const noexcept { return hits_of(checks_[slot], hosts_[slot]); }
-  size_t host_checks_memory_bytes() const { return size_t(hosts_.max()) * (sizeof(HostCheckCounters) + sizeof(HostCheckHits) + sizeof(HostScore)); }
+  size_t host_checks_memory_bytes() const { return resident_bytes(checks_) + resident_bytes(check_hits_) + resident_bytes(host_scores_); }
   // the per-host side pools (sites, ICMP, used ports, behaviour) and the side arrays indexed by host slot
   size_t host_side_memory_bytes() const {
     return sites_pool_.memory_bytes() + icmp_pool_.memory_bytes() + ports_pool_.memory_bytes() + behaviour_pool_.memory_bytes() + remote_behaviour_pool_.memory_bytes() +

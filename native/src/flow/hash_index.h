@@ -67,6 +67,27 @@ ZeroArray<T> zero_array(size_t n) {
   return ZeroArray<T>(static_cast<T*>(p), MapDeleter{bytes});
 }
 
+// The bytes of a mapping the kernel holds in memory (mincore): a table's
+// memory is what its entries touched, not what it reserved. Asked by the
+// statistics, never on the packet path.
+inline size_t resident_bytes(const void* p, size_t bytes) {
+  if (!p || !bytes) return 0;
+  constexpr size_t kPage = 4096, kStep = 4096;  // pages per mincore call
+  unsigned char vec[kStep];
+  size_t pages = (bytes + kPage - 1) / kPage, in = 0;
+  auto* at = static_cast<unsigned char*>(const_cast<void*>(p));
+  for (size_t i = 0; i < pages; i += kStep) {
+    const size_t n = pages - i < kStep ? pages - i : kStep;
+    if (::mincore(at + i * kPage, n * kPage, vec) != 0) return bytes;  // cannot tell: count it all
+    for (size_t j = 0; j < n; j++) in += vec[j] & 1;
+  }
+  return in * kPage;
+}
+template <class T>
+size_t resident_bytes(const ZeroArray<T>& a) {
+  return resident_bytes(a.get(), a.get_deleter().bytes);
+}
+
 class HashIndex {
  public:
   static constexpr uint32_t kNone = 0xffffffffu;
@@ -136,15 +157,17 @@ class HashIndex {
   }
 
   uint64_t capacity() const { return cap_; }
-  size_t memory_bytes() const { return cap_ * sizeof(uint64_t); }
+  size_t memory_bytes() const { return resident_bytes(slots_); }
 
  private:
   uint64_t cap_;
   ZeroArray<uint64_t> slots_;
 };
 
-// A preallocated pool of fixed-size entries with a free-number stack: nothing
-// is allocated after construction.
+// A pool of fixed-size entries reserved at construction (address space
+// only) with a free-number stack: nothing is allocated after construction,
+// and an entry's memory is touched when the entry is first handed out —
+// never-used entries, and the stack's room for them, cost nothing.
 // Entries for a share (0..1) of a table of n, rounded up: the pools sized
 // from the flow and host tables (classifier state, side state) use it.
 inline uint32_t share_of(uint32_t n, double share) {
@@ -158,15 +181,17 @@ class EntryPool {
     static_assert(std::is_trivially_copyable_v<T>, "pool entries are raw memory");
     entries_ = zero_array<T>(max);
     free_ = zero_array<uint32_t>(max);
-    for (uint32_t i = 0; i < max; i++) free_[i] = max - 1 - i;
-    nfree_ = max;
     used_ = zero_array<uint8_t>(max);
   }
+  // Released entries first, the latest first (its lines are likely still
+  // cached), then never-used ones from the low end: the entries in use stay
+  // packed below span().
   uint32_t alloc() {
-    if (nfree_ == 0) return HashIndex::kNone;
-    uint32_t i = free_[--nfree_];
+    uint32_t i;
+    if (nfree_) i = free_[--nfree_];
+    else if (span_ < max_) i = span_++;
+    else return HashIndex::kNone;
     used_[i] = 1;
-    if (i >= span_) span_ = i + 1;
     return i;
   }
   void release(uint32_t i) {
@@ -177,16 +202,17 @@ class EntryPool {
   const T& operator[](uint32_t i) const { return entries_[i]; }
   bool used(uint32_t i) const { return used_[i] != 0; }
   uint32_t max() const { return max_; }
-  uint32_t size() const { return max_ - nfree_; }
-  // One past the highest slot ever handed out: every used slot lies below it.
-  // The free list hands out low slots first and reuses the latest released,
+  uint32_t size() const { return span_ - nfree_; }
+  // One past the highest slot ever handed out: every used slot lies below it,
   // so walks over a large, partly filled table stop here.
   uint32_t span() const { return span_; }
-  size_t memory_bytes() const { return size_t(max_) * (sizeof(T) + sizeof(uint32_t) + 1); }
+  // Resident bytes: the entries' pages touched so far (all of them when the
+  // engine faulted its tables in at start).
+  size_t memory_bytes() const { return resident_bytes(entries_) + resident_bytes(free_) + resident_bytes(used_); }
 
  private:
   uint32_t max_;
-  uint32_t nfree_ = 0;
+  uint32_t nfree_ = 0;  // released entries on the stack
   uint32_t span_ = 0;
   ZeroArray<T> entries_;
   ZeroArray<uint32_t> free_;
