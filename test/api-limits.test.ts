@@ -5,6 +5,7 @@ import { freemem } from 'node:os';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import type { Engine } from '../ts/bindings/engine.js';
 import { Interfaces } from '../ts/services/interfaces.js';
 import { startApi, v2, type ApiService } from './fixtures/api.js';
 import { ETH, IPPROTO, MAC_A, MAC_B, eth, ipv4, udp } from './fixtures/frames.js';
@@ -26,18 +27,49 @@ describe('incr_flows / incr_hosts', () => {
     const before = s.ifaces.list[0]!.engine.stats();
     expect([before.max_flows, before.max_hosts, before.num_flows]).toEqual([1024, 512, 50]);
     // what the check compares: twice the table's bytes against the memory available
-    expect(2 * before.flow_memory_bytes).toBeLessThan(freemem() * 0.8);
+    expect(2 * before.flow_reserved_bytes).toBeLessThan(freemem() * 0.8);
     const f = await s.call(v2('edit/monitor/incr_flows'), { method: 'POST' });
     expect(f.body, f.text).toMatchObject({ rc: 0, rsp: [{ ifid: 0, max_num_flows: 2048 }] });
     const h = await s.call(v2('edit/monitor/incr_hosts'), { method: 'POST' });
     expect(h.body, h.text).toMatchObject({ rc: 0, rsp: [{ ifid: 0, max_num_hosts: 1024 }] });
     const after = s.ifaces.list[0]!.engine.stats();
     expect([after.max_flows, after.max_hosts, after.num_flows, after.num_hosts]).toEqual([2048, 1024, 50, before.num_hosts]);
-    expect(after.flow_memory_bytes).toBeGreaterThan(before.flow_memory_bytes);
+    expect(after.flow_reserved_bytes).toBeGreaterThan(1.9 * before.flow_reserved_bytes);
     // interface data shows what full tables refused (none here)
     const d = await s.call(v2('get/interface/data'), { query: { ifid: 0 } });
     expect(d.body.rsp.refused).toEqual({ flows: 0, hosts: 0, macs: 0, host_l7: 0, host_contacts: 0, host_side: 0, flow_info: 0, flow_meta: 0, flow_score: 0, flow_iec: 0 });
   });
+
+  it('doubling again and again stops with an error before the tables outgrow the memory; the service runs on', async () => {
+    // Tables reserve address space and fill it as entries are used: what the
+    // check weighs is the reservation (as if every slot were used), not the
+    // few pages 50 flows touched.
+    const engine = () => s.ifaces.list[0]!.engine;
+    for (const what of ['flows', 'hosts'] as const) {
+      const max = (x: ReturnType<Engine['stats']>) => (what === 'flows' ? x.max_flows : x.max_hosts);
+      let last = engine().stats(), refused = false;
+      for (let k = 0; k < 30 && !refused; k++) {
+        const r = await s.call(v2(`edit/monitor/incr_${what}`), { method: 'POST' });
+        expect(r.status, r.text).toBeLessThan(500);
+        const now = engine().stats();
+        if (r.body.rc !== 0) {
+          expect(r.body).toMatchObject({ rc: -7, rc_str: 'BAD_FORMAT' });
+          expect(r.body.rc_str_detail).toMatch(/not enough memory|at its largest|cannot be doubled/);
+          expect(max(now)).toBe(max(last)); // unchanged
+          refused = true;
+        } else {
+          expect(max(now)).toBe(2 * max(last));
+          expect(now.num_flows).toBe(50);
+        }
+        last = now;
+      }
+      expect(refused).toBe(true);
+      expect(max(engine().stats())).toBeLessThanOrEqual(1 << 26);
+    }
+    const d = await s.call(v2('get/interface/data'), { query: { ifid: 0 } });
+    expect(d.body.rc).toBe(0);
+    expect(d.body.rsp.num_flows).toBe(50);
+  }, 120_000);
 });
 
 describe('full tables are shown and logged', () => {

@@ -51,8 +51,8 @@ const hostsByIp = (e: Engine) => e.hosts({ sort: 'ip', limit: 1e6, detail: true 
 function snapshot(e: Engine): { flows: FlowRecord[]; hosts: HostRecord[]; stats: Partial<EngineStats>; counters: unknown } {
   const s = e.stats();
   // Everything but the table maximums and the memory they take.
-  const { max_flows, max_hosts, memory_bytes, flow_memory_bytes, host_memory_bytes, host_l7_entries_max, ...rest } = s;
-  void max_flows, void max_hosts, void memory_bytes, void flow_memory_bytes, void host_memory_bytes, void host_l7_entries_max;
+  const { max_flows, max_hosts, memory_bytes, flow_memory_bytes, host_memory_bytes, flow_reserved_bytes, host_reserved_bytes, host_l7_entries_max, ...rest } = s;
+  void max_flows, void max_hosts, void memory_bytes, void flow_memory_bytes, void host_memory_bytes, void flow_reserved_bytes, void host_reserved_bytes, void host_l7_entries_max;
   return { flows: flowsBySerial(e), hosts: hostsByIp(e), stats: rest, counters: e.flowCounters() };
 }
 

@@ -252,6 +252,30 @@ describe('table limits', () => {
     expect(r.stats.flow_memory_bytes).toBeGreaterThan(cold.stats.flow_memory_bytes + 2000 * (192 + 64 + 256) - 3 * 2 * 2 ** 20);
   });
 
+  it('a table rebuilt larger grows the pools that are shares of it: flows past the old size keep their DPI state', async () => {
+    const { Engine } = await import('../ts/bindings/engine.js');
+    // 40 requests in minute 0, 40 more in minute 1; a table of 48 flows (pools
+    // of 48 + 16 entries), doubled to 4096 at the minute's tick: the 80 flows
+    // need 80 FlowInfo and 80 metadata entries
+    const later = Array.from({ length: 40 }, (_, i) => ({ ...request(100 + i), tsNs: request(100 + i).tsNs + sec(60) - sec(0) }));
+    const f = tmp.file(`c${fileNo++}.pcap`, pcap([...forty, ...later]));
+    const e = new Engine({ files: [f], maxFlows: 48, flowIdleSec: 1e9 });
+    // the first minute boundary (T0 + 40 s: boundaries are multiples of 60 s) falls between the two halves
+    let grown = 0;
+    e.onTick((boundary) => {
+      if (!grown) e.setLimits({ maxFlows: 4096 }), (grown = boundary);
+    });
+    e.start();
+    expect((await e.waitDone()).state).toBe('done');
+    expect(grown).toBe(T0 + 40);
+    const s = e.stats();
+    expect([s.max_flows, s.num_flows, s.flow_table_full]).toEqual([4096, 80, 0]);
+    expect([s.flow_info_full, s.flow_meta_full]).toEqual([0, 0]);
+    const urls = e.flows({ limit: 1000 }).rows.map((r) => r.http?.url).sort();
+    expect(urls).toEqual([...Array.from({ length: 40 }, (_, i) => `/${i}`), ...Array.from({ length: 40 }, (_, i) => `/${100 + i}`)].sort());
+    e.close();
+  });
+
   it('pool shares and the MAC table size are validated', async () => {
     const { Engine } = await import('../ts/bindings/engine.js');
     for (const bad of [{ flowInfoShare: 0 }, { flowMetaShare: 1.5 }, { maxMacs: 0 }, { hostSideShare: 0 }])

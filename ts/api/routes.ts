@@ -5,6 +5,7 @@ import { freemem } from 'node:os';
 
 import { track } from './activity.js';
 import { bool, int, oneOf, str } from './params.js';
+import { FlowgateError } from '../bindings/errors.js';
 import { ApiError, RC } from './rc.js';
 import { route, type RouteDef } from './route.js';
 import { RowStream } from './stream.js';
@@ -247,14 +248,21 @@ export const routes: RouteDef[] = [
           const s = i.engine.stats();
           const max = what === 'flows' ? s.max_flows : s.max_hosts;
           if (max * 2 > 1 << 26) throw new ApiError(BAD_FORMAT, `the ${what} table is at its largest (${max})`);
-          need += 2 * (what === 'flows' ? s.flow_memory_bytes : s.host_memory_bytes);
+          // the new tables' reservation, as if every slot were used (twice the old one)
+          need += 2 * (what === 'flows' ? s.flow_reserved_bytes : s.host_reserved_bytes);
         }
         const free = freemem();
         if (need > free * 0.8) throw new ApiError(BAD_FORMAT, `not enough memory to double the ${what} tables: about ${Math.ceil(need / 2 ** 20)} MiB needed, ${Math.floor(free / 2 ** 20)} MiB available`);
         for (const i of ctx.deps.interfaces.list) {
           const s = i.engine.stats();
           const max = what === 'flows' ? s.max_flows : s.max_hosts;
-          i.engine.setLimits(what === 'flows' ? { maxFlows: max * 2 } : { maxHosts: max * 2 });
+          try {
+            i.engine.setLimits(what === 'flows' ? { maxFlows: max * 2 } : { maxHosts: max * 2 });
+          } catch (e) {
+            // the machine refused the reservation (E_NOMEM): the table stays as it was
+            if (e instanceof FlowgateError) throw new ApiError(BAD_FORMAT, `the ${what} table of interface ${i.ifid} cannot be doubled: ${e.message}`);
+            throw e;
+          }
         }
         return ctx.deps.interfaces.list.map((i) => {
           const s = i.engine.stats();

@@ -536,7 +536,10 @@ export interface EngineStats {
   throughput_bps: number;
   throughput_pps: number;
   memory_bytes: number;
+  /** resident bytes of what the engine keeps per flow slot (tables and pools hold pages as entries are first used) */
   flow_memory_bytes: number;
+  /** the same tables' whole reservation: what they hold when every slot has been used */
+  flow_reserved_bytes: number;
   /** DPI entries refused because their pool was full (classification goes on without) */
   flow_info_full: number;
   flow_meta_full: number;
@@ -544,6 +547,7 @@ export interface EngineStats {
   /** IEC 60870-5-104 flows without their state: its side pool was full */
   flow_iec_full: number;
   host_memory_bytes: number;
+  host_reserved_bytes: number;
   decode: Record<string, number>;
   malformed: number;
   read_only_packets: number;

@@ -505,12 +505,12 @@ Napi::Object flow_to_js(Napi::Env env, const FlowRow& r) {
   X(orphan_fragments, s.orphan_fragments) X(expired_ring_drops, s.expired_ring_drops) X(names_untold, s.names_untold)                    \
   X(drops, e.kernel_drops()) X(first_seen_ns, s.first_ns) X(last_seen_ns, s.last_ns) X(now_ns, pl.now_ns()) \
   X(throughput_bps, s.bps) X(throughput_pps, s.pps) X(memory_bytes, pl.memory_bytes())                   \
-  X(flow_memory_bytes, pl.flows().memory_bytes() + pl.flow_side_memory_bytes() + pl.classifier().memory_bytes() + pl.flow_scores_memory_bytes() + pl.flow_iec_memory_bytes()) \
+  X(flow_memory_bytes, pl.flow_memory_bytes(Mem::Resident)) X(flow_reserved_bytes, pl.flow_memory_bytes(Mem::Reserved)) \
   X(alerted_flows_notice, s.alerted_flows[kSevNotice]) X(alerted_flows_warning, s.alerted_flows[kSevWarning])  \
   X(alerted_flows_error, s.alerted_flows[kSevError]) X(alerted_flows_other, s.alerted_flows[kSevNone] + s.alerted_flows[kSevUncounted]) \
   X(flow_info_full, pl.classifier().info_full()) X(flow_meta_full, pl.classifier().meta_full())         \
   X(flow_score_full, pl.score_full()) X(flow_iec_full, pl.iec_full())                                     \
-  X(host_memory_bytes, pl.hosts().memory_bytes() + pl.names().memory_bytes() + pl.host_l7().memory_bytes() + pl.host_checks_memory_bytes() + pl.host_side_memory_bytes()) \
+  X(host_memory_bytes, pl.host_memory_bytes(Mem::Resident)) X(host_reserved_bytes, pl.host_memory_bytes(Mem::Reserved)) \
   X(malformed, s.decode.total_errors()) X(read_only_packets, e.read_only_packets())                      \
   X(read_only_bytes, e.read_only_bytes()) X(decode_non_ip, s.decode.non_ip)                              \
   X(decode_ip_fragments, s.decode.fragments) X(decode_tunnel_packets, s.decode.tunneled) \

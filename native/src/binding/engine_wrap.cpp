@@ -460,6 +460,8 @@ EngineWrap::EngineWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Engine
     engine_ = std::make_unique<Engine>(std::move(cfg));
   } catch (const OutputOpenError& e) {
     throw_fg(env, e.what(), "E_OUTPUT_OPEN");
+  } catch (const std::bad_alloc&) {
+    throw_fg(env, "the tables do not fit in this machine's memory (lower maxFlows / maxHosts)", "E_NOMEM");
   } catch (const std::exception& e) {
     throw_fg(env, e.what(), code);
   }
@@ -779,8 +781,15 @@ Napi::Value EngineWrap::SetLimits(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   require(info.Length() == 2 && info[0].IsNumber() && info[1].IsNumber(), env, "setLimits(maxFlows: number, maxHosts: number)");
   uint32_t mf = info[0].As<Napi::Number>().Uint32Value(), mh = info[1].As<Napi::Number>().Uint32Value();
-  if (!engine_->set_limits(mf, mh))
-    throw_fg(env, "table limits below the current number of flows or hosts", "E_LIMIT");
+  bool ok;
+  try {
+    ok = engine_->set_limits(mf, mh);
+  } catch (const std::bad_alloc&) {
+    // the new tables are built before the old ones go: a worker whose
+    // rebuild failed keeps its tables (earlier workers keep their new ones)
+    throw_fg(env, "the new tables do not fit in this machine's memory", "E_NOMEM");
+  }
+  if (!ok) throw_fg(env, "table limits below the current number of flows or hosts", "E_LIMIT");
   return env.Undefined();
 }
 

@@ -14,7 +14,7 @@ const char* decode_error_name(DecodeError e) {
 }
 
 DecodeResult decode_frame(uint16_t linktype, Bytes b, Packet& p, DecodeStats& s) {
-  uint64_t before = s.total_errors();
+  const uint64_t before = s.failed;
   bool ok;
   switch (linktype) {
     case kLinkEthernet: ok = decode_ethernet(b, p, s); break;
@@ -37,7 +37,7 @@ DecodeResult decode_frame(uint16_t linktype, Bytes b, Packet& p, DecodeStats& s)
     default: ok = s.fail(DecodeError::UnknownLinkType);
   }
   if (ok && p.ip_version) return DecodeResult::Ip;
-  if (s.total_errors() != before) return DecodeResult::Malformed;
+  if (s.failed != before) return DecodeResult::Malformed;
   s.non_ip++;
   return DecodeResult::NonIp;
 }

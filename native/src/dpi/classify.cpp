@@ -197,8 +197,8 @@ Verdict read_on_for_login(DpiCtx& c, const char* starts_tls) {
 }
 
 // Flow::info is the pool entry + 1, so a zeroed flow has none.
-// The pools are shares of the flow table (PipelineLimits: by default FlowInfo
-// for 5/16 of it, metadata entries for 1/32); a full pool refuses and counts.
+// The pools are shares of the flow table (PipelineLimits: by default all of
+// it, the pages touched as entries are used); a full pool refuses and counts.
 Classifier::Classifier(uint32_t max_flows, double info_share, double meta_share)
     : pool_(pool_size(max_flows, info_share)),
       risks2_(zero_array<uint32_t>(pool_.max())),
@@ -212,6 +212,17 @@ Classifier::Classifier(uint32_t max_flows, double info_share, double meta_share)
   guess_by_port(kProtoTcp, 0, 0);
   Risk r;
   url_risk("/?a=b", 5, r);  // compiles the URL injection patterns (≈ 12 ms) now
+}
+
+void Classifier::grow(uint32_t max_flows, double info_share, double meta_share) {
+  const uint32_t info = pool_size(max_flows, info_share), meta = std::min(pool_size(max_flows, meta_share), kMaxMeta);
+  if (info > pool_.max()) {
+    ZeroArray<uint32_t> r = zero_array<uint32_t>(info);
+    std::memcpy(r.get(), risks2_.get(), size_t(pool_.span()) * sizeof(uint32_t));
+    pool_.grow(info);
+    risks2_ = std::move(r);
+  }
+  meta_.grow(meta);
 }
 
 FlowMeta* Classifier::ensure_meta(Flow& f, FlowInfo* fi, MetaKind k) noexcept {

@@ -80,7 +80,10 @@ class Classifier {
   uint8_t ip_list_risk(const Flow& f) const noexcept;
   uint64_t info_full() const { return info_full_; }
   uint64_t meta_full() const { return meta_full_; }
-  size_t memory_bytes() const { return pool_.memory_bytes() + resident_bytes(risks2_) + meta_.memory_bytes(); }
+  // The flow table was rebuilt at `max_flows` slots: the pools take the same
+  // shares of it (they only grow; entries keep their numbers).
+  void grow(uint32_t max_flows, double info_share, double meta_share);
+  size_t memory_bytes(Mem m = Mem::Resident) const { return pool_.memory_bytes(m) + mem_bytes(risks2_, m) + meta_.memory_bytes(m); }
 
   FlowMeta* ensure_meta(Flow& f, FlowInfo* fi, MetaKind k) noexcept;
   // A dissector reading on after its match names the application (TLS

@@ -1367,6 +1367,11 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
     if (f.cli_host != HashIndex::kNone) f.cli_host = moved[f.cli_host];
     if (f.srv_host != HashIndex::kNone) f.srv_host = moved[f.srv_host];
   }
+  // The pools sized as shares of the tables grow with them (entries keep their
+  // numbers, so flows and host slots keep their references); they never shrink.
+  dpi_.grow(max_flows, lim_.flow_info_share, lim_.flow_meta_share);
+  const uint32_t side = sites_slots(max_hosts, lim_.host_side_share);
+  sites_pool_.grow(side), icmp_pool_.grow(side), ports_pool_.grow(side), behaviour_pool_.grow(side), remote_behaviour_pool_.grow(side);
   flows_ = std::move(nf);
   flow_goodput_ = std::move(ngoodput);
   flow_tcp_ = std::move(ntcp);

@@ -139,10 +139,10 @@ class Pipeline {
   const BcastTooLargeLog& last_bcast_too_large() const { return too_large_[1]; }
   // The current minute so far (what ntopng's host Lua fields hits.* show).
   HostCheckHits live_check_hits(uint32_t slot) const noexcept { return hits_of(checks_[slot], hosts_[slot]); }
-  size_t host_checks_memory_bytes() const { return resident_bytes(checks_) + resident_bytes(check_hits_) + resident_bytes(host_scores_); }
+  size_t host_checks_memory_bytes(Mem m = Mem::Resident) const { return mem_bytes(checks_, m) + mem_bytes(check_hits_, m) + mem_bytes(host_scores_, m); }
   // the per-host side pools (sites, ICMP, used ports, behaviour) and the side arrays indexed by host slot
-  size_t host_side_memory_bytes() const {
-    return sites_pool_.memory_bytes() + icmp_pool_.memory_bytes() + ports_pool_.memory_bytes() + behaviour_pool_.memory_bytes() + remote_behaviour_pool_.memory_bytes() +
+  size_t host_side_memory_bytes(Mem m = Mem::Resident) const {
+    return sites_pool_.memory_bytes(m) + icmp_pool_.memory_bytes(m) + ports_pool_.memory_bytes(m) + behaviour_pool_.memory_bytes(m) + remote_behaviour_pool_.memory_bytes(m) +
            size_t(hosts_.max()) * 20 /* host_net_, host_pool_, host_country_, host_sites_, host_icmp_, host_ports_, host_behaviour_ */;
   }
   // Flow scores (flow/scores.h): a new table re-scores every active flow
@@ -158,7 +158,7 @@ class Pipeline {
   int16_t host_network(uint32_t slot) const { return host_net_[slot] == kNoNet ? -1 : host_net_[slot]; }
   // Flows whose score could not be kept: the side pool was full.
   uint64_t score_full() const { return score_full_; }
-  size_t flow_scores_memory_bytes() const { return score_pool_.memory_bytes(); }
+  size_t flow_scores_memory_bytes(Mem m = Mem::Resident) const { return score_pool_.memory_bytes(m); }
   // the arrays beside the flow table, by slot: goodput counters, TCP latencies
   size_t flow_side_memory_bytes() const { return size_t(flows_.max()) * (sizeof(uint32_t) + sizeof(TcpTiming)); }
   const TcpTiming& flow_tcp(uint32_t slot) const { return flow_tcp_[slot]; }
@@ -168,7 +168,14 @@ class Pipeline {
   void set_iec_allowed(uint64_t lo, uint64_t hi) noexcept { iec_cfg_.allowed[0] = lo, iec_cfg_.allowed[1] = hi; }
   // IEC flows whose state could not be kept: the side pool was full.
   uint64_t iec_full() const { return iec_full_; }
-  size_t flow_iec_memory_bytes() const { return iec_pool_.memory_bytes() + iec_index_.memory_bytes(); }
+  size_t flow_iec_memory_bytes(Mem m = Mem::Resident) const { return iec_pool_.memory_bytes(m) + iec_index_.memory_bytes(m); }
+  // Everything kept per flow slot, per host slot (interface statistics).
+  size_t flow_memory_bytes(Mem m) const {
+    return flows_.memory_bytes(m) + flow_side_memory_bytes() + dpi_.memory_bytes(m) + flow_scores_memory_bytes(m) + flow_iec_memory_bytes(m);
+  }
+  size_t host_memory_bytes(Mem m) const {
+    return hosts_.memory_bytes(m) + names_.memory_bytes(m) + l7_.memory_bytes(m) + host_checks_memory_bytes(m) + host_side_memory_bytes(m);
+  }
   // Rebuilds the flow and host tables with new maximums (ntopng's incr_flows),
   // keeping every entry. Allocates: JS thread, under the batch lock. Returns
   // false (and changes nothing) when a maximum is below the current count.

@@ -65,7 +65,7 @@ class BehaviourMap {
   uint64_t full() const { return full_; }
   const BehaviourEntry& slot(uint32_t i) const { return e_[i]; }
   uint32_t slots() const { return cap_; }
-  size_t memory_bytes() const { return resident_bytes(e_); }
+  size_t memory_bytes() const { return mem_bytes(e_, Mem::Resident); }
 
  private:
   uint32_t cap_, mask_, max_, n_ = 0;

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <new>
 #include <type_traits>
@@ -83,9 +84,12 @@ inline size_t resident_bytes(const void* p, size_t bytes) {
   }
   return in * kPage;
 }
+// What a table's memory figure counts: the pages in memory, or the whole
+// reservation (what a table full to its last entry would hold).
+enum class Mem : uint8_t { Resident, Reserved };
 template <class T>
-size_t resident_bytes(const ZeroArray<T>& a) {
-  return resident_bytes(a.get(), a.get_deleter().bytes);
+size_t mem_bytes(const ZeroArray<T>& a, Mem m) {
+  return m == Mem::Reserved ? a.get_deleter().bytes : resident_bytes(a.get(), a.get_deleter().bytes);
 }
 
 class HashIndex {
@@ -157,7 +161,7 @@ class HashIndex {
   }
 
   uint64_t capacity() const { return cap_; }
-  size_t memory_bytes() const { return resident_bytes(slots_); }
+  size_t memory_bytes(Mem m = Mem::Resident) const { return mem_bytes(slots_, m); }
 
  private:
   uint64_t cap_;
@@ -198,6 +202,19 @@ class EntryPool {
     used_[i] = 0;
     free_[nfree_++] = i;
   }
+  // Room for `max` entries (never below what has been handed out), every
+  // entry at its number: references to entries stay valid. Builds the new
+  // arrays before it lets the old go (may throw std::bad_alloc, changing nothing).
+  void grow(uint32_t max) {
+    if (max <= max_) return;
+    ZeroArray<T> e = zero_array<T>(max);
+    ZeroArray<uint32_t> f = zero_array<uint32_t>(max);
+    ZeroArray<uint8_t> u = zero_array<uint8_t>(max);
+    std::memcpy(static_cast<void*>(e.get()), entries_.get(), size_t(span_) * sizeof(T));
+    std::memcpy(f.get(), free_.get(), size_t(nfree_) * sizeof(uint32_t));
+    std::memcpy(u.get(), used_.get(), span_);
+    entries_ = std::move(e), free_ = std::move(f), used_ = std::move(u), max_ = max;
+  }
   T& operator[](uint32_t i) { return entries_[i]; }
   const T& operator[](uint32_t i) const { return entries_[i]; }
   bool used(uint32_t i) const { return used_[i] != 0; }
@@ -206,9 +223,9 @@ class EntryPool {
   // One past the highest slot ever handed out: every used slot lies below it,
   // so walks over a large, partly filled table stop here.
   uint32_t span() const { return span_; }
-  // Resident bytes: the entries' pages touched so far (all of them when the
-  // engine faulted its tables in at start).
-  size_t memory_bytes() const { return resident_bytes(entries_) + resident_bytes(free_) + resident_bytes(used_); }
+  // Resident: the entries' pages touched so far (all of them when the engine
+  // faulted its tables in at start).
+  size_t memory_bytes(Mem m = Mem::Resident) const { return mem_bytes(entries_, m) + mem_bytes(free_, m) + mem_bytes(used_, m); }
 
  private:
   uint32_t max_;

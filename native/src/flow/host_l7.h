@@ -249,7 +249,7 @@ class HostL7Table {
   uint32_t used() const { return used_; }  // entries, stale ones included until reclaimed
   uint32_t max() const { return max_; }
   uint32_t slots() const { return cap_; }
-  size_t memory_bytes() const { return max_ ? resident_bytes(t_) + resident_bytes(state_) : 0; }
+  size_t memory_bytes(Mem m = Mem::Resident) const { return max_ ? mem_bytes(t_, m) + mem_bytes(state_, m) : 0; }
 
  private:
   // an entry's owner: the host slot and the slot's current generation

@@ -58,7 +58,7 @@ class NamePool {
   void release(uint32_t slot) {
     if (slot != HashIndex::kNone) pool_.release(slot);
   }
-  size_t memory_bytes() const { return pool_.memory_bytes(); }
+  size_t memory_bytes(Mem m = Mem::Resident) const { return pool_.memory_bytes(m); }
 
  private:
   struct Slot { char s[kLen]; };

@@ -36,7 +36,7 @@ class Table {
   uint32_t size() const { return pool_.size(); }
   uint32_t max() const { return pool_.max(); }
   uint32_t span() const { return pool_.span(); }  // every used slot is below it
-  size_t memory_bytes() const { return index_.memory_bytes() + pool_.memory_bytes(); }
+  size_t memory_bytes(Mem m = Mem::Resident) const { return index_.memory_bytes(m) + pool_.memory_bytes(m); }
 
  private:
   HashIndex index_;
