@@ -218,6 +218,7 @@ describe('SSH metadata', () => {
 describe('metadata pool', () => {
   it('when full, refusals are counted and classification goes on', async () => {
     // 64 flows → 36 FlowInfo entries (5/16 + 16), 18 metadata entries (1/32 + 16); 40 HTTP flows alive.
+    // (The default shares hold every flow: these are set lower to fill the pools.)
     const tmp = tempDir('fg-meta-pool-');
     const frames: Buffer[] = [];
     for (let i = 0; i < 40; i++) {
@@ -225,7 +226,7 @@ describe('metadata pool', () => {
       frames.push(eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: '10.0.0.1', dst: '10.0.0.2', proto: IPPROTO.TCP }, tcp({ sport: 41000 + i, dport: 80, flags: TCPF.PSH | TCPF.ACK, seq: 1, ack: 1 }, req))));
     }
     const file = tmp.file('pool.pcap', pcap(frames.map((data, i) => ({ tsNs: sec(1700000000 + i), data }))));
-    const e = new Engine({ files: [file], flowIdleSec: 1e10, maxFlows: 64 });
+    const e = new Engine({ files: [file], flowIdleSec: 1e10, maxFlows: 64, flowInfoShare: 5 / 16, flowMetaShare: 1 / 32 });
     e.start();
     await e.waitDone();
     const rows = e.flows({ limit: 100 }).rows;

@@ -281,7 +281,7 @@ function ifaceFacts(s: EngineStats, l7: L7Stats) {
       'packets', 'bytes', 'ip_packets', 'ip_bytes', 'ipv4_packets', 'ipv6_packets',
       'packets_upload', 'bytes_upload', 'packets_download', 'bytes_download',
       'local2remote', 'remote2local', 'local2local', 'remote2remote', 'broadcast_packets', 'multicast_packets',
-      'tcpPacketStats', 'num_flows', 'num_hosts', 'num_local_hosts', 'flows_created', 'flows_expired',
+      'tcpPacketStats', 'num_flows', 'num_hosts', 'num_local_hosts', 'flows_created', 'flows_expired', 'hosts_created', 'hosts_expired',
       'first_seen_ns', 'last_seen_ns', 'decode', 'malformed', 'orphan_fragments',
     ),
     l4: [...s.l4].sort((a, b) => a.proto - b.proto),

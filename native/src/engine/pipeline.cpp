@@ -236,7 +236,7 @@ uint32_t Pipeline::host_for(const IpAddr& ip, uint16_t vlan, const uint8_t* mac,
   if (c.len && c.ip == ip && c.vlan == vlan) name_host(e, c.name, c.len, NameSource(c.src), c.ms);
   // several workers: a new part of a host another worker holds is not a new
   // host; published at once (its flow follows), so the others know it
-  if (!liveness_ || !liveness_->held_elsewhere(worker_, h)) stats_.hosts_created++;
+  if (!liveness_ || liveness_->enter(h)) stats_.hosts_created++;
   if (liveness_) liveness_->publish(worker_, h, now_ns_, true);
   return i;
 }
@@ -1238,7 +1238,7 @@ void Pipeline::sweep(uint32_t nf, uint32_t nh, uint32_t nl) noexcept {
     if (liveness_) liveness_->publish(worker_, e.hash, e.last_ns(), busy);
     if (!busy && now_ns_ - e.last_ns() > idle && (!liveness_ || liveness_->others_idle(worker_, e.hash, now_ns_, idle))) {
       if (liveness_) liveness_->forget(worker_, e.hash);
-      if (!liveness_ || !liveness_->held_elsewhere(worker_, e.hash)) stats_.hosts_expired++;  // the host's last part
+      if (!liveness_ || liveness_->leave(e.hash)) stats_.hosts_expired++;  // the host's last part
       names_.release(e.name);
       if (e.flags & kHostLocal) stats_.local_hosts--;
       if (e.pkts(0) == 0) rx_only_gone(e);

@@ -15,6 +15,11 @@
 //
 // A slot per host hash and worker holds [busy:1][tag:15][ms:48]; a slot
 // another host took (tag differs) tells nothing, as an empty one.
+//
+// Apart from those, the interface counts a host's parts (enter / leave, a
+// compare-and-swap per part made or dropped, never per packet): the part
+// that finds none is the host created, the last to go the host expired, so
+// two workers making a host's first parts at once count it once.
 #pragma once
 #include <atomic>
 #include <cstdint>
@@ -30,6 +35,47 @@ class HostLiveness {
     mask_ = n - 1;
     at_.reset(new std::atomic<uint64_t>[n * workers]());
     clocks_.reset(new Clock[workers]());
+    parts_.reset(new std::atomic<uint64_t>[n]());
+  }
+  // A worker made a part of the host: true when no other part exists (a
+  // host created on the interface).
+  bool enter(uint64_t host_hash) noexcept {
+    const uint64_t t = part_tag(host_hash);
+    std::atomic<uint64_t>* free = nullptr;
+    for (uint64_t k = 0; k < kWindow; k++) {
+      std::atomic<uint64_t>& a = parts_[(host_hash + k) & mask_];
+      uint64_t v = a.load(std::memory_order_acquire);
+      for (;;) {
+        if ((v & kPartTag) != t) break;
+        // the host's slot (a count of 0: its parts all went, the slot kept)
+        if (a.compare_exchange_weak(v, v + 1, std::memory_order_acq_rel)) return (v & kParts) == 0;
+      }
+      if (!free && (v & kParts) == 0) free = &a;  // empty, or a gone host's
+    }
+    // not known: take the first free slot of the window; a worker that
+    // takes it first made the host, this one joins it
+    while (free) {
+      uint64_t v = free->load(std::memory_order_acquire);
+      if ((v & kPartTag) == t) {
+        if (free->compare_exchange_weak(v, v + 1, std::memory_order_acq_rel)) return (v & kParts) == 0;
+        continue;
+      }
+      if (v & kParts) break;  // another host took it meanwhile
+      if (free->compare_exchange_weak(v, t | 1, std::memory_order_acq_rel)) return true;
+    }
+    return true;  // the window is full: counted as a host of its own
+  }
+  // A worker dropped its part: true when it was the host's last (a host
+  // expired on the interface).
+  bool leave(uint64_t host_hash) noexcept {
+    const uint64_t t = part_tag(host_hash);
+    for (uint64_t k = 0; k < kWindow; k++) {
+      std::atomic<uint64_t>& a = parts_[(host_hash + k) & mask_];
+      uint64_t v = a.load(std::memory_order_acquire);
+      while ((v & kPartTag) == t && (v & kParts))
+        if (a.compare_exchange_weak(v, v - 1, std::memory_order_acq_rel)) return (v & kParts) == 1;
+    }
+    return true;  // not counted at enter (a full window): it goes alone
   }
   // Worker w's part of a host: last active at last_ns, or busy (active flows).
   void publish(uint32_t w, uint64_t host_hash, uint64_t last_ns, bool busy) noexcept {
@@ -49,27 +95,19 @@ class HostLiveness {
     }
     return true;
   }
-  // Another worker holds a part of the host (as far as published): a part
-  // created or dropped here is not a host created or expired on the
-  // interface (hosts_created / hosts_expired count hosts, not parts).
-  bool held_elsewhere(uint32_t w, uint64_t host_hash) const noexcept {
-    for (uint32_t j = 0; j < workers_; j++) {
-      if (j == w) continue;
-      const uint64_t v = at_[slot(j, host_hash)].load(std::memory_order_relaxed);
-      if (v && (v & kTag) == tag(host_hash)) return true;
-    }
-    return false;
-  }
   // Worker w dropped its part: it tells nothing any more.
   void forget(uint32_t w, uint64_t host_hash) noexcept {
     std::atomic<uint64_t>& a = at_[slot(w, host_hash)];
     uint64_t v = a.load(std::memory_order_relaxed);
     if ((v & kTag) == tag(host_hash)) a.compare_exchange_strong(v, 0, std::memory_order_relaxed);
   }
-  size_t memory_bytes() const { return (mask_ + 1) * workers_ * sizeof(uint64_t) + workers_ * sizeof(Clock); }
+  size_t memory_bytes() const { return (mask_ + 1) * (workers_ + 1) * sizeof(uint64_t) + workers_ * sizeof(Clock); }
 
  private:
   static constexpr uint64_t kBusy = uint64_t(1) << 63, kTag = uint64_t(0x7fff) << 48, kMs = (uint64_t(1) << 48) - 1;
+  // parts_: [tag:32][parts:32], probed over a window of slots from the hash's own
+  static constexpr uint64_t kPartTag = ~uint64_t(0) << 32, kParts = 0xffffffffu, kWindow = 16;
+  static uint64_t part_tag(uint64_t h) { return (h | uint64_t(1) << 63) & kPartTag; }
   static uint64_t tag(uint64_t h) { return ((h >> 48) & 0x7fff) << 48; }
   size_t slot(uint32_t w, uint64_t h) const { return size_t(w) * (mask_ + 1) + (h & mask_); }
   struct alignas(64) Clock {
@@ -79,6 +117,7 @@ class HostLiveness {
   uint64_t mask_;
   std::unique_ptr<std::atomic<uint64_t>[]> at_;
   std::unique_ptr<Clock[]> clocks_;
+  std::unique_ptr<std::atomic<uint64_t>[]> parts_;
 };
 
 }  // namespace fg
