@@ -41,29 +41,22 @@ class HostLiveness {
   // host created on the interface).
   bool enter(uint64_t host_hash) noexcept {
     const uint64_t t = part_tag(host_hash);
-    std::atomic<uint64_t>* free = nullptr;
-    for (uint64_t k = 0; k < kWindow; k++) {
-      std::atomic<uint64_t>& a = parts_[(host_hash + k) & mask_];
-      uint64_t v = a.load(std::memory_order_acquire);
-      for (;;) {
-        if ((v & kPartTag) != t) break;
-        // the host's slot (a count of 0: its parts all went, the slot kept)
-        if (a.compare_exchange_weak(v, v + 1, std::memory_order_acq_rel)) return (v & kParts) == 0;
+    for (int attempt = 0; attempt < 8; attempt++) {
+      std::atomic<uint64_t>* free = nullptr;
+      uint64_t seen = 0;
+      for (uint64_t k = 0; k < kWindow; k++) {
+        std::atomic<uint64_t>& a = parts_[(host_hash + k) & mask_];
+        uint64_t v = a.load(std::memory_order_acquire);
+        while ((v & kPartTag) == t)  // the host's slot (a count of 0: its parts all went)
+          if (a.compare_exchange_weak(v, v + 1, std::memory_order_acq_rel)) return (v & kParts) == 0;
+        if (!free && (v & kParts) == 0) free = &a, seen = v;  // empty, or a gone host's
       }
-      if (!free && (v & kParts) == 0) free = &a;  // empty, or a gone host's
+      if (!free) break;
+      // not known here: the first free slot of the window; when another
+      // worker took it first for this host, the next pass joins it
+      if (free->compare_exchange_strong(seen, t | 1, std::memory_order_acq_rel)) return true;
     }
-    // not known: take the first free slot of the window; a worker that
-    // takes it first made the host, this one joins it
-    while (free) {
-      uint64_t v = free->load(std::memory_order_acquire);
-      if ((v & kPartTag) == t) {
-        if (free->compare_exchange_weak(v, v + 1, std::memory_order_acq_rel)) return (v & kParts) == 0;
-        continue;
-      }
-      if (v & kParts) break;  // another host took it meanwhile
-      if (free->compare_exchange_weak(v, t | 1, std::memory_order_acq_rel)) return true;
-    }
-    return true;  // the window is full: counted as a host of its own
+    return true;  // no room in the window: counted as a host of its own
   }
   // A worker dropped its part: true when it was the host's last (a host
   // expired on the interface).
