@@ -504,13 +504,13 @@ Napi::Object flow_to_js(Napi::Env env, const FlowRow& r) {
   X(host_l7_entries, pl.host_l7().used()) X(host_l7_entries_max, pl.host_l7().max())                       \
   X(orphan_fragments, s.orphan_fragments) X(expired_ring_drops, s.expired_ring_drops) X(names_untold, s.names_untold)                    \
   X(drops, e.kernel_drops()) X(first_seen_ns, s.first_ns) X(last_seen_ns, s.last_ns) X(now_ns, pl.now_ns()) \
-  X(throughput_bps, s.bps) X(throughput_pps, s.pps) X(memory_bytes, pl.memory_bytes())                   \
-  X(flow_memory_bytes, pl.flow_memory_bytes(Mem::Resident)) X(flow_reserved_bytes, pl.flow_memory_bytes(Mem::Reserved)) \
+  X(throughput_bps, s.bps) X(throughput_pps, s.pps) X(memory_bytes, 0.0)                   \
+  X(flow_memory_bytes, 0.0) X(flow_reserved_bytes, 0.0) /* stats_fill_memory */ \
   X(alerted_flows_notice, s.alerted_flows[kSevNotice]) X(alerted_flows_warning, s.alerted_flows[kSevWarning])  \
   X(alerted_flows_error, s.alerted_flows[kSevError]) X(alerted_flows_other, s.alerted_flows[kSevNone] + s.alerted_flows[kSevUncounted]) \
   X(flow_info_full, pl.classifier().info_full()) X(flow_meta_full, pl.classifier().meta_full())         \
   X(flow_score_full, pl.score_full()) X(flow_iec_full, pl.iec_full())                                     \
-  X(host_memory_bytes, pl.host_memory_bytes(Mem::Resident)) X(host_reserved_bytes, pl.host_memory_bytes(Mem::Reserved)) \
+  X(host_memory_bytes, 0.0) X(host_reserved_bytes, 0.0) \
   X(malformed, s.decode.total_errors()) X(read_only_packets, e.read_only_packets())                      \
   X(read_only_bytes, e.read_only_bytes()) X(decode_non_ip, s.decode.non_ip)                              \
   X(decode_ip_fragments, s.decode.fragments) X(decode_tunnel_packets, s.decode.tunneled) \
@@ -634,6 +634,22 @@ void stats_fill(const Engine& e, const Views& v, double* out) {
   out[kSlot_num_hosts] = double(d.hosts), out[kSlot_num_local_hosts] = double(d.local);
   out[kSlot_num_rcvd_only_hosts] = double(d.rx_only), out[kSlot_num_local_rcvd_only_hosts] = double(d.local_rx_only);
   out[kSlot_num_devices] = double(d.devices);
+}
+
+void stats_fill_memory(const Views& v, double* out, MemoryFigures& c) {
+  const uint64_t t = uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
+  if (!c.valid || t - c.at_ns >= 1000000000ULL) {
+    c = MemoryFigures{};
+    for (const Pipeline* pl : v) {
+      c.all += double(pl->memory_bytes());
+      c.flows += double(pl->flow_memory_bytes(Mem::Resident)), c.flows_reserved += double(pl->flow_memory_bytes(Mem::Reserved));
+      c.hosts += double(pl->host_memory_bytes(Mem::Resident)), c.hosts_reserved += double(pl->host_memory_bytes(Mem::Reserved));
+    }
+    c.at_ns = t, c.valid = true;
+  }
+  out[kSlot_memory_bytes] = c.all;
+  out[kSlot_flow_memory_bytes] = c.flows, out[kSlot_flow_reserved_bytes] = c.flows_reserved;
+  out[kSlot_host_memory_bytes] = c.hosts, out[kSlot_host_reserved_bytes] = c.hosts_reserved;
 }
 
 Napi::Object stats_layout(Napi::Env env) {

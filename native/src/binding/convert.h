@@ -16,6 +16,15 @@ Napi::Object host_check_row_to_js(Napi::Env env, const HostCheckRow& r, const do
 // Interface statistics into a Float64Array of stats_size() slots (layout: stats_layout()).
 size_t stats_size();
 void stats_fill(const Engine& e, const Views& v, double* out);
+// The memory figures, outside the batch lock (Engine::tables_views): asking
+// the kernel which pages are resident takes a millisecond on large tables,
+// so they are sampled at most once a second (and after a table rebuild).
+struct MemoryFigures {
+  double all = 0, flows = 0, flows_reserved = 0, hosts = 0, hosts_reserved = 0;
+  uint64_t at_ns = 0;
+  bool valid = false;
+};
+void stats_fill_memory(const Views& v, double* out, MemoryFigures& cache);
 Napi::Object stats_layout(Napi::Env env);
 // Interface counters by application and category: every shard's, summed.
 Napi::Object l7_stats_to_js(Napi::Env env, const Views& v);

@@ -531,6 +531,7 @@ Napi::Value EngineWrap::Stats(const Napi::CallbackInfo& info) {
     stats_fill(*engine_, v, out);
     return 0;
   });
+  stats_fill_memory(engine_->tables_views(), out, memory_);
   return env.Undefined();
 }
 
@@ -781,6 +782,7 @@ Napi::Value EngineWrap::SetLimits(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   require(info.Length() == 2 && info[0].IsNumber() && info[1].IsNumber(), env, "setLimits(maxFlows: number, maxHosts: number)");
   uint32_t mf = info[0].As<Napi::Number>().Uint32Value(), mh = info[1].As<Napi::Number>().Uint32Value();
+  memory_.valid = false;  // the tables may be rebuilt
   bool ok;
   try {
     ok = engine_->set_limits(mf, mh);

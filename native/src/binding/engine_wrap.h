@@ -7,6 +7,7 @@
 #include <memory>
 #include <set>
 
+#include "binding/convert.h"
 #include "engine/engine.h"
 
 namespace fg {
@@ -25,6 +26,7 @@ class EngineWrap : public Napi::ObjectWrap<EngineWrap> {
   void shutdown();
 
  private:
+  MemoryFigures memory_;  // the stats' memory figures, sampled at most once a second
   Napi::Value Start(const Napi::CallbackInfo& info);
   Napi::Value Stop(const Napi::CallbackInfo& info);
   Napi::Value State(const Napi::CallbackInfo& info);

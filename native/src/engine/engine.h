@@ -145,6 +145,10 @@ class Engine {
     AllLocks g(*this);
     return f(views_);
   }
+  // The shards without their locks, for what only reads the tables' mappings
+  // (their resident pages): only the JS thread, which alone rebuilds tables
+  // (set_limits), may ask.
+  const std::vector<const Pipeline*>& tables_views() const { return views_; }
 
   // Hosts and devices counted once over the shards (binding/convert.cpp's
   // stats), kept with the shards' host counters they were counted at.
