@@ -100,7 +100,7 @@ void set_str(Napi::Object& o, const char* k, const char* v) {
   if (v[0]) o.Set(k, v);
 }
 
-void meta_to_js(Napi::Env env, Napi::Object& o, const FlowMeta& m) {
+void meta_to_js(Napi::Env env, Napi::Object& o, const FlowMeta& m, const TlsCert* cert) {
   Napi::Object x = Napi::Object::New(env);
   switch (m.kind) {
     case MetaKind::Tls: {
@@ -119,11 +119,11 @@ void meta_to_js(Napi::Env env, Napi::Object& o, const FlowMeta& m) {
         x.Set("ja4", std::string(t.ja4, sizeof(t.ja4)));
       }
       if (t.flags & kTlsJa3s) x.Set("ja3s", hex(t.ja3s, 16));
-      set_str(x, "issuer_dn", t.issuer);
-      set_str(x, "subject_dn", t.subject);
-      if (t.not_after) {
-        x.Set("not_before", double(t.not_before));
-        x.Set("not_after", double(t.not_after));
+      set_str(x, "issuer_dn", cert ? cert->issuer : "");
+      set_str(x, "subject_dn", cert ? cert->subject : "");
+      if (cert && cert->not_after) {
+        x.Set("not_before", double(cert->not_before));
+        x.Set("not_after", double(cert->not_after));
       }
       x.Set("quic", bool(t.flags & kTlsQuic));
       o.Set("tls", x);
@@ -472,7 +472,7 @@ Napi::Object flow_to_js(Napi::Env env, const FlowRow& r) {
     }
   o.Set("risks", risks);
   o.Set("risk_ids", ids);
-  if (r.has_meta) meta_to_js(env, o, r.meta);
+  if (r.has_meta) meta_to_js(env, o, r.meta, r.has_cert ? &r.cert : nullptr);
   if (r.dns_kind) {
     Napi::Object d = Napi::Object::New(env);
     d.Set("query_type", double(r.dns.qtype));

@@ -202,7 +202,9 @@ Verdict read_on_for_login(DpiCtx& c, const char* starts_tls) {
 Classifier::Classifier(uint32_t max_flows, double info_share, double meta_share)
     : pool_(pool_size(max_flows, info_share)),
       risks2_(zero_array<uint32_t>(pool_.max())),
-      meta_(std::min(pool_size(max_flows, meta_share), kMaxMeta)) {
+      meta_(std::min(pool_size(max_flows, meta_share), kMaxMeta)),
+      tls_(std::min(pool_size(max_flows, meta_share), kMaxMeta)),
+      certs_(std::min(pool_size(max_flows, meta_share), kMaxMeta)) {
   // The address, name and port tables are built on first use: here, with
   // the engine, rather than as a stall of tens of milliseconds on the
   // first packets.
@@ -222,30 +224,39 @@ void Classifier::grow(uint32_t max_flows, double info_share, double meta_share) 
     pool_.grow(info);
     risks2_ = std::move(r);
   }
-  meta_.grow(meta);
+  meta_.grow(meta), tls_.grow(meta), certs_.grow(meta);
 }
 
 FlowMeta* Classifier::ensure_meta(Flow& f, FlowInfo* fi, MetaKind k) noexcept {
   (void)f;
   if (!fi) return nullptr;
+  const bool tls = k == MetaKind::Tls;
   if (uint32_t m = fi->meta_index()) {
-    FlowMeta& e = meta_[m - 1];
-    return e.kind == k ? &e : nullptr;
+    if (fi->kind != uint8_t(k)) return nullptr;
+    return tls ? reinterpret_cast<FlowMeta*>(&tls_[m - 1]) : &meta_[m - 1];
   }
   // Another kind, or this kind refused once already (counted once per flow).
   if (fi->kind != uint8_t(MetaKind::None)) return nullptr;
-  uint32_t i = meta_.alloc();
+  uint32_t i = tls ? tls_.alloc() : meta_.alloc();
+  fi->kind = uint8_t(k);
   if (i == HashIndex::kNone) {
     meta_full_++;
-    fi->kind = uint8_t(k);
     return nullptr;
   }
-  FlowMeta& e = meta_[i];
-  std::memset(&e, 0, sizeof(e));
-  e.kind = k;
-  fi->kind = uint8_t(k);
+  FlowMeta* e = tls ? reinterpret_cast<FlowMeta*>(&tls_[i]) : &meta_[i];
+  std::memset(static_cast<void*>(e), 0, tls ? kTlsMetaBytes : sizeof(FlowMeta));
+  e->kind = k;
   fi->set_meta_index(i + 1);
-  return &e;
+  return e;
+}
+
+void Classifier::keep_cert(FlowMeta& m, const TlsCert& c) noexcept {
+  if (!m.cert) {
+    const uint32_t i = certs_.alloc();
+    if (i == HashIndex::kNone) return void(meta_full_++);
+    m.cert = i + 1;
+  }
+  certs_[m.cert - 1] = c;
 }
 
 FlowInfo* Classifier::ensure_info(Flow& f) noexcept {
@@ -264,7 +275,16 @@ FlowInfo* Classifier::ensure_info(Flow& f) noexcept {
 
 void Classifier::release(Flow& f) noexcept {
   if (f.info) {
-    if (uint32_t m = pool_[f.info - 1].meta_index()) meta_.release(m - 1);
+    const FlowInfo& fi = pool_[f.info - 1];
+    if (uint32_t m = fi.meta_index()) {
+      if (fi.kind == uint8_t(MetaKind::Tls)) {
+        const FlowMeta& e = *reinterpret_cast<const FlowMeta*>(&tls_[m - 1]);
+        if (e.cert) certs_.release(e.cert - 1);
+        tls_.release(m - 1);
+      } else {
+        meta_.release(m - 1);
+      }
+    }
     pool_.release(f.info - 1);
   }
   f.info = 0;

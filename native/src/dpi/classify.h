@@ -66,11 +66,19 @@ class Classifier {
   }
   uint32_t entry_of(const FlowInfo* fi) const noexcept { return uint32_t(fi - &pool_[0]); }
   void prefetch(const Flow& f) const noexcept { __builtin_prefetch(&pool_[f.info - 1], 1); }
+  // The flow's metadata entry (a TLS one holds only its kind, cert and tls:
+  // the first kTlsMetaBytes of a FlowMeta).
   const FlowMeta* meta(const Flow& f) const noexcept {
     const FlowInfo* fi = info(f);
     uint32_t m = fi ? fi->meta_index() : 0;
-    return m ? &meta_[m - 1] : nullptr;
+    if (!m) return nullptr;
+    if (fi->kind == uint8_t(MetaKind::Tls)) return reinterpret_cast<const FlowMeta*>(&tls_[m - 1]);
+    return &meta_[m - 1];
   }
+  const TlsCert* cert(const FlowMeta& m) const noexcept { return m.kind == MetaKind::Tls && m.cert ? &certs_[m.cert - 1] : nullptr; }
+  // Keeps the first certificate's fields for the flow's TLS entry (a pool
+  // full: counted in meta_full, the risks and names were judged anyway).
+  void keep_cert(FlowMeta& m, const TlsCert& c) noexcept;
   // nDPI's risk mask (bit = ndpi_risk_enum id): what dissectors raised, plus
   // what follows from the flow's protocol, ports and counters.
   uint64_t risks(const Flow& f) const noexcept;
@@ -83,7 +91,7 @@ class Classifier {
   // The flow table was rebuilt at `max_flows` slots: the pools take the same
   // shares of it (they only grow; entries keep their numbers).
   void grow(uint32_t max_flows, double info_share, double meta_share);
-  size_t memory_bytes(Mem m = Mem::Resident) const { return pool_.memory_bytes(m) + mem_bytes(risks2_, m) + meta_.memory_bytes(m); }
+  size_t memory_bytes(Mem m = Mem::Resident) const { return pool_.memory_bytes(m) + mem_bytes(risks2_, m) + meta_.memory_bytes(m) + tls_.memory_bytes(m) + certs_.memory_bytes(m); }
 
   FlowMeta* ensure_meta(Flow& f, FlowInfo* fi, MetaKind k) noexcept;
   // A dissector reading on after its match names the application (TLS
@@ -153,7 +161,9 @@ class Classifier {
   // per FlowInfo entry: the second word of stored risks (kStoredRisks2), beside the
   // 64-byte entries rather than in them
   ZeroArray<uint32_t> risks2_;
-  EntryPool<FlowMeta> meta_;
+  EntryPool<FlowMeta> meta_;      // HTTP, SSH
+  EntryPool<TlsMetaSlot> tls_;    // TLS, DTLS, QUIC (each pool a share of the flow table)
+  EntryPool<TlsCert> certs_;      // their certificates (TLS ≤ 1.2, DTLS)
   struct CacheEntry {
     uint64_t key;
     uint16_t app;

@@ -1,9 +1,12 @@
-// ④ What dissectors extract beyond the name: one 256-byte entry per flow
-// whose dissector has metadata (TLS, QUIC, HTTP, SSH), from a bounded pool
-// separate from FlowInfo, so flows without any cost nothing. DNS's few
-// fields fit in FlowInfo itself (DnsMeta). Strings are NUL-terminated,
-// truncated to their array.
+// ④ What dissectors extract beyond the name: one entry per flow whose
+// dissector has metadata, from bounded pools separate from FlowInfo, so
+// flows without any cost nothing: 256 bytes for HTTP and SSH, 128 for TLS /
+// DTLS / QUIC (the first half of a FlowMeta), whose certificate's fields —
+// read only from TLS ≤ 1.2 and DTLS, never from TLS 1.3 or QUIC — take a
+// TlsCert entry of their own. DNS's few fields fit in FlowInfo itself
+// (DnsMeta). Strings are NUL-terminated, truncated to their array.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 
@@ -27,11 +30,9 @@ struct TlsMeta {
     };
     uint8_t quic_cid[8];    // QUIC: the first bytes after a short header's first byte (nDPI's quic_server_cid)
   };
-  int64_t not_before, not_after;  // first certificate, epoch seconds
   uint8_t ja3c[16], ja3s[16];     // MD5
   char ja4[36];                   // FoxIO JA4, fixed length, not terminated
   char alpn_client[16], alpn_server[16];
-  char issuer[57], subject[57];
   union {
     uint16_t hello_app;     // the app the cut ClientHello's SNI names, once its rest follows (TCP)
     struct {
@@ -40,6 +41,12 @@ struct TlsMeta {
     };
   };
 };
+// The first certificate (TLS ≤ 1.2, DTLS): FlowMeta::cert.
+struct TlsCert {
+  int64_t not_before, not_after;  // epoch seconds, 0 = not read
+  char issuer[57], subject[57];
+};
+
 enum TlsFlag : uint8_t {
   kTlsJa3c = 1, kTlsJa3s = 2, kTlsCert = 4, kTlsQuic = 8, kTlsServerHello = 16, kTlsClientHello = 32,
   kTlsAlpnOffered = 64, kTlsSelfSigned = 128,  // issuer DN == subject DN, compared whole
@@ -67,7 +74,8 @@ enum SshFlag : uint8_t { kSshHasshC = 1, kSshHasshS = 2 };
 
 struct alignas(8) FlowMeta {
   MetaKind kind;
-  uint8_t pad[7];
+  uint8_t pad[3];
+  uint32_t cert;  // TLS: its TlsCert entry + 1, 0 = none
   union {
     TlsMeta tls;
     HttpMeta http;
@@ -75,6 +83,12 @@ struct alignas(8) FlowMeta {
   };
 };
 static_assert(sizeof(FlowMeta) == 256);
+// A TLS entry is a FlowMeta's first 128 bytes: only its kind, cert and tls are read.
+constexpr size_t kTlsMetaBytes = 128;
+static_assert(offsetof(FlowMeta, tls) + sizeof(TlsMeta) <= kTlsMetaBytes);
+struct alignas(8) TlsMetaSlot {
+  uint8_t b[kTlsMetaBytes];
+};
 
 // Lives in FlowInfo over the dissector mask, which is dead once a
 // dissector matched.

@@ -615,7 +615,7 @@ bool tls_first_cert_malicious(Bytes body) {
   return malicious_cert_sha1(h);
 }
 
-bool tls_read_certificate(Bytes body, TlsMeta& t, CertNameFn on_name, void* ctx, char* subject_dn, size_t dn_cap) {
+bool tls_read_certificate(Bytes body, TlsMeta& t, TlsCert& out, CertNameFn on_name, void* ctx, char* subject_dn, size_t dn_cap) {
   if (subject_dn && dn_cap) subject_dn[0] = 0;
   Reader r{body.data(), body.size()};
   r.u24();                 // certificate_list length
@@ -637,7 +637,7 @@ bool tls_read_certificate(Bytes body, TlsMeta& t, CertNameFn on_name, void* ctx,
   char issuer_dn[256] = "";
   if (issuer.end <= n) {
     der_name(p, n, issuer, issuer_dn, sizeof(issuer_dn));
-    copy_str(t.issuer, sizeof(t.issuer), issuer_dn, std::strlen(issuer_dn));
+    copy_str(out.issuer, sizeof(out.issuer), issuer_dn, std::strlen(issuer_dn));
   }
   if (!der_next(p, n, at, validity) || validity.tag != 0x30 || validity.end > n) return true;
   size_t v = validity.off;
@@ -653,12 +653,12 @@ bool tls_read_certificate(Bytes body, TlsMeta& t, CertNameFn on_name, void* ctx,
                         nb.end <= n && der_next(p, n, v, na) && na.tag == 0x17 && na.end - na.off == 13 && na.end <= n;
   if (utc_pair) {
     int64_t a = 0, b = 0;
-    if (der_time(p, nb, a) && der_time(p, na, b)) t.not_before = a, t.not_after = b;
+    if (der_time(p, nb, a) && der_time(p, na, b)) out.not_before = a, out.not_after = b;
   }
   if (der_next(p, n, at, subject) && subject.tag == 0x30 && subject.end <= n) {
     char dn[256];
     der_name(p, n, subject, dn, sizeof(dn));
-    copy_str(t.subject, sizeof(t.subject), dn, std::strlen(dn));
+    copy_str(out.subject, sizeof(out.subject), dn, std::strlen(dn));
     if (subject_dn && dn_cap) {
       if (utc_pair || !issuer_dn[0]) {
         copy_str(subject_dn, dn_cap, dn, std::strlen(dn));

@@ -74,8 +74,9 @@ void tls_alpn_entries(const uint8_t* p, size_t n, Fn fn) {
 using CertNameFn = bool (*)(void* ctx, const char* name, size_t len);
 // `body`: a Certificate message body after its 4-byte header (TLS ≤ 1.2).
 // `on_name`, when given, sees the first certificate's names; `subject_dn`
-// (when given) receives the whole subject DN, which TlsMeta keeps cut short.
-bool tls_read_certificate(Bytes body, TlsMeta& t, CertNameFn on_name = nullptr, void* ctx = nullptr,
+// (when given) receives the whole subject DN, which `cert` keeps cut short.
+// Flags go to `t`, the certificate's fields to `cert`.
+bool tls_read_certificate(Bytes body, TlsMeta& t, TlsCert& cert, CertNameFn on_name = nullptr, void* ctx = nullptr,
                           char* subject_dn = nullptr, size_t dn_cap = 0);
 
 // nDPI's cipher classes (ndpi_is_safe_ssl_cipher): weak or insecure.

@@ -680,7 +680,12 @@ std::vector<FlowRow> flow_rows(const Views& v, const PageOrder& o, size_t from, 
       r.confidence = fi->confidence;
       // A TLS entry that read nothing (QUIC's state before its match, a
       // record walk's skip count) carries no metadata.
-      if (const FlowMeta* m = pl.classifier().meta(f); m && !(m->kind == MetaKind::Tls && !m->tls.flags)) r.meta = *m, r.has_meta = true;
+      if (const FlowMeta* m = pl.classifier().meta(f); m && !(m->kind == MetaKind::Tls && !m->tls.flags)) {
+        // a TLS entry is the first kTlsMetaBytes of a FlowMeta
+        std::memcpy(static_cast<void*>(&r.meta), m, m->kind == MetaKind::Tls ? kTlsMetaBytes : sizeof(FlowMeta));
+        r.has_meta = true;
+        if (const TlsCert* c = pl.classifier().cert(*m)) r.cert = *c, r.has_cert = true;
+      }
       if (fi->kind == uint8_t(MetaKind::Dns)) r.dns = fi->dns, r.dns_kind = true;
     } else if (f.l7_app) {
       r.confidence = uint8_t(Confidence::Dpi);

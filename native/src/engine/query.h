@@ -160,7 +160,9 @@ struct FlowRow {
   uint8_t cli_pool = 0, srv_pool = 0;    // the endpoints' host pools
   uint64_t risks = 0;                    // nDPI risk mask
   bool has_meta = false;
-  FlowMeta meta;                         // valid when has_meta
+  FlowMeta meta;                         // valid when has_meta (a TLS one: its first kTlsMetaBytes)
+  bool has_cert = false;
+  TlsCert cert;                          // TLS: valid when has_cert
   DnsMeta dns{};                         // valid when dns_kind
   bool dns_kind = false;
 };

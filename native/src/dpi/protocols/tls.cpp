@@ -71,8 +71,8 @@ uint16_t tls_proto_by_port(const DpiCtx& c) {
 constexpr int64_t kDay = 86400;
 
 // nDPI's certificate checks, against packet time.
-void cert_risks(const DpiCtx& c, const TlsMeta& t) {
-  if (t.flags & kTlsSelfSigned) c.risk(Risk::TlsSelfSigned);
+void cert_risks(const DpiCtx& c, const TlsMeta& m, const TlsCert& t) {
+  if (m.flags & kTlsSelfSigned) c.risk(Risk::TlsSelfSigned);
   if (!t.not_after) return;
   const int64_t now = int64_t(c.p.ts_ns / 1000000000ULL);
   // CA/Browser Forum: at most 398 days for certificates issued after 2020-09-01.
@@ -201,6 +201,12 @@ uint16_t cert_cache_app(const DpiCtx& c, bool client_hello) {
   return app;
 }
 
+// The certificate's fields, kept beside the flow's TLS entry (meta.h).
+void keep_cert(const DpiCtx& c, const TlsCert& cert) {
+  const FlowMeta* fm = c.clf->meta(c.flow);
+  if (fm && fm->kind == MetaKind::Tls) c.clf->keep_cert(*const_cast<FlowMeta*>(fm), cert);
+}
+
 // The certificate message's body (after its 4-byte header): names, subject
 // list and risks. Only a flow still plain TLS (or its mail variants) is named.
 void read_certificate(const DpiCtx& c, TlsMeta& t, Bytes body) {
@@ -208,7 +214,10 @@ void read_certificate(const DpiCtx& c, TlsMeta& t, Bytes body) {
   if (tls_first_cert_malicious(body)) c.risk(Risk::MaliciousCert);
   char dn[256];
   SanScan scan{&c};
-  if (tls_read_certificate(body, t, cert_name_app, &scan, dn, sizeof(dn))) {
+  TlsCert cert{};
+  const bool read = tls_read_certificate(body, t, cert, cert_name_app, &scan, dn, sizeof(dn));
+  if (t.flags & kTlsCert) keep_cert(c, cert);
+  if (read) {
     // nDPI tries every name, covering the SNI or not, unless the SNI matched
     // (subprotocol_detected), which in its test setup includes an SNI on a
     // custom category list (malware hosts: ndpi_match_host_subprotocol). We
@@ -222,7 +231,7 @@ void read_certificate(const DpiCtx& c, TlsMeta& t, Bytes body) {
       if (c.extra) c.clf->refine(c.flow, c.flow.l7_app, scan.app);
       else t_cert_app = scan.app;
     }
-    cert_risks(c, t);
+    cert_risks(c, t, cert);
     // still unnamed after the certificate's names
     if (unnamed && (c.extra ? !c.flow.l7_master : !t_cert_app)) cert_dn_app(c, dn);
   }
@@ -402,9 +411,12 @@ void dtls_certificate(DpiCtx& c, TlsMeta& t, Bytes body) {
   const bool unnamed = !c.extra || c.flow.l7_master == 0;
   if (tls_first_cert_malicious(body)) c.risk(Risk::MaliciousCert);
   char dn[256];
-  if (!tls_read_certificate(body, t, dtls_cert_name, &c, dn, sizeof(dn))) return;
+  TlsCert cert{};
+  const bool read = tls_read_certificate(body, t, cert, dtls_cert_name, &c, dn, sizeof(dn));
+  if (t.flags & kTlsCert) keep_cert(c, cert);
+  if (!read) return;
   if (t.srv_state & kDtlsWebrtc) t.flags &= uint8_t(~kTlsSelfSigned);
-  cert_risks(c, t);
+  cert_risks(c, t, cert);
   const uint16_t named = c.extra ? (c.flow.l7_master == id(ProtoId::DTLS) ? c.flow.l7_app : 0) : t_cert_app;
   if (unnamed && !named)
     if (const uint16_t app = dn_app(dn)) {
