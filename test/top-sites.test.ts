@@ -95,3 +95,50 @@ describe('top visited sites', () => {
     expect((await s.call(IFACE, { query: { ifid: 0, hour: 'day' } })).body.rc).toBe(-5);
   });
 });
+
+describe("a host's list as it grows", () => {
+  // ntopng's FrequentStringItems as a model: up to 2 × 10 + 1 sites; a new
+  // site past that first prunes to the 10 most visited (ties by name here).
+  function model(visits: string[]): { site: string; contacts: number }[] {
+    let list: { site: string; contacts: number }[] = [];
+    const order = (a: { site: string; contacts: number }, b: { site: string; contacts: number }) => b.contacts - a.contacts || (a.site < b.site ? -1 : a.site > b.site ? 1 : 0);
+    for (const v of visits) {
+      const x = list.find((e) => e.site === v);
+      if (x) {
+        x.contacts++;
+        continue;
+      }
+      if (list.length > 20) list = list.sort(order).slice(0, 10);
+      list.push({ site: v, contacts: 1 });
+    }
+    return list.sort(order);
+  }
+  const lists: [string, string[]][] = [
+    // a few sites (the short list), exactly four, five (the move), and past the prune
+    ['192.168.9.1', ['a.test', 'b.test', 'a.test']],
+    ['192.168.9.2', ['a.test', 'b.test', 'c.test', 'd.test', 'd.test', 'a.test']],
+    ['192.168.9.3', ['a.test', 'b.test', 'c.test', 'd.test', 'b.test', 'e.test', 'e.test', 'e.test', 'a.test']],
+    ['192.168.9.4', Array.from({ length: 60 }, (_, i) => `s${(i * 7) % 26}.test`).concat(['s3.test', 's3.test', 's11.test', 'new.test'])],
+  ];
+
+  it('holds what a full list would: counts, the move past four sites, the prune past twenty-one', async () => {
+    const { Engine } = await import('../ts/bindings/engine.js');
+    const p: Packet[] = [];
+    let k = 0;
+    for (const [cli, sites] of lists)
+      for (const name of sites) {
+        const q = dns({ id: k, flags: 0x0100, questions: [{ name: dnsName(`www.${name}`), type: 1 }] });
+        const r = dns({ id: k, flags: 0x8180, questions: [{ name: dnsName(`www.${name}`), type: 1 }] });
+        const t = sec(1_700_000_000 + k / 100);
+        p.push({ tsNs: t, data: eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: cli, dst: RESOLVER, proto: IPPROTO.UDP }, udp({ sport: 20000 + k, dport: 53 }, q))) });
+        p.push({ tsNs: t + 1_000_000n, data: eth(MAC_A, MAC_B, ETH.IPV4, ipv4({ src: RESOLVER, dst: cli, proto: IPPROTO.UDP }, udp({ sport: 53, dport: 20000 + k }, r))) });
+        k++;
+      }
+    const e = new Engine({ files: [tmp.file('grow.pcap', pcap(p))], flowIdleSec: 1e9 });
+    e.start();
+    expect((await e.waitDone()).state).toBe('done');
+    for (const [cli, sites] of lists) expect(e.topSites(cli, 0), cli).toEqual(model(sites));
+    expect(e.stats().host_side_full).toBe(0);
+    e.close();
+  });
+});

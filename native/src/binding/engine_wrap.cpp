@@ -1376,7 +1376,7 @@ Napi::Value EngineWrap::TopSitesList(const Napi::CallbackInfo& info) {
       const uint32_t i = pl->hosts().find(k, hash);
       if (i == HashIndex::kNone) continue;
       found = true;
-      if (const TopSites* s = pl->host_sites(i)) add(*s);
+      if (TopSites s; pl->host_sites(i, s)) add(s);
     }
     return acc;
   });

@@ -48,6 +48,7 @@ Pipeline::Pipeline(const PipelineLimits& lim, SpscRing<ExpiredFlow>* expired)
       services_(lim.behaviour_map_entries),
       periodicity_(lim.behaviour_map_entries),
       sites_pool_(sites_slots(lim.max_hosts, lim.host_side_share)),
+      sites_few_(sites_slots(lim.max_hosts, lim.host_side_share)),
       icmp_pool_(sites_slots(lim.max_hosts, lim.host_side_share)),
       ports_pool_(sites_slots(lim.max_hosts, lim.host_side_share)),
       behaviour_pool_(sites_slots(lim.max_hosts, lim.host_side_share)),
@@ -1103,7 +1104,29 @@ void Pipeline::visited(uint32_t host, const char* name, size_t len, uint32_t nam
   uint32_t h = 2166136261u;  // FNV-1a
   for (size_t i = 0; i < n; i++) h = (h ^ uint8_t(site[i])) * 16777619u;
   if_sites_.add(site, n, h);
-  if (TopSites* s = pooled(sites_pool_, host_sites_[host])) s->add(site, n, h);
+  uint32_t& ref = host_sites_[host];
+  if (!ref || (ref & kFewSites)) {
+    uint32_t few = ref & ~kFewSites;  // the short list's entry + 1 (taken at the host's first site)
+    TopSitesFew* f = pooled(sites_few_, few);
+    if (!f) return;
+    ref = kFewSites | few;
+    if (f->add(site, n, h)) return;
+    // one site more than the short list holds: it moves to a full one
+    const uint32_t e = sites_pool_.alloc();
+    if (e == HashIndex::kNone) return void(stats_.host_side_full++);
+    f->into(sites_pool_[e]);
+    sites_few_.release(few - 1);
+    ref = e + 1;
+  }
+  sites_pool_[ref - 1].add(site, n, h);
+}
+
+bool Pipeline::host_sites(uint32_t slot, TopSites& out) const noexcept {
+  const uint32_t ref = host_sites_[slot];
+  if (!ref) return false;
+  if (ref & kFewSites) sites_few_[(ref & ~kFewSites) - 1].into(out);
+  else out = sites_pool_[ref - 1];
+  return true;
 }
 
 // One ICMP packet a local host sent or received (flow/host_icmp.h).
@@ -1242,7 +1265,11 @@ void Pipeline::sweep(uint32_t nf, uint32_t nh, uint32_t nl) noexcept {
       names_.release(e.name);
       if (e.flags & kHostLocal) stats_.local_hosts--;
       if (e.pkts(0) == 0) rx_only_gone(e);
-      if (host_sites_[i]) sites_pool_.release(host_sites_[i] - 1), host_sites_[i] = 0;
+      if (const uint32_t r = host_sites_[i]) {
+        if (r & kFewSites) sites_few_.release((r & ~kFewSites) - 1);
+        else sites_pool_.release(r - 1);
+        host_sites_[i] = 0;
+      }
       if (host_icmp_[i]) icmp_pool_.release(host_icmp_[i] - 1), host_icmp_[i] = 0;
       if (host_ports_[i]) ports_pool_.release(host_ports_[i] - 1), host_ports_[i] = 0;
       if (host_behaviour_[i]) (e.flags & kHostLocal ? behaviour_pool_ : remote_behaviour_pool_).release(host_behaviour_[i] - 1), host_behaviour_[i] = 0;
@@ -1371,7 +1398,7 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
   // numbers, so flows and host slots keep their references); they never shrink.
   dpi_.grow(max_flows, lim_.flow_info_share, lim_.flow_meta_share);
   const uint32_t side = sites_slots(max_hosts, lim_.host_side_share);
-  sites_pool_.grow(side), icmp_pool_.grow(side), ports_pool_.grow(side), behaviour_pool_.grow(side), remote_behaviour_pool_.grow(side);
+  sites_pool_.grow(side), sites_few_.grow(side), icmp_pool_.grow(side), ports_pool_.grow(side), behaviour_pool_.grow(side), remote_behaviour_pool_.grow(side);
   flows_ = std::move(nf);
   flow_goodput_ = std::move(ngoodput);
   flow_tcp_ = std::move(ntcp);

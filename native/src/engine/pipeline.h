@@ -118,7 +118,8 @@ class Pipeline {
   const BehaviourMap& periodicity_map() const { return periodicity_; }
   // top visited sites (flow/top_sites.h): the interface's, a host slot's (nullptr: none)
   const TopSites& iface_sites() const { return if_sites_; }
-  const TopSites* host_sites(uint32_t slot) const { return host_sites_[slot] ? &sites_pool_[host_sites_[slot] - 1] : nullptr; }
+  // The host's sites (false: none named yet).
+  bool host_sites(uint32_t slot, TopSites& out) const noexcept;
   // a local host's ICMP statistics (flow/host_icmp.h; nullptr: none)
   const HostIcmp* host_icmp(uint32_t slot) const { return host_icmp_[slot] ? &icmp_pool_[host_icmp_[slot] - 1] : nullptr; }
   // a local host's used ports (flow/host_ports.h; nullptr: none)
@@ -142,7 +143,7 @@ class Pipeline {
   size_t host_checks_memory_bytes(Mem m = Mem::Resident) const { return mem_bytes(checks_, m) + mem_bytes(check_hits_, m) + mem_bytes(host_scores_, m); }
   // the per-host side pools (sites, ICMP, used ports, behaviour) and the side arrays indexed by host slot
   size_t host_side_memory_bytes(Mem m = Mem::Resident) const {
-    return sites_pool_.memory_bytes(m) + icmp_pool_.memory_bytes(m) + ports_pool_.memory_bytes(m) + behaviour_pool_.memory_bytes(m) + remote_behaviour_pool_.memory_bytes(m) +
+    return sites_pool_.memory_bytes(m) + sites_few_.memory_bytes(m) + icmp_pool_.memory_bytes(m) + ports_pool_.memory_bytes(m) + behaviour_pool_.memory_bytes(m) + remote_behaviour_pool_.memory_bytes(m) +
            size_t(hosts_.max()) * 20 /* host_net_, host_pool_, host_country_, host_sites_, host_icmp_, host_ports_, host_behaviour_ */;
   }
   // Flow scores (flow/scores.h): a new table re-scores every active flow
@@ -367,8 +368,10 @@ class Pipeline {
   BcastDomains bcast_;
   BehaviourMap services_, periodicity_;
   TopSites if_sites_{};
-  EntryPool<TopSites> sites_pool_;          // local hosts that visited sites (a 32nd of the host slots, at least 64)
-  std::unique_ptr<uint32_t[]> host_sites_;  // per host slot: its sites_pool_ entry + 1, 0 none
+  EntryPool<TopSites> sites_pool_;          // local hosts that visited more than TopSitesFew::kFew sites (a share of the host slots, at least 64)
+  EntryPool<TopSitesFew> sites_few_;        // local hosts' first sites (as sites_pool_)
+  static constexpr uint32_t kFewSites = 0x80000000u;  // host_sites_: the entry is sites_few_'s
+  std::unique_ptr<uint32_t[]> host_sites_;  // per host slot: its sites_pool_ (or flagged, sites_few_) entry + 1, 0 none
   EntryPool<HostIcmp> icmp_pool_;           // local hosts that sent or received ICMP (as sites_pool_)
   std::unique_ptr<uint32_t[]> host_icmp_;   // per host slot: its icmp_pool_ entry + 1, 0 none
   EntryPool<HostPorts> ports_pool_;         // local hosts with used ports (as sites_pool_)

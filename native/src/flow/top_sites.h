@@ -82,6 +82,33 @@ struct TopSites {
   }
 };
 
+// A host's first few sites: most hosts name only a few, and a full list is
+// 1.3 KB. The site past kFew moves them, in order, to a TopSites, so the
+// list is what a TopSites would have been from the start.
+struct TopSitesFew {
+  static constexpr uint32_t kFew = 4, kNameLen = TopSites::kNameLen;
+  uint32_t n;
+  uint32_t hash[kFew];
+  uint32_t count[kFew];
+  char name[kFew][kNameLen];
+
+  // false: a new site and no room (move to a TopSites)
+  bool add(const char* s, size_t len, uint32_t h) noexcept {
+    if (len >= kNameLen) len = kNameLen - 1;
+    for (uint32_t i = 0; i < n; i++)
+      if (hash[i] == h && std::strncmp(name[i], s, len) == 0 && name[i][len] == 0) return count[i]++, true;
+    if (n == kFew) return false;
+    const uint32_t i = n++;
+    count[i] = 1, hash[i] = h;
+    std::memcpy(name[i], s, len), name[i][len] = 0;
+    return true;
+  }
+  void into(TopSites& t) const noexcept {
+    t.n = n;
+    for (uint32_t i = 0; i < n; i++) t.hash[i] = hash[i], t.count[i] = count[i], std::memcpy(t.name[i], name[i], kNameLen);
+  }
+};
+
 // The site a visited name counts for (LocalHostStats::incrVisitedWebSite):
 // none for reverse lookups and IPv4 literals; the name without its first
 // label when it has at least two dots (www.example.org → example.org).
