@@ -77,7 +77,7 @@ Egress::Egress(const Egress& first, uint32_t lane) : lanes_(first.lanes_), lane_
     Target t{f.kind, f.queue, {}, {}};
     for (const auto& o : f.outputs) {
       if (const auto* p = dynamic_cast<const PcapFileOutput*>(o.get())) t.outputs.push_back(std::make_unique<PcapFileOutput>(p->sink()));
-      else t.outputs.push_back(std::make_unique<IfaceOutput>(o->name().substr(6)));  // "iface:<name>"
+      else t.outputs.push_back(std::make_unique<IfaceOutput>(static_cast<const IfaceOutput&>(*o).iface()));
     }
     targets_.push_back(std::move(t));
   }

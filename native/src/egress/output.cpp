@@ -254,7 +254,7 @@ void PcapFileOutput::close() noexcept {
 
 // ---- network interfaces
 
-IfaceOutput::IfaceOutput(const std::string& iface) {
+IfaceOutput::IfaceOutput(const std::string& iface) : iface_(iface) {
   name_ = "iface:" + iface;
   unsigned idx = if_nametoindex(iface.c_str());
   if (!idx) throw OutputOpenError("egress interface '" + iface + "': " + std::strerror(errno));

@@ -140,12 +140,14 @@ class IfaceOutput final : public Output {
   // Opens a packet socket bound to `iface`; throws std::runtime_error.
   explicit IfaceOutput(const std::string& iface);
   ~IfaceOutput() override;
+  const std::string& iface() const { return iface_; }
   void put(const RawPacket& raw, uint32_t caplen) noexcept override;
   void end_batch() noexcept override;
   void close() noexcept override;
 
  private:
   static constexpr size_t kMax = 256;
+  std::string iface_;
   int fd_ = -1;
   size_t n_ = 0;
   struct iovec iov_[kMax];

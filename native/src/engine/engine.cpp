@@ -75,13 +75,10 @@ Engine::Engine(EngineConfig cfg)
     if (cfg_.mode != Mode::Full) throw std::runtime_error("egress needs the full pipeline (mode 'full')");
     // each worker forwards its own flows' packets: an Egress per worker over
     // the same outputs (a lane of each pcap file, a socket of its own)
-    egress_ = std::make_unique<Egress>(cfg_.egress, uint32_t(shards_.size()));
-    shards_[0]->egress = egress_.get();
-    for (uint32_t k = 1; k < shards_.size(); k++) {
-      egress_lanes_.push_back(std::make_unique<Egress>(*egress_, k));
-      shards_[k]->egress = egress_lanes_.back().get();
-    }
-    policy_ = egress_->default_table();
+    egress_.push_back(std::make_unique<Egress>(cfg_.egress, uint32_t(shards_.size())));
+    for (uint32_t k = 1; k < shards_.size(); k++) egress_.push_back(std::make_unique<Egress>(*egress_[0], k));
+    for (uint32_t k = 0; k < shards_.size(); k++) shards_[k]->egress = egress_[k].get();
+    policy_ = egress_[0]->default_table();
   }
   if (cfg_.record) {
     // live: each worker records what the kernel gave it (the writer merges
@@ -171,7 +168,7 @@ void Engine::stop() {
     if (sh->source) sh->source->interrupt();
   for (auto& sh : shards_)
     if (sh->thread.joinable()) sh->thread.join();
-  if (egress_) {
+  if (!egress_.empty()) {
     AllLocks g(*this);
     for (auto& sh : shards_) sh->egress->close();
   }
@@ -380,7 +377,7 @@ void Engine::process_range(Shard& sh, std::unique_lock<std::mutex>& lk, RawPacke
       lk.lock();
       // The tables may have been swapped while we waited.
       nets = std::atomic_load(&nets_);
-      if (egress_) policy = std::atomic_load(&policy_);
+      if (!egress_.empty()) policy = std::atomic_load(&policy_);
     }
     pl.process_batch(&p, 1, *nets);
     if (sh.egress) {
@@ -441,7 +438,7 @@ void Engine::run_loop(Shard& sh) {
     lk.lock();
     learn_told_names(sh);
     std::shared_ptr<const NetConfig> nets = std::atomic_load(&nets_);
-    std::shared_ptr<const PolicyTable> policy = egress_ ? std::atomic_load(&policy_) : nullptr;
+    std::shared_ptr<const PolicyTable> policy = !egress_.empty() ? std::atomic_load(&policy_) : nullptr;
     uint64_t batch_last_ns = 0;
     for (size_t i = 0; i < n; i++) {
       RawPacket& p = batch[i];
@@ -495,7 +492,7 @@ void Engine::run_loop(Shard& sh) {
         tick(sh, lk, batch[to].ts_ns / kTickStep * kTickStep);
         // The lock was released: the tables may have been swapped meanwhile.
         nets = std::atomic_load(&nets_);
-        if (egress_) policy = std::atomic_load(&policy_);
+        if (!egress_.empty()) policy = std::atomic_load(&policy_);
         from = to;
       }
     }
@@ -514,7 +511,7 @@ void Engine::run_loop(Shard& sh) {
     ring_doorbell();
   }
   if (recorder_ && !is_live_ && sh.index == 0) recorder_->flush();  // before "done": the recording holds the whole replay
-  if (egress_) {  // before "done": what was forwarded is in the files
+  if (!egress_.empty()) {  // before "done": what was forwarded is in the files
     lk.lock();
     sh.egress->flush();
     lk.unlock();

@@ -112,7 +112,7 @@ class Engine {
   // Egress (null when no egress target is configured): the first worker's. The
   // policy table is swapped under the batch lock: a batch sees the old table
   // or the new one.
-  const Egress* egress() const { return egress_.get(); }
+  const Egress* egress() const { return egress_.empty() ? nullptr : egress_[0].get(); }
   void set_egress_policy(std::shared_ptr<const PolicyTable> t) {
     AllLocks g(*this);
     std::atomic_store(&policy_, std::move(t));
@@ -260,8 +260,7 @@ class Engine {
   void learn_told_names(Shard& sh) noexcept;
   mutable Distinct distinct_{};
   std::shared_ptr<const NetConfig> nets_;
-  std::unique_ptr<Egress> egress_;                     // the first worker's; the outputs' shape
-  std::vector<std::unique_ptr<Egress>> egress_lanes_;  // the other workers
+  std::vector<std::unique_ptr<Egress>> egress_;  // per worker (the first opened the outputs; the others take lanes of them)
   std::unique_ptr<Recorder> recorder_;
   std::shared_ptr<const PolicyTable> policy_;
   std::atomic<bool> stop_{false};
