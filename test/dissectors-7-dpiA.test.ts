@@ -89,6 +89,26 @@ describe('TLS certificates as nDPI reads them', () => {
     expect(await classify('tcp', 40305, 443, [hello, serverFlight(cert('/CN=www.waze.com', 'DNS:unknown.test'))])).toBe('TLS (DPI)');
   });
 
+  // nDPI picks its client at the flow's first packet (ndpi_connection_tracking): the SYN's sender; else,
+  // one port under 1024 and the other above, the side above; else the first sender. ntopng's flow (ours)
+  // makes the higher port the client of a TCP flow seen without SYN: the classifier reads it as nDPI does.
+  it("a flow seen mid-stream is read from nDPI's client: the ClientHello's sender, whatever the ports", async () => {
+    const run = async (cport: number, sport: number) => {
+      const frames = [
+        tcpFrame('10.0.0.1', cport, '10.0.0.40', sport, TCPF.ACK | TCPF.PSH, 1000, clientHello('dns.google')),
+        tcpFrame('10.0.0.40', sport, '10.0.0.1', cport, TCPF.ACK | TCPF.PSH, 5000, serverFlight(cert('/CN=dns.google', 'DNS:dns.google'))),
+      ];
+      return replayFrames(join(tmp.dir, `mid${cport}.pcap`), frames, (e) => {
+        const f = e.flows({ limit: 1 }).rows[0]!;
+        return `${f.client.port}>${f.server.port} ${l7Name(f.l7_master, f.l7_app)}`;
+      });
+    };
+    // both ports above 1024, the sender's the lower: ntopng's client is the other side, nDPI's the sender
+    expect(await run(32266, 48117)).toMatch(/^48117>32266 TLS\.DoH_DoT$/);
+    // the sender's port the higher: both agree
+    expect(await run(48117, 32266)).toMatch(/^48117>32266 TLS\.DoH_DoT$/);
+  });
+
   it('a certificate whose names do not cover the SNI raises TLS Cert Mismatch', async () => {
     const run = async (san: string, port: number) => {
       const file = join(tmp.dir, `mm${port}.pcap`);

@@ -194,6 +194,11 @@ describe('Z39.50 as z3950.c', () => {
     expect(await classify('tcp', 40020, 210, [pdu, pdu, pdu, pdu], [true, false, true, false])).toBe('Z3950 (DPI)');
     expect(await classify('tcp', 40021, 210, [pdu, pdu, pdu], [true, false, true])).not.toBe('Z3950 (DPI)');
   });
+  it('only packets with six elements count (z3950_stage): one with two waits without counting', async () => {
+    const two = Buffer.from('b408830200e0840200e9', 'hex');  // two elements ending the packet: wait
+    expect(await classify('tcp', 40023, 210, [two, pdu, pdu, pdu], [true, false, true, false])).not.toBe('Z3950 (DPI)');
+    expect(await classify('tcp', 40024, 210, [two, pdu, pdu, pdu, pdu], [true, false, true, false, true])).toBe('Z3950 (DPI)');
+  });
   it('a PDU tag below 20 excludes', async () => {
     const low = Buffer.from(pdu);
     low[0] = 0xa1;

@@ -63,8 +63,8 @@ uint16_t category_of(uint16_t master, uint16_t app) {
 // client or server address, else its name (SNI, Host, DNS query), replaces
 // the protocol's. 0 when none applies, else category + 1.
 uint16_t custom_category(const Flow& f, const FlowInfo* fi, const UserRules& u) {
-  const IpAddr& cli = f.cli_is_hi ? f.key.hi : f.key.lo;
-  const IpAddr& srv = f.cli_is_hi ? f.key.lo : f.key.hi;
+  const IpAddr& cli = dpi_cli_is_hi(f) ? f.key.hi : f.key.lo;
+  const IpAddr& srv = dpi_cli_is_hi(f) ? f.key.lo : f.key.hi;
   if (!u.cat_ips.empty())
     if (uint16_t c = u.category_by_ip(cli) ? u.category_by_ip(cli) : u.category_by_ip(srv)) return c;
   if (fi && fi->host[0] && !u.cat_hosts.empty()) return u.category_by_name(std::string_view(fi->host, strnlen(fi->host, sizeof(fi->host))));
@@ -410,11 +410,11 @@ void Classifier::start(Flow& f) noexcept {
 // to its port and address lists (guess_by_port, app_by_ip).
 bool Classifier::custom_rule(Flow& f, const UserRules& u) noexcept {
   const bool l4 = f.key.proto == kProtoTcp || f.key.proto == kProtoUdp;
-  const uint16_t cli_port = f.cli_is_hi ? f.key.port_hi : f.key.port_lo, srv_port = f.cli_is_hi ? f.key.port_lo : f.key.port_hi;
+  const uint16_t cli_port = dpi_cli_is_hi(f) ? f.key.port_hi : f.key.port_lo, srv_port = dpi_cli_is_hi(f) ? f.key.port_lo : f.key.port_hi;
   uint16_t master = 0, app = l4 ? u.port_rule(f.key.proto, cli_port, srv_port) : 0;
   if (!u.proto(app)) {
-    const IpAddr& cli = f.cli_is_hi ? f.key.hi : f.key.lo;
-    const IpAddr& srv = f.cli_is_hi ? f.key.lo : f.key.hi;
+    const IpAddr& cli = dpi_cli_is_hi(f) ? f.key.hi : f.key.lo;
+    const IpAddr& srv = dpi_cli_is_hi(f) ? f.key.lo : f.key.hi;
     app = u.ip_rule(srv, l4 ? srv_port : 0);
     if (!u.proto(app)) app = u.ip_rule(cli, l4 ? cli_port : 0);
     if (!u.proto(app)) return false;
@@ -622,29 +622,18 @@ bool Classifier::ruled_out(const Flow& f, uint16_t proto) const noexcept {
 }
 
 bool Classifier::bittorrent_known(const Flow& f) const noexcept {
-  const IpAddr& cli = f.cli_is_hi ? f.key.hi : f.key.lo;
-  const IpAddr& srv = f.cli_is_hi ? f.key.lo : f.key.hi;
-  const uint16_t cport = f.cli_is_hi ? f.key.port_hi : f.key.port_lo, sport = f.cli_is_hi ? f.key.port_lo : f.key.port_hi;
+  const IpAddr& cli = dpi_cli_is_hi(f) ? f.key.hi : f.key.lo;
+  const IpAddr& srv = dpi_cli_is_hi(f) ? f.key.lo : f.key.hi;
+  const uint16_t cport = dpi_cli_is_hi(f) ? f.key.port_hi : f.key.port_lo, sport = dpi_cli_is_hi(f) ? f.key.port_lo : f.key.port_hi;
   return cached_key(Cache::BitTorrent, peers_key(cli, srv)) || cached(Cache::BitTorrent, cli, cport) || cached(Cache::BitTorrent, srv, sport);
 }
 
-// nDPI keys its mining cache by the flow's client and server as it tells
-// them apart: a TCP flow's SYN sender, as ours; otherwise, when one port is
-// above 1024 and the other below, the side above, and else the first
-// packet's sender. Ours differ for a UDP flow opened from the port below
-// 1024, and for a TCP flow seen without a SYN whose first sender had the
-// lower port, both ports on one side of 1024 (we made the higher port the
-// client): the two are swapped back here.
+// nDPI keys its caches by the flow's client and server as it tells them
+// apart (Flow::dpi_flip).
 void Classifier::ndpi_sides(const Flow& f, const IpAddr*& cli, const IpAddr*& srv, uint16_t& sport) noexcept {
-  cli = f.cli_is_hi ? &f.key.hi : &f.key.lo;
-  srv = f.cli_is_hi ? &f.key.lo : &f.key.hi;
-  uint16_t cport = f.cli_is_hi ? f.key.port_hi : f.key.port_lo;
-  sport = f.cli_is_hi ? f.key.port_lo : f.key.port_hi;
-  const bool straddle = (cport > 1024 && sport < 1024) || (cport < 1024 && sport > 1024);
-  if ((f.key.proto == kProtoUdp && straddle && cport < 1024) || (f.key.proto == kProtoTcp && !f.saw_syn && !straddle && cport > sport)) {
-    std::swap(cli, srv);
-    std::swap(cport, sport);
-  }
+  cli = dpi_cli_is_hi(f) ? &f.key.hi : &f.key.lo;
+  srv = dpi_cli_is_hi(f) ? &f.key.lo : &f.key.hi;
+  sport = dpi_cli_is_hi(f) ? f.key.port_lo : f.key.port_hi;
 }
 
 uint64_t Classifier::mining_key(const Flow& f) noexcept {
@@ -792,9 +781,9 @@ void Classifier::tcp_giveup_issues(Flow& f) const noexcept {
   // nDPI's ndpi_check_tcp_flags keys the flags on its packet direction (the
   // side with the higher port sends direction 0; equal ports: the address
   // decides, see ndpi_direction.h), not on who opened the flow.
-  const IpAddr& cli = f.cli_is_hi ? f.key.hi : f.key.lo;
-  const IpAddr& srv = f.cli_is_hi ? f.key.lo : f.key.hi;
-  const uint16_t cport = f.cli_is_hi ? f.key.port_hi : f.key.port_lo, sport = f.cli_is_hi ? f.key.port_lo : f.key.port_hi;
+  const IpAddr& cli = dpi_cli_is_hi(f) ? f.key.hi : f.key.lo;
+  const IpAddr& srv = dpi_cli_is_hi(f) ? f.key.lo : f.key.hi;
+  const uint16_t cport = dpi_cli_is_hi(f) ? f.key.port_hi : f.key.port_lo, sport = dpi_cli_is_hi(f) ? f.key.port_lo : f.key.port_hi;
   const uint8_t dc = ndpi_direction(cli, cport, srv, sport), ds = ndpi_direction(srv, sport, cli, cport);
   uint8_t flags[2] = {0, 0};
   uint32_t pkts[2] = {0, 0};
@@ -815,8 +804,8 @@ void Classifier::give_up(Flow& f) noexcept {
   if (f.dpi_state == kDpiExtra) f.dpi_state = kDpiDone;
   if (f.dpi_state != kDpiInspecting) return;
   f.dpi_state = kDpiGaveUp;
-  const uint16_t cli_port = f.cli_is_hi ? f.key.port_hi : f.key.port_lo;
-  const uint16_t srv_port = f.cli_is_hi ? f.key.port_lo : f.key.port_hi;
+  const uint16_t cli_port = dpi_cli_is_hi(f) ? f.key.port_hi : f.key.port_lo;
+  const uint16_t srv_port = dpi_cli_is_hi(f) ? f.key.port_lo : f.key.port_hi;
   // nDPI's give-up asks its BitTorrent cache first ("DPI (partial cache)"),
   // once per flow: not when BitTorrent's dissector already asked it and
   // ruled the flow out.
@@ -913,8 +902,8 @@ void Classifier::judge_ports(const Flow& f) noexcept {
   if (!fi || (Confidence(fi->confidence) != Confidence::Dpi && Confidence(fi->confidence) != Confidence::DpiCache)) return;
   const uint16_t app = f.l7_app, master = f.l7_master;
   if (!(master || app) || (f.key.proto != kProtoTcp && f.key.proto != kProtoUdp)) return;
-  const uint16_t cli_port = f.cli_is_hi ? f.key.port_hi : f.key.port_lo;
-  const uint16_t srv_port = f.cli_is_hi ? f.key.port_lo : f.key.port_hi;
+  const uint16_t cli_port = dpi_cli_is_hi(f) ? f.key.port_hi : f.key.port_lo;
+  const uint16_t srv_port = dpi_cli_is_hi(f) ? f.key.port_lo : f.key.port_hi;
   const bool tcp = f.key.proto == kProtoTcp;
   auto defaults = [&](uint16_t p) -> const char* {
     const ProtoInfo* x = proto_info(p);
@@ -991,7 +980,7 @@ uint64_t Classifier::risks(const Flow& f) const noexcept {
   // answer: nDPI judges only packets not sent to one, by its approximation
   // (ndpi_is_multi_or_broadcast: IPv4 224/3 or a last byte of 0 or 255,
   // IPv6 ff00::/8), so a flow whose packets all went to one has no risk.
-  const IpAddr& srv = f.cli_is_hi ? f.key.lo : f.key.hi;
+  const IpAddr& srv = dpi_cli_is_hi(f) ? f.key.lo : f.key.hi;
   if ((f.pkts[0] == 0 || f.pkts[1] == 0) && !ndpi_multi_or_broadcast(srv)) {
     const bool udp = f.key.proto == kProtoUdp;
     bool oneway = app == id(ProtoId::RTP) || app == id(ProtoId::NetFlow) || app == id(ProtoId::sFlow) || app == id(ProtoId::collectd) ||
@@ -1004,7 +993,7 @@ uint64_t Classifier::risks(const Flow& f) const noexcept {
     const std::string_view name = fi && fi->host[0] ? std::string_view(fi->host, strnlen(fi->host, sizeof(fi->host))) : std::string_view();
     if (!name.empty()) m &= builtin_host_risk_mask(name);
     if (const UserRules* u = user_rules(); m && u && !u->risk_masks.empty()) {
-      const IpAddr& cli = f.cli_is_hi ? f.key.hi : f.key.lo;
+      const IpAddr& cli = dpi_cli_is_hi(f) ? f.key.hi : f.key.lo;
       m &= u->risk_mask(cli, srv, name);
     }
   }

@@ -21,6 +21,8 @@ namespace fg {
 // reader's 24 packets and the one passing them; then it gives up.
 constexpr uint32_t kTcpDpiWindow = 31, kUdpDpiWindow = 25;
 inline uint32_t dpi_window(const Flow& f) { return f.key.proto == kProtoTcp ? kTcpDpiWindow : kUdpDpiWindow; }
+// nDPI's client is key.hi (Flow::dpi_flip: nDPI's client may be the flow's server)
+inline bool dpi_cli_is_hi(const Flow& f) { return f.cli_is_hi != f.dpi_flip; }
 // Payload packets a flow can have inspected at most (a dissector's budget
 // when nDPI gives it the whole window).
 constexpr uint8_t kMaxDpiPackets = 31;
@@ -94,6 +96,7 @@ enum ScratchSlot : uint8_t {
   kScratchActivision = 18, // 1 byte: nDPI directions whose first packet was seen (bits 0-1)
   kScratchStarcraftUdp = 18, //   bits 2-4 of that byte: StarCraft's UDP size run (a UDP flow can be a
                              //   candidate of both, so the two keep to their own bits)
+  kScratchZ3950 = 18,      //   TCP flows (StarCraft's bits are UDP only): bits 2-3, Z39.50's packets with six elements
   kScratchDnsCrypt = 18,   //   bits 5-6 of that byte: DNSCrypt's nDPI directions with a payload packet
   kScratchSoap = 18,       //   bit 7 of that byte: SOAP's XML declaration seen (SOAP is TCP only)
   kScratchMemcached = 19,  // 1 byte: command / reply lines seen
@@ -223,8 +226,8 @@ uint8_t risk_by_ip(const IpAddr& ip);
 // nDPI's guessed_protocol_id_by_ip: the flow's server address first, then
 // its client's (ndpi_guess_host_protocol_id).
 inline uint16_t app_by_flow_ip(const Flow& f) {
-  const uint16_t srv = app_by_ip(f.cli_is_hi ? f.key.lo : f.key.hi);
-  return srv ? srv : app_by_ip(f.cli_is_hi ? f.key.hi : f.key.lo);
+  const uint16_t srv = app_by_ip(dpi_cli_is_hi(f) ? f.key.lo : f.key.hi);
+  return srv ? srv : app_by_ip(dpi_cli_is_hi(f) ? f.key.hi : f.key.lo);
 }
 
 // The flow's address application (app_by_flow_ip) when nDPI files it under

@@ -405,6 +405,14 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
         !(is_multicast(p.dst) || is_limited_broadcast(p.dst) || p.dst.is_unspecified()))
       src_is_client = false;
     f.cli_is_hi = src_is_client ? swapped : !swapped;
+    // nDPI decides its own client at the flow's first packet
+    // (ndpi_connection_tracking): as the SYN says; else the side of a port
+    // under 1024 facing one above is the server; else the sender is the
+    // client. Dissectors see the flow as nDPI does.
+    bool ndpi_src_is_client = true;
+    if (p.l4_proto == kProtoTcp && (p.tcp_flags & kSyn)) ndpi_src_is_client = !(p.tcp_flags & kAck);
+    else if (p.l4_proto == kProtoTcp || p.l4_proto == kProtoUdp) ndpi_src_is_client = !(psrc < 1024 && pdst > 1024);
+    f.dpi_flip = ndpi_src_is_client != src_is_client;
     if (lim_.dpi) {
       dpi_.start(f);  // knows client and server (the operator's address rules)
       if (p.l4_proto == kProtoIcmp) dpi_.first_icmp(f, p);
@@ -584,7 +592,7 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
   // retransmission reaches no dissector)
   if (Classifier::wants(f)) {
     const RiskSig sig = risk_sig(f);
-    dpi_.packet(f, p, dir == 0, dpi_skip);
+    dpi_.packet(f, p, (dir == 0) != f.dpi_flip, dpi_skip);
     if (risk_sig(f) != sig) {
       if (lim_.checks) rescore(fi, true);
       // ntopng's Flow: a client whose flow nDPI flags as a crawler or bot is

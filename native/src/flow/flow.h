@@ -81,6 +81,10 @@ struct alignas(64) Flow {
   // up (Classifier::tcp_segment, give_up); kept here as such flows often
   // carry no payload and have no FlowInfo
   uint8_t tcp_issues : 1;
+  // nDPI's client is this flow's server (ndpi_connection_tracking's rule
+  // for a flow first seen without SYN differs from ntopng's check_swap):
+  // the classifier reads the flow from nDPI's side (dpi_cli_is_hi)
+  uint8_t dpi_flip : 1;
   uint8_t icmp_type, icmp_code;
   // line 1: what every packet updates
   uint8_t tcp_flags[2];

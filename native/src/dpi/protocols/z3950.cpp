@@ -5,19 +5,17 @@
 // the packet. A packet that breaks this (or a shorter packet, or one past
 // the eighth) excludes; one with fewer than six elements (or ending on the
 // packet's end before them) waits; a high-tag-number element ends the
-// reading there. nDPI names the flow on its fourth packet with six
-// elements, once both directions have sent payload, and excludes it then
-// when only one has.
-// nDPI counts those packets; no scratch slot is free for the count, so the
-// flow is taken from its fourth payload packet on when that packet has six
-// elements (every earlier one passed, else the flow was excluded), and the
-// other direction is taken as having sent payload when it sent any packet.
+// reading there. nDPI counts the packets with six elements (z3950_stage):
+// the fourth names the flow once both directions have sent a packet, and
+// excludes it when only one has.
+// State: the count, bits 2-3 of kScratchZ3950 (TCP flows; dpi.h).
 #include "dpi/dpi.h"
 
 namespace fg {
 namespace {
 
 constexpr int kWanted = 6;
+constexpr uint8_t kStageShift = 2, kStageMask = 3 << kStageShift;  // Z39.50's bits of the byte it shares
 
 // Elements read (up to kWanted), or -1 when the packet is not Z39.50.
 int elements(Bytes b) {
@@ -41,7 +39,14 @@ Verdict classify_z3950(DpiCtx& c, Match& m) {
   if (b.size() < 6 || c.flow.dpi_packets > 8) return Verdict::No;
   const int got = elements(b);
   if (got < 0) return Verdict::No;
-  if (got < kWanted || c.flow.dpi_packets < 4) return Verdict::NeedMore;
+  if (got < kWanted) return Verdict::NeedMore;
+  uint8_t* st = c.scratch(kScratchZ3950);
+  if (!st) return Verdict::No;  // nowhere to count: ruled out (dpi.h)
+  const unsigned stage = (*st & kStageMask) >> kStageShift;
+  if (stage < 3) {
+    *st = uint8_t((*st & ~kStageMask) | (stage + 1) << kStageShift);
+    return Verdict::NeedMore;
+  }
   if (!c.flow.pkts[0] || !c.flow.pkts[1]) return Verdict::No;
   m.app = id(ProtoId::Z3950);
   return Verdict::Match;
