@@ -5,9 +5,10 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { l7Name } from '../ts/bindings/engine.js';
+import { Engine, l7Name } from '../ts/bindings/engine.js';
+import { compileRules } from '../ts/services/custom-apps/index.js';
 import { classifier, replayFrames } from './fixtures/dissect.js';
 import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, eth, ipv4, tcp, udp } from './fixtures/frames.js';
 import { tempDir } from './fixtures/pcap.js';
@@ -122,10 +123,60 @@ describe('TLS certificates as nDPI reads them', () => {
     expect(await run('DNS:*.unknown.test', 40341)).not.toContain('TLS Cert Mismatch');
   });
 
-  it('only a certificate whose names cover the SNI names the app (a wildcard covers one label)', async () => {
+  it("the certificate's names name the app, covering the SNI or not (processCertificateElements)", async () => {
     const hello = clientHello('www.unknown.test');
     expect(await classify('tcp', 40308, 443, [hello, serverFlight(cert('/CN=x', 'DNS:*.unknown.test,DNS:www.waze.com'))])).toBe('TLS.Waze (DPI)');
-    expect(await classify('tcp', 40309, 443, [hello, serverFlight(cert('/CN=x', 'DNS:*.other.test,DNS:www.waze.com'))])).toBe('TLS (DPI)');
+    expect(await classify('tcp', 40309, 443, [hello, serverFlight(cert('/CN=x', 'DNS:*.other.test,DNS:www.waze.com'))])).toBe('TLS.Waze (DPI)');
+  });
+
+  describe("not when the SNI matched a custom category's host (subprotocol_detected)", () => {
+    beforeAll(() => Engine.setUserRules(compileRules([], { categories: { 100: { hosts: ['badguys.test'] } } })));
+    afterAll(() => Engine.setUserRules({}));
+    it('a custom category host as SNI: the certificate names nothing; another SNI: it does', async () => {
+      const flight = serverFlight(cert('/CN=x', 'DNS:www.waze.com'));
+      expect(await classify('tcp', 40310, 443, [clientHello('www.badguys.test'), flight])).toBe('TLS (DPI)');
+      expect(await classify('tcp', 40311, 443, [clientHello('www.goodguys.test'), flight])).toBe('TLS.Waze (DPI)');
+    });
+  });
+
+  // tls.c: the SNI is kept as sent (ndpi_hostname_sni_set: lower case, unprintable bytes as '?'), and one
+  // failing ndpi_is_valid_hostname raises Non-Printable/Invalid Chars and Possible Exploit Attempt.
+  it('an SNI with invalid characters is kept, judged and checked against the certificate', async () => {
+    const run = async (sni: string, port: number) => {
+      const frames = [
+        tcpFrame('10.0.0.1', port, '10.0.0.40', 443, TCPF.ACK | TCPF.PSH, 1000, clientHello(sni)),
+        tcpFrame('10.0.0.40', 443, '10.0.0.1', port, TCPF.ACK | TCPF.PSH, 5000, serverFlight(cert('/CN=x', 'DNS:*.waze.com'))),
+      ];
+      return replayFrames(join(tmp.dir, `sni${port}.pcap`), frames, (e) => {
+        const f = e.flows({ limit: 1 }).rows[0]!;
+        return { name: l7Name(f.l7_master, f.l7_app), risks: f.risks as string[], host: f.host_name };
+      });
+    };
+    const bad = await run('www.Waze.c>m', 40312);
+    expect(bad.name).toBe('TLS.Waze');
+    expect(bad.risks).toEqual(expect.arrayContaining(['Non-Printable/Invalid Chars Detected', 'Possible Exploit Attempt', 'TLS Cert Mismatch']));
+    expect(bad.host).toBe('www.waze.c>m');
+    const ok = await run('www.waze.com', 40313);
+    expect(ok.name).toBe('TLS.Waze');
+    expect(ok.risks).not.toContain('Possible Exploit Attempt');
+    expect(ok.risks).not.toContain('TLS Cert Mismatch');
+  });
+
+  // tls.c splits a record into handshake messages: one whose length overruns the record is "something
+  // went wrong" (nothing named from it); an extension overrunning a whole hello is read as far as it goes.
+  it('a ClientHello whose length overruns its record names nothing; a whole one with a broken extension is judged', async () => {
+    const hello = clientHello('www.unknown.test');
+    const overrun = Buffer.from(hello);
+    overrun[6] = 0xd6;  // handshake length 0xd6xxxx
+    expect(await classify('tcp', 40314, 9443, [overrun])).not.toMatch(/^TLS/);
+    expect(await classify('tcp', 40315, 9443, [hello])).toBe('TLS (DPI)');
+    // the server_name extension's length one past the block: no ALPN, so not carrying HTTPS, as nDPI judges it
+    const broken = Buffer.from(hello);
+    const at = broken.indexOf(Buffer.from([0, 0, 0, 21]));  // server_name (type 0), extension length 21
+    expect(at).toBeGreaterThan(0);
+    broken[at + 3] = 0xff;
+    const risks = await replayFrames(join(tmp.dir, 'broken.pcap'), [tcpFrame('10.0.0.1', 40316, '10.0.0.40', 443, TCPF.ACK | TCPF.PSH, 1000, broken)], (e) => e.flows({ limit: 1 }).rows[0]!.risks as string[]);
+    expect(risks).toContain('TLS (probably) Not Carrying HTTPS');
   });
 
   it("a capture starting at the server's flight reads its certificate all the same", async () => {

@@ -53,7 +53,7 @@ void inspect_names(const Packet& p, bool from_client, const IpAddr& cli, const I
   if (!from_client) return;
   const char* name;
   size_t len;
-  if (tls_client_hello_sni(pl, name, len)) return sink(srv, p.vlan_id, name, len, NameSource::Tls);
+  if (tls_client_hello_sni(pl, name, len) && plausible_name(name, len)) return sink(srv, p.vlan_id, name, len, NameSource::Tls);
   if (http_request_host(pl, name, len)) return sink(srv, p.vlan_id, name, len, NameSource::Http);
   (void)cli;
 }

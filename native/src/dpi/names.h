@@ -32,6 +32,7 @@ void names_from_dns(Bytes msg, uint16_t vlan, NameSource src, const NameSink& si
 uint8_t mdns_device_type(Bytes msg);
 void names_from_dhcp(Bytes msg, uint16_t vlan, const NameSink& sink);
 void names_from_netbios(Bytes msg, uint16_t vlan, const NameSink& sink);
+// A ClientHello's server name as sent (any bytes: callers judge them).
 bool tls_client_hello_sni(Bytes payload, const char*& name, size_t& len);
 // The same from a bare handshake message (QUIC carries no TLS records).
 bool tls_handshake_sni(Bytes handshake, const char*& name, size_t& len);

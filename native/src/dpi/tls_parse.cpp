@@ -179,13 +179,14 @@ bool tls_read_client_hello(Bytes hs, HelloTransport tr, TlsMeta& t, HelloFacts& 
     r.off += 2;
     // nDPI checks the extensions only when their block fits in the message
     const bool checked = ext_end <= r.n;
-    if (ext_end > r.n) ext_end = r.n, facts.complete = false;
+    // Past the message's end: a hello cut short by its segment (complete is
+    // false already) or a malformed one, read as far as it goes and judged.
+    if (ext_end > r.n) ext_end = r.n;
     while (r.off + 4 <= ext_end) {
       uint16_t type = r.u16(), len = r.u16();
       // nDPI's checkExtensions: one running past the message, or an odd id
       if (checked && (r.off + len > r.n || tls_suspicious_extension(type, tr == HelloTransport::Dtls))) facts.susp_ext = true;
       if (r.off + len > ext_end) {
-        facts.complete = false;
         if (!tls_grease(type) && ne < kMaxList) exts[ne++] = type;
         // A padding is told by its header: the hello's later segments (which
         // nDPI gathers before reading it) hold only its zeros. When it is

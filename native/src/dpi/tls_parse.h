@@ -112,6 +112,11 @@ bool dtls_record(Bytes b);
 bool dtls_read_records(DpiCtx& c);
 // An address literal where a name belongs (nDPI's numeric host risk).
 bool numeric_host(const char* s, size_t n);
+// The SNI as nDPI's processClientServerHello keeps it (TLS, DTLS, QUIC):
+// ndpi_hostname_sni_set with every normalization into out, its length
+// returned; a name failing ndpi_is_valid_hostname raises Invalid
+// Characters and Possible Exploit.
+size_t tls_sni_name(DpiCtx& c, const char* raw, size_t n, char (&out)[80]);
 
 void md5_digest(const void* data, size_t n, uint8_t out[16]);
 void sha256_digest(const void* data, size_t n, uint8_t out[32]);

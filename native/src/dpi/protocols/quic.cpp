@@ -638,11 +638,15 @@ Follow on_initial(DpiCtx& c, Match& m, Bytes b, uint32_t version, bool may_follo
     } else {
       // process_tls: the hello's SNI names the flow; ALPN "doq" (RFC 9250
       // §4.1.1; drafts "doq-i…"), offered first, makes it DNS over QUIC.
-      if (!tls_handshake_sni(crypto, sni, sni_len)) sni_len = 0;
+      const char* raw = nullptr;
+      size_t raw_len = 0;
+      if (tls_handshake_sni(crypto, raw, raw_len)) sni_len = tls_sni_name(c, raw, raw_len, host), sni = host;
       HelloFacts facts;
       tls_hello_meta(c, crypto, HelloTransport::Quic, &facts);
       tp_user_agent(c, crypto, facts, version);
-      c.match_named(m, id(ProtoId::QUIC), sni, sni_len);
+      // an address literal is kept as the host, naming nothing (as over TCP)
+      if (sni_len && numeric_host(sni, sni_len)) c.set_host(sni, sni_len), c.match_named(m, id(ProtoId::QUIC), nullptr, 0);
+      else c.match_named(m, id(ProtoId::QUIC), sni, sni_len);
       host_len = sni_len;
       if (facts.alpn_len >= 3 && std::memcmp(facts.alpn, "doq", 3) == 0) m.master = id(ProtoId::QUIC), m.app = id(ProtoId::DoH_DoT);
     }

@@ -3,7 +3,9 @@
 #include "dpi/dpi.h"
 #include "dpi/fingerprints.h"
 #include "dpi/names.h"
+#include "dpi/payload.h"
 #include "dpi/tls_parse.h"
+#include "dpi/user_rules.h"
 
 #include <algorithm>
 #include <cstring>
@@ -42,7 +44,7 @@ bool tls_handshake_sni(Bytes b, const char*& name, size_t& len) {
       if (5 + nlen > elen) return false;
       name = reinterpret_cast<const char*>(b.data() + off + 5);
       len = nlen;
-      return plausible_name(name, len);
+      return true;
     }
     off += elen;
   }
@@ -219,14 +221,14 @@ void read_certificate(const DpiCtx& c, TlsMeta& t, Bytes body) {
   if (t.flags & kTlsCert) keep_cert(c, cert);
   if (read) {
     // nDPI tries every name, covering the SNI or not, unless the SNI matched
-    // (subprotocol_detected), which in its test setup includes an SNI on a
-    // custom category list (malware hosts: ndpi_match_host_subprotocol). We
-    // have no such lists; a certificate for other names than the SNI naming
-    // nothing is the stand-in kept (malware.pcap: TLS, not TLS.OpenDNS).
+    // (subprotocol_detected): the host list (then the flow is named
+    // already) or a custom category's hosts (ndpi_match_host_subprotocol).
     const size_t sni_len = c.info ? std::strlen(c.info->host) : 0;
     const bool covers = scan.matched || !sni_len || sni_len >= sizeof(c.info->host) - 1;
     if (scan.any && !covers) c.risk(Risk::TlsCertMismatch);
-    if (unnamed && scan.app && covers) {
+    const UserRules* u = sni_len ? user_rules() : nullptr;
+    const bool sni_matched = u && u->category_by_name(std::string_view(c.info->host, sni_len));
+    if (unnamed && scan.app && !sni_matched) {
       c.unrisk(Risk::NumericIpHost);
       if (c.extra) c.clf->refine(c.flow, c.flow.l7_app, scan.app);
       else t_cert_app = scan.app;
@@ -529,6 +531,11 @@ Verdict tls_after_starttls(DpiCtx& c) {
   return walk_server(c, t) ? Verdict::No : Verdict::NeedMore;
 }
 
+size_t tls_sni_name(DpiCtx& c, const char* raw, size_t n, char (&out)[80]) {
+  if (!valid_hostname(raw, n)) c.risk(Risk::InvalidCharacters), c.risk(Risk::PossibleExploit);
+  return ndpi_host_name(reinterpret_cast<const uint8_t*>(raw), n, out);
+}
+
 bool numeric_host(const char* s, size_t n) {
   // nDPI: the name parses as an IPv4 or IPv6 address (inet_pton).
   char z[64];
@@ -728,6 +735,10 @@ Verdict classify_tls(DpiCtx& c, Match& m) {
     if (b[start] < 20 || b[start] > 26) return Verdict::No;
     const bool hello = start == 0 && b.size() >= 6 && b[0] == 0x16 && b[1] == 0x03 && b[2] <= 0x04 && ((b[5] == 1 && c.from_client) || b[5] == 2);
     if (!hello) return tcp_records(c, m, b, start);
+    // nDPI splits the record into handshake messages: one whose length
+    // overruns the record (or is 64 KiB or more) is "something went wrong":
+    // the record names nothing, later ones may.
+    if (b.size() >= 9 && (b[6] != 0 || size_t(load_be16(b.data() + 7)) + 4 > load_be16(b.data() + 3))) return Verdict::NeedMore;
     if (FlowMeta* fm = tls_meta_if_any(c)) fm->tls.srv_skip = 0, fm->tls.srv_state = 0;  // the walk starts afresh
   }
   if (b.size() < 6) return c.p.l4_proto == kProtoUdp ? Verdict::No : Verdict::NeedMore;  // nDPI: no DTLS record fits
@@ -747,14 +758,15 @@ Verdict classify_tls(DpiCtx& c, Match& m) {
   }
   uint8_t hs = b[5];
   if (hs == 0x01 && c.from_client) {
-    const char* name = nullptr;
-    size_t len = 0;
-    if (!tls_client_hello_sni(b, name, len)) len = 0;
+    const char* raw = nullptr;
+    size_t raw_len = 0, len = 0;
+    char name[80];
+    if (tls_client_hello_sni(b, raw, raw_len)) len = tls_sni_name(c, raw, raw_len, name);
     HelloFacts facts;
     tls_hello_meta(c, b.subspan(5, std::min<size_t>(b.size() - 5, load_be16(b.data() + 3))), HelloTransport::Tcp, &facts);
-    // An address literal is no name for the name table, but nDPI keeps it
-    // as the flow's host (the certificate's names are checked against it).
-    if (!len && facts.sni && numeric_host(facts.sni, facts.sni_len)) c.set_host(facts.sni, facts.sni_len);
+    // An address literal names no application, but nDPI keeps it as the
+    // flow's host (the certificate's names are checked against it).
+    if (len && numeric_host(name, len)) c.set_host(name, len), len = 0;
     if (c.match_named(m, tls_proto_by_port(c), name, len) && tor_like(name, len)) m.master = id(ProtoId::TLS), m.app = id(ProtoId::Tor);
     if (!m.master) {
       if (const uint16_t app = cert_cache_app(c, true)) m.master = m.app, m.app = app, m.cached = true;
