@@ -141,4 +141,87 @@ describe("a host's list as it grows", () => {
     expect(e.stats().host_side_full).toBe(0);
     e.close();
   });
+
+  // A worker keeps each site name once for all its hosts' lists, a reference
+  // per list (flow/site_names.h), sized for what the lists can hold at once:
+  // 64 side-pool entries here (the minimum) hold at most 64 × 21 + 64 × 4
+  // names. Rounds of 40 hosts each name 14 sites of their own, 8 everyone
+  // names and 4 the previous round's hosts named (past 21: a prune), then
+  // expire; a host living through every round names shared sites and its
+  // own. More distinct names pass than the table holds: only names freed
+  // when no list holds them any more (dropped by a prune or an expired host)
+  // leave it room.
+  it('names shared by many hosts outlive the hosts that go, and go with the last of them', async () => {
+    const { Engine } = await import('../ts/bindings/engine.js');
+    const ROUNDS = 6, HOSTS = 40, GAP = 20, LONG = '192.168.21.1';
+    const p: Packet[] = [];
+    const visits = new Map<string, string[]>();
+    let k = 0;
+    // A visit is a flow, counted when the flow is accounted: a client's
+    // visits reuse its ports, a second apart (idle flows end at 0.5 s), so
+    // the next one's query ends the last one's flow if the sweep has not:
+    // they count in the order sent.
+    const visit = (cli: string, port: number, name: string, at: number) => {
+      const q = dns({ id: k & 0xffff, flags: 0x0100, questions: [{ name: dnsName(`www.${name}`), type: 1 }] });
+      const r = dns({ id: k++ & 0xffff, flags: 0x8180, questions: [{ name: dnsName(`www.${name}`), type: 1 }] });
+      const t = sec(1_700_000_000 + at);
+      p.push({ tsNs: t, data: eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: cli, dst: RESOLVER, proto: IPPROTO.UDP }, udp({ sport: port, dport: 53 }, q))) });
+      p.push({ tsNs: t + 1_000_000n, data: eth(MAC_A, MAC_B, ETH.IPV4, ipv4({ src: RESOLVER, dst: cli, proto: IPPROTO.UDP }, udp({ sport: 53, dport: port }, r))) });
+      visits.set(cli, [...(visits.get(cli) ?? []), name]);
+    };
+    let seed = 7;
+    const rand = (n: number) => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0), (seed >>> 8) % n);
+    let base = 0;
+    for (let r = 0; r < ROUNDS; r++) {
+      const seqs = Array.from({ length: HOSTS }, (_, i) => {
+        const names = [
+          ...Array.from({ length: 14 }, (_, j) => `r${r}-h${i}-${j}.test`),
+          ...Array.from({ length: 8 }, (_, x) => `shared${x}.test`),
+          ...(r ? Array.from({ length: 4 }, (_, j) => `r${r - 1}-h${(i + 1) % HOSTS}-${j}.test`) : []),
+        ];
+        const seq = names.concat(Array.from({ length: 6 }, () => names[rand(names.length)]!));
+        for (let a = seq.length - 1; a > 0; a--) {
+          const b = rand(a + 1);
+          [seq[a], seq[b]] = [seq[b]!, seq[a]!];
+        }
+        return seq;
+      });
+      // the same addresses each round: new hosts where the last round's were
+      for (let i = 0; i < HOSTS; i++) visits.delete(`192.168.20.${i + 1}`);
+      seqs.forEach((seq, i) => seq.forEach((name, j) => visit(`192.168.20.${i + 1}`, 40000 + i, name, base + j + i * 0.01)));
+      const span = seqs[0]!.length + (r + 1 < ROUNDS ? GAP : 0);
+      // the long-lived host: a visit a second
+      for (let j = 0; j < span; j++) visit(LONG, 39999, j % 3 ? `shared${(r + j) % 8}.test` : `p${r}-${j}.test`, base + j + 0.5);
+      // the gap's packets: the sweep runs after each batch of 256 packets,
+      // and this round's hosts are to expire in the gap
+      if (r + 1 < ROUNDS)
+        for (let t = span - GAP; t < span; t += 0.01)
+          p.push({ tsNs: sec(1_700_000_000 + base + t), data: eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: LONG, dst: RESOLVER, proto: IPPROTO.UDP }, udp({ sport: 9999, dport: 9999 }, Buffer.alloc(8)))) });
+      base += span;
+    }
+    p.sort((a, b) => (a.tsNs < b.tsNs ? -1 : a.tsNs > b.tsNs ? 1 : 0));
+    const distinct = new Set([...visits.values()].flat());
+    for (let r = 0; r < ROUNDS; r++) for (let i = 0; i < HOSTS; i++) for (let j = 0; j < 14; j++) distinct.add(`r${r}-h${i}-${j}.test`);
+    expect(distinct.size).toBeGreaterThan(64 * 25);
+
+    const e = new Engine({ files: [tmp.file('churn.pcap', pcap(p))], maxHosts: 256, hostSideShare: 0.25, flowIdleSec: 0.5, localHostIdleSec: 5, remoteHostIdleSec: 5 });
+    try {
+      e.start();
+      expect((await e.waitDone()).state).toBe('done');
+      const check = () => {
+        for (const [cli, seq] of visits) expect(e.topSites(cli, 0), cli).toEqual(model(seq));
+        const s = e.stats();
+        expect(s.host_side_full).toBe(0);
+        // every round's hosts but the last expired, the long-lived one and the resolver never
+        expect(s.hosts_expired).toBe(HOSTS * (ROUNDS - 1));
+      };
+      check();
+      expect(visits.size).toBe(HOSTS + 1);
+      // a rebuild with room for more lists: the names stay where the lists point
+      e.setLimits({ maxHosts: 4096 });
+      check();
+    } finally {
+      e.close();
+    }
+  });
 });

@@ -49,6 +49,7 @@ Pipeline::Pipeline(const PipelineLimits& lim, SpscRing<ExpiredFlow>* expired)
       periodicity_(lim.behaviour_map_entries),
       sites_pool_(sites_slots(lim.max_hosts, lim.host_side_share)),
       sites_few_(sites_slots(lim.max_hosts, lim.host_side_share)),
+      site_names_(site_names_for(sites_pool_.max(), sites_few_.max())),
       icmp_pool_(sites_slots(lim.max_hosts, lim.host_side_share)),
       ports_pool_(sites_slots(lim.max_hosts, lim.host_side_share)),
       behaviour_pool_(sites_slots(lim.max_hosts, lim.host_side_share)),
@@ -1113,12 +1114,14 @@ void Pipeline::visited(uint32_t host, const char* name, size_t len, uint32_t nam
   for (size_t i = 0; i < n; i++) h = (h ^ uint8_t(site[i])) * 16777619u;
   if_sites_.add(site, n, h);
   uint32_t& ref = host_sites_[host];
+  const uint32_t id = site_names_.find(site, n, h);  // none: a site no list holds yet
   if (!ref || (ref & kFewSites)) {
     uint32_t few = ref & ~kFewSites;  // the short list's entry + 1 (taken at the host's first site)
-    TopSitesFew* f = pooled(sites_few_, few);
+    SiteListFew* f = pooled(sites_few_, few);
     if (!f) return;
     ref = kFewSites | few;
-    if (f->add(site, n, h)) return;
+    const SiteVisit v = f->add(site_names_, id, site, n, h);
+    if (v != SiteVisit::NoRoom) return void(stats_.host_side_full += v == SiteVisit::NoName);
     // one site more than the short list holds: it moves to a full one
     const uint32_t e = sites_pool_.alloc();
     if (e == HashIndex::kNone) return void(stats_.host_side_full++);
@@ -1126,14 +1129,14 @@ void Pipeline::visited(uint32_t host, const char* name, size_t len, uint32_t nam
     sites_few_.release(few - 1);
     ref = e + 1;
   }
-  sites_pool_[ref - 1].add(site, n, h);
+  if (sites_pool_[ref - 1].add(site_names_, id, site, n, h) == SiteVisit::NoName) stats_.host_side_full++;
 }
 
 bool Pipeline::host_sites(uint32_t slot, TopSites& out) const noexcept {
   const uint32_t ref = host_sites_[slot];
   if (!ref) return false;
-  if (ref & kFewSites) sites_few_[(ref & ~kFewSites) - 1].into(out);
-  else out = sites_pool_[ref - 1];
+  if (ref & kFewSites) sites_few_[(ref & ~kFewSites) - 1].into(site_names_, out);
+  else sites_pool_[ref - 1].into(site_names_, out);
   return true;
 }
 
@@ -1274,8 +1277,8 @@ void Pipeline::sweep(uint32_t nf, uint32_t nh, uint32_t nl) noexcept {
       if (e.flags & kHostLocal) stats_.local_hosts--;
       if (e.pkts(0) == 0) rx_only_gone(e);
       if (const uint32_t r = host_sites_[i]) {
-        if (r & kFewSites) sites_few_.release((r & ~kFewSites) - 1);
-        else sites_pool_.release(r - 1);
+        if (r & kFewSites) sites_few_[(r & ~kFewSites) - 1].release_names(site_names_), sites_few_.release((r & ~kFewSites) - 1);
+        else sites_pool_[r - 1].release_names(site_names_), sites_pool_.release(r - 1);
         host_sites_[i] = 0;
       }
       if (host_icmp_[i]) icmp_pool_.release(host_icmp_[i] - 1), host_icmp_[i] = 0;
@@ -1407,6 +1410,7 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
   dpi_.grow(max_flows, lim_.flow_info_share, lim_.flow_meta_share);
   const uint32_t side = sites_slots(max_hosts, lim_.host_side_share);
   sites_pool_.grow(side), sites_few_.grow(side), icmp_pool_.grow(side), ports_pool_.grow(side), behaviour_pool_.grow(side), remote_behaviour_pool_.grow(side);
+  site_names_.grow(site_names_for(sites_pool_.max(), sites_few_.max()));  // ids stay: the host lists keep theirs
   flows_ = std::move(nf);
   flow_goodput_ = std::move(ngoodput);
   flow_tcp_ = std::move(ntcp);

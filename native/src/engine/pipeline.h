@@ -16,6 +16,7 @@
 #include "flow/bcast_domains.h"
 #include "flow/behaviour_maps.h"
 #include "flow/top_sites.h"
+#include "flow/site_names.h"
 #include "flow/host_icmp.h"
 #include "flow/host_ports.h"
 #include "flow/host_behaviour.h"
@@ -49,7 +50,7 @@ struct PipelineLimits {
   // its first use (EntryPool), so a share of 1 costs only what is used.
   double flow_info_share = 1;                        // classifier state (FlowInfo, 64 B) for this share of the flow table
   double flow_meta_share = 1;                        // protocol metadata (FlowMeta, 256 B) for this share
-  double host_side_share = 1;                        // local hosts' side state (sites, ICMP, used ports, behaviour: 2.8 KB) for this share of the host table
+  double host_side_share = 1;                        // local hosts' side state (sites, ICMP, used ports, behaviour: 1.6 KB) for this share of the host table
   uint32_t behaviour_map_entries = 8192;             // service and periodicity map keys (each)
   uint32_t iec_learning_s = 21600;                   // IEC 60870-5-104 transitions learned this long (ntopng's CONST_IEC104_LEARNING_TIME)
 };
@@ -143,7 +144,7 @@ class Pipeline {
   size_t host_checks_memory_bytes(Mem m = Mem::Resident) const { return mem_bytes(checks_, m) + mem_bytes(check_hits_, m) + mem_bytes(host_scores_, m); }
   // the per-host side pools (sites, ICMP, used ports, behaviour) and the side arrays indexed by host slot
   size_t host_side_memory_bytes(Mem m = Mem::Resident) const {
-    return sites_pool_.memory_bytes(m) + sites_few_.memory_bytes(m) + icmp_pool_.memory_bytes(m) + ports_pool_.memory_bytes(m) + behaviour_pool_.memory_bytes(m) + remote_behaviour_pool_.memory_bytes(m) +
+    return sites_pool_.memory_bytes(m) + sites_few_.memory_bytes(m) + site_names_.memory_bytes(m) + icmp_pool_.memory_bytes(m) + ports_pool_.memory_bytes(m) + behaviour_pool_.memory_bytes(m) + remote_behaviour_pool_.memory_bytes(m) +
            size_t(hosts_.max()) * 20 /* host_net_, host_pool_, host_country_, host_sites_, host_icmp_, host_ports_, host_behaviour_ */;
   }
   // Flow scores (flow/scores.h): a new table re-scores every active flow
@@ -368,8 +369,9 @@ class Pipeline {
   BcastDomains bcast_;
   BehaviourMap services_, periodicity_;
   TopSites if_sites_{};
-  EntryPool<TopSites> sites_pool_;          // local hosts that visited more than TopSitesFew::kFew sites (a share of the host slots, at least 64)
-  EntryPool<TopSitesFew> sites_few_;        // local hosts' first sites (as sites_pool_)
+  EntryPool<SiteList> sites_pool_;          // local hosts that visited more than SiteListFew::kFew sites (a share of the host slots, at least 64)
+  EntryPool<SiteListFew> sites_few_;        // local hosts' first sites (as sites_pool_)
+  SiteNames site_names_;                    // the names both hold (room for every id they can hold)
   static constexpr uint32_t kFewSites = 0x80000000u;  // host_sites_: the entry is sites_few_'s
   std::unique_ptr<uint32_t[]> host_sites_;  // per host slot: its sites_pool_ (or flagged, sites_few_) entry + 1, 0 none
   EntryPool<HostIcmp> icmp_pool_;           // local hosts that sent or received ICMP (as sites_pool_)

@@ -38,10 +38,12 @@ inline void prefault(void* p, size_t bytes) {
   if (t_prefault_tables) ::madvise(p, bytes, MADV_POPULATE_WRITE);
 }
 
-inline void* map_zeroed(size_t& bytes) {
+// `huge` false: 4 KiB pages (a sparse table touched at random, where a
+// huge page per touch would hold far more than the entries used).
+inline void* map_zeroed(size_t& bytes, bool huge = true) {
   constexpr size_t kHuge = size_t(2) << 20;
   bytes = (bytes + 4095) & ~size_t(4095);
-  if (bytes < 2 * kHuge) {
+  if (bytes < 2 * kHuge || !huge) {
     void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
     prefault(p, bytes);
@@ -62,9 +64,9 @@ inline void* map_zeroed(size_t& bytes) {
 }
 
 template <class T>
-ZeroArray<T> zero_array(size_t n) {
+ZeroArray<T> zero_array(size_t n, bool huge = true) {
   size_t bytes = (n ? n : 1) * sizeof(T);
-  void* p = map_zeroed(bytes);
+  void* p = map_zeroed(bytes, huge);
   return ZeroArray<T>(static_cast<T*>(p), MapDeleter{bytes});
 }
 
@@ -99,10 +101,10 @@ class HashIndex {
   // 1.5 slots per entry (load ≤ 2/3 when full: a probe stays within a cache
   // line or two) rather than a power of two's 2, a third less memory; the
   // home slot maps the hash's low 32 bits onto [0, cap) by multiplication.
-  explicit HashIndex(uint32_t max_entries) {
+  explicit HashIndex(uint32_t max_entries, bool huge = true) {
     cap_ = (uint64_t(max_entries) * 3 / 2 + 7) & ~uint64_t(7);
     if (cap_ < 16) cap_ = 16;
-    slots_ = zero_array<uint64_t>(cap_);
+    slots_ = zero_array<uint64_t>(cap_, huge);
   }
 
   // A slot holds the hash's upper 32 bits (top bit forced on, so a used slot

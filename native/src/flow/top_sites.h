@@ -4,7 +4,9 @@
 // (LocalHostStats::incrVisitedWebSite), counted once per flow. Up to twice
 // the top number are kept; a new site past that first prunes the list to the
 // top number by count (FrequentStringItems::prune; ties by name here, where
-// ntopng's sort leaves them unordered). Fixed size, no allocation.
+// ntopng's sort leaves them unordered). Fixed size, no allocation. The
+// interface's list keeps its names inline; a host's list keeps them interned
+// (flow/site_names.h) and is read out as a TopSites.
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -79,33 +81,6 @@ struct TopSites {
   void prune() noexcept {
     sort();
     n = kTop;
-  }
-};
-
-// A host's first few sites: most hosts name only a few, and a full list is
-// 1.3 KB. The site past kFew moves them, in order, to a TopSites, so the
-// list is what a TopSites would have been from the start.
-struct TopSitesFew {
-  static constexpr uint32_t kFew = 4, kNameLen = TopSites::kNameLen;
-  uint32_t n;
-  uint32_t hash[kFew];
-  uint32_t count[kFew];
-  char name[kFew][kNameLen];
-
-  // false: a new site and no room (move to a TopSites)
-  bool add(const char* s, size_t len, uint32_t h) noexcept {
-    if (len >= kNameLen) len = kNameLen - 1;
-    for (uint32_t i = 0; i < n; i++)
-      if (hash[i] == h && std::strncmp(name[i], s, len) == 0 && name[i][len] == 0) return count[i]++, true;
-    if (n == kFew) return false;
-    const uint32_t i = n++;
-    count[i] = 1, hash[i] = h;
-    std::memcpy(name[i], s, len), name[i][len] = 0;
-    return true;
-  }
-  void into(TopSites& t) const noexcept {
-    t.n = n;
-    for (uint32_t i = 0; i < n; i++) t.hash[i] = hash[i], t.count[i] = count[i], std::memcpy(t.name[i], name[i], kNameLen);
   }
 };
 

@@ -1,0 +1,170 @@
+// ③ A local host's top visited sites (flow/top_sites.h's rules) with the
+// names interned: the same sites recur across hosts, and a name is most of
+// an inline entry's bytes. Each worker holds one SiteNames; a host's list
+// keeps ids into it, a reference each. Fixed size, no allocation.
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+
+#include "flow/hash_index.h"
+#include "flow/top_sites.h"
+#include "util/bytes.h"
+
+namespace fg {
+
+// Names keyed by (FNV-1a hash of the whole site, name cut to 55 characters),
+// as TopSites matches them: two long sites alike in their first 55
+// characters stay two entries there, so here too.
+class SiteNames {
+ public:
+  static constexpr uint32_t kLen = TopSites::kNameLen;
+  // The index is not given huge pages: names land at random in it, and a
+  // 2 MiB page faulted in per name would cost more than the names save.
+  explicit SiteNames(uint32_t max) : pool_(max), index_(max, false) {}
+
+  // The name's id, kNone when no list holds it (no reference taken).
+  uint32_t find(const char* s, size_t len, uint32_t h) const noexcept {
+    if (len >= kLen) len = kLen - 1;
+    return index_.find(key(h), [&](uint32_t i) {
+      const Entry& e = pool_[i];
+      return e.hash == h && std::strncmp(e.s, s, len) == 0 && e.s[len] == 0;
+    });
+  }
+  // A reference to the name, added if new (kNone: the pool is full).
+  uint32_t intern(const char* s, size_t len, uint32_t h) noexcept {
+    if (len >= kLen) len = kLen - 1;
+    uint32_t i = find(s, len, h);
+    if (i == HashIndex::kNone) {
+      i = pool_.alloc();
+      if (i == HashIndex::kNone) return i;
+      Entry& e = pool_[i];
+      e.refs = 0, e.hash = h;
+      std::memcpy(e.s, s, len), e.s[len] = 0;
+      index_.insert(key(h), i);
+    }
+    pool_[i].refs++;
+    return i;
+  }
+  // Drops a reference; the last one frees the name.
+  void release(uint32_t i) noexcept {
+    if (--pool_[i].refs) return;
+    index_.erase(key(pool_[i].hash), i, [&](uint32_t j) { return key(pool_[j].hash); });
+    pool_.release(i);
+  }
+  const char* name(uint32_t i) const { return pool_[i].s; }
+  uint32_t hash(uint32_t i) const { return pool_[i].hash; }
+  // Room for `max` names, ids unchanged (the table rebuild: the host lists
+  // keep theirs). May throw std::bad_alloc, changing nothing.
+  void grow(uint32_t max) {
+    if (max <= pool_.max()) return;
+    HashIndex ix(max, false);
+    for (uint32_t i = 0; i < pool_.span(); i++)
+      if (pool_.used(i)) ix.insert(key(pool_[i].hash), i);
+    pool_.grow(max);
+    index_ = std::move(ix);
+  }
+  size_t memory_bytes(Mem m = Mem::Resident) const { return pool_.memory_bytes(m) + index_.memory_bytes(m); }
+
+ private:
+  struct Entry {  // the length is where the NUL is
+    uint32_t refs, hash;
+    char s[kLen];
+  };
+  static_assert(sizeof(Entry) == 64, "a name is one cache line");
+  // the index takes its tag from the upper 32 bits: spread the 32-bit hash over 64
+  static uint64_t key(uint32_t h) { return mix64(h); }
+  EntryPool<Entry> pool_;
+  HashIndex index_;
+};
+
+// What a visit did to a host's list.
+enum class SiteVisit : uint8_t { Kept, NoRoom /* a new site, the short list full */, NoName /* the name pool full */ };
+
+// A host's list: TopSites' rules (up to kMax sites, pruned to kTop by count,
+// ties by name, when a new one comes past that) over ids.
+struct SiteList {
+  static constexpr uint32_t kTop = TopSites::kTop, kMax = TopSites::kMax;
+  uint32_t n;
+  uint32_t site[kMax];
+  uint32_t count[kMax];
+
+  // `id`: names.find's answer for the site (kNone: in no list, so not here).
+  SiteVisit add(SiteNames& names, uint32_t id, const char* s, size_t len, uint32_t h) noexcept {
+    if (id != HashIndex::kNone)
+      for (uint32_t i = 0; i < n; i++)
+        if (site[i] == id) return count[i]++, SiteVisit::Kept;
+    if (n > 2 * kTop) prune(names);
+    const uint32_t e = names.intern(s, len, h);
+    if (e == HashIndex::kNone) return SiteVisit::NoName;
+    site[n] = e, count[n] = 1, n++;
+    return SiteVisit::Kept;
+  }
+  void release_names(SiteNames& names) const noexcept {
+    for (uint32_t i = 0; i < n; i++) names.release(site[i]);
+  }
+  void into(const SiteNames& names, TopSites& t) const noexcept {
+    t.n = n;
+    for (uint32_t i = 0; i < n; i++) t.hash[i] = names.hash(site[i]), t.count[i] = count[i], std::memcpy(t.name[i], names.name(site[i]), TopSites::kNameLen);
+  }
+
+ private:
+  // TopSites::prune: sorted as TopSites::sort sorts, the top kTop kept.
+  void prune(SiteNames& names) noexcept {
+    uint8_t order[kMax];
+    for (uint32_t i = 0; i < n; i++) order[i] = uint8_t(i);
+    std::sort(order, order + n, [&](uint8_t a, uint8_t b) {
+      return count[a] != count[b] ? count[a] > count[b] : std::strcmp(names.name(site[a]), names.name(site[b])) < 0;
+    });
+    uint32_t s[kTop], c[kTop];
+    for (uint32_t i = 0; i < kTop; i++) s[i] = site[order[i]], c[i] = count[order[i]];
+    for (uint32_t i = kTop; i < n; i++) names.release(site[order[i]]);
+    std::memcpy(site, s, sizeof s), std::memcpy(count, c, sizeof c);
+    n = kTop;
+  }
+};
+
+static_assert(sizeof(SiteList) == 172);
+
+// A host's first few sites: most hosts name only a few. The site past kFew
+// moves them, in order, to a SiteList (their references with them), so the
+// list is what a SiteList would have been from the start.
+struct SiteListFew {
+  static constexpr uint32_t kFew = 4;
+  uint32_t n;
+  uint32_t site[kFew];
+  uint32_t count[kFew];
+
+  SiteVisit add(SiteNames& names, uint32_t id, const char* s, size_t len, uint32_t h) noexcept {
+    if (id != HashIndex::kNone)
+      for (uint32_t i = 0; i < n; i++)
+        if (site[i] == id) return count[i]++, SiteVisit::Kept;
+    if (n == kFew) return SiteVisit::NoRoom;
+    const uint32_t e = names.intern(s, len, h);
+    if (e == HashIndex::kNone) return SiteVisit::NoName;
+    site[n] = e, count[n] = 1, n++;
+    return SiteVisit::Kept;
+  }
+  void release_names(SiteNames& names) const noexcept {
+    for (uint32_t i = 0; i < n; i++) names.release(site[i]);
+  }
+  void into(SiteList& t) const noexcept {
+    t.n = n;
+    for (uint32_t i = 0; i < n; i++) t.site[i] = site[i], t.count[i] = count[i];
+  }
+  void into(const SiteNames& names, TopSites& t) const noexcept {
+    t.n = n;
+    for (uint32_t i = 0; i < n; i++) t.hash[i] = names.hash(site[i]), t.count[i] = count[i], std::memcpy(t.name[i], names.name(site[i]), TopSites::kNameLen);
+  }
+};
+
+static_assert(sizeof(SiteListFew) == 36);
+
+// The distinct names the host lists can hold at once (every id each list
+// can take): a SiteNames this size never refuses a name a list has room for.
+inline uint32_t site_names_for(uint32_t full_lists, uint32_t few_lists) {
+  const uint64_t n = uint64_t(full_lists) * SiteList::kMax + uint64_t(few_lists) * SiteListFew::kFew;
+  return uint32_t(n < HashIndex::kNone ? n : HashIndex::kNone - 1);
+}
+
+}  // namespace fg
