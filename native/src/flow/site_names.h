@@ -81,20 +81,23 @@ class SiteNames {
 // What a visit did to a host's list.
 enum class SiteVisit : uint8_t { Kept, NoRoom /* a new site, the short list full */, NoName /* the name pool full */ };
 
-// A host's list: TopSites' rules (up to kMax sites, pruned to kTop by count,
-// ties by name, when a new one comes past that) over ids.
-struct SiteList {
-  static constexpr uint32_t kTop = TopSites::kTop, kMax = TopSites::kMax;
+// The ids and visit counts of at most N sites, in the order they came.
+template <uint32_t N>
+struct SiteIds {
   uint32_t n;
-  uint32_t site[kMax];
-  uint32_t count[kMax];
+  uint32_t site[N];
+  uint32_t count[N];
 
-  // `id`: names.find's answer for the site (kNone: in no list, so not here).
-  SiteVisit add(SiteNames& names, uint32_t id, const char* s, size_t len, uint32_t h) noexcept {
+  // Counts a visit to a site the list holds (`id`: names.find's answer;
+  // kNone: in no list, so not here).
+  bool seen(uint32_t id) noexcept {
     if (id != HashIndex::kNone)
       for (uint32_t i = 0; i < n; i++)
-        if (site[i] == id) return count[i]++, SiteVisit::Kept;
-    if (n > 2 * kTop) prune(names);
+        if (site[i] == id) return count[i]++, true;
+    return false;
+  }
+  // A new site at the end (the caller made room).
+  SiteVisit append(SiteNames& names, const char* s, size_t len, uint32_t h) noexcept {
     const uint32_t e = names.intern(s, len, h);
     if (e == HashIndex::kNone) return SiteVisit::NoName;
     site[n] = e, count[n] = 1, n++;
@@ -106,6 +109,18 @@ struct SiteList {
   void into(const SiteNames& names, TopSites& t) const noexcept {
     t.n = n;
     for (uint32_t i = 0; i < n; i++) t.hash[i] = names.hash(site[i]), t.count[i] = count[i], std::memcpy(t.name[i], names.name(site[i]), TopSites::kNameLen);
+  }
+};
+
+// A host's list: TopSites' rules (up to kMax sites, pruned to kTop by count,
+// ties by name, when a new one comes past that) over ids.
+struct SiteList : SiteIds<TopSites::kMax> {
+  static constexpr uint32_t kTop = TopSites::kTop, kMax = TopSites::kMax;
+
+  SiteVisit add(SiteNames& names, uint32_t id, const char* s, size_t len, uint32_t h) noexcept {
+    if (seen(id)) return SiteVisit::Kept;
+    if (n > 2 * kTop) prune(names);
+    return append(names, s, len, h);
   }
 
  private:
@@ -129,33 +144,19 @@ static_assert(sizeof(SiteList) == 172);
 // A host's first few sites: most hosts name only a few. The site past kFew
 // moves them, in order, to a SiteList (their references with them), so the
 // list is what a SiteList would have been from the start.
-struct SiteListFew {
+struct SiteListFew : SiteIds<4> {
   static constexpr uint32_t kFew = 4;
-  uint32_t n;
-  uint32_t site[kFew];
-  uint32_t count[kFew];
 
   SiteVisit add(SiteNames& names, uint32_t id, const char* s, size_t len, uint32_t h) noexcept {
-    if (id != HashIndex::kNone)
-      for (uint32_t i = 0; i < n; i++)
-        if (site[i] == id) return count[i]++, SiteVisit::Kept;
+    if (seen(id)) return SiteVisit::Kept;
     if (n == kFew) return SiteVisit::NoRoom;
-    const uint32_t e = names.intern(s, len, h);
-    if (e == HashIndex::kNone) return SiteVisit::NoName;
-    site[n] = e, count[n] = 1, n++;
-    return SiteVisit::Kept;
-  }
-  void release_names(SiteNames& names) const noexcept {
-    for (uint32_t i = 0; i < n; i++) names.release(site[i]);
+    return append(names, s, len, h);
   }
   void into(SiteList& t) const noexcept {
     t.n = n;
     for (uint32_t i = 0; i < n; i++) t.site[i] = site[i], t.count[i] = count[i];
   }
-  void into(const SiteNames& names, TopSites& t) const noexcept {
-    t.n = n;
-    for (uint32_t i = 0; i < n; i++) t.hash[i] = names.hash(site[i]), t.count[i] = count[i], std::memcpy(t.name[i], names.name(site[i]), TopSites::kNameLen);
-  }
+  using SiteIds::into;
 };
 
 static_assert(sizeof(SiteListFew) == 36);
