@@ -39,6 +39,16 @@ describe('audit 2: nDPI 4.11 conditions', () => {
     expect(await classify('udp', 50090, 64738, [ping, Buffer.concat([pong, Buffer.from([0])])])).not.toBe('Mumble (DPI)');
   });
 
+  // mumble.c keeps the last ping's ident (mumble_ident): the answer must echo it at byte 4.
+  it("Mumble: the answer must echo the last ping's ident", async () => {
+    const ping = (ident: string) => hex(`00000000 ${ident}`);
+    const pong = (ident: string) => hex(`00010204 ${ident} 00000003 00000064 0001f400`);
+    expect(await classify('udp', 50091, 64738, [ping('0102030405060708'), pong('0102030405060709')], [true, false])).not.toBe('Mumble (DPI)');
+    expect(await classify('udp', 50092, 64738, [ping('0102030405060708'), ping('1112131415161718'), pong('1112131415161718')], [true, true, false])).toBe('Mumble (DPI)');
+    expect(await classify('udp', 50093, 64738, [ping('0102030405060708'), ping('1112131415161718'), pong('0102030405060708')], [true, true, false])).not.toBe('Mumble (DPI)');
+    expect(await classify('udp', 50094, 64738, [ping('0102030405060708'), pong('0102030405060708')], [true, false], { v6: true })).toBe('Mumble (DPI)');
+  });
+
   // imo.c: other packets end its turn only from the sixth on; one-byte
   // packets never do.
   it('IMO: a 10-byte 0x09 0x02 packet as the sixth, not as the seventh; one-byte packets wait', async () => {

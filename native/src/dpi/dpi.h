@@ -82,6 +82,8 @@ enum ScratchSlot : uint8_t {
                            //   RX's type byte 20 is 0 and RX is ruled out on it, storing nothing): 5 bytes
   kScratchEaq = 0,         //   UDP flows whose first datagram is 16 bytes (EAQ's only size; RX wants 28
                            //   bytes or more, EpicGames 34 or more: both rule it out storing nothing): 3 bytes
+  kScratchMumble = 0,      //   UDP flows whose first datagram is a 12-byte Mumble ping (RX, EpicGames and
+                           //   EAQ rule it out storing nothing): the ping's ident folded, 4 bytes
   kScratchLine = 5,        // 4 bytes (UDP only; free on TCP): LineCall's counter base and count per nDPI direction
   kScratchSmtp = 5,        //   TCP flows (LineCall is UDP only): SMTP's marks (2 bytes) and AUTH / host flags
   kScratchZattooTcp = 8,   //   TCP flows (past OpenVPN's 5; LineCall's bytes are UDP only): Zattoo's stage (UDP Zattoo keeps none)
