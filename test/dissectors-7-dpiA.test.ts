@@ -163,13 +163,14 @@ describe('TLS certificates as nDPI reads them', () => {
   });
 
   // tls.c splits a record into handshake messages: one whose length overruns the record is "something
-  // went wrong" (nothing named from it); an extension overrunning a whole hello is read as far as it goes.
-  it('a ClientHello whose length overruns its record names nothing; a whole one with a broken extension is judged', async () => {
+  // went wrong", which rules TLS out; an extension overrunning a whole hello is read as far as it goes.
+  it('a ClientHello whose length overruns its record rules TLS out; a whole one with a broken extension is judged', async () => {
     const hello = clientHello('www.unknown.test');
     const overrun = Buffer.from(hello);
     overrun[6] = 0xd6;  // handshake length 0xd6xxxx
-    expect(await classify('tcp', 40314, 9443, [overrun])).not.toMatch(/^TLS/);
-    expect(await classify('tcp', 40315, 9443, [hello])).toBe('TLS (DPI)');
+    const flight = serverFlight(cert('/CN=x', 'DNS:www.waze.com'));
+    expect(await classify('tcp', 40314, 40443, [overrun, flight])).not.toMatch(/^TLS/);
+    expect(await classify('tcp', 40315, 40443, [hello, flight])).toBe('TLS.Waze (DPI)');
     // the server_name extension's length one past the block: no ALPN, so not carrying HTTPS, as nDPI judges it
     const broken = Buffer.from(hello);
     const at = broken.indexOf(Buffer.from([0, 0, 0, 21]));  // server_name (type 0), extension length 21

@@ -736,9 +736,9 @@ Verdict classify_tls(DpiCtx& c, Match& m) {
     const bool hello = start == 0 && b.size() >= 6 && b[0] == 0x16 && b[1] == 0x03 && b[2] <= 0x04 && ((b[5] == 1 && c.from_client) || b[5] == 2);
     if (!hello) return tcp_records(c, m, b, start);
     // nDPI splits the record into handshake messages: one whose length
-    // overruns the record (or is 64 KiB or more) is "something went wrong":
-    // the record names nothing, later ones may.
-    if (b.size() >= 9 && (b[6] != 0 || size_t(load_be16(b.data() + 7)) + 4 > load_be16(b.data() + 3))) return Verdict::NeedMore;
+    // overruns the record (or is 64 KiB or more) is "something went wrong",
+    // which rules TLS out (ndpi_search_tls_wrapper).
+    if (b.size() >= 9 && (b[6] != 0 || size_t(load_be16(b.data() + 7)) + 4 > load_be16(b.data() + 3))) return Verdict::No;
     if (FlowMeta* fm = tls_meta_if_any(c)) fm->tls.srv_skip = 0, fm->tls.srv_state = 0;  // the walk starts afresh
   }
   if (b.size() < 6) return c.p.l4_proto == kProtoUdp ? Verdict::No : Verdict::NeedMore;  // nDPI: no DTLS record fits
