@@ -171,6 +171,10 @@ describe('TLS certificates as nDPI reads them', () => {
     const flight = serverFlight(cert('/CN=x', 'DNS:www.waze.com'));
     expect(await classify('tcp', 40314, 40443, [overrun, flight])).not.toMatch(/^TLS/);
     expect(await classify('tcp', 40315, 40443, [hello, flight])).toBe('TLS.Waze (DPI)');
+    // the record's version bytes are not checked: a hello under 03 44 is read all the same
+    const odd = Buffer.from(clientHello('www.waze.com'));
+    odd[2] = 0x44;
+    expect(await classify('tcp', 40317, 40443, [odd])).toBe('TLS.Waze (DPI)');
     // the server_name extension's length one past the block: no ALPN, so not carrying HTTPS, as nDPI judges it
     const broken = Buffer.from(hello);
     const at = broken.indexOf(Buffer.from([0, 0, 0, 21]));  // server_name (type 0), extension length 21

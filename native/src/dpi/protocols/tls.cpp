@@ -15,8 +15,8 @@
 namespace fg {
 
 bool tls_client_hello_sni(Bytes b, const char*& name, size_t& len) {
-  // Record header: type 22 (handshake), version 3.x, length; then the handshake.
-  if (b.size() < 5 + 4 + 38 || b[0] != 0x16 || b[1] != 0x03) return false;
+  // Record header: type 22 (handshake), version, length; then the handshake.
+  if (b.size() < 5 + 4 + 38 || b[0] != 0x16) return false;
   return tls_handshake_sni(b.subspan(5), name, len);
 }
 
@@ -733,7 +733,8 @@ Verdict classify_tls(DpiCtx& c, Match& m) {
       return Verdict::Match;
     }
     if (b[start] < 20 || b[start] > 26) return Verdict::No;
-    const bool hello = start == 0 && b.size() >= 6 && b[0] == 0x16 && b[1] == 0x03 && b[2] <= 0x04 && ((b[5] == 1 && c.from_client) || b[5] == 2);
+    // (nDPI reads a handshake record whatever its version bytes say)
+    const bool hello = start == 0 && b.size() >= 6 && b[0] == 0x16 && ((b[5] == 1 && c.from_client) || b[5] == 2);
     if (!hello) return tcp_records(c, m, b, start);
     // nDPI splits the record into handshake messages: one whose length
     // overruns the record (or is 64 KiB or more) is "something went wrong",
