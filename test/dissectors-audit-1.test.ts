@@ -199,6 +199,10 @@ describe('Z39.50 as z3950.c', () => {
     expect(await classify('tcp', 40023, 210, [two, pdu, pdu, pdu], [true, false, true, false])).not.toBe('Z3950 (DPI)');
     expect(await classify('tcp', 40024, 210, [two, pdu, pdu, pdu, pdu], [true, false, true, false, true])).toBe('Z3950 (DPI)');
   });
+  it('both directions must have sent payload (packet_direction_counter): the server acknowledging only is not enough', async () => {
+    expect(await classify('tcp', 40025, 210, [pdu, pdu, pdu, pdu], [true, true, true, true])).not.toBe('Z3950 (DPI)');
+    expect(await classify('tcp', 40026, 210, [pdu, pdu, pdu, pdu], [true, true, true, false])).toBe('Z3950 (DPI)');
+  });
   it('a PDU tag below 20 excludes', async () => {
     const low = Buffer.from(pdu);
     low[0] = 0xa1;

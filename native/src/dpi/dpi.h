@@ -98,7 +98,8 @@ enum ScratchSlot : uint8_t {
   kScratchActivision = 18, // 1 byte: nDPI directions whose first packet was seen (bits 0-1)
   kScratchStarcraftUdp = 18, //   bits 2-4 of that byte: StarCraft's UDP size run (a UDP flow can be a
                              //   candidate of both, so the two keep to their own bits)
-  kScratchZ3950 = 18,      //   TCP flows (StarCraft's bits are UDP only): bits 2-3, Z39.50's packets with six elements
+  kScratchZ3950 = 18,      //   TCP flows (Activision's and StarCraft's bits are UDP only): bits 0-3, Z39.50's
+                           //   directions with payload and packets with six elements
   kScratchDnsCrypt = 18,   //   bits 5-6 of that byte: DNSCrypt's nDPI directions with a payload packet
   kScratchSoap = 18,       //   bit 7 of that byte: SOAP's XML declaration seen (SOAP is TCP only)
   kScratchMemcached = 19,  // 1 byte: command / reply lines seen

@@ -6,10 +6,12 @@
 // the eighth) excludes; one with fewer than six elements (or ending on the
 // packet's end before them) waits; a high-tag-number element ends the
 // reading there. nDPI counts the packets with six elements (z3950_stage):
-// the fourth names the flow once both directions have sent a packet, and
-// excludes it when only one has.
-// State: the count, bits 2-3 of kScratchZ3950 (TCP flows; dpi.h).
+// the fourth names the flow once both of nDPI's directions have sent
+// payload (packet_direction_counter), and excludes it when only one has.
+// State: in the kScratchZ3950 byte (TCP flows; dpi.h), bit d for a payload
+// packet seen in nDPI direction d, and the count in bits 2-3.
 #include "dpi/dpi.h"
+#include "dpi/ndpi_direction.h"
 
 namespace fg {
 namespace {
@@ -39,15 +41,17 @@ Verdict classify_z3950(DpiCtx& c, Match& m) {
   if (b.size() < 6 || c.flow.dpi_packets > 8) return Verdict::No;
   const int got = elements(b);
   if (got < 0) return Verdict::No;
-  if (got < kWanted) return Verdict::NeedMore;
   uint8_t* st = c.scratch(kScratchZ3950);
   if (!st) return Verdict::No;  // nowhere to count: ruled out (dpi.h)
+  // every payload packet passes here while the flow is a candidate
+  *st |= uint8_t(1u << ndpi_direction(c.p));
+  if (got < kWanted) return Verdict::NeedMore;
   const unsigned stage = (*st & kStageMask) >> kStageShift;
   if (stage < 3) {
     *st = uint8_t((*st & ~kStageMask) | (stage + 1) << kStageShift);
     return Verdict::NeedMore;
   }
-  if (!c.flow.pkts[0] || !c.flow.pkts[1]) return Verdict::No;
+  if ((*st & 3) != 3) return Verdict::No;
   m.app = id(ProtoId::Z3950);
   return Verdict::Match;
 }
