@@ -181,7 +181,7 @@ export const EngineOptions = z
     workers: z.number().int().min(1).max(64).optional(),
     /** the share that may hold protocol metadata (FlowMeta, 256 B: names, JA3/JA4, HTTP fields …) at once (flow_meta_full) */
     flowMetaShare: z.number().gt(0).max(1).default(1),
-    /** the share of the host table that may hold side state at once, local and remote hosts each (a local host's top sites, ICMP, used ports, behavioural counters: 1.6 KB, the site names shared; a remote host's behavioural counters: 0.9 KB) (host_side_full) */
+    /** the share of the host table that may hold side state at once, local and remote hosts each (a local host's top sites, ICMP, used ports, behavioural counters: 1.5 KB, the site names shared; a remote host's behavioural counters: 0.75 KB) (host_side_full) */
     hostSideShare: z.number().gt(0).max(1).default(1),
     /** keys of the service map and of the periodicity map each (native/src/flow/behaviour_maps.h); 0 turns both off */
     behaviourMapEntries: z.number().int().min(0).max(1 << 22).default(8192),

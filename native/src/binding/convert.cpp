@@ -351,7 +351,7 @@ Napi::Object host_to_js(Napi::Env env, const HostRow& r) {
       for (uint32_t k = 0; k < HostBehaviour::kDes; k++) {
         const DesCounter& d = r.behaviour.des[k];
         Napi::Object y = Napi::Object::New(env);
-        y.Set("anomaly", bool(d.anomaly));
+        y.Set("anomaly", d.anomaly());
         y.Set("value", double(d.value));
         y.Set("lower_bound", double(d.lower));
         y.Set("upper_bound", double(d.upper));
@@ -359,7 +359,7 @@ Napi::Object host_to_js(Napi::Env env, const HostRow& r) {
         des.Set(k, y);
       }
       Napi::Array rsi = Napi::Array::New(env, HostBehaviour::kRsi);
-      for (uint32_t k = 0; k < HostBehaviour::kRsi; k++) rsi.Set(k, double(r.behaviour.rsi[k].index));
+      for (uint32_t k = 0; k < HostBehaviour::kRsi; k++) rsi.Set(k, double(r.behaviour.rsi_index[k]));
       Napi::Object b = Napi::Object::New(env);
       b.Set("des", des);
       b.Set("anomaly_index", rsi);

@@ -50,7 +50,7 @@ struct PipelineLimits {
   // its first use (EntryPool), so a share of 1 costs only what is used.
   double flow_info_share = 1;                        // classifier state (FlowInfo, 64 B) for this share of the flow table
   double flow_meta_share = 1;                        // protocol metadata (FlowMeta, 256 B) for this share
-  double host_side_share = 1;                        // local hosts' side state (sites, ICMP, used ports, behaviour: 1.6 KB) for this share of the host table
+  double host_side_share = 1;                        // local hosts' side state (sites, ICMP, used ports, behaviour: 1.5 KB) for this share of the host table
   uint32_t behaviour_map_entries = 8192;             // service and periodicity map keys (each)
   uint32_t iec_learning_s = 21600;                   // IEC 60870-5-104 transitions learned this long (ntopng's CONST_IEC104_LEARNING_TIME)
 };

@@ -25,8 +25,9 @@ namespace fg {
 struct DesCounter {
   static constexpr double kAlpha = 0.9, kBeta = 0.035;
   static constexpr uint8_t kRollup = 64;  // nDPI's MAX_SQUARE_ERROR_ITERATIONS
+  // (nDPI's rollup counter is n mod kRollup, and its anomaly flag follows
+  // from the last value and bounds: neither is stored, 64 bytes a counter)
   uint32_t n;
-  uint8_t rollup, anomaly;
   uint32_t tot_anomalies;
   uint64_t value, lower, upper;
   double sse, prev_sse, forecast, trend;
@@ -36,6 +37,9 @@ struct DesCounter {
     const double t = std::sqrt(-2.0 * std::log(1 - (1 - double(0.05f) / 2.0)));
     return t - ((0.010328 * t + 0.802853) * t + 2.515517) / (((0.001308 * t + 0.189269) * t + 1.432788) * t + 1.0);
   }
+
+  // the last observation was outside its bounds (none before the second)
+  bool anomaly() const noexcept { return n > 1 && (value < lower || value > upper); }
 
   void add(uint64_t v) noexcept {
     const double x = double(v);
@@ -54,35 +58,36 @@ struct DesCounter {
       band = ro() * std::sqrt(sse / obs);
     }
     n++, forecast = f;
-    if (++rollup == kRollup) sse = prev_sse, rollup = 0, prev_sse = 0;
+    if (n % kRollup == 0) sse = prev_sse, prev_sse = 0;
     const double lo = f - band, hi = f + band;
     value = v;
     lower = uint64_t(std::floor(lo < 0 ? 0 : lo));
     upper = uint64_t(std::round(hi + 0.5));
-    if (ready) {
-      anomaly = v < lower || v > upper;
-      tot_anomalies += anomaly;
-    }
+    if (ready) tot_anomalies += anomaly();
   }
 };
+static_assert(sizeof(DesCounter) == 64);
 
+// The index itself (0-100) is the caller's to keep (HostBehaviour::rsi_index).
 struct RsiCounter {
-  uint64_t last_value, last_diff, gains, losses, index;
+  uint64_t last_value, last_diff, gains, losses;
 
   static uint64_t ewma(uint64_t sample, uint64_t avg) { return (50 * sample + 50 * avg) / 100; }
-  // `first`: no update yet (ntopng's last_update 0: no index from one point)
-  void update(uint64_t value, bool first) noexcept {
+  // `first`: no update yet (ntopng's last_update 0: no index from one point).
+  // Returns the new index.
+  uint8_t update(uint64_t value, bool first) noexcept {
     const uint64_t diff = value - last_value;
     const int64_t delta = int64_t(diff) - int64_t(last_diff);
     if (delta > 0) gains = ewma(uint64_t(delta), gains), losses = ewma(0, losses);
     else gains = ewma(0, gains), losses = ewma(uint64_t(-delta), losses);
-    index = 0;
+    uint64_t index = 0;
     if (delta && !first && (gains || losses)) {
       float ratio = 1;
       if (losses) ratio = float(gains) / float(losses) + 1;
       if (ratio != 0) index = uint64_t(100 - 100 / ratio);
     }
     last_value = value, last_diff = diff;
+    return uint8_t(index);
   }
 };
 
@@ -97,6 +102,7 @@ struct HostBehaviour {
   DesCounter des[kDes];
   // group 0: bytes sent, rcvd, packets sent, rcvd; groups 1-4: bytes sent, rcvd of TCP, UDP, ICMP, other IP
   RsiCounter rsi[kRsi];
+  uint8_t rsi_index[kRsi];  // each counter's anomaly index (0-100)
 
   static int group_of(int k) { return k < 4 ? 0 : 1 + (k - 4) / 2; }
   bool des_due(uint32_t now_s) const { return n == 0 || now_s >= next_des_s; }
@@ -114,7 +120,7 @@ struct HostBehaviour {
       for (int k = 0; k < kDes; k++) {
         if (k == 4 && !local) continue;
         des[k].add(des_values[k]);
-        if (k < 4 && des[k].anomaly) found++;
+        if (k < 4 && des[k].anomaly()) found++;
       }
       next_des_s = now_s + kDesPeriodS;
     }
@@ -123,7 +129,7 @@ struct HostBehaviour {
     bool due[kGroups];
     for (int g = 0; g < kGroups; g++) due[g] = moved[g] && (rsi_last_s[g] == 0 || now_s - rsi_last_s[g] >= kRsiPeriodS);
     for (int k = 0; k < kRsi; k++)
-      if (due[group_of(k)]) rsi[k].update(rsi_values[k], rsi_last_s[group_of(k)] == 0);
+      if (due[group_of(k)]) rsi_index[k] = rsi[k].update(rsi_values[k], rsi_last_s[group_of(k)] == 0);
     for (int g = 0; g < kGroups; g++)
       if (due[g]) rsi_last_s[g] = now_s;
     return found;
