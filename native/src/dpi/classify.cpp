@@ -63,8 +63,8 @@ uint16_t category_of(uint16_t master, uint16_t app) {
 // client or server address, else its name (SNI, Host, DNS query), replaces
 // the protocol's. 0 when none applies, else category + 1.
 uint16_t custom_category(const Flow& f, const FlowInfo* fi, const UserRules& u) {
-  const IpAddr& cli = dpi_cli_is_hi(f) ? f.key.hi : f.key.lo;
-  const IpAddr& srv = dpi_cli_is_hi(f) ? f.key.lo : f.key.hi;
+  const DpiSides s = dpi_sides(f);
+  const IpAddr &cli = s.cli, &srv = s.srv;
   if (!u.cat_ips.empty())
     if (uint16_t c = u.category_by_ip(cli) ? u.category_by_ip(cli) : u.category_by_ip(srv)) return c;
   if (fi && fi->host[0] && !u.cat_hosts.empty()) return u.category_by_name(std::string_view(fi->host, strnlen(fi->host, sizeof(fi->host))));
@@ -410,11 +410,11 @@ void Classifier::start(Flow& f) noexcept {
 // to its port and address lists (guess_by_port, app_by_ip).
 bool Classifier::custom_rule(Flow& f, const UserRules& u) noexcept {
   const bool l4 = f.key.proto == kProtoTcp || f.key.proto == kProtoUdp;
-  const uint16_t cli_port = dpi_cli_is_hi(f) ? f.key.port_hi : f.key.port_lo, srv_port = dpi_cli_is_hi(f) ? f.key.port_lo : f.key.port_hi;
+  const DpiSides s = dpi_sides(f);
+  const IpAddr &cli = s.cli, &srv = s.srv;
+  const uint16_t cli_port = s.cport, srv_port = s.sport;
   uint16_t master = 0, app = l4 ? u.port_rule(f.key.proto, cli_port, srv_port) : 0;
   if (!u.proto(app)) {
-    const IpAddr& cli = dpi_cli_is_hi(f) ? f.key.hi : f.key.lo;
-    const IpAddr& srv = dpi_cli_is_hi(f) ? f.key.lo : f.key.hi;
     app = u.ip_rule(srv, l4 ? srv_port : 0);
     if (!u.proto(app)) app = u.ip_rule(cli, l4 ? cli_port : 0);
     if (!u.proto(app)) return false;
@@ -622,25 +622,13 @@ bool Classifier::ruled_out(const Flow& f, uint16_t proto) const noexcept {
 }
 
 bool Classifier::bittorrent_known(const Flow& f) const noexcept {
-  const IpAddr& cli = dpi_cli_is_hi(f) ? f.key.hi : f.key.lo;
-  const IpAddr& srv = dpi_cli_is_hi(f) ? f.key.lo : f.key.hi;
-  const uint16_t cport = dpi_cli_is_hi(f) ? f.key.port_hi : f.key.port_lo, sport = dpi_cli_is_hi(f) ? f.key.port_lo : f.key.port_hi;
+  const auto [cli, srv, cport, sport] = dpi_sides(f);
   return cached_key(Cache::BitTorrent, peers_key(cli, srv)) || cached(Cache::BitTorrent, cli, cport) || cached(Cache::BitTorrent, srv, sport);
 }
 
-// nDPI keys its caches by the flow's client and server as it tells them
-// apart (Flow::dpi_flip).
-void Classifier::ndpi_sides(const Flow& f, const IpAddr*& cli, const IpAddr*& srv, uint16_t& sport) noexcept {
-  cli = dpi_cli_is_hi(f) ? &f.key.hi : &f.key.lo;
-  srv = dpi_cli_is_hi(f) ? &f.key.lo : &f.key.hi;
-  sport = dpi_cli_is_hi(f) ? f.key.port_lo : f.key.port_hi;
-}
-
 uint64_t Classifier::mining_key(const Flow& f) noexcept {
-  const IpAddr *cli, *srv;
-  uint16_t sport;
-  ndpi_sides(f, cli, srv, sport);
-  return peers_key(*cli, *srv);
+  const DpiSides s = dpi_sides(f);  // nDPI keys its caches by its own client and server
+  return peers_key(s.cli, s.srv);
 }
 
 void Classifier::remember_mining(const Flow& f, uint16_t app) noexcept {
@@ -660,19 +648,14 @@ uint64_t ookla_key(const IpAddr& cli) { return Classifier::endpoint_key(cli, 0);
 }  // namespace
 
 void Classifier::remember_ookla(const Flow& f) noexcept {
-  const IpAddr *cli, *srv;
-  uint16_t sport;
-  ndpi_sides(f, cli, srv, sport);
-  const uint64_t key = ookla_key(*cli);
+  const uint64_t key = ookla_key(dpi_sides(f).cli);
   ookla_[key % kCacheSlots] = {key, uint32_t(f.last_ns / 1000000000u), id(ProtoId::Ookla)};
 }
 
 bool Classifier::ookla_known(const Flow& f) const noexcept {
-  const IpAddr *cli, *srv;
-  uint16_t sport;
-  ndpi_sides(f, cli, srv, sport);
-  if (sport != 8080) return false;
-  const uint64_t key = ookla_key(*cli);
+  const DpiSides s = dpi_sides(f);
+  if (s.sport != 8080) return false;
+  const uint64_t key = ookla_key(s.cli);
   const MiningEntry& e = ookla_[key % kCacheSlots];
   const uint32_t now = uint32_t(f.last_ns / 1000000000u);
   return e.app && e.key == key && now >= e.sec && now - e.sec <= kOoklaTtl;
@@ -759,10 +742,8 @@ bool Classifier::malware_server(const Flow& f) const noexcept {
   // Malware.
   const UserRules* u = user_rules();
   if (!u || u->cat_ips.empty()) return false;
-  const IpAddr *cli, *srv;
-  uint16_t sport;
-  ndpi_sides(f, cli, srv, sport);
-  return !u->category_by_ip(*cli) && u->category_by_ip(*srv) == UserRules::kMalware + 1;
+  const DpiSides s = dpi_sides(f);
+  return !u->category_by_ip(s.cli) && u->category_by_ip(s.srv) == UserRules::kMalware + 1;
 }
 
 void Classifier::first_icmp(Flow& f, const Packet& p) noexcept {
@@ -781,9 +762,7 @@ void Classifier::tcp_giveup_issues(Flow& f) const noexcept {
   // nDPI's ndpi_check_tcp_flags keys the flags on its packet direction (the
   // side with the higher port sends direction 0; equal ports: the address
   // decides, see ndpi_direction.h), not on who opened the flow.
-  const IpAddr& cli = dpi_cli_is_hi(f) ? f.key.hi : f.key.lo;
-  const IpAddr& srv = dpi_cli_is_hi(f) ? f.key.lo : f.key.hi;
-  const uint16_t cport = dpi_cli_is_hi(f) ? f.key.port_hi : f.key.port_lo, sport = dpi_cli_is_hi(f) ? f.key.port_lo : f.key.port_hi;
+  const auto [cli, srv, cport, sport] = dpi_sides(f);
   const uint8_t dc = ndpi_direction(cli, cport, srv, sport), ds = ndpi_direction(srv, sport, cli, cport);
   uint8_t flags[2] = {0, 0};
   uint32_t pkts[2] = {0, 0};
@@ -804,8 +783,8 @@ void Classifier::give_up(Flow& f) noexcept {
   if (f.dpi_state == kDpiExtra) f.dpi_state = kDpiDone;
   if (f.dpi_state != kDpiInspecting) return;
   f.dpi_state = kDpiGaveUp;
-  const uint16_t cli_port = dpi_cli_is_hi(f) ? f.key.port_hi : f.key.port_lo;
-  const uint16_t srv_port = dpi_cli_is_hi(f) ? f.key.port_lo : f.key.port_hi;
+  const DpiSides sides = dpi_sides(f);
+  const uint16_t cli_port = sides.cport, srv_port = sides.sport;
   // nDPI's give-up asks its BitTorrent cache first ("DPI (partial cache)"),
   // once per flow: not when BitTorrent's dissector already asked it and
   // ruled the flow out.
@@ -902,8 +881,8 @@ void Classifier::judge_ports(const Flow& f) noexcept {
   if (!fi || (Confidence(fi->confidence) != Confidence::Dpi && Confidence(fi->confidence) != Confidence::DpiCache)) return;
   const uint16_t app = f.l7_app, master = f.l7_master;
   if (!(master || app) || (f.key.proto != kProtoTcp && f.key.proto != kProtoUdp)) return;
-  const uint16_t cli_port = dpi_cli_is_hi(f) ? f.key.port_hi : f.key.port_lo;
-  const uint16_t srv_port = dpi_cli_is_hi(f) ? f.key.port_lo : f.key.port_hi;
+  const DpiSides sides = dpi_sides(f);
+  const uint16_t cli_port = sides.cport, srv_port = sides.sport;
   const bool tcp = f.key.proto == kProtoTcp;
   auto defaults = [&](uint16_t p) -> const char* {
     const ProtoInfo* x = proto_info(p);
@@ -946,11 +925,9 @@ uint8_t Classifier::ip_list_risk(const Flow& f) const noexcept {
   if (fi && Confidence(fi->confidence) == Confidence::CustomRule) return 0;
   // nDPI looks its client up (never the server), over IPv4 only between two
   // public addresses
-  const IpAddr *cli, *srv;
-  uint16_t sport;
-  ndpi_sides(f, cli, srv, sport);
-  if (cli->is_v4() && !(public_v4(*cli) && public_v4(*srv))) return 0;
-  return risk_by_ip(*cli);
+  const DpiSides s = dpi_sides(f);
+  if (s.cli.is_v4() && !(public_v4(s.cli) && public_v4(s.srv))) return 0;
+  return risk_by_ip(s.cli);
 }
 
 uint64_t Classifier::risks(const Flow& f) const noexcept {
@@ -980,7 +957,8 @@ uint64_t Classifier::risks(const Flow& f) const noexcept {
   // answer: nDPI judges only packets not sent to one, by its approximation
   // (ndpi_is_multi_or_broadcast: IPv4 224/3 or a last byte of 0 or 255,
   // IPv6 ff00::/8), so a flow whose packets all went to one has no risk.
-  const IpAddr& srv = dpi_cli_is_hi(f) ? f.key.lo : f.key.hi;
+  const DpiSides sides = dpi_sides(f);
+  const IpAddr& srv = sides.srv;
   if ((f.pkts[0] == 0 || f.pkts[1] == 0) && !ndpi_multi_or_broadcast(srv)) {
     const bool udp = f.key.proto == kProtoUdp;
     bool oneway = app == id(ProtoId::RTP) || app == id(ProtoId::NetFlow) || app == id(ProtoId::sFlow) || app == id(ProtoId::collectd) ||
@@ -993,8 +971,7 @@ uint64_t Classifier::risks(const Flow& f) const noexcept {
     const std::string_view name = fi && fi->host[0] ? std::string_view(fi->host, strnlen(fi->host, sizeof(fi->host))) : std::string_view();
     if (!name.empty()) m &= builtin_host_risk_mask(name);
     if (const UserRules* u = user_rules(); m && u && !u->risk_masks.empty()) {
-      const IpAddr& cli = dpi_cli_is_hi(f) ? f.key.hi : f.key.lo;
-      m &= u->risk_mask(cli, srv, name);
+      m &= u->risk_mask(sides.cli, srv, name);
     }
   }
   return m;

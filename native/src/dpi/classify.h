@@ -177,8 +177,6 @@ class Classifier {
   };
   MiningEntry mining_[kCacheSlots] = {}, ookla_[kCacheSlots] = {};
   static uint64_t mining_key(const Flow& f) noexcept;
-  // nDPI's client and server of a flow (see mining_key), and the server's port.
-  static void ndpi_sides(const Flow& f, const IpAddr*& cli, const IpAddr*& srv, uint16_t& sport) noexcept;
   const CacheEntry& slot(Cache which, uint64_t key) const noexcept {
     return which == Cache::Stun ? stun_[key % kCacheSlots] : which == Cache::TlsCert ? tls_cert_[key % kCacheSlots] : bittorrent_[key % kBitTorrentSlots];
   }

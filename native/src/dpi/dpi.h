@@ -23,6 +23,15 @@ constexpr uint32_t kTcpDpiWindow = 31, kUdpDpiWindow = 25;
 inline uint32_t dpi_window(const Flow& f) { return f.key.proto == kProtoTcp ? kTcpDpiWindow : kUdpDpiWindow; }
 // nDPI's client is key.hi (Flow::dpi_flip: nDPI's client may be the flow's server)
 inline bool dpi_cli_is_hi(const Flow& f) { return f.cli_is_hi != f.dpi_flip; }
+// The flow's ends as nDPI tells them apart: client and server, their ports.
+struct DpiSides {
+  const IpAddr& cli;
+  const IpAddr& srv;
+  uint16_t cport, sport;
+};
+inline DpiSides dpi_sides(const Flow& f) {
+  return dpi_cli_is_hi(f) ? DpiSides{f.key.hi, f.key.lo, f.key.port_hi, f.key.port_lo} : DpiSides{f.key.lo, f.key.hi, f.key.port_lo, f.key.port_hi};
+}
 // Payload packets a flow can have inspected at most (a dissector's budget
 // when nDPI gives it the whole window).
 constexpr uint8_t kMaxDpiPackets = 31;
@@ -229,8 +238,9 @@ uint8_t risk_by_ip(const IpAddr& ip);
 // nDPI's guessed_protocol_id_by_ip: the flow's server address first, then
 // its client's (ndpi_guess_host_protocol_id).
 inline uint16_t app_by_flow_ip(const Flow& f) {
-  const uint16_t srv = app_by_ip(dpi_cli_is_hi(f) ? f.key.lo : f.key.hi);
-  return srv ? srv : app_by_ip(dpi_cli_is_hi(f) ? f.key.hi : f.key.lo);
+  const DpiSides s = dpi_sides(f);
+  const uint16_t srv = app_by_ip(s.srv);
+  return srv ? srv : app_by_ip(s.cli);
 }
 
 // The flow's address application (app_by_flow_ip) when nDPI files it under

@@ -112,10 +112,12 @@ bool dtls_record(Bytes b);
 bool dtls_read_records(DpiCtx& c);
 // An address literal where a name belongs (nDPI's numeric host risk).
 bool numeric_host(const char* s, size_t n);
-// The SNI as nDPI's processClientServerHello keeps it (TLS, DTLS, QUIC):
-// ndpi_hostname_sni_set with every normalization into out, its length
-// returned; a name failing ndpi_is_valid_hostname raises Invalid
-// Characters and Possible Exploit.
+// The SNI as nDPI's processClientServerHello keeps it (TLS, QUIC):
+// ndpi_hostname_sni_set with every normalization into out; a name failing
+// ndpi_is_valid_hostname raises Invalid Characters and Possible Exploit.
+// Returns the length of the name to match against the host list: 0 for an
+// address literal, which names nothing but is kept as the flow's host (the
+// certificate's names are checked against it).
 size_t tls_sni_name(DpiCtx& c, const char* raw, size_t n, char (&out)[80]);
 
 void md5_digest(const void* data, size_t n, uint8_t out[16]);

@@ -644,9 +644,7 @@ Follow on_initial(DpiCtx& c, Match& m, Bytes b, uint32_t version, bool may_follo
       HelloFacts facts;
       tls_hello_meta(c, crypto, HelloTransport::Quic, &facts);
       tp_user_agent(c, crypto, facts, version);
-      // an address literal is kept as the host, naming nothing (as over TCP)
-      if (sni_len && numeric_host(sni, sni_len)) c.set_host(sni, sni_len), c.match_named(m, id(ProtoId::QUIC), nullptr, 0);
-      else c.match_named(m, id(ProtoId::QUIC), sni, sni_len);
+      c.match_named(m, id(ProtoId::QUIC), sni, sni_len);
       host_len = sni_len;
       if (facts.alpn_len >= 3 && std::memcmp(facts.alpn, "doq", 3) == 0) m.master = id(ProtoId::QUIC), m.app = id(ProtoId::DoH_DoT);
     }

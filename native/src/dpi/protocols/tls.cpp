@@ -533,7 +533,9 @@ Verdict tls_after_starttls(DpiCtx& c) {
 
 size_t tls_sni_name(DpiCtx& c, const char* raw, size_t n, char (&out)[80]) {
   if (!valid_hostname(raw, n)) c.risk(Risk::InvalidCharacters), c.risk(Risk::PossibleExploit);
-  return ndpi_host_name(reinterpret_cast<const uint8_t*>(raw), n, out);
+  const size_t len = ndpi_host_name(reinterpret_cast<const uint8_t*>(raw), n, out);
+  if (len && numeric_host(out, len)) return c.set_host(out, len), 0;
+  return len;
 }
 
 bool numeric_host(const char* s, size_t n) {
@@ -765,9 +767,6 @@ Verdict classify_tls(DpiCtx& c, Match& m) {
     if (tls_client_hello_sni(b, raw, raw_len)) len = tls_sni_name(c, raw, raw_len, name);
     HelloFacts facts;
     tls_hello_meta(c, b.subspan(5, std::min<size_t>(b.size() - 5, load_be16(b.data() + 3))), HelloTransport::Tcp, &facts);
-    // An address literal names no application, but nDPI keeps it as the
-    // flow's host (the certificate's names are checked against it).
-    if (len && numeric_host(name, len)) c.set_host(name, len), len = 0;
     if (c.match_named(m, tls_proto_by_port(c), name, len) && tor_like(name, len)) m.master = id(ProtoId::TLS), m.app = id(ProtoId::Tor);
     if (!m.master) {
       if (const uint16_t app = cert_cache_app(c, true)) m.master = m.app, m.app = app, m.cached = true;
