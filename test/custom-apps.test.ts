@@ -269,13 +269,15 @@ describe('a protocols file reclassifies a replayed capture', () => {
       if (host) e.hosts.add(host.toLowerCase());
       streams.set(s, e);
     }
-    const inRange = (e: { ports: number[] }) => e.ports.some((p) => p >= 49600 && p <= 49603);
+    // the range holds the servers' ports 8080 and 9099 (nDPI's port tree answers for
+    // the server's port first: a rule on a client port gives way to it)
+    const inRange = (e: { ports: number[] }) => e.ports.some((p) => p >= 8000 && p <= 9100);
     const wantRange = [...streams.values()].filter(inRange).length;
     const wantHost = [...streams.values()].filter((e) => !inRange(e) && [...e.hosts].some((h) => h === 'pic.1kxun.com' || h.endsWith('.pic.1kxun.com'))).length;
     expect(wantRange).toBeGreaterThan(1);
     expect(wantHost).toBeGreaterThan(1);
 
-    await useRules('host:"pic.1kxun.com"@PicHost\ntcp:49600-49603@PortRange\n');
+    await useRules('host:"pic.1kxun.com"@PicHost\ntcp:8000-9100@PortRange\n');
     const count = async () => {
       const e = new Engine({ files: [CAPTURE], flowIdleSec: 1e10, flushAtEnd: true });
       try {
@@ -294,10 +296,20 @@ describe('a protocols file reclassifies a replayed capture', () => {
     };
     const id = (name: string) => Engine.info().dpi.protocols.find((p) => p.name === name)?.id ?? -1;
     expect(await count()).toEqual({ range: wantRange, host: wantHost });
-    // edited through the service (as the API does): the next replay follows the new file
-    await apps.editApplication({ alias: 'PortRange', rules: 'tcp:49600' });
-    const narrow = [...streams.values()].filter((e) => e.ports.includes(49600)).length;
-    const hostNow = [...streams.values()].filter((e) => !e.ports.includes(49600) && [...e.hosts].some((h) => h === 'pic.1kxun.com' || h.endsWith('.pic.1kxun.com'))).length;
+    // edited through the service (as the API does): the next replay follows
+    // the new file. 8080 is a default port of nDPI's (HTTP_Proxy): a custom
+    // protocol's rule takes it over.
+    await apps.editApplication({ alias: 'PortRange', rules: 'tcp:8080' });
+    const narrow = [...streams.values()].filter((e) => e.ports.includes(8080)).length;
+    const hostNow = [...streams.values()].filter((e) => !e.ports.includes(8080) && [...e.hosts].some((h) => h === 'pic.1kxun.com' || h.endsWith('.pic.1kxun.com'))).length;
+    expect(narrow).toBeGreaterThan(0);
     expect(await count()).toEqual({ range: narrow, host: hostNow });
+    // client ports: these streams' server port is 80, HTTP's, which nDPI finds first
+    const clientSide = [...streams.values()].filter((e) => e.ports.some((p) => p >= 49600 && p <= 49603));
+    expect(clientSide.length).toBeGreaterThan(1);
+    expect(clientSide.every((e) => e.ports.includes(80))).toBe(true);
+    await apps.editApplication({ alias: 'PortRange', rules: 'tcp:49600-49603' });
+    const hostAll = [...streams.values()].filter((e) => [...e.hosts].some((h) => h === 'pic.1kxun.com' || h.endsWith('.pic.1kxun.com'))).length;
+    expect(await count()).toEqual({ range: 0, host: hostAll });
   });
 });

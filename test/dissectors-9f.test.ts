@@ -184,7 +184,9 @@ describe('dissectors 9 (group F)', () => {
     const p = pack(hostPack);
     expect(p.length).toBeGreaterThanOrEqual(99);
     expect(await classify('udp', 40402, 5004, [p])).toBe('Softether (DPI)');
-    expect(await classify('udp', 40403, 5004, [hex('41'), hex('41'), txt('IP=203.0.113.5,PORT=5555')])).toBe('Softether (DPI)');
+    expect(await classify('udp', 40403, 5004, [hex('41'), txt('IP=203.0.113.5,PORT=5555')])).toBe('Softether (DPI)');
+    // two keep-alives: two one-byte datagrams in a row with the same byte are IMO's on the second (nDPI 4.11's imo.c, checked with its ndpiReader)
+    expect(await classify('udp', 40406, 5004, [hex('41'), hex('41'), txt('IP=203.0.113.5,PORT=5555')])).toBe('IMO (DPI)');
     expect(await classify('udp', 40404, 5004, [hex('41'), p], [true, false])).toBe('Softether (DPI)');
     const uni = pack([...hostPack, ['label', ['unistr', 'Zürich office']]]);
     expect(await classify('udp', 40405, 1194, [uni], undefined, v6)).toBe('Softether (DPI)');

@@ -413,7 +413,7 @@ bool Classifier::custom_rule(Flow& f, const UserRules& u) noexcept {
   const DpiSides s = dpi_sides(f);
   const IpAddr &cli = s.cli, &srv = s.srv;
   const uint16_t cli_port = s.cport, srv_port = s.sport;
-  uint16_t master = 0, app = l4 ? u.port_rule(f.key.proto, cli_port, srv_port) : 0;
+  uint16_t master = 0, app = l4 ? guess_by_port(f.key.proto, cli_port, srv_port) : 0;
   if (!u.proto(app)) {
     app = u.ip_rule(srv, l4 ? srv_port : 0);
     if (!u.proto(app)) app = u.ip_rule(cli, l4 ? cli_port : 0);
@@ -423,6 +423,21 @@ bool Classifier::custom_rule(Flow& f, const UserRules& u) noexcept {
   ensure_info(f);
   set(f, master, app, Confidence::CustomRule);
   f.dpi_state = kDpiDone;
+  return true;
+}
+
+// nDPI's ndpi_do_guess on a flow's first packet, when the port it guesses
+// from is one only the operator's rules give (to one of nDPI's own
+// protocols: tcp:81@HTTP): that packet goes no further (no dissector, no
+// entropy) and dissection starts with the next; with an address of the
+// flow in nDPI's lists, the flow is given up at once (guessed). True when
+// the packet stops here.
+bool Classifier::user_port_first(Flow& f) noexcept {
+  if (f.key.proto != kProtoTcp && f.key.proto != kProtoUdp) return false;
+  const DpiSides s = dpi_sides(f);
+  bool user_only = false;
+  if (!guess_by_port(f.key.proto, s.cport, s.sport, &user_only) || !user_only) return false;
+  if (app_by_flow_ip(f)) give_up(f);
   return true;
 }
 
@@ -466,6 +481,7 @@ void Classifier::packet(Flow& f, const Packet& p, bool from_client, bool retrans
     return;
   }
   if (f.dpi_state != kDpiInspecting) return;
+  if (n == 1 && user_port_first(f)) return;
   if (n > dpi_window(f)) {  // UDP: only packets without payload since the last look
     give_up(f);
     return;
@@ -584,28 +600,43 @@ bool Classifier::inspect(Flow& f, FlowInfo* fi, const Packet& p, bool from_clien
   return !any_left;
 }
 
-uint64_t Classifier::endpoint_key(const IpAddr& ip, uint16_t port) noexcept {
-  uint64_t a, b;
-  std::memcpy(&a, ip.b, 8);
-  std::memcpy(&b, ip.b + 8, 8);
-  uint64_t h = (a * 0x9e3779b97f4a7c15ULL) ^ (b + 0x632be59bd9b4e019ULL + (uint64_t(port) << 48));
-  h ^= h >> 29;
-  h *= 0xbf58476d1ce4e5b9ULL;
-  h ^= h >> 32;
-  return h | 1;  // never 0, the empty slot
+// nDPI's cache keys, built as its dissectors build them (its LRU caches keep
+// whole 64-bit keys in slot key % size): an IPv4 address as the
+// network-order word read on this (little-endian) host, a port in network
+// order, an IPv6 address through ndpi_quick_hash64 — a weak polynomial hash
+// whose collisions make nDPI's caches answer for unrelated flows; kept, as
+// the names those answers give are nDPI's.
+namespace {
+uint64_t ndpi_hash64(const IpAddr& ip) {
+  uint64_t h = 177;
+  for (uint8_t b : ip.b) h = h * 31 + uint64_t(int64_t(int8_t(b)));  // nDPI hashes `char`s: signed here
+  return h ^ 16;
+}
+uint64_t ndpi_v4(const IpAddr& ip) { return load_le32(ip.b + 12); }
+uint64_t net_port(uint16_t port) { return uint16_t(port << 8 | port >> 8); }
+}  // namespace
+
+uint64_t Classifier::endpoint_key(Cache which, const IpAddr& ip, uint16_t port) noexcept {
+  if (ip.is_v4()) return ndpi_v4(ip) << 32 | net_port(port);
+  // STUN's IPv6 key takes the port in host order (get_stun_lru_key)
+  return ndpi_hash64(ip) << 16 | (which == Cache::Stun ? port : net_port(port));
 }
 
 uint64_t Classifier::peers_key(const IpAddr& cli, const IpAddr& srv) noexcept {
-  const uint64_t h = endpoint_key(cli, 0) * 0xd6e8feb86659fd93ULL ^ endpoint_key(srv, 0);
-  return (h ^ (h >> 31)) | 1;
+  if (cli.is_v4()) return ndpi_v4(cli) << 32 | ndpi_v4(srv);
+  return ndpi_hash64(cli) << 32 | (ndpi_hash64(srv) & 0xffffffffu);
 }
 
-uint16_t Classifier::cached_key(Cache which, uint64_t key) const noexcept {
+uint64_t Classifier::host_key(const IpAddr& ip) noexcept { return ip.is_v4() ? ndpi_v4(ip) : ndpi_hash64(ip); }
+
+uint16_t Classifier::cached_key(Cache which, uint64_t key, const Flow& f) const noexcept {
   const CacheEntry& e = slot(which, key);
-  return e.key == key ? e.app : 0;
+  return e.key == key && f.last_ns / 1000000000u >= e.sec ? e.app : 0;
 }
 
-void Classifier::remember_key(Cache which, uint64_t key, uint16_t app) noexcept { slot(which, key) = {key, app}; }
+void Classifier::remember_key(Cache which, uint64_t key, uint16_t app, const Flow& f) noexcept {
+  slot(which, key) = {key, uint32_t(f.last_ns / 1000000000u), app};
+}
 
 bool Classifier::ruled_out(const Flow& f, uint16_t proto) const noexcept {
   const FlowInfo* fi = info(f);
@@ -623,7 +654,7 @@ bool Classifier::ruled_out(const Flow& f, uint16_t proto) const noexcept {
 
 bool Classifier::bittorrent_known(const Flow& f) const noexcept {
   const auto [cli, srv, cport, sport] = dpi_sides(f);
-  return cached_key(Cache::BitTorrent, peers_key(cli, srv)) || cached(Cache::BitTorrent, cli, cport) || cached(Cache::BitTorrent, srv, sport);
+  return cached_key(Cache::BitTorrent, peers_key(cli, srv), f) || cached(Cache::BitTorrent, cli, cport, f) || cached(Cache::BitTorrent, srv, sport, f);
 }
 
 uint64_t Classifier::mining_key(const Flow& f) noexcept {
@@ -633,30 +664,30 @@ uint64_t Classifier::mining_key(const Flow& f) noexcept {
 
 void Classifier::remember_mining(const Flow& f, uint16_t app) noexcept {
   const uint64_t key = mining_key(f);
-  mining_[key % kCacheSlots] = {key, uint32_t(f.last_ns / 1000000000u), app};
+  mining_[lru_slot(key, kCacheSlots)] = {key, uint32_t(f.last_ns / 1000000000u), app};
 }
 
 uint16_t Classifier::mining_known(const Flow& f) const noexcept {
   const uint64_t key = mining_key(f);
-  const MiningEntry& e = mining_[key % kCacheSlots];
+  const CacheEntry& e = mining_[lru_slot(key, kCacheSlots)];
   return e.key == key && f.last_ns / 1000000000u >= e.sec ? e.app : 0;
 }
 
 namespace {
 constexpr uint32_t kOoklaTtl = 120;  // nDPI's lru.ookla.ttl default, seconds
-uint64_t ookla_key(const IpAddr& cli) { return Classifier::endpoint_key(cli, 0); }
+uint64_t ookla_key(const IpAddr& cli) { return Classifier::host_key(cli); }
 }  // namespace
 
 void Classifier::remember_ookla(const Flow& f) noexcept {
   const uint64_t key = ookla_key(dpi_sides(f).cli);
-  ookla_[key % kCacheSlots] = {key, uint32_t(f.last_ns / 1000000000u), id(ProtoId::Ookla)};
+  ookla_[lru_slot(key, kCacheSlots)] = {key, uint32_t(f.last_ns / 1000000000u), id(ProtoId::Ookla)};
 }
 
 bool Classifier::ookla_known(const Flow& f) const noexcept {
   const DpiSides s = dpi_sides(f);
   if (s.sport != 8080) return false;
   const uint64_t key = ookla_key(s.cli);
-  const MiningEntry& e = ookla_[key % kCacheSlots];
+  const CacheEntry& e = ookla_[lru_slot(key, kCacheSlots)];
   const uint32_t now = uint32_t(f.last_ns / 1000000000u);
   return e.app && e.key == key && now >= e.sec && now - e.sec <= kOoklaTtl;
 }

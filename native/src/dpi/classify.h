@@ -104,11 +104,15 @@ class Classifier {
   // alike ("DPI (cache)"). Direct-mapped, 0 = none.
   // BitTorrent's (lru.bittorrent, 32768 entries) also keys pairs of peers.
   enum class Cache : uint8_t { Stun = 0, TlsCert = 1, BitTorrent = 2 };
-  uint16_t cached(Cache which, const IpAddr& ip, uint16_t port) const noexcept { return cached_key(which, endpoint_key(ip, port)); }
-  void remember(Cache which, const IpAddr& ip, uint16_t port, uint16_t app) noexcept { remember_key(which, endpoint_key(ip, port), app); }
-  uint16_t cached_key(Cache which, uint64_t key) const noexcept;
-  void remember_key(Cache which, uint64_t key, uint16_t app) noexcept;
-  static uint64_t endpoint_key(const IpAddr& ip, uint16_t port) noexcept;
+  // An entry is found only by a flow whose last packet is no earlier than
+  // the second it was written (nDPI's now_sec >= timestamp; these caches
+  // have no TTL), `f` being the flow asking or writing.
+  uint16_t cached(Cache which, const IpAddr& ip, uint16_t port, const Flow& f) const noexcept { return cached_key(which, endpoint_key(which, ip, port), f); }
+  void remember(Cache which, const IpAddr& ip, uint16_t port, uint16_t app, const Flow& f) noexcept { remember_key(which, endpoint_key(which, ip, port), app, f); }
+  uint16_t cached_key(Cache which, uint64_t key, const Flow& f) const noexcept;
+  void remember_key(Cache which, uint64_t key, uint16_t app, const Flow& f) noexcept;
+  static uint64_t endpoint_key(Cache which, const IpAddr& ip, uint16_t port) noexcept;
+  static uint64_t host_key(const IpAddr& ip) noexcept;  // nDPI's key of one address (Ookla's)
   // A flow's client and server addresses, in that order.
   static uint64_t peers_key(const IpAddr& cli, const IpAddr& srv) noexcept;
   // nDPI's search_into_bittorrent_cache: the flow's peers, or either of its
@@ -122,6 +126,21 @@ class Classifier {
   // BitTorrent's cache and before the port's guess.
   void remember_mining(const Flow& f, uint16_t app) noexcept;
   uint16_t mining_known(const Flow& f) const noexcept;
+  // Four bytes a dissector carries from one packet of a flow to a later one
+  // where no FlowInfo scratch byte is free for it (IMO's last one-byte
+  // datagram, Gnutella's NEONet message id): a small table by flow serial.
+  // memo() is the flow's bytes, or nullptr when another flow took the entry
+  // since (the dissector then sees no earlier packet: a missed match, never
+  // a false one); memo_take() claims the entry, zeroed.
+  uint8_t* memo(const Flow& f) noexcept {
+    Memo& e = memo_[f.serial % kMemoSlots];
+    return e.tag == f.serial + 1 ? e.data : nullptr;
+  }
+  uint8_t* memo_take(const Flow& f) noexcept {
+    Memo& e = memo_[f.serial % kMemoSlots];
+    e = {f.serial + 1, {}};
+    return e.data;
+  }
   // nDPI's Ookla cache (ookla.c, lru.ookla: 1024 entries, 120 s): every
   // DPI naming of a flow Ookla (its dissector, a host name, HTTP's URL /
   // Referer / policy request) remembers the flow's client address (nDPI's
@@ -156,6 +175,7 @@ class Classifier {
   void judge_ports(const Flow& f) noexcept;
   void set(Flow& f, uint16_t master, uint16_t app, Confidence c) noexcept;
   bool custom_rule(Flow& f, const UserRules& u) noexcept;
+  bool user_port_first(Flow& f) noexcept;
 
   EntryPool<FlowInfo> pool_;
   // per FlowInfo entry: the second word of stored risks (kStoredRisks2), beside the
@@ -166,19 +186,28 @@ class Classifier {
   EntryPool<TlsCert> certs_;      // their certificates (TLS ≤ 1.2, DTLS)
   struct CacheEntry {
     uint64_t key;
+    uint32_t sec;  // written at this second of the writing flow's last packet
     uint16_t app;
   };
   static constexpr size_t kCacheSlots = 1024, kBitTorrentSlots = 32768;
+  // nDPI's LRU slot of a key (ndpi_lru_find_cache): djb2 over the key's
+  // eight bytes in memory order, modulo the cache's entries
+  static size_t lru_slot(uint64_t key, size_t n) noexcept {
+    uint32_t h = 5381;
+    for (int i = 0; i < 8; i++) h = h * 33 + uint8_t(key >> (8 * i));
+    return h % n;
+  }
   CacheEntry stun_[kCacheSlots] = {}, tls_cert_[kCacheSlots] = {}, bittorrent_[kBitTorrentSlots] = {};
-  struct MiningEntry {
-    uint64_t key;
-    uint32_t sec;  // when it was found (capture time, seconds)
-    uint16_t app;
+  CacheEntry mining_[kCacheSlots] = {}, ookla_[kCacheSlots] = {};
+  struct Memo {
+    uint32_t tag;  // Flow::serial + 1; 0 = empty
+    uint8_t data[4];
   };
-  MiningEntry mining_[kCacheSlots] = {}, ookla_[kCacheSlots] = {};
+  static constexpr size_t kMemoSlots = 1024;
+  Memo memo_[kMemoSlots] = {};
   static uint64_t mining_key(const Flow& f) noexcept;
   const CacheEntry& slot(Cache which, uint64_t key) const noexcept {
-    return which == Cache::Stun ? stun_[key % kCacheSlots] : which == Cache::TlsCert ? tls_cert_[key % kCacheSlots] : bittorrent_[key % kBitTorrentSlots];
+    return which == Cache::Stun ? stun_[lru_slot(key, kCacheSlots)] : which == Cache::TlsCert ? tls_cert_[lru_slot(key, kCacheSlots)] : bittorrent_[lru_slot(key, kBitTorrentSlots)];
   }
   CacheEntry& slot(Cache which, uint64_t key) noexcept { return const_cast<CacheEntry&>(std::as_const(*this).slot(which, key)); }
   uint64_t info_full_ = 0, meta_full_ = 0;

@@ -117,15 +117,21 @@ const char* breed_name(uint8_t breed) {
   return breed < sizeof(kBreeds) / sizeof(kBreeds[0]) ? kBreeds[breed] : "Unrated";
 }
 
-uint16_t guess_by_port(uint8_t l4_proto, uint16_t sport, uint16_t dport) {
-  // the operator's port rules first (tcp:81@HTTP makes 81 HTTP's)
-  if (const UserRules* u = user_rules())
-    if (uint16_t id = u->port_rule(l4_proto, sport, dport)) return id;
+uint16_t guess_by_port(uint8_t l4_proto, uint16_t sport, uint16_t dport, bool* user_only) {
+  if (user_only) *user_only = false;
   const Tables& t = tables();
   const uint16_t* table = l4_proto == kProtoTcp ? t.tcp_port.get() : l4_proto == kProtoUdp ? t.udp_port.get() : nullptr;
-  if (!table) return 0;
-  if (uint16_t id = table[dport]) return id;
-  return table[sport];
+  if (!table || !sport || !dport) return 0;
+  const UserRules* u = user_rules();
+  for (const uint16_t port : {dport, sport}) {
+    const uint16_t mine = u ? u->port_rule(l4_proto, port, port) : 0;
+    if (mine) {
+      if (user_only) *user_only = table[port] == 0;
+      return mine;
+    }
+    if (table[port]) return table[port];
+  }
+  return 0;
 }
 
 }  // namespace fg

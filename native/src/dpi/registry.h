@@ -39,10 +39,12 @@ const char* category_name(uint16_t id);          // "" when absent
 size_t category_count();
 uint16_t category_at(size_t i);
 const char* breed_name(uint8_t breed);
-// nDPI's guess after inspection gave up: the protocol whose default port this
-// is (server port first). 0 when none.
-// The operator's port rules come first.
-uint16_t guess_by_port(uint8_t l4_proto, uint16_t sport, uint16_t dport);
+// nDPI's guess by port (ndpi_get_guessed_protocol_id over its port tree): the
+// server port first, then the client's; a port an operator's rule names takes
+// it over from a default. 0 when none, or when either port is 0 (nDPI guesses
+// only with both). `user_only`, when given: the port found is one only the
+// operator's rules hold (the tree node's customUserProto).
+uint16_t guess_by_port(uint8_t l4_proto, uint16_t sport, uint16_t dport, bool* user_only = nullptr);
 
 inline constexpr uint16_t id(ProtoId p) { return static_cast<uint16_t>(p); }
 

@@ -173,10 +173,10 @@ void remember(const DpiCtx& c) {
   const IpAddr& srv = c.from_client ? c.p.dst : c.p.src;
   using Cache = Classifier::Cache;
   const uint16_t bt = id(ProtoId::BitTorrent);
-  c.clf->remember(Cache::BitTorrent, cli, c.cli_port, bt);
-  c.clf->remember(Cache::BitTorrent, srv, c.srv_port, bt);
-  c.clf->remember_key(Cache::BitTorrent, Classifier::peers_key(cli, srv), bt);
-  for (uint16_t i = 1; i <= 2; i++) c.clf->remember(Cache::BitTorrent, cli, uint16_t(c.cli_port + i), bt);
+  c.clf->remember(Cache::BitTorrent, cli, c.cli_port, bt, c.flow);
+  c.clf->remember(Cache::BitTorrent, srv, c.srv_port, bt, c.flow);
+  c.clf->remember_key(Cache::BitTorrent, Classifier::peers_key(cli, srv), bt, c.flow);
+  for (uint16_t i = 1; i <= 2; i++) c.clf->remember(Cache::BitTorrent, cli, uint16_t(c.cli_port + i), bt, c.flow);
 }
 
 Verdict found(const DpiCtx& c, Match& m, bool cached = false) {

@@ -9,11 +9,11 @@
 // "PUSH guid:", a long "GET /gnutella/…" of the tiger-tree kind); the
 // TLS-looking hellos some servents send (SSLv2-style 46 and 49 bytes, TLS
 // 1.0 hellos of 89 and 82 bytes with fixed random and cipher bytes). A
-// "GIV …\n\n" packet waits for the next one. nDPI's "neonet" exchange (a
-// first packet of 11, 33 or 37 bytes between ports ≥ 1024 whose bytes 4, 6
-// and 8 come back in the second) needs three bytes of state no scratch slot
-// has room for: its first packet waits as nDPI's does, the second is read
-// by the other patterns only.
+// "GIV …\n\n" packet waits for the next one. nDPI's "neonet" exchange
+// between ports ≥ 1024: a first payload packet of 11, 33 or 37 bytes whose
+// bytes 4, 6 and 8 come back as bytes 0, 2 and 4 of the second, of 33 or 22
+// bytes the same way or 10 or 75 bytes the other (the id and direction kept
+// in Classifier::memo).
 // UDP: gtk-gnutella's Mojito-DHT frames ("GTKG" at 24, a little-endian
 // length at 19 counting from 23), "GND" frames and a handful of fixed
 // datagram shapes.
@@ -21,6 +21,7 @@
 // sub-protocol), as nDPI's ndpi_set_detected_protocol_keeping_master.
 #include <cstring>
 
+#include "dpi/classify.h"
 #include "dpi/dpi.h"
 #include "dpi/payload.h"
 
@@ -153,15 +154,30 @@ bool udp_patterns(Bytes b) {
   return gnd_frame(b);
 }
 
+// nDPI's neonet stages (see above); memo: stage (1 + the first packet's
+// direction from the client), then the message id's three bytes.
+Verdict neonet(const DpiCtx& c, Bytes b) {
+  const size_t n = b.size();
+  const uint8_t dir = c.from_client ? 0 : 1;
+  const uint8_t* st = c.clf->memo(c.flow);
+  if (!st || !st[0]) {
+    if (c.flow.dpi_packets != 1 || (n != 11 && n != 33 && n != 37)) return Verdict::No;
+    uint8_t* mine = c.clf->memo_take(c.flow);
+    mine[0] = uint8_t(1 + dir), mine[1] = b[4], mine[2] = b[6], mine[3] = b[8];
+    return Verdict::NeedMore;
+  }
+  if (c.flow.dpi_packets != 2 || n < 5 || b[0] != st[1] || b[2] != st[2] || b[4] != st[3]) return Verdict::No;
+  const bool same_way = st[0] == 1 + dir;
+  return (same_way ? (n == 33 || n == 22) : (n == 10 || n == 75)) ? Verdict::Match : Verdict::No;
+}
+
 Verdict classify_gnutella(DpiCtx& c, Match& m) {
   Bytes b = c.payload;
   if (b.size() < 2) return Verdict::NeedMore;
   Verdict v;
   if (c.p.l4_proto == kProtoTcp) {
     v = tcp_patterns(b);
-    // neonet's first packet: kept waiting as nDPI does (see above)
-    if (v == Verdict::No && c.p.sport >= 1024 && c.p.dport >= 1024 && c.flow.dpi_packets == 1 && (b.size() == 11 || b.size() == 33 || b.size() == 37))
-      v = Verdict::NeedMore;
+    if (v == Verdict::No && c.p.sport >= 1024 && c.p.dport >= 1024) v = neonet(c, b);
   } else {
     v = udp_patterns(b) ? Verdict::Match : Verdict::No;
   }

@@ -1,8 +1,10 @@
 // ④ SSH (TCP), following nDPI's src/lib/protocols/ssh.c. RFC 4253 §4.2:
 // each side opens with an identification line "SSH-protoversion-software".
 //
-// Naming: the flow's first payload packet, whichever side sent it, decides:
-// more than 7 bytes opening "SSH-" is SSH, anything else rules SSH out.
+// Naming: the first payload packet SSH is asked about, whichever side sent
+// it, decides: more than 7 bytes opening "SSH-" is SSH, anything else rules
+// SSH out. That is the flow's first payload packet, but for one nDPI stops
+// before any dissector (a port only the operator's rules give: the next).
 // nDPI keeps that first banner as the flow's client signature (even when the
 // server spoke first, as servers usually do) and judges its software version
 // as the client's (risk SshObsoleteClient).
@@ -217,6 +219,6 @@ bool ssh_probing_attempt(const Flow& f, const FlowInfo& fi) {
   return fi.state[kPayloadDirs] != 3 && !(fi.state[kHasshRead] & 2);
 }
 
-FG_DISSECTOR(ssh, {"SSH", id(ProtoId::SSH), kL4Tcp, 1, classify_ssh});
+FG_DISSECTOR(ssh, {"SSH", id(ProtoId::SSH), kL4Tcp, kMaxDpiPackets, classify_ssh});
 
 }  // namespace fg

@@ -129,8 +129,9 @@ Naming name_flow(const DpiCtx& c, uint16_t app, uint16_t master) {
   Naming r{master, app, false, false};
   if (r.app == 0 && google_call_server(c)) r.app = id(ProtoId::GoogleCall);
   if (!real_app(r.app)) {
-    uint16_t hit = c.clf->cached(Classifier::Cache::Stun, c.p.src, c.p.sport);
-    if (!hit) hit = c.clf->cached(Classifier::Cache::Stun, c.p.dst, c.p.dport);
+    const DpiSides s = dpi_sides(c.flow);  // nDPI asks its client's endpoint first
+    uint16_t hit = c.clf->cached(Classifier::Cache::Stun, s.cli, s.cport, c.flow);
+    if (!hit) hit = c.clf->cached(Classifier::Cache::Stun, s.srv, s.sport, c.flow);
     if (hit) {
       r.cached = true;
       if (r.app == id(ProtoId::RTP)) r.master = id(ProtoId::SRTP);
@@ -143,8 +144,8 @@ Naming name_flow(const DpiCtx& c, uint16_t app, uint16_t master) {
     else r.master = id(ProtoId::SRTP);
   }
   if (real_app(r.app)) {
-    c.clf->remember(Classifier::Cache::Stun, c.p.src, c.p.sport, r.app);
-    c.clf->remember(Classifier::Cache::Stun, c.p.dst, c.p.dport, r.app);
+    c.clf->remember(Classifier::Cache::Stun, c.p.src, c.p.sport, r.app, c.flow);
+    c.clf->remember(Classifier::Cache::Stun, c.p.dst, c.p.dport, r.app, c.flow);
   }
   r.set = stack0(c.flow) == 0 || r.app != 0;
   return r;
@@ -226,7 +227,7 @@ void walk(DpiCtx& c, Bytes msg, int depth, Walk& w) {
           IpAddr a{};
           uint8_t raw[4] = {uint8_t(ip >> 24), uint8_t(ip >> 16), uint8_t(ip >> 8), uint8_t(ip)};
           a.set_v4(raw);
-          c.clf->remember(Classifier::Cache::Stun, a, port, stack0(c.flow));
+          c.clf->remember(Classifier::Cache::Stun, a, port, stack0(c.flow), c.flow);
         }
         break;
       }

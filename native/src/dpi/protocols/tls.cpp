@@ -189,7 +189,7 @@ thread_local bool t_cert_cached = false;  // t_cert_app came from the cache
 void cert_dn_app(const DpiCtx& c, const char* subject) {
   const uint16_t app = dn_app(subject);
   if (!app) return;
-  c.clf->remember(Classifier::Cache::TlsCert, c.p.src, c.p.sport, app);  // the server's Certificate
+  c.clf->remember(Classifier::Cache::TlsCert, c.p.src, c.p.sport, app, c.flow);  // the server's Certificate
   c.unrisk(Risk::NumericIpHost);
   if (c.extra) c.clf->refine(c.flow, c.flow.l7_app, app);
   else t_cert_app = app;
@@ -197,8 +197,8 @@ void cert_dn_app(const DpiCtx& c, const char* subject) {
 
 // At a ClientHello (`client_hello`) or ServerHello of a flow still plain TLS: the cache's answer, 0 = none.
 uint16_t cert_cache_app(const DpiCtx& c, bool client_hello) {
-  const uint16_t app = client_hello ? c.clf->cached(Classifier::Cache::TlsCert, c.p.dst, c.p.dport)
-                                    : c.clf->cached(Classifier::Cache::TlsCert, c.p.src, c.p.sport);
+  const uint16_t app = client_hello ? c.clf->cached(Classifier::Cache::TlsCert, c.p.dst, c.p.dport, c.flow)
+                                    : c.clf->cached(Classifier::Cache::TlsCert, c.p.src, c.p.sport, c.flow);
   if (app) c.unrisk(Risk::NumericIpHost);
   return app;
 }
