@@ -601,7 +601,7 @@ bool Classifier::inspect(Flow& f, FlowInfo* fi, const Packet& p, bool from_clien
 }
 
 // nDPI's cache keys, built as its dissectors build them (its LRU caches keep
-// whole 64-bit keys in slot key % size): an IPv4 address as the
+// whole 64-bit keys, in the slots lru_slot gives): an IPv4 address as the
 // network-order word read on this (little-endian) host, a port in network
 // order, an IPv6 address through ndpi_quick_hash64 — a weak polynomial hash
 // whose collisions make nDPI's caches answer for unrelated flows; kept, as

@@ -3,9 +3,8 @@
 // 11 bytes opening 0x00 0x09 0x03, 1099 bytes opening 0x88 0x49 0x1a 0x00).
 // Two one-byte packets in a row carrying the same byte name it too (nDPI's
 // imo_last_one_byte_pkt and imo_last_byte: the packet number and byte kept
-// in Classifier::memo). A packet of another shape
-// ends the flow's turn from its sixth packet on; one-byte packets never end
-// it.
+// in Classifier::memo). A packet of another shape ends the flow's turn from
+// its sixth packet on; one-byte packets never end it.
 #include "dpi/classify.h"
 #include "dpi/dpi.h"
 
