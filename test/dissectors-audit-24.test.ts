@@ -13,7 +13,9 @@
 //   NEONet exchange (a message id echoed by the second packet);
 // - the BitTorrent cache keyed as nDPI keys it (IPv6 addresses through its
 //   weak ndpi_quick_hash64, so colliding addresses share entries), an entry
-//   found only by a flow whose last packet is no earlier than its writing.
+//   found only by a flow whose last packet is no earlier than its writing;
+// - TLS's own guess for a flow whose ports give none: a record that looks
+//   like TLS (ndpi_looks_like_tls) makes it "TLS (Match by port)" at give-up.
 
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 
@@ -171,6 +173,30 @@ describe("Gnutella's NEONet exchange (gnutella.c)", () => {
     expect(said(byPort(flows, 42002))).toBe('Gnutella (DPI)');
     expect(said(byPort(flows, 42003))).toBe('Gnutella (DPI)');
     for (const p of [42004, 42005, 42006]) expect(said(byPort(flows, p))).not.toBe('Gnutella (DPI)');
+  });
+});
+
+describe('TLS as the guess of a flow whose ports give none (tls.c: ndpi_looks_like_tls)', () => {
+  const N = Buffer.from(Array.from({ length: 200 }, (_, i) => (i * 53 + 7) & 0xff));
+  it('an Application Data record under 16384 bytes or a well-framed handshake block; not past the port guess', async () => {
+    const app = Buffer.concat([hex('1704000037'), N.subarray(0, 120)]); // a 55-byte record, then other bytes
+    const big = Buffer.concat([hex('1703034000'), N.subarray(0, 100)]); // 16384 announced
+    const hs = Buffer.concat([hex('1699990008'), hex('05000004'), N.subarray(0, 40)]); // one block of type 5, 4 bytes
+    const bad = Buffer.concat([hex('1699990008'), hex('05010004'), N.subarray(0, 40)]); // its length's high byte not 0
+    const flows = await replay([
+      ...tcpSession('10.0.7.1', '10.0.8.1', 43001, 4789, [[true, app]]),
+      ...tcpSession('10.0.7.2', '10.0.8.2', 43002, 3306, [[true, app]]),
+      ...tcpSession('10.0.7.3', '10.0.8.3', 43003, 4789, [[true, big]]),
+      ...tcpSession('10.0.7.4', '10.0.8.4', 43004, 4789, [[true, hs]]),
+      ...tcpSession('2001:db8::7:5', '2001:db8::8:5', 43005, 4789, [[true, app]]),
+      ...tcpSession('10.0.7.6', '10.0.8.6', 43006, 4789, [[true, bad]]),
+    ]);
+    expect(said(byPort(flows, 43001))).toBe('TLS (Match by port)');
+    expect(said(byPort(flows, 43002))).toBe('MySQL (Match by port)');
+    expect(said(byPort(flows, 43003))).toBe('Unknown (Unknown)');
+    expect(said(byPort(flows, 43004))).toBe('TLS (Match by port)');
+    expect(said(byPort(flows, 43005))).toBe('TLS (Match by port)');
+    expect(said(byPort(flows, 43006))).toBe('Unknown (Unknown)');
   });
 });
 

@@ -841,6 +841,9 @@ void Classifier::give_up(Flow& f) noexcept {
   }
   uint16_t guess = guess_by_port(f.key.proto, cli_port, srv_port);
   if (wireguard_guessed(f, info(f))) guess = id(ProtoId::WireGuard);
+  // TLS's own guess (ndpi_looks_like_tls), where the ports gave none
+  if (!guess && f.key.proto == kProtoTcp)
+    if (const FlowMeta* fm = meta(f); fm && fm->kind == MetaKind::Tls && (fm->tls.srv_state & kTlsLooked)) guess = id(ProtoId::TLS);
   // nDPI drops the port's guess of SNMP or NetFlow over UDP when their own
   // dissector ruled the flow out (is_udp_not_guessable_protocol).
   if ((guess == id(ProtoId::SNMP) || guess == id(ProtoId::NetFlow)) && f.key.proto == kProtoUdp && ruled_out(f, guess)) guess = 0;

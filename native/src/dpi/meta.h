@@ -20,7 +20,7 @@ struct TlsMeta {
   uint16_t client_version;  // highest the client offered
   uint16_t cipher;          // ServerHello's
   uint8_t flags;            // TlsFlag
-  uint8_t srv_state;        // server stream walker (tls.cpp)
+  uint8_t srv_state;        // server stream walker (tls.cpp); kTlsLooked before the match
   // TLS over TCP only, so free on UDP: QUIC (always UDP; DTLS never reads
   // them) keeps there what it carries between packets before its match.
   union {
@@ -46,6 +46,10 @@ struct TlsCert {
   int64_t not_before, not_after;  // epoch seconds, 0 = not read
   char issuer[57], subject[57];
 };
+
+// srv_state bit (TCP, before the match): a record looked like TLS (nDPI's
+// ndpi_looks_like_tls: its guessed protocol when the ports gave none)
+constexpr uint8_t kTlsLooked = 0x10;
 
 enum TlsFlag : uint8_t {
   kTlsJa3c = 1, kTlsJa3s = 2, kTlsCert = 4, kTlsQuic = 8, kTlsServerHello = 16, kTlsClientHello = 32,

@@ -612,8 +612,16 @@ bool tcp_resume(const DpiCtx& c, Bytes b, size_t& start, bool& named) {
   }
   if (t.srv_skip == b.size()) named = (t.srv_state & kPreNames) != 0;  // the record ends the data
   start = t.srv_skip;
-  t.srv_skip = 0, t.srv_state = 0;
+  t.srv_skip = 0, t.srv_state &= kTlsLooked;
   return start < b.size();
+}
+
+// nDPI's ndpi_looks_like_tls: a well-framed record makes TLS the flow's
+// guess at give-up when its ports gave none (Classifier::give_up reads the
+// mark; a flow on a port with a guess needs no mark).
+void looks_like_tls(const DpiCtx& c) {
+  if (guess_by_port(kProtoTcp, c.cli_port, c.srv_port)) return;
+  if (FlowMeta* fm = c.meta(MetaKind::Tls)) fm->tls.srv_state |= kTlsLooked;
 }
 
 // nDPI's record walk (ndpi_search_tls_tcp) for a segment that does not open
@@ -631,7 +639,7 @@ Verdict tcp_records(const DpiCtx& c, Match& m, Bytes b, size_t off) {
       if (FlowMeta* fm = b[off + 1] == 0x03 ? c.meta(MetaKind::Tls) : nullptr) {
         const bool names = (type == 0x17 && len > 5) || type == 0x15;
         fm->tls.srv_skip = uint32_t(off + len - b.size());
-        fm->tls.srv_state = uint8_t((c.from_client ? kPreSkipClient : 0) | (names && b[off + 2] <= 0x04 ? kPreNames : 0));
+        fm->tls.srv_state = uint8_t((fm->tls.srv_state & kTlsLooked) | (c.from_client ? kPreSkipClient : 0) | (names && b[off + 2] <= 0x04 ? kPreNames : 0));
       }
       break;
     }
@@ -650,11 +658,13 @@ Verdict tcp_records(const DpiCtx& c, Match& m, Bytes b, size_t off) {
         if (bl > len || blk[1] != 0) return named ? Verdict::Match : Verdict::No;
         const size_t take = std::min(bl + 4, b.size() - off);
         if (p + take > len) return named ? Verdict::Match : Verdict::No;
+        looks_like_tls(c);
         if (blk[0] == 1 || blk[0] == 2) named = true;
         p += take;
       }
-    } else if (len > 5 && type == 0x17 && version && last) {
-      named = true;
+    } else if (len > 5 && type == 0x17) {
+      if (len - 5 < 16384) looks_like_tls(c);  // a TLS record's size at most
+      if (version && last) named = true;
     }
     off += len;
   }
