@@ -41,9 +41,12 @@ describe('dissectors 3a: mail, FTP, Telnet, SIP, RDP', () => {
     expect(await classify('tcp', 50421, 1430, [txt('* OK [CAPABILITY IMAP4rev1] ready\r\n'), txt('a001CAPABILITY\r\n'), txt('a002 LOGIN bob secret\r\n')], dirs)).not.toBe('IMAP (DPI)');
   });
 
-  it('FTP_CONTROL: a 220 greeting then USER (FTPS with AUTH TLS), not USER without a greeting', async () => {
-    expect(await classify('tcp', 50430, 21, [txt('220 ProFTPD Server ready\r\n'), txt('USER anonymous\r\n')], [false, true])).toBe('FTP_CONTROL (DPI)');
-    expect(await classify('tcp', 50431, 21, [txt('220 ProFTPD Server ready\r\n'), txt('AUTH TLS\r\n')], [false, true])).toBe('FTPS (DPI)');
+  it('FTP_CONTROL: a reply to a password or a failed login (FTPS: a reply to AUTH TLS), not a request alone', async () => {
+    const login = [txt('220 ProFTPD Server ready\r\n'), txt('USER anonymous\r\n'), txt('331 Password required\r\n'), txt('PASS guest\r\n'), txt('230 Logged in\r\n')];
+    expect(await classify('tcp', 50430, 21, login, [false, true, false, true, false])).toBe('FTP_CONTROL (DPI)');
+    expect(await classify('tcp', 50433, 21, login.slice(0, 3), [false, true, false])).not.toBe('FTP_CONTROL (DPI)'); // no password yet
+    expect(await classify('tcp', 50434, 21, [login[0]!, login[1]!, txt('530 Login incorrect\r\n')], [false, true, false])).toBe('FTP_CONTROL (DPI)');
+    expect(await classify('tcp', 50431, 21, [txt('220 ProFTPD Server ready\r\n'), txt('AUTH TLS\r\n'), txt('234 Proceed\r\n')], [false, true, false])).toBe('FTPS (DPI)');
     expect(await classify('tcp', 50432, 2121, [txt('USER anonymous\r\n')], [true])).not.toBe('FTP_CONTROL (DPI)');
   });
 

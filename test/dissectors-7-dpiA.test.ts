@@ -227,7 +227,7 @@ describe('a server certificate over several segments is gathered', () => {
     expect((await replay(flow('10.0.0.31', 40321, 20)))['10.0.0.31:443']).toBe('TLS (DPI)');
   });
 
-  it('FTPS: the certificate after AUTH TLS names FTPS.App; without AUTH TLS no FTPS', async () => {
+  it('FTPS: the certificate after AUTH (any mechanism: nDPI marks the command) names FTPS.App; without AUTH no FTPS', async () => {
     const frames = (srv: string, cport: number, auth: string) => [
       tcpFrame(C, cport, srv, 21, TCPF.SYN, 999),
       tcpFrame(srv, 21, C, cport, TCPF.SYN | TCPF.ACK, 4999),
@@ -237,8 +237,9 @@ describe('a server certificate over several segments is gathered', () => {
       tcpFrame(C, cport, srv, 21, TCPF.ACK | TCPF.PSH, 1000 + auth.length, clientHello()),
       tcpFrame(srv, 21, C, cport, TCPF.ACK | TCPF.PSH, 5024, serverFlight(cert('/CN=oss', 'DNS:OSS.huawei.com'))),
     ];
-    const got = await replay([...frames('10.0.0.32', 62092, 'AUTH TLS\r\n'), ...frames('10.0.0.34', 62093, 'AUTH XYZ\r\n')]);
+    const got = await replay([...frames('10.0.0.32', 62092, 'AUTH TLS\r\n'), ...frames('10.0.0.33', 62094, 'AUTH XYZ\r\n'), ...frames('10.0.0.34', 62093, 'FEAT\r\n')]);
     expect(got['10.0.0.32:21']).toBe('FTPS.Huawei (DPI)');
+    expect(got['10.0.0.33:21']).toBe('FTPS.Huawei (DPI)');
     expect(got['10.0.0.34:21']).not.toMatch(/^FTPS/);
   });
 

@@ -14,6 +14,8 @@
 // - the BitTorrent cache keyed as nDPI keys it (IPv6 addresses through its
 //   weak ndpi_quick_hash64, so colliding addresses share entries), an entry
 //   found only by a flow whose last packet is no earlier than its writing;
+// - FTP_CONTROL's request-then-reply stages, with the password nDPI
+//   shares with POP3;
 // - TLS's own guess for a flow whose ports give none: a record that looks
 //   like TLS (ndpi_looks_like_tls) makes it "TLS (Match by port)" at give-up.
 
@@ -173,6 +175,40 @@ describe("Gnutella's NEONet exchange (gnutella.c)", () => {
     expect(said(byPort(flows, 42002))).toBe('Gnutella (DPI)');
     expect(said(byPort(flows, 42003))).toBe('Gnutella (DPI)');
     for (const p of [42004, 42005, 42006]) expect(said(byPort(flows, p))).not.toBe('Gnutella (DPI)');
+  });
+});
+
+describe("FTP_CONTROL's request and reply stages (ftp_control.c)", () => {
+  const G: [boolean, Buffer] = [false, txt('220 ProFTPD Server ready\r\n')];
+  const c = (s: string): [boolean, Buffer] => [true, txt(s)];
+  const s = (t: string): [boolean, Buffer] => [false, txt(t)];
+  it('named on a reply once a password was sent or a login failed; USER raises the credentials risk anywhere', async () => {
+    const flows = await replay([
+      ...tcpSession('10.0.11.1', '10.0.12.1', 46001, 21, [G, c('USER bob\r\n'), s('331 Password required\r\n'), c('PASS secret\r\n'), s('230 Logged in\r\n')]),
+      ...tcpSession('10.0.11.2', '10.0.12.2', 46002, 21, [G, c('AUTH TLS\r\n'), s('234 AUTH TLS ok\r\n')]),
+      ...tcpSession('10.0.11.3', '10.0.12.3', 46003, 21, [G, c('USER bob\r\n'), s('331 Password required\r\n')]),
+      ...tcpSession('10.0.11.4', '10.0.12.4', 46004, 2121, [G, c('USER bob\r\n'), s('331 Password required\r\n')]),
+      ...tcpSession('10.0.11.5', '10.0.12.5', 46005, 2121, [G, c('USER bob\r\n'), s('530 Login incorrect\r\n')]),
+      ...tcpSession('10.0.11.6', '10.0.12.6', 46006, 25, [G, c('USER bob\r\n'), s('331 Password required\r\n'), c('PASS secret\r\n'), s('230 Logged in\r\n')]),
+      // lower case: FTP's own list takes "user" and "pass" as requests only; POP3's reading of "pass" sets the password nDPI shares
+      ...tcpSession('10.0.11.7', '10.0.12.7', 46007, 2121, [G, c('user bob\r\n'), s('331 Password required\r\n'), c('pass secret\r\n'), s('230 Logged in\r\n')]),
+      ...tcpSession('10.0.11.8', '10.0.12.8', 46008, 2121, [s('USER bob\r\n'), c('200 ok\r\n')]),
+      // the password comes after the 8th payload packet
+      ...tcpSession('2001:db8::b:9', '2001:db8::c:9', 46009, 2121, [G, c('NOOP\r\n'), s('200 ok\r\n'), c('NOOP\r\n'), s('200 ok\r\n'), c('NOOP\r\n'), s('200 ok\r\n'), c('PASS x\r\n'), s('230 ok\r\n')]),
+      ...tcpSession('10.0.11.10', '10.0.12.10', 46010, 2121, [G, c('PASS \r\n'), s('230 ok\r\n')]), // an empty password
+      ...tcpSession('10.0.11.11', '10.0.12.11', 46011, 2121, [G, c('USER bob\r\n'), c('PASS secret\r\n'), s('230 ok\r\n')]),
+    ]);
+    const want: [number, string, boolean][] = [
+      [46001, 'FTP_CONTROL (DPI)', true], [46002, 'FTPS (DPI)', false], [46003, 'FTP_CONTROL (Match by port)', true],
+      [46004, 'Unknown (Unknown)', true], [46005, 'FTP_CONTROL (DPI)', true], [46006, 'SMTP (Match by port)', true],
+      [46007, 'FTP_CONTROL (DPI)', true], [46008, 'Unknown (Unknown)', true], [46009, 'Unknown (Unknown)', true],
+      [46010, 'Unknown (Unknown)', true], [46011, 'FTP_CONTROL (DPI)', true],
+    ];
+    for (const [port, name, creds] of want) {
+      const f = byPort(flows, port);
+      expect([port, said(f)]).toEqual([port, name]);
+      expect([port, f.risks.includes('Clear-Text Credentials')]).toEqual([port, creds]);
+    }
   });
 });
 

@@ -113,13 +113,13 @@ describe('Clear-Text Credentials', () => {
     expect(await creds(21, ['PASS d0xa!\r\n'], [true])).toBe(true);
   });
 
-  it('FTP near misses: the banner alone, other commands, AUTH TLS before any login', async () => {
+  it('FTP near misses: the banner alone, other commands, AUTH TLS before any login; USERS is a USER to nDPI', async () => {
     expect(await creds(21, ['220 ProFTPD Server ready\r\n'], [false])).toBe(false);
     expect(await creds(21, ['220 ready\r\n', 'SYST\r\n', '215 UNIX\r\n', 'PASV\r\n', 'QUIT\r\n'], [false, true, false, true, true])).toBe(false);
     expect(await creds(21, ['220 ready\r\n', 'AUTH TLS\r\n', '234 Proceed\r\n'], [false, true, false])).toBe(false);
     expect(await creds(21, ['220 ready\r\n', 'FEAT\r\n', '211 End\r\n', 'AUTH TLS\r\n', '234 Proceed\r\n', 'USER x\r\n'], [false, true, false, true, false, true])).toBe(false);
-    // USERS is no USER command.
-    expect(await creds(21, ['220 ready\r\n', 'SYST\r\n', '215 UNIX\r\n', 'USERS\r\n'], [false, true, false, true])).toBe(false);
+    // nDPI's FTP reads its commands as prefixes: USERS raises it as USER does (checked with nDPI 4.11's ndpiReader)
+    expect(await creds(21, ['220 ready\r\n', 'SYST\r\n', '215 UNIX\r\n', 'USERS\r\n'], [false, true, false, true])).toBe(true);
   });
 
   it('POP3: USER (or PASS) in clear; not SASL PLAIN, not after STLS, not the greeting alone', async () => {

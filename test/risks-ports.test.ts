@@ -58,7 +58,7 @@ describe('Unsafe Protocol (nDPI)', () => {
   const UNSAFE = 'Unsafe Protocol';
   const ftp = (lines: string[]) => lines.map((l, i): [boolean, Buffer] => [i % 2 === 1, Buffer.from(l)]);
   it('FTP and FTPS (after AUTH TLS) are unsafe; HTTP is not', async () => {
-    const plain = await flow('tcp', 21, ftp(['220 ready\r\n', 'SYST\r\n', '215 UNIX\r\n', 'PASV\r\n']));
+    const plain = await flow('tcp', 21, ftp(['220 ready\r\n', 'USER a\r\n', '331 more\r\n', 'PASS b\r\n', '230 in\r\n']));
     expect(plain.name).toBe('FTP_CONTROL (DPI)');
     expect(plain.risks).toContain(UNSAFE);
     const tls = await flow('tcp', 21, ftp(['220 ready\r\n', 'AUTH TLS\r\n', '234 Proceed\r\n']));

@@ -126,19 +126,21 @@ class Classifier {
   // BitTorrent's cache and before the port's guess.
   void remember_mining(const Flow& f, uint16_t app) noexcept;
   uint16_t mining_known(const Flow& f) const noexcept;
-  // Four bytes a dissector carries from one packet of a flow to a later one
-  // where no FlowInfo scratch byte is free for it (IMO's last one-byte
-  // datagram, Gnutella's NEONet message id): a small table by flow serial.
-  // memo() is the flow's bytes, or nullptr when another flow took the entry
-  // since (the dissector then sees no earlier packet: a missed match, never
-  // a false one); memo_take() claims the entry, zeroed.
+  // Bytes dissectors carry from one packet of a flow to a later one where no
+  // FlowInfo scratch byte is free for them, in a small table by flow serial:
+  // bytes 0-3 IMO's last one-byte datagram (UDP) or Gnutella's NEONet
+  // message id (TCP), byte 4 FTP_CONTROL's stage (TCP). memo() is the
+  // flow's bytes, or nullptr when another flow took the entry since (the
+  // dissector then sees no earlier packet: a missed match, never a false
+  // one); memo_take() is the flow's bytes, the entry claimed (zeroed) when
+  // another flow held it.
   uint8_t* memo(const Flow& f) noexcept {
     Memo& e = memo_[f.serial % kMemoSlots];
     return e.tag == f.serial + 1 ? e.data : nullptr;
   }
   uint8_t* memo_take(const Flow& f) noexcept {
     Memo& e = memo_[f.serial % kMemoSlots];
-    e = {f.serial + 1, {}};
+    if (e.tag != f.serial + 1) e = {f.serial + 1, {}};
     return e.data;
   }
   // nDPI's Ookla cache (ookla.c, lru.ookla: 1024 entries, 120 s): every
@@ -201,9 +203,9 @@ class Classifier {
   CacheEntry mining_[kCacheSlots] = {}, ookla_[kCacheSlots] = {};
   struct Memo {
     uint32_t tag;  // Flow::serial + 1; 0 = empty
-    uint8_t data[4];
+    uint8_t data[8];
   };
-  static constexpr size_t kMemoSlots = 1024;
+  static constexpr size_t kMemoSlots = 4096;
   Memo memo_[kMemoSlots] = {};
   static uint64_t mining_key(const Flow& f) noexcept;
   const CacheEntry& slot(Cache which, uint64_t key) const noexcept {

@@ -259,4 +259,9 @@ inline uint16_t vpn_app_by_flow_ip(const Flow& f) {
 // this UDP flow (read from its scratch byte while the flow is inspected).
 bool wireguard_guessed(const Flow& f, const FlowInfo* fi);
 
+// nDPI keeps one password for FTP, POP, IMAP and SMTP (ftp_imap_pop_smtp):
+// POP3's dissector, reading "PASS" in any case on TCP while it is a
+// candidate, sets what FTP_CONTROL's reply test reads (pop3.cpp).
+bool pop3_password_seen(const DpiCtx& c);
+
 }  // namespace fg

@@ -111,6 +111,11 @@ Verdict classify_pop3(DpiCtx& c, Match& m) {
 
 }  // namespace
 
+bool pop3_password_seen(const DpiCtx& c) {
+  const uint8_t* keep = c.scratch(kScratchPop);
+  return keep && (uint16_t(keep[0] | keep[1] << 8) & kPwd);
+}
+
 // No packet budget on replies and commands (nDPI gives those up never);
 // the classifier's own window ends the flow's inspection.
 FG_DISSECTOR(pop3, {"POP3", id(ProtoId::POP3), kL4Tcp, 255, classify_pop3});
