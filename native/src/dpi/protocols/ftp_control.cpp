@@ -16,6 +16,7 @@
 // also shares, are not read here.
 // State: Classifier::memo byte 4 (stage, password, AUTH seen).
 #include <cstring>
+#include <string_view>
 
 #include "dpi/classify.h"
 #include "dpi/dpi.h"
@@ -31,7 +32,8 @@ constexpr size_t kMemoByte = 4;
 // nDPI's ndpi_ftp_control_check_request: the commands it lists, each as
 // it spells it (upper or lower case, not mixed), matched as a prefix.
 bool is_request(Bytes b, uint8_t& st, DpiCtx& c) {
-  auto starts = [&](const char* k) { return b.size() >= std::strlen(k) && std::memcmp(b.data(), k, std::strlen(k)) == 0; };
+  using namespace std::string_view_literals;
+  auto starts = [&](std::string_view k) { return b.size() >= k.size() && std::memcmp(b.data(), k.data(), k.size()) == 0; };
   if (starts("USER")) {
     c.risk(Risk::ClearTextCredentials);
     return true;
@@ -44,7 +46,7 @@ bool is_request(Bytes b, uint8_t& st, DpiCtx& c) {
     st |= kAuth;
     return true;
   }
-  static const char* const kCommands[] = {
+  static constexpr std::string_view kCommands[] = {
       "ABOR", "ACCT", "ADAT", "ALLO", "APPE", "CCC",  "CDUP", "CONF", "CWD",  "DELE", "ENC",  "EPRT", "EPSV", "FEAT", "HELP", "LANG",
       "LIST", "LPRT", "LPSV", "MDTM", "MIC",  "MKD",  "MLSD", "MLST", "MODE", "NLST", "NOOP", "OPTS", "PASV", "PBSZ", "PORT", "PROT",
       "PWD",  "QUIT", "REIN", "REST", "RETR", "RMD",  "RNFR", "RNTO", "SITE", "SIZE", "SMNT", "STAT", "STOR", "STOU", "STRU", "SYST",
@@ -53,8 +55,9 @@ bool is_request(Bytes b, uint8_t& st, DpiCtx& c) {
       "mlsd", "mlst", "mode", "nlst", "noop", "opts", "pass", "pasv", "pbsz", "port", "prot", "pwd",  "quit", "rein", "rest", "retr",
       "rmd",  "rnfr", "rnto", "site", "size", "smnt", "stat", "stor", "stou", "stru", "syst", "type", "user", "xcup", "xmkd", "xpwd",
       "xrcp", "xrmd", "xrsq", "xsem", "xsen", "host"};
-  for (const char* k : kCommands)
-    if (starts(k)) return true;
+  if (b.size() < 3) return false;  // the shortest command has 3 letters
+  for (std::string_view k : kCommands)
+    if (k[0] == b[0] && starts(k)) return true;
   return false;
 }
 
