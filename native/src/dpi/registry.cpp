@@ -124,7 +124,7 @@ uint16_t guess_by_port(uint8_t l4_proto, uint16_t sport, uint16_t dport, bool* u
   if (!table || !sport || !dport) return 0;
   const UserRules* u = user_rules();
   for (const uint16_t port : {dport, sport}) {
-    const uint16_t mine = u ? u->port_rule(l4_proto, port, port) : 0;
+    const uint16_t mine = u ? u->port_rule(l4_proto, port) : 0;
     if (mine) {
       if (user_only) *user_only = table[port] == 0;
       return mine;

@@ -56,11 +56,11 @@ struct UserRules {
     auto it = category.find(id);
     return it == category.end() ? dflt : it->second;
   }
-  // The protocol a port rule gives (server port first), 0 when none.
-  uint16_t port_rule(uint8_t l4_proto, uint16_t cli_port, uint16_t srv_port) const {
+  // The protocol a port rule gives this port, 0 when none.
+  uint16_t port_rule(uint8_t l4_proto, uint16_t port) const {
     const std::vector<uint16_t>& t = l4_proto == kProtoTcp ? tcp_port : l4_proto == kProtoUdp ? udp_port : tcp_port;
     if (t.empty() || (l4_proto != kProtoTcp && l4_proto != kProtoUdp)) return 0;
-    return t[srv_port] ? t[srv_port] : t[cli_port];
+    return t[port];
   }
   // The protocol an address rule gives for this endpoint (port 0: rules
   // without a port only), 0 when none. As nDPI's

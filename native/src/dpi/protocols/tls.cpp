@@ -630,7 +630,10 @@ void looks_like_tls(const DpiCtx& c) {
 // handshake messages of other records must be well framed (else TLS is
 // ruled out), and a ClientHello or ServerHello among them names it too.
 Verdict tcp_records(const DpiCtx& c, Match& m, Bytes b, size_t off) {
-  bool named = false;
+  bool named = false, looked = false;
+  auto look = [&] {  // once per segment: the mark stays
+    if (!looked) looked = true, looks_like_tls(c);
+  };
   while (off + 5 <= b.size()) {
     const uint8_t type = b[off];
     const size_t len = size_t(load_be16(b.data() + off + 3)) + 5;  // with the header
@@ -658,12 +661,12 @@ Verdict tcp_records(const DpiCtx& c, Match& m, Bytes b, size_t off) {
         if (bl > len || blk[1] != 0) return named ? Verdict::Match : Verdict::No;
         const size_t take = std::min(bl + 4, b.size() - off);
         if (p + take > len) return named ? Verdict::Match : Verdict::No;
-        looks_like_tls(c);
+        look();
         if (blk[0] == 1 || blk[0] == 2) named = true;
         p += take;
       }
     } else if (len > 5 && type == 0x17) {
-      if (len - 5 < 16384) looks_like_tls(c);  // a TLS record's size at most
+      if (len - 5 < 16384) look();  // a TLS record's size at most
       if (version && last) named = true;
     }
     off += len;
