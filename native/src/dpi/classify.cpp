@@ -991,9 +991,14 @@ uint64_t Classifier::risks(const Flow& f) const noexcept {
   // answer: nDPI judges only packets not sent to one, by its approximation
   // (ndpi_is_multi_or_broadcast: IPv4 224/3 or a last byte of 0 or 255,
   // IPv6 ff00::/8), so a flow whose packets all went to one has no risk.
+  // Over IPv6 with equal ports (or none) nDPI counts every packet in one
+  // direction (ndpi_direction.h), so it holds the risk when it is done with
+  // the flow; the reader clears it on a packet back after that
+  // (reader_util.c's packet accounting).
   const DpiSides sides = dpi_sides(f);
   const IpAddr& srv = sides.srv;
-  if ((f.pkts[0] == 0 || f.pkts[1] == 0) && !ndpi_multi_or_broadcast(srv)) {
+  const bool one_dir = !f.key.lo.is_v4() && f.key.port_lo == f.key.port_hi;
+  if ((one_dir ? !f.back_after_dpi : (f.pkts[0] == 0 || f.pkts[1] == 0)) && !ndpi_multi_or_broadcast(srv)) {
     const bool udp = f.key.proto == kProtoUdp;
     bool oneway = app == id(ProtoId::RTP) || app == id(ProtoId::NetFlow) || app == id(ProtoId::sFlow) || app == id(ProtoId::collectd) ||
                   (udp && (app == id(ProtoId::Syslog) || app == id(ProtoId::MDNS) || app == id(ProtoId::Sonos)));

@@ -73,7 +73,8 @@ bool dga_suspicious(const char* name, size_t len) {
       ends_with(s, n, ".home"))
     return false;
   if (ipv4_literal(s, n)) return false;
-  if (n >= 4 && std::memcmp(s, "www.", 4) == 0) s += 4, n -= 4;
+  // (nDPI compares "www." before folding case: "WWW." stays)
+  if (n >= 4 && std::memcmp(name, "www.", 4) == 0) s += 4, n -= 4;
   if (n < 5) return false;
 
   // Whole-name counts.

@@ -395,6 +395,7 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
     f.first_ns = now_ns_;
     f.ip_version = p.ip_version;
     f.tunnel = uint8_t(p.tunnel);
+    f.first_hi = swapped;
     f.icmp_type = p.icmp_type, f.icmp_code = p.icmp_code;
     // The client sent the first SYN; a SYN-ACK seen first came from the server.
     bool src_is_client = !(p.l4_proto == kProtoTcp && (p.tcp_flags & (kSyn | kAck)) == (kSyn | kAck));
@@ -591,7 +592,14 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
   // Classification: every packet of a flow nDPI still processes (its
   // connection tracking and checks see segments without payload too; a
   // retransmission reaches no dissector)
-  if (Classifier::wants(f)) {
+  if (!Classifier::wants(f)) {
+    // a packet from the side that did not open the flow, after nDPI's last one
+    if (swapped != bool(f.first_hi) && !f.back_after_dpi) {
+      f.back_after_dpi = 1;
+      // the one-way risk nDPI held over IPv6 with equal ports goes now (Classifier::risks)
+      if (f.oneway_scored && !f.key.lo.is_v4() && f.key.port_lo == f.key.port_hi) rescore(fi, false);
+    }
+  } else {
     const RiskSig sig = risk_sig(f);
     dpi_.packet(f, p, (dir == 0) != f.dpi_flip, dpi_skip);
     if (risk_sig(f) != sig) {

@@ -123,7 +123,11 @@ struct alignas(64) Flow {
   // IEC 60870-5-104 state (Pipeline::iec_segment): 0 none yet, 1 an entry in
   // the IEC pool (found by the flow's slot), 2 the pool had no room
   uint8_t iec_state : 2;
-  uint8_t tunnel;
+  uint8_t tunnel : 3;       // Tunnel
+  // The flow's first packet came from key.hi; a packet from the other side
+  // came after nDPI was done with the flow (Pipeline::process, for nDPI's
+  // one-way risk over IPv6 with equal ports: Classifier::risks)
+  uint8_t first_hi : 1, back_after_dpi : 1;
   // Accounting steps (sweep, expiry, and each 1 GiB a direction carries)
   // credit hosts and interface with what the flow carried since the last
   // step: the low 32 bits already credited, deltas taken mod 2^32.

@@ -1,0 +1,106 @@
+// Audit 25: valid protocol messages (built from the protocols' own formats,
+// every message form, on standard and other ports, TCP with and without
+// handshake, UDP, IPv4 and IPv6) scored against nDPI 4.11 itself (its
+// ndpiReader, built from its source). Each case below was also run through
+// that ndpiReader; the expectations are its answers. Hand-built frames:
+// - nDPI's one-way risk over IPv6 when both ports are equal (or there are
+//   none): nDPI's direction puts every packet on one side there
+//   (ndpi_direction.h), so the risk stands when nDPI is done with the flow,
+//   and only a packet back after that clears it (the reader's accounting);
+// - the DGA check's letter tables as nDPI 4.11 compiles them: "cv" and "vm"
+//   are commented out of its impossible pairs (scripts/gen-ndpi-dga-lists.mjs;
+//   300,000 + 300,000 generated names then agree with ndpi_check_dga_name).
+
+import { afterAll, describe, expect, it } from 'vitest';
+
+import { Engine, type ExpiredFlow, l7Name } from '../ts/bindings/engine.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ETH, IPPROTO, MAC_A, MAC_B, echo, eth, icmpv6, ipv6 } from './fixtures/frames.js';
+import { udpFrame } from './fixtures/dissect.js';
+import { pcap, sec, tempDir } from './fixtures/pcap.js';
+import { hex, txt, u16 } from './fixtures/bytes.js';
+
+const tmp = tempDir('fg-dissectors-audit-25-');
+afterAll(() => tmp.cleanup());
+
+let n = 0;
+/** Replays the frames (1 s apart) as one capture, flushed at the end: every flow's final record. */
+async function replay(frames: Buffer[]): Promise<ExpiredFlow[]> {
+  const file = join(tmp.dir, `c-${n++}.pcap`);
+  writeFileSync(file, pcap(frames.map((data, i) => ({ tsNs: sec(1700000000 + i), data }))));
+  const e = new Engine({ files: [file], workers: 1, flowIdleSec: 1e10, flushAtEnd: true });
+  try {
+    e.start();
+    await e.waitDone();
+    return e.drainExpired(1 << 16);
+  } finally {
+    e.close();
+  }
+}
+const said = (f: ExpiredFlow) => `${l7Name(f.l7_master, f.l7_app)} (${f.confidence})`;
+
+describe('one-way risk over IPv6 with equal ports (nDPI direction)', () => {
+  const A = 'fd01:2345:6789:1:aaaa:bbbb:1000:1', B = 'fd01:2345:6789:2:cccc:dddd:2000:2';
+  // www.example.com A, a query and its answer; r2 another answer (id 0x4321)
+  const q = hex('12340100000100000000000003777777076578616d706c6503636f6d0000010001');
+  const r = hex('12348180000100010000000003777777076578616d706c6503636f6d0000010001c00c000100010000003c00045db8d822');
+  const r2 = hex('43218180000100010000000003777777076578616d706c6503636f6d0000010001c00c000100010000003c00045db8d822');
+  const ntpReq = Buffer.concat([Buffer.from([0x23]), Buffer.alloc(47)]), ntpRep = Buffer.concat([Buffer.from([0x24, 1]), Buffer.alloc(46)]);
+  const one = async (frames: Buffer[]) => {
+    const flows = await replay(frames);
+    expect(flows).toHaveLength(1);
+    return flows[0];
+  };
+  const oneway = (f: ExpiredFlow) => f.risks.includes('Unidirectional Traffic');
+
+  it('holds when nDPI finished on the answer, or never finished, though both sides spoke', async () => {
+    // DNS named on the answer: nothing came back after it
+    let f = await one([udpFrame(A, B, 53, 53, q), udpFrame(B, A, 53, 53, r)]);
+    expect([said(f), oneway(f)]).toEqual(['DNS (DPI)', true]);
+    // a later packet from the side that opened the flow does not clear it
+    f = await one([udpFrame(A, B, 53, 53, q), udpFrame(B, A, 53, 53, r), udpFrame(A, B, 53, 53, q)]);
+    expect(oneway(f)).toBe(true);
+    // nothing names it until the end: IPsec by port, the risk kept
+    f = await one([udpFrame(A, B, 500, 500, Buffer.alloc(40, 0x11)), udpFrame(B, A, 500, 500, Buffer.alloc(40, 0x22))]);
+    expect([said(f), oneway(f)]).toEqual(['IPSec (Match by port)', true]);
+  });
+
+  it('clears on a packet back after nDPI was done, and never applies with ports that differ or over IPv4', async () => {
+    let f = await one([udpFrame(A, B, 53, 53, q), udpFrame(B, A, 53, 53, r), udpFrame(B, A, 53, 53, r2)]);
+    expect([said(f), oneway(f)]).toEqual(['DNS (DPI)', false]);
+    // NTP is named on its first packet: the answers come after
+    f = await one([udpFrame(A, B, 123, 123, ntpReq), udpFrame(B, A, 123, 123, ntpRep), udpFrame(A, B, 123, 123, ntpReq), udpFrame(B, A, 123, 123, ntpRep)]);
+    expect([said(f), oneway(f)]).toEqual(['NTP (DPI)', false]);
+    f = await one([udpFrame(A, B, 40000, 53, q), udpFrame(B, A, 53, 40000, r)]);
+    expect([said(f), oneway(f)]).toEqual(['DNS (DPI)', false]);
+    f = await one([udpFrame('10.0.0.1', '10.0.0.2', 53, 53, q), udpFrame('10.0.0.2', '10.0.0.1', 53, 53, r)]);
+    expect([said(f), oneway(f)]).toEqual(['DNS (DPI)', false]);
+  });
+
+  it('over ICMPv6 (no ports): an echo answered is two-way, requests alone are not', async () => {
+    const ping = (s: string, d: string, type: number, seq: number) => eth(MAC_B, MAC_A, ETH.IPV6, ipv6({ src: s, dst: d, next: IPPROTO.ICMPV6 }, icmpv6(type, 0, echo(7, seq))));
+    let f = await one([ping(A, B, 128, 1), ping(B, A, 129, 1)]);
+    expect([said(f), oneway(f)]).toEqual(['ICMPV6 (DPI)', false]);
+    f = await one([ping(A, B, 128, 1), ping(A, B, 128, 2)]);
+    expect([said(f), oneway(f)]).toEqual(['ICMPV6 (DPI)', true]);
+  });
+});
+
+describe('DGA letter tables (nDPI 4.11)', () => {
+  /** A standard query for `name` (type A). */
+  const query = (name: string) =>
+    Buffer.concat([u16(0x1234), u16(0x0100), u16(1), u16(0), u16(0), u16(0), ...name.split('.').map((l) => Buffer.concat([Buffer.from([l.length]), txt(l)])), Buffer.from([0]), u16(1), u16(1)]);
+  it('a "cv" or "vm" pair is not impossible English', async () => {
+    const names = ['wlhuvcv.de', 'tbufvmf.net', 'cvixgooid.jlbw.net', 'cvwoteb.ytzemlz.de', 'xjwqkzpvbn.com'];
+    const flows = await replay(names.map((name, i) => udpFrame(`10.7.0.${i + 1}`, '10.7.1.1', 40000, 53, query(name))));
+    const dga = names.map((name, i) => [name, flows.find((f) => f.cli_ip === `10.7.0.${i + 1}`)!.risks.includes('Susp DGA Domain name')]);
+    expect(dga).toEqual([
+      ['wlhuvcv.de', false],
+      ['tbufvmf.net', false],
+      ['cvixgooid.jlbw.net', false],
+      ['cvwoteb.ytzemlz.de', false],
+      ['xjwqkzpvbn.com', true], // no English pair at all
+    ]);
+  });
+});
