@@ -9,14 +9,18 @@
 //   and only a packet back after that clears it (the reader's accounting);
 // - the DGA check's letter tables as nDPI 4.11 compiles them: "cv" and "vm"
 //   are commented out of its impossible pairs (scripts/gen-ndpi-dga-lists.mjs;
-//   300,000 + 300,000 generated names then agree with ndpi_check_dga_name).
+//   300,000 + 300,000 generated names then agree with ndpi_check_dga_name);
+// - a TLS ClientHello read from whichever side sends it (processTLSBlock
+//   keeps its direction): a flow seen mid-stream whose client sits on port
+//   443 is judged by its hello (Obsolete TLS, Not Carrying HTTPS).
 
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { Engine, type ExpiredFlow, l7Name } from '../ts/bindings/engine.js';
-import { writeFileSync } from 'node:fs';
+import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ETH, IPPROTO, MAC_A, MAC_B, echo, eth, icmpv6, ipv6 } from './fixtures/frames.js';
+import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, echo, eth, icmpv6, ipv4, ipv6, tcp } from './fixtures/frames.js';
+import { tlsClientHello } from './fixtures/apps.js';
 import { udpFrame } from './fixtures/dissect.js';
 import { pcap, sec, tempDir } from './fixtures/pcap.js';
 import { hex, txt, u16 } from './fixtures/bytes.js';
@@ -29,6 +33,7 @@ let n = 0;
 async function replay(frames: Buffer[]): Promise<ExpiredFlow[]> {
   const file = join(tmp.dir, `c-${n++}.pcap`);
   writeFileSync(file, pcap(frames.map((data, i) => ({ tsNs: sec(1700000000 + i), data }))));
+  if (process.env.FG_KEEP_CAPTURES) copyFileSync(file, join(process.env.FG_KEEP_CAPTURES, `audit25-${n - 1}.pcap`)); // to check with ndpiReader
   const e = new Engine({ files: [file], workers: 1, flowIdleSec: 1e10, flushAtEnd: true });
   try {
     e.start();
@@ -102,5 +107,35 @@ describe('DGA letter tables (nDPI 4.11)', () => {
       ['cvwoteb.ytzemlz.de', false],
       ['xjwqkzpvbn.com', true], // no English pair at all
     ]);
+  });
+});
+
+describe('TLS ClientHello from the side nDPI calls the server', () => {
+  /** TCP segments with no handshake before them (a flow seen mid-stream), each [from the first sender, payload]. */
+  function midStream(a: string, b: string, aport: number, bport: number, segs: [boolean, Buffer][]): Buffer[] {
+    const seq = [1000, 5000];
+    return segs.map(([fromA, p]) => {
+      const l4 = tcp({ sport: fromA ? aport : bport, dport: fromA ? bport : aport, flags: TCPF.PSH | TCPF.ACK, seq: seq[fromA ? 0 : 1], ack: seq[fromA ? 1 : 0] }, p);
+      seq[fromA ? 0 : 1] += p.length;
+      return eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: fromA ? a : b, dst: fromA ? b : a, proto: IPPROTO.TCP }, l4));
+    });
+  }
+  it('is read as a hello: no ALPN from TLS 1.2, an old version', async () => {
+    const noAlpn = tlsClientHello('shop.example.org');
+    const old = Buffer.from(tlsClientHello('shop.example.org', ['h2']));
+    old[9] = 3, old[10] = 2; // the hello's own version: TLS 1.1
+    const flows = await replay([
+      ...midStream('10.8.0.1', '10.8.0.2', 443, 11647, [[true, noAlpn]]),
+      ...midStream('10.8.0.3', '10.8.0.4', 443, 8907, [[true, old]]),
+      ...midStream('10.8.0.5', '10.8.0.6', 11648, 443, [[true, noAlpn]]), // the usual side, as before
+    ]);
+    const at = (ip: string) => flows.find((f) => f.cli_ip === ip || f.srv_ip === ip)!;
+    for (const ip of ['10.8.0.1', '10.8.0.5']) {
+      expect([ip, said(at(ip))]).toEqual([ip, 'TLS (DPI)']);
+      expect(at(ip).risks).toContain('TLS (probably) Not Carrying HTTPS');
+    }
+    expect(said(at('10.8.0.3'))).toBe('TLS (DPI)');
+    expect(at('10.8.0.3').risks).toContain('Obsolete TLS (v1.1 or older)');
+    expect(at('10.8.0.3').risks).not.toContain('TLS (probably) Not Carrying HTTPS');
   });
 });

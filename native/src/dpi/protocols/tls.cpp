@@ -726,7 +726,8 @@ Verdict classify_tls(DpiCtx& c, Match& m) {
     if (!fm) return Verdict::No;
     if (c.p.l4_proto == kProtoUdp) return dtls_read_records(c) ? Verdict::No : Verdict::NeedMore;
     TlsMeta& t = fm->tls;
-    if (t.hello_seq && c.from_client && (t.srv_state & 1) == 0) {
+    // the ClientHello's side: the flow's client unless srv_state bit 0 says the TLS server is
+    if (t.hello_seq && c.from_client == ((t.srv_state & 1) == 0)) {
       if (c.p.tcp_seq == t.hello_seq && t.hello_app) c.clf->refine(c.flow, c.flow.l7_app, t.hello_app);
       if (c.p.tcp_seq == t.hello_seq) t.hello_seq = 0;
       return Verdict::NeedMore;
@@ -749,7 +750,7 @@ Verdict classify_tls(DpiCtx& c, Match& m) {
     }
     if (b[start] < 20 || b[start] > 26) return Verdict::No;
     // (nDPI reads a handshake record whatever its version bytes say)
-    const bool hello = start == 0 && b.size() >= 6 && b[0] == 0x16 && ((b[5] == 1 && c.from_client) || b[5] == 2);
+    const bool hello = start == 0 && b.size() >= 6 && b[0] == 0x16 && (b[5] == 1 || b[5] == 2);
     if (!hello) return tcp_records(c, m, b, start);
     // nDPI splits the record into handshake messages: one whose length
     // overruns the record (or is 64 KiB or more) is "something went wrong",
@@ -773,7 +774,11 @@ Verdict classify_tls(DpiCtx& c, Match& m) {
     }
   }
   uint8_t hs = b[5];
-  if (hs == 0x01 && c.from_client) {
+  // A ClientHello from either side (nDPI's processTLSBlock keeps its
+  // direction, ch_direction): from the flow's server, the TLS server is the
+  // flow's client (srv_state bit 0, as for a capture opening with the
+  // server's flight).
+  if (hs == 0x01) {
     const char* raw = nullptr;
     size_t raw_len = 0, len = 0;
     char name[80];
@@ -786,6 +791,7 @@ Verdict classify_tls(DpiCtx& c, Match& m) {
     }
     FlowMeta* fm = c.meta(MetaKind::Tls);
     m.more = fm != nullptr;
+    if (fm && !c.from_client) fm->tls.srv_state |= 1;
     // nDPI reads a ClientHello once its record is whole: one cut short
     // names the flow only when its next segment follows in sequence (a
     // lost segment leaves it plain TLS).
