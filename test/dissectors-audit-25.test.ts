@@ -12,7 +12,12 @@
 //   300,000 + 300,000 generated names then agree with ndpi_check_dga_name);
 // - a TLS ClientHello read from whichever side sends it (processTLSBlock
 //   keeps its direction): a flow seen mid-stream whose client sits on port
-//   443 is judged by its hello (Obsolete TLS, Not Carrying HTTPS).
+//   443 is judged by its hello (Obsolete TLS, Not Carrying HTTPS);
+// - RDP asking for TLS off port 3389: nDPI's TLS dissector read the request
+//   before RDP matched it (the port guessed nothing, so RDP was not asked
+//   first), and its TLS buffer for the client's side begins with it: the
+//   client's hello ends the read, the server's names TLS.RDP;
+// - a flow's info for HTTP is nDPI's URL: the target alone for CONNECT.
 
 import { afterAll, describe, expect, it } from 'vitest';
 
@@ -21,7 +26,7 @@ import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, echo, eth, icmpv6, ipv4, ipv6, tcp } from './fixtures/frames.js';
 import { tlsClientHello } from './fixtures/apps.js';
-import { udpFrame } from './fixtures/dissect.js';
+import { tcpSession, udpFrame } from './fixtures/dissect.js';
 import { pcap, sec, tempDir } from './fixtures/pcap.js';
 import { hex, txt, u16 } from './fixtures/bytes.js';
 
@@ -137,5 +142,44 @@ describe('TLS ClientHello from the side nDPI calls the server', () => {
     expect(said(at('10.8.0.3'))).toBe('TLS (DPI)');
     expect(at('10.8.0.3').risks).toContain('Obsolete TLS (v1.1 or older)');
     expect(at('10.8.0.3').risks).not.toContain('TLS (probably) Not Carrying HTTPS');
+  });
+});
+
+describe('RDP asking for TLS security, off port 3389', () => {
+  const request = () => {
+    const body = Buffer.concat([txt('Cookie: mstshash=user12345\r\n'), Buffer.from([1, 0, 8, 0, 3, 0, 0, 0])]);
+    const x224 = Buffer.concat([Buffer.from([6 + body.length, 0xe0, 0, 0, 0, 0, 0]), body]);
+    return Buffer.concat([Buffer.from([3, 0, 0, x224.length + 4]), x224]);
+  };
+  const confirm = Buffer.from([3, 0, 0, 19, 14, 0xd0, 0, 0, 0x12, 0x34, 0, 2, 0x1f, 8, 0, 1, 0, 0, 0]);
+  // a ServerHello (TLS 1.2, ECDHE-RSA-AES128-GCM-SHA256, no extension)
+  const serverHello = Buffer.concat([hex('160303002a020000260303'), Buffer.alloc(32, 0x11), hex('00c02f00')]);
+  it('the client\'s hello ends the read on another port; the server\'s names TLS.RDP; on 3389 both are read', async () => {
+    const req = request(), hello = tlsClientHello('rdp.example.org');
+    expect(req[43]).toBe(3);
+    const session = (cli: string, srv: string, sport: number, msgs: [boolean, Buffer][]) => tcpSession(cli, srv, 40000, sport, msgs);
+    const flows = await replay([
+      ...session('10.9.0.1', '10.9.1.1', 25234, [[true, req], [false, confirm], [true, hello], [false, serverHello]]),
+      ...session('10.9.0.2', '10.9.1.2', 25234, [[true, req], [false, confirm], [false, serverHello]]),
+      ...session('10.9.0.3', '10.9.1.3', 3389, [[true, req], [false, confirm], [true, hello], [false, serverHello]]),
+    ]);
+    const at = (ip: string) => flows.find((f) => f.cli_ip === ip)!;
+    expect(said(at('10.9.0.1'))).toBe('RDP (DPI)');
+    expect(at('10.9.0.1').risks).not.toContain('TLS (probably) Not Carrying HTTPS');
+    expect(said(at('10.9.0.2'))).toBe('TLS.RDP (DPI)');
+    expect(said(at('10.9.0.3'))).toBe('TLS.RDP (DPI)');
+    expect(at('10.9.0.3').risks).toContain('TLS (probably) Not Carrying HTTPS'); // its hello was read
+  });
+});
+
+describe('flow info of HTTP (nDPI URL)', () => {
+  it('CONNECT: the target alone; a request: host then target', async () => {
+    const flows = await replay([
+      ...tcpSession('10.9.2.1', '10.9.3.1', 40000, 3128, [[true, txt('CONNECT www.example.org:443 HTTP/1.1\r\nHost: www.example.org:443\r\n\r\n')], [false, txt('HTTP/1.1 200 OK\r\n\r\n')]]),
+      ...tcpSession('10.9.2.2', '10.9.3.2', 40000, 80, [[true, txt('GET /a/b?c=1 HTTP/1.1\r\nHost: www.example.org\r\nUser-Agent: curl/8.5.0\r\n\r\n')]]),
+    ]);
+    const at = (ip: string) => flows.find((f) => f.cli_ip === ip)!;
+    expect([said(at('10.9.2.1')), at('10.9.2.1').info]).toEqual(['HTTP_Connect (DPI)', 'www.example.org:443']);
+    expect([said(at('10.9.2.2')), at('10.9.2.2').info]).toEqual(['HTTP (DPI)', 'www.example.org/a/b?c=1']);
   });
 });

@@ -844,10 +844,15 @@ void Pipeline::flow_info_text(const Flow& f, const FlowInfo* fi, char* out, size
   // host[] holds a name only once a dissector set one (scratch bytes sit in
   // its tail before, with host[0] kept 0)
   if (m && m->kind == MetaKind::Http && (fi->host[0] || m->http.url[0])) {
+    // nDPI's URL: the target alone for a tunnel (CONNECT) or an absolute
+    // URI, the host alone when the target is the host, else host + target
+    const char* url = m->http.url;
     size_t n = strnlen(fi->host, sizeof(fi->host));
+    if (f.l7_app == id(ProtoId::HTTP_Connect) || std::strncmp(url, "http://", 7) == 0) n = 0;
+    else if (n && std::strncmp(url, fi->host, n) == 0 && url[n] == 0) url = "";
     if (n >= cap) n = cap - 1;
     std::memcpy(out, fi->host, n);
-    copy_cstr(out + n, cap - n, m->http.url);
+    copy_cstr(out + n, cap - n, url);
     return;
   }
   if (fi->host[0]) {

@@ -3,8 +3,9 @@
 // followed by a routing cookie or an RDP negotiation request; the server's
 // Connection Confirm (0xd0) is accepted too. A request
 // asking for TLS security (requestedProtocols bit 0, PROTOCOL_SSL) is read on
-// for up to 5 packets: a TLS handshake record names the flow TLS.RDP and the
-// handshake is read as TLS's. nDPI reads that flag at byte 43 of the request
+// for up to 5 packets: a TLS handshake record names the flow TLS.RDP and
+// the handshake is read as TLS's — off RDP's port only the server's (nDPI's
+// TLS buffer for the client's side begins with the request). nDPI reads that flag at byte 43 of the request
 // whatever the cookie's length (where requestedProtocols lies after the
 // shortest cookies); so do we, to name the same flows.
 // Kept difference: nDPI also reads RDP over UDP port 3389 (RDPUDP SYN /
@@ -26,6 +27,11 @@ Verdict read_on(DpiCtx& c) {
   uint8_t& seen = c.info->state[1];
   if (st == kInTls) return tls_after_starttls(c);
   if (c.payload.size() > 1 && c.payload[0] == 0x16) {
+    // nDPI's TLS reassembly for the request's side holds the request when
+    // its TLS dissector read it before RDP matched (the ports did not guess
+    // RDP, whose dissector nDPI would then have asked first): a record from
+    // that side is garbage to it and ends the read.
+    if (c.from_client && c.info->state[2]) return Verdict::No;
     tls_begins(c, id(ProtoId::TLS), id(ProtoId::RDP));
     st = kInTls;
     return tls_after_starttls(c);
@@ -53,6 +59,7 @@ Verdict classify_rdp(DpiCtx& c, Match& m) {
   m.app = id(ProtoId::RDP);
   if (c.from_client && n > 43 && (b[43] & 0x01) && c.info) {
     c.info->state[0] = kTlsAsked, c.info->state[1] = 0;
+    c.info->state[2] = guess_by_port(kProtoTcp, c.cli_port, c.srv_port) != id(ProtoId::RDP);
     m.more = true;
   }
   return Verdict::Match;
