@@ -17,7 +17,14 @@
 //   before RDP matched it (the port guessed nothing, so RDP was not asked
 //   first), and its TLS buffer for the client's side begins with it: the
 //   client's hello ends the read, the server's names TLS.RDP;
-// - a flow's info for HTTP is nDPI's URL: the target alone for CONNECT.
+// - a flow's info for HTTP is nDPI's URL: the target alone for CONNECT;
+// - nDPI's host risk exceptions (".local" names and the like) are evaluated
+//   once, when a naming finds the flow with a risk and a name
+//   (ndpi_handle_risk_exceptions from ndpi_reconcile_protocols), with the
+//   name it has then: a flow named while it had no risk keeps what is
+//   raised later, one evaluated under an earlier name keeps that answer;
+// - a dissector that decides on the first packet it reads (IEC 60870-5-104)
+//   reads the second when nDPI stopped the first on an operator-only port.
 
 import { afterAll, describe, expect, it } from 'vitest';
 
@@ -26,6 +33,7 @@ import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, echo, eth, icmpv6, ipv4, ipv6, tcp } from './fixtures/frames.js';
 import { tlsClientHello } from './fixtures/apps.js';
+import { compileRules, loadProtosText } from '../ts/services/custom-apps/index.js';
 import { tcpSession, udpFrame } from './fixtures/dissect.js';
 import { pcap, sec, tempDir } from './fixtures/pcap.js';
 import { hex, txt, u16 } from './fixtures/bytes.js';
@@ -181,5 +189,47 @@ describe('flow info of HTTP (nDPI URL)', () => {
     const at = (ip: string) => flows.find((f) => f.cli_ip === ip)!;
     expect([said(at('10.9.2.1')), at('10.9.2.1').info]).toEqual(['HTTP_Connect (DPI)', 'www.example.org:443']);
     expect([said(at('10.9.2.2')), at('10.9.2.2').info]).toEqual(['HTTP (DPI)', 'www.example.org/a/b?c=1']);
+  });
+});
+
+describe('host risk exceptions, evaluated when nDPI evaluates them', () => {
+  const name = (n: string) => Buffer.concat([...n.split('.').map((l) => Buffer.concat([Buffer.from([l.length]), txt(l)])), Buffer.from([0])]);
+  const query = (id: number, n: string) => Buffer.concat([u16(id), u16(0x0100), u16(1), u16(0), u16(0), u16(0), name(n), u16(1), u16(1)]);
+  const nxdomain = (id: number, n: string) => Buffer.concat([u16(id), u16(0x8183), u16(1), u16(0), u16(0), u16(0), name(n), u16(1), u16(1)]);
+  const tcpDns = (b: Buffer) => Buffer.concat([u16(b.length), b]);
+  it('a flow named with no risk yet keeps the risks raised after, whatever its name', async () => {
+    const flows = await replay([
+      // Munin names the flow, then sets its name; the port is raised after
+      ...tcpSession('10.10.0.1', '10.10.1.1', 40000, 48193, [[false, txt('# munin node at web01.corp.local\n')], [true, txt('list\n')]]),
+      // DNS over TCP: no risk when the query named it (both sides seen), NXDOMAIN after
+      ...tcpSession('10.10.0.2', '10.10.1.2', 40000, 53, [[true, tcpDns(query(7, 'dc01.corp.local'))], [false, tcpDns(nxdomain(7, 'dc01.corp.local'))]]),
+      // DNS over UDP: one way when the query named it: ".local" masks every risk
+      udpFrame('10.10.0.3', '10.10.1.3', 40000, 53, query(8, 'dc01.corp.local')),
+      // ... and a flow evaluated under its first name keeps that answer
+      udpFrame('10.10.0.4', '10.10.1.4', 40000, 53, query(9, 'xjwqkzpvbn.com')),
+      udpFrame('10.10.0.4', '10.10.1.4', 40000, 53, query(10, 'dc01.corp.local')),
+    ]);
+    const at = (ip: string) => flows.find((f) => f.cli_ip === ip)!;
+    expect([said(at('10.10.0.1')), at('10.10.0.1').risks]).toEqual(['Munin (DPI)', ['Known Proto on Non Std Port']]);
+    expect([said(at('10.10.0.2')), at('10.10.0.2').risks]).toEqual(['DNS (DPI)', ['Error Code']]);
+    expect([said(at('10.10.0.3')), at('10.10.0.3').risks]).toEqual(['DNS (DPI)', []]);
+    expect(at('10.10.0.4').risks).toEqual(expect.arrayContaining(['Susp DGA Domain name', 'Unidirectional Traffic']));
+  });
+});
+
+describe('first packet stopped on an operator-only port', () => {
+  it('IEC 60870-5-104 reads the second packet', async () => {
+    // tcp:3000@ntop (nDPI's example rules): the first packet goes to no dissector
+    Engine.setUserRules(compileRules(loadProtosText('tcp:3000@ntop\n').apps));
+    try {
+      const seg = (fromCli: boolean, seq: number, ack: number, p: Buffer) => {
+        const l4 = tcp({ sport: fromCli ? 10853 : 3000, dport: fromCli ? 3000 : 10853, flags: TCPF.PSH | TCPF.ACK, seq, ack }, p);
+        return eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: fromCli ? '10.11.0.1' : '10.11.0.2', dst: fromCli ? '10.11.0.2' : '10.11.0.1', proto: IPPROTO.TCP }, l4));
+      };
+      const flows = await replay([seg(true, 1, 1, hex('680407000000')), seg(false, 1, 7, hex('68040b000000')), seg(true, 7, 7, hex('680443000000'))]);
+      expect(said(flows[0])).toBe('IEC60870 (DPI)');
+    } finally {
+      Engine.setUserRules({});
+    }
   });
 });

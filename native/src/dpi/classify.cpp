@@ -352,10 +352,17 @@ static bool unsafe_breed(uint16_t proto) {
   return a && a->breed < 32 && (unsafe >> a->breed & 1);
 }
 
+// Dissectors that set the flow's name only after naming it (see set()).
+static bool name_after_naming(uint16_t p) {
+  return p == id(ProtoId::HTTP) || p == id(ProtoId::HTTP_Connect) || p == id(ProtoId::HTTP_Proxy) || p == id(ProtoId::Munin) ||
+         p == id(ProtoId::MGCP) || p == id(ProtoId::Whois_DAS) || p == id(ProtoId::DHCP);
+}
+
 void Classifier::set(Flow& f, uint16_t master, uint16_t app, Confidence c) noexcept {
   // nDPI names a lone application in `app` with no master (TLS, DNS …).
   if (master == app) master = 0;
   reconcile(f, master, app, c);
+  const bool first = !f.l7_app && !f.l7_master;
   // Accounting counts the flow again under a new application (ntopng does too).
   if ((app ? app : master) != (f.l7_app ? f.l7_app : f.l7_master)) f.acct_counted = 0;
   f.l7_master = master;
@@ -366,6 +373,15 @@ void Classifier::set(Flow& f, uint16_t master, uint16_t app, Confidence c) noexc
   // ndpi_reconcile_protocols runs on every naming: an unsafe breed on either
   // name raises Unsafe Protocol for good (FTP_CONTROL turning FTPS keeps it)
   if (fi && (unsafe_breed(master) || unsafe_breed(app))) set_risk(f.info - 1, Risk::UnsafeProtocol, true);
+  // ... and evaluates the host risk exceptions (ndpi_handle_risk_exceptions)
+  // once, when the flow has a risk by then and a name: the mask of the name
+  // it had then stays; a flow named while it had none keeps what is raised
+  // after. Some dissectors set the name only after naming the flow (http.c
+  // on its first naming, munin.c, mgcp.c, whoisdas.c, dhcp.c).
+  if (fi && fi->host[0] && !(risks2_[f.info - 1] & kHostMaskChecked) && !(first && name_after_naming(app ? app : master)) && risky_at_naming(f)) {
+    const uint64_t mk = builtin_host_risk_mask(std::string_view(fi->host, strnlen(fi->host, sizeof(fi->host))));
+    risks2_[f.info - 1] |= uint32_t(mk == ~uint64_t(0) ? 1 : mk ? 2 : 3) << kHostMaskShift;
+  }
   // (a pattern's application always sits over the dissector's protocol)
   if (fi && master && fi->host[0]) f.l7_category = host_category(master, app, *fi, f.l7_category);
   if (app == id(ProtoId::Ookla) && c == Confidence::Dpi) remember_ookla(f);
@@ -481,14 +497,19 @@ void Classifier::packet(Flow& f, const Packet& p, bool from_client, bool retrans
     return;
   }
   if (f.dpi_state != kDpiInspecting) return;
-  if (n == 1 && user_port_first(f)) return;
+  if (n == 1 && user_port_first(f)) {
+    f.dpi_first_skipped = p.payload_len != 0;
+    return;
+  }
   if (n > dpi_window(f)) {  // UDP: only packets without payload since the last look
     give_up(f);
     return;
   }
   FlowInfo* fi = p.payload_len ? ensure_info(f) : f.info ? &pool_[f.info - 1] : nullptr;
   const bool named = f.l7_app || f.l7_master;
+  pre_flow_ = &f, pre_words_ = stored_words(f);
   bool done = p.payload_len && !retrans && inspect(f, fi, p, from_client);
+  pre_flow_ = nullptr;
   if (!named && (f.l7_app || f.l7_master)) judge_ports(f);  // named by this packet
   else if (!named && fi && p.payload_len && !retrans && f.dpi_packets <= 5)
     if (const Risk r = program_risk(Bytes(p.payload, p.payload_len)); r != Risk(0)) set_risk(f.info - 1, r, true);
@@ -498,6 +519,14 @@ void Classifier::packet(Flow& f, const Packet& p, bool from_client, bool retrans
   // one it is about to give up (before the give-up's guess)
   if (fi) after_dissection(f, *fi, p);
   if (done) give_up(f);
+}
+
+// A dissector's payload packets are spent. One that decides on the first
+// packet it reads (max_packets 1: nDPI's dissectors that rule themselves out
+// on a miss) reads the flow's second when nDPI stopped its first before any
+// dissector; those that count the flow's packets count that one too.
+static bool over_budget(const Flow& f, const Dissector& d) {
+  return f.dpi_packets - (d.max_packets == 1 ? f.dpi_first_skipped : 0) > d.max_packets;
 }
 
 bool Classifier::inspect(Flow& f, FlowInfo* fi, const Packet& p, bool from_client) noexcept {
@@ -547,7 +576,7 @@ bool Classifier::inspect(Flow& f, FlowInfo* fi, const Packet& p, bool from_clien
         if (slot >= kMaxPerL4 || is_excluded(slot)) continue;
         const size_t i = r.on_l4[l4][slot];
         const Dissector& d = r.list[i];
-        if (f.dpi_packets > d.max_packets) continue;
+        if (over_budget(f, d)) continue;
         Match m;
         const Verdict v = d.fn(ctx, m);
         if (v == Verdict::No) exclude(slot);  // not asked again in the second pass
@@ -565,7 +594,7 @@ bool Classifier::inspect(Flow& f, FlowInfo* fi, const Packet& p, bool from_clien
   auto ask = [&](size_t slot) -> bool {
     const size_t i = r.on_l4[l4][slot];
     const Dissector& d = r.list[i];
-    if (f.dpi_packets > d.max_packets) {
+    if (over_budget(f, d)) {
       exclude(slot);
       return false;
     }
@@ -897,6 +926,19 @@ bool public_v4(const IpAddr& a) {
 
 }  // namespace
 
+// The risks nDPI holds when a dissector names a flow: those raised on
+// earlier packets, its connection tracking's for this one (one way so far,
+// TCP issues) and its address lists' (from the first packet). Risks a
+// dissector raises on the naming packet itself are not counted (most raise
+// them after naming).
+bool Classifier::risky_at_naming(const Flow& f) const noexcept {
+  if ((pre_flow_ == &f ? pre_words_ : stored_words(f)) || f.tcp_issues) return true;
+  const DpiSides s = dpi_sides(f);
+  const bool one_dir = !f.key.lo.is_v4() && f.key.port_lo == f.key.port_hi;
+  if ((one_dir || f.pkts[0] == 0 || f.pkts[1] == 0) && !ndpi_multi_or_broadcast(s.srv)) return true;
+  return ip_list_risk(f) != 0;
+}
+
 // Known protocol on a non-standard port, judged once, as
 // ndpi_detection_process_packet does after the first packet that named the
 // flow (by DPI, or from a cache a dissector reads on a packet — STUN, TLS
@@ -1008,7 +1050,11 @@ uint64_t Classifier::risks(const Flow& f) const noexcept {
   // (protos.txt's ip_risk_mask / host_risk_mask)
   if (m) {
     const std::string_view name = fi && fi->host[0] ? std::string_view(fi->host, strnlen(fi->host, sizeof(fi->host))) : std::string_view();
-    if (!name.empty()) m &= builtin_host_risk_mask(name);
+    switch (f.info ? risks2_[f.info - 1] >> kHostMaskShift : 0) {  // the host exceptions as nDPI evaluated them (set())
+      case 2: m &= kHostExceptionMask; break;
+      case 3: m = 0; break;
+      default: break;
+    }
     if (const UserRules* u = user_rules(); m && u && !u->risk_masks.empty()) {
       m &= u->risk_mask(sides.cli, srv, name);
     }

@@ -48,7 +48,7 @@ class Classifier {
   }
   // The two stored words as they are (a cheap change test: no expansion).
   uint64_t stored_words(const Flow& f) const noexcept {
-    return f.info ? uint64_t(pool_[f.info - 1].risks) | uint64_t(risks2_[f.info - 1]) << 32 : 0;
+    return f.info ? uint64_t(pool_[f.info - 1].risks) | uint64_t(risks2_[f.info - 1] & ~kHostMaskChecked) << 32 : 0;
   }
   // The risks kept for a flow's FlowInfo entry (both words), by risk id.
   uint64_t stored_risks(const Flow& f) const noexcept {
@@ -86,6 +86,7 @@ class Classifier {
   // subscriber, crawler), 0 when none: its check on the flow's first
   // packet (ndpi_internal_detection_process_packet).
   uint8_t ip_list_risk(const Flow& f) const noexcept;
+  bool risky_at_naming(const Flow& f) const noexcept;
   uint64_t info_full() const { return info_full_; }
   uint64_t meta_full() const { return meta_full_; }
   // The flow table was rebuilt at `max_flows` slots: the pools take the same
@@ -183,6 +184,17 @@ class Classifier {
   // per FlowInfo entry: the second word of stored risks (kStoredRisks2), beside the
   // 64-byte entries rather than in them
   ZeroArray<uint32_t> risks2_;
+  // risks2_'s top two bits (past kStoredRisks2): what nDPI's host risk
+  // exceptions gave when it evaluated them, once (set(): a naming that found
+  // risks and a name): 0 not evaluated, 1 no exception, 2 the exception
+  // mask, 3 every risk masked (builtin_host_risk_mask)
+  static constexpr int kHostMaskShift = 30;
+  static constexpr uint32_t kHostMaskChecked = uint32_t(3) << kHostMaskShift;
+  static_assert(sizeof(kStoredRisks2) <= kHostMaskShift);
+  // The flow whose packet the dissectors are reading and its stored risk
+  // words before it (what nDPI held when a dissector names the flow)
+  const Flow* pre_flow_ = nullptr;
+  uint64_t pre_words_ = 0;
   EntryPool<FlowMeta> meta_;      // HTTP, SSH
   EntryPool<TlsMetaSlot> tls_;    // TLS, DTLS, QUIC (each pool a share of the flow table)
   EntryPool<TlsCert> certs_;      // their certificates (TLS ≤ 1.2, DTLS)

@@ -227,6 +227,9 @@ uint16_t app_by_host(const char* host, size_t len, uint16_t* category = nullptr)
 // for a flow's lower-case name: the mask its risks are ANDed with (all ones
 // when none applies).
 uint64_t builtin_host_risk_mask(std::string_view name);
+// What an accepted exception leaves (the only mask besides all and none).
+constexpr uint64_t kHostExceptionMask = ~(uint64_t(1) << uint8_t(Risk::SuspDgaDomain) | uint64_t(1) << uint8_t(Risk::BinaryAppTransfer) |
+                                          uint64_t(1) << uint8_t(Risk::NumericIpHost) | uint64_t(1) << uint8_t(Risk::MaliciousFingerprint));
 
 // Address → application (dpi/ip_match.cpp): nDPI's per-application IP
 // prefix lists, longest prefix first; 0 when no prefix holds it.

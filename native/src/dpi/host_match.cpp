@@ -86,8 +86,7 @@ uint64_t builtin_host_risk_mask(std::string_view name) {
   // ndpi_add_domain_risk_exceptions: these names and nDPI's own patterns of
   // connectivity checks and security vendors mask the risks their traffic
   // raises by design.
-  static constexpr uint64_t kMask = ~(uint64_t(1) << uint8_t(Risk::SuspDgaDomain) | uint64_t(1) << uint8_t(Risk::BinaryAppTransfer) |
-                                      uint64_t(1) << uint8_t(Risk::NumericIpHost) | uint64_t(1) << uint8_t(Risk::MaliciousFingerprint));
+  static constexpr uint64_t kMask = kHostExceptionMask;
   static const std::vector<std::string_view> patterns = [] {
     std::vector<std::string_view> v = {".local", ".work", "akamaihd.net", "dropboxusercontent.com"};
     for (const HostRow& h : kHosts)

@@ -128,6 +128,10 @@ struct alignas(64) Flow {
   // came after nDPI was done with the flow (Pipeline::process, for nDPI's
   // one-way risk over IPv6 with equal ports: Classifier::risks)
   uint8_t first_hi : 1, back_after_dpi : 1;
+  // nDPI stopped the flow's first payload packet before any dissector
+  // (Classifier::user_port_first): a dissector that decides on the first
+  // packet it reads reads the next one
+  uint8_t dpi_first_skipped : 1;
   // Accounting steps (sweep, expiry, and each 1 GiB a direction carries)
   // credit hosts and interface with what the flow carried since the last
   // step: the low 32 bits already credited, deltas taken mod 2^32.
