@@ -215,6 +215,23 @@ describe('host risk exceptions, evaluated when nDPI evaluates them', () => {
     expect([said(at('10.10.0.3')), at('10.10.0.3').risks]).toEqual(['DNS (DPI)', []]);
     expect(at('10.10.0.4').risks).toEqual(expect.arrayContaining(['Susp DGA Domain name', 'Unidirectional Traffic']));
   });
+
+  it('risks a dissector raised before naming count; a DNS answer seen without its query names the flow before its name is read', async () => {
+    const answer = (id: number, n: string) =>
+      Buffer.concat([u16(id), u16(0x8180), u16(1), u16(1), u16(0), u16(1), name(n), u16(1), u16(1), hex('c00c0001000100000e10000405060708'), hex('0000291000000000000000')]);
+    const flows = await replay([
+      // TLS: no ALPN, raised while reading the hello, before naming: ".local" masks it and the port's
+      ...tcpSession('10.10.2.1', '10.10.3.1', 40000, 3128, [[true, tlsClientHello('www.shop.corp.local')]]),
+      // the same hello to an ordinary name keeps both
+      ...tcpSession('10.10.2.2', '10.10.3.2', 40000, 3128, [[true, tlsClientHello('www.shop.example.org')]]),
+      // an answer with an additional record and no query: named by its port, then its name is read
+      udpFrame('10.10.3.3', '10.10.2.3', 53, 40000, answer(11, 'cdn.web.corp.local')),
+    ]);
+    const at = (ip: string) => flows.find((f) => f.cli_ip === ip || f.srv_ip === ip)!;
+    expect([said(at('10.10.2.1')), at('10.10.2.1').risks]).toEqual(['TLS (DPI)', []]);
+    expect(at('10.10.2.2').risks).toEqual(expect.arrayContaining(['Known Proto on Non Std Port', 'TLS (probably) Not Carrying HTTPS']));
+    expect([said(at('10.10.2.3')), at('10.10.2.3').risks]).toEqual(['DNS (DPI)', ['Unidirectional Traffic']]);
+  });
 });
 
 describe('first packet stopped on an operator-only port', () => {

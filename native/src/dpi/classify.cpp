@@ -358,7 +358,7 @@ static bool name_after_naming(uint16_t p) {
          p == id(ProtoId::MGCP) || p == id(ProtoId::Whois_DAS) || p == id(ProtoId::DHCP);
 }
 
-void Classifier::set(Flow& f, uint16_t master, uint16_t app, Confidence c) noexcept {
+void Classifier::set(Flow& f, uint16_t master, uint16_t app, Confidence c, bool name_after) noexcept {
   // nDPI names a lone application in `app` with no master (TLS, DNS …).
   if (master == app) master = 0;
   reconcile(f, master, app, c);
@@ -377,8 +377,10 @@ void Classifier::set(Flow& f, uint16_t master, uint16_t app, Confidence c) noexc
   // once, when the flow has a risk by then and a name: the mask of the name
   // it had then stays; a flow named while it had none keeps what is raised
   // after. Some dissectors set the name only after naming the flow (http.c
-  // on its first naming, munin.c, mgcp.c, whoisdas.c, dhcp.c).
-  if (fi && fi->host[0] && !(risks2_[f.info - 1] & kHostMaskChecked) && !(first && name_after_naming(app ? app : master)) && risky_at_naming(f)) {
+  // on its first naming, munin.c, mgcp.c, whoisdas.c, dhcp.c; dns.c on a
+  // response that came without its query: Match::name_after).
+  if (fi && fi->host[0] && !(risks2_[f.info - 1] & kHostMaskChecked) && !name_after && !(first && name_after_naming(app ? app : master)) &&
+      risky_at_naming(f)) {
     const uint64_t mk = builtin_host_risk_mask(std::string_view(fi->host, strnlen(fi->host, sizeof(fi->host))));
     risks2_[f.info - 1] |= uint32_t(mk == ~uint64_t(0) ? 1 : mk ? 2 : 3) << kHostMaskShift;
   }
@@ -507,9 +509,7 @@ void Classifier::packet(Flow& f, const Packet& p, bool from_client, bool retrans
   }
   FlowInfo* fi = p.payload_len ? ensure_info(f) : f.info ? &pool_[f.info - 1] : nullptr;
   const bool named = f.l7_app || f.l7_master;
-  pre_flow_ = &f, pre_words_ = stored_words(f);
   bool done = p.payload_len && !retrans && inspect(f, fi, p, from_client);
-  pre_flow_ = nullptr;
   if (!named && (f.l7_app || f.l7_master)) judge_ports(f);  // named by this packet
   else if (!named && fi && p.payload_len && !retrans && f.dpi_packets <= 5)
     if (const Risk r = program_risk(Bytes(p.payload, p.payload_len)); r != Risk(0)) set_risk(f.info - 1, r, true);
@@ -551,7 +551,7 @@ bool Classifier::inspect(Flow& f, FlowInfo* fi, const Packet& p, bool from_clien
   auto take = [&](const Dissector& d, size_t i, const Match& m) {
     // The mask is dead from here: its bytes hold DnsMeta and the index of
     // the dissector reading on (written by the dissector, kept as is).
-    set(f, m.master, m.app ? m.app : d.id, m.cached ? Confidence::DpiCache : m.by_ip ? Confidence::MatchByIp : Confidence::Dpi);
+    set(f, m.master, m.app ? m.app : d.id, m.cached ? Confidence::DpiCache : m.by_ip ? Confidence::MatchByIp : Confidence::Dpi, m.name_after);
     if (f.dpi_state == kDpiInspecting) f.dpi_state = kDpiDone;
     if (m.more && fi) {
       fi->extra = uint8_t(i);
@@ -926,13 +926,12 @@ bool public_v4(const IpAddr& a) {
 
 }  // namespace
 
-// The risks nDPI holds when a dissector names a flow: those raised on
-// earlier packets, its connection tracking's for this one (one way so far,
-// TCP issues) and its address lists' (from the first packet). Risks a
-// dissector raises on the naming packet itself are not counted (most raise
-// them after naming).
+// The risks nDPI holds when a dissector names a flow: those its dissectors
+// raised so far (as most do, TLS and DNS among them, before naming; the
+// port's is judged after), its connection tracking's for this packet (one
+// way so far, TCP issues) and its address lists' (from the first packet).
 bool Classifier::risky_at_naming(const Flow& f) const noexcept {
-  if ((pre_flow_ == &f ? pre_words_ : stored_words(f)) || f.tcp_issues) return true;
+  if (stored_words(f) || f.tcp_issues) return true;
   const DpiSides s = dpi_sides(f);
   const bool one_dir = !f.key.lo.is_v4() && f.key.port_lo == f.key.port_hi;
   if ((one_dir || f.pkts[0] == 0 || f.pkts[1] == 0) && !ndpi_multi_or_broadcast(s.srv)) return true;

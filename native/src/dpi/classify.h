@@ -176,7 +176,7 @@ class Classifier {
   bool ruled_out(const Flow& f, uint16_t proto) const noexcept;
   void extra(Flow& f, FlowInfo& fi, const Packet& p, bool from_client) noexcept;
   void judge_ports(const Flow& f) noexcept;
-  void set(Flow& f, uint16_t master, uint16_t app, Confidence c) noexcept;
+  void set(Flow& f, uint16_t master, uint16_t app, Confidence c, bool name_after = false) noexcept;
   bool custom_rule(Flow& f, const UserRules& u) noexcept;
   bool user_port_first(Flow& f) noexcept;
 
@@ -191,10 +191,7 @@ class Classifier {
   static constexpr int kHostMaskShift = 30;
   static constexpr uint32_t kHostMaskChecked = uint32_t(3) << kHostMaskShift;
   static_assert(sizeof(kStoredRisks2) <= kHostMaskShift);
-  // The flow whose packet the dissectors are reading and its stored risk
-  // words before it (what nDPI held when a dissector names the flow)
-  const Flow* pre_flow_ = nullptr;
-  uint64_t pre_words_ = 0;
+
   EntryPool<FlowMeta> meta_;      // HTTP, SSH
   EntryPool<TlsMetaSlot> tls_;    // TLS, DTLS, QUIC (each pool a share of the flow table)
   EntryPool<TlsCert> certs_;      // their certificates (TLS ≤ 1.2, DTLS)

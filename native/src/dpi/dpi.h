@@ -77,6 +77,9 @@ struct Match {
   bool more = false;
   bool cached = false;  // named from an earlier flow (nDPI's "DPI (cache)")
   bool by_ip = false;   // named from the flow's addresses by a dissector ("Match by IP")
+  // nDPI names the flow before it sets the flow's name on this packet (its
+  // host risk exceptions then see no name: Classifier::set)
+  bool name_after = false;
 };
 
 class Classifier;

@@ -532,8 +532,10 @@ Verdict classify_dns(DpiCtx& c, Match& m) {
   m.master = r.master, m.app = r.app;
   // A response with additional records and no query seen: nDPI names the
   // flow by its source port first; an application's name still wins.
-  if (!r.query && r.named_by_port && !r.master)
+  if (!r.query && r.named_by_port && !r.master) {
     if (uint16_t by_port = proto_of_port(c.p.sport)) m.master = 0, m.app = by_port;
+    m.name_after = true;  // that naming comes before the name is read
+  }
   if (!r.query) large_packet(c, m.master, m.app, r.edns0);
   if (c.info) {
     // The mask under DnsMeta is dead from this match on (classify.cpp).
