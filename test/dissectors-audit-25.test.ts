@@ -24,7 +24,9 @@
 //   name it has then: a flow named while it had no risk keeps what is
 //   raised later, one evaluated under an earlier name keeps that answer;
 // - a dissector that decides on the first packet it reads (IEC 60870-5-104)
-//   reads the second when nDPI stopped the first on an operator-only port.
+//   reads the second when nDPI stopped the first on an operator-only port;
+// - DNS's Fragmented DNS Message: a response whose first fragment says more
+//   follow (it was never raised before).
 
 import { afterAll, describe, expect, it } from 'vitest';
 
@@ -248,5 +250,37 @@ describe('first packet stopped on an operator-only port', () => {
     } finally {
       Engine.setUserRules({});
     }
+  });
+});
+
+describe('Fragmented DNS Message', () => {
+  it('a response split in IPv4 fragments raises it; a whole one and a split query do not', async () => {
+    const name = (n: string) => Buffer.concat([...n.split('.').map((l) => Buffer.concat([Buffer.from([l.length]), txt(l)])), Buffer.from([0])]);
+    const txtRecord = Buffer.concat([hex('c00c0010000100000e10'), u16(201), Buffer.from([200]), Buffer.alloc(200, 0x78)]);
+    const msg = (id: number, flags: number, answers: number, extra: Buffer) =>
+      Buffer.concat([u16(id), u16(flags), u16(1), u16(answers), u16(0), u16(0), name('www.example.org'), u16(16), u16(1), extra]);
+    const query = (id: number) => msg(id, 0x0100, 0, Buffer.alloc(0));
+    const answer = (id: number) => msg(id, 0x8180, 3, Buffer.concat([txtRecord, txtRecord, txtRecord]));
+    // UDP header + DNS message, its checksum left 0 (allowed over IPv4)
+    const dgram = (sport: number, dport: number, m: Buffer) => Buffer.concat([u16(sport), u16(dport), u16(8 + m.length), u16(0), m]);
+    const frags = (src: string, dst: string, id: number, l4: Buffer, size: number) => {
+      const out: Buffer[] = [];
+      for (let off = 0; off < l4.length; off += size) {
+        const part = l4.subarray(off, Math.min(l4.length, off + size));
+        out.push(eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src, dst, proto: IPPROTO.UDP, id, mf: off + size < l4.length, fragOffset: off }, part)));
+      }
+      return out;
+    };
+    const flows = await replay([
+      udpFrame('10.12.0.1', '10.12.1.1', 40001, 53, query(1)),
+      ...frags('10.12.1.1', '10.12.0.1', 7001, dgram(53, 40001, answer(1)), 256),
+      udpFrame('10.12.0.2', '10.12.1.2', 40002, 53, query(2)),
+      udpFrame('10.12.1.2', '10.12.0.2', 53, 40002, answer(2)),
+      ...frags('10.12.0.3', '10.12.1.3', 7003, dgram(40003, 53, msg(3, 0x0100, 0, Buffer.concat([txtRecord, txtRecord]))), 256),
+    ]);
+    const at = (ip: string) => flows.find((f) => f.cli_ip === ip)!;
+    expect([said(at('10.12.0.1')), at('10.12.0.1').risks.includes('Fragmented DNS Message')]).toEqual(['DNS (DPI)', true]);
+    expect([said(at('10.12.0.2')), at('10.12.0.2').risks.includes('Fragmented DNS Message')]).toEqual(['DNS (DPI)', false]);
+    expect(at('10.12.0.3').risks).not.toContain('Fragmented DNS Message');
   });
 });

@@ -486,6 +486,15 @@ void large_packet(DpiCtx& c, uint16_t master, uint16_t app, uint16_t edns0) {
   if (c.payload.size() > kLargePacket && c.payload.size() > edns0) c.risk(Risk::DnsLargePacket);
 }
 
+// ... and its fragmented-message risk, checked in the same place over UDP
+// and TCP: the packet is a fragment that carries the start of the message
+// (IPv4's more-fragments bit; the later fragments reach no dissector) or
+// sits behind an IPv6 fragment header.
+void fragmented(DpiCtx& c, uint16_t master, uint16_t app) {
+  const uint16_t dns = id(ProtoId::DNS);
+  if ((master == dns || app == dns) && c.p.is_fragment && c.p.first_fragment) c.risk(Risk::DnsFragmented);
+}
+
 // After the query: nDPI reads the flow's next five packets (either way, with
 // or without payload) as it read the first, until a response with records.
 // A query renames the flow by its name; a response's name of an application
@@ -513,6 +522,7 @@ Verdict read_on(DpiCtx& c) {
     if (uint16_t by_port = proto_of_port(c.p.sport)) c.clf->refine(c.flow, 0, by_port);
   if (r.named && r.master) c.clf->refine(c.flow, r.master, r.app);
   large_packet(c, c.flow.l7_master, c.flow.l7_app, r.edns0);
+  fragmented(c, c.flow.l7_master, c.flow.l7_app);
   return r.records ? Verdict::No : next;
 }
 
@@ -536,7 +546,7 @@ Verdict classify_dns(DpiCtx& c, Match& m) {
     if (uint16_t by_port = proto_of_port(c.p.sport)) m.master = 0, m.app = by_port;
     m.name_after = true;  // that naming comes before the name is read
   }
-  if (!r.query) large_packet(c, m.master, m.app, r.edns0);
+  if (!r.query) large_packet(c, m.master, m.app, r.edns0), fragmented(c, m.master, m.app);
   if (c.info) {
     // The mask under DnsMeta is dead from this match on (classify.cpp).
     DnsMeta& d = c.info->dns;
