@@ -26,7 +26,10 @@
 // - a dissector that decides on the first packet it reads (IEC 60870-5-104)
 //   reads the second when nDPI stopped the first on an operator-only port;
 // - DNS's Fragmented DNS Message: a response whose first fragment says more
-//   follow (it was never raised before).
+//   follow (it was never raised before);
+// - a packet captured shorter than its IP length (a snap length): nDPI's
+//   reader drops it, so no dissector reads it and it does not make a flow
+//   two-way (Packet::cut).
 
 import { afterAll, describe, expect, it } from 'vitest';
 
@@ -282,5 +285,38 @@ describe('Fragmented DNS Message', () => {
     expect([said(at('10.12.0.1')), at('10.12.0.1').risks.includes('Fragmented DNS Message')]).toEqual(['DNS (DPI)', true]);
     expect([said(at('10.12.0.2')), at('10.12.0.2').risks.includes('Fragmented DNS Message')]).toEqual(['DNS (DPI)', false]);
     expect(at('10.12.0.3').risks).not.toContain('Fragmented DNS Message');
+  });
+});
+
+describe('packets cut by the snap length', () => {
+  it('reach no dissector and do not make the flow two-way', async () => {
+    const name = (n: string) => Buffer.concat([...n.split('.').map((l) => Buffer.concat([Buffer.from([l.length]), txt(l)])), Buffer.from([0])]);
+    const q = Buffer.concat([u16(5), u16(0x0100), u16(1), u16(0), u16(0), u16(0), name('www.example.org'), u16(1), u16(1)]);
+    const r = Buffer.concat([u16(5), u16(0x8180), u16(1), u16(1), u16(0), u16(0), name('www.example.org'), u16(1), u16(1), hex('c00c000100010000003c000405060708')]);
+    const frames = [
+      { data: udpFrame('10.13.0.1', '10.13.1.1', 40001, 53, q) },
+      { data: udpFrame('10.13.1.1', '10.13.0.1', 53, 40001, r), cut: 60 }, // the answer cut short
+      { data: udpFrame('10.13.0.2', '10.13.1.2', 40002, 53, q) },
+      { data: udpFrame('10.13.1.2', '10.13.0.2', 53, 40002, r) },
+      // an SMTP greeting cut inside its first line, then the client's EHLO whole
+      ...tcpSession('10.13.0.3', '10.13.1.3', 40003, 25, [[false, txt('220 mail.example.org ESMTP Postfix\r\n')], [true, txt('EHLO client.example.org\r\n')]]).map((data, i) => ({ data, cut: i === 3 ? 70 : undefined })),
+    ];
+    const file = join(tmp.dir, `cut-${n++}.pcap`);
+    writeFileSync(file, pcap(frames.map((f, i) => ({ tsNs: sec(1700000000 + i), data: f.cut ? f.data.subarray(0, f.cut) : f.data, wirelen: f.data.length }))));
+    if (process.env.FG_KEEP_CAPTURES) copyFileSync(file, join(process.env.FG_KEEP_CAPTURES, `audit25-cut.pcap`));
+    const e = new Engine({ files: [file], workers: 1, flowIdleSec: 1e10, flushAtEnd: true });
+    let flows: ExpiredFlow[];
+    try {
+      e.start();
+      await e.waitDone();
+      flows = e.drainExpired(1 << 16);
+    } finally {
+      e.close();
+    }
+    const at = (ip: string) => flows.find((f) => f.cli_ip === ip)!;
+    expect([said(at('10.13.0.1')), at('10.13.0.1').risks]).toEqual(['DNS (DPI)', ['Unidirectional Traffic']]);
+    expect([said(at('10.13.0.2')), at('10.13.0.2').risks]).toEqual(['DNS (DPI)', []]);
+    expect(at('10.13.0.1').srv2cli_pkts).toBe(1); // still counted as traffic
+    expect(said(at('10.13.0.3'))).not.toBe('SMTP (DPI)'); // the greeting was not read
   });
 });

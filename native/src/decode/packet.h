@@ -83,6 +83,10 @@ struct Packet {
   uint32_t l3_offset;      // offset of the innermost IP header in the frame
   uint32_t l4_offset;      // offset of the L4 header in the frame
 
+  // Captured shorter than its headers say (a snap length): nDPI's reader
+  // drops such a packet (ndpiReader's get_ndpi_flow_info)
+  bool cut() const { return caplen < wirelen && payload_len < l4_payload_wire; }
+
   void reset(uint64_t ts, uint32_t wire, uint32_t cap) {
     std::memset(this, 0, sizeof(*this));
     ts_ns = ts, wirelen = wire, caplen = cap;

@@ -477,6 +477,7 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
   const int dir = swapped == f.cli_is_hi ? 0 : 1;  // 0: client → server
   f.last_ns = now_ns_;
   f.pkts[dir]++;
+  if (!(f.whole_dirs >> dir & 1) && !p.cut()) f.whole_dirs |= uint8_t(1 << dir);
   const uint64_t before = f.bytes[dir];
   f.bytes[dir] += len;
   // Keeps every accounting delta below 2^31 (they are taken from 32 bits).
@@ -574,7 +575,7 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
   // on one flow; other payloads on the first packets only) and classification.
   if (p.payload_len) {
     const bool first = f.dpi_packets < kNamePackets;
-    if (f.dpi_packets < 255) f.dpi_packets++;
+    if (f.dpi_packets < 255 && !p.cut()) f.dpi_packets++;  // (a cut packet reaches no dissector, below)
     if (first || names_port(p)) {
       const IpAddr& cli = f.cli_is_hi ? f.key.hi : f.key.lo;
       const IpAddr& srv = f.cli_is_hi ? f.key.lo : f.key.hi;
@@ -591,8 +592,12 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
   }
   // Classification: every packet of a flow nDPI still processes (its
   // connection tracking and checks see segments without payload too; a
-  // retransmission reaches no dissector)
-  if (!Classifier::wants(f)) {
+  // retransmission reaches no dissector). A packet captured shorter than
+  // its IP length is not one: the reader nDPI's results come from drops it
+  // (ndpiReader's get_ndpi_flow_info; nDPI itself would read a cut IPv4 TCP
+  // segment as far as it goes, and no other cut packet).
+  if (p.cut()) {
+  } else if (!Classifier::wants(f)) {
     // a packet from the side that did not open the flow, after nDPI's last one
     if (swapped != bool(f.first_hi) && !f.back_after_dpi) {
       f.back_after_dpi = 1;

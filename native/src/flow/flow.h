@@ -132,6 +132,10 @@ struct alignas(64) Flow {
   // (Classifier::user_port_first): a dissector that decides on the first
   // packet it reads reads the next one
   uint8_t dpi_first_skipped : 1;
+  // a packet captured whole (not cut short of its IP length) was seen
+  // client → server (bit 0) and back (bit 1): the packets nDPI's reader
+  // counts (a cut one it drops), for nDPI's one-way risk
+  uint8_t whole_dirs : 2;
   // Accounting steps (sweep, expiry, and each 1 GiB a direction carries)
   // credit hosts and interface with what the flow carried since the last
   // step: the low 32 bits already credited, deltas taken mod 2^32.
