@@ -933,8 +933,7 @@ bool public_v4(const IpAddr& a) {
 bool Classifier::risky_at_naming(const Flow& f) const noexcept {
   if (stored_words(f) || f.tcp_issues) return true;
   const DpiSides s = dpi_sides(f);
-  const bool one_dir = !f.key.lo.is_v4() && f.key.port_lo == f.key.port_hi;
-  if ((one_dir || f.whole_dirs != 3) && !ndpi_multi_or_broadcast(s.srv)) return true;
+  if ((ndpi_one_sided(f) || f.whole_dirs != 3) && !ndpi_multi_or_broadcast(s.srv)) return true;
   return ip_list_risk(f) != 0;
 }
 
@@ -1038,8 +1037,7 @@ uint64_t Classifier::risks(const Flow& f) const noexcept {
   // (reader_util.c's packet accounting).
   const DpiSides sides = dpi_sides(f);
   const IpAddr& srv = sides.srv;
-  const bool one_dir = !f.key.lo.is_v4() && f.key.port_lo == f.key.port_hi;
-  if ((one_dir ? !f.back_after_dpi : f.whole_dirs != 3) && !ndpi_multi_or_broadcast(srv)) {
+  if ((ndpi_one_sided(f) ? !f.back_after_dpi : f.whole_dirs != 3) && !ndpi_multi_or_broadcast(srv)) {
     const bool udp = f.key.proto == kProtoUdp;
     bool oneway = app == id(ProtoId::RTP) || app == id(ProtoId::NetFlow) || app == id(ProtoId::sFlow) || app == id(ProtoId::collectd) ||
                   (udp && (app == id(ProtoId::Syslog) || app == id(ProtoId::MDNS) || app == id(ProtoId::Sonos)));

@@ -32,6 +32,10 @@ struct DpiSides {
 inline DpiSides dpi_sides(const Flow& f) {
   return dpi_cli_is_hi(f) ? DpiSides{f.key.hi, f.key.lo, f.key.port_hi, f.key.port_lo} : DpiSides{f.key.lo, f.key.hi, f.key.port_lo, f.key.port_hi};
 }
+// nDPI's direction puts every packet of an IPv6 flow between equal ports
+// (or without ports) on one side (ndpi_direction.h): its one-way risk then
+// holds whatever came back (Classifier::risks).
+inline bool ndpi_one_sided(const Flow& f) { return !f.key.lo.is_v4() && f.key.port_lo == f.key.port_hi; }
 // Payload packets a flow can have inspected at most (a dissector's budget
 // when nDPI gives it the whole window).
 constexpr uint8_t kMaxDpiPackets = 31;

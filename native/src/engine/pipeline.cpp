@@ -602,7 +602,7 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
     if (swapped != bool(f.first_hi) && !f.back_after_dpi) {
       f.back_after_dpi = 1;
       // the one-way risk nDPI held over IPv6 with equal ports goes now (Classifier::risks)
-      if (f.oneway_scored && !f.key.lo.is_v4() && f.key.port_lo == f.key.port_hi) rescore(fi, false);
+      if (f.oneway_scored && ndpi_one_sided(f)) rescore(fi, false);
     }
   } else {
     const RiskSig sig = risk_sig(f);

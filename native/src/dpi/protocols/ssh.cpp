@@ -215,7 +215,7 @@ bool ssh_probing_attempt(const Flow& f, const FlowInfo& fi) {
   if (f.key.proto != kProtoTcp || !(f.tcp_flags[0] & kPsh) || !(f.tcp_flags[1] & kPsh)) return false;
   // IPv6 with equal ports: every packet is nDPI's direction 1, direction 0
   // never has a flag
-  if (f.key.port_lo == f.key.port_hi && !f.key.lo.is_v4()) return false;
+  if (ndpi_one_sided(f)) return false;
   return fi.state[kPayloadDirs] != 3 && !(fi.state[kHasshRead] & 2);
 }
 
