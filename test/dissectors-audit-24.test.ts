@@ -23,11 +23,10 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 
 import { Engine, type ExpiredFlow, l7Name } from '../ts/bindings/engine.js';
 import { compileRules, loadProtosText } from '../ts/services/custom-apps/index.js';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, eth, ipv4, ipv6, tcp } from './fixtures/frames.js';
-import { tcpSession, udpFrame } from './fixtures/dissect.js';
-import { pcap, sec, tempDir } from './fixtures/pcap.js';
+import { replayFrames, tcpSession, udpFrame } from './fixtures/dissect.js';
+import { tempDir } from './fixtures/pcap.js';
 import { hex, txt } from './fixtures/bytes.js';
 
 const tmp = tempDir('fg-dissectors-audit-24-');
@@ -38,15 +37,8 @@ let n = 0;
 /** Replays the frames (1 s apart) as one capture, flushed at the end: every flow's final record. */
 async function replay(frames: Buffer[]): Promise<ExpiredFlow[]> {
   const file = join(tmp.dir, `c-${n++}.pcap`);
-  writeFileSync(file, pcap(frames.map((data, i) => ({ tsNs: sec(1700000000 + i), data }))));
-  const e = new Engine({ files: [file], workers: 1, flowIdleSec: 1e10, flushAtEnd: true });
-  try {
-    e.start();
-    await e.waitDone();
-    return e.drainExpired(1 << 16);
-  } finally {
-    e.close();
-  }
+  const flows = await replayFrames(file, frames, (e) => e.drainExpired(1 << 16), { flushAtEnd: true, workers: 1 });
+  return flows;
 }
 const byPort = (flows: ExpiredFlow[], cport: number) => flows.find((f) => f.cli_port === cport || f.srv_port === cport)!;
 const said = (f: ExpiredFlow) => `${l7Name(f.l7_master, f.l7_app)} (${f.confidence})`;

@@ -39,7 +39,7 @@ import { join } from 'node:path';
 import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, echo, eth, icmpv6, ipv4, ipv6, tcp } from './fixtures/frames.js';
 import { tlsClientHello } from './fixtures/apps.js';
 import { compileRules, loadProtosText } from '../ts/services/custom-apps/index.js';
-import { tcpSession, udpFrame } from './fixtures/dissect.js';
+import { replayFrames, tcpSession, udpFrame } from './fixtures/dissect.js';
 import { pcap, sec, tempDir } from './fixtures/pcap.js';
 import { hex, txt, u16 } from './fixtures/bytes.js';
 
@@ -50,16 +50,9 @@ let n = 0;
 /** Replays the frames (1 s apart) as one capture, flushed at the end: every flow's final record. */
 async function replay(frames: Buffer[]): Promise<ExpiredFlow[]> {
   const file = join(tmp.dir, `c-${n++}.pcap`);
-  writeFileSync(file, pcap(frames.map((data, i) => ({ tsNs: sec(1700000000 + i), data }))));
+  const flows = await replayFrames(file, frames, (e) => e.drainExpired(1 << 16), { flushAtEnd: true, workers: 1 });
   if (process.env.FG_KEEP_CAPTURES) copyFileSync(file, join(process.env.FG_KEEP_CAPTURES, `audit25-${n - 1}.pcap`)); // to check with ndpiReader
-  const e = new Engine({ files: [file], workers: 1, flowIdleSec: 1e10, flushAtEnd: true });
-  try {
-    e.start();
-    await e.waitDone();
-    return e.drainExpired(1 << 16);
-  } finally {
-    e.close();
-  }
+  return flows;
 }
 const said = (f: ExpiredFlow) => `${l7Name(f.l7_master, f.l7_app)} (${f.confidence})`;
 
@@ -293,7 +286,7 @@ describe('packets cut by the snap length', () => {
     const name = (n: string) => Buffer.concat([...n.split('.').map((l) => Buffer.concat([Buffer.from([l.length]), txt(l)])), Buffer.from([0])]);
     const q = Buffer.concat([u16(5), u16(0x0100), u16(1), u16(0), u16(0), u16(0), name('www.example.org'), u16(1), u16(1)]);
     const r = Buffer.concat([u16(5), u16(0x8180), u16(1), u16(1), u16(0), u16(0), name('www.example.org'), u16(1), u16(1), hex('c00c000100010000003c000405060708')]);
-    const frames = [
+    const frames: { data: Buffer; cut?: number }[] = [
       { data: udpFrame('10.13.0.1', '10.13.1.1', 40001, 53, q) },
       { data: udpFrame('10.13.1.1', '10.13.0.1', 53, 40001, r), cut: 60 }, // the answer cut short
       { data: udpFrame('10.13.0.2', '10.13.1.2', 40002, 53, q) },
