@@ -596,15 +596,14 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
   // its IP length is not one: the reader nDPI's results come from drops it
   // (ndpiReader's get_ndpi_flow_info; nDPI itself would read a cut IPv4 TCP
   // segment as far as it goes, and no other cut packet).
-  if (p.cut()) {
-  } else if (!Classifier::wants(f)) {
+  if (!Classifier::wants(f)) {
     // a packet from the side that did not open the flow, after nDPI's last one
-    if (swapped != bool(f.first_hi) && !f.back_after_dpi) {
+    if (!f.back_after_dpi && lim_.dpi && swapped != bool(f.first_hi) && !p.cut()) {
       f.back_after_dpi = 1;
       // the one-way risk nDPI held over IPv6 with equal ports goes now (Classifier::risks)
       if (f.oneway_scored && ndpi_one_sided(f)) rescore(fi, false);
     }
-  } else {
+  } else if (!p.cut()) {
     const RiskSig sig = risk_sig(f);
     dpi_.packet(f, p, (dir == 0) != f.dpi_flip, dpi_skip);
     if (risk_sig(f) != sig) {
