@@ -931,10 +931,20 @@ bool public_v4(const IpAddr& a) {
 // port's is judged after), its connection tracking's for this packet (one
 // way so far, TCP issues) and its address lists' (from the first packet).
 bool Classifier::risky_at_naming(const Flow& f) const noexcept {
-  if (stored_words(f) || f.tcp_issues) return true;
-  const DpiSides s = dpi_sides(f);
-  if ((ndpi_one_sided(f) || f.whole_dirs != 3) && !ndpi_multi_or_broadcast(s.srv)) return true;
-  return ip_list_risk(f) != 0;
+  return stored_words(f) || f.tcp_issues || one_way_for_ndpi(f) || ip_list_risk(f) != 0;
+}
+
+// nDPI's one-way test (ndpi_connection_tracking, then its reader's packet
+// accounting): packets one way only, as the reader counts them (a packet cut
+// by the snap length it never saw: Flow::whole_dirs), not to a group, which
+// expects no answer — by nDPI's approximation (ndpi_is_multi_or_broadcast:
+// IPv4 224/3 or a last byte of 0 or 255, IPv6 ff00::/8). Over IPv6 with
+// equal ports (or none) nDPI counts every packet in one direction
+// (ndpi_direction.h), so the test holds until a packet comes back after nDPI
+// is done with the flow (the reader clears the risk then).
+bool Classifier::one_way_for_ndpi(const Flow& f) const noexcept {
+  const bool one_way = ndpi_one_sided(f) ? !f.back_after_dpi : f.whole_dirs != 3;
+  return one_way && !ndpi_multi_or_broadcast(dpi_sides(f).srv);
 }
 
 // Known protocol on a non-standard port, judged once, as
@@ -1027,17 +1037,10 @@ uint64_t Classifier::risks(const Flow& f) const noexcept {
   // its dissector (TLS's and mail's forms are not judged here).
   if (app == id(ProtoId::SSH) && !master && conf == Confidence::Dpi && fi && ssh_probing_attempt(f, *fi)) set(Risk::ProbingAttempt);
   // Packets one way only, except for protocols that are one-way by design
-  // (ndpi_reconcile_protocols) and traffic to a group, which expects no
-  // answer: nDPI judges only packets not sent to one, by its approximation
-  // (ndpi_is_multi_or_broadcast: IPv4 224/3 or a last byte of 0 or 255,
-  // IPv6 ff00::/8), so a flow whose packets all went to one has no risk.
-  // Over IPv6 with equal ports (or none) nDPI counts every packet in one
-  // direction (ndpi_direction.h), so it holds the risk when it is done with
-  // the flow; the reader clears it on a packet back after that
-  // (reader_util.c's packet accounting).
+  // (ndpi_reconcile_protocols)
   const DpiSides sides = dpi_sides(f);
   const IpAddr& srv = sides.srv;
-  if ((ndpi_one_sided(f) ? !f.back_after_dpi : f.whole_dirs != 3) && !ndpi_multi_or_broadcast(srv)) {
+  if (one_way_for_ndpi(f)) {
     const bool udp = f.key.proto == kProtoUdp;
     bool oneway = app == id(ProtoId::RTP) || app == id(ProtoId::NetFlow) || app == id(ProtoId::sFlow) || app == id(ProtoId::collectd) ||
                   (udp && (app == id(ProtoId::Syslog) || app == id(ProtoId::MDNS) || app == id(ProtoId::Sonos)));

@@ -87,6 +87,7 @@ class Classifier {
   // packet (ndpi_internal_detection_process_packet).
   uint8_t ip_list_risk(const Flow& f) const noexcept;
   bool risky_at_naming(const Flow& f) const noexcept;
+  bool one_way_for_ndpi(const Flow& f) const noexcept;
   uint64_t info_full() const { return info_full_; }
   uint64_t meta_full() const { return meta_full_; }
   // The flow table was rebuilt at `max_flows` slots: the pools take the same

@@ -86,7 +86,6 @@ uint64_t builtin_host_risk_mask(std::string_view name) {
   // ndpi_add_domain_risk_exceptions: these names and nDPI's own patterns of
   // connectivity checks and security vendors mask the risks their traffic
   // raises by design.
-  static constexpr uint64_t kMask = kHostExceptionMask;
   static const std::vector<std::string_view> patterns = [] {
     std::vector<std::string_view> v = {".local", ".work", "akamaihd.net", "dropboxusercontent.com"};
     for (const HostRow& h : kHosts)
@@ -125,7 +124,7 @@ uint64_t builtin_host_risk_mask(std::string_view name) {
       const size_t end = at + p.size();
       const bool accepted = (at == 0 && end == name.size()) || (at >= 1 && !middle_char(p.front()) && name[at - 1] == '.') ||
                             (at >= 1 && p.front() == '-') || (at == 0 && middle_char(p.back()));
-      if (accepted) return r.mask = kMask;
+      if (accepted) return r.mask = kHostExceptionMask;
     }
   }
   return r.mask = found ? 0 : ~uint64_t(0);

@@ -477,7 +477,8 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
   const int dir = swapped == f.cli_is_hi ? 0 : 1;  // 0: client → server
   f.last_ns = now_ns_;
   f.pkts[dir]++;
-  if (!(f.whole_dirs >> dir & 1) && !p.cut()) f.whole_dirs |= uint8_t(1 << dir);
+  const bool cut = p.cut();  // captured short of its IP length: no dissector reads it (below)
+  if (!(f.whole_dirs >> dir & 1) && !cut) f.whole_dirs |= uint8_t(1 << dir);
   const uint64_t before = f.bytes[dir];
   f.bytes[dir] += len;
   // Keeps every accounting delta below 2^31 (they are taken from 32 bits).
@@ -575,7 +576,7 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
   // on one flow; other payloads on the first packets only) and classification.
   if (p.payload_len) {
     const bool first = f.dpi_packets < kNamePackets;
-    if (f.dpi_packets < 255 && !p.cut()) f.dpi_packets++;  // (a cut packet reaches no dissector, below)
+    if (f.dpi_packets < 255 && !cut) f.dpi_packets++;
     if (first || names_port(p)) {
       const IpAddr& cli = f.cli_is_hi ? f.key.hi : f.key.lo;
       const IpAddr& srv = f.cli_is_hi ? f.key.lo : f.key.hi;
@@ -598,12 +599,12 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
   // segment as far as it goes, and no other cut packet).
   if (!Classifier::wants(f)) {
     // a packet from the side that did not open the flow, after nDPI's last one
-    if (!f.back_after_dpi && lim_.dpi && swapped != bool(f.first_hi) && !p.cut()) {
+    if (!f.back_after_dpi && lim_.dpi && swapped != bool(f.first_hi) && !cut) {
       f.back_after_dpi = 1;
       // the one-way risk nDPI held over IPv6 with equal ports goes now (Classifier::risks)
       if (f.oneway_scored && ndpi_one_sided(f)) rescore(fi, false);
     }
-  } else if (!p.cut()) {
+  } else if (!cut) {
     const RiskSig sig = risk_sig(f);
     dpi_.packet(f, p, (dir == 0) != f.dpi_flip, dpi_skip);
     if (risk_sig(f) != sig) {

@@ -477,22 +477,17 @@ void note_response(DnsMeta& d, Bytes msg) {
   d.flags |= 1;
 }
 
-// nDPI's large-packet risk on a response over UDP, for a flow named DNS
-// (master or app; mDNS and LLMNR alone are not): over 512 bytes and over
-// the payload size EDNS(0) announced.
-void large_packet(DpiCtx& c, uint16_t master, uint16_t app, uint16_t edns0) {
+// The risks nDPI checks on a response, for a flow named DNS (master or
+// app; mDNS and LLMNR alone are not): over UDP, a packet over 512 bytes and
+// over the payload size EDNS(0) announced is large; over UDP or TCP, a
+// fragment carrying the start of the message (IPv4's more-fragments bit —
+// the later fragments reach no dissector — or behind an IPv6 fragment
+// header) is fragmented.
+void response_risks(DpiCtx& c, uint16_t master, uint16_t app, uint16_t edns0) {
   const uint16_t dns = id(ProtoId::DNS);
-  if (c.p.l4_proto != kProtoUdp || (master != dns && app != dns)) return;
-  if (c.payload.size() > kLargePacket && c.payload.size() > edns0) c.risk(Risk::DnsLargePacket);
-}
-
-// ... and its fragmented-message risk, checked in the same place over UDP
-// and TCP: the packet is a fragment that carries the start of the message
-// (IPv4's more-fragments bit; the later fragments reach no dissector) or
-// sits behind an IPv6 fragment header.
-void fragmented(DpiCtx& c, uint16_t master, uint16_t app) {
-  const uint16_t dns = id(ProtoId::DNS);
-  if ((master == dns || app == dns) && c.p.is_fragment && c.p.first_fragment) c.risk(Risk::DnsFragmented);
+  if (master != dns && app != dns) return;
+  if (c.p.l4_proto == kProtoUdp && c.payload.size() > kLargePacket && c.payload.size() > edns0) c.risk(Risk::DnsLargePacket);
+  if (c.p.is_fragment && c.p.first_fragment) c.risk(Risk::DnsFragmented);
 }
 
 // After the query: nDPI reads the flow's next five packets (either way, with
@@ -521,8 +516,7 @@ Verdict read_on(DpiCtx& c) {
   if (r.named_by_port && c.flow.l7_master != dns && c.flow.l7_app != dns)
     if (uint16_t by_port = proto_of_port(c.p.sport)) c.clf->refine(c.flow, 0, by_port);
   if (r.named && r.master) c.clf->refine(c.flow, r.master, r.app);
-  large_packet(c, c.flow.l7_master, c.flow.l7_app, r.edns0);
-  fragmented(c, c.flow.l7_master, c.flow.l7_app);
+  response_risks(c, c.flow.l7_master, c.flow.l7_app, r.edns0);
   return r.records ? Verdict::No : next;
 }
 
@@ -546,7 +540,7 @@ Verdict classify_dns(DpiCtx& c, Match& m) {
     if (uint16_t by_port = proto_of_port(c.p.sport)) m.master = 0, m.app = by_port;
     m.name_after = true;  // that naming comes before the name is read
   }
-  if (!r.query) large_packet(c, m.master, m.app, r.edns0), fragmented(c, m.master, m.app);
+  if (!r.query) response_risks(c, m.master, m.app, r.edns0);
   if (c.info) {
     // The mask under DnsMeta is dead from this match on (classify.cpp).
     DnsMeta& d = c.info->dns;
