@@ -34,7 +34,9 @@ describe('incr_flows / incr_hosts', () => {
     expect(h.body, h.text).toMatchObject({ rc: 0, rsp: [{ ifid: 0, max_num_hosts: 1024 }] });
     const after = s.ifaces.list[0]!.engine.stats();
     expect([after.max_flows, after.max_hosts, after.num_flows, after.num_hosts]).toEqual([2048, 1024, 50, before.num_hosts]);
-    expect(after.flow_reserved_bytes).toBeGreaterThan(1.9 * before.flow_reserved_bytes);
+    // every flow array doubles; at these small sizes each is rounded up to whole pages, which
+    // keeps the ratio a little under 2 (1.89 at 1,024 → 2,048 flows)
+    expect(after.flow_reserved_bytes).toBeGreaterThan(1.85 * before.flow_reserved_bytes);
     // interface data shows what full tables refused (none here)
     const d = await s.call(v2('get/interface/data'), { query: { ifid: 0 } });
     expect(d.body.rsp.refused).toEqual({ flows: 0, hosts: 0, macs: 0, host_l7: 0, host_contacts: 0, host_side: 0, flow_info: 0, flow_meta: 0, flow_score: 0, flow_iec: 0 });

@@ -14,7 +14,7 @@ import { parseProtosTxt, parseApiRule, renderProtosTxt } from '../ts/services/cu
 import { ConfigStore } from '../ts/services/config-store.js';
 import { DNS_TYPE, dns, dnsName, httpGet, tlsClientHello } from './fixtures/apps.js';
 import { alternating, replayFrames, tcpSession } from './fixtures/dissect.js';
-import { ETH, IPPROTO, MAC_A, MAC_B, eth, ipv4, ipv6, udp } from './fixtures/frames.js';
+import { ETH, IPPROTO, MAC_A, MAC_B, echo, eth, icmp, ipv4, ipv6, udp } from './fixtures/frames.js';
 import { tempDir } from './fixtures/pcap.js';
 import { tsharkFields } from './fixtures/tshark.js';
 
@@ -194,6 +194,23 @@ describe('rules classify flows natively', () => {
     expect((await udpFlow('2001:db8:1::1', '2001:db8:5:ffff::9', 40001, 48123)).name).toBe('Six (Match by custom rule)');
     expect((await udpFlow('2001:db8:1::1', '2001:db8:6::9', 40001, 48123)).name).not.toContain('Six');
     expect((await udpFlow(A, '192.0.2.200', 40001, 48123)).name).toBe('Svc (Match by custom rule)');
+  });
+
+  it('an address rule names an ICMP flow at its start; the first echo\'s high-entropy data still raises Susp Entropy', async () => {
+    // The flow is named (and done with) before its first packet's ICMP
+    // checks: the classifier takes its state back for the entropy risk.
+    await useRules('ip:203.0.113.0/24@DocNet\n');
+    const data = Buffer.from(Array.from({ length: 64 }, (_, i) => (i * 151 + 89) & 0xff));
+    const run = (dst: string) =>
+      replayFrames(tmp.file(`i${n++}.pcap`), [eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: A, dst, proto: IPPROTO.ICMP }, icmp(8, 0, echo(7, 1, data))))], (e) => {
+        const [f] = e.drainExpired(4);
+        return { ...seen(f, f.confidence), risks: f.risks };
+      }, { flushAtEnd: true });
+    const ruled = await run('203.0.113.99'), plain = await run('198.18.0.9');
+    expect(plain.name).toBe('ICMP (DPI)');
+    expect(plain.risks).toContain('Susp Entropy');
+    expect(ruled.name).toMatch(/^DocNet /);
+    expect(ruled.risks).toContain('Susp Entropy');
   });
 
   it('a port rule naming one of nDPI\'s protocols is its port: the give-up guesses it there, DPI still decides', async () => {

@@ -3,6 +3,7 @@
 // openssl's certificate fields) or, for JA4 (not in tshark 4.0), against
 // FoxIO's definition implemented here from the lists the test wrote.
 import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 
@@ -10,9 +11,10 @@ import { describe, expect, it } from 'vitest';
 
 import { Engine } from '../ts/bindings/engine.js';
 import { flowRunner } from './fixtures/dissect.js';
-import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, eth, ipv4, tcp } from './fixtures/frames.js';
+import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, eth, ipv4, tcp, udp } from './fixtures/frames.js';
 import { pcap, sec, tempDir } from './fixtures/pcap.js';
 import { u16, u24, vec8, vec16 } from './fixtures/bytes.js';
+import { dns, dnsName } from './fixtures/apps.js';
 
 const run = flowRunner('fg-flow-meta-');
 const tshark = (file: string, ...fields: string[]) =>
@@ -178,6 +180,132 @@ describe('HTTP metadata', () => {
     const { flow } = await run('tcp', 40101, 8080, [req]);
     expect(flow.risks).toEqual(expect.arrayContaining(['HTTP/TLS/QUIC Numeric Hostname/SNI', 'HTTP Susp User-Agent', 'Clear-Text Credentials', 'Known Proto on Non Std Port']));
     expect(flow.http?.user_agent).toBeUndefined();
+  });
+});
+
+/**
+ * The frames at their times (s) from 1700000000 on, with a UDP packet every
+ * 0.1 s for 63 s (the engine's idle sweep runs as packets come), replayed
+ * with a 5 s idle timeout: the flows live at the end.
+ */
+async function replayIdle(file: string, items: { ts: number; data: Buffer }[]) {
+  const all = [...items];
+  for (let t = 0; t < 630; t++)
+    all.push({ ts: 1700000000 + t / 10, data: eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: '10.0.0.3', dst: '10.0.0.4', proto: IPPROTO.UDP }, udp({ sport: 2222, dport: 9 }, Buffer.alloc(8)))) });
+  all.sort((a, b) => a.ts - b.ts);
+  writeFileSync(file, pcap(all.map(({ ts, data }) => ({ tsNs: sec(ts), data }))));
+  const e = new Engine({ files: [file], flowIdleSec: 5 });
+  try {
+    e.start();
+    await e.waitDone();
+    return { flows: e.flows({ limit: 100 }).rows, file };
+  } finally {
+    e.close();
+  }
+}
+
+describe('metadata strings kept once per worker (interned, by reference): HTTP', () => {
+  it('flows that end release theirs while live flows keep the same strings; long values cut as before', async () => {
+    // A long-lived HTTP flow L, then 60 short ones a second apart, each over
+    // 1 s: every fourth short flow sends L's User-Agent and Content-Type (L
+    // interned them first), the others User-Agents shared by every third;
+    // each gets a Server of its own (a new string per flow, so an entry
+    // freed is taken again at once). A 5 s idle timeout ends the short
+    // flows as later ones come; L keeps sending. Every live flow must show
+    // what it carried (tshark reads it), whatever the flows that shared its
+    // strings did.
+    const tmp = tempDir('fg-meta-strs-');
+    const longUa = `Mozilla/5.0 ${'x'.repeat(150)}`;
+    const items: { ts: number; data: Buffer }[] = [];
+    const seg = (sport: number, c: boolean, seq: number, p: Buffer) =>
+      eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: c ? '10.0.0.1' : '10.0.0.2', dst: c ? '10.0.0.2' : '10.0.0.1', proto: IPPROTO.TCP },
+        tcp({ sport: c ? sport : 80, dport: c ? 80 : sport, flags: TCPF.PSH | TCPF.ACK, seq, ack: 1 }, p)));
+    const request = (i: number, ua: string) => Buffer.from(`GET /p${i} HTTP/1.1\r\nHost: h${i}.example.com\r\nUser-Agent: ${ua}\r\n\r\n`);
+    const response = (server: string, ctype: string) => Buffer.from(`HTTP/1.1 200 OK\r\nServer: ${server}\r\nContent-Type: ${ctype}\r\nContent-Length: 0\r\n\r\n`);
+    const lReq = request(999, 'long-lived/1.0');
+    items.push({ ts: 1700000000, data: seg(41999, true, 1, lReq) }, { ts: 1700000000.5, data: seg(41999, false, 1, response('srv-long', 'type/long')) });
+    for (let t = 1; t <= 62; t++) items.push({ ts: 1700000000 + t, data: seg(41999, true, 1 + lReq.length + (t - 1) * 4, Buffer.from('ping')) });
+    for (let i = 0; i < 60; i++) {
+      const ua = i % 4 === 0 ? 'long-lived/1.0' : i % 7 === 6 || i >= 57 ? `${longUa}-${i % 2}` : `ua-${i % 3}/1.0`;
+      const at = 1700000001 + i;
+      items.push({ ts: at, data: seg(42000 + i, true, 1, request(i, ua)) }, { ts: at + 0.5, data: seg(42000 + i, false, 1, response(`srv-${i}`, i % 4 === 0 ? 'type/long' : `type/${i % 5}`)) });
+    }
+    const { flows, file } = await replayIdle(tmp.file('strs.pcap'), items);
+    const rows = flows.filter((f) => f.http);
+    const byPort = new Map<string, string[]>();
+    for (const l of tshark(file, 'tcp.port', 'http.user_agent', 'http.server', 'http.content_type')) {
+      const [ports, ua, server, ctype] = l.split('\t');
+      const key = ports!.split(',').find((p) => p !== '80')!;
+      const v = byPort.get(key) ?? ['', '', ''];
+      byPort.set(key, [ua || v[0]!, server || v[1]!, ctype || v[2]!]);
+    }
+    expect(rows.map((f) => f.client.port)).toContain(41999);
+    expect(rows.length).toBeGreaterThanOrEqual(4);
+    expect(rows.length).toBeLessThan(30);  // the earlier flows ended
+    let cut = 0;
+    for (const f of rows) {
+      const [ua, server, ctype] = byPort.get(String(f.client.port))!;
+      // 79 characters and the NUL: a longer value is cut, as before interning
+      expect(f.http!.user_agent).toBe(ua!.slice(0, 79));
+      if (ua!.length > 79) cut++;
+      expect(f.http!.server).toBe(server);
+      expect(f.http!.content_type).toBe(ctype);
+    }
+    expect(cut).toBe(3);  // flows 57 to 59: alike in their first 79 characters, one string
+    tmp.cleanup();
+  });
+});
+
+describe('flows the classifier is done with (settled: results kept, names interned)', () => {
+  it('keep their name, DNS fields and risks while flows that shared the name end', async () => {
+    // A long-lived DNS flow L (answered, then more queries on the same
+    // ports), and 60 short ones a second apart: every fourth asks L's name,
+    // the others a name of their own (a new one per flow, so a freed entry
+    // is taken again at once), every fifth answered NXDOMAIN. A 5 s idle
+    // timeout ends the short flows as later ones come. Every live flow must
+    // show its first query's name, type, the answer's code and count
+    // (tshark reads them), whatever the flows that shared its name did.
+    const tmp = tempDir('fg-settled-');
+    const items: { ts: number; data: Buffer }[] = [];
+    const dgram = (sport: number, c: boolean, msg: Buffer) =>
+      eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: c ? '10.0.0.1' : '10.0.0.2', dst: c ? '10.0.0.2' : '10.0.0.1', proto: IPPROTO.UDP },
+        udp({ sport: c ? sport : 53, dport: c ? 53 : sport }, msg)));
+    const exchange = (sport: number, at: number, name: string, type: number, rcode: number, answers: number, id: number) => {
+      const q = { name: dnsName(name), type };
+      const an = Array.from({ length: answers }, (_, k) => ({ name: dnsName(name), type: 1, rdata: Buffer.from([192, 0, 2, k + 1]) }));
+      // an error carries the zone's SOA (RFC 2308): a response with records ends DNS's reading
+      const soa = Buffer.concat([dnsName('ns.example.org'), dnsName('admin.example.org'), Buffer.alloc(20, 1)]);
+      const ns = rcode ? [{ name: dnsName('example.org'), type: 6, rdata: soa }] : [];
+      items.push({ ts: at, data: dgram(sport, true, dns({ id, flags: 0x0100, questions: [q] })) });
+      items.push({ ts: at + 0.5, data: dgram(sport, false, dns({ id, flags: 0x8180 | rcode, questions: [q], answers: an, authority: ns })) });
+    };
+    exchange(40999, 1700000000, 'keep.example.org', 1, 0, 2, 1);
+    for (let t = 1; t <= 62; t++) items.push({ ts: 1700000000 + t, data: dgram(40999, true, dns({ id: 100 + t, flags: 0x0100, questions: [{ name: dnsName(`later${t}.example.org`), type: 1 }] })) });
+    for (let i = 0; i < 60; i++)
+      exchange(41000 + i, 1700000001 + i, i % 4 === 0 ? 'keep.example.org' : `n${i}.example.org`, i % 2 ? 28 : 1, i % 5 === 4 ? 3 : 0, i % 5 === 4 ? 0 : 1 + (i % 3), 200 + i);
+    const { flows, file } = await replayIdle(tmp.file('settled.pcap'), items);
+    const rows = flows.filter((f) => f.dns);
+    // tshark: per client port, the first query (name, type) and the first response (rcode, answers)
+    const truth = new Map<number, { name: string; type: number; rcode?: number; answers?: number }>();
+    for (const l of tshark(file, 'udp.srcport', 'udp.dstport', 'dns.flags.response', 'dns.qry.name', 'dns.qry.type', 'dns.flags.rcode', 'dns.count.answers')) {
+      const [sp, dp, resp, name, type, rcode, answers] = l.split('\t');
+      if (!name) continue;
+      const port = resp === '1' || resp === 'True' ? Number(dp) : Number(sp);
+      const t = truth.get(port);
+      if (!t) truth.set(port, { name: name!, type: Number(type) });
+      else if ((resp === '1' || resp === 'True') && t.rcode === undefined) (t.rcode = Number(rcode)), (t.answers = Number(answers));
+    }
+    expect(rows.map((f) => f.client.port)).toContain(40999);
+    expect(rows.length).toBeGreaterThanOrEqual(4);
+    expect(rows.length).toBeLessThan(30);  // the earlier flows ended
+    for (const f of rows) {
+      const t = truth.get(f.client.port)!;
+      expect(f.host_name).toBe(t.name);
+      expect(f.dns).toEqual({ query_type: t.type, rcode: t.rcode, answers: t.answers });
+      if (t.rcode) expect(f.risks).toContain('Error Code');
+      else expect(f.risks).not.toContain('Error Code');
+    }
+    tmp.cleanup();
   });
 });
 

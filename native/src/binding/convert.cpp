@@ -100,7 +100,7 @@ void set_str(Napi::Object& o, const char* k, const char* v) {
   if (v[0]) o.Set(k, v);
 }
 
-void meta_to_js(Napi::Env env, Napi::Object& o, const FlowMeta& m, const TlsCert* cert) {
+void meta_to_js(Napi::Env env, Napi::Object& o, const FlowMeta& m, const MetaText& text, const TlsCert* cert) {
   Napi::Object x = Napi::Object::New(env);
   switch (m.kind) {
     case MetaKind::Tls: {
@@ -112,11 +112,13 @@ void meta_to_js(Napi::Env env, Napi::Object& o, const FlowMeta& m, const TlsCert
         set_str(x, "cipher_name", tls_cipher_name(t.cipher));
       }
       if (t.client_version) x.Set("client_version", double(t.client_version));
-      set_str(x, "alpn_client", t.alpn_client);
-      set_str(x, "alpn_server", t.alpn_server);
+      set_str(x, "alpn_client", text.tls.alpn_client);
+      set_str(x, "alpn_server", text.tls.alpn_server);
       if (t.flags & kTlsJa3c) {
         x.Set("ja3", hex(t.ja3c, 16));
-        x.Set("ja4", std::string(t.ja4, sizeof(t.ja4)));
+        char ja4[kJa4Len];
+        ja4_text(t, ja4);
+        x.Set("ja4", std::string(ja4, sizeof(ja4)));
       }
       if (t.flags & kTlsJa3s) x.Set("ja3s", hex(t.ja3s, 16));
       set_str(x, "issuer_dn", cert ? cert->issuer : "");
@@ -133,17 +135,17 @@ void meta_to_js(Napi::Env env, Napi::Object& o, const FlowMeta& m, const TlsCert
       const HttpMeta& h = m.http;
       set_str(x, "method", http_method_name(h.method));
       set_str(x, "url", h.url);
-      set_str(x, "user_agent", h.user_agent);
+      set_str(x, "user_agent", text.http.user_agent);
       if (h.status) x.Set("status", double(h.status));
-      set_str(x, "content_type", h.content_type);
-      set_str(x, "server", h.server);
+      set_str(x, "content_type", text.http.content_type);
+      set_str(x, "server", text.http.server);
       o.Set("http", x);
       break;
     }
     case MetaKind::Ssh: {
       const SshMeta& s = m.ssh;
-      set_str(x, "client_banner", s.banner_c);
-      set_str(x, "server_banner", s.banner_s);
+      set_str(x, "client_banner", text.ssh.banner_c);
+      set_str(x, "server_banner", text.ssh.banner_s);
       if (s.flags & kSshHasshC) x.Set("hassh_client", hex(s.hassh_c, 16));
       if (s.flags & kSshHasshS) x.Set("hassh_server", hex(s.hassh_s, 16));
       o.Set("ssh", x);
@@ -472,7 +474,7 @@ Napi::Object flow_to_js(Napi::Env env, const FlowRow& r) {
     }
   o.Set("risks", risks);
   o.Set("risk_ids", ids);
-  if (r.has_meta) meta_to_js(env, o, r.meta, r.has_cert ? &r.cert : nullptr);
+  if (r.has_meta) meta_to_js(env, o, r.meta, r.text, r.has_cert ? &r.cert : nullptr);
   if (r.dns_kind) {
     Napi::Object d = Napi::Object::New(env);
     d.Set("query_type", double(r.dns.qtype));

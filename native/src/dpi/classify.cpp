@@ -172,6 +172,8 @@ void DpiCtx::unrisk(Risk r) const {
 bool DpiCtx::has_risk(Risk r) const { return info && clf->has_risk(clf->entry_of(info), r); }
 
 FlowMeta* DpiCtx::meta(MetaKind k) const { return info ? clf->ensure_meta(flow, info, k) : nullptr; }
+void DpiCtx::set_meta_str(MetaStr& ref, size_t cap, const char* s, size_t n) const { clf->set_meta_str(ref, cap, s, n); }
+void DpiCtx::set_alpn(MetaStr& ref, Bytes s) const { clf->set_alpn(ref, reinterpret_cast<const char*>(s.data()), s.size()); }
 
 bool DpiCtx::match_named(Match& m, uint16_t proto, const char* name, size_t len) const {
   uint16_t app = 0;
@@ -201,10 +203,14 @@ Verdict read_on_for_login(DpiCtx& c, const char* starts_tls) {
 // it, the pages touched as entries are used); a full pool refuses and counts.
 Classifier::Classifier(uint32_t max_flows, double info_share, double meta_share)
     : pool_(pool_size(max_flows, info_share)),
+      done_(pool_.max()),
+      names_(pool_.max()),
       risks2_(zero_array<uint32_t>(pool_.max())),
       meta_(std::min(pool_size(max_flows, meta_share), kMaxMeta)),
       tls_(std::min(pool_size(max_flows, meta_share), kMaxMeta)),
-      certs_(std::min(pool_size(max_flows, meta_share), kMaxMeta)) {
+      certs_(std::min(pool_size(max_flows, meta_share), kMaxMeta)),
+      strs_(strs_for(meta_.max(), 3)),
+      alpns_(strs_for(tls_.max(), 2)) {
   // The address, name and port tables are built on first use: here, with
   // the engine, rather than as a stall of tens of milliseconds on the
   // first packets.
@@ -223,8 +229,35 @@ void Classifier::grow(uint32_t max_flows, double info_share, double meta_share) 
     std::memcpy(r.get(), risks2_.get(), size_t(pool_.span()) * sizeof(uint32_t));
     pool_.grow(info);
     risks2_ = std::move(r);
+    done_.grow(info), names_.grow(info);
   }
-  meta_.grow(meta), tls_.grow(meta), certs_.grow(meta);
+  meta_.grow(meta), tls_.grow(meta), certs_.grow(meta), strs_.grow(strs_for(meta_.max(), 3)), alpns_.grow(strs_for(tls_.max(), 2));
+}
+
+template <class Pool>
+void Classifier::set_str(Pool& p, MetaStr& ref, size_t cap, const char* s, size_t n) noexcept {
+  drop_str(p, ref);
+  n = strnlen(s, n < cap ? n : cap - 1);  // as copy_str keeps it, read as a C string
+  if (!n) return;
+  const uint32_t i = p.intern(s, n, str_hash(s, n));
+  if (i == HashIndex::kNone) return void(meta_full_++);
+  ref = i + 1;
+}
+void Classifier::set_meta_str(MetaStr& ref, size_t cap, const char* s, size_t n) noexcept { set_str(strs_, ref, cap, s, n); }
+void Classifier::set_alpn(MetaStr& ref, const char* s, size_t n) noexcept { set_str(alpns_, ref, kAlpnCap, s, n); }
+
+void Classifier::meta_text(const FlowMeta& m, MetaText& out) const noexcept {
+  if (m.kind == MetaKind::Tls) {
+    copy_cstr(out.tls.alpn_client, sizeof(out.tls.alpn_client), alpn(m.tls.alpn_client));
+    copy_cstr(out.tls.alpn_server, sizeof(out.tls.alpn_server), alpn(m.tls.alpn_server));
+  } else if (m.kind == MetaKind::Http) {
+    copy_cstr(out.http.user_agent, sizeof(out.http.user_agent), meta_str(m.http.user_agent));
+    copy_cstr(out.http.content_type, sizeof(out.http.content_type), meta_str(m.http.content_type));
+    copy_cstr(out.http.server, sizeof(out.http.server), meta_str(m.http.server));
+  } else if (m.kind == MetaKind::Ssh) {
+    copy_cstr(out.ssh.banner_c, sizeof(out.ssh.banner_c), meta_str(m.ssh.banner_c));
+    copy_cstr(out.ssh.banner_s, sizeof(out.ssh.banner_s), meta_str(m.ssh.banner_s));
+  }
 }
 
 FlowMeta* Classifier::ensure_meta(Flow& f, FlowInfo* fi, MetaKind k) noexcept {
@@ -260,7 +293,7 @@ void Classifier::keep_cert(FlowMeta& m, const TlsCert& c) noexcept {
 }
 
 FlowInfo* Classifier::ensure_info(Flow& f) noexcept {
-  if (f.info) return &pool_[f.info - 1];
+  if (f.info) return live(f);
   uint32_t i = pool_.alloc();
   if (i == HashIndex::kNone) {
     info_full_++;
@@ -275,19 +308,72 @@ FlowInfo* Classifier::ensure_info(Flow& f) noexcept {
 
 void Classifier::release(Flow& f) noexcept {
   if (f.info) {
-    const FlowInfo& fi = pool_[f.info - 1];
-    if (uint32_t m = fi.meta_index()) {
-      if (fi.kind == uint8_t(MetaKind::Tls)) {
-        const FlowMeta& e = *reinterpret_cast<const FlowMeta*>(&tls_[m - 1]);
+    const uint32_t m = meta_index_of(f);
+    if (m) {
+      if (meta_kind(f) == MetaKind::Tls) {
+        FlowMeta& e = *reinterpret_cast<FlowMeta*>(&tls_[m - 1]);
         if (e.cert) certs_.release(e.cert - 1);
+        drop_str(alpns_, e.tls.alpn_client), drop_str(alpns_, e.tls.alpn_server);
         tls_.release(m - 1);
       } else {
+        FlowMeta& e = meta_[m - 1];
+        if (e.kind == MetaKind::Http) drop_str(strs_, e.http.user_agent), drop_str(strs_, e.http.content_type), drop_str(strs_, e.http.server);
+        else if (e.kind == MetaKind::Ssh) drop_str(strs_, e.ssh.banner_c), drop_str(strs_, e.ssh.banner_s);
         meta_.release(m - 1);
       }
     }
-    pool_.release(f.info - 1);
+    if (f.info & kSettled) {
+      const uint32_t i = (f.info & ~kSettled) - 1;
+      drop_str(names_, done_[i].host);
+      done_.release(i);
+    } else {
+      pool_.release(f.info - 1);
+    }
   }
   f.info = 0;
+}
+
+void Classifier::settle(Flow& f) noexcept {
+  if (!f.info || (f.info & kSettled)) return;
+  const uint32_t e = f.info - 1;
+  const FlowInfo& fi = pool_[e];
+  const uint32_t i = done_.alloc();
+  if (i == HashIndex::kNone) return;
+  FlowResult& r = done_[i];
+  r = FlowResult{};
+  if (fi.host[0]) {
+    const size_t n = strnlen(fi.host, sizeof(fi.host));
+    const uint32_t h = names_.intern(fi.host, n, str_hash(fi.host, n));
+    if (h == HashIndex::kNone) return done_.release(i);
+    r.host = h + 1;
+  }
+  r.risks = fi.risks, r.risks2 = risks2_[e];
+  std::memcpy(r.meta, fi.meta, sizeof(r.meta));
+  r.confidence = fi.confidence, r.kind = fi.kind;
+  if (MetaKind(fi.kind) == MetaKind::Dns) r.qtype = fi.dns.qtype, r.answers = fi.dns.answers, r.rcode = fi.dns.rcode, r.dns_flags = fi.dns.flags;
+  r.ssh_unanswered = ssh_unanswered(fi);
+  pool_.release(e);
+  f.info = kSettled | (i + 1);
+}
+
+// A settled flow asked for its FlowInfo again (a naming after the
+// classifier was done with it): the result goes back into one.
+FlowInfo* Classifier::unsettle(Flow& f) noexcept {
+  const uint32_t e = pool_.alloc();
+  if (e == HashIndex::kNone) return info_full_++, nullptr;
+  const uint32_t i = (f.info & ~kSettled) - 1;
+  FlowResult& r = done_[i];
+  FlowInfo& fi = pool_[e];
+  std::memset(&fi, 0, sizeof(fi));
+  if (r.host) copy_cstr(fi.host, sizeof(fi.host), names_.name(r.host - 1));
+  drop_str(names_, r.host);
+  fi.risks = r.risks, risks2_[e] = r.risks2;
+  std::memcpy(fi.meta, r.meta, sizeof(fi.meta));
+  fi.confidence = r.confidence, fi.kind = r.kind;
+  if (MetaKind(r.kind) == MetaKind::Dns) fi.dns.qtype = r.qtype, fi.dns.answers = r.answers, fi.dns.rcode = r.rcode, fi.dns.flags = r.dns_flags;
+  done_.release(i);
+  f.info = e + 1;
+  return &fi;
 }
 
 namespace {
@@ -368,21 +454,21 @@ void Classifier::set(Flow& f, uint16_t master, uint16_t app, Confidence c, bool 
   f.l7_master = master;
   f.l7_app = app;
   f.l7_category = category_of(master, app);
-  FlowInfo* fi = f.info ? &pool_[f.info - 1] : nullptr;
+  FlowInfo* fi = live(f);
   if (fi) fi->confidence = uint8_t(c);
   // ndpi_reconcile_protocols runs on every naming: an unsafe breed on either
   // name raises Unsafe Protocol for good (FTP_CONTROL turning FTPS keeps it)
-  if (fi && (unsafe_breed(master) || unsafe_breed(app))) set_risk(f.info - 1, Risk::UnsafeProtocol, true);
+  if (fi && (unsafe_breed(master) || unsafe_breed(app))) set_risk(entry_of(fi), Risk::UnsafeProtocol, true);
   // ... and evaluates the host risk exceptions (ndpi_handle_risk_exceptions)
   // once, when the flow has a risk by then and a name: the mask of the name
   // it had then stays; a flow named while it had none keeps what is raised
   // after. Some dissectors set the name only after naming the flow (http.c
   // on its first naming, munin.c, mgcp.c, whoisdas.c, dhcp.c; dns.c on a
   // response that came without its query: Match::name_after).
-  if (fi && fi->host[0] && !(risks2_[f.info - 1] & kHostMaskChecked) && !name_after && !(first && name_after_naming(app ? app : master)) &&
+  if (fi && fi->host[0] && !(risks2_[entry_of(fi)] & kHostMaskChecked) && !name_after && !(first && name_after_naming(app ? app : master)) &&
       risky_at_naming(f)) {
     const uint64_t mk = builtin_host_risk_mask(std::string_view(fi->host, strnlen(fi->host, sizeof(fi->host))));
-    risks2_[f.info - 1] |= uint32_t(mk == ~uint64_t(0) ? 1 : mk ? 2 : 3) << kHostMaskShift;
+    risks2_[entry_of(fi)] |= uint32_t(mk == ~uint64_t(0) ? 1 : mk ? 2 : 3) << kHostMaskShift;
   }
   // (a pattern's application always sits over the dissector's protocol)
   if (fi && master && fi->host[0]) f.l7_category = host_category(master, app, *fi, f.l7_category);
@@ -394,7 +480,7 @@ void Classifier::set(Flow& f, uint16_t master, uint16_t app, Confidence c, bool 
 void Classifier::start(Flow& f) noexcept {
   f.dpi_state = kDpiInspecting;
   if (const UserRules* u = user_rules()) {
-    if (custom_rule(f, *u)) return;
+    if (custom_rule(f, *u)) return settle(f);
     if (const uint16_t cat = custom_category(f, nullptr, *u)) f.l7_category = cat - 1;
   }
   uint16_t by_ip = 0;
@@ -473,6 +559,11 @@ void Classifier::extra(Flow& f, FlowInfo& fi, const Packet& p, bool from_client)
 }
 
 void Classifier::packet(Flow& f, const Packet& p, bool from_client, bool retrans) noexcept {
+  step(f, p, from_client, retrans);
+  if (!wants(f)) settle(f);
+}
+
+void Classifier::step(Flow& f, const Packet& p, bool from_client, bool retrans) noexcept {
   if (!p.has_l4) return;
   const uint32_t n = f.pkts[0] + f.pkts[1];
   if (f.key.proto == kProtoTcp) {
@@ -491,7 +582,7 @@ void Classifier::packet(Flow& f, const Packet& p, bool from_client, bool retrans
   }
   if (f.dpi_state == kDpiExtra) {
     if (p.payload_len && !retrans) {
-      if (f.info) extra(f, pool_[f.info - 1], p, from_client);
+      if (FlowInfo* fi = live(f)) extra(f, *fi, p, from_client);
       else f.dpi_state = kDpiDone;
     }
     // ndpiReader ends a UDP flow's dissection with its 25th packet
@@ -507,12 +598,12 @@ void Classifier::packet(Flow& f, const Packet& p, bool from_client, bool retrans
     give_up(f);
     return;
   }
-  FlowInfo* fi = p.payload_len ? ensure_info(f) : f.info ? &pool_[f.info - 1] : nullptr;
+  FlowInfo* fi = p.payload_len ? ensure_info(f) : live(f);
   const bool named = f.l7_app || f.l7_master;
   bool done = p.payload_len && !retrans && inspect(f, fi, p, from_client);
   if (!named && (f.l7_app || f.l7_master)) judge_ports(f);  // named by this packet
   else if (!named && fi && p.payload_len && !retrans && f.dpi_packets <= 5)
-    if (const Risk r = program_risk(Bytes(p.payload, p.payload_len)); r != Risk(0)) set_risk(f.info - 1, r, true);
+    if (const Risk r = program_risk(Bytes(p.payload, p.payload_len)); r != Risk(0)) set_risk(entry_of(fi), r, true);
   // ndpiReader gives a UDP flow up once it processed its 25th packet
   if (f.key.proto != kProtoTcp && n >= dpi_window(f)) done = true;
   // nDPI's last checks on a packet it dissected: a flow named on it too, or
@@ -816,6 +907,7 @@ void Classifier::first_icmp(Flow& f, const Packet& p) noexcept {
     fi->confidence = uint8_t(Confidence::Dpi);
     set_risk(entry_of(fi), Risk::SuspEntropy, true);
   }
+  if (!wants(f)) settle(f);
 }
 
 void Classifier::tcp_giveup_issues(Flow& f) const noexcept {
@@ -961,8 +1053,7 @@ bool Classifier::one_way_for_ndpi(const Flow& f) const noexcept {
 //    nor in the application's own default ports (FTP_DATA excepted);
 //  - nothing when P is empty.
 void Classifier::judge_ports(const Flow& f) noexcept {
-  const FlowInfo* fi = info(f);
-  if (!fi || (Confidence(fi->confidence) != Confidence::Dpi && Confidence(fi->confidence) != Confidence::DpiCache)) return;
+  if (!has_state(f) || (Confidence(confidence(f)) != Confidence::Dpi && Confidence(confidence(f)) != Confidence::DpiCache)) return;
   const uint16_t app = f.l7_app, master = f.l7_master;
   if (!(master || app) || (f.key.proto != kProtoTcp && f.key.proto != kProtoUdp)) return;
   const DpiSides sides = dpi_sides(f);
@@ -985,7 +1076,7 @@ void Classifier::judge_ports(const Flow& f) noexcept {
     const char* own = defaults(app);
     raise = !own || !port_listed(own, srv_port, cli_port);
   }
-  if (raise) set_risk(f.info - 1, Risk::KnownProtoNonStdPort, true);
+  if (raise) set_word_risk(words(f), Risk::KnownProtoNonStdPort, true);
 }
 
 // ndpi_detection_process_packet's look for programs in the first 5 payload
@@ -1005,8 +1096,7 @@ static Risk program_risk(Bytes b) {
 
 uint8_t Classifier::ip_list_risk(const Flow& f) const noexcept {
   // Not for a flow a custom rule named: nDPI returns before the check there.
-  const FlowInfo* fi = info(f);
-  if (fi && Confidence(fi->confidence) == Confidence::CustomRule) return 0;
+  if (has_state(f) && Confidence(confidence(f)) == Confidence::CustomRule) return 0;
   // nDPI looks its client up (never the server), over IPv4 only between two
   // public addresses
   const DpiSides s = dpi_sides(f);
@@ -1016,10 +1106,11 @@ uint8_t Classifier::ip_list_risk(const Flow& f) const noexcept {
 
 uint64_t Classifier::risks(const Flow& f) const noexcept {
   const FlowInfo* fi = info(f);
+  const FlowResult* res = result(f);
   uint64_t m = stored_risks(f);
   auto set = [&](Risk r) { m |= uint64_t(1) << uint8_t(r); };
   const uint16_t app = f.l7_app, master = f.l7_master;
-  const Confidence conf = fi ? Confidence(fi->confidence) : (app ? Confidence::Dpi : Confidence::Unknown);
+  const Confidence conf = has_state(f) ? Confidence(confidence(f)) : (app ? Confidence::Dpi : Confidence::Unknown);
   // nDPI (ndpi_reconcile_protocols): the names' breeds (earlier names' are stored by set()).
   if (unsafe_breed(master) || unsafe_breed(app)) set(Risk::UnsafeProtocol);
   if (app == id(ProtoId::RDP) || (app == id(ProtoId::AnyDesk) && f.key.proto == kProtoTcp)) set(Risk::DesktopFileSharing);
@@ -1035,7 +1126,8 @@ uint64_t Classifier::risks(const Flow& f) const noexcept {
   if (malware_server(f)) set(Risk::MalwareHost);
   // nDPI's probing attempt (ndpi_check_probing_attempt), for SSH named by
   // its dissector (TLS's and mail's forms are not judged here).
-  if (app == id(ProtoId::SSH) && !master && conf == Confidence::Dpi && fi && ssh_probing_attempt(f, *fi)) set(Risk::ProbingAttempt);
+  if (app == id(ProtoId::SSH) && !master && conf == Confidence::Dpi && (fi || res) && ssh_probing_attempt(f, fi ? ssh_unanswered(*fi) : res->ssh_unanswered))
+    set(Risk::ProbingAttempt);
   // Packets one way only, except for protocols that are one-way by design
   // (ndpi_reconcile_protocols)
   const DpiSides sides = dpi_sides(f);
@@ -1049,8 +1141,8 @@ uint64_t Classifier::risks(const Flow& f) const noexcept {
   // nDPI's built-in exceptions on the flow's name, then the operator's
   // (protos.txt's ip_risk_mask / host_risk_mask)
   if (m) {
-    const std::string_view name = fi && fi->host[0] ? std::string_view(fi->host, strnlen(fi->host, sizeof(fi->host))) : std::string_view();
-    switch (f.info ? risks2_[f.info - 1] >> kHostMaskShift : 0) {  // the host exceptions as nDPI evaluated them (set())
+    const std::string_view name = host(f);
+    switch (f.info ? *words(f).w2 >> kHostMaskShift : 0) {  // the host exceptions as nDPI evaluated them (set())
       case 2: m &= kHostExceptionMask; break;
       case 3: m = 0; break;
       default: break;

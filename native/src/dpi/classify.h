@@ -2,10 +2,13 @@
 // FlowInfo entries (see dpi.h).
 #pragma once
 #include <cstdint>
+#include <cstring>
+#include <string_view>
 #include <utility>
 
 #include "dpi/dpi.h"
 #include "flow/hash_index.h"
+#include "flow/interned_names.h"
 
 namespace fg {
 
@@ -39,20 +42,56 @@ class Classifier {
   // The flow leaves the table.
   void release(Flow& f) noexcept;
 
-  const FlowInfo* info(const Flow& f) const noexcept { return f.info ? &pool_[f.info - 1] : nullptr; }
+  // The flow's FlowInfo while the classifier inspects or reads it (null
+  // once settled: read its results through the accessors below).
+  const FlowInfo* info(const Flow& f) const noexcept { return f.info && !(f.info & kSettled) ? &pool_[f.info - 1] : nullptr; }
+  // The flow is done with (wants() false): its FlowInfo gives way to a
+  // FlowResult (nothing changes when the result pool or the name pool is full).
+  void settle(Flow& f) noexcept;
+  // What the classifier kept of a flow, inspected or settled.
+  bool has_state(const Flow& f) const noexcept { return f.info != 0; }
+  uint8_t confidence(const Flow& f) const noexcept {
+    if (const FlowResult* r = result(f)) return r->confidence;
+    const FlowInfo* fi = info(f);
+    return fi ? fi->confidence : 0;
+  }
+  std::string_view host(const Flow& f) const noexcept {
+    if (const FlowResult* r = result(f)) return r->host ? std::string_view(names_.name(r->host - 1)) : std::string_view();
+    const FlowInfo* fi = info(f);
+    return fi && fi->host[0] ? std::string_view(fi->host, strnlen(fi->host, sizeof(fi->host))) : std::string_view();
+  }
+  MetaKind meta_kind(const Flow& f) const noexcept {
+    if (const FlowResult* r = result(f)) return MetaKind(r->kind);
+    const FlowInfo* fi = info(f);
+    return fi ? MetaKind(fi->kind) : MetaKind::None;
+  }
+  // The DNS fields of a flow whose dissector is DNS's (meta_kind Dns).
+  DnsMeta dns(const Flow& f) const noexcept {
+    DnsMeta d{};
+    if (const FlowResult* r = result(f)) d.qtype = r->qtype, d.answers = r->answers, d.rcode = r->rcode, d.flags = r->dns_flags;
+    else if (const FlowInfo* fi = info(f)) d = fi->dns;
+    return d;
+  }
   // a risk the engine raises from outside the dissectors (ntopng's periodic flow); false: the flow has no entry
   bool add_risk(const Flow& f, Risk r) noexcept {
     if (!f.info) return false;
-    set_risk(f.info - 1, r, true);
+    set_word_risk(words(f), r, true);
     return true;
+  }
+  bool has_stored(const Flow& f, Risk r) const noexcept {
+    const RiskHome h = kRiskHomes.at[uint8_t(r) & 63];
+    const Words w = words(f);
+    return w.w1 && ((h.word ? *w.w2 : *w.w1) & h.bit) != 0;
   }
   // The two stored words as they are (a cheap change test: no expansion).
   uint64_t stored_words(const Flow& f) const noexcept {
-    return f.info ? uint64_t(pool_[f.info - 1].risks) | uint64_t(risks2_[f.info - 1] & ~kHostMaskChecked) << 32 : 0;
+    const Words w = words(f);
+    return w.w1 ? uint64_t(*w.w1) | uint64_t(*w.w2 & ~kHostMaskChecked) << 32 : 0;
   }
-  // The risks kept for a flow's FlowInfo entry (both words), by risk id.
+  // The risks kept for a flow's entry (both words), by risk id.
   uint64_t stored_risks(const Flow& f) const noexcept {
-    return f.info ? expand_risks(pool_[f.info - 1].risks, risks2_[f.info - 1]) : 0;
+    const Words w = words(f);
+    return w.w1 ? expand_risks(*w.w1, *w.w2) : 0;
   }
   // entry: FlowInfo pool index; on: raise, else clear
   void set_risk(uint32_t entry, Risk r, bool on) noexcept {
@@ -65,16 +104,27 @@ class Classifier {
     return ((h.word ? risks2_[entry] : pool_[entry].risks) & h.bit) != 0;
   }
   uint32_t entry_of(const FlowInfo* fi) const noexcept { return uint32_t(fi - &pool_[0]); }
-  void prefetch(const Flow& f) const noexcept { __builtin_prefetch(&pool_[f.info - 1], 1); }
+  void prefetch(const Flow& f) const noexcept {
+    if (!(f.info & kSettled)) __builtin_prefetch(&pool_[f.info - 1], 1);
+  }
   // The flow's metadata entry (a TLS one holds only its kind, cert and tls:
   // the first kTlsMetaBytes of a FlowMeta).
   const FlowMeta* meta(const Flow& f) const noexcept {
-    const FlowInfo* fi = info(f);
-    uint32_t m = fi ? fi->meta_index() : 0;
+    const uint32_t m = meta_index_of(f);
     if (!m) return nullptr;
-    if (fi->kind == uint8_t(MetaKind::Tls)) return reinterpret_cast<const FlowMeta*>(&tls_[m - 1]);
+    if (meta_kind(f) == MetaKind::Tls) return reinterpret_cast<const FlowMeta*>(&tls_[m - 1]);
     return &meta_[m - 1];
   }
+  // An interned metadata string ("" for none).
+  const char* meta_str(MetaStr r) const noexcept { return r ? strs_.name(r - 1) : ""; }
+  // Sets a metadata string to the first cap - 1 bytes of s (up to a NUL),
+  // interned; empty, or the string pool full (counted in meta_full): none.
+  void set_meta_str(MetaStr& ref, size_t cap, const char* s, size_t n) noexcept;
+  // The same for a TLS entry's ALPNs (a pool of their own: short strings).
+  const char* alpn(MetaStr r) const noexcept { return r ? alpns_.name(r - 1) : ""; }
+  void set_alpn(MetaStr& ref, const char* s, size_t n) noexcept;
+  // The flow's interned strings read out (HTTP, SSH, TLS entries).
+  void meta_text(const FlowMeta& m, MetaText& out) const noexcept;
   const TlsCert* cert(const FlowMeta& m) const noexcept { return m.kind == MetaKind::Tls && m.cert ? &certs_[m.cert - 1] : nullptr; }
   // Keeps the first certificate's fields for the flow's TLS entry (a pool
   // full: counted in meta_full, the risks and names were judged anyway).
@@ -93,7 +143,7 @@ class Classifier {
   // The flow table was rebuilt at `max_flows` slots: the pools take the same
   // shares of it (they only grow; entries keep their numbers).
   void grow(uint32_t max_flows, double info_share, double meta_share);
-  size_t memory_bytes(Mem m = Mem::Resident) const { return pool_.memory_bytes(m) + mem_bytes(risks2_, m) + meta_.memory_bytes(m) + tls_.memory_bytes(m) + certs_.memory_bytes(m); }
+  size_t memory_bytes(Mem m = Mem::Resident) const { return pool_.memory_bytes(m) + mem_bytes(risks2_, m) + done_.memory_bytes(m) + names_.memory_bytes(m) + meta_.memory_bytes(m) + tls_.memory_bytes(m) + certs_.memory_bytes(m) + strs_.memory_bytes(m) + alpns_.memory_bytes(m); }
 
   FlowMeta* ensure_meta(Flow& f, FlowInfo* fi, MetaKind k) noexcept;
   // A dissector reading on after its match names the application (TLS
@@ -156,6 +206,8 @@ class Classifier {
 
  private:
   FlowInfo* ensure_info(Flow& f) noexcept;
+  // packet() before the flow settles
+  void step(Flow& f, const Packet& p, bool from_client, bool retrans) noexcept;
   // The dissectors on a payload packet; true when nDPI gives up after it
   // (no dissector left to ask).
   bool inspect(Flow& f, FlowInfo* fi, const Packet& p, bool from_client) noexcept;
@@ -171,7 +223,7 @@ class Classifier {
   void tcp_giveup_issues(Flow& f) const noexcept;
   // The give-up named the flow from a cache: not a fully encrypted one.
   void named_by_cache(const Flow& f) noexcept {
-    if (f.info) set_risk(f.info - 1, Risk::FullyEncrypted, false);
+    if (f.info) set_word_risk(words(f), Risk::FullyEncrypted, false);
   }
   // While inspecting: the dissector of `proto` answered no on this flow.
   bool ruled_out(const Flow& f, uint16_t proto) const noexcept;
@@ -182,6 +234,41 @@ class Classifier {
   bool user_port_first(Flow& f) noexcept;
 
   EntryPool<FlowInfo> pool_;
+  // settled flows (settle()): their results, and their names kept once
+  EntryPool<FlowResult> done_;
+  InternedNames<sizeof(FlowInfo::host)> names_;
+  // the flow's metadata entry + 1, 0 = none
+  uint32_t meta_index_of(const Flow& f) const noexcept {
+    if (const FlowResult* r = result(f)) return uint32_t(r->meta[0]) | uint32_t(r->meta[1]) << 8 | uint32_t(r->meta[2]) << 16;
+    const FlowInfo* fi = info(f);
+    return fi ? fi->meta_index() : 0;
+  }
+  const FlowResult* result(const Flow& f) const noexcept { return f.info & kSettled ? &done_[(f.info & ~kSettled) - 1] : nullptr; }
+  // The FlowInfo of a flow being inspected, brought back for a settled one
+  // (null: no entry, or the pool full).
+  FlowInfo* live(Flow& f) noexcept {
+    if (!(f.info & kSettled)) return f.info ? &pool_[f.info - 1] : nullptr;
+    return unsettle(f);
+  }
+  FlowInfo* unsettle(Flow& f) noexcept;
+  // The two stored risk words of the flow's entry, FlowInfo or FlowResult (null: none).
+  struct Words {
+    uint32_t *w1, *w2;
+  };
+  Words words(const Flow& f) const noexcept {
+    if (!f.info) return {nullptr, nullptr};
+    auto* self = const_cast<Classifier*>(this);
+    if (f.info & kSettled) {
+      FlowResult& r = self->done_[(f.info & ~kSettled) - 1];
+      return {&r.risks, &r.risks2};
+    }
+    return {&self->pool_[f.info - 1].risks, &self->risks2_[f.info - 1]};
+  }
+  static void set_word_risk(Words w, Risk r, bool on) noexcept {
+    const RiskHome h = kRiskHomes.at[uint8_t(r) & 63];
+    uint32_t& x = h.word ? *w.w2 : *w.w1;
+    x = on ? x | h.bit : x & ~h.bit;
+  }
   // per FlowInfo entry: the second word of stored risks (kStoredRisks2), beside the
   // 64-byte entries rather than in them
   ZeroArray<uint32_t> risks2_;
@@ -196,6 +283,20 @@ class Classifier {
   EntryPool<FlowMeta> meta_;      // HTTP, SSH
   EntryPool<TlsMetaSlot> tls_;    // TLS, DTLS, QUIC (each pool a share of the flow table)
   EntryPool<TlsCert> certs_;      // their certificates (TLS ≤ 1.2, DTLS)
+  // HTTP's and SSH's recurring strings (room for an HTTP entry's three per
+  // metadata entry: never refuses while the metadata pool has room)
+  InternedNames<kMetaStrCap> strs_;
+  InternedNames<kAlpnCap> alpns_;  // TLS's two ALPNs (room for both per TLS entry)
+  template <class Pool>
+  static void drop_str(Pool& p, MetaStr& r) noexcept {
+    if (r) p.release(r - 1), r = 0;
+  }
+  template <class Pool>
+  void set_str(Pool& p, MetaStr& ref, size_t cap, const char* s, size_t n) noexcept;
+  static uint32_t strs_for(uint32_t entries, uint32_t per) noexcept {
+    const uint64_t n = uint64_t(entries) * per;
+    return uint32_t(n < HashIndex::kNone ? n : HashIndex::kNone - 1);
+  }
   struct CacheEntry {
     uint64_t key;
     uint32_t sec;  // written at this second of the writing flow's last packet

@@ -71,6 +71,23 @@ struct alignas(64) FlowInfo {
 };
 static_assert(sizeof(FlowInfo) == 64);
 
+// What the classifier keeps of a flow it is done with (no packet inspected
+// or read any more: Classifier::settle): FlowInfo's results without the
+// dissectors' state, the name interned — 24 bytes where FlowInfo and its
+// second risk word take 68. Flow::info then holds kSettled | entry + 1.
+struct FlowResult {
+  uint32_t risks, risks2;   // FlowInfo::risks and the second word (its host-exception bits included)
+  MetaStr host;             // the name (Classifier's names), 0 = none
+  uint8_t meta[3];          // as FlowInfo's
+  uint8_t confidence : 4, kind : 4;
+  uint16_t qtype, answers;  // DnsMeta's, kind Dns
+  uint8_t rcode, dns_flags;
+  uint8_t ssh_unanswered;   // SSH's probing state as the flow settled (ssh_unanswered)
+  uint8_t pad;
+};
+static_assert(sizeof(FlowResult) == 24);
+constexpr uint32_t kSettled = 0x80000000u;
+
 enum class Verdict : uint8_t { No, NeedMore, Match };
 
 struct Match {
@@ -160,6 +177,9 @@ struct DpiCtx {
   // The flow's metadata entry of that kind, allocated on first use; null
   // when the pool is full or the flow has another kind.
   FlowMeta* meta(MetaKind k) const;
+  // Sets one of the entry's interned strings (Classifier::set_meta_str).
+  void set_meta_str(MetaStr& ref, size_t cap, const char* s, size_t n) const;
+  void set_alpn(MetaStr& ref, Bytes s) const;
   // A few bytes a dissector carries from one packet of the flow to the
   // next while it is under inspection (RX's connection ids, a stage
   // counter): the tail of FlowInfo::host, which holds no name until a

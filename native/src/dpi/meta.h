@@ -1,10 +1,13 @@
 // ④ What dissectors extract beyond the name: one entry per flow whose
 // dissector has metadata, from bounded pools separate from FlowInfo, so
-// flows without any cost nothing: 256 bytes for HTTP and SSH, 128 for TLS /
-// DTLS / QUIC (the first half of a FlowMeta), whose certificate's fields —
+// flows without any cost nothing: 120 bytes (a FlowMeta) for HTTP and SSH,
+// 88 (its first part) for TLS / DTLS / QUIC, whose certificate's fields —
 // read only from TLS ≤ 1.2 and DTLS, never from TLS 1.3 or QUIC — take a
-// TlsCert entry of their own. DNS's few fields fit in FlowInfo itself
-// (DnsMeta). Strings are NUL-terminated, truncated to their array.
+// TlsCert entry of their own. The strings that recur across flows (HTTP's
+// User-Agent, Server and Content-Type, SSH's banners, TLS's ALPNs) are kept
+// once per worker (flow/interned_names.h) and referenced by id; a query
+// reads them out into a MetaText. DNS's few fields fit in FlowInfo itself
+// (DnsMeta). Strings are NUL-terminated, truncated to their cap.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -14,6 +17,9 @@ namespace fg {
 
 enum class MetaKind : uint8_t { None = 0, Tls = 1, Http = 2, Ssh = 3, Dns = 4 };
 constexpr uint8_t kMetaKinds = 5;
+
+// A MetaStrings reference: the string's id + 1, 0 = none.
+using MetaStr = uint32_t;
 
 struct TlsMeta {
   uint16_t version;         // negotiated (ServerHello, supported_versions); 0 = not seen
@@ -30,9 +36,13 @@ struct TlsMeta {
     };
     uint8_t quic_cid[8];    // QUIC: the first bytes after a short header's first byte (nDPI's quic_server_cid)
   };
+  // the client's first offered protocol, the server's choice (interned: Classifier::set_alpn)
+  MetaStr alpn_client, alpn_server;
   uint8_t ja3c[16], ja3s[16];     // MD5
-  char ja4[36];                   // FoxIO JA4, fixed length, not terminated
-  char alpn_client[16], alpn_server[16];
+  // FoxIO JA4 "a_b_c": a's 10 characters, b's and c's 12 hex digits as the
+  // 6 bytes they spell (ja4_text writes the 36 characters)
+  char ja4a[10];
+  uint8_t ja4b[6], ja4c[6];
   union {
     uint16_t hello_app;     // the app the cut ClientHello's SNI names, once its rest follows (TCP)
     struct {
@@ -41,6 +51,17 @@ struct TlsMeta {
     };
   };
 };
+static_assert(sizeof(TlsMeta) == 80);
+constexpr size_t kJa4Len = 36;
+inline void ja4_text(const TlsMeta& t, char (&out)[kJa4Len]) {
+  static const char kHex[] = "0123456789abcdef";
+  std::memcpy(out, t.ja4a, 10);
+  out[10] = '_', out[23] = '_';
+  for (int i = 0; i < 6; i++) {
+    out[11 + 2 * i] = kHex[t.ja4b[i] >> 4], out[12 + 2 * i] = kHex[t.ja4b[i] & 15];
+    out[24 + 2 * i] = kHex[t.ja4c[i] >> 4], out[25 + 2 * i] = kHex[t.ja4c[i] & 15];
+  }
+}
 // The first certificate (TLS ≤ 1.2, DTLS): FlowMeta::cert.
 struct TlsCert {
   int64_t not_before, not_after;  // epoch seconds, 0 = not read
@@ -56,14 +77,17 @@ enum TlsFlag : uint8_t {
   kTlsAlpnOffered = 64, kTlsSelfSigned = 128,  // issuer DN == subject DN, compared whole
 };
 
+// The longest each string keeps, its NUL included (a longer one is cut).
+constexpr size_t kUserAgentCap = 80, kContentTypeCap = 32, kServerCap = 36, kBannerCap = 72, kAlpnCap = 16;
+constexpr size_t kMetaStrCap = 80;  // the longest of them: a MetaStrings entry (ALPNs have a pool of their own)
+static_assert(kUserAgentCap <= kMetaStrCap && kBannerCap <= kMetaStrCap);
+
 struct HttpMeta {
   uint8_t method;     // HttpMethod
   uint8_t flags;
   uint16_t status;    // response status code, 0 = none seen
   char url[96];
-  char user_agent[80];
-  char content_type[32];
-  char server[36];
+  MetaStr user_agent, content_type, server;
 };
 enum class HttpMethod : uint8_t { Unknown, Get, Post, Head, Put, Delete, Options, Patch, Connect, Trace };
 const char* http_method_name(uint8_t m);
@@ -72,7 +96,7 @@ struct SshMeta {
   uint8_t flags;      // SshFlag
   uint8_t pad[3];
   uint8_t hassh_c[16], hassh_s[16];
-  char banner_c[72], banner_s[72];
+  MetaStr banner_c, banner_s;
 };
 enum SshFlag : uint8_t { kSshHasshC = 1, kSshHasshS = 2 };
 
@@ -86,12 +110,25 @@ struct alignas(8) FlowMeta {
     SshMeta ssh;
   };
 };
-static_assert(sizeof(FlowMeta) == 256);
-// A TLS entry is a FlowMeta's first 128 bytes: only its kind, cert and tls are read.
-constexpr size_t kTlsMetaBytes = 128;
+static_assert(sizeof(FlowMeta) == 120);
+// A TLS entry is a FlowMeta's first kTlsMetaBytes: only its kind, cert and tls are read.
+constexpr size_t kTlsMetaBytes = 88;
 static_assert(offsetof(FlowMeta, tls) + sizeof(TlsMeta) <= kTlsMetaBytes);
 struct alignas(8) TlsMetaSlot {
   uint8_t b[kTlsMetaBytes];
+};
+
+// A flow's interned strings read out (a query's copy of them).
+union MetaText {
+  struct {
+    char alpn_client[kAlpnCap], alpn_server[kAlpnCap];
+  } tls;
+  struct {
+    char user_agent[kUserAgentCap], content_type[kContentTypeCap], server[kServerCap];
+  } http;
+  struct {
+    char banner_c[kBannerCap], banner_s[kBannerCap];
+  } ssh;
 };
 
 // Lives in FlowInfo over the dissector mask, which is dead once a
@@ -108,6 +145,12 @@ static_assert(sizeof(DnsMeta) == 15);
 // Copies at most cap-1 bytes and terminates.
 inline void copy_str(char* dst, size_t cap, const void* src, size_t n) {
   if (n >= cap) n = cap - 1;
+  std::memcpy(dst, src, n);
+  dst[n] = 0;
+}
+// Copies a C string, cut to cap - 1 bytes.
+inline void copy_cstr(char* dst, size_t cap, const char* src) {
+  size_t n = src ? strnlen(src, cap - 1) : 0;
   std::memcpy(dst, src, n);
   dst[n] = 0;
 }

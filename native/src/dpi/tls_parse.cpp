@@ -103,11 +103,11 @@ void hex_list(Text& t, const uint16_t* v, size_t n) {
   }
 }
 
-void hash12(const Text& t, char* out) {
-  static const char kHex[] = "0123456789abcdef";
+// JA4's b and c: the SHA-256's first 6 bytes (12 hex digits in the text)
+void hash12(const Text& t, uint8_t* out) {
   uint8_t h[32];
   sha256_digest(t.buf, t.n, h);
-  for (int i = 0; i < 6; i++) out[2 * i] = kHex[h[i] >> 4], out[2 * i + 1] = kHex[h[i] & 15];
+  std::memcpy(out, h, 6);
 }
 
 bool alnum(uint8_t c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
@@ -286,7 +286,6 @@ bool tls_read_client_hello(Bytes hs, HelloTransport tr, TlsMeta& t, HelloFacts& 
   t.flags |= kTlsClientHello;
   t.client_version = best_version ? best_version : legacy;
   facts.alpn = alpn, facts.alpn_len = alpn_len;
-  if (alpn) copy_str(t.alpn_client, sizeof(t.alpn_client), alpn, alpn_len);
   if (facts.has_alpn) t.flags |= kTlsAlpnOffered;
   if (!facts.complete) return true;
 
@@ -309,13 +308,14 @@ bool tls_read_client_hello(Bytes hs, HelloTransport tr, TlsMeta& t, HelloFacts& 
   struct FpEntry {
     uint64_t key;
     uint8_t ja3c[16];
-    char ja4[36];
+    char ja4a[10];
+    uint8_t ja4b[6], ja4c[6];
   };
   static thread_local FpEntry fp_cache[256] = {};
   FpEntry& hit = fp_cache[key & 255];
   if (key && hit.key == key) {
     std::memcpy(t.ja3c, hit.ja3c, sizeof(t.ja3c));
-    std::memcpy(t.ja4, hit.ja4, sizeof(t.ja4));
+    std::memcpy(t.ja4a, hit.ja4a, sizeof(t.ja4a)), std::memcpy(t.ja4b, hit.ja4b, 6), std::memcpy(t.ja4c, hit.ja4c, 6);
     t.flags |= kTlsJa3c;
     return true;
   }
@@ -338,7 +338,7 @@ bool tls_read_client_hello(Bytes hs, HelloTransport tr, TlsMeta& t, HelloFacts& 
   t.flags |= kTlsJa3c;
 
   // JA4 (FoxIO): a_b_c.
-  char* a = t.ja4;
+  char* a = t.ja4a;
   a[0] = tr == HelloTransport::Quic ? 'q' : tr == HelloTransport::Dtls ? 'd' : 't';
   const uint16_t v = best_version ? best_version : legacy;
   const char* vs = "00";
@@ -367,13 +367,11 @@ bool tls_read_client_hello(Bytes hs, HelloTransport tr, TlsMeta& t, HelloFacts& 
     static const char kHex[] = "0123456789abcdef";
     a[8] = kHex[alpn[0] >> 4], a[9] = kHex[alpn[alpn_len - 1] & 15];
   }
-  a[10] = '_';
   std::sort(ciphers, ciphers + nc);
   Text b;
   hex_list(b, ciphers, nc);
-  if (nc) hash12(b, a + 11);
-  else std::memset(a + 11, '0', 12);
-  a[23] = '_';
+  if (nc) hash12(b, t.ja4b);
+  else std::memset(t.ja4b, 0, 6);  // "000000000000"
   uint16_t ext_sorted[kMaxList];
   size_t nx = 0;
   for (size_t i = 0; i < ne; i++)
@@ -385,15 +383,15 @@ bool tls_read_client_hello(Bytes hs, HelloTransport tr, TlsMeta& t, HelloFacts& 
     c.chr('_');
     hex_list(c, sigs, ns);
   }
-  if (ne) hash12(c, a + 24);
-  else std::memset(a + 24, '0', 12);
+  if (ne) hash12(c, t.ja4c);
+  else std::memset(t.ja4c, 0, 6);
   hit.key = key;
   std::memcpy(hit.ja3c, t.ja3c, sizeof(hit.ja3c));
-  std::memcpy(hit.ja4, t.ja4, sizeof(hit.ja4));
+  std::memcpy(hit.ja4a, t.ja4a, sizeof(hit.ja4a)), std::memcpy(hit.ja4b, t.ja4b, 6), std::memcpy(hit.ja4c, t.ja4c, 6);
   return true;
 }
 
-bool tls_read_server_hello(Bytes hs, TlsMeta& t, bool* uncommon_alpn, bool* susp_ext, bool dtls) {
+bool tls_read_server_hello(Bytes hs, TlsMeta& t, Bytes* alpn, bool* uncommon_alpn, bool* susp_ext, bool dtls) {
   Reader r{hs.data(), hs.size()};
   if (r.u8() != 0x02) return false;
   size_t msg_len = r.u24();
@@ -429,7 +427,7 @@ bool tls_read_server_hello(Bytes hs, TlsMeta& t, bool* uncommon_alpn, bool* susp
         const size_t list = e.u16();
         const size_t at = e.off;
         size_t l = e.u8();
-        if (e.ok && e.has(l)) copy_str(t.alpn_server, sizeof(t.alpn_server), e.p + e.off, l);
+        if (e.ok && e.has(l) && alpn) *alpn = Bytes(e.p + e.off, l);
         // nDPI's walk of the server's list, within the extension
         if (uncommon_alpn && at <= e.n) *uncommon_alpn = tls_uncommon_alpns(e.p + at, std::min(list, e.n - at));
       }

@@ -38,12 +38,14 @@ struct HelloFacts {
 
 enum class HelloTransport : uint8_t { Tcp, Quic, Dtls };
 
-// `hs` starts at the handshake header (type 1). Fills t's client fields.
+// `hs` starts at the handshake header (type 1). Fills t's client fields
+// (the first offered protocol is facts.alpn: the caller keeps it).
 bool tls_read_client_hello(Bytes hs, HelloTransport tr, TlsMeta& t, HelloFacts& facts);
-// `hs` starts at the handshake header (type 2). `uncommon_alpn`, when given,
+// `hs` starts at the handshake header (type 2). `alpn`, when given, is set
+// to the server's chosen protocol if it names one; `uncommon_alpn`, when given,
 // tells whether the server's ALPN holds a value off nDPI's common list;
 // `susp_ext` whether an extension is one nDPI calls suspicious.
-bool tls_read_server_hello(Bytes hs, TlsMeta& t, bool* uncommon_alpn = nullptr, bool* susp_ext = nullptr, bool dtls = false);
+bool tls_read_server_hello(Bytes hs, TlsMeta& t, Bytes* alpn = nullptr, bool* uncommon_alpn = nullptr, bool* susp_ext = nullptr, bool dtls = false);
 // nDPI's checkExtensions on an extension id: above 59 (IANA's range as
 // nDPI knows it), not renegotiation_info and not on its list of known
 // non-IANA ones (ESNI, NPN, ALPS, Channel ID, QUIC's, GREASE, ECH …); or

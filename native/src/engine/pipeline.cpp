@@ -611,8 +611,7 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
       if (lim_.checks) rescore(fi, true);
       // ntopng's Flow: a client whose flow nDPI flags as a crawler or bot is
       // one from then on (Host::setCrawlerBotScannerHost)
-      const FlowInfo* x = dpi_.info(f);
-      if (x && (x->risks & stored_bit(Risk::CrawlerBot)) && f.cli_host != HashIndex::kNone) hosts_[f.cli_host].flags |= kHostCrawlerBot;
+      if (dpi_.has_stored(f, Risk::CrawlerBot) && f.cli_host != HashIndex::kNone) hosts_[f.cli_host].flags |= kHostCrawlerBot;
     }
   }
   // ... as is one whose address nDPI's crawler lists hold (its ip_risk
@@ -773,12 +772,6 @@ void Pipeline::learn_arp(const RawPacket& raw) noexcept {
   if (p.arp_op) learn_bcast_domain(p, false);
 }
 
-static void copy_cstr(char* dst, size_t cap, const char* src) {
-  size_t n = src ? strnlen(src, cap - 1) : 0;
-  std::memcpy(dst, src, n);
-  dst[n] = 0;
-}
-
 static uint8_t location(const IpAddr& a, bool local) {
   return uint8_t(is_multicast(a) ? Location::Multicast : local ? Location::Local : Location::Remote);
 }
@@ -805,8 +798,7 @@ void Pipeline::emit_record(uint32_t slot, RecordKind kind, FlowEnd why) noexcept
   r.tunnel = f.tunnel, r.reason = uint8_t(why), r.kind = uint8_t(kind);
   r.dscp_cli = f.dscp[0], r.dscp_srv = f.dscp[1];
   r.ttl_cli = f.ttl[0], r.ttl_srv = f.ttl[1];
-  const FlowInfo* fi = dpi_.info(f);
-  if (fi) r.confidence = fi->confidence;
+  if (dpi_.has_state(f)) r.confidence = dpi_.confidence(f);
   else r.confidence = f.l7_app ? uint8_t(Confidence::Dpi) : 0;
   r.risks = dpi_.risks(f);
   r.cli_location = location(cli, f.cli_local), r.srv_location = location(srv, f.srv_local);
@@ -834,7 +826,7 @@ void Pipeline::emit_record(uint32_t slot, RecordKind kind, FlowEnd why) noexcept
     copy_cstr(r.srv_name, sizeof(r.srv_name), names_.get(h.name));
     r.devtypes |= uint8_t(mac_devtype(h.mac) & 0x0f);
   }
-  flow_info_text(f, fi, r.info, sizeof(r.info));
+  flow_info_text(f, r.info, sizeof(r.info));
   if (iec) iec104_info(*iec, r.info, sizeof(r.info));  // ntopng's getFlowInfo puts IEC104Stats' first
   if (!expired_->push(r)) stats_.expired_ring_drops++;
 }
@@ -842,29 +834,29 @@ void Pipeline::emit_record(uint32_t slot, RecordKind kind, FlowEnd why) noexcept
 // ntopng's Flow::getFlowInfo, from what the dissectors kept: the DNS query,
 // HTTP's host + URL (nDPI's http.url), the TLS/QUIC SNI or another server
 // name, else SSH's server (or client) banner.
-void Pipeline::flow_info_text(const Flow& f, const FlowInfo* fi, char* out, size_t cap) const noexcept {
+void Pipeline::flow_info_text(const Flow& f, char* out, size_t cap) const noexcept {
   out[0] = 0;
-  if (!fi) return;
+  if (!dpi_.has_state(f)) return;
   const FlowMeta* m = dpi_.meta(f);
-  // host[] holds a name only once a dissector set one (scratch bytes sit in
-  // its tail before, with host[0] kept 0)
-  if (m && m->kind == MetaKind::Http && (fi->host[0] || m->http.url[0])) {
+  const std::string_view host = dpi_.host(f);
+  if (m && m->kind == MetaKind::Http && (!host.empty() || m->http.url[0])) {
     // nDPI's URL: the target alone for a tunnel (CONNECT) or an absolute
     // URI, the host alone when the target is the host, else host + target
     const char* url = m->http.url;
-    size_t n = strnlen(fi->host, sizeof(fi->host));
+    size_t n = host.size();
     if (f.l7_app == id(ProtoId::HTTP_Connect) || std::strncmp(url, "http://", 7) == 0) n = 0;
-    else if (n && std::strncmp(url, fi->host, n) == 0 && url[n] == 0) url = "";
+    else if (n && std::strncmp(url, host.data(), n) == 0 && url[n] == 0) url = "";
     if (n >= cap) n = cap - 1;
-    std::memcpy(out, fi->host, n);
+    std::memcpy(out, host.data(), n);
     copy_cstr(out + n, cap - n, url);
     return;
   }
-  if (fi->host[0]) {
-    copy_cstr(out, cap, fi->host);
+  if (!host.empty()) {
+    const size_t n = host.size() < cap ? host.size() : cap - 1;
+    std::memcpy(out, host.data(), n), out[n] = 0;
     return;
   }
-  if (m && m->kind == MetaKind::Ssh) copy_cstr(out, cap, m->ssh.banner_s[0] ? m->ssh.banner_s : m->ssh.banner_c);
+  if (m && m->kind == MetaKind::Ssh) copy_cstr(out, cap, dpi_.meta_str(m->ssh.banner_s ? m->ssh.banner_s : m->ssh.banner_c));
 }
 
 // nDPI categories of ntopng's RemoteAccess flow check (data/categories.tsv)
@@ -1045,12 +1037,13 @@ void Pipeline::classified(Flow& f, uint32_t idx) noexcept {
   }
   if (!f.cli_local) return;
   if (kind && has_srv) contact(f.cli_host, kind, ip_hash(srv_ip));
-  const FlowInfo* fi = dpi_.info(f);
-  if (!fi || !fi->host[0]) return;
+  const std::string_view host = dpi_.host(f);
+  if (host.empty()) return;
+  const char* const fhost = host.data();
   // the name the flow carries, hashed once for the domain-name and service sketches
-  const size_t len = strnlen(fi->host, sizeof(fi->host));
+  const size_t len = host.size();
   uint64_t nh = 0xcbf29ce484222325ULL;  // FNV-1a
-  for (size_t i = 0; i < len; i++) nh = (nh ^ uint8_t(fi->host[i])) * 0x100000001b3ULL;
+  for (size_t i = 0; i < len; i++) nh = (nh ^ uint8_t(fhost[i])) * 0x100000001b3ULL;
   const uint32_t name = uint32_t(mix64(nh) >> 32);
   contact(f.cli_host, kContactDomains, name);
   // LocalHostStats::incrVisitedWebSite, from Flow's HTTP, TLS / QUIC / Tor (not DoH) and DNS (no error)
@@ -1059,16 +1052,16 @@ void Pipeline::classified(Flow& f, uint32_t idx) noexcept {
     case id(ProtoId::HTTP): {
       contact(f.cli_host, kContactServices, name);
       size_t n = len;  // the Host without its ":port"
-      while (n && fi->host[n - 1] >= '0' && fi->host[n - 1] <= '9') n--;
-      visited(f.cli_host, fi->host, n && fi->host[n - 1] == ':' ? n - 1 : len, name);
+      while (n && fhost[n - 1] >= '0' && fhost[n - 1] <= '9') n--;
+      visited(f.cli_host, fhost, n && fhost[n - 1] == ':' ? n - 1 : len, name);
       break;
     }
     case id(ProtoId::TLS): case id(ProtoId::QUIC): case id(ProtoId::Tor):
       contact(f.cli_host, kContactServices, name);
-      if (f.l7_app != id(ProtoId::DoH_DoT)) visited(f.cli_host, fi->host, len, name);
+      if (f.l7_app != id(ProtoId::DoH_DoT)) visited(f.cli_host, fhost, len, name);
       break;
     case id(ProtoId::DNS):
-      if (MetaKind(fi->kind) != MetaKind::Dns || fi->dns.rcode == 0) contact(f.cli_host, kContactServices, name), visited(f.cli_host, fi->host, len, name);
+      if (dpi_.meta_kind(f) != MetaKind::Dns || dpi_.dns(f).rcode == 0) contact(f.cli_host, kContactServices, name), visited(f.cli_host, fhost, len, name);
       break;
   }
 }
@@ -1086,7 +1079,7 @@ bool Pipeline::behaviour(const Flow& f) noexcept {
   bool created;
   auto put = [&](BehaviourMap& m) -> BehaviourEntry* {
     BehaviourEntry* e = m.find_or_add(k, f.first_ns, created);
-    if (created) flow_info_text(f, dpi_.info(f), e->info, sizeof e->info);
+    if (created) flow_info_text(f, e->info, sizeof e->info);
     return e;
   };
   if (f.cli_local && f.srv_local)
@@ -1128,8 +1121,7 @@ void Pipeline::visited(uint32_t host, const char* name, size_t len, uint32_t nam
   size_t n;
   if (!site_of(name, len, site, n)) return;
   contact(host, kContactVisited, name_hash);
-  uint32_t h = 2166136261u;  // FNV-1a
-  for (size_t i = 0; i < n; i++) h = (h ^ uint8_t(site[i])) * 16777619u;
+  const uint32_t h = fnv1a(site, n);
   if_sites_.add(site, n, h);
   uint32_t& ref = host_sites_[host];
   const uint32_t id = site_names_.find(site, n, h);  // none: a site no list holds yet

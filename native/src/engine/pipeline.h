@@ -49,7 +49,7 @@ struct PipelineLimits {
   // The pools below reserve address space; an entry's pages are touched at
   // its first use (EntryPool), so a share of 1 costs only what is used.
   double flow_info_share = 1;                        // classifier state (FlowInfo, 64 B) for this share of the flow table
-  double flow_meta_share = 1;                        // protocol metadata (FlowMeta, 256 B) for this share
+  double flow_meta_share = 1;                        // protocol metadata (FlowMeta, 128 B) for this share
   double host_side_share = 1;                        // local hosts' side state (sites, ICMP, used ports, behaviour: 1.5 KB) for this share of the host table
   uint32_t behaviour_map_entries = 8192;             // service and periodicity map keys (each)
   uint32_t iec_learning_s = 21600;                   // IEC 60870-5-104 transitions learned this long (ntopng's CONST_IEC104_LEARNING_TIME)
@@ -281,7 +281,7 @@ class Pipeline {
   }
   // The record of a flow (ended, or a periodic snapshot) into the expired ring.
   void emit_record(uint32_t fi, RecordKind kind, FlowEnd why) noexcept;
-  void flow_info_text(const Flow& f, const FlowInfo* fi, char* out, size_t cap) const noexcept;
+  void flow_info_text(const Flow& f, char* out, size_t cap) const noexcept;
   void account_flow(Flow& f, uint32_t fi, bool sample_thpt) noexcept;
   void credit_host(uint32_t hi, const L7Credit& c) noexcept;
   void classified(Flow& f, uint32_t idx) noexcept;

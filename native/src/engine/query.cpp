@@ -675,18 +675,19 @@ std::vector<FlowRow> flow_rows(const Views& v, const PageOrder& o, size_t from, 
     r.f = f;
     r.tcp = pl.flow_tcp(e.index);
     r.risks = pl.classifier().risks(f);
-    if (const FlowInfo* fi = pl.classifier().info(f)) {
-      r.host.assign(fi->host, strnlen(fi->host, sizeof(fi->host)));
-      r.confidence = fi->confidence;
+    if (const Classifier& c = pl.classifier(); c.has_state(f)) {
+      r.host = c.host(f);
+      r.confidence = c.confidence(f);
       // A TLS entry that read nothing (QUIC's state before its match, a
       // record walk's skip count) carries no metadata.
       if (const FlowMeta* m = pl.classifier().meta(f); m && !(m->kind == MetaKind::Tls && !m->tls.flags)) {
         // a TLS entry is the first kTlsMetaBytes of a FlowMeta
         std::memcpy(static_cast<void*>(&r.meta), m, m->kind == MetaKind::Tls ? kTlsMetaBytes : sizeof(FlowMeta));
         r.has_meta = true;
+        pl.classifier().meta_text(*m, r.text);
         if (const TlsCert* c = pl.classifier().cert(*m)) r.cert = *c, r.has_cert = true;
       }
-      if (fi->kind == uint8_t(MetaKind::Dns)) r.dns = fi->dns, r.dns_kind = true;
+      if (c.meta_kind(f) == MetaKind::Dns) r.dns = c.dns(f), r.dns_kind = true;
     } else if (f.l7_app) {
       r.confidence = uint8_t(Confidence::Dpi);
     }

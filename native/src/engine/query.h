@@ -161,6 +161,7 @@ struct FlowRow {
   uint64_t risks = 0;                    // nDPI risk mask
   bool has_meta = false;
   FlowMeta meta;                         // valid when has_meta (a TLS one: its first kTlsMetaBytes)
+  MetaText text;                         // HTTP's and SSH's strings, read out with meta
   bool has_cert = false;
   TlsCert cert;                          // TLS: valid when has_cert
   DnsMeta dns{};                         // valid when dns_kind

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "flow/hash_index.h"
+#include "flow/interned_names.h"
 #include "flow/top_sites.h"
 #include "util/bytes.h"
 
@@ -16,67 +17,8 @@ namespace fg {
 // Names keyed by (FNV-1a hash of the whole site, name cut to 55 characters),
 // as TopSites matches them: two long sites alike in their first 55
 // characters stay two entries there, so here too.
-class SiteNames {
- public:
-  static constexpr uint32_t kLen = TopSites::kNameLen;
-  // The index is not given huge pages: names land at random in it, and a
-  // 2 MiB page faulted in per name would cost more than the names save.
-  explicit SiteNames(uint32_t max) : pool_(max), index_(max, false) {}
-
-  // The name's id, kNone when no list holds it (no reference taken).
-  uint32_t find(const char* s, size_t len, uint32_t h) const noexcept {
-    if (len >= kLen) len = kLen - 1;
-    return index_.find(key(h), [&](uint32_t i) {
-      const Entry& e = pool_[i];
-      return e.hash == h && std::strncmp(e.s, s, len) == 0 && e.s[len] == 0;
-    });
-  }
-  // A reference to the name, added if new (kNone: the pool is full).
-  uint32_t intern(const char* s, size_t len, uint32_t h) noexcept {
-    if (len >= kLen) len = kLen - 1;
-    uint32_t i = find(s, len, h);
-    if (i == HashIndex::kNone) {
-      i = pool_.alloc();
-      if (i == HashIndex::kNone) return i;
-      Entry& e = pool_[i];
-      e.refs = 0, e.hash = h;
-      std::memcpy(e.s, s, len), e.s[len] = 0;
-      index_.insert(key(h), i);
-    }
-    pool_[i].refs++;
-    return i;
-  }
-  // Drops a reference; the last one frees the name.
-  void release(uint32_t i) noexcept {
-    if (--pool_[i].refs) return;
-    index_.erase(key(pool_[i].hash), i, [&](uint32_t j) { return key(pool_[j].hash); });
-    pool_.release(i);
-  }
-  const char* name(uint32_t i) const { return pool_[i].s; }
-  uint32_t hash(uint32_t i) const { return pool_[i].hash; }
-  // Room for `max` names, ids unchanged (the table rebuild: the host lists
-  // keep theirs). May throw std::bad_alloc, changing nothing.
-  void grow(uint32_t max) {
-    if (max <= pool_.max()) return;
-    HashIndex ix(max, false);
-    for (uint32_t i = 0; i < pool_.span(); i++)
-      if (pool_.used(i)) ix.insert(key(pool_[i].hash), i);
-    pool_.grow(max);
-    index_ = std::move(ix);
-  }
-  size_t memory_bytes(Mem m = Mem::Resident) const { return pool_.memory_bytes(m) + index_.memory_bytes(m); }
-
- private:
-  struct Entry {  // the length is where the NUL is
-    uint32_t refs, hash;
-    char s[kLen];
-  };
-  static_assert(sizeof(Entry) == 64, "a name is one cache line");
-  // the index takes its tag from the upper 32 bits: spread the 32-bit hash over 64
-  static uint64_t key(uint32_t h) { return mix64(h); }
-  EntryPool<Entry> pool_;
-  HashIndex index_;
-};
+using SiteNames = InternedNames<TopSites::kNameLen>;
+static_assert(sizeof(SiteNames::Entry) == 64, "a name is one cache line");
 
 // What a visit did to a host's list.
 enum class SiteVisit : uint8_t { Kept, NoRoom /* a new site, the short list full */, NoName /* the name pool full */ };

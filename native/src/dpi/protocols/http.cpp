@@ -613,7 +613,7 @@ struct Http {
             c.risk(Risk::HttpSuspHeader);
             break;
           }
-      if (fm && !fm->http.server[0]) copy_str(fm->http.server, sizeof(fm->http.server), l.server.p, l.server.n);
+      if (fm && !fm->http.server) c.set_meta_str(fm->http.server, kServerCap, l.server.p, l.server.n);
     }
     if (l.ua && !(st[kFlags] & kUaSet)) {
       st[kFlags] |= kUaSet;
@@ -625,14 +625,14 @@ struct Http {
       if (contains(l.ua.p, t, "MSRPC")) st[kFlags2] |= kUaMsrpc;
       if (contains(l.ua.p, t, "Valve/Steam HTTP Client")) st[kFlags2] |= kUaSteam;
       if (contains(l.ua.p, t, "Microsoft-Delivery-Optimization/")) st[kFlags2] |= kUaDelivery;
-      if (fm) copy_str(fm->http.user_agent, sizeof(fm->http.user_agent), l.ua.p, l.ua.n);
+      if (fm) c.set_meta_str(fm->http.user_agent, kUserAgentCap, l.ua.p, l.ua.n);
     }
     if (l.auth && (contains_nocase(l.auth.p, l.auth.n, "basic") || contains_nocase(l.auth.p, l.auth.n, "digest")))
       c.risk(Risk::ClearTextCredentials);
     if (l.content && (st[kFlags] & kStatusSet) && !(st[kFlags] & kRespCt)) {
       st[kFlags] |= kRespCt;
       if (l.content.n == 19 && std::memcmp(l.content.p, "application/java-vm", 19) == 0) st[kFlags] |= kJavaVm;
-      if (fm) copy_str(fm->http.content_type, sizeof(fm->http.content_type), l.content.p, l.content.n);
+      if (fm) c.set_meta_str(fm->http.content_type, kContentTypeCap, l.content.p, l.content.n);
       check_content();
     }
     // The Host line, when the flow has no name yet: as nDPI keeps it

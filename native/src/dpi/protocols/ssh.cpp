@@ -177,7 +177,7 @@ Verdict read_on(DpiCtx& c) {
       char sig[kSignatureCap];
       signature(b, sig);
       if (obsolete_version(sig)) c.risk(Risk::SshObsoleteServer);
-      if (FlowMeta* fm = c.meta(MetaKind::Ssh)) copy_str(fm->ssh.banner_s, sizeof(fm->ssh.banner_s), sig, std::strlen(sig));
+      if (FlowMeta* fm = c.meta(MetaKind::Ssh)) c.set_meta_str(fm->ssh.banner_s, kBannerCap, sig, std::strlen(sig));
       st[kStage] = kBothBanners;
     }
   } else if (b.size() > 5 && b[5] == kKexInit) {
@@ -195,7 +195,7 @@ Verdict classify_ssh(DpiCtx& c, Match& m) {
   char sig[kSignatureCap];
   signature(b, sig);
   if (obsolete_version(sig)) c.risk(Risk::SshObsoleteClient);
-  if (FlowMeta* fm = c.meta(MetaKind::Ssh)) copy_str(fm->ssh.banner_c, sizeof(fm->ssh.banner_c), sig, std::strlen(sig));
+  if (FlowMeta* fm = c.meta(MetaKind::Ssh)) c.set_meta_str(fm->ssh.banner_c, kBannerCap, sig, std::strlen(sig));
   if (c.info) {
     // the dispatcher's mask in these bytes is dead once the flow is named
     uint8_t* st = c.info->state;
@@ -211,12 +211,14 @@ Verdict classify_ssh(DpiCtx& c, Match& m) {
 
 }  // namespace
 
-bool ssh_probing_attempt(const Flow& f, const FlowInfo& fi) {
+bool ssh_unanswered(const FlowInfo& fi) { return fi.state[kPayloadDirs] != 3 && !(fi.state[kHasshRead] & 2); }
+
+bool ssh_probing_attempt(const Flow& f, bool unanswered) {
   if (f.key.proto != kProtoTcp || !(f.tcp_flags[0] & kPsh) || !(f.tcp_flags[1] & kPsh)) return false;
   // IPv6 with equal ports: every packet is nDPI's direction 1, direction 0
   // never has a flag
   if (ndpi_one_sided(f)) return false;
-  return fi.state[kPayloadDirs] != 3 && !(fi.state[kHasshRead] & 2);
+  return unanswered;
 }
 
 FG_DISSECTOR(ssh, {"SSH", id(ProtoId::SSH), kL4Tcp, kMaxDpiPackets, classify_ssh});

@@ -10,6 +10,10 @@ namespace fg {
 // flow SSH's dissector named: both directions sent a PSH flag, payload came
 // from one nDPI direction only while SSH read the flow, and no KEXINIT of
 // nDPI's direction 1 (the server's HASSH) was read.
-bool ssh_probing_attempt(const Flow& f, const FlowInfo& fi);
+// `unanswered`: ssh_unanswered's answer on the flow's FlowInfo, which the
+// classifier keeps when it settles the flow (the dissector's bytes are
+// final once SSH is done reading).
+bool ssh_unanswered(const FlowInfo& fi);
+bool ssh_probing_attempt(const Flow& f, bool unanswered);
 
 }  // namespace fg

@@ -355,7 +355,9 @@ bool walk_server(const DpiCtx& c, TlsMeta& t) {
         Bytes msg = rec.subspan(h, std::min(hl + 4, rec.size() - h));
         if (ht == 2 && !(t.flags & kTlsServerHello)) {
           bool uncommon = false, susp = false;
-          if (tls_read_server_hello(msg, t, &uncommon, &susp)) server_hello_risks(c, t, uncommon);
+          Bytes alpn;
+          if (tls_read_server_hello(msg, t, &alpn, &uncommon, &susp)) server_hello_risks(c, t, uncommon);
+          if (!alpn.empty()) c.set_alpn(t.alpn_server, alpn);
           if (susp) c.risk(Risk::TlsSuspExtension);
           if (c.extra ? !c.flow.l7_master : !t_cert_app) {
             if (const uint16_t app = cert_cache_app(c, false)) {
@@ -464,7 +466,9 @@ bool dtls_read_records(DpiCtx& c) {
           msg[0] = 2, msg[1] = rec[h + 1], msg[2] = rec[h + 2], msg[3] = rec[h + 3];
           std::memcpy(msg + 4, frag.data(), frag.size());
           bool susp = false;
-          if (tls_read_server_hello(Bytes(msg, 4 + frag.size()), t, nullptr, &susp, true)) {
+          Bytes alpn;
+          if (tls_read_server_hello(Bytes(msg, 4 + frag.size()), t, &alpn, nullptr, &susp, true)) {
+            if (!alpn.empty()) c.set_alpn(t.alpn_server, alpn);
             t.srv_state = uint8_t((t.srv_state & ~kDtlsSide) | (c.from_client ? kDtlsServerIsClient : kDtlsServerIsServer));
             if (tls_weak_cipher(t.cipher)) c.risk(Risk::TlsWeakCipher);
           }
@@ -558,6 +562,7 @@ void tls_hello_meta(DpiCtx& c, Bytes hs, HelloTransport tr, HelloFacts* out) {
   HelloFacts mine;
   HelloFacts& facts = out ? *out : mine;
   if (!tls_read_client_hello(hs, tr, t, facts)) return;
+  if (fm && facts.alpn) c.set_alpn(t.alpn_client, Bytes(facts.alpn, facts.alpn_len));
   if (tr == HelloTransport::Quic) t.flags |= kTlsQuic;
   if ((t.flags & kTlsJa3c) && malicious_ja3(t.ja3c)) c.risk(Risk::MaliciousFingerprint);
   if (facts.sni && numeric_host(facts.sni, facts.sni_len)) c.risk(Risk::NumericIpHost);
