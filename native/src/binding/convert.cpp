@@ -116,9 +116,7 @@ void meta_to_js(Napi::Env env, Napi::Object& o, const FlowMeta& m, const MetaTex
       set_str(x, "alpn_server", text.tls.alpn_server);
       if (t.flags & kTlsJa3c) {
         x.Set("ja3", hex(t.ja3c, 16));
-        char ja4[kJa4Len];
-        ja4_text(t, ja4);
-        x.Set("ja4", std::string(ja4, sizeof(ja4)));
+        x.Set("ja4", std::string(t.ja4.a, sizeof(t.ja4.a)) + '_' + hex(t.ja4.b, 6) + '_' + hex(t.ja4.c, 6));
       }
       if (t.flags & kTlsJa3s) x.Set("ja3s", hex(t.ja3s, 16));
       set_str(x, "issuer_dn", cert ? cert->issuer : "");

@@ -350,10 +350,15 @@ void Classifier::settle(Flow& f) noexcept {
   r.risks = fi.risks, r.risks2 = risks2_[e];
   std::memcpy(r.meta, fi.meta, sizeof(r.meta));
   r.confidence = fi.confidence, r.kind = fi.kind;
-  if (MetaKind(fi.kind) == MetaKind::Dns) r.qtype = fi.dns.qtype, r.answers = fi.dns.answers, r.rcode = fi.dns.rcode, r.dns_flags = fi.dns.flags;
+  if (MetaKind(fi.kind) == MetaKind::Dns) r.dns_from(fi.dns);
   r.ssh_unanswered = ssh_unanswered(fi);
   pool_.release(e);
   f.info = kSettled | (i + 1);
+}
+
+bool Classifier::ssh_unanswered_of(const Flow& f) const noexcept {
+  if (const FlowResult* r = result(f)) return r->ssh_unanswered;
+  return ssh_unanswered(*info(f));
 }
 
 // A settled flow asked for its FlowInfo again (a naming after the
@@ -370,7 +375,7 @@ FlowInfo* Classifier::unsettle(Flow& f) noexcept {
   fi.risks = r.risks, risks2_[e] = r.risks2;
   std::memcpy(fi.meta, r.meta, sizeof(fi.meta));
   fi.confidence = r.confidence, fi.kind = r.kind;
-  if (MetaKind(r.kind) == MetaKind::Dns) fi.dns.qtype = r.qtype, fi.dns.answers = r.answers, fi.dns.rcode = r.rcode, fi.dns.flags = r.dns_flags;
+  if (MetaKind(r.kind) == MetaKind::Dns) r.dns_into(fi.dns);
   done_.release(i);
   f.info = e + 1;
   return &fi;
@@ -1053,7 +1058,7 @@ bool Classifier::one_way_for_ndpi(const Flow& f) const noexcept {
 //    nor in the application's own default ports (FTP_DATA excepted);
 //  - nothing when P is empty.
 void Classifier::judge_ports(const Flow& f) noexcept {
-  if (!has_state(f) || (Confidence(confidence(f)) != Confidence::Dpi && Confidence(confidence(f)) != Confidence::DpiCache)) return;
+  if (const Confidence c = Confidence(confidence(f)); c != Confidence::Dpi && c != Confidence::DpiCache) return;
   const uint16_t app = f.l7_app, master = f.l7_master;
   if (!(master || app) || (f.key.proto != kProtoTcp && f.key.proto != kProtoUdp)) return;
   const DpiSides sides = dpi_sides(f);
@@ -1096,7 +1101,7 @@ static Risk program_risk(Bytes b) {
 
 uint8_t Classifier::ip_list_risk(const Flow& f) const noexcept {
   // Not for a flow a custom rule named: nDPI returns before the check there.
-  if (has_state(f) && Confidence(confidence(f)) == Confidence::CustomRule) return 0;
+  if (Confidence(confidence(f)) == Confidence::CustomRule) return 0;
   // nDPI looks its client up (never the server), over IPv4 only between two
   // public addresses
   const DpiSides s = dpi_sides(f);
@@ -1105,12 +1110,10 @@ uint8_t Classifier::ip_list_risk(const Flow& f) const noexcept {
 }
 
 uint64_t Classifier::risks(const Flow& f) const noexcept {
-  const FlowInfo* fi = info(f);
-  const FlowResult* res = result(f);
   uint64_t m = stored_risks(f);
   auto set = [&](Risk r) { m |= uint64_t(1) << uint8_t(r); };
   const uint16_t app = f.l7_app, master = f.l7_master;
-  const Confidence conf = has_state(f) ? Confidence(confidence(f)) : (app ? Confidence::Dpi : Confidence::Unknown);
+  const Confidence conf = Confidence(reported_confidence(f));
   // nDPI (ndpi_reconcile_protocols): the names' breeds (earlier names' are stored by set()).
   if (unsafe_breed(master) || unsafe_breed(app)) set(Risk::UnsafeProtocol);
   if (app == id(ProtoId::RDP) || (app == id(ProtoId::AnyDesk) && f.key.proto == kProtoTcp)) set(Risk::DesktopFileSharing);
@@ -1126,8 +1129,7 @@ uint64_t Classifier::risks(const Flow& f) const noexcept {
   if (malware_server(f)) set(Risk::MalwareHost);
   // nDPI's probing attempt (ndpi_check_probing_attempt), for SSH named by
   // its dissector (TLS's and mail's forms are not judged here).
-  if (app == id(ProtoId::SSH) && !master && conf == Confidence::Dpi && (fi || res) && ssh_probing_attempt(f, fi ? ssh_unanswered(*fi) : res->ssh_unanswered))
-    set(Risk::ProbingAttempt);
+  if (app == id(ProtoId::SSH) && !master && conf == Confidence::Dpi && has_state(f) && ssh_probing_attempt(f, ssh_unanswered_of(f))) set(Risk::ProbingAttempt);
   // Packets one way only, except for protocols that are one-way by design
   // (ndpi_reconcile_protocols)
   const DpiSides sides = dpi_sides(f);

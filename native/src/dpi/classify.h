@@ -50,10 +50,15 @@ class Classifier {
   void settle(Flow& f) noexcept;
   // What the classifier kept of a flow, inspected or settled.
   bool has_state(const Flow& f) const noexcept { return f.info != 0; }
-  uint8_t confidence(const Flow& f) const noexcept {
+  uint8_t confidence(const Flow& f) const noexcept {  // Unknown without an entry
     if (const FlowResult* r = result(f)) return r->confidence;
     const FlowInfo* fi = info(f);
     return fi ? fi->confidence : 0;
+  }
+  // The confidence a flow is reported with: its entry's, else DPI for a
+  // flow named without one (the pool was full).
+  uint8_t reported_confidence(const Flow& f) const noexcept {
+    return has_state(f) ? confidence(f) : uint8_t(f.l7_app ? Confidence::Dpi : Confidence::Unknown);
   }
   std::string_view host(const Flow& f) const noexcept {
     if (const FlowResult* r = result(f)) return r->host ? std::string_view(names_.name(r->host - 1)) : std::string_view();
@@ -68,7 +73,7 @@ class Classifier {
   // The DNS fields of a flow whose dissector is DNS's (meta_kind Dns).
   DnsMeta dns(const Flow& f) const noexcept {
     DnsMeta d{};
-    if (const FlowResult* r = result(f)) d.qtype = r->qtype, d.answers = r->answers, d.rcode = r->rcode, d.flags = r->dns_flags;
+    if (const FlowResult* r = result(f)) r->dns_into(d);
     else if (const FlowInfo* fi = info(f)) d = fi->dns;
     return d;
   }
@@ -78,11 +83,7 @@ class Classifier {
     set_word_risk(words(f), r, true);
     return true;
   }
-  bool has_stored(const Flow& f, Risk r) const noexcept {
-    const RiskHome h = kRiskHomes.at[uint8_t(r) & 63];
-    const Words w = words(f);
-    return w.w1 && ((h.word ? *w.w2 : *w.w1) & h.bit) != 0;
-  }
+  bool has_stored(const Flow& f, Risk r) const noexcept { return word_risk(words(f), r); }
   // The two stored words as they are (a cheap change test: no expansion).
   uint64_t stored_words(const Flow& f) const noexcept {
     const Words w = words(f);
@@ -94,15 +95,8 @@ class Classifier {
     return w.w1 ? expand_risks(*w.w1, *w.w2) : 0;
   }
   // entry: FlowInfo pool index; on: raise, else clear
-  void set_risk(uint32_t entry, Risk r, bool on) noexcept {
-    const RiskHome h = kRiskHomes.at[uint8_t(r) & 63];
-    uint32_t& w = h.word ? risks2_[entry] : pool_[entry].risks;
-    w = on ? w | h.bit : w & ~h.bit;
-  }
-  bool has_risk(uint32_t entry, Risk r) const noexcept {
-    const RiskHome h = kRiskHomes.at[uint8_t(r) & 63];
-    return ((h.word ? risks2_[entry] : pool_[entry].risks) & h.bit) != 0;
-  }
+  void set_risk(uint32_t entry, Risk r, bool on) noexcept { set_word_risk(words_at(entry), r, on); }
+  bool has_risk(uint32_t entry, Risk r) const noexcept { return word_risk(words_at(entry), r); }
   uint32_t entry_of(const FlowInfo* fi) const noexcept { return uint32_t(fi - &pool_[0]); }
   void prefetch(const Flow& f) const noexcept {
     if (!(f.info & kSettled)) __builtin_prefetch(&pool_[f.info - 1], 1);
@@ -239,10 +233,12 @@ class Classifier {
   InternedNames<sizeof(FlowInfo::host)> names_;
   // the flow's metadata entry + 1, 0 = none
   uint32_t meta_index_of(const Flow& f) const noexcept {
-    if (const FlowResult* r = result(f)) return uint32_t(r->meta[0]) | uint32_t(r->meta[1]) << 8 | uint32_t(r->meta[2]) << 16;
+    if (const FlowResult* r = result(f)) return meta24(r->meta);
     const FlowInfo* fi = info(f);
     return fi ? fi->meta_index() : 0;
   }
+  // SSH's probing state (ssh_unanswered) of a flow with an entry
+  bool ssh_unanswered_of(const Flow& f) const noexcept;
   const FlowResult* result(const Flow& f) const noexcept { return f.info & kSettled ? &done_[(f.info & ~kSettled) - 1] : nullptr; }
   // The FlowInfo of a flow being inspected, brought back for a settled one
   // (null: no entry, or the pool full).
@@ -255,19 +251,26 @@ class Classifier {
   struct Words {
     uint32_t *w1, *w2;
   };
+  Words words_at(uint32_t entry) const noexcept {  // a FlowInfo entry's
+    auto* self = const_cast<Classifier*>(this);
+    return {&self->pool_[entry].risks, &self->risks2_[entry]};
+  }
   Words words(const Flow& f) const noexcept {
     if (!f.info) return {nullptr, nullptr};
-    auto* self = const_cast<Classifier*>(this);
     if (f.info & kSettled) {
-      FlowResult& r = self->done_[(f.info & ~kSettled) - 1];
+      FlowResult& r = const_cast<Classifier*>(this)->done_[(f.info & ~kSettled) - 1];
       return {&r.risks, &r.risks2};
     }
-    return {&self->pool_[f.info - 1].risks, &self->risks2_[f.info - 1]};
+    return words_at(f.info - 1);
   }
   static void set_word_risk(Words w, Risk r, bool on) noexcept {
     const RiskHome h = kRiskHomes.at[uint8_t(r) & 63];
     uint32_t& x = h.word ? *w.w2 : *w.w1;
     x = on ? x | h.bit : x & ~h.bit;
+  }
+  static bool word_risk(Words w, Risk r) noexcept {
+    const RiskHome h = kRiskHomes.at[uint8_t(r) & 63];
+    return w.w1 && ((h.word ? *w.w2 : *w.w1) & h.bit) != 0;
   }
   // per FlowInfo entry: the second word of stored risks (kStoredRisks2), beside the
   // 64-byte entries rather than in them

@@ -47,6 +47,9 @@ constexpr size_t kMaxDissectors = 256;
 constexpr size_t kMaxPerL4 = 192;
 constexpr size_t kMaskInHost = 1;
 
+// A metadata entry + 1 kept in 24 bits (FlowInfo::meta, FlowResult::meta).
+inline uint32_t meta24(const uint8_t (&m)[3]) { return uint32_t(m[0]) | uint32_t(m[1]) << 8 | uint32_t(m[2]) << 16; }
+
 // What the classifier keeps of a flow beyond its ids: during inspection the
 // dissectors' state, afterwards what they learned. One pool entry per flow
 // under inspection or with something to show (hash index kept in Flow::info).
@@ -66,7 +69,7 @@ struct alignas(64) FlowInfo {
   uint8_t kind : 4;         // MetaKind of what the flow's dissector extracts
   uint8_t meta[3];          // FlowMeta entry + 1 (24 bits), 0 = none
   uint32_t risks;           // kStoredRisks bits (dpi/risk.h)
-  uint32_t meta_index() const { return uint32_t(meta[0]) | uint32_t(meta[1]) << 8 | uint32_t(meta[2]) << 16; }
+  uint32_t meta_index() const { return meta24(meta); }
   void set_meta_index(uint32_t i) { meta[0] = uint8_t(i), meta[1] = uint8_t(i >> 8), meta[2] = uint8_t(i >> 16); }
 };
 static_assert(sizeof(FlowInfo) == 64);
@@ -84,6 +87,8 @@ struct FlowResult {
   uint8_t rcode, dns_flags;
   uint8_t ssh_unanswered;   // SSH's probing state as the flow settled (ssh_unanswered)
   uint8_t pad;
+  void dns_from(const DnsMeta& d) { qtype = d.qtype, answers = d.answers, rcode = d.rcode, dns_flags = d.flags; }
+  void dns_into(DnsMeta& d) const { d.qtype = qtype, d.answers = answers, d.rcode = rcode, d.flags = dns_flags; }
 };
 static_assert(sizeof(FlowResult) == 24);
 constexpr uint32_t kSettled = 0x80000000u;

@@ -40,9 +40,11 @@ struct TlsMeta {
   MetaStr alpn_client, alpn_server;
   uint8_t ja3c[16], ja3s[16];     // MD5
   // FoxIO JA4 "a_b_c": a's 10 characters, b's and c's 12 hex digits as the
-  // 6 bytes they spell (ja4_text writes the 36 characters)
-  char ja4a[10];
-  uint8_t ja4b[6], ja4c[6];
+  // 6 bytes they spell
+  struct Ja4 {
+    char a[10];
+    uint8_t b[6], c[6];
+  } ja4;
   union {
     uint16_t hello_app;     // the app the cut ClientHello's SNI names, once its rest follows (TCP)
     struct {
@@ -52,16 +54,6 @@ struct TlsMeta {
   };
 };
 static_assert(sizeof(TlsMeta) == 80);
-constexpr size_t kJa4Len = 36;
-inline void ja4_text(const TlsMeta& t, char (&out)[kJa4Len]) {
-  static const char kHex[] = "0123456789abcdef";
-  std::memcpy(out, t.ja4a, 10);
-  out[10] = '_', out[23] = '_';
-  for (int i = 0; i < 6; i++) {
-    out[11 + 2 * i] = kHex[t.ja4b[i] >> 4], out[12 + 2 * i] = kHex[t.ja4b[i] & 15];
-    out[24 + 2 * i] = kHex[t.ja4c[i] >> 4], out[25 + 2 * i] = kHex[t.ja4c[i] & 15];
-  }
-}
 // The first certificate (TLS ≤ 1.2, DTLS): FlowMeta::cert.
 struct TlsCert {
   int64_t not_before, not_after;  // epoch seconds, 0 = not read

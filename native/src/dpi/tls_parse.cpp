@@ -308,14 +308,13 @@ bool tls_read_client_hello(Bytes hs, HelloTransport tr, TlsMeta& t, HelloFacts& 
   struct FpEntry {
     uint64_t key;
     uint8_t ja3c[16];
-    char ja4a[10];
-    uint8_t ja4b[6], ja4c[6];
+    TlsMeta::Ja4 ja4;
   };
   static thread_local FpEntry fp_cache[256] = {};
   FpEntry& hit = fp_cache[key & 255];
   if (key && hit.key == key) {
     std::memcpy(t.ja3c, hit.ja3c, sizeof(t.ja3c));
-    std::memcpy(t.ja4a, hit.ja4a, sizeof(t.ja4a)), std::memcpy(t.ja4b, hit.ja4b, 6), std::memcpy(t.ja4c, hit.ja4c, 6);
+    t.ja4 = hit.ja4;
     t.flags |= kTlsJa3c;
     return true;
   }
@@ -338,7 +337,7 @@ bool tls_read_client_hello(Bytes hs, HelloTransport tr, TlsMeta& t, HelloFacts& 
   t.flags |= kTlsJa3c;
 
   // JA4 (FoxIO): a_b_c.
-  char* a = t.ja4a;
+  char* a = t.ja4.a;
   a[0] = tr == HelloTransport::Quic ? 'q' : tr == HelloTransport::Dtls ? 'd' : 't';
   const uint16_t v = best_version ? best_version : legacy;
   const char* vs = "00";
@@ -370,8 +369,8 @@ bool tls_read_client_hello(Bytes hs, HelloTransport tr, TlsMeta& t, HelloFacts& 
   std::sort(ciphers, ciphers + nc);
   Text b;
   hex_list(b, ciphers, nc);
-  if (nc) hash12(b, t.ja4b);
-  else std::memset(t.ja4b, 0, 6);  // "000000000000"
+  if (nc) hash12(b, t.ja4.b);
+  else std::memset(t.ja4.b, 0, 6);  // "000000000000"
   uint16_t ext_sorted[kMaxList];
   size_t nx = 0;
   for (size_t i = 0; i < ne; i++)
@@ -383,11 +382,11 @@ bool tls_read_client_hello(Bytes hs, HelloTransport tr, TlsMeta& t, HelloFacts& 
     c.chr('_');
     hex_list(c, sigs, ns);
   }
-  if (ne) hash12(c, t.ja4c);
-  else std::memset(t.ja4c, 0, 6);
+  if (ne) hash12(c, t.ja4.c);
+  else std::memset(t.ja4.c, 0, 6);
   hit.key = key;
   std::memcpy(hit.ja3c, t.ja3c, sizeof(hit.ja3c));
-  std::memcpy(hit.ja4a, t.ja4a, sizeof(hit.ja4a)), std::memcpy(hit.ja4b, t.ja4b, 6), std::memcpy(hit.ja4c, t.ja4c, 6);
+  hit.ja4 = t.ja4;
   return true;
 }
 

@@ -798,8 +798,7 @@ void Pipeline::emit_record(uint32_t slot, RecordKind kind, FlowEnd why) noexcept
   r.tunnel = f.tunnel, r.reason = uint8_t(why), r.kind = uint8_t(kind);
   r.dscp_cli = f.dscp[0], r.dscp_srv = f.dscp[1];
   r.ttl_cli = f.ttl[0], r.ttl_srv = f.ttl[1];
-  if (dpi_.has_state(f)) r.confidence = dpi_.confidence(f);
-  else r.confidence = f.l7_app ? uint8_t(Confidence::Dpi) : 0;
+  r.confidence = dpi_.reported_confidence(f);
   r.risks = dpi_.risks(f);
   r.cli_location = location(cli, f.cli_local), r.srv_location = location(srv, f.srv_local);
   r.blacklisted = uint8_t(f.cli_bl | f.srv_bl << 1);
@@ -851,11 +850,7 @@ void Pipeline::flow_info_text(const Flow& f, char* out, size_t cap) const noexce
     copy_cstr(out + n, cap - n, url);
     return;
   }
-  if (!host.empty()) {
-    const size_t n = host.size() < cap ? host.size() : cap - 1;
-    std::memcpy(out, host.data(), n), out[n] = 0;
-    return;
-  }
+  if (!host.empty()) return copy_str(out, cap, host.data(), host.size());
   if (m && m->kind == MetaKind::Ssh) copy_cstr(out, cap, dpi_.meta_str(m->ssh.banner_s ? m->ssh.banner_s : m->ssh.banner_c));
 }
 

@@ -674,22 +674,21 @@ std::vector<FlowRow> flow_rows(const Views& v, const PageOrder& o, size_t from, 
     FlowRow r;
     r.f = f;
     r.tcp = pl.flow_tcp(e.index);
-    r.risks = pl.classifier().risks(f);
-    if (const Classifier& c = pl.classifier(); c.has_state(f)) {
-      r.host = c.host(f);
-      r.confidence = c.confidence(f);
+    const Classifier& dpi = pl.classifier();
+    r.risks = dpi.risks(f);
+    r.confidence = dpi.reported_confidence(f);
+    if (dpi.has_state(f)) {
+      r.host = dpi.host(f);
       // A TLS entry that read nothing (QUIC's state before its match, a
       // record walk's skip count) carries no metadata.
-      if (const FlowMeta* m = pl.classifier().meta(f); m && !(m->kind == MetaKind::Tls && !m->tls.flags)) {
+      if (const FlowMeta* m = dpi.meta(f); m && !(m->kind == MetaKind::Tls && !m->tls.flags)) {
         // a TLS entry is the first kTlsMetaBytes of a FlowMeta
         std::memcpy(static_cast<void*>(&r.meta), m, m->kind == MetaKind::Tls ? kTlsMetaBytes : sizeof(FlowMeta));
         r.has_meta = true;
-        pl.classifier().meta_text(*m, r.text);
-        if (const TlsCert* c = pl.classifier().cert(*m)) r.cert = *c, r.has_cert = true;
+        dpi.meta_text(*m, r.text);
+        if (const TlsCert* c = dpi.cert(*m)) r.cert = *c, r.has_cert = true;
       }
-      if (c.meta_kind(f) == MetaKind::Dns) r.dns = c.dns(f), r.dns_kind = true;
-    } else if (f.l7_app) {
-      r.confidence = uint8_t(Confidence::Dpi);
+      if (dpi.meta_kind(f) == MetaKind::Dns) r.dns = dpi.dns(f), r.dns_kind = true;
     }
     // an endpoint's flags, pool and name (over several shards: the best part's name)
     auto endpoint = [&](uint32_t slot, uint8_t& flags, uint8_t& pool, std::string& name, uint8_t& source) {
