@@ -430,19 +430,6 @@ uint16_t host_category(uint16_t master, uint16_t app, const FlowInfo& fi, uint16
 }  // namespace
 
 // nDPI's unsafe breeds (Unsafe, Potentially Dangerous, Dangerous).
-static bool unsafe_breed(uint16_t proto) {
-  static const uint32_t unsafe = [] {  // by breed index, from the names once
-    uint32_t m = 0;
-    for (uint32_t b = 0; b < 32; b++) {
-      const std::string_view n = breed_name(uint8_t(b));
-      if (n == "Unsafe" || n == "Potentially Dangerous" || n == "Dangerous") m |= uint32_t(1) << b;
-    }
-    return m;
-  }();
-  const ProtoInfo* a = proto ? proto_info(proto) : nullptr;
-  return a && a->breed < 32 && (unsafe >> a->breed & 1);
-}
-
 // Dissectors that set the flow's name only after naming it (see set()).
 static bool name_after_naming(uint16_t p) {
   return p == id(ProtoId::HTTP) || p == id(ProtoId::HTTP_Connect) || p == id(ProtoId::HTTP_Proxy) || p == id(ProtoId::Munin) ||
@@ -826,8 +813,19 @@ bool printable(uint8_t ch) { return ch >= 0x20 && ch <= 0x7e; }
 // 20 printable bytes, at most half of them printable.
 bool looks_fully_encrypted(const uint8_t* b, size_t n) {
   if (n == 0) return false;
-  uint32_t bits = 0;
-  for (size_t i = 0; i < n; i++) bits += uint32_t(__builtin_popcount(b[i]));
+  // bits set, eight bytes at a time (a portable build has no POPCNT: the
+  // builtin is a library call, which a call per byte made)
+  uint64_t bits = 0;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t x;
+    std::memcpy(&x, b + i, 8);
+    x -= (x >> 1) & 0x5555555555555555ULL;
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    bits += (x * 0x0101010101010101ULL) >> 56;
+  }
+  for (; i < n; i++) bits += uint32_t(__builtin_popcount(b[i]));
   const float ratio = float(bits) / float(n);
   if (ratio <= 3.4 || ratio >= 4.6) return false;
   const size_t head = n < 6 ? n : 6;

@@ -1,9 +1,11 @@
 #include "dpi/registry.h"
 
 #include <array>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <string_view>
 
 #include "decode/packet.h"
 #include "dpi/user_rules.h"
@@ -61,9 +63,17 @@ struct Tables {
   }
 };
 
-const Tables& tables() {
+// Built at the first use; the callers' path is one load (a function-local
+// static's guard made every caller save and restore six registers).
+[[gnu::cold, gnu::noinline]] const Tables* build_tables() {
   static const Tables t;
-  return t;
+  return &t;
+}
+std::atomic<const Tables*> g_tables{nullptr};
+inline const Tables& tables() {
+  const Tables* t = g_tables.load(std::memory_order_acquire);
+  if (!t) g_tables.store(t = build_tables(), std::memory_order_release);
+  return *t;
 }
 
 }  // namespace
@@ -112,6 +122,21 @@ const char* category_name(uint16_t id) {
 }
 size_t category_count() { return sizeof(kCategories) / sizeof(kCategories[0]); }
 uint16_t category_at(size_t i) { return kCategories[i].id; }
+
+// nDPI's breeds a protocol is unsafe by (its Unsafe Protocol risk)
+constexpr uint32_t kUnsafeBreeds = 0
+#define FG_X(id, name)                                                                                                           \
+  | (std::string_view(name) == "Unsafe" || std::string_view(name) == "Potentially Dangerous" || std::string_view(name) == "Dangerous" \
+         ? uint32_t(1) << (id)                                                                                                   \
+         : 0u)
+    FG_BREEDS(FG_X)
+#undef FG_X
+    ;
+
+bool unsafe_breed(uint16_t id) {
+  const ProtoInfo* a = id ? proto_info(id) : nullptr;
+  return a && a->breed < 32 && (kUnsafeBreeds >> a->breed & 1);
+}
 
 const char* breed_name(uint8_t breed) {
   return breed < sizeof(kBreeds) / sizeof(kBreeds[0]) ? kBreeds[breed] : "Unrated";

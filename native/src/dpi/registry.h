@@ -39,6 +39,8 @@ const char* category_name(uint16_t id);          // "" when absent
 size_t category_count();
 uint16_t category_at(size_t i);
 const char* breed_name(uint8_t breed);
+// The protocol's breed is one nDPI calls unsafe (Unsafe, Potentially Dangerous, Dangerous).
+bool unsafe_breed(uint16_t id);
 // nDPI's guess by port (ndpi_get_guessed_protocol_id over its port tree): the
 // server port first, then the client's; a port an operator's rule names takes
 // it over from a default. 0 when none, or when either port is 0 (nDPI guesses

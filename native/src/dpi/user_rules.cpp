@@ -8,8 +8,6 @@ using Rules = Published<UserRules>;
 
 std::shared_ptr<const UserRules> user_rules_shared() { return Rules::shared(); }
 
-const UserRules* user_rules() { return Rules::here(); }
-
 void set_user_rules(std::shared_ptr<UserRules> r) {
   // the version keys the per-thread host-name answers (host_match.cpp)
   if (r) r->version = Rules::next_version();

@@ -17,6 +17,7 @@
 #include "dpi/host_patterns.h"
 #include "dpi/prefix_table.h"
 #include "dpi/registry.h"
+#include "util/published.h"
 
 namespace fg {
 
@@ -95,8 +96,9 @@ struct UserRules {
 
 // The rules in force on this thread (nullptr when the operator set none).
 // The pointer stays valid until this thread calls user_rules() again after
-// a change; keep user_rules_shared() to hold a snapshot longer.
-const UserRules* user_rules();
+// a change; keep user_rules_shared() to hold a snapshot longer. Inline: the
+// classifier asks several times a packet.
+inline const UserRules* user_rules() { return Published<UserRules>::here(); }
 std::shared_ptr<const UserRules> user_rules_shared();
 // Replaces the rules for every thread (from the next new flow on).
 void set_user_rules(std::shared_ptr<UserRules> r);

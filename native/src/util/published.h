@@ -21,14 +21,10 @@ class Published {
     // non-trivial one adds its init guard); the reference that keeps the
     // snapshot alive is touched only when the version moved.
     thread_local Seen seen{nullptr, 0};
-    const uint64_t v = version_.load(std::memory_order_acquire);
-    if (v != seen.version) {
-      thread_local std::shared_ptr<const T> mine;
-      std::lock_guard<std::mutex> lk(mu_);
-      mine = current_;
-      seen = {mine.get(), version_.load(std::memory_order_relaxed)};
-    }
-    return seen.ptr;
+    const Seen s = seen;  // both fields from one lookup of the thread's copy
+    if (version_.load(std::memory_order_acquire) != s.version) [[unlikely]]
+      return refresh(seen);
+    return s.ptr;
   }
   static std::shared_ptr<const T> shared() {
     std::lock_guard<std::mutex> lk(mu_);
@@ -49,6 +45,15 @@ class Published {
     const T* ptr;
     uint64_t version;
   };
+  // Out of line: inlined, its lock and reference counting made every caller
+  // of here() save and restore registers on the fast path too.
+  [[gnu::noinline, gnu::cold]] static const T* refresh(Seen& seen) {
+    thread_local std::shared_ptr<const T> mine;
+    std::lock_guard<std::mutex> lk(mu_);
+    mine = current_;
+    seen = {mine.get(), version_.load(std::memory_order_relaxed)};
+    return seen.ptr;
+  }
   static inline std::mutex mu_;
   static inline std::shared_ptr<const T> current_;
   static inline std::atomic<uint64_t> version_{0};

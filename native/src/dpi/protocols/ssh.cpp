@@ -77,7 +77,7 @@ size_t signature(Bytes b, char (&out)[kSignatureCap]) {
 }
 
 // The software version the signature names is below nDPI's floor for it.
-bool obsolete_version(const char* sig) {
+bool obsolete_version_read(const char* sig) {
   struct Floor {
     const char* form;
     const char* mark;  // the form's literal after the float: without it, no form can read two numbers
@@ -97,6 +97,24 @@ bool obsolete_version(const char* sig) {
     return std::lexicographical_compare(v, v + 3, f.v, f.v + 3);
   }
   return false;
+}
+
+// The same, remembered: a link's banners come from a few builds, and the
+// reading above costs ~2,000 instructions (sscanf). The last verdicts per
+// worker thread, by the whole signature.
+bool obsolete_version(const char* sig) {
+  struct Verdict {
+    char sig[kSignatureCap];
+    bool old;
+  };
+  static thread_local Verdict seen[8];
+  static thread_local unsigned next = 0;
+  const size_t n = std::strlen(sig);
+  for (const Verdict& v : seen)
+    if (std::memcmp(v.sig, sig, n + 1) == 0) return v.old;
+  Verdict& v = seen[next++ & 7];
+  std::memcpy(v.sig, sig, n + 1);
+  return v.old = obsolete_version_read(sig);
 }
 
 // An obsolete cipher among the comma-separated names (up to a NUL).
@@ -121,21 +139,22 @@ bool obsolete_cipher(const uint8_t* s, size_t n) {
 // name list's length is checked only as nDPI checks it: every list start
 // must lie 4 bytes before the segment's end, a list of the side's own must
 // end 2 bytes before it, others are only capped at 65565. Empty on failure.
-// Raises the side's obsolete-cipher risk from its encryption list.
-std::string hassh_input(const DpiCtx& c, Bytes b, bool client) {
+// Raises the side's obsolete-cipher risk from its encryption list. Built in
+// `out`, a per-thread buffer kept between calls (no allocation per KEXINIT).
+void hassh_input(const DpiCtx& c, Bytes b, bool client, std::string& out) {
   const size_t n = b.size();
   const size_t last = n - 4;  // a list's length must start before this
   constexpr uint32_t kCap = 65565;
-  std::string out;
+  out.clear();
   size_t off = 22;
   // lists 0 kex, 1 host key, 2/3 enc c→s / s→c, 4/5 mac, 6/7 compression
   for (int i = 0; i < 8; i++) {
-    if (off >= last) return {};
+    if (off >= last) return out.clear();
     const uint32_t len = load_be32(b.data() + off);
     off += 4;
     const bool own = i == 0 || (i >= 2 && (i % 2 == 0) == client);
     if (own) {
-      if (off >= n || len >= n - off - 1) return {};
+      if (off >= n || len >= n - off - 1) return out.clear();
       // copied as strncpy copies: a NUL ends the text, zeros fill the rest
       const uint8_t* s = b.data() + off;
       const void* nul = std::memchr(s, 0, len);
@@ -145,17 +164,17 @@ std::string hassh_input(const DpiCtx& c, Bytes b, bool client) {
       if (i < 6) out.push_back(';');
       if ((i == 2 || i == 3) && obsolete_cipher(s, len)) c.risk(client ? Risk::SshObsoleteClient : Risk::SshObsoleteServer);
     } else if (i != 0 && len > kCap) {
-      return {};
+      return out.clear();
     }
     off += len;
     if (i == 7) break;
   }
-  return out;
 }
 
 void read_kexinit(const DpiCtx& c, Bytes b, uint8_t dir, uint8_t* st) {
   const bool client = dir == 0;
-  const std::string in = hassh_input(c, b, client);
+  static thread_local std::string in;
+  hassh_input(c, b, client, in);
   st[kHasshRead] |= uint8_t(1u << dir);
   if (FlowMeta* fm = c.meta(MetaKind::Ssh)) {
     md5_digest(in.data(), in.size(), client ? fm->ssh.hassh_c : fm->ssh.hassh_s);
