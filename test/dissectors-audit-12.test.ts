@@ -123,6 +123,31 @@ describe('SSH (ssh.c): banners and software versions', () => {
       expect([banner, flow.risks.includes(CLI_OBS)]).toEqual([banner, old]);
     }
   });
+  it('verdicts stay right when banners recur across flows (a worker remembers its last eight)', async () => {
+    // twelve builds, old and new mixed, each on three flows of one capture,
+    // in an order that brings a build back after up to eleven others
+    const builds: [string, boolean][] = [
+      ['SSH-2.0-OpenSSH_6.9', true],
+      ['SSH-2.0-OpenSSH_9.6', false],
+      ['SSH-2.0-APACHE-SSHD-2.5.0', true],
+      ['SSH-2.0-APACHE-SSHD-2.5.1', false],
+      ['SSH-2.0-FileZilla_3.39.9', true],
+      ['SSH-2.0-FileZilla_3.40.0', false],
+      ['SSH-2.0-paramiko_2.3.1', true],
+      ['SSH-2.0-paramiko_2.4.0', false],
+      ['SSH-2.0-dropbear_2019.78', true],
+      ['SSH-2.0-dropbear_2020.81', false],
+      ['SSH-2.0-OpenSSH_6.6.1p1 Ubuntu-2ubuntu2', true],
+      ['SSH-2.0-OpenSSH_6.6.1p1 Ubuntu-2ubuntu20', true],
+    ];
+    const order = [...builds.keys(), ...builds.keys(), ...[...builds.keys()].reverse()];
+    const frames = order.flatMap((b, i) => tcpSession(CLI, SRV, 51000 + i, 22, [[true, txt(`${builds[b]![0]}\r\n`)]]));
+    const risks = await replayFrames(tmp.file('banners.pcap'), frames, (e: Engine) =>
+      Object.fromEntries(e.drainExpired(256).map((f) => [f.cli_port, f.risks.includes(CLI_OBS)])),
+    { flushAtEnd: true, workers: 1 },
+    );
+    expect(order.map((b, i) => [builds[b]![0], risks[51000 + i]])).toEqual(order.map((b) => builds[b]));
+  });
   it('the other banner counts from 8 to 499 bytes', async () => {
     const pad = (n: number) => Buffer.concat([txt('SSH-2.0-OpenSSH_5.3 '), Buffer.alloc(n - 22, 0x61), txt('\r\n')]);
     expect((await runFlow('tcp', 50140, 22, [NEW, pad(499)], [false, true])).flow.risks).toContain(SRV_OBS);
