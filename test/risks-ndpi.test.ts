@@ -161,6 +161,15 @@ describe('Fully Encrypted Flow', () => {
     expect(await risksOf(convo(C4, S4, 40104, 47001, [...handshake, [true, PSH | ACK, lead]]))).not.toContain(FE);
     expect(await risksOf(convo(C4, S4, 40105, 47001, [...handshake, [true, PSH | ACK, Buffer.alloc(200, 0xff)]]))).not.toContain(FE);
   });
+  it('the bits per byte decide at 4.6, the last bytes of a length not a multiple of eight counted', async () => {
+    // 88 × 0xff and 114 × 0xc0 (932 bits, none printable), then one byte: 933 / 203 = 4.596, 934 / 203 = 4.601
+    const body = Buffer.from(Array.from({ length: 202 }, (_, i) => (i % 9 < 4 && i < 198 ? 0xff : 0xc0)));
+    const bitsOf = (b: Buffer) => [...b].reduce((a, x) => a + x.toString(2).split('1').length - 1, 0);
+    const [under, over] = [Buffer.concat([body, Buffer.from([0x01])]), Buffer.concat([body, Buffer.from([0x03])])];
+    expect([bitsOf(under), bitsOf(over), under.length]).toEqual([933, 934, 203]);
+    expect(await risksOf(convo(C4, S4, 40108, 47001, [...handshake, [true, PSH | ACK, under]]))).toContain(FE);
+    expect(await risksOf(convo(C4, S4, 40109, 47001, [...handshake, [true, PSH | ACK, over]]))).not.toContain(FE);
+  });
   it('the first payload only: random bytes after a text one are not judged', async () => {
     expect(await risksOf(convo(C4, S4, 40106, 47001, [...handshake, [true, PSH | ACK, txt('hello there')], [false, PSH | ACK, enc]]))).not.toContain(FE);
   });
