@@ -142,9 +142,11 @@ describe('SSH (ssh.c): banners and software versions', () => {
     ];
     const order = [...builds.keys(), ...builds.keys(), ...[...builds.keys()].reverse()];
     const frames = order.flatMap((b, i) => tcpSession(CLI, SRV, 51000 + i, 22, [[true, txt(`${builds[b]![0]}\r\n`)]]));
-    const risks = await replayFrames(tmp.file('banners.pcap'), frames, (e: Engine) =>
-      Object.fromEntries(e.drainExpired(256).map((f) => [f.cli_port, f.risks.includes(CLI_OBS)])),
-    { flushAtEnd: true, workers: 1 },
+    const risks = await replayFrames(
+      tmp.file('banners.pcap'),
+      frames,
+      (e: Engine) => Object.fromEntries(e.drainExpired(256).map((f) => [f.cli_port, f.risks.includes(CLI_OBS)])),
+      { flushAtEnd: true, workers: 1 },
     );
     expect(order.map((b, i) => [builds[b]![0], risks[51000 + i]])).toEqual(order.map((b) => builds[b]));
   });
