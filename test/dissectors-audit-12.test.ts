@@ -101,45 +101,33 @@ describe('SSH (ssh.c): banners and software versions', () => {
     expect(rev.flow.risks).toContain(SRV_OBS);
     expect(rev.flow.risks).not.toContain(CLI_OBS);
   });
+  // banner → judged obsolete, on each side of nDPI's floors
+  const FLOORS: [string, boolean][] = [
+    ['SSH-2.0-OpenSSH_6.9', true],
+    ['SSH-2.0-OpenSSH_7.0', false],
+    ['SSH-1.99-OpenSSH_6.6.1', true],
+    ['SSH-2.0-OpenSSH_6', false], // one number only: not judged
+    ['SSH-2.0-openssh_6.0', false],
+    ['SSH-2.0-APACHE-SSHD-2.5.0', true],
+    ['SSH-2.0-APACHE-SSHD-2.5.1', false],
+    ['SSH-2.0-FileZilla_3.39.9', true],
+    ['SSH-2.0-FileZilla_3.40.0', false],
+    ['SSH-2.0-paramiko_2.3.1', true],
+    ['SSH-2.0-paramiko_2.4.0', false],
+    ['SSH-2.0-dropbear_2019.78', true],
+    ['SSH-2.0-dropbear_2020.81', false],
+  ];
   it("nDPI's floors: OpenSSH 7.0.0, Apache SSHD 2.5.1, FileZilla 3.40.0, paramiko 2.4.0, dropbear 2020.0", async () => {
-    const cases: [string, boolean][] = [
-      ['SSH-2.0-OpenSSH_6.9', true],
-      ['SSH-2.0-OpenSSH_7.0', false],
-      ['SSH-1.99-OpenSSH_6.6.1', true],
-      ['SSH-2.0-OpenSSH_6', false], // one number only: not judged
-      ['SSH-2.0-openssh_6.0', false],
-      ['SSH-2.0-APACHE-SSHD-2.5.0', true],
-      ['SSH-2.0-APACHE-SSHD-2.5.1', false],
-      ['SSH-2.0-FileZilla_3.39.9', true],
-      ['SSH-2.0-FileZilla_3.40.0', false],
-      ['SSH-2.0-paramiko_2.3.1', true],
-      ['SSH-2.0-paramiko_2.4.0', false],
-      ['SSH-2.0-dropbear_2019.78', true],
-      ['SSH-2.0-dropbear_2020.81', false],
-    ];
     let port = 50120;
-    for (const [banner, old] of cases) {
+    for (const [banner, old] of FLOORS) {
       const { flow } = await runFlow('tcp', port++, 22, [txt(`${banner}\r\n`)], [false]);
       expect([banner, flow.risks.includes(CLI_OBS)]).toEqual([banner, old]);
     }
   });
   it('verdicts stay right when banners recur across flows (a worker remembers its last eight)', async () => {
-    // twelve builds, old and new mixed, each on three flows of one capture,
-    // in an order that brings a build back after up to eleven others
-    const builds: [string, boolean][] = [
-      ['SSH-2.0-OpenSSH_6.9', true],
-      ['SSH-2.0-OpenSSH_9.6', false],
-      ['SSH-2.0-APACHE-SSHD-2.5.0', true],
-      ['SSH-2.0-APACHE-SSHD-2.5.1', false],
-      ['SSH-2.0-FileZilla_3.39.9', true],
-      ['SSH-2.0-FileZilla_3.40.0', false],
-      ['SSH-2.0-paramiko_2.3.1', true],
-      ['SSH-2.0-paramiko_2.4.0', false],
-      ['SSH-2.0-dropbear_2019.78', true],
-      ['SSH-2.0-dropbear_2020.81', false],
-      ['SSH-2.0-OpenSSH_6.6.1p1 Ubuntu-2ubuntu2', true],
-      ['SSH-2.0-OpenSSH_6.6.1p1 Ubuntu-2ubuntu20', true],
-    ];
+    // fifteen builds, old and new mixed, each on three flows of one capture,
+    // in an order that brings a build back after up to fourteen others
+    const builds: [string, boolean][] = [...FLOORS, ['SSH-2.0-OpenSSH_6.6.1p1 Ubuntu-2ubuntu2', true], ['SSH-2.0-OpenSSH_9.6p1 Ubuntu-3ubuntu13', false]];
     const order = [...builds.keys(), ...builds.keys(), ...[...builds.keys()].reverse()];
     const frames = order.flatMap((b, i) => tcpSession(CLI, SRV, 51000 + i, 22, [[true, txt(`${builds[b]![0]}\r\n`)]]));
     const risks = await replayFrames(
