@@ -28,12 +28,15 @@ inline bool flow_is_http(const DpiCtx& c) {
 // last asked for is kept per worker thread until the classifier moves to
 // another packet (dpi_next_packet), and HTTP's sub-protocols, asked one
 // after another on the same request, share it.
+// No member initialisers: the per-thread copy starts zeroed as any
+// thread_local does, and a trivially constructed one costs its readers no
+// initialisation check (__tls_init) per access.
 struct NdpiLines {
   static constexpr size_t kMaxLines = 64;
-  uint64_t packet = 0;  // dpi_packet_serial when split
-  const uint8_t* data = nullptr;
-  size_t size = 0;
-  size_t n = 0;  // lines, the open last one included
+  uint64_t packet;  // dpi_packet_serial when split
+  const uint8_t* data;
+  size_t size;
+  size_t n;  // lines, the open last one included
   uint32_t off[kMaxLines + 1], len[kMaxLines + 1];
 };
 inline thread_local uint64_t dpi_packet_serial = 1;
