@@ -429,7 +429,6 @@ uint16_t host_category(uint16_t master, uint16_t app, const FlowInfo& fi, uint16
 
 }  // namespace
 
-// nDPI's unsafe breeds (Unsafe, Potentially Dangerous, Dangerous).
 // Dissectors that set the flow's name only after naming it (see set()).
 static bool name_after_naming(uint16_t p) {
   return p == id(ProtoId::HTTP) || p == id(ProtoId::HTTP_Connect) || p == id(ProtoId::HTTP_Proxy) || p == id(ProtoId::Munin) ||

@@ -110,6 +110,7 @@ bool obsolete_version(const char* sig) {
   static thread_local Verdict seen[8];
   static thread_local unsigned next = 0;
   const size_t n = std::strlen(sig);
+  if (n >= kSignatureCap) return obsolete_version_read(sig);  // not a signature() copy: not kept
   for (const Verdict& v : seen)
     if (std::memcmp(v.sig, sig, n + 1) == 0) return v.old;
   Verdict& v = seen[next++ & 7];
