@@ -347,10 +347,7 @@ void Classifier::settle(Flow& f) noexcept {
     if (h == HashIndex::kNone) return done_.release(i);
     r.host = h + 1;
   }
-  r.risks = fi.risks, r.risks2 = risks2_[e];
-  std::memcpy(r.meta, fi.meta, sizeof(r.meta));
-  r.confidence = fi.confidence, r.kind = fi.kind;
-  if (MetaKind(fi.kind) == MetaKind::Dns) r.dns_from(fi.dns);
+  r.results_from(fi, risks2_[e]);
   r.ssh_unanswered = ssh_unanswered(fi);
   pool_.release(e);
   f.info = kSettled | (i + 1);
@@ -372,10 +369,7 @@ FlowInfo* Classifier::unsettle(Flow& f) noexcept {
   std::memset(&fi, 0, sizeof(fi));
   if (r.host) copy_cstr(fi.host, sizeof(fi.host), names_.name(r.host - 1));
   drop_str(names_, r.host);
-  fi.risks = r.risks, risks2_[e] = r.risks2;
-  std::memcpy(fi.meta, r.meta, sizeof(fi.meta));
-  fi.confidence = r.confidence, fi.kind = r.kind;
-  if (MetaKind(r.kind) == MetaKind::Dns) r.dns_into(fi.dns);
+  r.results_into(fi, risks2_[e]);
   done_.release(i);
   f.info = e + 1;
   return &fi;

@@ -65,6 +65,11 @@ class Classifier {
     const FlowInfo* fi = info(f);
     return fi && fi->host[0] ? std::string_view(fi->host, strnlen(fi->host, sizeof(fi->host))) : std::string_view();
   }
+  // `host(f)`'s str_hash: a settled flow's was taken when its name was interned.
+  uint32_t host_hash(const Flow& f, std::string_view host) const noexcept {
+    if (const FlowResult* r = result(f); r && r->host) return names_.hash(r->host - 1);
+    return str_hash(host.data(), host.size());
+  }
   MetaKind meta_kind(const Flow& f) const noexcept {
     if (const FlowResult* r = result(f)) return MetaKind(r->kind);
     const FlowInfo* fi = info(f);

@@ -5,6 +5,7 @@
 // nDPI's window of packets (dpi_window), then guesses by port as nDPI does.
 #pragma once
 #include <cstdint>
+#include <cstring>
 #include <string_view>
 
 #include "decode/packet.h"
@@ -89,6 +90,20 @@ struct FlowResult {
   uint8_t pad;
   void dns_from(const DnsMeta& d) { qtype = d.qtype, answers = d.answers, rcode = d.rcode, dns_flags = d.flags; }
   void dns_into(DnsMeta& d) const { d.qtype = qtype, d.answers = answers, d.rcode = rcode, d.flags = dns_flags; }
+  // The results a FlowInfo and its second risk word hold, both ways (the
+  // name and SSH's probing state are the caller's).
+  void results_from(const FlowInfo& fi, uint32_t fi_risks2) {
+    risks = fi.risks, risks2 = fi_risks2;
+    std::memcpy(meta, fi.meta, sizeof(meta));
+    confidence = fi.confidence, kind = fi.kind;
+    if (MetaKind(fi.kind) == MetaKind::Dns) dns_from(fi.dns);
+  }
+  void results_into(FlowInfo& fi, uint32_t& fi_risks2) const {
+    fi.risks = risks, fi_risks2 = risks2;
+    std::memcpy(fi.meta, meta, sizeof(fi.meta));
+    fi.confidence = confidence, fi.kind = kind;
+    if (MetaKind(kind) == MetaKind::Dns) dns_into(fi.dns);
+  }
 };
 static_assert(sizeof(FlowResult) == 24);
 constexpr uint32_t kSettled = 0x80000000u;

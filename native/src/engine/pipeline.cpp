@@ -1037,9 +1037,7 @@ void Pipeline::classified(Flow& f, uint32_t idx) noexcept {
   const char* const fhost = host.data();
   // the name the flow carries, hashed once for the domain-name and service sketches
   const size_t len = host.size();
-  uint64_t nh = 0xcbf29ce484222325ULL;  // FNV-1a
-  for (size_t i = 0; i < len; i++) nh = (nh ^ uint8_t(fhost[i])) * 0x100000001b3ULL;
-  const uint32_t name = uint32_t(mix64(nh) >> 32);
+  const uint32_t name = dpi_.host_hash(f, host);
   contact(f.cli_host, kContactDomains, name);
   // LocalHostStats::incrVisitedWebSite, from Flow's HTTP, TLS / QUIC / Tor (not DoH) and DNS (no error)
   // cases; incContactedService in the same cases (TLS's DoH too)
