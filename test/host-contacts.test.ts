@@ -66,7 +66,7 @@ const M = '10.20.0.9'; //   a DNS server itself, also client of 7 DNS servers
 const Q = '10.20.0.77'; //  asks M
 const R = '198.18.0.1'; //  remote: client of 7 DNS servers
 const R2 = '198.51.100.77'; // remote: SSH into a local server
-const D = '10.20.0.30'; //  names: 6 distinct DNS names (9 queries) and a TLS SNI in minute 0, 3 in minute 1
+const D = '10.20.0.30'; //  names: 6 distinct DNS names (9 queries) and two TLS SNIs (one a DNS name) in minute 0, 3 in minute 1
 const H9 = '10.20.0.41', H300 = '10.20.0.42'; // clients of 9 and 300 DNS servers (beyond the exact count)
 const S = '10.20.0.50'; //  scanner: 40 unanswered SYNs, 5 unanswered UDP probes, 1 broadcast
 // filler: a packet every 5 ms, both ways: the engine sweeps its tables after each batch of
@@ -85,6 +85,9 @@ function capture(): Packet[] {
   for (let i = 0; i < 6; i++) p.push(...conn(5000 + 100 * i, L, 34000 + i, `203.0.113.${1 + i}`, 25, [[false, '220 mx.example ESMTP\r\n'], [true, 'EHLO client\r\n'], [false, '250 mx.example\r\n']]));
   ['n1', 'n2', 'n3', 'n4', 'n5', 'n6', 'n1', 'n2', 'n3'].forEach((n, k) => p.push(...dnsPair(6000 + 20 * k, D, 35000 + k, '198.51.100.1', `${n}.example`)));
   p.push(...conn(6500, D, 35100, '203.0.113.50', 443, [[true, tlsClientHello('shop.example')]]));
+  // a name D's DNS flows named, now named by a TLS flow: the classifier is done with a DNS flow
+  // when it is counted (its name kept interned) and still reads a TLS one — one name, counted once
+  p.push(...conn(6600, D, 35101, '203.0.113.51', 443, [[true, tlsClientHello('n2.example')]]));
   // SSH out from L (remote access, kept alive every 10 s until 65 s, then silent), and to a local host
   p.push(...conn(7000, L, 36000, '198.51.100.200', 22, [[false, 'SSH-2.0-OpenSSH_9.2\r\n'], [true, 'SSH-2.0-OpenSSH_9.6\r\n']]));
   for (let t = 17000; t <= 65000; t += 10000) p.push(tcpPkt(t, L, 36000, '198.51.100.200', 22, PSH | ACK, Buffer.alloc(36, 7), 100, 100));
@@ -159,7 +162,7 @@ describe('contact, scan-detection and remote-connection host checks', () => {
     // R is remote: no contact figures. R2's SSH in is a remote access of its own (any client).
     expect(t0.figures[R]).toBeUndefined();
     expect(t0.figures[R2]).toEqual({ remote_connection: 1 });
-    // D: n1…n6 (the repeats add nothing) and the SNI shop.example: 7 names; one DNS server.
+    // D: n1…n6 (the repeats add nothing, n2's SNI neither) and the SNI shop.example: 7 names; one DNS server.
     expect(t0.figures[D]).toEqual({ dns_contacts: 1, domain_names_contacts: 7 });
     // Up to 8 servers the count is exact; beyond, a 32-register HyperLogLog estimates (standard
     // error 1.04 / sqrt(32) = 18 %; its hash is fixed, so these figures are too).
