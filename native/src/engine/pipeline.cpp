@@ -290,15 +290,17 @@ void Pipeline::process_batch(const RawPacket* raw, size_t n, const NetConfig& ne
     __builtin_prefetch(flows_.slot_addr(it.hash));
   }
   stats_.last_ns = now_ns_;
-  // A rolling prefetch: while packet i is counted, the flow of packet i+6
-  // and the host lines of packet i+3 are on their way (their index slots
-  // were requested above). Few enough requests in flight to all be served.
-  constexpr size_t kFlowAhead = 6, kHostAhead = 3;
+  // A rolling prefetch: while packet i is counted, the index slot of packet
+  // i+12 (requested above too, but most of a batch's first requests are out
+  // of L1 by then), the flow of packet i+6 and the host lines of packet i+3
+  // are on their way. Few enough requests in flight to all be served.
+  constexpr size_t kIndexAhead = 12, kFlowAhead = 6, kHostAhead = 3;
   for (size_t i = 0; i < n && i < kFlowAhead; i++)
     if (items_[i].ip) prefetch_flow(items_[i]);
   for (size_t i = 0; i < n && i < kHostAhead; i++)
     if (items_[i].ip) prefetch_hosts(items_[i]);
   for (size_t i = 0; i < n; i++) {
+    if (size_t a = i + kIndexAhead; a < n && items_[a].ip) __builtin_prefetch(flows_.slot_addr(items_[a].hash));
     if (size_t b = i + kFlowAhead; b < n && items_[b].ip) prefetch_flow(items_[b]);
     if (size_t c = i + kHostAhead; c < n && items_[c].ip) prefetch_hosts(items_[c]);
     if (!items_[i].ip) continue;
