@@ -362,6 +362,35 @@ void Pipeline::prefetch_hosts(const BatchItem& it) noexcept {
   if (f.info && Classifier::wants(f) && pkts_[&it - items_].payload_len) dpi_.prefetch(f);
 }
 
+// nDPI's retransmission test (ndpi_connection_tracking) on a TCP flow whose
+// packets all have its direction 1 (IPv6 between equal ports: dpi/dpi.h
+// ndpi_one_sided). Its pair of next bytes is then one slot, set by
+// whichever side last initialised it; the other slot only says whether it
+// was. Initialising: while either slot is 0, or on a SYN before any
+// payload, a packet with ACK sets the slot to its own next byte, and the
+// other from its ACK unless it is the flow's first packet. Then a payload
+// packet within 64 KiB past the slot moves it to its own next byte (the
+// slot changes sides when the other side's numbers fall there); one outside
+// is a retransmission (after a payload packet). With random initial
+// sequence numbers only one side's packets reach the dissectors. The slot
+// is its side's tcp_next (both follow that side's bytes in sequence). A
+// RST empties both slots. Flow::ndpi_seq: bit 0 both slots set, bit 1 the
+// side (dir) whose next byte the slot holds.
+static bool one_sided_skip(Flow& f, const Packet& p, int dir) noexcept {
+  const bool ack = p.tcp_flags & kAck, syn = p.tcp_flags & kSyn;
+  bool set = f.ndpi_seq & 1, skip = false;
+  int side = f.ndpi_seq >> 1 & 1;
+  if (!set || (syn && f.dpi_packets == 0)) {
+    if (ack) side = dir, set = set || f.pkts[0] + f.pkts[1] > 1;
+  } else if (p.l4_payload_wire) {
+    if (uint32_t(p.tcp_seq - f.tcp_next[side]) > kNdpiRetransWindow) skip = f.tcp_last_payload;
+    else side = dir;
+  }
+  if (p.tcp_flags & kRst) set = false;
+  f.ndpi_seq = uint8_t(set | side << 1);
+  return skip;
+}
+
 void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) noexcept {
   const uint32_t len = p.wirelen;
   stats_.ip_packets++;
@@ -398,7 +427,7 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
     f.ip_version = p.ip_version;
     f.tunnel = uint8_t(p.tunnel);
     f.first_hi = swapped;
-    f.icmp_type = p.icmp_type, f.icmp_code = p.icmp_code;
+    f.icmp.type = p.icmp_type, f.icmp.code = p.icmp_code;  // 0 but for ICMP: a TCP flow's ndpi_seq starts at 0
     // The client sent the first SYN; a SYN-ACK seen first came from the server.
     bool src_is_client = !(p.l4_proto == kProtoTcp && (p.tcp_flags & (kSyn | kAck)) == (kSyn | kAck));
     // A TCP flow first seen mid-stream (no SYN) belongs to the side with the
@@ -524,8 +553,9 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
     // that carried payload. (Its own next byte stands still on such a
     // segment where ntopng's rules, kept here, move it back: both agree on
     // what follows in sequence.)
-    dpi_skip = p.l4_payload_wire && f.tcp_next[0] && f.tcp_next[1] && f.tcp_last_payload &&
-               uint32_t(p.tcp_seq - f.tcp_next[dir]) > kNdpiRetransWindow;
+    dpi_skip = ndpi_one_sided(f) ? one_sided_skip(f, p, dir)
+                                 : p.l4_payload_wire && f.tcp_next[0] && f.tcp_next[1] && f.tcp_last_payload &&
+                                       uint32_t(p.tcp_seq - f.tcp_next[dir]) > kNdpiRetransWindow;
     f.tcp_last_payload = p.l4_payload_wire != 0;
     old_data = p.l4_payload_wire && f.tcp_next[dir] && int32_t(p.tcp_seq + p.l4_payload_wire - f.tcp_next[dir]) <= 0;
     tcp_seq_update(f, dir, p.tcp_seq, p.tcp_flags, p.l4_payload_wire, retr, ooo, lost, ka);
@@ -608,7 +638,11 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
     }
   } else if (!cut) {
     const RiskSig sig = risk_sig(f);
-    dpi_.packet(f, p, (dir == 0) != f.dpi_flip, dpi_skip);
+    // nDPI's client side: over IPv6 between equal ports every packet has the
+    // first one's direction (dpi/ndpi_direction.h), so all are the client's,
+    // or all the server's after a first SYN-ACK
+    const bool dpi_from_client = ndpi_one_sided(f) ? dpi_cli_is_hi(f) == bool(f.first_hi) : (dir == 0) != f.dpi_flip;
+    dpi_.packet(f, p, dpi_from_client, dpi_skip);
     if (risk_sig(f) != sig) {
       if (lim_.checks) rescore(fi, true);
       // ntopng's Flow: a client whose flow nDPI flags as a crawler or bot is
@@ -804,7 +838,7 @@ void Pipeline::emit_record(uint32_t slot, RecordKind kind, FlowEnd why) noexcept
   r.risks = dpi_.risks(f);
   r.cli_location = location(cli, f.cli_local), r.srv_location = location(srv, f.srv_local);
   r.blacklisted = uint8_t(f.cli_bl | f.srv_bl << 1);
-  r.icmp_type = f.icmp_type, r.icmp_code = f.icmp_code;
+  if (f.key.proto != kProtoTcp) r.icmp_type = f.icmp.type, r.icmp_code = f.icmp.code;  // a TCP flow's byte is ndpi_seq
   r.tcp_state = uint8_t(f.tcp_data * kTcpData | f.tcp_zero_win * kTcpZeroWindow);
   const IecFlow* iec = iec_of(slot);
   if (iec) r.tcp_state |= uint8_t(iec->alerts << 2);

@@ -85,7 +85,14 @@ struct alignas(64) Flow {
   // for a flow first seen without SYN differs from ntopng's check_swap):
   // the classifier reads the flow from nDPI's side (dpi_cli_is_hi)
   uint8_t dpi_flip : 1;
-  uint8_t icmp_type, icmp_code;
+  union {
+    struct {
+      uint8_t type, code;
+    } icmp;            // ICMP flows: the first message's type and code
+    // TCP flows where nDPI's direction is one-sided (dpi/dpi.h
+    // ndpi_one_sided): its sequence tracking (Pipeline::one_sided_skip)
+    uint8_t ndpi_seq;
+  };
   // line 1: what every packet updates
   uint8_t tcp_flags[2];
   uint8_t dscp[2];          // last DSCP seen per direction
