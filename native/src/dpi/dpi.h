@@ -36,7 +36,7 @@ inline DpiSides dpi_sides(const Flow& f) {
 // nDPI's direction puts every packet of an IPv6 flow between equal ports
 // (or without ports) on one side (ndpi_direction.h): its one-way risk then
 // holds whatever came back (Classifier::risks).
-inline bool ndpi_one_sided(const Flow& f) { return !f.key.lo.is_v4() && f.key.port_lo == f.key.port_hi; }
+inline bool ndpi_one_sided(const Flow& f) { return f.key.port_lo == f.key.port_hi && !f.key.lo.is_v4(); }  // ports first: rarely equal
 // Payload packets a flow can have inspected at most (a dissector's budget
 // when nDPI gives it the whole window).
 constexpr uint8_t kMaxDpiPackets = 31;
