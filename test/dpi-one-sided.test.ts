@@ -11,14 +11,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { type ExpiredFlow, l7Name } from '../ts/bindings/engine.js';
-import { replayFrames } from './fixtures/dissect.js';
-import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, eth, ipv4, ipv6, tcp } from './fixtures/frames.js';
+import { replayFrames, tcpSession } from './fixtures/dissect.js';
 import { tempDir } from './fixtures/pcap.js';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
 
-const { SYN, ACK, PSH } = TCPF;
 const V6 = ['2001:db8::1', '2001:db8::2'] as const;
 const V4 = ['10.0.0.1', '10.0.0.2'] as const;
 
@@ -30,25 +28,8 @@ interface Conv {
   msgs: [boolean, Uint8Array][]; // [from the client?, payload]
 }
 
-/** The conversation's frames, each side's bytes in sequence, every segment after the SYN acknowledging the other side. */
-function frames(c: Conv): Buffer[] {
-  const next = [c.isn[0] + 1, c.isn[1] + 1];
-  const seg = (cli: boolean, flags: number, seq: number, data?: Uint8Array) => {
-    const [s, d] = cli ? c.addrs : [c.addrs[1], c.addrs[0]];
-    const l4 = tcp({ sport: c.ports[cli ? 0 : 1], dport: c.ports[cli ? 1 : 0], flags, seq, ack: next[cli ? 1 : 0] }, data);
-    return c.addrs[0].includes(':')
-      ? eth(MAC_B, MAC_A, ETH.IPV6, ipv6({ src: s, dst: d, next: IPPROTO.TCP }, l4))
-      : eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: s, dst: d, proto: IPPROTO.TCP }, l4));
-  };
-  const out: Buffer[] = [];
-  if (c.handshake ?? true) out.push(seg(true, SYN, c.isn[0]), seg(false, SYN | ACK, c.isn[1]), seg(true, ACK, next[0]));
-  for (const [cli, p] of c.msgs) {
-    const k = cli ? 0 : 1;
-    out.push(seg(cli, PSH | ACK, next[k], p));
-    next[k] += p.length;
-  }
-  return out;
-}
+/** The conversation's frames (dissect.ts's TCP session with these initial numbers). */
+const frames = (c: Conv) => tcpSession(c.addrs[0], c.addrs[1], c.ports[0], c.ports[1], c.msgs, { isn: c.isn, handshake: c.handshake });
 
 let n = 0;
 async function classify(c: Conv): Promise<{ name: string; confidence: string; risks: string[] }> {

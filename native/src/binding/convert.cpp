@@ -455,9 +455,8 @@ Napi::Object flow_to_js(Napi::Env env, const FlowRow& r) {
   tcp.Set("nw_latency", nw);
   tcp.Set("appl_latency", double(r.tcp.appl) / 1000);
   o.Set("tcp", tcp);
-  const bool tcp_flow = f.key.proto == kProtoTcp;  // its byte is ndpi_seq
-  o.Set("icmp_type", double(tcp_flow ? 0 : f.icmp.type));
-  o.Set("icmp_code", double(tcp_flow ? 0 : f.icmp.code));
+  o.Set("icmp_type", double(f.icmp_type()));
+  o.Set("icmp_code", double(f.icmp_code()));
   o.Set("l7_master", double(f.l7_master));
   o.Set("l7_app", double(f.l7_app));
   o.Set("l7_category", double(f.l7_category));

@@ -838,7 +838,7 @@ void Pipeline::emit_record(uint32_t slot, RecordKind kind, FlowEnd why) noexcept
   r.risks = dpi_.risks(f);
   r.cli_location = location(cli, f.cli_local), r.srv_location = location(srv, f.srv_local);
   r.blacklisted = uint8_t(f.cli_bl | f.srv_bl << 1);
-  if (f.key.proto != kProtoTcp) r.icmp_type = f.icmp.type, r.icmp_code = f.icmp.code;  // a TCP flow's byte is ndpi_seq
+  r.icmp_type = f.icmp_type(), r.icmp_code = f.icmp_code();
   r.tcp_state = uint8_t(f.tcp_data * kTcpData | f.tcp_zero_win * kTcpZeroWindow);
   const IecFlow* iec = iec_of(slot);
   if (iec) r.tcp_state |= uint8_t(iec->alerts << 2);

@@ -93,6 +93,9 @@ struct alignas(64) Flow {
     // ndpi_one_sided): its sequence tracking (Pipeline::one_sided_skip)
     uint8_t ndpi_seq;
   };
+  // what the API and records show as its ICMP type and code (0 for TCP, whose byte is ndpi_seq)
+  uint8_t icmp_type() const { return key.proto == kProtoTcp ? 0 : icmp.type; }
+  uint8_t icmp_code() const { return key.proto == kProtoTcp ? 0 : icmp.code; }
   // line 1: what every packet updates
   uint8_t tcp_flags[2];
   uint8_t dscp[2];          // last DSCP seen per direction
