@@ -127,11 +127,12 @@ describe('dissectors 5', () => {
       expect(await classify('tcp', 40201, 443, [hello, server(cert('DNS:*.wazeish.test'))])).toBe('TLS (DPI)');
     });
 
-    it("an organisation of nDPI's certificate list names it (O=Fortinet, self-signed)", async () => {
-      expect(await classify('tcp', 40202, 10443, [hello, server(cert('DNS:fw.test', '/C=US/O=Fortinet/CN=FortiGate'))])).toBe('TLS.FortiClient (DPI)');
+    it("a fragment of nDPI's certificate-subject list names it (OU=FortiGate, self-signed)", async () => {
+      expect(await classify('tcp', 40202, 10443, [hello, server(cert('DNS:fw.test', '/C=US/O=Fortinet/OU=FortiGate/CN=fw'))])).toBe('TLS.FortiClient (DPI)');
     });
 
-    it('a near miss of that organisation leaves it TLS', async () => {
+    it('near misses of that fragment leave it TLS', async () => {
+      expect(await classify('tcp', 40204, 10443, [hello, server(cert('DNS:fw.test', '/C=US/O=Fortinet/CN=FortiGate'))])).toBe('TLS (DPI)');
       expect(await classify('tcp', 40203, 10443, [hello, server(cert('DNS:fw.test', '/C=US/O=Fortigate Inc/CN=Fortinet'))])).toBe('TLS (DPI)');
     });
   });

@@ -1,6 +1,6 @@
 // nDPI's certificate cache (tls.c checkTLSSubprotocol, lru.tls_cert): when
 // a server's certificate subject names the application (nDPI's subject list,
-// e.g. O=Fortinet → FortiClient), later TLS flows to the same server address
+// e.g. OU=FortiGate → FortiClient), later TLS flows to the same server address
 // and port that nothing else named are named alike at their ClientHello (or
 // ServerHello), with confidence "DPI (cache)". Certificates are made by
 // openssl in the test.
@@ -29,7 +29,7 @@ const handshake = (type: number, body: Buffer) => Buffer.concat([Buffer.from([ty
 const hello = record(22, handshake(1, Buffer.concat([u16(0x0303), Buffer.alloc(32, 7), vec8(Buffer.alloc(0)), vec16(u16(0xc02f)), vec8(Buffer.from([0])), vec16(Buffer.alloc(0))])));
 const serverHello = record(22, handshake(2, Buffer.concat([u16(0x0303), Buffer.alloc(32, 5), vec8(Buffer.alloc(0)), u16(0xc02f), Buffer.from([0])])));
 const withCert = (der: Buffer) => Buffer.concat([serverHello, record(22, handshake(11, Buffer.concat([u24(der.length + 3), u24(der.length), der])))]);
-const FORTINET = () => cert('/C=US/O=Fortinet/CN=FortiGate');
+const FORTINET = () => cert('/C=US/O=Fortinet/OU=FortiGate/CN=fw');
 
 type Flow = { cport: number; sport: number; msgs: [boolean, Buffer][] }; // [from the client?, payload]
 /** TCP flows in order (handshake, then each flow's messages in sequence); name per client port. */

@@ -530,7 +530,7 @@ bool Classifier::user_port_first(Flow& f) noexcept {
   return true;
 }
 
-void Classifier::extra(Flow& f, FlowInfo& fi, const Packet& p, bool from_client) noexcept {
+void Classifier::extra(Flow& f, FlowInfo& fi, const Packet& p, bool from_client, bool retrans) noexcept {
   dpi_next_packet();
   const Registry& r = registry();
   if (f.pkts[0] + f.pkts[1] > dpi_window(f) || fi.extra >= r.n) {
@@ -538,7 +538,7 @@ void Classifier::extra(Flow& f, FlowInfo& fi, const Packet& p, bool from_client)
     return;
   }
   const uint16_t cli_port = from_client ? p.sport : p.dport, srv_port = from_client ? p.dport : p.sport;
-  DpiCtx ctx{p, Bytes(p.payload, p.payload_len), from_client, f, &fi, cli_port, srv_port, this, true};
+  DpiCtx ctx{p, Bytes(p.payload, p.payload_len), from_client, f, &fi, cli_port, srv_port, this, true, retrans};
   Match m;
   if (r.list[fi.extra].fn(ctx, m) != Verdict::NeedMore) f.dpi_state = kDpiDone;
 }
@@ -566,8 +566,13 @@ void Classifier::step(Flow& f, const Packet& p, bool from_client, bool retrans) 
     }
   }
   if (f.dpi_state == kDpiExtra) {
-    if (p.payload_len && !retrans) {
-      if (FlowInfo* fi = live(f)) extra(f, *fi, p, from_client);
+    // nDPI's reading after the match (ndpi_process_extra_packet) takes every
+    // packet: retransmissions go to the reader, which passes them by or reads
+    // them as nDPI's does. A segment without payload changes nothing in them
+    // but the count of packets read, which each takes from the flow's (so
+    // does SMTP's wait for its 220 after STARTTLS).
+    if (p.payload_len) {
+      if (FlowInfo* fi = live(f)) extra(f, *fi, p, from_client, retrans);
       else f.dpi_state = kDpiDone;
     }
     // ndpiReader ends a UDP flow's dissection with its 25th packet

@@ -226,7 +226,7 @@ class Classifier {
   }
   // While inspecting: the dissector of `proto` answered no on this flow.
   bool ruled_out(const Flow& f, uint16_t proto) const noexcept;
-  void extra(Flow& f, FlowInfo& fi, const Packet& p, bool from_client) noexcept;
+  void extra(Flow& f, FlowInfo& fi, const Packet& p, bool from_client, bool retrans) noexcept;
   void judge_ports(const Flow& f) noexcept;
   void set(Flow& f, uint16_t master, uint16_t app, Confidence c, bool name_after = false) noexcept;
   bool custom_rule(Flow& f, const UserRules& u) noexcept;

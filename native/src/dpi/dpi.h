@@ -193,6 +193,10 @@ struct DpiCtx {
   uint16_t cli_port, srv_port;
   Classifier* clf;
   bool extra = false;  // called after the match, for metadata only
+  // After the match only: a TCP segment nDPI calls a retransmission. nDPI
+  // gives its reading-on functions (extra_packets_func) every packet; most
+  // read these again, TLS's and HTTP's pass them by.
+  bool retrans = false;
   void set_host(const char* s, size_t n) const;
   // The flow's metadata entry of that kind, allocated on first use; null
   // when the pool is full or the flow has another kind.

@@ -104,6 +104,16 @@ Verdict tls_after_starttls(DpiCtx& c);
 // accepted: SMTPS, IMAPS, POPS; RDP's TLS security: TLS.RDP): the flow is
 // named master.app from here, and tls_after_starttls() reads on.
 void tls_begins(DpiCtx& c, uint16_t master, uint16_t app);
+// nDPI reads TLS over TCP after a match for 12 packets (tlsInitExtraPacketProcessing;
+// switch_extra_dissection_to_tls when another protocol hands the flow over),
+// every packet counted, payload or not, from the one its reading began
+// after: TLS's own match, or the other protocol's (nDPI's count of packets
+// read after a match runs on across the hand-over); TLS inside RDP keeps
+// RDP's 5. `packets` is the flow's packet count at that match: a reader
+// handing over sets it at its own match (FlowInfo::state byte
+// kTlsReadFrom, which it leaves free).
+constexpr size_t kTlsReadFrom = 14;
+void tls_read_from(DpiCtx& c, uint32_t packets);
 // DTLS (dpi/protocols/tls.cpp). A record header (handshake, alert, CCS or
 // data; DTLS 1.0/1.2/1.3 version) whose length fits the datagram.
 bool dtls_record(Bytes b);

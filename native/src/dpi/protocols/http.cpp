@@ -844,6 +844,7 @@ Verdict classify_http(DpiCtx& c, Match& m) {
   const uint8_t dir = c.from_client ? 0 : 1;
   if (c.extra) {
     uint8_t* st = c.info ? c.info->state : scratch;
+    if (c.retrans) return Verdict::NeedMore;  // nDPI's reading on passes them by (ndpi_search_http_tcp_again)
     if (uint32_t(c.flow.pkts[0] + c.flow.pkts[1]) > uint32_t(st[kAtMatch]) + kExtraPackets) {
       // Past nDPI's budget nothing is named or judged any more; ntopng's own
       // HTTP parsing still counts the flow's first response (the hosts' HTTP

@@ -104,6 +104,7 @@ Verdict classify_pop3(DpiCtx& c, Match& m) {
   s[kMode] = r == Step::Pops ? kInTls : kReading;
   const uint32_t now = total_packets(c.flow);
   std::memcpy(s + kBase, &now, 4);
+  tls_read_from(c, now);  // an STLS's TLS (POPS) is read within the same count
   // POPS: its TLS is read on; POP3: the reading goes on while no password was seen
   m.more = r == Step::Pops || !(w & kPwd);
   return Verdict::Match;

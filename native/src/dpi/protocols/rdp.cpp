@@ -21,11 +21,14 @@ namespace {
 
 enum RdpState : uint8_t { kTlsAsked = 1, kInTls = 2 };
 
-// After a request for TLS security: the first handshake record, within 5 packets.
+// After a request for TLS security: the first handshake record, within 5
+// packets of any kind (tls_read_from; TLS's reading keeps that count), a
+// retransmission passed by as TLS's reading does.
 Verdict read_on(DpiCtx& c) {
   uint8_t& st = c.info->state[0];
-  uint8_t& seen = c.info->state[1];
   if (st == kInTls) return tls_after_starttls(c);
+  if (c.flow.pkts[0] + c.flow.pkts[1] - c.info->state[kTlsReadFrom] > 5) return Verdict::No;
+  if (c.retrans) return Verdict::NeedMore;
   if (c.payload.size() > 1 && c.payload[0] == 0x16) {
     // nDPI's TLS reassembly for the request's side holds the request when
     // its TLS dissector read it before RDP matched (the ports did not guess
@@ -36,7 +39,7 @@ Verdict read_on(DpiCtx& c) {
     st = kInTls;
     return tls_after_starttls(c);
   }
-  return ++seen < 5 ? Verdict::NeedMore : Verdict::No;
+  return Verdict::NeedMore;
 }
 
 Verdict classify_rdp(DpiCtx& c, Match& m) {
@@ -58,7 +61,8 @@ Verdict classify_rdp(DpiCtx& c, Match& m) {
   if (!rdp) return Verdict::No;
   m.app = id(ProtoId::RDP);
   if (c.from_client && n > 43 && (b[43] & 0x01) && c.info) {
-    c.info->state[0] = kTlsAsked, c.info->state[1] = 0;
+    c.info->state[0] = kTlsAsked;
+    tls_read_from(c, c.flow.pkts[0] + c.flow.pkts[1]);
     c.info->state[2] = guess_by_port(kProtoTcp, c.cli_port, c.srv_port) != id(ProtoId::RDP);
     m.more = true;
   }

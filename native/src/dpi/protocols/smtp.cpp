@@ -260,6 +260,7 @@ Verdict classify_smtp(DpiCtx& c, Match& m) {
     std::memcpy(s + kLast, &now, 4);
     std::memcpy(s + kBase, &now, 4);
     s[kApp] = uint8_t(host_app), s[kApp + 1] = uint8_t(host_app >> 8);
+    tls_read_from(c, now);  // a STARTTLS's TLS is read within the same count
   }
   return Verdict::Match;
 }

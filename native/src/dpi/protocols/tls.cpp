@@ -142,7 +142,10 @@ bool cert_name_app(void* ctx, const char* name, size_t len) {
 // nDPI's certificate-subject list (tls_certificate_match): a fragment of
 // the subject DN names the application when the certificate's names did
 // not. nDPI looks at the subject only (the issuer "O=Cloudflare, Inc." signs
-// half the web).
+// half the web), through an automaton that lowercases pattern and text
+// (AC_FEATURE_LC) and, of several fragments found, keeps the one ending
+// last in the subject (its search runs to the end, each match overwriting
+// the last).
 struct DnApp {
   const char* fragment;
   ProtoId app;
@@ -156,7 +159,7 @@ constexpr DnApp kDnApps[] = {
     {"O=Cloudflare", ProtoId::Cloudflare},
     {"CN=simplednscrypt.org", ProtoId::DNScrypt},
     {"CN=*.gateway.messenger.live.com", ProtoId::Teams},
-    {"O=Fortinet", ProtoId::FortiClient},
+    {"OU=FortiGate", ProtoId::FortiClient},
     {"CN=www.update.microsoft.com", ProtoId::WindowsUpdate},
     {"CN=*.tunnelbear.com", ProtoId::TunnelBear},
     {"CN=cloudflareclient.com", ProtoId::CloudflareWarp},
@@ -173,9 +176,14 @@ constexpr DnApp kDnApps[] = {
 };
 
 uint16_t dn_app(const char* subject) {
-  for (const DnApp& d : kDnApps)
-    if (std::strstr(subject, d.fragment)) return id(d.app);
-  return 0;
+  uint16_t app = 0;
+  size_t last_end = 0;
+  for (const DnApp& d : kDnApps) {
+    const size_t len = std::strlen(d.fragment);
+    for (const char* at = strcasestr(subject, d.fragment); at; at = strcasestr(at + 1, d.fragment))
+      if (const size_t end = size_t(at - subject) + len; end > last_end) last_end = end, app = id(d.app);
+  }
+  return app;
 }
 
 // nDPI's certificate cache (tls.c, lru.tls_cert): a server whose
@@ -519,7 +527,25 @@ bool dtls_read_records(DpiCtx& c) {
 
 void tls_begins(DpiCtx& c, uint16_t master, uint16_t app) { c.clf->refine(c.flow, master, app); }
 
+void tls_read_from(DpiCtx& c, uint32_t packets) {
+  if (c.info) c.info->state[kTlsReadFrom] = uint8_t(std::min<uint32_t>(packets, 255));  // a TCP flow's window is 32
+}
+
+namespace {
+uint32_t flow_packet_count(const Flow& f) { return f.pkts[0] + f.pkts[1]; }
+
+// The reading's packets are spent (see tls_read_from). True also for a
+// retransmission or an empty segment, which nDPI's TLS reading passes by:
+// the caller then waits for the next packet (NeedMore) unless spent.
+bool tls_read_spent(const DpiCtx& c) {
+  const uint32_t budget = c.flow.l7_app == id(ProtoId::RDP) ? 5 : 12;
+  return !c.info || flow_packet_count(c.flow) - c.info->state[kTlsReadFrom] > budget;
+}
+}  // namespace
+
 Verdict tls_after_starttls(DpiCtx& c) {
+  if (tls_read_spent(c)) return Verdict::No;
+  if (c.retrans) return Verdict::NeedMore;
   FlowMeta* fm = c.meta(MetaKind::Tls);
   if (!fm) return Verdict::No;
   TlsMeta& t = fm->tls;
@@ -730,11 +756,14 @@ Verdict classify_tls(DpiCtx& c, Match& m) {
     FlowMeta* fm = c.meta(MetaKind::Tls);
     if (!fm) return Verdict::No;
     if (c.p.l4_proto == kProtoUdp) return dtls_read_records(c) ? Verdict::No : Verdict::NeedMore;
+    if (tls_read_spent(c)) return Verdict::No;
+    if (c.retrans) return Verdict::NeedMore;
     TlsMeta& t = fm->tls;
     // the ClientHello's side: the flow's client unless srv_state bit 0 says the TLS server is
     if (t.hello_seq && c.from_client == ((t.srv_state & 1) == 0)) {
       if (c.p.tcp_seq == t.hello_seq && t.hello_app) c.clf->refine(c.flow, c.flow.l7_app, t.hello_app);
-      if (c.p.tcp_seq == t.hello_seq) t.hello_seq = 0;
+      // nDPI matches a cut ClientHello once it is whole: its reading starts here
+      if (c.p.tcp_seq == t.hello_seq) t.hello_seq = 0, tls_read_from(c, flow_packet_count(c.flow));
       return Verdict::NeedMore;
     }
     // srv_state 1: the capture began with the server's records, so the
@@ -796,6 +825,7 @@ Verdict classify_tls(DpiCtx& c, Match& m) {
     }
     FlowMeta* fm = c.meta(MetaKind::Tls);
     m.more = fm != nullptr;
+    tls_read_from(c, flow_packet_count(c.flow));
     if (fm && !c.from_client) fm->tls.srv_state |= 1;
     // nDPI reads a ClientHello once its record is whole: one cut short
     // names the flow only when its next segment follows in sequence (a
@@ -816,6 +846,7 @@ Verdict classify_tls(DpiCtx& c, Match& m) {
     if (FlowMeta* fm = c.meta(MetaKind::Tls)) {
       fm->tls.srv_state = c.from_client ? 1 : 0;
       m.more = !walk_server(c, fm->tls);
+      tls_read_from(c, flow_packet_count(c.flow));
     }
     if (t_cert_app) m.master = m.app, m.app = t_cert_app, m.cached = t_cert_cached;
     return Verdict::Match;
