@@ -553,8 +553,14 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
     // that carried payload. (Its own next byte stands still on such a
     // segment where ntopng's rules, kept here, move it back: both agree on
     // what follows in sequence.)
+    // nDPI knows both directions' next bytes once it saw each, or once a
+    // packet with ACK other than the flow's first gave it the other side's
+    // from its acknowledgement number (a flow seen from its middle, one
+    // side silent so far); a side's first payload then lies where that
+    // number said, in sequence.
+    const bool ndpi_seqs = (f.tcp_next[0] && f.tcp_next[1]) || (f.pkts[0] + f.pkts[1] > 2 && (flow_flags & kAck));
     dpi_skip = ndpi_one_sided(f) ? one_sided_skip(f, p, dir)
-                                 : p.l4_payload_wire && f.tcp_next[0] && f.tcp_next[1] && f.tcp_last_payload &&
+                                 : p.l4_payload_wire && f.tcp_next[dir] && ndpi_seqs && f.tcp_last_payload &&
                                        uint32_t(p.tcp_seq - f.tcp_next[dir]) > kNdpiRetransWindow;
     f.tcp_last_payload = p.l4_payload_wire != 0;
     old_data = p.l4_payload_wire && f.tcp_next[dir] && int32_t(p.tcp_seq + p.l4_payload_wire - f.tcp_next[dir]) <= 0;
@@ -642,6 +648,7 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
     // first one's direction (dpi/ndpi_direction.h), so all are the client's,
     // or all the server's after a first SYN-ACK
     const bool dpi_from_client = ndpi_one_sided(f) ? dpi_cli_is_hi(f) == bool(f.first_hi) : (dir == 0) != f.dpi_flip;
+    if (dpi_skip && p.payload_len && f.dpi_state == kDpiInspecting && f.dpi_retrans < 3) f.dpi_retrans++;
     dpi_.packet(f, p, dpi_from_client, dpi_skip);
     if (risk_sig(f) != sig) {
       if (lim_.checks) rescore(fi, true);

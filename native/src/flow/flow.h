@@ -73,7 +73,11 @@ struct alignas(64) Flow {
   // The periodic snapshot last taken (its period index mod 4): the sweep
   // visits a flow every few seconds, so two periods never pass unseen.
   uint8_t dump_epoch : 2;
-  uint8_t ip_version : 4;
+  uint8_t ip_version : 3;   // 4 or 6
+  // Payload retransmissions nDPI gave no dissector while the flow was
+  // inspected (up to 3): dpi_packets counts them, as nDPI's packet_counter
+  // does; dissected() does not, as a dissector's own stage counts only its calls
+  uint8_t dpi_retrans : 2;
   // its TCP latencies are all taken (flow.h TcpTiming): later packets leave them alone
   uint8_t tcp_timed : 1;
   // nDPI's TCP connection issues (risk TcpIssues): a scan segment among the
@@ -93,6 +97,8 @@ struct alignas(64) Flow {
     // ndpi_one_sided): its sequence tracking (Pipeline::one_sided_skip)
     uint8_t ndpi_seq;
   };
+  // the payload packets given to dissectors so far (dpi_packets less the retransmissions)
+  uint8_t dissected() const { return uint8_t(dpi_packets - dpi_retrans); }
   // what the API and records show as its ICMP type and code (0 for TCP, whose byte is ndpi_seq)
   uint8_t icmp_type() const { return key.proto == kProtoTcp ? 0 : icmp.type; }
   uint8_t icmp_code() const { return key.proto == kProtoTcp ? 0 : icmp.code; }

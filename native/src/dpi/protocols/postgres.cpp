@@ -30,14 +30,15 @@ bool answer(Bytes b) {
 
 Verdict classify_postgres(DpiCtx& c, Match& m) {
   Bytes b = c.payload;
-  if (c.flow.dpi_packets == 1) return request(b) ? Verdict::NeedMore : Verdict::No;
-  if (c.flow.dpi_packets != 2 || !answer(b)) return Verdict::No;
+  if (c.flow.dissected() == 1) return request(b) ? Verdict::NeedMore : Verdict::No;
+  if (c.flow.dissected() != 2 || !answer(b)) return Verdict::No;
   m.app = id(ProtoId::PostgreSQL);
   return Verdict::Match;
 }
 
 }  // namespace
 
-FG_DISSECTOR(postgres, {"PostgreSQL", id(ProtoId::PostgreSQL), kL4Tcp, 2, classify_postgres});
+// No packet budget: the stage (its first two dissected packets) decides.
+FG_DISSECTOR(postgres, {"PostgreSQL", id(ProtoId::PostgreSQL), kL4Tcp, 255, classify_postgres});
 
 }  // namespace fg

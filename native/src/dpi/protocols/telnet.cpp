@@ -46,13 +46,13 @@ Verdict read_on(DpiCtx& c) {
 // nDPI names the flow on its third IAC packet; other packets end the
 // turn from the 6th payload packet on (the 12th once an IAC packet was
 // seen). Kept difference: with no scratch slot free for the count of IAC
-// packets, the third packet or a later one that is IAC names the flow, as
-// nDPI does when every earlier packet was IAC (a negotiation opening), and
-// other packets wait up to the 11th.
+// packets, the third packet read or a later one that is IAC names the
+// flow, as nDPI does when every earlier packet read was IAC (a negotiation
+// opening), and other packets wait up to the 11th.
 Verdict classify_telnet(DpiCtx& c, Match& m) {
   if (c.extra) return read_on(c);
   if (!iac_packet(c.payload)) return c.flow.dpi_packets < 12 ? Verdict::NeedMore : Verdict::No;
-  if (c.flow.dpi_packets < 3) return Verdict::NeedMore;
+  if (c.flow.dissected() < 3) return Verdict::NeedMore;  // telnet_stage counts packets read
   m.app = id(ProtoId::Telnet);
   if (c.info) c.info->state[0] = kNoPrompt;
   m.more = true;

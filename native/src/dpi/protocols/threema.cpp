@@ -9,9 +9,8 @@
 // packets 1, 2 and 3 of the flow 48, 80 and 191 bytes, packet 4 any size,
 // and packet 5 exactly one length-prefixed frame (length + 2 = its size):
 // the flow is Threema there, anything else rules it out (nDPI's
-// src/lib/protocols/threema.c).
-// Difference kept: nDPI's packet numbers include retransmitted segments,
-// which no dissector here sees.
+// src/lib/protocols/threema.c). Its packet numbers count retransmitted
+// segments (packet_counter), which no dissector reads: so does dpi_packets.
 #include "dpi/dpi.h"
 
 namespace fg {

@@ -10,7 +10,8 @@
 // space, then upper-case hex / digits up to a '\n'); the fourth names the
 // flow, any packet out of shape rules it out.
 // Stateless: since every packet either advances nDPI's stage or ends the
-// search, the stage is the number of payload packets seen before this one.
+// search, the stage is the number of payload packets read before this one
+// (retransmissions, which nDPI reads not, left out: Flow::dissected).
 // A named connection's endpoints (client address, server address and port)
 // are remembered, as nDPI does, in a small most-recent-first table (nDPI's
 // 10 entries): the first datagram of a later UDP flow between the same two
@@ -90,7 +91,7 @@ Verdict classify_tinc(DpiCtx& c, Match& m) {
     m.cached = true;
     return Verdict::Match;
   }
-  const uint8_t stage = uint8_t(c.flow.dpi_packets - 1);
+  const uint8_t stage = uint8_t(c.flow.dissected() - 1);  // nDPI's tinc_state: one step per packet it read
   if (stage < 2) return id_line(c.payload) ? Verdict::NeedMore : Verdict::No;
   if (stage > 3 || !metakey_line(c.payload)) return Verdict::No;
   if (stage == 2) return Verdict::NeedMore;
@@ -103,6 +104,7 @@ Verdict classify_tinc(DpiCtx& c, Match& m) {
 
 }  // namespace
 
-FG_DISSECTOR(tinc, {"TINC", id(ProtoId::TINC), kL4Both, 4, classify_tinc});
+// No packet budget: the stage (its first four dissected packets) decides.
+FG_DISSECTOR(tinc, {"TINC", id(ProtoId::TINC), kL4Both, 255, classify_tinc});
 
 }  // namespace fg

@@ -21,7 +21,9 @@ Verdict classify_vnc(DpiCtx& c, Match& m) {
   if (!banner(c.payload)) return Verdict::No;
   // Stateless: any earlier packet was a banner too, or this dissector would
   // have answered no already.
-  if (c.flow.dpi_packets < 2) return Verdict::NeedMore;
+  // nDPI's vnc_stage: the banner on the first packet it reads, the other on the second
+  if (c.flow.dissected() < 2) return Verdict::NeedMore;
+  if (c.flow.dissected() > 2) return Verdict::No;
   m.app = id(ProtoId::VNC);
   c.risk(Risk::DesktopFileSharing);  // remote desktop, as nDPI flags it
   return Verdict::Match;
@@ -29,6 +31,7 @@ Verdict classify_vnc(DpiCtx& c, Match& m) {
 
 }  // namespace
 
-FG_DISSECTOR(vnc, {"VNC", id(ProtoId::VNC), kL4Tcp, 2, classify_vnc});
+// No packet budget: its first two dissected packets decide.
+FG_DISSECTOR(vnc, {"VNC", id(ProtoId::VNC), kL4Tcp, 255, classify_vnc});
 
 }  // namespace fg
