@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { type ExpiredFlow, l7Name } from '../ts/bindings/engine.js';
+import { rdpConnectionConfirm, rdpConnectionRequest } from './fixtures/apps.js';
 import { u16, u24, vec8, vec16 } from './fixtures/bytes.js';
 import { replayFrames, tcpSession } from './fixtures/dissect.js';
 import { tempDir } from './fixtures/pcap.js';
@@ -96,14 +97,9 @@ describe("TLS's reading after its match: 12 packets of any kind", () => {
   });
 
   it("TLS inside RDP keeps RDP's 5 packets", async () => {
-    // an X.224 Connection Request with an RDP negotiation request asking for TLS (requestedProtocols
-    // bit 0 at byte 43; a cookie before it), matched as RDP (the flow's 4th packet)
-    const cookie = b('Cookie: mstshash=abcdefghi\r\n'); // 28 bytes: the request's byte 43 is requestedProtocols
-    const neg = Buffer.from([0x01, 0x00, 0x08, 0x00, 0x01, 0x00, 0x00, 0x00]);
-    const x224 = Buffer.concat([Buffer.from([0xe0, 0, 0, 0, 0, 0]), cookie, neg]);
-    const cr = Buffer.concat([Buffer.from([3, 0]), u16(x224.length + 5), Buffer.from([x224.length]), x224]);
+    // an X.224 Connection Request asking for TLS, matched as RDP (the flow's 4th packet)
+    const cr = rdpConnectionRequest(), cc = rdpConnectionConfirm();
     expect(cr[43]).toBe(1);
-    const cc = Buffer.from([3, 0, 0, 19, 14, 0xd0, 0, 0, 0x12, 0x34, 0, 0x02, 0x00, 0x08, 0x00, 0x01, 0x00, 0x00, 0x00]);
     // the ClientHello as the 5th packet after the request, then as the 6th
     for (const [k, want] of [[3, 'TLS.RDP'], [4, 'RDP']] as const) {
       const r = await classify({ ports: [43000 + k, 3389], msgs: [[true, cr], [false, cc], ...acks(k), [true, hello]] });

@@ -35,6 +35,9 @@ Verdict read_on(DpiCtx& c) {
     // RDP, whose dissector nDPI would then have asked first): a record from
     // that side is garbage to it and ends the read.
     if (c.from_client && c.info->state[2]) return Verdict::No;
+    // nDPI's reading here hands TLS only the segments that open with a
+    // record: a handshake record cut short is never whole to it
+    if (c.payload.size() < 5 || size_t(load_be16(c.payload.data() + 3)) + 5 > c.payload.size()) return Verdict::NeedMore;
     tls_begins(c, id(ProtoId::TLS), id(ProtoId::RDP));
     st = kInTls;
     return tls_after_starttls(c);

@@ -251,9 +251,11 @@ void read_certificate(const DpiCtx& c, TlsMeta& t, Bytes body) {
 // reassembles the handshake, up to the end of the first certificate (what
 // is read of it), in one of a few per-thread buffers taken for the time
 // of the gathering: no allocation per flow; with all in use (or a gap in
-// the sequence) the segment's part is read as it is.
+// the sequence) the segment's part is read as it is. A ClientHello record
+// longer than its segment is gathered whole the same way (`hello`).
 struct CertGather {
   const Flow* flow = nullptr;
+  bool hello = false;      // a ClientHello's record, not the server's certificate
   uint64_t first_ns = 0;   // with `flow`: the same flow, not a later one at that address
   uint64_t used_ns = 0;    // packet time of the last use (the oldest is taken over)
   uint32_t next_seq = 0;   // the server's next byte
@@ -266,18 +268,18 @@ struct CertGather {
 constexpr size_t kCertGathers = 8;
 constexpr uint8_t kGathering = 0x80;  // srv_state bit (TCP): a certificate is being gathered
 
-CertGather* gather_slot(const DpiCtx& c, bool take) {
+CertGather* gather_slot(const DpiCtx& c, bool take, bool hello = false) {
   static thread_local CertGather slots[kCertGathers];
   CertGather* oldest = &slots[0];
   for (CertGather& g : slots) {
-    if (g.flow == &c.flow && g.first_ns == c.flow.first_ns) return &g;
+    if (g.flow == &c.flow && g.first_ns == c.flow.first_ns && g.hello == hello) return &g;
     if (g.used_ns < oldest->used_ns) oldest = &g;
   }
   if (!take) return nullptr;
   // Free slots have used_ns 0; a slot idle for 10 s of packet time is stale.
   if (oldest->flow && c.p.ts_ns - oldest->used_ns < 10'000'000'000ULL) return nullptr;
   *oldest = CertGather{};
-  oldest->flow = &c.flow, oldest->first_ns = c.flow.first_ns, oldest->used_ns = c.p.ts_ns;
+  oldest->flow = &c.flow, oldest->first_ns = c.flow.first_ns, oldest->used_ns = c.p.ts_ns, oldest->hello = hello;
   return oldest;
 }
 
@@ -750,17 +752,71 @@ Verdict dtls_walk(const DpiCtx& c, Bytes b) {
   return off == n || pending ? Verdict::NeedMore : Verdict::No;
 }
 
+// A ClientHello record (`rec`, as far as it goes): its name, metadata and
+// risks; the name in `m` (TLS.App, or a cached app).
+void read_client_hello(DpiCtx& c, Match& m, Bytes rec) {
+  const char* raw = nullptr;
+  size_t raw_len = 0, len = 0;
+  char name[80];
+  if (tls_client_hello_sni(rec, raw, raw_len)) len = tls_sni_name(c, raw, raw_len, name);
+  HelloFacts facts;
+  tls_hello_meta(c, rec.subspan(5, std::min<size_t>(rec.size() - 5, load_be16(rec.data() + 3))), HelloTransport::Tcp, &facts);
+  if (c.match_named(m, tls_proto_by_port(c), name, len) && tor_like(name, len)) m.master = id(ProtoId::TLS), m.app = id(ProtoId::Tor);
+  if (!m.master) {
+    if (const uint16_t app = cert_cache_app(c, true)) m.master = m.app, m.app = app, m.cached = true;
+  }
+}
+
+// A ClientHello record of `record` bytes, cut by its first segment `b`:
+// gathered when a buffer is free (and the record fits one).
+bool hello_gather_start(const DpiCtx& c, Bytes b, size_t record) {
+  if (record > sizeof(CertGather::data)) return false;
+  CertGather* g = gather_slot(c, true, true);
+  if (!g) return false;
+  std::memcpy(g->data, b.data(), b.size());
+  g->have = uint32_t(b.size()), g->need = uint32_t(record);
+  g->next_seq = c.p.tcp_seq + uint32_t(b.size());
+  return true;
+}
+
+// The hello's next segment: appended in sequence; read once whole, as nDPI
+// then reads it (the flow's name, its metadata and risks; TLS's 12 packets
+// from here). A gap ends the gathering: the flow stays plain TLS.
+void hello_gather_more(DpiCtx& c, TlsMeta& t, CertGather& g) {
+  Bytes b = c.payload;
+  if (c.p.tcp_seq != g.next_seq) {
+    if (int32_t(c.p.tcp_seq - g.next_seq) < 0) return;  // old bytes again
+    g = CertGather{}, t.hello_seq = 0;
+    return;
+  }
+  const size_t take = std::min<size_t>(b.size(), g.need - g.have);
+  std::memcpy(g.data + g.have, b.data(), take);
+  g.have += uint32_t(take), g.next_seq += uint32_t(b.size()), g.used_ns = c.p.ts_ns;
+  if (g.have < g.need) return;
+  Match m;
+  read_client_hello(c, m, Bytes(g.data, g.have));
+  g = CertGather{}, t.hello_seq = 0;
+  tls_read_from(c, flow_packet_count(c.flow));
+  if (m.master) c.clf->refine(c.flow, m.master, m.app, m.cached ? Confidence::DpiCache : Confidence::Dpi);
+}
+
 Verdict classify_tls(DpiCtx& c, Match& m) {
   Bytes b = c.payload;
   if (c.extra) {
     FlowMeta* fm = c.meta(MetaKind::Tls);
     if (!fm) return Verdict::No;
     if (c.p.l4_proto == kProtoUdp) return dtls_read_records(c) ? Verdict::No : Verdict::NeedMore;
-    if (tls_read_spent(c)) return Verdict::No;
-    if (c.retrans) return Verdict::NeedMore;
     TlsMeta& t = fm->tls;
+    // a hello being gathered: nDPI's match, and its 12 packets, come once it is whole
+    CertGather* hello = t.hello_seq ? gather_slot(c, false, true) : nullptr;
+    if (!hello && tls_read_spent(c)) return Verdict::No;
+    if (c.retrans) return Verdict::NeedMore;
     // the ClientHello's side: the flow's client unless srv_state bit 0 says the TLS server is
     if (t.hello_seq && c.from_client == ((t.srv_state & 1) == 0)) {
+      if (hello) {
+        hello_gather_more(c, t, *hello);
+        return Verdict::NeedMore;
+      }
       if (c.p.tcp_seq == t.hello_seq && t.hello_app) c.clf->refine(c.flow, c.flow.l7_app, t.hello_app);
       // nDPI matches a cut ClientHello once it is whole: its reading starts here
       if (c.p.tcp_seq == t.hello_seq) t.hello_seq = 0, tls_read_from(c, flow_packet_count(c.flow));
@@ -813,24 +869,30 @@ Verdict classify_tls(DpiCtx& c, Match& m) {
   // flow's client (srv_state bit 0, as for a capture opening with the
   // server's flight).
   if (hs == 0x01) {
-    const char* raw = nullptr;
-    size_t raw_len = 0, len = 0;
-    char name[80];
-    if (tls_client_hello_sni(b, raw, raw_len)) len = tls_sni_name(c, raw, raw_len, name);
-    HelloFacts facts;
-    tls_hello_meta(c, b.subspan(5, std::min<size_t>(b.size() - 5, load_be16(b.data() + 3))), HelloTransport::Tcp, &facts);
-    if (c.match_named(m, tls_proto_by_port(c), name, len) && tor_like(name, len)) m.master = id(ProtoId::TLS), m.app = id(ProtoId::Tor);
-    if (!m.master) {
-      if (const uint16_t app = cert_cache_app(c, true)) m.master = m.app, m.app = app, m.cached = true;
+    const size_t record = size_t(load_be16(b.data() + 3)) + 5;
+    if (record > b.size() && c.p.l4_proto == kProtoTcp) {
+      // cut short: gathered and read once whole (named TLS till then)
+      FlowMeta* fm = c.meta(MetaKind::Tls);
+      if (fm && hello_gather_start(c, b, record)) {
+        m.app = tls_proto_by_port(c);
+        m.more = true;
+        tls_read_from(c, flow_packet_count(c.flow));
+        if (!c.from_client) fm->tls.srv_state |= 1;
+        fm->tls.hello_app = 0;
+        fm->tls.hello_seq = c.p.tcp_seq + uint32_t(b.size());
+        if (!fm->tls.hello_seq) fm->tls.hello_seq = 1;  // 0 means none
+        return Verdict::Match;
+      }
     }
+    read_client_hello(c, m, b);
     FlowMeta* fm = c.meta(MetaKind::Tls);
     m.more = fm != nullptr;
     tls_read_from(c, flow_packet_count(c.flow));
     if (fm && !c.from_client) fm->tls.srv_state |= 1;
     // nDPI reads a ClientHello once its record is whole: one cut short
-    // names the flow only when its next segment follows in sequence (a
-    // lost segment leaves it plain TLS).
-    if (fm && size_t(load_be16(b.data() + 3)) + 5 > b.size()) {
+    // (and not gathered: every buffer in use) names the flow only when its
+    // next segment follows in sequence (a lost segment leaves it plain TLS).
+    if (fm && record > b.size()) {
       fm->tls.hello_app = m.master ? m.app : 0;
       fm->tls.hello_seq = c.p.tcp_seq + uint32_t(b.size());
       if (!fm->tls.hello_seq) fm->tls.hello_seq = 1;  // 0 means none
