@@ -258,7 +258,7 @@ struct CertGather {
   bool hello = false;      // a ClientHello's record, not the server's certificate
   uint64_t first_ns = 0;   // with `flow`: the same flow, not a later one at that address
   uint64_t used_ns = 0;    // packet time of the last use (the oldest is taken over)
-  uint32_t next_seq = 0;   // the server's next byte
+  uint32_t next_seq = 0;   // the gathered side's next byte
   uint32_t need = 0, have = 0;
   uint32_t rec_left = 0;   // bytes of the current record still to come
   uint8_t hdr_have = 0;    // of a record header cut by the segment's end
@@ -536,9 +536,8 @@ void tls_read_from(DpiCtx& c, uint32_t packets) {
 namespace {
 uint32_t flow_packet_count(const Flow& f) { return f.pkts[0] + f.pkts[1]; }
 
-// The reading's packets are spent (see tls_read_from). True also for a
-// retransmission or an empty segment, which nDPI's TLS reading passes by:
-// the caller then waits for the next packet (NeedMore) unless spent.
+// The reading's packets are spent (see tls_read_from). Retransmissions and
+// empty segments count too, though the reading passes them by.
 bool tls_read_spent(const DpiCtx& c) {
   const uint32_t budget = c.flow.l7_app == id(ProtoId::RDP) ? 5 : 12;
   return !c.info || flow_packet_count(c.flow) - c.info->state[kTlsReadFrom] > budget;
@@ -785,7 +784,7 @@ bool hello_gather_start(const DpiCtx& c, Bytes b, size_t record) {
 void hello_gather_more(DpiCtx& c, TlsMeta& t, CertGather& g) {
   Bytes b = c.payload;
   if (c.p.tcp_seq != g.next_seq) {
-    if (int32_t(c.p.tcp_seq - g.next_seq) < 0) return;  // old bytes again
+    if (int32_t(c.p.tcp_seq - g.next_seq) < 0) return;  // old bytes again (a segment overlapping the end is not taken)
     g = CertGather{}, t.hello_seq = 0;
     return;
   }
