@@ -141,7 +141,8 @@ enum ScratchSlot : uint8_t {
   kScratchSmtp = 5,        //   TCP flows (LineCall is UDP only): SMTP's marks (2 bytes) and AUTH / host flags
   kScratchZattooTcp = 8,   //   TCP flows (past OpenVPN's 5; LineCall's bytes are UDP only): Zattoo's stage (UDP Zattoo keeps none)
   kScratchTeamViewer = 9,  // 1 byte: stage
-  kScratchUsenet = 10,     // 1 byte: direction of the greeting + 1
+  kScratchUsenet = 10,     // bits 0-1: Usenet's direction of the greeting + 1; the byte's other bits, TCP
+                           //   dissectors' own (Telnet's IAC packets 2-3, VNC's first banner's side + 1 4-5)
   kScratchVpnUdp = 10,     //   UDP flows (Usenet is TCP only): OpenVPN's packet counts or WireGuard's stage
   kScratchHalfLife2 = 11,  // 1 byte: direction of the request + 1
   kScratchImap = 11,       //   TCP flows (HalfLife2 is UDP only): IMAP's line count (bits 0-2), STARTTLS pending (3), user seen (4)

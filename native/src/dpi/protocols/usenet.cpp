@@ -13,15 +13,15 @@ namespace {
 
 Verdict classify_usenet(DpiCtx& c, Match& m) {
   Bytes b = c.payload;
-  uint8_t* greeted = c.scratch(kScratchUsenet);  // direction of the greeting + 1
-  if (!greeted) return Verdict::No;
-  const uint8_t dir = c.from_client ? 1 : 2;
-  if (!*greeted) {
+  uint8_t* keep = c.scratch(kScratchUsenet);  // bits 0-1: direction of the greeting + 1
+  if (!keep) return Verdict::No;
+  const uint8_t dir = c.from_client ? 1 : 2, greeted = *keep & 3;
+  if (!greeted) {
     if (b.size() <= 10 || !(has_at(b, 0, "200 ") || has_at(b, 0, "201 "))) return Verdict::No;
-    *greeted = dir;
+    *keep = uint8_t((*keep & ~3) | dir);
     return Verdict::NeedMore;
   }
-  if (*greeted == dir) return Verdict::No;
+  if (greeted == dir) return Verdict::No;
   const bool hit = (b.size() > 20 && has_at(b, 0, "AUTHINFO USER ")) || (b.size() == 13 && has_at(b, 0, "MODE READER\r\n")) ||
                    (b.size() == 6 && has_at(b, 0, "HELP\r\n"));
   if (!hit) return Verdict::No;

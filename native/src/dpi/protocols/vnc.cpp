@@ -1,10 +1,10 @@
 // ④ VNC (RFB, TCP): both ends open with the 12-byte version banner
 // "RFB xxx.yyy\n". nDPI reads only its first seven bytes ("RFB 003" or
 // "RFB 004") and the line feed at 11; the rest of the version is free.
-// The first payload packet must be such a banner and the second one too.
-// nDPI also wants the second from the other direction; with no scratch
-// byte left to remember the first one's, that detail is not checked here
-// (two banners from one side do not happen in practice).
+// The first payload packet read must be such a banner and the second one
+// too, from the other direction (nDPI's vnc_stage: 1 + the first one's
+// direction; kept in bits 4-5 of the kScratchUsenet byte, the second's
+// side not checked when the scratch bytes are taken).
 #include <cstring>
 
 #include "dpi/dpi.h"
@@ -19,11 +19,14 @@ bool banner(Bytes b) {
 
 Verdict classify_vnc(DpiCtx& c, Match& m) {
   if (!banner(c.payload)) return Verdict::No;
-  // Stateless: any earlier packet was a banner too, or this dissector would
-  // have answered no already.
-  // nDPI's vnc_stage: the banner on the first packet it reads, the other on the second
-  if (c.flow.dissected() < 2) return Verdict::NeedMore;
-  if (c.flow.dissected() > 2) return Verdict::No;
+  // any earlier packet read was a banner too, or this dissector would have answered no already
+  uint8_t* keep = c.scratch(kScratchUsenet);
+  const uint8_t side = c.from_client ? 1 : 2;
+  if (c.flow.dissected() < 2) {
+    if (keep) *keep = uint8_t((*keep & ~0x30) | side << 4);
+    return Verdict::NeedMore;
+  }
+  if (c.flow.dissected() > 2 || (keep && (*keep >> 4 & 3) == side)) return Verdict::No;
   m.app = id(ProtoId::VNC);
   c.risk(Risk::DesktopFileSharing);  // remote desktop, as nDPI flags it
   return Verdict::Match;
