@@ -383,6 +383,15 @@ export async function run(argv: string[]): Promise<number> {
       return 1;
     }
   }
+  // A stop asked for while the APIs start (they answer before their start
+  // returns) is held and carried out once they run: the default action of
+  // SIGTERM would end the process without closing the store.
+  let signalled: string | null = null;
+  let onSignal: (sig: string) => void = (sig) => {
+    signalled = sig;
+  };
+  process.once('SIGINT', () => onSignal('SIGINT'));
+  process.once('SIGTERM', () => onSignal('SIGTERM'));
   const started = performance.now();
   ifaces.start(history?.writer);
 
@@ -460,8 +469,8 @@ export async function run(argv: string[]): Promise<number> {
       console.log(`flowgate: ${sig}, stopping`);
       resolve();
     };
-    process.once('SIGINT', () => stop('SIGINT'));
-    process.once('SIGTERM', () => stop('SIGTERM'));
+    onSignal = stop;
+    if (signalled) stop(signalled);
     // Files that end are summarised once; live interfaces run until a signal.
     const files = ifaces.list.filter((i) => i.isFile);
     let replayed = 0;
