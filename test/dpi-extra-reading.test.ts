@@ -15,16 +15,16 @@ import { join } from 'node:path';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { type ExpiredFlow, l7Name } from '../ts/bindings/engine.js';
+import { l7Name } from '../ts/bindings/engine.js';
 import { rdpConnectionConfirm, rdpConnectionRequest } from './fixtures/apps.js';
 import { u16, u24, vec8, vec16 } from './fixtures/bytes.js';
-import { replayFrames, tcpSession } from './fixtures/dissect.js';
+import { type TcpMsg as Msg, sessionReplayer } from './fixtures/dissect.js';
 import { tempDir } from './fixtures/pcap.js';
 
-const tmp = tempDir('fg-extra-reading-');
+const tmp = tempDir('fg-extra-reading-'); // certificates
 afterAll(() => tmp.cleanup());
+const replay = sessionReplayer('extra');
 
-type Msg = [boolean, Uint8Array] | [boolean, Uint8Array, 'again'];
 interface Conv {
   v6?: boolean;
   ports: [number, number]; // client, server
@@ -32,14 +32,9 @@ interface Conv {
   msgs: Msg[];
 }
 
-let n = 0;
 async function classify(c: Conv): Promise<{ name: string; risks: string[] }> {
-  const [cli, srv] = c.v6 ? ['2001:db8::1', '2001:db8::2'] : ['10.0.0.1', '10.0.0.2'];
-  const name = `extra-${++n}.pcap`;
-  const file = process.env.FLOWGATE_TEST_PCAPS ? join(process.env.FLOWGATE_TEST_PCAPS, name) : tmp.file(name);
-  const f = await replayFrames(file, tcpSession(cli, srv, c.ports[0], c.ports[1], c.msgs, { isn: c.isn }), (e): ExpiredFlow[] => e.drainExpired(), { flushAtEnd: true });
-  expect(f).toHaveLength(1);
-  return { name: l7Name(f[0]!.l7_master, f[0]!.l7_app), risks: f[0]!.risks };
+  const f = await replay(c.v6 ? ['2001:db8::1', '2001:db8::2'] : ['10.0.0.1', '10.0.0.2'], c.ports, c.msgs, { isn: c.isn });
+  return { name: l7Name(f.l7_master, f.l7_app), risks: f.risks };
 }
 
 const b = (s: string) => Buffer.from(s, 'latin1');

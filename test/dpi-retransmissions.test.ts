@@ -10,27 +10,15 @@
 // with one side silent, the talking side's repeats are retransmissions
 // already. Every case's pcap was also run through ndpiReader 4.11, which
 // gave the names expected here (FLOWGATE_TEST_PCAPS=dir keeps them there).
-import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 
-import { afterAll, describe, expect, it } from 'vitest';
+import { l7Name } from '../ts/bindings/engine.js';
+import { type TcpMsg as Msg, sessionReplayer } from './fixtures/dissect.js';
 
-import { type ExpiredFlow, l7Name } from '../ts/bindings/engine.js';
-import { replayFrames, tcpSession } from './fixtures/dissect.js';
-import { tempDir } from './fixtures/pcap.js';
-
-const tmp = tempDir('fg-retrans-');
-afterAll(() => tmp.cleanup());
-
-type Msg = [boolean, Uint8Array] | [boolean, Uint8Array, 'again'];
-
-let n = 0;
+const replay = sessionReplayer('retrans');
 async function classify(ports: [number, number], msgs: Msg[], handshake = true): Promise<string> {
-  const name = `retrans-${++n}.pcap`;
-  const file = process.env.FLOWGATE_TEST_PCAPS ? join(process.env.FLOWGATE_TEST_PCAPS, name) : tmp.file(name);
-  const frames = tcpSession('10.0.0.1', '10.0.0.2', ports[0], ports[1], msgs, { handshake, acks: true });
-  const f = await replayFrames(file, frames, (e): ExpiredFlow[] => e.drainExpired(), { flushAtEnd: true });
-  expect(f).toHaveLength(1);
-  return l7Name(f[0]!.l7_master, f[0]!.l7_app);
+  const f = await replay(['10.0.0.1', '10.0.0.2'], ports, msgs, { handshake, acks: true });
+  return l7Name(f.l7_master, f.l7_app);
 }
 
 const b = (s: string) => Buffer.from(s, 'latin1');

@@ -6,25 +6,15 @@
 // clear-text credentials. Every case's pcap was also run through ndpiReader
 // 4.11, which gave the names and risks expected here (FLOWGATE_TEST_PCAPS=dir
 // keeps them there).
-import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 
-import { afterAll, describe, expect, it } from 'vitest';
+import { l7Name } from '../ts/bindings/engine.js';
+import { type TcpMsg as Msg, sessionReplayer } from './fixtures/dissect.js';
 
-import { type ExpiredFlow, l7Name } from '../ts/bindings/engine.js';
-import { replayFrames, tcpSession } from './fixtures/dissect.js';
-import { tempDir } from './fixtures/pcap.js';
-
-const tmp = tempDir('fg-stages-');
-afterAll(() => tmp.cleanup());
-
-type Msg = [boolean, Uint8Array];
-let n = 0;
+const replay = sessionReplayer('stages');
 async function run(ports: [number, number], msgs: Msg[]): Promise<{ name: string; risks: string[] }> {
-  const name = `stages-${++n}.pcap`;
-  const file = process.env.FLOWGATE_TEST_PCAPS ? join(process.env.FLOWGATE_TEST_PCAPS, name) : tmp.file(name);
-  const f = await replayFrames(file, tcpSession('10.0.0.1', '10.0.0.2', ports[0], ports[1], msgs, { acks: true }), (e): ExpiredFlow[] => e.drainExpired(), { flushAtEnd: true });
-  expect(f).toHaveLength(1);
-  return { name: l7Name(f[0]!.l7_master, f[0]!.l7_app), risks: f[0]!.risks };
+  const f = await replay(['10.0.0.1', '10.0.0.2'], ports, msgs, { acks: true });
+  return { name: l7Name(f.l7_master, f.l7_app), risks: f.risks };
 }
 const txt = (s: string) => Buffer.from(s, 'latin1');
 const hex = (s: string) => Buffer.from(s.replace(/ /g, ''), 'hex');

@@ -7,28 +7,14 @@
 // hello_gather_*). Every case's pcap was also run through ndpiReader 4.11,
 // which gave the names and risks expected here (FLOWGATE_TEST_PCAPS=dir
 // keeps them there).
-import { join } from 'node:path';
-
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { type ExpiredFlow, l7Name } from '../ts/bindings/engine.js';
 import { rdpConnectionConfirm, rdpConnectionRequest } from './fixtures/apps.js';
-import { replayFrames, tcpSession } from './fixtures/dissect.js';
-import { tempDir } from './fixtures/pcap.js';
+import { type TcpMsg as Msg, sessionReplayer } from './fixtures/dissect.js';
 
-const tmp = tempDir('fg-hello-split-');
-afterAll(() => tmp.cleanup());
-
-type Msg = [boolean, Uint8Array] | [boolean, Uint8Array, 'again' | 'lost'];
-
-let n = 0;
-async function run(cport: number, msgs: Msg[], sport = 443): Promise<ExpiredFlow> {
-  const name = `hello-split-${++n}.pcap`;
-  const file = process.env.FLOWGATE_TEST_PCAPS ? join(process.env.FLOWGATE_TEST_PCAPS, name) : tmp.file(name);
-  const f = await replayFrames(file, tcpSession('10.0.0.1', '10.0.0.2', cport, sport, msgs, { acks: true }), (e): ExpiredFlow[] => e.drainExpired(), { flushAtEnd: true });
-  expect(f).toHaveLength(1);
-  return f[0]!;
-}
+const replay = sessionReplayer('hello-split');
+const run = (cport: number, msgs: Msg[], sport = 443): Promise<ExpiredFlow> => replay(['10.0.0.1', '10.0.0.2'], [cport, sport], msgs, { acks: true });
 const name = (f: ExpiredFlow) => l7Name(f.l7_master, f.l7_app);
 
 const u16 = (v: number) => Buffer.from([v >> 8, v & 0xff]);

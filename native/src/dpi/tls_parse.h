@@ -109,11 +109,13 @@ void tls_begins(DpiCtx& c, uint16_t master, uint16_t app);
 // every packet counted, payload or not, from the one its reading began
 // after: TLS's own match, or the other protocol's (nDPI's count of packets
 // read after a match runs on across the hand-over); TLS inside RDP keeps
-// RDP's 5. `packets` is the flow's packet count at that match: a reader
-// handing over sets it at its own match (FlowInfo::state byte
-// kTlsReadFrom, which it leaves free).
+// RDP's 5. tls_read_from() notes the flow's packet count at that match: a
+// reader handing over calls it at its own match (FlowInfo::state byte
+// kTlsReadFrom, which it leaves free); tls_read_spent() says the packets
+// are used up.
 constexpr size_t kTlsReadFrom = 14;
-void tls_read_from(DpiCtx& c, uint32_t packets);
+void tls_read_from(DpiCtx& c);
+bool tls_read_spent(const DpiCtx& c);
 // DTLS (dpi/protocols/tls.cpp). A record header (handshake, alert, CCS or
 // data; DTLS 1.0/1.2/1.3 version) whose length fits the datagram.
 bool dtls_record(Bytes b);

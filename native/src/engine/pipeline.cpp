@@ -558,10 +558,10 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
     // from its acknowledgement number (a flow seen from its middle, one
     // side silent so far); a side's first payload then lies where that
     // number said, in sequence.
-    const bool ndpi_seqs = (f.tcp_next[0] && f.tcp_next[1]) || (f.pkts[0] + f.pkts[1] > 2 && (flow_flags & kAck));
     dpi_skip = ndpi_one_sided(f) ? one_sided_skip(f, p, dir)
-                                 : p.l4_payload_wire && f.tcp_next[dir] && ndpi_seqs && f.tcp_last_payload &&
-                                       uint32_t(p.tcp_seq - f.tcp_next[dir]) > kNdpiRetransWindow;
+                                 : p.l4_payload_wire && f.tcp_next[dir] && f.tcp_last_payload &&
+                                       uint32_t(p.tcp_seq - f.tcp_next[dir]) > kNdpiRetransWindow &&
+                                       (f.tcp_next[dir ^ 1] || (f.packets() > 2 && (flow_flags & kAck)));
     f.tcp_last_payload = p.l4_payload_wire != 0;
     old_data = p.l4_payload_wire && f.tcp_next[dir] && int32_t(p.tcp_seq + p.l4_payload_wire - f.tcp_next[dir]) <= 0;
     tcp_seq_update(f, dir, p.tcp_seq, p.tcp_flags, p.l4_payload_wire, retr, ooo, lost, ka);

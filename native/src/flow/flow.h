@@ -97,6 +97,8 @@ struct alignas(64) Flow {
     // ndpi_one_sided): its sequence tracking (Pipeline::one_sided_skip)
     uint8_t ndpi_seq;
   };
+  // packets either way so far
+  uint32_t packets() const { return pkts[0] + pkts[1]; }
   // the payload packets given to dissectors so far (dpi_packets less the retransmissions)
   uint8_t dissected() const { return uint8_t(dpi_packets - dpi_retrans); }
   // what the API and records show as its ICMP type and code (0 for TCP, whose byte is ndpi_seq)

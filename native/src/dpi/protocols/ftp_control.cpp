@@ -92,7 +92,7 @@ Verdict classify_ftp_control(DpiCtx& c, Match& m) {
   if (tls) {
     m.app = id(ProtoId::FTPS);
     m.more = c.info != nullptr;
-    tls_read_from(c, c.flow.pkts[0] + c.flow.pkts[1]);
+    tls_read_from(c);
     return Verdict::Match;
   }
   m.app = id(ProtoId::FTP_CONTROL);

@@ -146,7 +146,7 @@ Verdict classify_imap(DpiCtx& c, Match& m) {
     case Step::ImapsTls:
       m.app = id(ProtoId::IMAPS);
       m.more = c.info != nullptr;
-      tls_read_from(c, c.flow.pkts[0] + c.flow.pkts[1]);
+      tls_read_from(c);
       return Verdict::Match;
   }
   return Verdict::No;

@@ -68,15 +68,13 @@ Step step(DpiCtx& c, uint16_t& w) {
 enum : size_t { kWord = 0, kMode = 2, kBase = 3 };
 enum : uint8_t { kReading = 0, kInTls = 1 };
 
-uint32_t total_packets(const Flow& f) { return f.pkts[0] + f.pkts[1]; }
-
 Verdict read_on(DpiCtx& c) {
   if (!c.info) return Verdict::No;
   uint8_t* s = c.info->state;
   if (s[kMode] == kInTls) return tls_after_starttls(c);
   uint32_t base;
   std::memcpy(&base, s + kBase, 4);
-  if (total_packets(c.flow) - base > 7) return Verdict::No;  // nDPI's 7 packets after the match
+  if (c.flow.packets() - base > 7) return Verdict::No;  // nDPI's 7 packets after the match
   uint16_t w = uint16_t(s[kWord] | s[kWord + 1] << 8);
   const Step r = step(c, w);
   s[kWord] = uint8_t(w), s[kWord + 1] = uint8_t(w >> 8);
@@ -102,9 +100,9 @@ Verdict classify_pop3(DpiCtx& c, Match& m) {
   std::memset(s, 0, sizeof c.info->state);
   s[kWord] = uint8_t(w), s[kWord + 1] = uint8_t(w >> 8);
   s[kMode] = r == Step::Pops ? kInTls : kReading;
-  const uint32_t now = total_packets(c.flow);
+  const uint32_t now = c.flow.packets();
   std::memcpy(s + kBase, &now, 4);
-  tls_read_from(c, now);  // an STLS's TLS (POPS) is read within the same count
+  tls_read_from(c);  // an STLS's TLS (POPS) is read within the same count
   // POPS: its TLS is read on; POP3: the reading goes on while no password was seen
   m.more = r == Step::Pops || !(w & kPwd);
   return Verdict::Match;

@@ -27,7 +27,7 @@ enum RdpState : uint8_t { kTlsAsked = 1, kInTls = 2 };
 Verdict read_on(DpiCtx& c) {
   uint8_t& st = c.info->state[0];
   if (st == kInTls) return tls_after_starttls(c);
-  if (c.flow.pkts[0] + c.flow.pkts[1] - c.info->state[kTlsReadFrom] > 5) return Verdict::No;
+  if (tls_read_spent(c)) return Verdict::No;  // RDP's 5
   if (c.retrans) return Verdict::NeedMore;
   if (c.payload.size() > 1 && c.payload[0] == 0x16) {
     // nDPI's TLS reassembly for the request's side holds the request when
@@ -65,7 +65,7 @@ Verdict classify_rdp(DpiCtx& c, Match& m) {
   m.app = id(ProtoId::RDP);
   if (c.from_client && n > 43 && (b[43] & 0x01) && c.info) {
     c.info->state[0] = kTlsAsked;
-    tls_read_from(c, c.flow.pkts[0] + c.flow.pkts[1]);
+    tls_read_from(c);
     c.info->state[2] = guess_by_port(kProtoTcp, c.cli_port, c.srv_port) != id(ProtoId::RDP);
     m.more = true;
   }

@@ -194,8 +194,6 @@ bool ends_crlf(Bytes b) { return b.size() > 2 && b[b.size() - 2] == '\r' && b[b.
 // nDPI parses the lines only when fewer than its 64 were parsed already.
 bool lines_readable(Bytes b) { return !ndpi_lines_taken(b) || ndpi_lines(b).n < NdpiLines::kMaxLines; }
 
-uint32_t total_packets(const Flow& f) { return f.pkts[0] + f.pkts[1]; }
-
 // FlowInfo::state after the match.
 enum : size_t { kBits = 0, kFlags = 2, kMode = 3, kLast = 4, kBase = 8, kApp = 12 };
 enum : uint8_t { kScanning = 0, kInTls = 1 };
@@ -204,7 +202,7 @@ Verdict read_on(DpiCtx& c) {
   if (!c.info) return Verdict::No;
   uint8_t* s = c.info->state;
   if (s[kMode] == kInTls) return tls_after_starttls(c);
-  const uint32_t now = total_packets(c.flow);
+  const uint32_t now = c.flow.packets();
   uint32_t last, base;
   std::memcpy(&last, s + kLast, 4);
   std::memcpy(&base, s + kBase, 4);
@@ -256,11 +254,11 @@ Verdict classify_smtp(DpiCtx& c, Match& m) {
     uint8_t* s = c.info->state;
     std::memset(s, 0, sizeof c.info->state);
     s[kBits] = uint8_t(st.bits), s[kBits + 1] = uint8_t(st.bits >> 8), s[kFlags] = st.flags;
-    const uint32_t now = total_packets(c.flow);
+    const uint32_t now = c.flow.packets();
     std::memcpy(s + kLast, &now, 4);
     std::memcpy(s + kBase, &now, 4);
     s[kApp] = uint8_t(host_app), s[kApp + 1] = uint8_t(host_app >> 8);
-    tls_read_from(c, now);  // a STARTTLS's TLS is read within the same count
+    tls_read_from(c);  // a STARTTLS's TLS is read within the same count
   }
   return Verdict::Match;
 }

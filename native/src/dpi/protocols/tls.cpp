@@ -529,20 +529,15 @@ bool dtls_read_records(DpiCtx& c) {
 
 void tls_begins(DpiCtx& c, uint16_t master, uint16_t app) { c.clf->refine(c.flow, master, app); }
 
-void tls_read_from(DpiCtx& c, uint32_t packets) {
-  if (c.info) c.info->state[kTlsReadFrom] = uint8_t(std::min<uint32_t>(packets, 255));  // a TCP flow's window is 32
+void tls_read_from(DpiCtx& c) {
+  if (c.info) c.info->state[kTlsReadFrom] = uint8_t(std::min<uint32_t>(c.flow.packets(), 255));  // a TCP flow's window is 32
 }
 
-namespace {
-uint32_t flow_packet_count(const Flow& f) { return f.pkts[0] + f.pkts[1]; }
-
-// The reading's packets are spent (see tls_read_from). Retransmissions and
-// empty segments count too, though the reading passes them by.
+// Retransmissions and empty segments count too, though the reading passes them by.
 bool tls_read_spent(const DpiCtx& c) {
   const uint32_t budget = c.flow.l7_app == id(ProtoId::RDP) ? 5 : 12;
-  return !c.info || flow_packet_count(c.flow) - c.info->state[kTlsReadFrom] > budget;
+  return !c.info || c.flow.packets() - c.info->state[kTlsReadFrom] > budget;
 }
-}  // namespace
 
 Verdict tls_after_starttls(DpiCtx& c) {
   if (tls_read_spent(c)) return Verdict::No;
@@ -795,7 +790,7 @@ void hello_gather_more(DpiCtx& c, TlsMeta& t, CertGather& g) {
   Match m;
   read_client_hello(c, m, Bytes(g.data, g.have));
   g = CertGather{}, t.hello_seq = 0;
-  tls_read_from(c, flow_packet_count(c.flow));
+  tls_read_from(c);
   if (m.master) c.clf->refine(c.flow, m.master, m.app, m.cached ? Confidence::DpiCache : Confidence::Dpi);
 }
 
@@ -818,7 +813,7 @@ Verdict classify_tls(DpiCtx& c, Match& m) {
       }
       if (c.p.tcp_seq == t.hello_seq && t.hello_app) c.clf->refine(c.flow, c.flow.l7_app, t.hello_app);
       // nDPI matches a cut ClientHello once it is whole: its reading starts here
-      if (c.p.tcp_seq == t.hello_seq) t.hello_seq = 0, tls_read_from(c, flow_packet_count(c.flow));
+      if (c.p.tcp_seq == t.hello_seq) t.hello_seq = 0, tls_read_from(c);
       return Verdict::NeedMore;
     }
     // srv_state 1: the capture began with the server's records, so the
@@ -869,28 +864,18 @@ Verdict classify_tls(DpiCtx& c, Match& m) {
   // server's flight).
   if (hs == 0x01) {
     const size_t record = size_t(load_be16(b.data() + 3)) + 5;
-    if (record > b.size() && c.p.l4_proto == kProtoTcp) {
-      // cut short: gathered and read once whole (named TLS till then)
-      FlowMeta* fm = c.meta(MetaKind::Tls);
-      if (fm && hello_gather_start(c, b, record)) {
-        m.app = tls_proto_by_port(c);
-        m.more = true;
-        tls_read_from(c, flow_packet_count(c.flow));
-        if (!c.from_client) fm->tls.srv_state |= 1;
-        fm->tls.hello_app = 0;
-        fm->tls.hello_seq = c.p.tcp_seq + uint32_t(b.size());
-        if (!fm->tls.hello_seq) fm->tls.hello_seq = 1;  // 0 means none
-        return Verdict::Match;
-      }
-    }
-    read_client_hello(c, m, b);
-    FlowMeta* fm = c.meta(MetaKind::Tls);
+    // cut short: gathered and read once whole (named TLS till then), or
+    // with every buffer in use read as far as it goes
+    FlowMeta* fm = record > b.size() && c.p.l4_proto == kProtoTcp ? c.meta(MetaKind::Tls) : nullptr;
+    if (fm && hello_gather_start(c, b, record)) m.app = tls_proto_by_port(c);
+    else read_client_hello(c, m, b);
+    fm = c.meta(MetaKind::Tls);
     m.more = fm != nullptr;
-    tls_read_from(c, flow_packet_count(c.flow));
+    tls_read_from(c);
     if (fm && !c.from_client) fm->tls.srv_state |= 1;
     // nDPI reads a ClientHello once its record is whole: one cut short
-    // (and not gathered: every buffer in use) names the flow only when its
-    // next segment follows in sequence (a lost segment leaves it plain TLS).
+    // names the flow only when its next segment follows in sequence (a
+    // lost segment leaves it plain TLS).
     if (fm && record > b.size()) {
       fm->tls.hello_app = m.master ? m.app : 0;
       fm->tls.hello_seq = c.p.tcp_seq + uint32_t(b.size());
@@ -907,7 +892,7 @@ Verdict classify_tls(DpiCtx& c, Match& m) {
     if (FlowMeta* fm = c.meta(MetaKind::Tls)) {
       fm->tls.srv_state = c.from_client ? 1 : 0;
       m.more = !walk_server(c, fm->tls);
-      tls_read_from(c, flow_packet_count(c.flow));
+      tls_read_from(c);
     }
     if (t_cert_app) m.master = m.app, m.app = t_cert_app, m.cached = t_cert_cached;
     return Verdict::Match;
