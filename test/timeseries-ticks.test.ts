@@ -5,7 +5,7 @@
 // exactly the traffic before the boundary (summed here from the frames), at
 // full speed and at original timing alike, and the worker waits for the
 // listener (a file replay).
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 
 import { Engine, type EngineOptionsInput } from '../ts/bindings/engine.js';
 import { pcap, tempDir } from './fixtures/pcap.js';
@@ -121,5 +121,27 @@ describe('timeseries ticks on packet time', () => {
     const { seen, e } = await replay({ flowIdleSec: 1e6 });
     expect(seen.map((s) => s.appBytes)).toEqual(expected().map((x) => x.bytes));
     e.close();
+  });
+  it('a listener that throws is reported; the others see every tick and the replay ends', async () => {
+    // the listener runs from the worker's thread-safe function: an exception
+    // reaching native code there ended the whole process (std::terminate)
+    const e = new Engine({ files: [file] });
+    const err = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const seen: number[] = [];
+    e.addTickListener((boundary) => {
+      if (boundary === T0 + 120) throw new Error('listener broke');
+    });
+    e.addTickListener((boundary) => void seen.push(boundary));
+    e.start();
+    try {
+      expect((await e.waitDone()).state).toBe('done');
+      expect(seen).toEqual(expected().map((x) => x.boundary));
+      const lines = err.mock.calls.map((c) => String(c[0]));
+      expect(lines.filter((l) => l.includes('listener broke'))).toHaveLength(1);
+      expect(lines.find((l) => l.includes('listener broke'))).toContain(`tick listener at ${T0 + 120}`);
+    } finally {
+      err.mockRestore();
+      e.close();
+    }
   });
 });

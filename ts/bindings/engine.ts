@@ -569,6 +569,9 @@ export class Engine {
     this.done = new Promise<void>((resolve) => (this.resolveDone = resolve));
     this.native.start((ev, a, b) => {
       if (ev === 'done') this.resolveDone?.();
+      // Events the worker queued before close() joined it reach the loop
+      // later: the stores their listeners write to may be closed by then.
+      else if (this.closed) return;
       else if (ev === 'expired') this.expiredListener?.();
       else if (ev === 'tick' || ev === 'last_tick') this.onTickEvent(a, b, ev === 'last_tick');
     });
@@ -610,20 +613,21 @@ export class Engine {
     this.native.tickDone(boundary);
   }
 
+  // Called from the worker's thread-safe function: an exception thrown out
+  // of it would end the process, so a listener's is reported and the tick
+  // goes on to the others.
   private onTickEvent(boundary: number, prev: number, last: boolean): void {
     const pending: Promise<unknown>[] = [];
-    let error: unknown = null;
     for (const l of this.tickListeners) {
       try {
         const r = l(boundary, prev, last);
         if (r instanceof Promise) pending.push(r);
       } catch (e) {
-        error ??= e;
+        console.error(`flowgate: tick listener at ${boundary}: ${(e as Error)?.stack ?? String(e)}`);
       }
     }
     if (pending.length) void Promise.allSettled(pending).then(() => this.tickDone(boundary));
     else this.tickDone(boundary);
-    if (error) throw error;
   }
 
   /**

@@ -495,7 +495,13 @@ Napi::Value EngineWrap::Start(const Napi::CallbackInfo& info) {
         referenced_ = false;
         Unref();
       }
-      cb.Call({Napi::String::New(env, ev), Napi::Number::New(env, a), Napi::Number::New(env, b)});
+      // A C++ exception must not leave this callback (node's C trampoline
+      // would terminate): it goes back to JS as an uncaught exception.
+      try {
+        cb.Call({Napi::String::New(env, ev), Napi::Number::New(env, a), Napi::Number::New(env, b)});
+      } catch (const Napi::Error& e) {
+        e.ThrowAsJavaScriptException();
+      }
     });
     if (done) t.Release();  // the worker is exiting: nothing else will call
   });
