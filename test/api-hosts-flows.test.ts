@@ -199,8 +199,7 @@ describe('host data fields (spec)', () => {
     expect(r1.body.rsp).toEqual(d);
   });
 
-  // Not built yet (no engine state behind them): bins, contacts.*, active_http_hosts,
-  // (host_)unreachable_flows.*, misbehaving_flows.*, *.anomaly_index; v0 http and dns.
+  // Not built yet: misbehaving_flows.* (the rest of the spec's list: other test files).
   it('v1/v2 host data has the per-application, category and fingerprint fields', async () => {
     const r = await s.call(v2('get/host/data'), { query: { ifid: 0, host: HOST } });
     const d = r.body.rsp;

@@ -5,8 +5,8 @@
 // identical), a host has a part per shard and queries sum the parts (so its
 // counters, flow counts, first/last seen, name and the traffic credited to
 // applications must be identical). Not compared: cardinality and contact
-// estimates and the behavioural forecasts (approximate with several
-// workers), throughput rates (each shard's clock), the split of a flow's
+// estimates, the behavioural forecasts and the new-flow gap bins
+// (approximate with several workers), throughput rates (each shard's clock), the split of a flow's
 // early bytes between Unknown and its application (each worker's accounting
 // sweep) and the flows' serial and key numbers (per shard).
 //
@@ -263,6 +263,8 @@ function hostFacts(h: HostDetail) {
     // different worker counts (as between two engines whose sweeps fall
     // differently). What was credited in all is the same.
     ndpi: ndpiTotals(h.ndpi ?? []),
+    // ended flows' durations binned per role (the gaps between new flows are each shard's)
+    duration_bins: h.flow_bins?.map((role) => role[1]),
   };
 }
 

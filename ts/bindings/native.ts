@@ -309,6 +309,11 @@ export interface HostRecord {
     /** names visited in the current 5-minute window (des[4] observes the closed windows) */
     visited_now: number;
   };
+  /**
+   * detail: ntopng 4.0's flow bins, [as client, as server] × [seconds between consecutive new flows,
+   * durations of ended flows] × the counts in 8 ranges (<= 1, 3, 5, 10, 30, 60, 300 s, more)
+   */
+  flow_bins?: [[number[], number[]], [number[], number[]]];
   /** detail, local hosts: distinct peers as client and as server, distinct service names as client, since it appeared (LocalHostStats) */
   cardinality?: { num_contacted_hosts_as_client: number; num_host_contacts_as_server: number; num_contacted_services_as_client: number };
 }

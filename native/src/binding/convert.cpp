@@ -345,6 +345,18 @@ Napi::Object host_to_js(Napi::Env env, const HostRow& r) {
       }
       o.Set("used_ports", pa);
     }
+    {
+      // [as client, as server] × [new-flow gaps, durations] × 8 ranges (flow/host_bins.h)
+      Napi::Array fb = Napi::Array::New(env, 2);
+      for (uint32_t role = 0; role < 2; role++) {
+        Napi::Array freq = Napi::Array::New(env, HostFlowBins::kBins), dur = Napi::Array::New(env, HostFlowBins::kBins);
+        for (uint32_t k = 0; k < HostFlowBins::kBins; k++) freq.Set(k, double(r.bins.frequency[role][k])), dur.Set(k, double(r.bins.duration[role][k]));
+        Napi::Array x = Napi::Array::New(env, 2);
+        x.Set(0u, freq), x.Set(1u, dur);
+        fb.Set(role, x);
+      }
+      o.Set("flow_bins", fb);
+    }
     if (r.has_behaviour) {
       // [score as client, as server, active flows as client, as server], then the RSI indexes
       Napi::Array des = Napi::Array::New(env, HostBehaviour::kDes);

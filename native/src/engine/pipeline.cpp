@@ -63,6 +63,7 @@ Pipeline::Pipeline(const PipelineLimits& lim, SpscRing<ExpiredFlow>* expired)
       check_hits_(zero_array<HostCheckHits>(lim.max_hosts)),
       score_pool_(score_entries(lim.max_flows)),
       host_scores_(zero_array<HostScore>(lim.max_hosts)),
+      host_bins_(zero_array<HostFlowBins>(lim.max_hosts)),
       iec_pool_(iec_entries(lim.max_flows)),
       iec_index_(iec_entries(lim.max_flows)),
       expired_(expired),
@@ -122,7 +123,7 @@ void Pipeline::learn_name(const IpAddr& ip, uint16_t vlan, const char* name, siz
 
 size_t Pipeline::memory_bytes() const {
   return flows_.memory_bytes() + flow_side_memory_bytes() + flow_iec_memory_bytes() + hosts_.memory_bytes() + names_.memory_bytes() + mac_index_.memory_bytes() +
-         mac_pool_.memory_bytes() + dpi_.memory_bytes() + score_pool_.memory_bytes() + l7_.memory_bytes() + host_checks_memory_bytes() + services_.memory_bytes() + periodicity_.memory_bytes() + host_side_memory_bytes() + (n_apps_ + n_cats_) * sizeof(IfaceL7Counter) + kFragSlots * sizeof(FragEntry) + kNameCacheSlots * sizeof(NameCacheEntry) + sizeof(*this);
+         mac_pool_.memory_bytes() + dpi_.memory_bytes() + score_pool_.memory_bytes() + l7_.memory_bytes() + host_checks_memory_bytes() + mem_bytes(host_bins_, Mem::Resident) + services_.memory_bytes() + periodicity_.memory_bytes() + host_side_memory_bytes() + (n_apps_ + n_cats_) * sizeof(IfaceL7Counter) + kFragSlots * sizeof(FragEntry) + kNameCacheSlots * sizeof(NameCacheEntry) + sizeof(*this);
 }
 
 static uint64_t mac_hash(const uint8_t* mac) noexcept {
@@ -209,6 +210,7 @@ uint32_t Pipeline::host_for(const IpAddr& ip, uint16_t vlan, const uint8_t* mac,
   checks_[i] = HostCheckCounters{};
   check_hits_[i] = HostCheckHits{};
   host_scores_[i] = HostScore{};
+  host_bins_[i] = HostFlowBins{};
   e.first_ns = e.traffic[0].last_ns = e.traffic[1].last_ns = now_ns_;
   e.thpt_ts = now_ns_;
   uint8_t fl = 0;
@@ -461,11 +463,13 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
     if (f.cli_host != HashIndex::kNone) {
       Host& h = hosts_[f.cli_host];
       h.active_as_client++, h.total_as_client++;
+      host_bins_[f.cli_host].flow_begin(0, uint32_t(now_ns_ / 1000000000));
       f.cli_local = (h.flags & kHostLocal) != 0, f.cli_bcast = (h.flags & kHostBroadcast) != 0;
     }
     if (f.srv_host != HashIndex::kNone) {
       Host& h = hosts_[f.srv_host];
       h.active_as_server++, h.total_as_server++;
+      host_bins_[f.srv_host].flow_begin(1, uint32_t(now_ns_ / 1000000000));
       f.srv_local = (h.flags & kHostLocal) != 0, f.srv_bcast = (h.flags & kHostBroadcast) != 0;
     }
     // ntopng's Flow constructor: a flow from a blacklisted client counts on
@@ -918,9 +922,12 @@ void Pipeline::expire_flow(uint32_t i, FlowEnd why) noexcept {
     iec_pool_.release(e);
   }
   f.iec_state = 0;
+  // Flow::get_duration: whole seconds between first and last seen
+  const uint32_t dur_s = uint32_t(f.last_ns / 1000000000) - uint32_t(f.first_ns / 1000000000);
   if (f.cli_host != HashIndex::kNone) {
     Host& c = hosts_[f.cli_host];
     c.active_as_client--;
+    host_bins_[f.cli_host].flow_end(0, dur_s);
     if (f.host_fx && !(f.cli_local && f.srv_local) && remote_access_category(f.l7_category) && c.remote_access) c.remote_access--;
     // ScanDetection's incomplete flows (ntopng's flow end): TCP whose client
     // sent nothing but SYN or that carried no payload; UDP never answered,
@@ -933,7 +940,7 @@ void Pipeline::expire_flow(uint32_t i, FlowEnd why) noexcept {
       c.incomplete_flows += incomplete;
     }
   }
-  if (f.srv_host != HashIndex::kNone) hosts_[f.srv_host].active_as_server--;
+  if (f.srv_host != HashIndex::kNone) hosts_[f.srv_host].active_as_server--, host_bins_[f.srv_host].flow_end(1, dur_s);
   flows_.erase(i);
   stats_.flows_expired++;
 }
@@ -1404,6 +1411,7 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
   ZeroArray<HostCheckCounters> nchecks = zero_array<HostCheckCounters>(max_hosts);
   ZeroArray<HostCheckHits> nhits = zero_array<HostCheckHits>(max_hosts);
   ZeroArray<HostScore> nhscores = zero_array<HostScore>(max_hosts);
+  ZeroArray<HostFlowBins> nhbins = zero_array<HostFlowBins>(max_hosts);
   std::unique_ptr<uint32_t[]> ngoodput(new uint32_t[max_flows]());
   std::unique_ptr<TcpTiming[]> ntcp(new TcpTiming[max_flows]());
   const uint32_t niecs = std::max(iec_entries(max_flows), iec_pool_.size());
@@ -1428,6 +1436,7 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
     nsites[j] = host_sites_[i], nicmp[j] = host_icmp_[i], nports[j] = host_ports_[i], nbehaviour[j] = host_behaviour_[i];
     nchecks[j] = checks_[i], nhits[j] = check_hits_[i];
     nhscores[j] = host_scores_[i];
+    nhbins[j] = host_bins_[i];
   }
   if (nl.enabled()) nl.adopt(l7_, moved.get());
   for (uint32_t i = 0; i < flows_.span(); i++) {
@@ -1470,6 +1479,7 @@ bool Pipeline::resize(uint32_t max_flows, uint32_t max_hosts) {
   host_sites_ = std::move(nsites), host_icmp_ = std::move(nicmp), host_ports_ = std::move(nports), host_behaviour_ = std::move(nbehaviour);
   checks_ = std::move(nchecks), check_hits_ = std::move(nhits);
   host_scores_ = std::move(nhscores), score_pool_ = std::move(nfscores);
+  host_bins_ = std::move(nhbins);
   lim_.max_flows = max_flows, lim_.max_hosts = max_hosts;
   flow_cursor_ = host_cursor_ = 0;
   sweep_pass_++;

@@ -31,6 +31,7 @@
 #include "flow/host_table.h"
 #include "flow/local_nets.h"
 #include "flow/scores.h"
+#include "flow/host_bins.h"
 
 namespace fg {
 
@@ -152,6 +153,7 @@ class Pipeline {
   void set_risk_scores(const RiskScoreTable& t) noexcept;
   const RiskScoreTable& risk_scores() const { return score_table_; }
   const HostScore& host_score(uint32_t slot) const { return host_scores_[slot]; }
+  const HostFlowBins& host_bins(uint32_t slot) const { return host_bins_[slot]; }
   // Host pools (flow/host_pools.h): a new table re-assigns every host now
   // (JS thread, under the batch lock); hosts created later look it up once.
   void set_host_pools(std::shared_ptr<const HostPoolTable> t) noexcept;
@@ -176,7 +178,7 @@ class Pipeline {
     return flows_.memory_bytes(m) + flow_side_memory_bytes() + dpi_.memory_bytes(m) + flow_scores_memory_bytes(m) + flow_iec_memory_bytes(m);
   }
   size_t host_memory_bytes(Mem m) const {
-    return hosts_.memory_bytes(m) + names_.memory_bytes(m) + l7_.memory_bytes(m) + host_checks_memory_bytes(m) + host_side_memory_bytes(m);
+    return hosts_.memory_bytes(m) + names_.memory_bytes(m) + l7_.memory_bytes(m) + host_checks_memory_bytes(m) + host_side_memory_bytes(m) + mem_bytes(host_bins_, m);
   }
   // Rebuilds the flow and host tables with new maximums (ntopng's incr_flows),
   // keeping every entry. Allocates: JS thread, under the batch lock. Returns
@@ -408,6 +410,7 @@ class Pipeline {
   EntryPool<FlowScore> score_pool_;
   uint64_t score_full_ = 0;
   ZeroArray<HostScore> host_scores_;
+  ZeroArray<HostFlowBins> host_bins_;  // by host slot (flow/host_bins.h)
   // Local network index of each host slot (kNoNet: not local), set when the host is created.
   static constexpr uint8_t kNoNet = 0xff;
   std::unique_ptr<uint8_t[]> host_net_;

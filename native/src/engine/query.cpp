@@ -235,7 +235,7 @@ void read_host(const Pipeline& pl, uint32_t i, bool detail, bool brief, HostRow&
   if (h.flags & kHostHasMac) r.devtype = pl.mac_devtype(h.mac);
   r.blacklisted = blacklisted(h.key.ip);
   r.has_l7 = detail;
-  if (detail) r.hits = pl.live_check_hits(i), r.read_contacts(pl.host_l7(), i), r.read_side_pools(pl, i);
+  if (detail) r.hits = pl.live_check_hits(i), r.read_contacts(pl.host_l7(), i), r.read_side_pools(pl, i), r.bins = pl.host_bins(i);
 }
 
 }  // namespace
@@ -256,6 +256,9 @@ void merge_host_row(HostRow& a, const HostRow& b) {
   merge_check_hits(a.hits, b.hits);
   a.blacklisted_flows[0] += b.blacklisted_flows[0], a.blacklisted_flows[1] += b.blacklisted_flows[1];
   a.oneway_in += b.oneway_in, a.oneway_out += b.oneway_out;
+  // Each shard bins the gaps between the new flows it holds: with several
+  // workers a host's gaps are between its flows on one worker (longer).
+  a.bins.merge(b.bins);
   // Contact estimates are sketches of distinct values (host_contacts.h), one
   // per shard, and the same peer or server may be counted in several: with
   // several workers the largest part's estimate is kept, a lower bound of

@@ -41,6 +41,7 @@ struct HostRow {
   HostL7Stats l7;
   HostCheckHits hits{};  // the current minute so far (ntopng's host hits.* fields)
   HostScore score{};     // score and alerted flows (flow/scores.h)
+  HostFlowBins bins{};   // detail: flows' inter-arrival and duration bins (flow/host_bins.h)
   // detail: ntopng's no-TX estimates (peers as client, clients as server) and
   // one-way TCP/UDP flows ended (as server, as client); host_contacts.h
   uint32_t no_tx_out = 0, no_tx_in = 0;

@@ -283,6 +283,12 @@ export function hostDataFlat(ctx: ApiCtx, h: HostRecord, iface: MonitoredInterfa
   if (h.server_contacts) o.server_contacts = h.server_contacts;
   // LocalHostStats::lua (details): distinct peers and service names over the host's life
   if (h.cardinality) o.cardinality = h.cardinality;
+  // Host::lua_get_bins (ntopng 4.0, host details): per role, each range's share of the gaps
+  // between new flows ('frequency') and of ended flows' durations, as 32-bit float quotients
+  if (h.flow_bins) {
+    const role = ([freq, dur]: [number[], number[]]) => ({ frequency: binShares(freq), duration: binShares(dur) });
+    o.bins = { client: role(h.flow_bins[0]), server: role(h.flow_bins[1]) };
+  }
   // LocalHostStats::luaICMP: "type,code" → packets sent / received and the last peer each way,
   // under ICMPv4 or ICMPv6 after the host's address (present once it sent or received ICMP)
   if (h.icmp_stats)
@@ -357,6 +363,13 @@ export function hostDataOne(ctx: ApiCtx, h: HostRecord): Record<string, unknown>
 /** Every active flow of the host, oldest first. */
 const hostFlows = (ctx: ApiCtx, h: HostRecord) =>
   ctx.iface.engine.flows({ host: h.ip, hostVlan: h.vlan, limit: 1 << 30, sort: 'serial', order: 'asc' });
+
+const BIN_LABELS = ['<= 1', '<= 3', '<= 5', '<= 10', '<= 30', '<= 60', '<= 300', '> 300'];
+/** Bin::lua: each range's count over the total (1 when empty), computed in float as ntopng does. */
+function binShares(counts: number[]): Record<string, number> {
+  const total = Math.fround(counts.reduce((a, c) => a + c, 0) || 1);
+  return Object.fromEntries(BIN_LABELS.map((l, i) => [l, Math.fround(Math.fround(counts[i] ?? 0) / total)]));
+}
 
 /**
  * What the host's active flows tell, in one pass over them: the JA3 and
