@@ -460,16 +460,17 @@ void Pipeline::account(const Packet& p, BatchItem& it, const NetConfig& nets) no
     const uint8_t* srv_mac = p.has_mac ? (src_is_client ? p.dst_mac : p.src_mac) : nullptr;
     f.cli_host = host_for(cli, p.vlan_id, cli_mac, nets);
     f.srv_host = host_for(srv, p.vlan_id, srv_mac, nets);
+    const uint32_t now_s = uint32_t(now_ns_ / kSecond);
     if (f.cli_host != HashIndex::kNone) {
       Host& h = hosts_[f.cli_host];
       h.active_as_client++, h.total_as_client++;
-      host_bins_[f.cli_host].flow_begin(0, uint32_t(now_ns_ / 1000000000));
+      host_bins_[f.cli_host].flow_begin(0, now_s);
       f.cli_local = (h.flags & kHostLocal) != 0, f.cli_bcast = (h.flags & kHostBroadcast) != 0;
     }
     if (f.srv_host != HashIndex::kNone) {
       Host& h = hosts_[f.srv_host];
       h.active_as_server++, h.total_as_server++;
-      host_bins_[f.srv_host].flow_begin(1, uint32_t(now_ns_ / 1000000000));
+      host_bins_[f.srv_host].flow_begin(1, now_s);
       f.srv_local = (h.flags & kHostLocal) != 0, f.srv_bcast = (h.flags & kHostBroadcast) != 0;
     }
     // ntopng's Flow constructor: a flow from a blacklisted client counts on
@@ -923,7 +924,7 @@ void Pipeline::expire_flow(uint32_t i, FlowEnd why) noexcept {
   }
   f.iec_state = 0;
   // Flow::get_duration: whole seconds between first and last seen
-  const uint32_t dur_s = uint32_t(f.last_ns / 1000000000) - uint32_t(f.first_ns / 1000000000);
+  const uint32_t dur_s = uint32_t(f.last_ns / kSecond) - uint32_t(f.first_ns / kSecond);
   if (f.cli_host != HashIndex::kNone) {
     Host& c = hosts_[f.cli_host];
     c.active_as_client--;
