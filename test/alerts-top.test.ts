@@ -80,7 +80,8 @@ describe.each([
     expect(r.body.rc, r.text).toBe(0);
     expect(r.body.rsp.count).toBe(5);
     expect(r.body.rsp.top.alert_id).toEqual([
-      { key: 'alert_id', value: PORT_ERRORS, label: 'High Interface Discards/Errors', title: 'High Interface Discards/Errors', count: 80 },
+      // label: ntopng's shortenString at its default 24 characters
+      { key: 'alert_id', value: PORT_ERRORS, label: 'High Interface Discards/…', title: 'High Interface Discards/Errors', count: 80 },
       { key: 'alert_id', value: DUPLEX, label: 'Duplex Status Change', title: 'Duplex Status Change', count: 20 },
     ]);
     expect(r.body.rsp.top.ip.map((e: any) => [e.value, e.count])).toEqual([['10.0.0.1', 80], ['10.0.0.2', 20]]);
@@ -98,7 +99,7 @@ describe.each([
     expect((await s.call(pro2('get/host/alert/top'), { query: { ...WIN, ip: '10.1.0.1;zz' } })).body.rc).toBe(-5);
   });
 
-  it.skipIf(!!skip)('flow top (pro and get/alert/top.lua as the Python client calls it) equals the stored rows counted here', async () => {
+  it.skipIf(!!skip)('flow top (pro) equals the stored rows counted here; get/alert/top.lua every family\'s by count and severity', async () => {
     const rows = await s.call(pro2('get/db/flows'), { query: { ifid: 0, begin_time_clause: 0, end_time_clause: 0xffffffff, select_clause: 'IPV4_SRC_ADDR,IPV4_DST_ADDR,STATUS', where_clause: 'STATUS != 0', maxhits_clause: 100 } });
     const alerted = rows.body.rsp as { IPV4_SRC_ADDR: string; IPV4_DST_ADDR: string; STATUS: string }[];
     expect(alerted).toHaveLength(3);
@@ -112,10 +113,36 @@ describe.each([
     expect(top.body.rsp.top.srv_ip.map((e: any) => [e.value, e.count])).toEqual([[DNS, 100]]);
     expect(top.body.rsp.top.cli_ip.map((e: any) => [e.value, e.count])).toEqual(CLIENTS.map((c) => [c, 33]));
     expect(top.body.rsp.top.ip.map((e: any) => [e.value, e.count])).toEqual([[DNS, 100], ...CLIENTS.map((c) => [c, 33])]);
-    // the Python client's get_alerts_stats(host=…): ip=<host>;eq
-    const one = await s.call(v2('get/alert/top'), { query: { ifid: 0, epoch_begin: T0 - 60, epoch_end: T0 + 3600, ip: `${CLIENTS[1]};eq` } });
-    expect(one.body.rsp.count).toBe(1);
-    expect(one.body.rsp.top.cli_ip.map((e: any) => e.value)).toEqual([CLIENTS[1]]);
+    // v2 get/alert/top.lua (the Python client's get_alerts_stats, its report reads it): every stored
+    // alert of the interface, whatever window or ip it is sent, by (entity, alert id): the ten most
+    // seen (% of all) and the ten of highest severity, counted here from the lists of each family
+    const wide = { ifid: 0, epoch_begin: 0, epoch_end: 0xffffffff, length: 100 };
+    const rec = async (path: string) => ((await s.call(v2(path), { query: wide })).body.rsp.records as any[]);
+    const pairs = new Map<string, { value: number; severity: number; count: number }>();
+    const add = (entity: number, value: number, severity: number) => {
+      const e = pairs.get(`${entity}:${value}`) ?? { value, severity, count: 0 };
+      pairs.set(`${entity}:${value}`, { ...e, severity: Math.max(e.severity, severity), count: e.count + 1 });
+    };
+    for (const r of await rec('get/flow/alert/list')) add(4, Number(r.alert_id.value), Number(r.severity.value));
+    // the interface's own alerts (the capture's devices), the users' (addUser above) and any other family's
+    for (const [f, entity] of [['interface', 0], ['network', 2], ['mac', 5], ['user', 7], ['am_host', 8], ['system', 9]] as const)
+      for (const r of await rec(`get/${f}/alert/list`)) add(entity, Number(r.alert_id.value), Number(r.severity.value));
+    for (const [id, n] of [[PORT_ERRORS, 4], [DUPLEX, 1]]) for (let i = 0; i < n; i++) add(3, id, 4);
+    for (const [id, n] of [[5, 3], [7, 1]]) for (let i = 0; i < n; i++) add(1, id, 4);
+    const sum = [...pairs.values()].reduce((a, e) => a + e.count, 0);
+    expect(sum).toBeGreaterThan(12);
+    for (const q of [{ ifid: 0 }, { ifid: 0, epoch_begin: T0 + 5000, epoch_end: T0 + 5001, ip: `${CLIENTS[1]};eq` }]) {
+      const r = await s.call(v2('get/alert/top'), { query: q });
+      expect(r.body.rc, r.text).toBe(0);
+      const [byCount, bySev] = r.body.rsp;
+      expect([byCount.name, byCount.label, bySev.name, bySev.label]).toEqual(['top_alerts_by_count', 'Top Alerts By Count', 'top_alerts_by_severity', 'Top Alerts By Severity']);
+      const want = [...pairs.values()].sort((a, b) => b.count - a.count).slice(0, 10);
+      expect(byCount.value.map((e: any) => e.count)).toEqual(want.map((e) => Math.floor((e.count * 100) / sum)));
+      expect(byCount.value[0]).toEqual({ key: 'alert_id', value: PORT_ERRORS, label: 'High Interface Discards/…', title: 'High Interface Discards/Errors', count: Math.floor(400 / sum) });
+      const sevs = [...pairs.values()].sort((a, b) => b.severity - a.severity || b.count - a.count).slice(0, 10);
+      expect(bySev.value.map((e: any) => [e.severity, e.severity_label])).toEqual(sevs.map((e) => [e.severity, ({ 3: 'Notice', 4: 'Warning', 5: 'Error', 6: 'Critical', 8: 'Emergency' } as Record<number, string>)[e.severity]]));
+      expect(bySev.value.every((e: any) => e.count === undefined)).toBe(true);
+    }
     // every family: flow 3 + snmp 5 + host 4, and the interface's own alerts of the window (the
     // capture's devices, first seen: device connection alerts)
     const iface = await s.call(v2('get/interface/alert/list'), { query: { ifid: 0, epoch_begin: T0 - 60, epoch_end: T0 + 3600, length: 100 } });

@@ -122,6 +122,41 @@ describe('host l7 and dscp stats', () => {
     expect(bad.body.rc).toBe(-5);
   });
 
+  it("flags read as ntopng reads them: Python's True / False (ntopng's python client) are not true, and v1 always collapses", async () => {
+    const labels = (l: { label: string }[]) => l.map((x) => x.label).sort();
+    const apps = await rsp('get/host/l7/stats', { ifid: 0, host: HOST, collapse_stats: false });
+    const breeds = await rsp('get/host/l7/stats', { ifid: 0, host: HOST, breed: true, collapse_stats: false });
+    const collapsed = await rsp('get/host/l7/stats', { ifid: 0, host: HOST });
+    // the capture gives the three answers apart (else the cases below prove nothing)
+    expect(labels(breeds)).not.toEqual(labels(apps));
+    expect(collapsed.length).toBeLessThan(apps.length);
+    // host.get_l7_stats(): breed=True, ndpi_category=True, collapse_stats=False; `== "true"` is false for each
+    const py = await rsp('get/host/l7/stats', { ifid: 0, host: HOST, breed: 'True', ndpi_category: 'True', collapse_stats: 'False' });
+    expect(labels(py)).toEqual(labels(apps));
+    // collapse_stats given but not `true` (ntopng: `(_GET.collapse_stats or "true") == "true"`): not collapsed
+    expect(labels(await rsp('get/host/l7/stats', { ifid: 0, host: HOST, collapse_stats: 'True' }))).toEqual(labels(apps));
+    expect(labels(await rsp('get/host/l7/stats', { ifid: 0, host: HOST, breed: '1', collapse_stats: false }))).toEqual(labels(apps));
+    const v1 = await s.call('/lua/rest/v1/get/host/l7/stats.lua', { query: { ifid: 0, host: HOST, collapse_stats: false } });
+    expect(labels(v1.body.rsp)).toEqual(labels(collapsed));
+    // the interface's: the python client's get_l7_stats(100) (all_values=True is not true: 100 slices at most)
+    const ifApps = await rsp('get/interface/l7/stats', { ifid: 0, ndpistats_mode: 'sinceStartup', collapse_stats: false });
+    const ifPy = await rsp('get/interface/l7/stats', { ifid: 0, ndpistats_mode: 'sinceStartup', breed: 'True', ndpi_category: 'True', collapse_stats: 'False' });
+    expect(labels(ifPy)).toEqual(labels(ifApps));
+    const one = await rsp('get/interface/l7/stats', { ifid: 0, ndpistats_mode: 'count', all_values: 'True', max_values: 1 });
+    expect(one.filter((x: { label: string }) => x.label !== 'Other').length).toBe(1);
+    // v1's count has neither max_values nor all_values: five slices at most
+    const v1Count = await s.call('/lua/rest/v1/get/interface/l7/stats.lua', { query: { ifid: 0, ndpistats_mode: 'count', all_values: true } });
+    expect(v1Count.body.rsp).toEqual(await rsp('get/interface/l7/stats', { ifid: 0, ndpistats_mode: 'count' }));
+    // get/flow/active's verbose is `== "true"`: 1 is not
+    const flow = async (verbose: string) => (await rsp('get/flow/active', { ifid: 0, perPage: 1, verbose })).data[0];
+    expect((await flow('true')).tcp).toBeDefined();
+    expect((await flow('1')).tcp).toBeUndefined();
+    // get/host/active's all is `~= nil`: any value lists every host
+    const all = await rsp('get/host/active', { ifid: 0, perPage: 1, all: 'false' });
+    expect(all.data.length).toBe(all.totalRows);
+    expect(all.totalRows).toBeGreaterThan(1);
+  });
+
   it('unknown host: -1', async () => {
     const r = await s.call(v2('get/host/l7/stats'), { query: { ifid: 0, host: '203.0.113.9' } });
     expect([r.status, r.body.rc]).toEqual([404, -1]);

@@ -146,6 +146,20 @@ export const bool = () =>
     z.boolean(),
   );
 
+// ntopng reads most flags of read-only requests without ever refusing one, in
+// one of three ways; a client that sends Python's `True` / `False` (ntopng's own
+// python client does) must get what ntopng answers it, so such flags follow
+// ntopng's rule exactly. `bool()` stays for the flags that change state.
+
+/** ntopng's `_GET[x] == "true"`: only the text `true` (or JSON true) is true; any other value is false. */
+export const isTrue = () => z.preprocess((v) => v === true || v === 'true', z.boolean());
+
+/** ntopng's `toboolean()`: `true` or `1` (text or JSON) is true; any other value is false. */
+export const toBool = () => z.preprocess((v) => v === true || v === 'true' || v === 1 || v === '1', z.boolean());
+
+/** A flag ntopng tests by presence (`_GET[x] ~= nil`, `not isEmptyString(...)`): any value given is true. */
+export const given = () => z.preprocess((v) => v !== undefined, z.boolean());
+
 /** Text with a length cap (what ntopng's string parameters take). */
 export const str = (max = 256) =>
   z.preprocess((v) => (typeof v === 'number' || typeof v === 'boolean' ? String(v) : v), z.string().max(max));

@@ -4,7 +4,7 @@
 import { freemem } from 'node:os';
 
 import { track } from './activity.js';
-import { bool, int, oneOf, str } from './params.js';
+import { given, int, isTrue, oneOf, str, toBool } from './params.js';
 import { FlowgateError } from '../bindings/errors.js';
 import { ApiError, RC } from './rc.js';
 import { route, type RouteDef } from './route.js';
@@ -92,16 +92,17 @@ export const routes: RouteDef[] = [
     summary: 'Traffic per application, breed or category (sinceStartup: bytes; count: active flows)',
     params: {
       ndpistats_mode: oneOf(['sinceStartup', 'count']).optional(),
-      breed: bool().optional(),
-      ndpi_category: bool().optional(),
+      breed: isTrue().optional(),
+      ndpi_category: isTrue().optional(),
       max_values: int(1, 65535).optional(),
-      all_values: bool().optional(),
-      collapse_stats: bool().optional(),
-      new_charts: bool().optional(),
+      all_values: isTrue().optional(),
+      collapse_stats: isTrue().optional(),
+      new_charts: toBool().optional(),
     },
     errors: [INVALID_INTERFACE, INVALID_ARGUMENTS, INTERNAL_ERROR],
-    // only ntopng's v2 script knows new_charts
-    handler: (ctx, p) => ifaces.interfaceL7(ctx, { ...p, new_charts: ctx.version === 'v2' && p.new_charts }),
+    // ntopng's v1 script knows none of the last four: five slices at most, always collapsed
+    handler: (ctx, p) =>
+      ifaces.interfaceL7(ctx, ctx.version === 'v2' ? p : { ...p, max_values: undefined, all_values: undefined, collapse_stats: undefined, new_charts: false }),
   }),
   route({
     path: 'get/monitor/interfaces', versions: [...V12], method: 'GET', perm: 'user',
@@ -118,7 +119,7 @@ export const routes: RouteDef[] = [
       perPage: int(1, 100000).optional(),
       sortColumn: str(32).optional(),
       sortOrder,
-      all: bool().optional(),
+      all: given().optional(),
       mode: oneOf(['all', 'local', 'remote', 'broadcast_domain', 'filtered', 'blacklisted', 'dhcp']).optional(),
       vlan: int(0, 4095).optional(),
       pool: int(0, 65535).optional(),
@@ -161,9 +162,10 @@ export const routes: RouteDef[] = [
   route({
     path: 'get/host/l7/stats', versions: [...V12], method: 'GET', perm: 'user', ifid: true,
     summary: "A host's traffic per application, breed or category",
-    params: { host: str(64).optional(), vlan: int(0, 4095).optional(), breed: bool().optional(), ndpi_category: bool().optional(), collapse_stats: bool().optional() },
+    params: { host: str(64).optional(), vlan: int(0, 4095).optional(), breed: isTrue().optional(), ndpi_category: isTrue().optional(), collapse_stats: isTrue().optional() },
     errors: [INVALID_INTERFACE, INVALID_ARGUMENTS, INTERNAL_ERROR],
-    handler: (ctx, p) => hosts.hostL7(ctx, p),
+    // ntopng's v1 script always collapses
+    handler: (ctx, p) => hosts.hostL7(ctx, ctx.version === 'v2' ? p : { ...p, collapse_stats: undefined }),
   }),
   route({
     path: 'get/host/dscp/stats', versions: [...V12], method: 'GET', perm: 'user', ifid: true,
@@ -198,7 +200,7 @@ export const routes: RouteDef[] = [
       vlan: int(0, 4095).optional(),
       l4proto: str(16).optional(),
       application: str(64).optional(),
-      verbose: bool().optional(),
+      verbose: isTrue().optional(),
     },
     errors: [NOT_FOUND, INVALID_INTERFACE, INTERNAL_ERROR],
     handler: (ctx, p) => flows.activeFlows(ctx, p),

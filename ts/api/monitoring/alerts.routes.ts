@@ -13,6 +13,7 @@ import {
   acknowledgeFamilyAlerts,
   allAlertTop,
   familyAlertTop,
+  alertTopSummary,
   flowAlertTop,
   alertData,
   alertFilterConsts,
@@ -154,15 +155,21 @@ function familyRoutes(): RouteDef[] {
 }
 
 export const alertRoutes: RouteDef[] = [
-  ...[true, false].map((pro) =>
-    route({
-      path: pro ? 'get/flow/alert/top' : 'get/alert/top', versions: ['v2'], pro, method: 'GET', perm: 'user', ifid: true,
-      summary: `The most frequent stored flow alerts: rsp {count, top: {alert_id, cli_ip, srv_ip, ip, l7_proto, vlan: [{key, value, label, title, count (% of count)}]}}; ${FILTERS}`,
-      params: { epoch_begin: epoch(), epoch_end: epoch(), format: str(8).optional(), ...filterParams },
-      errors: ERRORS,
-      handler: (ctx, p) => flowAlertTop(ctx, p, pick(p)),
-    }),
-  ),
+  route({
+    path: 'get/flow/alert/top', versions: ['v2'], pro: true, method: 'GET', perm: 'user', ifid: true,
+    summary: `The most frequent stored flow alerts: rsp {count, top: {alert_id, cli_ip, srv_ip, ip, l7_proto, vlan: [{key, value, label, title, count (% of count)}]}}; ${FILTERS}`,
+    params: { epoch_begin: epoch(), epoch_end: epoch(), format: str(8).optional(), ...filterParams },
+    errors: ERRORS,
+    handler: (ctx, p) => flowAlertTop(ctx, p, pick(p)),
+  }),
+  route({
+    path: 'get/alert/top', versions: ['v2'], method: 'GET', perm: 'user', ifid: true,
+    summary:
+      "Every stored alert of the interface (no window or filter is read, as ntopng's): rsp [{name: 'top_alerts_by_count', label, tooltip, value: [{key, value, label, title, count (%)}]}, {name: 'top_alerts_by_severity', …, value: [{key, value, label, title, severity, severity_label}]}]",
+    params: {},
+    errors: ERRORS,
+    handler: (ctx) => alertTopSummary(ctx),
+  }),
   route({
     path: 'get/all/alert/top', versions: ['v2'], pro: true, method: 'GET', perm: 'user', ifid: true,
     summary: 'The most frequent stored alert types of every family (flow included): rsp {count, top: {alert_id: [{key, value, label, title, count (%), entity}]}}',

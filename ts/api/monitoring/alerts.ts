@@ -12,13 +12,14 @@ import type { AlertService } from '../../services/alerts/alert-service.js';
 import { MAX_LENGTH, type AlertStatus, type AlertWindow } from '../../services/alerts/alert-store.js';
 import { addTotals, entityValue, filterConsts, formatEntityRecord, formatFamilyRecord, newTotals, toCsv, v0DataRecord, v1DataRecord, type EntityTotals } from '../../services/alerts/alert-format.js';
 import { QUERY_FAMILY } from '../../services/alerts/alert-tables.js';
-import { familyAlertKeys, familyAlertLabel, familyAlertName } from '../../services/alerts/families.js';
+import { ENTITY_ID, familyAlertKeys, familyAlertLabel, familyAlertName } from '../../services/alerts/families.js';
 import { FAMILY_TAGS } from '../../services/alerts/alert-store.js';
 import { ALERT_FILTERS } from '../../services/alerts/flow-alerts.js';
 import { BY_ALERT_ID } from '../../services/alerts/catalogue.js';
 import { ALERT_FAMILIES, type AlertFamily } from '../../services/alerts/types.js';
 import { FLOWS_TABLE } from '../../services/store/flow-columns.js';
 import { FlowsQuery } from '../../services/store/flows-query.js';
+import { shortenString } from '../../services/store/query/format.js';
 import { track } from '../activity.js';
 import type { ApiCtx } from '../route.js';
 
@@ -381,9 +382,9 @@ export function alertFilterConsts(page: string | undefined) {
 /** ntopng's alert_store top limit */
 const TOP_LIMIT = 10;
 
-/** format_top_alerts / format_top_generic: {key, value, label, title, count (% of the matching alerts)} */
+/** format_top_alerts / format_top_generic: {key, value, label (shortened), title, count (% of the matching alerts)} */
 const topEntry = (key: string, value: string | number, label: string, count: number, total: number) => ({
-  key, value, label, title: label, count: total ? Math.floor((count * 100) / total) : 0,
+  key, value, label: shortenString(label), title: label, count: total ? Math.floor((count * 100) / total) : 0,
 });
 
 /** top columns per family beside alert_id (the family stores' _get_additional_stats): [answer key, column] */
@@ -413,7 +414,7 @@ export async function familyAlertTop(ctx: ApiCtx, f: AlertFamily, p: AlertWindow
 
 const flowIp = (v4: string, v6: string) => (v4 && v4 !== '0.0.0.0' ? v4 : v6);
 
-/** get/flow/alert/top.lua (and get/alert/top.lua): alert_id, cli_ip, srv_ip, ip (both merged), l7_proto, vlan */
+/** get/flow/alert/top.lua: alert_id, cli_ip, srv_ip, ip (both merged), l7_proto, vlan */
 export async function flowAlertTop(ctx: ApiCtx, p: AlertWindowParams, filters: Record<string, string | undefined>) {
   const s = service(ctx);
   const w = window(ctx, p);
@@ -440,6 +441,52 @@ export async function flowAlertTop(ctx: ApiCtx, p: AlertWindowParams, filters: R
         vlan: vlan.map((r) => topEntry('vlan_id', Number(r.keys[0]), r.keys[0], r.count, total)),
       },
     };
+  });
+}
+
+/**
+ * v2 get/alert/top.lua (the python client's get_alerts_stats, read by its
+ * report): ntopng's all_alert_store queried without the request's filters —
+ * every stored alert of the interface (flows' included, acknowledged or not,
+ * any time; the window and `ip` it is sent are not read) — as two lists:
+ * the ten (entity, alert type) pairs seen most, and the ten of highest
+ * severity (then most seen), each with ntopng's English titles.
+ */
+export async function alertTopSummary(ctx: ApiCtx) {
+  const a = alertsOf(ctx);
+  const w = { begin: 0, end: 2 ** 32 - 1, ifid: ctx.iface.ifid, networks: ctx.allowed };
+  return answer(async () => {
+    // per (entity, alert id): count and highest severity, from (id, severity) groups
+    const pairs = new Map<string, { entity: number; id: number; label: string; severity: number; count: number }>();
+    const add = (entity: number, id: number, label: string, severity: number, count: number) => {
+      const k = `${entity}:${id}`;
+      const e = pairs.get(k) ?? { entity, id, label, severity, count: 0 };
+      e.severity = Math.max(e.severity, severity);
+      e.count += count;
+      pairs.set(k, e);
+    };
+    if (ctx.deps.history)
+      for (const r of await flowAlerts(ctx.deps.history).top(['STATUS', 'SEVERITY'], w, {}, 1_000_000))
+        add(ENTITY_ID.flow, Number(r.keys[0]), alertLabel(Number(r.keys[0])), Number(r.keys[1]), r.count);
+    for (const f of ALERT_FAMILIES)
+      for (const g of await a.store.groups(f, w, 'any', {}, ['ALERT_ID', 'SEVERITY']))
+        add(ENTITY_ID[f], g.keys[0], familyAlertLabel(f, g.keys[0]), g.keys[1], g.count);
+    const all = [...pairs.values()];
+    const total = all.reduce((n, e) => n + e.count, 0);
+    const tie = (x: (typeof all)[number], y: (typeof all)[number]) => x.entity - y.entity || x.id - y.id;
+    const byCount = [...all].sort((x, y) => y.count - x.count || tie(x, y)).slice(0, TOP_LIMIT);
+    const bySeverity = [...all].sort((x, y) => y.severity - x.severity || y.count - x.count || tie(x, y)).slice(0, TOP_LIMIT);
+    const entry = (e: (typeof all)[number]) => ({ key: 'alert_id', value: e.id, label: shortenString(e.label), title: e.label });
+    return [
+      {
+        name: 'top_alerts_by_count', label: 'Top Alerts By Count', tooltip: 'Most seen alerts',
+        value: byCount.map((e) => ({ ...entry(e), count: Math.floor((e.count * 100) / total) })),
+      },
+      {
+        name: 'top_alerts_by_severity', label: 'Top Alerts By Severity', tooltip: 'Alerts with higher severity',
+        value: bySeverity.map((e) => ({ ...entry(e), severity: e.severity, severity_label: SEVERITIES[e.severity]?.title ?? '' })),
+      },
+    ];
   });
 }
 

@@ -5,7 +5,7 @@
 // policies' pages (edit / get_device_protocols.lua). Administrators only.
 import { z } from 'zod';
 
-import { bool, int, oneOf, str } from '../params.js';
+import { given, int, oneOf, str } from '../params.js';
 import { RC } from '../rc.js';
 import { route, type RouteDef } from '../route.js';
 import { deleteNewDevices, editCheckConfig, editDeviceProtocols, getConfig, getDeviceProtocols, setConfig, toggleAllChecks, toggleCheck } from './checks.js';
@@ -20,8 +20,8 @@ const checkParams = { check_subdir: str(64), script_key: str(64) };
 export const checksRoutes: RouteDef[] = [
   route({
     path: 'get/checks/config', versions: [...V12], method: 'GET', perm: 'admin',
-    summary: 'The checks configuration: rsp {"0": {config: {<subdir>: {<script_key>: {<hook>: {enabled, script_conf}}}}, filters}, alert_exclusions}; download=true: the file alone',
-    params: { download: bool().optional() }, errors: [NOT_GRANTED],
+    summary: 'The checks configuration: rsp {"0": {config: {<subdir>: {<script_key>: {<hook>: {enabled, script_conf}}}}, filters}, alert_exclusions}; download (any value): the file alone',
+    params: { download: given().optional() }, errors: [NOT_GRANTED],
     handler: (ctx, p) => getConfig(ctx, p),
   }),
   route({

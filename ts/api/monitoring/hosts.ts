@@ -122,7 +122,8 @@ export function activeHosts(ctx: ApiCtx, p: ActiveHostParams) {
     allowed,
     brief: true,
   } as const;
-  const head = { perPage: all ? 0 : perPage, currentPage: all ? 0 : currentPage, totalRows: 0, data: [] as unknown[], sort: [[p.sortColumn ?? '', p.sortOrder ?? 'asc']] };
+  // all: ntopng's v2 answers the perPage it queried with (-1, every host), v1 sets 0 after its query
+  const head = { perPage: all ? (ctx.version === 'v2' ? -1 : 0) : perPage, currentPage: all ? 0 : currentPage, totalRows: 0, data: [] as unknown[], sort: [[p.sortColumn ?? '', p.sortOrder ?? 'asc']] };
   if (allowed?.length === 0) return head; // network_cidr outside every network the user may see
   if (all || perPage > STREAM_ROWS) {
     const cur = ctx.iface.engine.hostsCursor(q);

@@ -1,7 +1,7 @@
 // Route declarations of the pro insight views: top local and remote talkers
 // (v1 host and interface paths, v2 interface paths), the service and
 // periodicity maps.
-import { bool, int, str } from '../params.js';
+import { int, str, toBool } from '../params.js';
 import { RC } from '../rc.js';
 import { route, type RouteDef } from '../route.js';
 import { MAP_MAX_LENGTH, MAP_SORTS, behaviourMap, hostTopSites, interfaceTopSites, noTxPeers, realtimeTraffic, topL7, topScore, topTalkers } from './insights.js';
@@ -74,7 +74,7 @@ const tops: RouteDef[] = [
   route({
     path: 'get/interface/top/l7_stats', versions: ['v2'], method: 'GET', perm: 'user', ifid: true, pro: true,
     summary: "Top applications now: the active flows' current throughput summed per application (as l7/stats count mode keys it), pie slices [{label, value (bit/s), url}], the top 10, idle ones left out; new_charts: the dashboard's donut (values formatted with fbits)",
-    params: { new_charts: bool().optional() }, errors: [RC.INVALID_INTERFACE],
+    params: { new_charts: toBool().optional() }, errors: [RC.INVALID_INTERFACE],
     handler: (ctx, p) => topL7(ctx, p.new_charts),
   }),
   route({

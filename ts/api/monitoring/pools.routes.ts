@@ -1,7 +1,7 @@
 // Route declarations of the pools family (v1 and v2): per kind add / edit /
 // delete / get, every pool at once, the pools of a recipient, host pool
 // members. SNMP device pools live under the pro prefix.
-import { bool, int, str } from '../params.js';
+import { int, str, toBool } from '../params.js';
 import { RC } from '../rc.js';
 import { route, type RouteDef } from '../route.js';
 import { DEFAULT_ONLY } from '../../services/pools/pools.js';
@@ -110,7 +110,7 @@ export const poolRoutes: RouteDef[] = [
   }),
   route({
     path: 'get/host/pool_by_member', versions: [...V12], method: 'GET', perm: 'user',
-    summary: 'The host pool a member is bound to ([] when none)', params: { member: str(64), pool_name_only: bool().optional() },
+    summary: 'The host pool a member is bound to ([] when none)', params: { member: str(64), pool_name_only: toBool().optional() },
     errors: [INVALID_ARGUMENTS],
     handler: (ctx, p) => pools.hostPoolByMember(ctx, p),
   }),

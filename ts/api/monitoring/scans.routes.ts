@@ -4,7 +4,7 @@
 // scripts ntopng's scan page calls for the same entries (schedule_vulnerability_scan
 // is ntopng's current name of the second).
 import { track } from '../activity.js';
-import { bool, int, str } from '../params.js';
+import { bool, int, str, toBool } from '../params.js';
 import { ApiError, RC } from '../rc.js';
 import { route, type ApiCtx, type RouteDef } from '../route.js';
 import { ScanError, type Scans } from '../../services/scans/index.js';
@@ -28,7 +28,7 @@ const SCHEDULE = {
   host: str(256).optional(),
   scan_type: str(32).optional(),
   scan_ports: str(4096).optional(),
-  scan_single_host: bool().optional(),
+  scan_single_host: toBool().optional(),
   scan_id: str(32).optional(),
   vs_cidr: str(8).optional(),
 };
@@ -54,7 +54,7 @@ export const scanRoutes: RouteDef[] = [
       'Adds a host to scan and schedules its first scan: host (address, name, or with ipv4_netscan a network), scan_type (get/host/vulnerability_scan_type_list), scan_ports (ports and ranges, comma-separated; empty: nmap\'s default set), scan_frequency (disabled, 1day, 1week), cidr / vs_cidr (with a port scan: every host of the network found up is added; with ipv4_netscan: the network, default 24), discovered_host_scan_type (ipv4_netscan: the scan types each host found gets), is_edit. rsp 1 added, 2 already there (updated, scheduled again), 3 no host found up. -8 a missing or bad value',
     params: {
       host: str(256).optional(), scan_type: str(32).optional(), scan_ports: str(4096).optional(), scan_frequency: str(16).optional(),
-      scan_id: str(32).optional(), cidr: str(8).optional(), vs_cidr: str(8).optional(), discovered_host_scan_type: str(64).optional(), is_edit: bool().optional(),
+      scan_id: str(32).optional(), cidr: str(8).optional(), vs_cidr: str(8).optional(), discovered_host_scan_type: str(64).optional(), is_edit: toBool().optional(),
     },
     errors: [RC.NOT_GRANTED, RC.INTERNAL_ERROR, RC.BAD_CONTENT],
     handler: (ctx, p) =>
@@ -70,14 +70,14 @@ export const scanRoutes: RouteDef[] = [
     path: 'get/host/to_scan_list', versions: ['v2'], method: 'GET', perm: 'user',
     summary:
       "The hosts to scan with their last results: is_ok_last_scan (0 error, 1 ok, 2 scheduled, 3 not scanned, 4 scanning, 5 host down), last_scan {epoch, time, duration, duration_epoch}, num_open_ports, tcp_ports / udp_ports and their lists ('22/tcp (ssh),…'), is_down, was_down, discovered_hosts, and the ports the host was seen serving compared (host_in_mem, *_ports_unused, *_ports_filtered, *_ports_case). Filters: map_search (host or name contains), port (an open port), was_down, netscan_report; sort=ip",
-    params: { map_search: str(256).optional(), sort: str(16).optional(), port: str(8).optional(), was_down: bool().optional(), netscan_report: bool().optional(), epoch_end: str(16).optional() },
+    params: { map_search: str(256).optional(), sort: str(16).optional(), port: str(8).optional(), was_down: toBool().optional(), netscan_report: toBool().optional(), epoch_end: str(16).optional() },
     errors: [RC.NOT_GRANTED, RC.INTERNAL_ERROR],
     handler: (ctx, p) => scans(ctx).overview({ search: p.map_search, sort: p.sort, port: p.port, wasDown: p.was_down, netscanReport: p.netscan_report }),
   }),
   route({
     path: 'get/host/vulnerability_scan_result', versions: ['v2'], method: 'GET', perm: 'user',
     summary: "nmap's report of the last scan of host with scan_type (or of the scan at epoch; the newest 8 are kept): with scan_return_result as rsp, else as a text attachment. -5 missing or unknown entry",
-    params: { host: str(256).optional(), scan_type: str(32).optional(), scan_return_result: bool().optional(), epoch: int(0, 2 ** 40).optional() },
+    params: { host: str(256).optional(), scan_type: str(32).optional(), scan_return_result: toBool().optional(), epoch: int(0, 2 ** 40).optional() },
     errors: [RC.NOT_GRANTED, RC.INVALID_ARGUMENTS],
     handler: (ctx, p) => {
       const host = p.host?.trim() ?? '', type = p.scan_type?.trim() ?? '';

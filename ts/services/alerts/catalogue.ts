@@ -163,16 +163,16 @@ export const BY_ALERT_ID: ReadonlyMap<number, FlowAlertInfo> = new Map<number, F
   ...FLOW_CHECK_ALERTS.map((c): [number, FlowAlertInfo] => [c.alertId, c]),
 ]);
 
-/** ntopng's AlertLevel ids and their names/colours (alert_severities.lua) */
-export const SEVERITIES: Readonly<Record<number, { name: string; color: string }>> = {
-  0: { name: 'none', color: '#a8e4ef' },
-  1: { name: 'debug', color: '#a8e4ef' },
-  2: { name: 'info', color: '#c1f0c1' },
-  3: { name: 'notice', color: '#5cd65c' },
-  4: { name: 'warning', color: '#ffc007' },
-  5: { name: 'error', color: '#ff3231' },
-  6: { name: 'critical', color: '#fb6962' },
-  8: { name: 'emergency', color: '#fb6962' },
+/** ntopng's AlertLevel ids and their names, English titles (i18n_title) and colours (alert_severities.lua) */
+export const SEVERITIES: Readonly<Record<number, { name: string; title: string; color: string }>> = {
+  0: { name: 'none', title: 'None', color: '#a8e4ef' },
+  1: { name: 'debug', title: 'Debug', color: '#a8e4ef' },
+  2: { name: 'info', title: 'Info', color: '#c1f0c1' },
+  3: { name: 'notice', title: 'Notice', color: '#5cd65c' },
+  4: { name: 'warning', title: 'Warning', color: '#ffc007' },
+  5: { name: 'error', title: 'Error', color: '#ff3231' },
+  6: { name: 'critical', title: 'Critical', color: '#fb6962' },
+  8: { name: 'emergency', title: 'Emergency', color: '#fb6962' },
 };
 
 /** Utils::mapScoreToSeverity: 0 none, <10 info, <50 notice, <100 warning, <200 error, <250 critical, else emergency */

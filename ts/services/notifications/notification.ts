@@ -4,7 +4,7 @@
 // form (alert_utils.formatAlertNotification, without HTML).
 import { hostname, networkInterfaces } from 'node:os';
 
-import { scoreToSeverity } from '../alerts/catalogue.js';
+import { scoreToSeverity, SEVERITIES } from '../alerts/catalogue.js';
 import { alertKeyInfo, ENTITY_ID, familyAlertLabel } from '../alerts/families.js';
 import type { AlertFamily, AlertInput } from '../alerts/types.js';
 import type { FlowAlertNote } from '../store/flow-batch.js';
@@ -112,8 +112,6 @@ export function flowNotification(f: FlowAlertNote): Notification {
   };
 }
 
-/** alert_severities.lua titles by severity id */
-const SEVERITY_TITLE: Record<number, string> = { 1: 'Debug', 2: 'Info', 3: 'Notice', 4: 'Warning', 5: 'Error', 6: 'Critical', 7: 'Alert', 8: 'Emergency' };
 /** alert_entities.lua labels (English) by entity id */
 const ENTITY_LABEL: Record<number, string> = { 0: 'Interface', 1: 'Host', 2: 'Local Network', 3: 'SNMP Device', 4: 'Flow', 5: 'Device', 6: 'Host Pool', 7: 'User', 8: 'Active Monitoring', 9: 'System', 10: 'Test', 15: 'Other' };
 const FAMILY_OF: Record<number, AlertFamily> = { 0: 'interface', 1: 'host', 2: 'network', 3: 'snmp_device', 5: 'mac', 7: 'user', 8: 'am_host', 9: 'system' };
@@ -152,7 +150,7 @@ export function formatPlain(n: Notification, o: PlainOptions): string {
   const t = Number(n.tstamp_end ?? n.tstamp ?? 0);
   const when = t ? `[${o.iso ? isoTime(t) : plainTime(t)}] ` : '[] ';
   const ifname = n.ifid !== -1 ? ` [${o.ifname(n.ifid)}]` : '';
-  const sev = SEVERITY_TITLE[notificationSeverity(n)] ?? '';
+  const sev = SEVERITIES[notificationSeverity(n)]?.title ?? '';
   const fam = FAMILY_OF[n.entity_id];
   const type = n.entity_id === TEST_ENTITY_ID ? 'Test Notification' : fam ? familyAlertLabel(fam, n.alert_id) : String(n.alert_id);
   let msg = `${when}${ifname} [${sev}] [${type}]`;

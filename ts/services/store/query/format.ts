@@ -73,7 +73,8 @@ function round2(x: number): string {
   return Number.isInteger(r) ? r.toFixed(1) : String(r);
 }
 
-const shorten = (s: string, max: number) => (s.length > max ? `${s.slice(0, max)}\u2026` : s);
+/** ntopng's shortenString: past `max` characters (default max_ui_strlen, 24), the first `max` and an ellipsis */
+export const shortenString = (s: string, max = 24) => (s.length > max ? `${s.slice(0, max)}\u2026` : s);
 
 export interface HostField {
   value: string;
@@ -89,7 +90,7 @@ export interface HostField {
 /** ntopng's dt_format_ip_common: the address, or the host's name when the flow recorded one. */
 function hostField(ip: string, name: string, prefix: 'cli' | 'srv'): HostField {
   const o: HostField = { value: ip, title: ip, label: ip, tag_key: `${prefix}_ip`, ip, name: '', reference: '' };
-  if (name && name !== ip) Object.assign(o, { value: name, title: name, name, label: shorten(name, 16), tag_key: `${prefix}_name` });
+  if (name && name !== ip) Object.assign(o, { value: name, title: name, name, label: shortenString(name, 16), tag_key: `${prefix}_name` });
   return o;
 }
 
