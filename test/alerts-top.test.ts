@@ -18,6 +18,8 @@ const tmp = tempDir();
 afterAll(() => tmp.cleanup());
 const pro2 = (p: string) => `/lua/pro/rest/v2/${p}.lua`;
 const WIN = { ifid: 0, epoch_begin: T0 - 86400, epoch_end: T0 + 86400 };
+/** a top card's entries */
+const card = (r: { body: any }, name: string) => (r.body.rsp as { name: string; value: any[] }[]).find((c) => c.name === name)!.value;
 
 const NAMES = ['xjwqkzpvbn.com', 'bbcbedxhgjmdobdprmen.com', 'qzxwvkjhgt.org'];
 const CLIENTS = ['10.9.0.1', '10.9.0.2', '10.9.0.3'];
@@ -78,24 +80,27 @@ describe.each([
   it.skipIf(!!skip)('family top: alert ids and addresses, most first, count as % of the matching alerts', async () => {
     const r = await s.call(pro2('get/snmp/device/alert/top'), { query: WIN });
     expect(r.body.rc, r.text).toBe(0);
-    expect(r.body.rsp.count).toBe(5);
-    expect(r.body.rsp.top.alert_id).toEqual([
+    // the alert stats page's cards (and the Python client's examples): [{name, label, tooltip, value}]
+    expect(r.body.rsp.map((c: any) => [c.name, c.label, c.tooltip])).toEqual([['alert_id', 'Top Alerts', 'Most seen alerts'], ['ip', 'Top Hosts', 'Hosts with most alerts']]);
+    expect(card(r, 'alert_id')).toEqual([
       // label: ntopng's shortenString at its default 24 characters
       { key: 'alert_id', value: PORT_ERRORS, label: 'High Interface Discards/…', title: 'High Interface Discards/Errors', count: 80 },
       { key: 'alert_id', value: DUPLEX, label: 'Duplex Status Change', title: 'Duplex Status Change', count: 20 },
     ]);
-    expect(r.body.rsp.top.ip.map((e: any) => [e.value, e.count])).toEqual([['10.0.0.1', 80], ['10.0.0.2', 20]]);
+    expect(card(r, 'ip').map((e: any) => [e.value, e.count])).toEqual([['10.0.0.1', 80], ['10.0.0.2', 20]]);
+    // action: one card, as the page asks when a card's list opens
+    const one = await s.call(pro2('get/snmp/device/alert/top'), { query: { ...WIN, action: 'ip' } });
+    expect(one.body.rsp.map((c: any) => c.name)).toEqual(['ip']);
+    expect(one.body.rsp[0].value).toEqual(card(r, 'ip'));
     // the same filters as the list: only 10.0.0.2
     const f = await s.call(pro2('get/snmp/device/alert/top'), { query: { ...WIN, ip: '10.0.0.2;eq' } });
-    expect(f.body.rsp.count).toBe(1);
-    expect(f.body.rsp.top.alert_id.map((e: any) => [e.value, e.count])).toEqual([[PORT_ERRORS, 100]]);
+    expect(card(f, 'alert_id').map((e: any) => [e.value, e.count])).toEqual([[PORT_ERRORS, 100]]);
     const h = await s.call(pro2('get/host/alert/top'), { query: WIN });
-    expect(h.body.rsp.count).toBe(4);
-    expect(h.body.rsp.top.alert_id.map((e: any) => [e.value, e.count])).toEqual([[5, 75], [7, 25]]);
-    expect(h.body.rsp.top.ip.map((e: any) => [e.value, e.count])).toEqual([['10.1.0.1', 50], ['10.1.0.2', 50]]);
+    expect(card(h, 'alert_id').map((e: any) => [e.value, e.count])).toEqual([[5, 75], [7, 25]]);
+    expect(card(h, 'ip').map((e: any) => [e.value, e.count])).toEqual([['10.1.0.1', 50], ['10.1.0.2', 50]]);
     // hostile filters: a quote is a bound value matching nothing; an unknown operator -5
     const q = await s.call(pro2('get/host/alert/top'), { query: { ...WIN, ip: "1' OR 1=1;eq" } });
-    expect([q.body.rc, q.body.rsp.count, q.body.rsp.top.ip]).toEqual([0, 0, []]);
+    expect([q.body.rc, card(q, 'alert_id'), card(q, 'ip')]).toEqual([0, [], []]);
     expect((await s.call(pro2('get/host/alert/top'), { query: { ...WIN, ip: '10.1.0.1;zz' } })).body.rc).toBe(-5);
   });
 
@@ -108,11 +113,11 @@ describe.each([
     for (const r of alerted) byStatus.set(Number(r.STATUS), (byStatus.get(Number(r.STATUS)) ?? 0) + 1);
     const top = await s.call(pro2('get/flow/alert/top'), { query: { ifid: 0, epoch_begin: T0 - 60, epoch_end: T0 + 3600 } });
     expect(top.body.rc, top.text).toBe(0);
-    expect(top.body.rsp.count).toBe(n);
-    expect(top.body.rsp.top.alert_id.map((e: any) => [e.value, e.count])).toEqual([...byStatus].sort((a, b) => b[1] - a[1]).map(([id, c]) => [id, Math.floor((c * 100) / n)]));
-    expect(top.body.rsp.top.srv_ip.map((e: any) => [e.value, e.count])).toEqual([[DNS, 100]]);
-    expect(top.body.rsp.top.cli_ip.map((e: any) => [e.value, e.count])).toEqual(CLIENTS.map((c) => [c, 33]));
-    expect(top.body.rsp.top.ip.map((e: any) => [e.value, e.count])).toEqual([[DNS, 100], ...CLIENTS.map((c) => [c, 33])]);
+    expect(top.body.rsp.map((c: any) => c.name)).toEqual(['alert_id', 'cli_ip', 'srv_ip', 'ip', 'l7_proto', 'vlan']);
+    expect(card(top, 'alert_id').map((e: any) => [e.value, e.count])).toEqual([...byStatus].sort((a, b) => b[1] - a[1]).map(([id, c]) => [id, Math.floor((c * 100) / n)]));
+    expect(card(top, 'srv_ip').map((e: any) => [e.value, e.count])).toEqual([[DNS, 100]]);
+    expect(card(top, 'cli_ip').map((e: any) => [e.value, e.count])).toEqual(CLIENTS.map((c) => [c, 33]));
+    expect(card(top, 'ip').map((e: any) => [e.value, e.count])).toEqual([[DNS, 100], ...CLIENTS.map((c) => [c, 33])]);
     // v2 get/alert/top.lua (the Python client's get_alerts_stats, its report reads it): every stored
     // alert of the interface, whatever window or ip it is sent, by (entity, alert id): the ten most
     // seen (% of all) and the ten of highest severity, counted here from the lists of each family
@@ -148,8 +153,7 @@ describe.each([
     const iface = await s.call(v2('get/interface/alert/list'), { query: { ifid: 0, epoch_begin: T0 - 60, epoch_end: T0 + 3600, length: 100 } });
     const total = 12 + (iface.body.recordsTotal as number);
     const all = await s.call(pro2('get/all/alert/top'), { query: { ifid: 0, epoch_begin: T0 - 60, epoch_end: T0 + 3600 } });
-    expect(all.body.rsp.count).toBe(total);
-    expect(all.body.rsp.top.alert_id[0]).toMatchObject({ value: PORT_ERRORS, entity: 'snmp_device', count: Math.floor(400 / total) });
+    expect(card(all, 'alert_id')[0]).toMatchObject({ value: PORT_ERRORS, entity: 'snmp_device', count: Math.floor(400 / total) });
   });
 
   it.skipIf(!!skip)('acknowledge one row_id, then by filter; lists show label and status; delete; -3 and -5 leave rows intact', async () => {

@@ -16,6 +16,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 import { BY_RISK } from '../ts/services/alerts/catalogue.js';
 import type { ChecksConfig } from '../ts/services/checks/config.js';
+import { schemaByName, tagsText } from '../ts/services/timeseries/index.js';
 import { startApi, v1, v2, type ApiService } from './fixtures/api.js';
 import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, eth, ipv4, tcp, udp } from './fixtures/frames.js';
 import { pcap, tempDir, type Packet } from './fixtures/pcap.js';
@@ -109,6 +110,45 @@ const ifData = async (s: ApiService, v = v2) => {
 };
 const scoreAlerts = (s: ApiService, status: string) =>
   s.call(v2('get/host/alert/list'), { query: { ifid: 0, status, epoch_begin: T0 - 3600, epoch_end: T0 + 3600, alert_id: `${SCORE_THRESHOLD};eq`, length: 100 } });
+
+describe('score timeseries (ntopng ts_minute iface:score, iface:alerted_flows; ts_5min host:score)', () => {
+  const series = async (s: ApiService, schema: string, tags: Record<string, string>, steps: number) => {
+    const st = schemaByName(schema)!;
+    const r = await s.timeseries!.series({ schema: st, ifid: 0, tags: tagsText(schema, tags), begin: T0, end: T0 + steps * st.step, limit: 1000 });
+    return Object.fromEntries(r.metrics.map((m) => [m.metric, m.data]));
+  };
+
+  it('iface:score each minute: the active hosts’ scores summed, 0 once the flows ended; alerted flows as their signed change', async () => {
+    // the two flows live from second 1 to 2 and end idle (60 s) in the second minute; the capture ends at 236 s
+    const s = await startApi({ files: [fileEnding], history: true, timeseries: true, engine: { flowIdleSec: 60 } });
+    services.push(s);
+    const cli = NUMERIC_IP.cli + CLEAR_TEXT.cli + UNSAFE.cli, srv = NUMERIC_IP.srv + CLEAR_TEXT.srv + UNSAFE.srv;
+    expect([cli, srv]).toEqual([100, 20]);
+    expect(await series(s, 'iface:score', {}, 4)).toEqual({ cli_score: [cli, 0, 0, 0], srv_score: [srv, 0, 0, 0] });
+    // two alerted flows appear in the first minute and go in the second: per second of the step, signed
+    expect(await series(s, 'iface:alerted_flows', {}, 4)).toEqual({ num_flows: [2 / 60, -2 / 60, 0, 0] });
+    // the flow writer's and alert service's counters, as get/interface/data shows them: the flows
+    // exported by the last minute sampled (the writer's pace decides which minute) are among those it reports now
+    const d = (await s.call(v2('get/interface/data'), { query: { ifid: 0 } })).body.rsp;
+    const dumped = await series(s, 'iface:dumped_flows', {}, 4);
+    expect(dumped.dropped_flows).toEqual([0, 0, 0, 0]);
+    const exported = dumped.dumped_flows.reduce((a: number, x: number | null) => a + x! * 60, 0);
+    expect(Number.isInteger(Math.round(exported * 1e9) / 1e9)).toBe(true);
+    expect(exported).toBeLessThanOrEqual(d.db.flow_export_count);
+    const engaged = await series(s, 'iface:engaged_alerts', {}, 4);
+    expect(engaged.engaged_alerts.every((x: number | null) => Number.isInteger(x) && x! >= 0)).toBe(true);
+  });
+
+  it('host:score every 5 minutes: each local host’s shares as client and as server', async () => {
+    const s = await startApi({ files: [fileActive], history: true, timeseries: true, engine: { flowIdleSec: 60 } });
+    services.push(s);
+    expect(await series(s, 'host:score', { host: C }, 1)).toEqual({ score_as_cli: [NUMERIC_IP.cli + CLEAR_TEXT.cli], score_as_srv: [0] });
+    expect(await series(s, 'host:score', { host: C2 }, 1)).toEqual({ score_as_cli: [UNSAFE.cli], score_as_srv: [0] });
+    expect(await series(s, 'host:score', { host: S }, 1)).toEqual({ score_as_cli: [0], score_as_srv: [NUMERIC_IP.srv + CLEAR_TEXT.srv + UNSAFE.srv] });
+    // the same figures the interface's minute point carries
+    expect(await series(s, 'iface:score', {}, 1)).toEqual({ cli_score: [100], srv_score: [20] });
+  });
+});
 
 describe('flow scores credited to hosts', () => {
   it('each host carries the shares of its active flows’ alerts, as client and as server', async () => {

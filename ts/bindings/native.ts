@@ -565,6 +565,9 @@ export interface EngineStats {
   alerted_flows_warning: number;
   alerted_flows_error: number;
   alerted_flows_other: number;
+  /** the active hosts' scores as client / as server, summed (ntopng's interface score_as_cli / score_as_srv) */
+  score_as_client: number;
+  score_as_server: number;
 }
 
 /** A host's score per score category, [0] network, [1] security (ntopng's ScoreCategory). */

@@ -15,7 +15,7 @@ import { Timeseries, parseRetention } from '../services/timeseries/index.js';
 import { Geo, geoFiles } from '../services/geo/index.js';
 import { startHistory, type History } from '../services/store/history.js';
 import { formatRate, Reporter } from './progress.js';
-import { startEgressApi, startEgressPolicies, startMonitoringApi, type EgressApi, type EgressPolicies, type MonitoringApi } from './serve.js';
+import { interfaceCounters, startEgressApi, startEgressPolicies, startMonitoringApi, type EgressApi, type EgressPolicies, type MonitoringApi } from './serve.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const projectRoot = existsSync(join(root, 'package.json')) ? root : join(root, '..');
@@ -355,6 +355,8 @@ export async function run(argv: string[]): Promise<number> {
     await store.close();
     return 2;
   }
+  // the alert and export counters the sampler writes beside the engine's
+  timeseries?.setCounters(interfaceCounters(checking.alerts, history?.writer ?? null));
   if (o.protocols) {
     const c = checking.customApps;
     const skipped = c.fileIssues.length ? ` (${c.fileIssues.length} left out, see above)` : '';

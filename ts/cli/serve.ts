@@ -19,7 +19,8 @@ import type { AlertService } from '../services/alerts/alert-service.js';
 import { Rates } from '../services/rates.js';
 import type { History } from '../services/store/history.js';
 import { SystemStats } from '../services/system.js';
-import type { Timeseries } from '../services/timeseries/index.js';
+import type { InterfaceCounters, Timeseries } from '../services/timeseries/index.js';
+import type { FlowWriter } from '../services/store/flow-writer.js';
 import { Users } from '../services/users.js';
 import { defaultGeo, type Geo } from '../services/geo/index.js';
 import { SnmpDevices } from '../services/snmp/index.js';
@@ -79,6 +80,19 @@ export interface MonitoringApi {
   close(): Promise<void>;
 }
 
+/**
+ * The interfaces' alert and export counters as get/interface/data shows them,
+ * for the timeseries sampler (iface:engaged_alerts, dropped_alerts,
+ * dumped_flows): given before the engines start, so a replay's first minutes have them.
+ */
+export function interfaceCounters(alerts: AlertService, writer: FlowWriter | null): (ifid: number) => InterfaceCounters {
+  return (ifid) => {
+    const a = alerts.counters(ifid);
+    const x = writer?.counters(ifid);
+    return { engaged_alerts: a.engaged, dropped_alerts: a.dropped + (writer?.flowAlertDrops(ifid) ?? 0), dumped_flows: x?.flow_export_count ?? 0, dropped_flows: x?.flow_export_drops ?? 0 };
+  };
+}
+
 export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOptions): Promise<MonitoringApi> {
   const print = o.print ?? ((l: string) => console.log(l));
   const dataDir = resolve(o.dataDir);
@@ -111,6 +125,7 @@ export async function startMonitoringApi(ifaces: Interfaces, o: MonitoringApiOpt
       try {
         await o.timeseries.connect(backend);
         checking.activeMonitoring.setTimeseries(o.timeseries.store);
+
         print(`flowgate: timeseries in ${backend.description}`);
       } catch (e) {
         console.error(`flowgate: timeseries unavailable: ${(e as Error).message}`);

@@ -520,6 +520,7 @@ Napi::Object flow_to_js(Napi::Env env, const FlowRow& r) {
   X(flow_memory_bytes, 0.0) X(flow_reserved_bytes, 0.0) /* stats_fill_memory */ \
   X(alerted_flows_notice, s.alerted_flows[kSevNotice]) X(alerted_flows_warning, s.alerted_flows[kSevWarning])  \
   X(alerted_flows_error, s.alerted_flows[kSevError]) X(alerted_flows_other, s.alerted_flows[kSevNone] + s.alerted_flows[kSevUncounted]) \
+  X(score_as_client, s.score_as_cli) X(score_as_server, s.score_as_srv)                                  \
   X(flow_info_full, pl.classifier().info_full()) X(flow_meta_full, pl.classifier().meta_full())         \
   X(flow_score_full, pl.score_full()) X(flow_iec_full, pl.iec_full())                                     \
   X(host_memory_bytes, 0.0) X(host_reserved_bytes, 0.0) \

@@ -40,6 +40,9 @@ struct IfaceStats {
   uint64_t expired_ring_drops = 0;
   // Active flows with at least one alert, by their predominant alert's SeverityGroup.
   uint64_t alerted_flows[kSevGroups] = {};
+  // The active hosts' scores as client / as server summed (NetworkInterface's
+  // score_as_cli / score_as_srv, which Host::incScoreValue / decScoreValue move)
+  uint64_t score_as_cli = 0, score_as_srv = 0;
   uint64_t first_ns = 0, last_ns = 0;         // packet time
   // Throughput over the last second of engine time.
   uint64_t thpt_ts = 0, thpt_bytes = 0, thpt_pkts = 0;

@@ -1510,13 +1510,13 @@ void Pipeline::apply_score(uint32_t fi, const FlowScore& next) noexcept {
   const bool first = now && !cur.counted;  // alerted for the first time
   if (f.cli_host != HashIndex::kNone) {
     HostScore& h = host_scores_[f.cli_host];
-    for (int c = 0; c < kScoreCategories; c++) h.score[0][c] += uint32_t(next.cli[c]) - cur.cli[c];
+    for (int c = 0; c < kScoreCategories; c++) h.score[0][c] += uint32_t(next.cli[c]) - cur.cli[c], stats_.score_as_cli += uint64_t(next.cli[c]) - cur.cli[c];
     if (was != now) h.alerted_active += now ? 1 : -1;
     h.alerted_total[0] += first;
   }
   if (f.srv_host != HashIndex::kNone) {
     HostScore& h = host_scores_[f.srv_host];
-    for (int c = 0; c < kScoreCategories; c++) h.score[1][c] += uint32_t(next.srv[c]) - cur.srv[c];
+    for (int c = 0; c < kScoreCategories; c++) h.score[1][c] += uint32_t(next.srv[c]) - cur.srv[c], stats_.score_as_srv += uint64_t(next.srv[c]) - cur.srv[c];
     if (was != now) h.alerted_active += now ? 1 : -1;
     h.alerted_total[1] += first;
   }

@@ -84,8 +84,8 @@ function familyRoutes(): RouteDef[] {
     out.push(
       route({
         path: `get/${dir}/alert/top`, versions: ['v2'], pro: true, method: 'GET', perm: 'user', ifid: true,
-        summary: `The most frequent stored ${f} alerts: rsp {count, top: {alert_id: [{key, value, label, title, count (% of count)}]${f === 'host' || f === 'snmp_device' ? ', ip: […]' : f === 'mac' ? ', address: […]' : f === 'network' ? ', network: […]' : ''}}}; window and filters as the list`,
-        params: { ...common, ...tagParams },
+        summary: `The most frequent stored ${f} alerts, as cards: rsp [{name, label, tooltip, value: [{key, value, label, title, count (% of the matching alerts)}]}] for alert_id${f === 'host' || f === 'snmp_device' ? ', ip' : f === 'mac' ? ', address' : f === 'network' ? ', local_network_id' : ''}; action (a card's name: that card only); window and filters as the list`,
+        params: { ...common, ...tagParams, action: str(32).optional() },
         errors: ERRORS,
         handler: (ctx, p) => familyAlertTop(ctx, f, p, familyFilters(f, p)),
       }),
@@ -157,8 +157,8 @@ function familyRoutes(): RouteDef[] {
 export const alertRoutes: RouteDef[] = [
   route({
     path: 'get/flow/alert/top', versions: ['v2'], pro: true, method: 'GET', perm: 'user', ifid: true,
-    summary: `The most frequent stored flow alerts: rsp {count, top: {alert_id, cli_ip, srv_ip, ip, l7_proto, vlan: [{key, value, label, title, count (% of count)}]}}; ${FILTERS}`,
-    params: { epoch_begin: epoch(), epoch_end: epoch(), format: str(8).optional(), ...filterParams },
+    summary: `The most frequent stored flow alerts, as cards: rsp [{name, label, tooltip, value: [{key, value, label, title, count (% of the matching alerts)}]}] for alert_id, cli_ip, srv_ip, ip, l7_proto, vlan; action (a card's name: that card only); ${FILTERS}`,
+    params: { epoch_begin: epoch(), epoch_end: epoch(), format: str(8).optional(), action: str(32).optional(), ...filterParams },
     errors: ERRORS,
     handler: (ctx, p) => flowAlertTop(ctx, p, pick(p)),
   }),
@@ -172,8 +172,8 @@ export const alertRoutes: RouteDef[] = [
   }),
   route({
     path: 'get/all/alert/top', versions: ['v2'], pro: true, method: 'GET', perm: 'user', ifid: true,
-    summary: 'The most frequent stored alert types of every family (flow included): rsp {count, top: {alert_id: [{key, value, label, title, count (%), entity}]}}',
-    params: { epoch_begin: epoch(), epoch_end: epoch() },
+    summary: 'The most frequent stored alert types of every family (flow included), as one card: rsp [{name: alert_id, label, tooltip, value: [{key, value, label, title, count (%), entity}]}]',
+    params: { epoch_begin: epoch(), epoch_end: epoch(), action: str(32).optional() },
     errors: ERRORS,
     handler: (ctx, p) => allAlertTop(ctx, p),
   }),

@@ -387,16 +387,38 @@ const topEntry = (key: string, value: string | number, label: string, count: num
   key, value, label: shortenString(label), title: label, count: total ? Math.floor((count * 100) / total) : 0,
 });
 
-/** top columns per family beside alert_id (the family stores' _get_additional_stats): [answer key, column] */
+/** top columns per family beside alert_id (the family stores' _get_additional_stats): [card name, column] */
 const FAMILY_TOP: Partial<Record<AlertFamily, [string, string][]>> = {
   host: [['ip', 'IP']],
   mac: [['address', 'ADDRESS']],
-  network: [['network', 'NAME']],
+  network: [['local_network_id', 'NAME']],
   snmp_device: [['ip', 'IP']],
 };
 
-/** get/<family>/alert/top.lua: {count, top: {alert_id: [...], <field>: [...]}} over the stored (historical) alerts */
-export async function familyAlertTop(ctx: ApiCtx, f: AlertFamily, p: AlertWindowParams, filters: Record<string, string | undefined>) {
+/** the alert stats page's cards: ntopng's titles and tooltips (alerts_dashboard.top_*, tooltips.top_*) by the store's top name */
+const TOP_CARDS: Readonly<Record<string, readonly [label: string, tooltip: string]>> = {
+  alert_id: ['Top Alerts', 'Most seen alerts'],
+  ip: ['Top Hosts', 'Hosts with most alerts'],
+  cli_ip: ['Top Clients', 'Hosts as client with most alerts'],
+  srv_ip: ['Top Servers', 'Hosts as server with most alerts'],
+  l7_proto: ['Top Applications', 'Applications with most alerts'],
+  vlan: ['Top VLANs', 'VLANs with most alerts'],
+  address: ['Top Mac Addresses', 'Mac Addresses with most alerts'],
+  local_network_id: ['Top Networks', 'Networks with most alerts'],
+};
+
+/**
+ * The pro top.lua answer as ntopng's alert stats page reads it (and the
+ * Python client's examples): one card per top, [{name, label, tooltip,
+ * value: entries}]; an `action` other than `overview` asks for that card only.
+ */
+function topCards(top: Record<string, unknown[]>, action?: string) {
+  const cards = Object.entries(top).map(([name, value]) => ({ name, label: TOP_CARDS[name]?.[0] ?? name, tooltip: TOP_CARDS[name]?.[1] ?? '', value }));
+  return action && action !== 'overview' ? cards.filter((c) => c.name === action) : cards;
+}
+
+/** get/<family>/alert/top.lua: the cards of alert_id and the family's own tops over the stored (historical) alerts */
+export async function familyAlertTop(ctx: ApiCtx, f: AlertFamily, p: AlertWindowParams & { action?: string }, filters: Record<string, string | undefined>) {
   const a = alertsOf(ctx);
   const w = alertWindow(ctx, p);
   return answer(async () => {
@@ -408,14 +430,14 @@ export async function familyAlertTop(ctx: ApiCtx, f: AlertFamily, p: AlertWindow
       const t = await a.store.top(f, w, filters, col, TOP_LIMIT);
       top[key] = t.rows.map((r) => topEntry(key, r.value, r.value, r.count, ids.total));
     }
-    return { count: ids.total, top };
+    return topCards(top, p.action);
   });
 }
 
 const flowIp = (v4: string, v6: string) => (v4 && v4 !== '0.0.0.0' ? v4 : v6);
 
 /** get/flow/alert/top.lua: alert_id, cli_ip, srv_ip, ip (both merged), l7_proto, vlan */
-export async function flowAlertTop(ctx: ApiCtx, p: AlertWindowParams, filters: Record<string, string | undefined>) {
+export async function flowAlertTop(ctx: ApiCtx, p: AlertWindowParams & { action?: string }, filters: Record<string, string | undefined>) {
   const s = service(ctx);
   const w = window(ctx, p);
   return answer(async () => {
@@ -430,9 +452,8 @@ export async function flowAlertTop(ctx: ApiCtx, p: AlertWindowParams, filters: R
     const merged = new Map<string, number>();
     for (const r of [...ips(cli), ...ips(srv)]) merged.set(r.ip, (merged.get(r.ip) ?? 0) + r.count);
     const ip = [...merged].sort((x, y) => y[1] - x[1] || x[0].localeCompare(y[0])).slice(0, TOP_LIMIT);
-    return {
-      count: total,
-      top: {
+    return topCards(
+      {
         alert_id: ids.map((r) => topEntry('alert_id', Number(r.keys[0]), alertLabel(Number(r.keys[0])), r.count, total)),
         cli_ip: ips(cli).map((r) => topEntry('cli_ip', r.ip, r.ip, r.count, total)),
         srv_ip: ips(srv).map((r) => topEntry('srv_ip', r.ip, r.ip, r.count, total)),
@@ -440,7 +461,8 @@ export async function flowAlertTop(ctx: ApiCtx, p: AlertWindowParams, filters: R
         l7_proto: l7.map((r) => topEntry('l7_proto', Number(r.keys[0]), r.keys[0], r.count, total)),
         vlan: vlan.map((r) => topEntry('vlan_id', Number(r.keys[0]), r.keys[0], r.count, total)),
       },
-    };
+      p.action,
+    );
   });
 }
 
@@ -490,8 +512,8 @@ export async function alertTopSummary(ctx: ApiCtx) {
   });
 }
 
-/** get/all/alert/top.lua: the top alert types of every family (flow included), {count, top: {alert_id: [{…, entity}]}} */
-export async function allAlertTop(ctx: ApiCtx, p: AlertWindowParams) {
+/** get/all/alert/top.lua: the top alert types of every family (flow included), one card: alert_id [{…, entity}] */
+export async function allAlertTop(ctx: ApiCtx, p: AlertWindowParams & { action?: string }) {
   const a = alertsOf(ctx);
   const w = alertWindow(ctx, p);
   return answer(async () => {
@@ -509,6 +531,6 @@ export async function allAlertTop(ctx: ApiCtx, p: AlertWindowParams) {
       for (const r of t.rows) rows.push({ entity: f, id: Number(r.value), name: familyAlertLabel(f, Number(r.value)), count: r.count });
     }
     rows.sort((x, y) => y.count - x.count || x.entity.localeCompare(y.entity) || x.id - y.id);
-    return { count: total, top: { alert_id: rows.slice(0, TOP_LIMIT).map((r) => ({ ...topEntry('alert_id', r.id, r.name, r.count, total), entity: r.entity })) } };
+    return topCards({ alert_id: rows.slice(0, TOP_LIMIT).map((r) => ({ ...topEntry('alert_id', r.id, r.name, r.count, total), entity: r.entity })) }, p.action);
   });
 }

@@ -325,7 +325,12 @@ export function shapeV2(r: TsResult): Record<string, unknown> {
 
 const COLORS: Record<string, string> = { bytes: '#1f77b4', packets: '#1f77b4', bytes_sent: '#c6d9fd', bytes_rcvd: '#90ee90', num_devices: '#ac9ddf', num_flows: '#8c6f94', new_flows: '#8c6f94', num_hosts: '#ff7f0e' };
 const color = (m: string) => COLORS[m] ?? '#c6d9fd';
-const METRIC_LABELS: Record<string, string> = { bytes_sent: 'Sent', bytes_rcvd: 'Received', bytes_ingress: 'Ingress', bytes_egress: 'Egress', bytes_inner: 'Inner', flows_as_client: 'As Client', flows_as_server: 'As Server' };
+const METRIC_LABELS: Record<string, string> = {
+  bytes_sent: 'Sent', bytes_rcvd: 'Received', bytes_ingress: 'Ingress', bytes_egress: 'Egress', bytes_inner: 'Inner', flows_as_client: 'As Client', flows_as_server: 'As Server',
+  // ntopng's graphs.* titles
+  cli_score: 'Score as Client', srv_score: 'Score as Server', score_as_cli: 'Score as Client', score_as_srv: 'Score as Server',
+  dumped_flows: 'Exported Flows', dropped_flows: 'Dropped Flows', engaged_alerts: 'Engaged Alerts', dropped_alerts: 'Dropped Alerts',
+};
 const metricLabel = (m: string) => METRIC_LABELS[m] ?? m.replace(/^num_/, '').replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
 const scaleOf = (s: Schema) => (s.unit === 'bps' ? 'Traffic' : s.unit === 'pps' ? 'Packets' : 'Value');
 

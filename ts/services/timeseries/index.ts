@@ -5,13 +5,13 @@
 import type { Geo } from '../geo/index.js';
 import type { Backend } from '../store/backend.js';
 import { querySeries, type SeriesData, type SeriesQuery } from './query.js';
-import { Sampler, parseTagsText, type SampledInterface } from './sampler.js';
+import { Sampler, parseTagsText, type InterfaceCounters, type SampledInterface } from './sampler.js';
 import { schemaByName, type Schema } from './schemas.js';
 import { DEFAULT_RETENTION, TsStore, type Retention } from './store.js';
 
 export { SCHEMAS, schemaByName, schemaFamily, type Schema } from './schemas.js';
 export { statistics, totalSerie, type MetricData, type SeriesData, type Statistics } from './query.js';
-export { hostTag, parseTagsText, tagsText } from './sampler.js';
+export { hostTag, parseTagsText, tagsText, type InterfaceCounters } from './sampler.js';
 export { DEFAULT_RETENTION, parseRetention, type Retention } from './store.js';
 
 export interface TimeseriesOptions {
@@ -37,6 +37,12 @@ export class Timeseries {
   /** The hosts' ASes: asn:traffic is written from the next 5-minute sample on (before Engine.start() for all of it). */
   setGeo(geo: Geo | null): this {
     this.sampler.geo = geo;
+    return this;
+  }
+
+  /** The interfaces' alert and export counters: iface:engaged_alerts, dropped_alerts and dumped_flows are written from the next minute on. */
+  setCounters(fn: ((ifid: number) => InterfaceCounters) | null): this {
+    this.sampler.counters = fn;
     return this;
   }
 

@@ -57,6 +57,14 @@ interface HostPrev {
 }
 
 /** Per interface: the cumulative counters of the previous sample. */
+/** What the interface's data shows beside the engine's: engaged and dropped alerts, flows exported and dropped (totals). */
+export interface InterfaceCounters {
+  engaged_alerts: number;
+  dropped_alerts: number;
+  dumped_flows: number;
+  dropped_flows: number;
+}
+
 class IfaceState {
   readonly minute = new Map<string, number>();
   readonly five = new Map<string, number>();
@@ -71,6 +79,8 @@ export class Sampler {
   ticks = 0;
   /** the hosts' ASes (asn:traffic); null: that schema is not written */
   geo: Geo | null = null;
+  /** the alert service's and flow writer's counters of an interface (iface:engaged_alerts …); null: not written */
+  counters: ((ifid: number) => InterfaceCounters) | null = null;
 
   constructor(private readonly store: TsStore) {}
 
@@ -129,6 +139,20 @@ export class Sampler {
     gauge('iface:devices', 'num_devices', s.num_devices);
     gauge('iface:flows', 'num_flows', s.num_flows);
     counter('iface:new_flows', '', 'new_flows', s.flows_created);
+    gauge('iface:score', 'cli_score', s.score_as_client);
+    gauge('iface:score', 'srv_score', s.score_as_server);
+    // the active alerted flows, as the interface's data counts them; their signed change per step
+    const alerted = s.alerted_flows_notice + s.alerted_flows_warning + s.alerted_flows_error;
+    const alertedKey = 'iface:alerted_flows||num_flows';
+    out.push({ ifid, schema: 'iface:alerted_flows', tags: '', metric: 'num_flows', tstamp: t, value: alerted - (st.minute.get(alertedKey) ?? 0) });
+    st.minute.set(alertedKey, alerted);
+    const c = this.counters?.(ifid);
+    if (c) {
+      gauge('iface:engaged_alerts', 'engaged_alerts', c.engaged_alerts);
+      counter('iface:dropped_alerts', '', 'dropped_alerts', c.dropped_alerts);
+      counter('iface:dumped_flows', '', 'dumped_flows', c.dumped_flows);
+      counter('iface:dumped_flows', '', 'dropped_flows', c.dropped_flows);
+    }
     counter('iface:local2remote', '', 'bytes', s.local2remote);
     counter('iface:remote2local', '', 'bytes', s.remote2local);
     counter('iface:tcp_retransmissions', '', 'packets', s.tcpPacketStats.retransmissions);
@@ -257,6 +281,8 @@ function samplesOfHost(h: HostDetail, key: string, emit: (schema: string, tags: 
   emit('host:active_flows', host, 'flows_as_server', h.active_flows_as_server, true);
   emit('host:total_flows', host, 'flows_as_client', h.total_flows_as_client);
   emit('host:total_flows', host, 'flows_as_server', h.total_flows_as_server);
+  emit('host:score', host, 'score_as_cli', h.score_as_client, true);
+  emit('host:score', host, 'score_as_srv', h.score_as_server, true);
 }
 
 function sumBy<T>(xs: readonly T[], key: (x: T) => string, val: (x: T) => number): Map<string, number> {

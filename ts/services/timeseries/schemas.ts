@@ -22,8 +22,8 @@ export interface Schema {
   written: boolean;
   /** what the consts list shows (timeseries_info.lua) */
   label: string;
-  /** ntopng's measure_unit: bps for byte counters, pps for packets, number otherwise */
-  unit: 'bps' | 'pps' | 'number';
+  /** ntopng's measure_unit: bps for byte counters, pps for packets, fps for exported flows, number otherwise */
+  unit: 'bps' | 'pps' | 'fps' | 'number';
   /** ntopng's is_system_schema: kept on the system interface (ts_query ifid:-1, stored as SYSTEM_TS_IFID) */
   system?: boolean;
 }
@@ -57,6 +57,15 @@ export const SCHEMAS: readonly Schema[] = [
   iface('iface:devices', ['num_devices'], 'gauge', 'Active Devices', 'number'),
   iface('iface:flows', ['num_flows'], 'gauge', 'Active Flows', 'number'),
   iface('iface:new_flows', ['new_flows'], 'counter', 'New Flows', 'number'),
+  // the active hosts' scores summed (NetworkInterface::luaScore)
+  iface('iface:score', ['cli_score', 'srv_score'], 'gauge', 'Score', 'number'),
+  // ntopng declares it a counter (its schema's default) though it holds the active alerted
+  // flows: read back, as from ntopng's RRD (DERIVE), as their per-second change, signed
+  iface('iface:alerted_flows', ['num_flows'], 'counter', 'Total Alerted Flows', 'number'),
+  // the alert service's and the flow writer's counters (written when the API runs them)
+  iface('iface:engaged_alerts', ['engaged_alerts'], 'gauge', 'Engaged Alerts', 'number'),
+  iface('iface:dropped_alerts', ['dropped_alerts'], 'counter', 'Dropped Alerts', 'number'),
+  iface('iface:dumped_flows', ['dumped_flows', 'dropped_flows'], 'counter', 'Exported Flows', 'fps'),
   iface('iface:local2remote', ['bytes'], 'counter', 'Local to Remote Traffic', 'bps'),
   iface('iface:remote2local', ['bytes'], 'counter', 'Remote to Local Traffic', 'bps'),
   iface('iface:tcp_retransmissions', ['packets'], 'counter', 'TCP Retransmissions', 'pps'),
@@ -78,6 +87,8 @@ export const SCHEMAS: readonly Schema[] = [
   five('host:l4protos', 'host', ['bytes_sent', 'bytes_rcvd'], 'L4 Protocols', 'l4proto'),
   { ...five('host:active_flows', 'host', ['flows_as_client', 'flows_as_server'], 'Active Flows'), type: 'gauge', unit: 'number' },
   { ...five('host:total_flows', 'host', ['flows_as_client', 'flows_as_server'], 'Total Flows'), unit: 'number' },
+  // the shares of its active flows' alert scores (ts_5min.lua host:score)
+  { ...five('host:score', 'host', ['score_as_cli', 'score_as_srv'], 'Score'), type: 'gauge', unit: 'number' },
   five('vlan:traffic', 'vlan', ['bytes_sent', 'bytes_rcvd'], 'Traffic'),
   // every host's traffic by its AS (the geolocation databases; AS 0: none)
   five('asn:traffic', 'asn', ['bytes_sent', 'bytes_rcvd'], 'Traffic'),
