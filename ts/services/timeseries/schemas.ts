@@ -4,10 +4,6 @@
 // packet time, the others every 300 s (ntopng's steps; ntopng's per-second
 // interface schemas are written here at 60 s). Counters are stored as what
 // each step carried and read back as per-second rates; gauges as values.
-//
-// `written: false` marks schemas the engine has no data for yet (country:
-// ntopng counts it per flow, by both ends' countries): they are listed but no
-// point is ever written for them.
 
 export type MetricType = 'counter' | 'gauge';
 
@@ -19,7 +15,6 @@ export interface Schema {
   tags: readonly string[];
   metrics: readonly string[];
   type: MetricType;
-  written: boolean;
   /** what the consts list shows (timeseries_info.lua) */
   label: string;
   /** ntopng's measure_unit: bps for byte counters, pps for packets, fps for exported flows, number otherwise */
@@ -32,10 +27,10 @@ export interface Schema {
 export const SYSTEM_TS_IFID = 0xffff;
 
 const iface = (name: string, metrics: string[], type: MetricType, label: string, unit: Schema['unit'], extraTag?: string): Schema => ({
-  name, step: 60, tags: extraTag ? ['ifid', extraTag] : ['ifid'], metrics, type, written: true, label, unit,
+  name, step: 60, tags: extraTag ? ['ifid', extraTag] : ['ifid'], metrics, type, label, unit,
 });
-const five = (name: string, entityTag: string, metrics: string[], label: string, extraTag?: string, written = true): Schema => ({
-  name, step: 300, tags: extraTag ? ['ifid', entityTag, extraTag] : ['ifid', entityTag], metrics, type: 'counter', written, label, unit: 'bps',
+const five = (name: string, entityTag: string, metrics: string[], label: string, extraTag?: string): Schema => ({
+  name, step: 300, tags: extraTag ? ['ifid', entityTag, extraTag] : ['ifid', entityTag], metrics, type: 'counter', label, unit: 'bps',
 });
 
 // active monitoring (ts_minute.lua, ts_5min.lua, ts_hour.lua): one series
@@ -44,7 +39,7 @@ const five = (name: string, entityTag: string, metrics: string[], label: string,
 const amStep = { min: 60, '5mins': 300, hour: 3600 } as const;
 const am = (base: string, metrics: string[], label: string): Schema[] =>
   (Object.keys(amStep) as (keyof typeof amStep)[]).map((g) => ({
-    name: `am_host:${base}_${g}`, step: amStep[g], tags: ['ifid', 'host', 'metric'], metrics, type: 'gauge', written: true, label, unit: 'number', system: true,
+    name: `am_host:${base}_${g}`, step: amStep[g], tags: ['ifid', 'host', 'metric'], metrics, type: 'gauge', label, unit: 'number', system: true,
   }));
 export const SCHEMAS: readonly Schema[] = [
   // interface, every minute
@@ -78,7 +73,7 @@ export const SCHEMAS: readonly Schema[] = [
   // not in ntopng (which keeps DSCP per host only): the interface's bytes per DSCP class, named as host:dscp
   iface('iface:dscp', ['bytes'], 'counter', 'DSCP Classes', 'bps', 'dscp_class'),
   // local networks (-m), every minute as ntopng (ts_minute.lua)
-  { name: 'subnet:traffic', step: 60, tags: ['ifid', 'subnet'], metrics: ['bytes_ingress', 'bytes_egress', 'bytes_inner'], type: 'counter', written: true, label: 'Traffic', unit: 'bps' },
+  { name: 'subnet:traffic', step: 60, tags: ['ifid', 'subnet'], metrics: ['bytes_ingress', 'bytes_egress', 'bytes_inner'], type: 'counter', label: 'Traffic', unit: 'bps' },
   // local hosts, every 5 minutes
   five('host:traffic', 'host', ['bytes_sent', 'bytes_rcvd'], 'Traffic'),
   five('host:ndpi', 'host', ['bytes_sent', 'bytes_rcvd'], 'Application Protocols', 'protocol'),
@@ -103,7 +98,7 @@ export const SCHEMAS: readonly Schema[] = [
     ['snmp_if:packets', ['ucast_sent', 'nucast_sent', 'ucast_rcvd', 'nucast_rcvd'], 'SNMP Interface Packets', 'pps'],
     ['snmp_if:errors', ['packets_disc', 'packets_err'], 'SNMP Interface Errors', 'number'],
   ] as const).map(([name, metrics, label, unit]): Schema => ({
-    name, step: 300, tags: ['ifid', 'device', 'if_index'], metrics, type: 'counter', written: true, label, unit, system: true,
+    name, step: 300, tags: ['ifid', 'device', 'if_index'], metrics, type: 'counter', label, unit, system: true,
   })),
 ];
 
