@@ -107,6 +107,50 @@ describe('envelope and interface data shapes', () => {
     expect(Math.abs(d.epoch - Date.now() / 1000)).toBeLessThan(3600);
   });
 
+  it("ntopng's units and rounding: throughputs in bytes per second (its pages multiply by 8), table fill floor(1 + n·100/max)", async () => {
+    const e = s.ifaces.get(0)!.engine;
+    const st = e.stats();
+    const d = (await s.call(v2('get/interface/data'), { query: { ifid: 0 } })).body.rsp;
+    // the engine's throughput is bits per second
+    expect(d.throughput_bps * 8).toBeCloseTo(st.throughput_bps, 6);
+    expect(d.hosts_pctg).toBe(Math.floor(1 + (st.num_hosts * 100) / st.max_hosts));
+    expect(d.flows_pctg).toBe(Math.floor(1 + (st.num_flows * 100) / st.max_flows));
+    expect(d.macs_pctg).toBe(Math.floor(1 + (st.num_devices * 100) / st.max_hosts));
+    for (const k of ['hosts_pctg', 'flows_pctg', 'macs_pctg']) expect(isInt(d[k]) && d[k] >= 1, k).toBe(true);
+    // a host's data the same (the host list's thpt.bps stays bits, as ntopng's list converts it)
+    const list = (await s.call(v2('get/host/active'), { query: { ifid: 0, perPage: 100 } })).body.rsp.data as { ip: string; thpt: { bps: number } }[];
+    const rows = e.hosts({ limit: 1000 }).rows;
+    for (const h of list.slice(0, 5)) {
+      const hd = (await s.call(v2('get/host/data'), { query: { ifid: 0, host: h.ip } })).body.rsp;
+      const row = rows.find((r) => r.ip === h.ip)!;
+      expect([hd.throughput_bps * 8, h.thpt.bps]).toEqual([row.throughput_bps, row.throughput_bps]);
+    }
+  });
+
+  it("iffilter (v1, v2) in place of ifid, all: every interface by its id; v2 type=summary: the brief record ntopng's footer polls", async () => {
+    const strip = (d: any) => ({ ...d, epoch: 0, localtime: '', uptime: '', system_host_stats: {} });
+    for (const mk of [v1, v2]) {
+      const byId = (await s.call(mk('get/interface/data'), { query: { ifid: 1 } })).body.rsp;
+      const one = await s.call(mk('get/interface/data'), { query: { iffilter: 1 } });
+      expect(one.body.rc, one.text.slice(0, 200)).toBe(0);
+      expect(strip(one.body.rsp)).toEqual(strip(byId));
+      const all = (await s.call(mk('get/interface/data'), { query: { iffilter: 'all' } })).body.rsp;
+      expect(Object.keys(all).sort()).toEqual(['0', '1']);
+      expect(strip(all['1'])).toEqual(strip(byId));
+    }
+    // neither: -2, as without ifid
+    expect((await s.call(v2('get/interface/data'), { query: {} })).body.rc).toBe(-2);
+    const full = (await s.call(v2('get/interface/data'), { query: { ifid: 0 } })).body.rsp;
+    const sum = await s.call(v2('get/interface/data'), { query: { ifid: 0, type: 'summary' } });
+    expect(sum.body.rc, sum.text.slice(0, 200)).toBe(0);
+    const b = sum.body.rsp;
+    // throughput each way a plain number (footer.lua: rsp.throughput.upload * 8)
+    expect(b.throughput).toEqual({ download: full.throughput.download.bps, upload: full.throughput.upload.bps });
+    for (const k of ['num_flows', 'num_hosts', 'num_local_hosts', 'num_devices', 'hosts_pctg', 'flows_pctg', 'macs_pctg', 'drops', 'alerted_flows', 'engaged_alerts']) expect(b[k], k).toBe(full[k]);
+    expect(b).toMatchObject({ ifid: '0', ifname: KXUN, is_loading: false });
+    for (const k of ['bytes', 'packets', 'tcpPacketStats', 'download_upload_chart', 'system_host_stats']) expect(b, k).not.toHaveProperty(k);
+  });
+
   it("degraded_performance (v1, v2): present while a periodic activity's last run overran its period, as ntopng's flag", async () => {
     const flag = async (mk: typeof v1) => (await s.call(mk('get/interface/data'), { query: { ifid: 0 } })).body.rsp.degraded_performance;
     expect(await flag(v2)).toBeUndefined();

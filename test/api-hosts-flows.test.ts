@@ -327,7 +327,7 @@ describe('get/host/active paging, sorting and modes', () => {
     const p = await hostsPage({ all: true, perPage: 5 });
     expect(p.data).toHaveLength(100);
     expect(p.totalRows).toBe(100);
-    expect([p.perPage, p.currentPage]).toEqual([0, 0]); // as ntopng answers with all
+    expect([p.perPage, p.currentPage]).toEqual([-1, 0]); // as ntopng's v2 answers with all (perPage -1: every host)
   });
 
   const LOCAL = new BlockList();

@@ -1,6 +1,8 @@
 // What a route declaration holds, and the context its handler gets. The
 // declarations themselves are all in routes.ts (one table).
 import type { Context } from 'hono';
+
+import { ApiError, envelope, RC } from './rc.js';
 import type { z } from 'zod';
 
 import type { ConfigStore } from '../services/config-store.js';
@@ -138,4 +140,21 @@ export function routeUrls(r: RouteDef): { version: Version; url: string }[] {
     for (const version of r.versions) if (version !== 'v0') out.push({ version, url: `/lua/rest/${version}/${r.path.replace(/(^|\/)edge(\/|$)/, '$1nedge$2')}.lua` });
   }
   return out;
+}
+
+/** ifid → interface: missing or unknown is -2, one the user may not see -3. */
+export function selectInterface(deps: ApiDeps, user: ApiCtx['user'], v: unknown): MonitoredInterface {
+  const s = typeof v === 'number' ? String(v) : typeof v === 'string' ? v.trim() : '';
+  if (!/^\d+$/.test(s)) throw new ApiError(RC.INVALID_INTERFACE, s ? `ifid '${s}' is not an interface id` : 'missing ifid');
+  const iface = deps.interfaces.get(Number(s));
+  if (!iface) throw new ApiError(RC.INVALID_INTERFACE, `no interface with ifid ${s}`);
+  if (user.allowed_interface && user.allowed_interface !== iface.ifname) {
+    throw new ApiError(RC.NOT_GRANTED, `interface ${s} is not allowed for this user`);
+  }
+  return iface;
+}
+
+/** A successful v1/v2 answer written as is, for a handler whose answer has no one shape (the route's compiled serializer is for its common one). */
+export function jsonAnswer(rsp: unknown): Response {
+  return new Response(JSON.stringify(envelope(RC.OK, rsp)), { headers: { 'content-type': 'application/json; charset=UTF-8' } });
 }

@@ -7,7 +7,7 @@ import { track } from './activity.js';
 import { given, int, isTrue, oneOf, str, toBool } from './params.js';
 import { FlowgateError } from '../bindings/errors.js';
 import { ApiError, RC } from './rc.js';
-import { route, type RouteDef } from './route.js';
+import { jsonAnswer, route, selectInterface, type RouteDef } from './route.js';
 import { RowStream } from './stream.js';
 import * as constants from './monitoring/constants.js';
 import { dbRoutes } from './monitoring/db.routes.js';
@@ -59,9 +59,33 @@ const sortOrder = oneOf(['asc', 'desc']).optional();
 export const routes: RouteDef[] = [
   // ── interfaces ────────────────────────────────────────────────────────
   route({
-    path: 'get/interface/data', versions: [...V012], method: 'GET', perm: 'user', ifid: true,
-    summary: 'Interface statistics', params: {}, errors: [INVALID_INTERFACE, INTERNAL_ERROR],
-    handler: (ctx) => ifaces.interfaceData(ctx),
+    path: 'get/interface/data', versions: [...V012], method: 'GET', perm: 'user',
+    summary:
+      'Interface statistics; v1/v2 iffilter (an ifid, or all: {"<ifid>": data} of every interface the user may see) in place of ifid, v2 type=summary: the brief record ntopng\'s page footer polls',
+    params: { iffilter: str(16).optional(), type: str(16).optional() },
+    errors: [INVALID_INTERFACE, INTERNAL_ERROR],
+    handler: (ctx, p) => {
+      const summary = ctx.version === 'v2' && p.type === 'summary';
+      const filter = ctx.version === 'v0' ? undefined : p.iffilter;
+      const one = (v: unknown) => {
+        const c = { ...ctx, iface: selectInterface(ctx.deps, ctx.user, v) };
+        if (summary) return ifaces.interfaceSummary(c, String(v).trim());
+        const d = ifaces.interfaceData(c);
+        // the fields the route's answer schema keeps (its serializer's view)
+        return ctx.version === 'v1' ? ifaces.InterfaceDataV1.parse(ifaces.interfaceDataShape.v1(d)) : ifaces.InterfaceDataV2.parse(d);
+      };
+      // the common request: the compiled serializer of the route's answer
+      if (filter === undefined && !summary) {
+        ctx.iface = selectInterface(ctx.deps, ctx.user, ctx.raw?.ifid);
+        return ifaces.interfaceData(ctx);
+      }
+      if (filter === 'all') {
+        const all: Record<string, unknown> = {};
+        for (const i of ctx.deps.interfaces.list) if (!ctx.user.allowed_interface || ctx.user.allowed_interface === i.ifname) all[String(i.ifid)] = one(i.ifid);
+        return jsonAnswer(all);
+      }
+      return jsonAnswer(one(filter ?? ctx.raw?.ifid));
+    },
     shape: ifaces.interfaceDataShape,
     response: { v0: ifaces.InterfaceDataV0, v1: ifaces.InterfaceDataV1, v2: ifaces.InterfaceDataV2 },
   }),

@@ -11,7 +11,7 @@ import { metricsText } from './metrics.js';
 import { openapi } from './openapi.js';
 import { parseParams, readParams } from './params.js';
 import { ApiError, envelope, RC, rcInfo } from './rc.js';
-import { routeUrls, type ApiCtx, type ApiDeps, type RouteDef, type Version } from './route.js';
+import { routeUrls, selectInterface, type ApiCtx, type ApiDeps, type RouteDef, type Version } from './route.js';
 import { routes } from './routes.js';
 import { okSerializer } from './serialize.js';
 import { RowStream, streamAnswer } from './stream.js';
@@ -169,14 +169,3 @@ async function serve(c: Context, r: RouteDef, schema: z.ZodObject, version: Vers
   }
 }
 
-/** ifid → interface: missing or unknown is -2, one the user may not see -3. */
-function selectInterface(deps: ApiDeps, user: ApiCtx['user'], v: unknown) {
-  const s = typeof v === 'number' ? String(v) : typeof v === 'string' ? v.trim() : '';
-  if (!/^\d+$/.test(s)) throw new ApiError(RC.INVALID_INTERFACE, s ? `ifid '${s}' is not an interface id` : 'missing ifid');
-  const iface = deps.interfaces.get(Number(s));
-  if (!iface) throw new ApiError(RC.INVALID_INTERFACE, `no interface with ifid ${s}`);
-  if (user.allowed_interface && user.allowed_interface !== iface.ifname) {
-    throw new ApiError(RC.NOT_GRANTED, `interface ${s} is not allowed for this user`);
-  }
-  return iface;
-}

@@ -6,6 +6,7 @@ import type { Interfaces } from './interfaces.js';
 /** ntopng's ValueTrend against the previous sample: 1 up, 2 down, 3 stable */
 export type Trend = 1 | 2 | 3;
 export interface DirRate {
+  /** bytes per second, as ntopng's EthStats throughput (named bps) */
   bps: number;
   pps: number;
   bps_trend: Trend;
@@ -107,8 +108,8 @@ export class Rates {
       const sec = dt / 1e9;
       const b = this.last.get(i.ifid);
       this.last.set(i.ifid, {
-        upload: rate(((cur.bu - p.bu) * 8) / sec, (cur.pu - p.pu) / sec, b?.upload),
-        download: rate(((cur.bd - p.bd) * 8) / sec, (cur.pd - p.pd) / sec, b?.download),
+        upload: rate((cur.bu - p.bu) / sec, (cur.pu - p.pu) / sec, b?.upload),
+        download: rate((cur.bd - p.bd) / sec, (cur.pd - p.pd) / sec, b?.download),
       });
       const ring = this.recentPoints.get(i.ifid) ?? this.recentPoints.set(i.ifid, []).get(i.ifid)!;
       ring.push({ t: Math.floor(cur.t / 1e9), sent: (cur.bu - p.bu) / sec, rcvd: (cur.bd - p.bd) / sec });

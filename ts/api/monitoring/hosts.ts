@@ -228,7 +228,8 @@ export function hostDataFlat(ctx: ApiCtx, h: HostRecord, iface: MonitoredInterfa
     'bytes.rcvd': h.bytes_rcvd,
     'packets.sent': h.packets_sent,
     'packets.rcvd': h.packets_rcvd,
-    throughput_bps: h.throughput_bps,
+    // bytes per second, as ntopng's (GenericTrafficElement's ThroughputStats); the host list's thpt.bps is bits
+    throughput_bps: h.throughput_bps / 8,
     throughput_pps: h.throughput_pps,
     throughput_trend_bps: h.throughput_trend_bps,
     throughput_trend_pps: h.throughput_trend_pps,
@@ -504,7 +505,8 @@ export function hostDataV0(ctx: ApiCtx, h: HostRecord): Record<string, unknown> 
     'pktStats.sent': h.pktStats.sent,
     'pktStats.recv': h.pktStats.recv,
     ndpiStats: ndpiStatsV0(h),
-    throughput_bps: h.throughput_bps,
+    // bytes per second, as ntopng's (GenericTrafficElement's ThroughputStats); the host list's thpt.bps is bits
+    throughput_bps: h.throughput_bps / 8,
     throughput_pps: h.throughput_pps,
     throughput_trend_bps: h.throughput_trend_bps,
     throughput_trend_pps: h.throughput_trend_pps,

@@ -35,7 +35,8 @@ function linkSpeed(i: MonitoredInterface): number {
   }
 }
 
-const pct = (n: number, max: number) => (max > 0 ? (n * 100) / max : 0);
+/** ntopng's table fill: `math.floor(1 + n * 100 / max)` (rounded up, at least 1) */
+const pct = (n: number, max: number) => (max > 0 ? Math.floor(1 + (n * 100) / max) : 0);
 
 const num = z.number();
 const trend = z.union([z.literal(1), z.literal(2), z.literal(3)]);
@@ -123,7 +124,8 @@ export function interfaceData(ctx: ApiCtx): IfData {
     num_flows: s.num_flows,
     hosts_pctg: pct(s.num_hosts, s.max_hosts),
     flows_pctg: pct(s.num_flows, s.max_flows),
-    macs_pctg: pct(s.num_devices, s.max_macs),
+    // ntopng divides the MACs by its host limit too
+    macs_pctg: pct(s.num_devices, s.max_hosts),
     bytes: s.bytes,
     packets: s.packets,
     bytes_upload: s.bytes_upload,
@@ -137,7 +139,8 @@ export function interfaceData(ctx: ApiCtx): IfData {
     packets_download_since_reset: s.packets_download,
     local2remote: s.local2remote,
     remote2local: s.remote2local,
-    throughput_bps: s.throughput_bps,
+    // ntopng's ThroughputStats over byte counters: bytes per second, despite the name (its pages multiply by 8)
+    throughput_bps: s.throughput_bps / 8,
     throughput_pps: s.throughput_pps,
     throughput: rates,
     // Rates reported by a remote probe (ntopng's ZMQ interfaces); a packet
@@ -197,6 +200,48 @@ export function interfaceData(ctx: ApiCtx): IfData {
 function recordingFields(s: RecorderStats | null, running: number): Pick<IfData, 'traffic_recording' | 'traffic_extraction' | 'traffic_extraction_num_tasks'> {
   if (!s) return {};
   return { traffic_recording: s.lastError ? 'failed' : 'recording', ...(running > 0 ? { traffic_extraction: running } : {}), traffic_extraction_num_tasks: running };
+}
+
+/**
+ * v2 get/interface/data `type=summary` (ntopng's dumpBriefInterfaceStats,
+ * what its footer polls): the counters a page header shows, throughput
+ * each way as plain bytes per second.
+ */
+export function interfaceSummary(ctx: ApiCtx, ifid: string) {
+  const d = interfaceData(ctx);
+  return {
+    ifid,
+    ifname: d.ifname,
+    drops: d.drops,
+    throughput_bps: d.throughput_bps,
+    ...(ctx.deps.flowExport ? { flow_export_drops: d.db.flow_export_drops, flow_export_count: d.db.flow_export_count } : {}),
+    engaged_alerts: d.engaged_alerts,
+    engaged_alerts_warning: d.engaged_alerts_warning,
+    engaged_alerts_error: d.engaged_alerts_error,
+    alerted_flows: d.alerted_flows,
+    alerted_flows_warning: d.alerted_flows_warning,
+    alerted_flows_error: d.alerted_flows_error,
+    ...(d.degraded_performance ? { degraded_performance: true as const } : {}),
+    num_flows: d.num_flows,
+    num_hosts: d.num_hosts,
+    num_local_hosts: d.num_local_hosts,
+    num_devices: d.num_devices,
+    num_rcvd_only_hosts: d.num_rcvd_only_hosts,
+    num_local_rcvd_only_hosts: d.num_local_rcvd_only_hosts,
+    localtime: d.localtime,
+    uptime: d.uptime,
+    hosts_pctg: d.hosts_pctg,
+    flows_pctg: d.flows_pctg,
+    macs_pctg: d.macs_pctg,
+    ...(ctx.user.role === 'administrator' ? { num_live_captures: d.num_live_captures } : {}),
+    throughput: { download: d.throughput.download.bps, upload: d.throughput.upload.bps },
+    ...(d.traffic_recording ? { traffic_recording: d.traffic_recording } : {}),
+    ...(d.traffic_extraction !== undefined ? { traffic_extraction: d.traffic_extraction } : {}),
+    ...(d.traffic_extraction_num_tasks !== undefined ? { traffic_extraction_num_tasks: d.traffic_extraction_num_tasks } : {}),
+    active_discovery_active: d.active_discovery_active,
+    // a replay is loaded as it is read: nothing waits to load
+    is_loading: false,
+  };
 }
 
 type Sys = ReturnType<ApiCtx['deps']['system']['read']>;

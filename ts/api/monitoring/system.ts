@@ -202,7 +202,8 @@ export function systemData(ctx: ApiCtx): z.infer<typeof SystemDataSchema> {
       engaged_alerts: a?.engaged ?? 0,
       alerted_flows: s.alerted_flows_notice + s.alerted_flows_warning + s.alerted_flows_error,
       drops: s.drops,
-      throughput_bps: s.throughput_bps,
+      // bytes per second, as get/interface/data
+      throughput_bps: s.throughput_bps / 8,
       throughput_pps: s.throughput_pps,
       throughput: d.rates.get(i.ifid),
       ...x,

@@ -222,9 +222,10 @@ export class Infrastructure {
         const r = (await get(`/lua/rest/v2/get/interface/data.lua?ifid=${encodeURIComponent(String(x.ifid))}`)) as Record<string, any>;
         d.hosts += Number(r.num_hosts) || 0;
         d.flows += Number(r.num_flows) || 0;
-        d.throughput += Number(r.throughput_bps) || 0;
-        d.download += Number(r.throughput?.download?.bps) || 0;
-        d.upload += Number(r.throughput?.upload?.bps) || 0;
+        // interface data's throughputs are bytes per second (ntopng's, and flowgate's like it): bit/s here
+        d.throughput += (Number(r.throughput_bps) || 0) * 8;
+        d.download += (Number(r.throughput?.download?.bps) || 0) * 8;
+        d.upload += (Number(r.throughput?.upload?.bps) || 0) * 8;
         d.engaged_alerts += Number(r.engaged_alerts) || 0;
         d.flow_alerts += Number(r.alerted_flows) || 0;
       }

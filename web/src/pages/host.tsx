@@ -62,7 +62,7 @@ export function HostPage({ ifid, route }: PageProps) {
         <Card id="host-flows-client" label="Active flows as client" value={n('active_flows.as_client')} text={f.count} />
         <Card id="host-flows-server" label="Active flows as server" value={n('active_flows.as_server')} text={f.count} />
         <Card id="host-score" label="Score" value={n('score')} text={f.count} />
-        <Card id="host-throughput" label="Throughput" value={n('throughput_bps')} text={f.bps} />
+        <Card id="host-throughput" label="Throughput" value={h && Number(h.throughput_bps ?? 0) * 8} text={f.bps} />
       </div>
       <Section title="Traffic over time" id="host-ts">
         <Err error={ts.error} />

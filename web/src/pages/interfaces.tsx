@@ -31,7 +31,7 @@ export function InterfacesPage(_: PageProps) {
           { key: 'drops', label: 'Drops', num: true, render: (r) => f.count(r.drops), value: (r) => r.drops },
           { key: 'hosts', label: 'Hosts', num: true, render: (r) => f.count(r.num_hosts), value: (r) => r.num_hosts },
           { key: 'flows', label: 'Flows', num: true, render: (r) => f.count(r.num_flows), value: (r) => r.num_flows },
-          { key: 'thpt', label: 'Throughput', num: true, render: (r) => f.bps(r.throughput_bps), value: (r) => r.throughput_bps },
+          { key: 'thpt', label: 'Throughput', num: true, render: (r) => f.bps(r.throughput_bps * 8), value: (r) => r.throughput_bps },
         ]}
       />
     </div>

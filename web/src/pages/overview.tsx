@@ -75,7 +75,7 @@ export function OverviewPage({ ifid }: PageProps) {
     setLive((l) => {
       const t = l.x.length && l.x[l.x.length - 1]! >= d.epoch ? l.x[l.x.length - 1]! + 1 : d.epoch;
       const keep = (a: number[], v: number) => [...a, v].slice(-LIVE_POINTS);
-      return { x: keep(l.x, t), up: keep(l.up, d.throughput.upload.bps), down: keep(l.down, d.throughput.download.bps) };
+      return { x: keep(l.x, t), up: keep(l.up, d.throughput.upload.bps * 8), down: keep(l.down, d.throughput.download.bps * 8) };
     });
   }, [data.data]);
 
@@ -91,7 +91,7 @@ export function OverviewPage({ ifid }: PageProps) {
       <div class="cards">
         <Card id="ov-packets" label="Packets" value={d?.packets} text={f.count} />
         <Card id="ov-bytes" label="Traffic" value={d?.bytes} text={f.bytes} />
-        <Card id="ov-throughput" label="Throughput" value={d?.throughput_bps} text={f.bps} />
+        <Card id="ov-throughput" label="Throughput" value={d && d.throughput_bps * 8} text={f.bps} />
         <Card id="ov-hosts" label="Hosts" value={d?.num_hosts} text={f.count} />
         <Card id="ov-local-hosts" label="Local hosts" value={d?.num_local_hosts} text={f.count} />
         <Card id="ov-devices" label="Devices" value={d?.num_devices} text={f.count} />
