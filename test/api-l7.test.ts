@@ -93,6 +93,34 @@ describe('interface l7/stats', () => {
   });
 });
 
+describe('flow l7 counters and the application filter', () => {
+  it("l7/counters: one protocol per flow as Flow::sumStats counts it (TLS.NetFlix and DNS.NetFlix are NetFlix), names ascending", async () => {
+    const flows = (await rsp('get/flow/active', { ifid: 0, perPage: 100000 })).data as { protocol: { l7: string } }[];
+    const want = new Map<string, number>();
+    for (const f of flows) {
+      const name = f.protocol.l7.split('.').pop()!;
+      want.set(name, (want.get(name) ?? 0) + 1);
+    }
+    const got = await rsp('get/flow/l7/counters', { ifid: 0 });
+    expect(got).toEqual([...want].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([name, count]) => ({ name, count })));
+    expect(flows.some((f) => f.protocol.l7.includes('.'))).toBe(true);
+  });
+
+  it('application=Unknown keeps only the flows with neither a master nor an application; an unknown host is -1', async () => {
+    const flows = (await rsp('get/flow/active', { ifid: 0, perPage: 100000 })).data as { protocol: { l7: string } }[];
+    const unknown = flows.filter((f) => f.protocol.l7 === 'Unknown').length;
+    // the capture has plain (master-less) flows, which an Unknown filter must not take
+    expect(flows.some((f) => !f.protocol.l7.includes('.') && f.protocol.l7 !== 'Unknown')).toBe(true);
+    for (const application of ['Unknown', '0']) {
+      const p = await rsp('get/flow/active', { ifid: 0, perPage: 100000, application });
+      expect(p.totalRows, application).toBe(unknown);
+      expect(p.data.every((f: { protocol: { l7: string } }) => f.protocol.l7 === 'Unknown')).toBe(true);
+    }
+    const r = await s.call(v2('get/flow/active'), { query: { ifid: 0, host: '203.0.113.77' } });
+    expect([r.status, r.body.rc]).toEqual([404, -1]);
+  });
+});
+
 describe('host l7 and dscp stats', () => {
   const HOST = '192.168.1.7';
 

@@ -129,6 +129,23 @@ describe('administrator-only endpoints', () => {
   });
 });
 
+describe("ntopng's user rules", () => {
+  it('user names are lower-cased by add, edit, delete; a flag not given is off (alerts: -3); an edit with nothing to change is -5', async () => {
+    await addUser(s, { username: 'Mixed.Case', password: 'pw-mixed-1234' });
+    // stored as mixed.case: the lower-case name logs in, and an edit or delete in any case finds it
+    const counters = await s.call(v2('get/alert/type/counters'), as('mixed.case', 'pw-mixed-1234', { query: { ifid: 0 } }));
+    expect([counters.status, counters.body.rc]).toEqual([401, -3]);
+    const edit = await s.call(v2('edit/monitor/user'), { form: { username: 'MIXED.case', allow_alerts: '1' } });
+    expect(edit.body.rc, edit.text).toBe(0);
+    // now allowed (this service keeps no alert store: -6, not -3)
+    expect((await s.call(v2('get/alert/type/counters'), as('mixed.case', 'pw-mixed-1234', { query: { ifid: 0 } }))).body.rc).not.toBe(-3);
+    expect((await s.call(v2('edit/monitor/user'), { form: { username: 'mixed.case' } })).body.rc).toBe(-5);
+    const del = await s.call(v2('delete/monitor/user'), { form: { username: 'MIXED.CASE' } });
+    expect(del.body.rc, del.text).toBe(0);
+    expect((await s.call(v2('get/alert/type/counters'), as('mixed.case', 'pw-mixed-1234', { query: { ifid: 0 } }))).status).toBe(401);
+  });
+});
+
 describe('allowed interface', () => {
   it('get/monitor/interfaces lists only the allowed one', async () => {
     for (const word of ['monitor', 'ntopng']) {

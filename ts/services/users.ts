@@ -173,7 +173,8 @@ export class Users {
       language: lang as User['language'],
       allow_pcap_download: flag(f.allow_pcap_download, base?.allow_pcap_download ?? false),
       allow_historical_flows: flag(f.allow_historical_flows, base?.allow_historical_flows ?? role === 'administrator'),
-      allow_alerts: flag(f.allow_alerts, base?.allow_alerts ?? true),
+      // ntopng's add/ntopng/user: a flag not given is off (administrators have every capability anyway)
+      allow_alerts: flag(f.allow_alerts, base?.allow_alerts ?? role === 'administrator'),
     };
   }
 

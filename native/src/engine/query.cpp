@@ -594,7 +594,9 @@ namespace {
 bool flow_matches(const Flow& f, const FlowQuery& q) {
   if (q.vlan >= 0 && f.key.vlan != q.vlan) return false;
   if (q.l4proto >= 0 && f.key.proto != q.l4proto) return false;
-  if (q.l7 >= 0 && f.l7_master != q.l7 && f.l7_app != q.l7) return false;
+  // an application matches the flow's master or app; Unknown (0) only a flow with neither (ntopng's l7protoFilter)
+  if (q.l7 > 0 && f.l7_master != q.l7 && f.l7_app != q.l7) return false;
+  if (q.l7 == 0 && (f.l7_master != 0 || f.l7_app != 0)) return false;
   if (q.has_host) {
     if (!(f.key.lo == q.host || f.key.hi == q.host)) return false;
     if (q.host_vlan >= 0 && f.key.vlan != q.host_vlan) return false;

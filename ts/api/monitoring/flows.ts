@@ -1,7 +1,7 @@
 // Flow endpoints: the active flow list and per-L4 / per-L7 flow counters.
 import { isIP } from 'node:net';
 
-import { l7Id, l7Name, type FlowRecord } from '../../bindings/engine.js';
+import { l7Id, l7Name, protocolInfo, type FlowRecord } from '../../bindings/engine.js';
 import { flowScore } from '../../services/alerts/catalogue.js';
 import { ApiError, RC } from '../rc.js';
 import { lookup } from '../params.js';
@@ -41,9 +41,13 @@ export function activeFlows(ctx: ApiCtx, p: ActiveFlowParams) {
   const currentPage = p.currentPage ?? 1;
   if (perPage < 1 || currentPage < 1) throw new ApiError(RC.INVALID_ARGUMENTS, 'currentPage and perPage start at 1');
   let host: { ip: string; vlan: number } | undefined;
+  let outside = false;
   if (p.host) {
-    host = parseHost(p.host);
-    if (ctx.allowed && !inNetworks(host.ip, ctx.allowed)) throw new ApiError(RC.NOT_GRANTED, `host ${host.ip} is outside the networks allowed to this user`);
+    // ntopng's get_host_vlan_info: no @vlan (nor vlan) is VLAN 0; a host not active is -1
+    host = parseHost(p.host, p.vlan);
+    // a host outside the user's networks: no flows (ntopng filters them out, it does not refuse)
+    outside = !!ctx.allowed && !inNetworks(host.ip, ctx.allowed);
+    if (!outside && !ctx.iface.engine.host(host.ip, host.vlan)) throw new ApiError(RC.NOT_FOUND, `host ${p.host} is not active on interface ${ctx.iface.ifid}`);
   }
   let l4: number | undefined;
   if (p.l4proto !== undefined) {
@@ -62,7 +66,7 @@ export function activeFlows(ctx: ApiCtx, p: ActiveFlowParams) {
     offset: (currentPage - 1) * perPage,
     limit: perPage,
     host: host?.ip,
-    hostVlan: host && p.host?.includes('@') ? host.vlan : undefined,
+    hostVlan: host?.vlan,
     vlan: p.vlan,
     l4proto: l4,
     l7,
@@ -70,6 +74,7 @@ export function activeFlows(ctx: ApiCtx, p: ActiveFlowParams) {
   } as const;
   const head = { perPage, currentPage, totalRows: 0, data: [] as unknown[], sort: [[p.sortColumn ?? 'bytes', sortOrder]] };
   const verbose = p.verbose === true;
+  if (outside) return head;
   if (perPage > STREAM_ROWS) {
     const cur = ctx.iface.engine.flowsCursor(q);
     return RowStream.of({ ...head, totalRows: cur.total }, 'data', cur, (f) => flowRecord(f, verbose, ctx.iface.ifid));
@@ -160,12 +165,18 @@ export function l4Counters(ctx: ApiCtx) {
     .sort((a, b) => b.count - a.count);
 }
 
-/** get/flow/l7/counters: active flows per application name (master.app). */
+/**
+ * get/flow/l7/counters: active flows per protocol as Flow::sumStats counts
+ * them — the application when it is a sub-protocol, else the master (so
+ * TLS.NetFlix and DNS.NetFlix are both NetFlix) — by name, names ascending
+ * (pairsByKeys asc).
+ */
 export function l7Counters(ctx: ApiCtx) {
   const by = new Map<string, number>();
   for (const x of ctx.iface.engine.flowCounters(ctx.allowed).l7) {
-    const name = l7Name(x.master, x.app);
+    const id = x.app !== x.master && x.app !== 0 ? x.app : x.master;
+    const name = protocolInfo(id)?.name ?? 'Unknown';
     by.set(name, (by.get(name) ?? 0) + x.count);
   }
-  return [...by].map(([name, count]) => ({ name, count })).sort((a, b) => b.count - a.count);
+  return [...by].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([name, count]) => ({ name, count }));
 }
