@@ -182,5 +182,13 @@ describe.each([
     // delete the duplex alert only (historical status: default)
     expect((await s.call(pro2('delete/snmp/device/alerts'), { query: { ...WIN, alert_id: `${DUPLEX};eq` } })).body.rc).toBe(0);
     expect((await list('any')).map((r) => Number(r.alert_id.value)).sort()).toEqual([PORT_ERRORS, PORT_ERRORS, PORT_ERRORS, PORT_ERRORS]);
+    // without both epochs ntopng filters on no time (its page deletes one alert by row_id alone): the
+    // alerts stored a day before now are listed (no length: every one) and one is deleted by row_id
+    const noWin = await s.call(pro2('get/snmp/device/alert/list'), { query: { ifid: 0, status: 'any', epoch_end: T0 + 86400 } });
+    expect(noWin.body.rsp.records).toHaveLength(4);
+    const victim = noWin.body.rsp.records.find((r: any) => r.user_label === '').row_id;
+    expect((await s.call(pro2('delete/snmp/device/alerts'), { query: { ifid: 0, row_id: `${victim};eq` } })).body.rc).toBe(0);
+    expect((await list('any')).map((r) => r.row_id)).not.toContain(victim);
+    expect(await list('any')).toHaveLength(3);
   });
 });

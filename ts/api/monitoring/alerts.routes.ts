@@ -66,7 +66,7 @@ function familyRoutes(): RouteDef[] {
     out.push(
       route({
         path: `get/${dir}/alert/list`, versions: ['v2'], pro, method: 'GET', perm: 'user', ifid: true,
-        summary: `${f} alerts, newest first (or sort/order by a column): rsp {records}, recordsTotal, recordsFiltered; status historical (default), acknowledged, any or engaged; start, length (≤ ${MAX_LENGTH}); format json|txt; filters <tag>=<value>;<op> (${tagList(f)}; op eq, neq, lt, gt, lte, gte, in, nin)`,
+        summary: `${f} alerts, newest first (or sort/order by a column): rsp {records}, recordsTotal, recordsFiltered; status historical (default), acknowledged, any or engaged; epoch_begin and epoch_end (both, else every stored alert), start, length (default and at most ${MAX_LENGTH}); format json|txt; filters <tag>=<value>;<op> (${tagList(f)}; op eq, neq, lt, gt, lte, gte, in, nin)`,
         params: { ...common, start: int(0).optional(), length: int(1).optional(), format: str(8).optional(), status: familyStatus, sort: str(64).optional(), order: str(8).optional(), ...tagParams },
         errors: ERRORS,
         handler: (ctx, p) => familyAlertList(ctx, f, p, familyFilters(f, p)),
@@ -179,7 +179,7 @@ export const alertRoutes: RouteDef[] = [
   }),
   route({
     path: 'get/flow/alert/list', versions: ['v2'], method: 'GET', perm: 'user', ifid: true,
-    summary: `Stored flow alerts (flows with a non-zero predominant alert), newest first: rsp {records}, recordsTotal, recordsFiltered; epoch_begin/epoch_end (default the last hour), start, length (≤ ${MAX_LENGTH}); ${FILTERS}`,
+    summary: `Stored flow alerts (flows with a non-zero predominant alert), newest first: rsp {records}, recordsTotal, recordsFiltered; epoch_begin and epoch_end (both, else every stored alert), start, length (default and at most ${MAX_LENGTH}); ${FILTERS}`,
     params: { epoch_begin: epoch(), epoch_end: epoch(), start: int(0).optional(), length: int(1).optional(), format: str(8).optional(), ...filterParams },
     errors: ERRORS,
     handler: (ctx, p) => flowAlertList(ctx, p, pick(p)),

@@ -64,8 +64,8 @@ export interface ListParams extends AlertWindowParams {
 /** v2 get/flow/alert/list.lua: {records}, recordsTotal and recordsFiltered beside rsp */
 export async function flowAlertList(ctx: ApiCtx, p: ListParams, filters: Record<string, string | undefined>) {
   const s = service(ctx);
-  const w = window(ctx, p);
-  const r = await answer(() => s.list(w, filters, { start: p.start, length: p.length }));
+  const w = storedWindow(ctx, p);
+  const r = await answer(() => s.list(w, filters, { start: p.start, length: listLength(p.length) }));
   return ctx.c.json({ ...envelope(RC.OK, { records: r.rows.map(formatAlertRecord) }), recordsTotal: r.total, recordsFiltered: r.total });
 }
 
@@ -122,6 +122,20 @@ function alertWindow(ctx: ApiCtx, p: AlertWindowParams): AlertWindow {
   return { begin: w.begin, end: w.end, ifid: ctx.iface.ifid, networks: ctx.allowed };
 }
 
+/**
+ * The stored alerts a list, delete or acknowledge request means: ntopng's
+ * alert_store:add_time_filter filters on time only when both epoch_begin and
+ * epoch_end are given; otherwise every stored alert (its web page deletes one
+ * alert by row_id alone).
+ */
+function storedWindow(ctx: ApiCtx, p: AlertWindowParams): AlertWindow {
+  if (p.epoch_begin === undefined || p.epoch_end === undefined) return { begin: 0, end: 0xffffffff, ifid: ctx.iface.ifid, networks: ctx.allowed };
+  return alertWindow(ctx, p);
+}
+
+/** ntopng's lists have no limit unless `length` is given: here MAX_LENGTH at most */
+const listLength = (length: number | undefined) => Math.min(length ?? MAX_LENGTH, MAX_LENGTH);
+
 export interface FamilyListParams extends ListParams {
   status?: string;
   format?: string;
@@ -133,7 +147,7 @@ export interface FamilyListParams extends ListParams {
 export async function familyAlertList(ctx: ApiCtx, f: AlertFamily, p: FamilyListParams, filters: Record<string, string | undefined>) {
   const a = alertsOf(ctx);
   const status = statusOf(p.status);
-  const r = await answer(() => a.store.list(f, alertWindow(ctx, p), status, filters, { start: p.start, length: p.length, sort: p.sort, order: p.order }));
+  const r = await answer(() => a.store.list(f, storedWindow(ctx, p), status, filters, { start: p.start, length: listLength(p.length), sort: p.sort, order: p.order }));
   const records = r.rows.map((row) => formatFamilyRecord(f, row));
   if (p.format === 'txt') return ctx.c.body(toCsv(records), 200, { 'content-type': 'text/csv' });
   return ctx.c.json({ ...envelope(RC.OK, { records }), recordsTotal: r.total, recordsFiltered: r.total });
@@ -164,7 +178,7 @@ async function allGroups(ctx: ApiCtx, a: AlertService, w: AlertWindow, status: A
 export async function allAlertList(ctx: ApiCtx, p: FamilyListParams, filters: Record<string, string | undefined>) {
   const a = alertsOf(ctx);
   const status = statusOf(p.status);
-  const w = alertWindow(ctx, p);
+  const w = storedWindow(ctx, p);
   const groups = await answer(() => allGroups(ctx, a, w, status, filters));
   const totals = new Map<AlertFamily | 'flow', EntityTotals>();
   for (const g of groups) {
@@ -174,7 +188,7 @@ export async function allAlertList(ctx: ApiCtx, p: FamilyListParams, filters: Re
   }
   const all = [...totals].map(([f, t]) => formatEntityRecord(f, t)).sort((x, y) => y.count - x.count || x.entity_id - y.entity_id);
   const start = p.start ?? 0;
-  const records = all.slice(start, start + Math.min(p.length ?? 10, MAX_LENGTH));
+  const records = all.slice(start, start + listLength(p.length));
   if (p.format === 'txt') return ctx.c.body(toCsv(records), 200, { 'content-type': 'text/csv' });
   return ctx.c.json({ ...envelope(RC.OK, { records }), recordsTotal: all.length, recordsFiltered: all.length });
 }
@@ -340,7 +354,7 @@ export async function deleteFamilyAlerts(ctx: ApiCtx, f: AlertFamily, p: Counter
   const a = alertsOf(ctx);
   const status = statusOf(p.status);
   if (status === 'engaged') throw new ApiError(RC.INVALID_ARGUMENTS, 'engaged alerts are not stored: they end when their check releases them');
-  await answer(() => a.store.delete(f, alertWindow(ctx, p), status, filters));
+  await answer(() => a.store.delete(f, storedWindow(ctx, p), status, filters));
   return [];
 }
 
@@ -351,14 +365,13 @@ export interface AckParams extends CounterParams {
 
 /**
  * acknowledge/<family>/alerts.lua (administrators): the stored alerts
- * matching the window and filters, or the one row_id (then the whole time
- * unless a window is given), acknowledged with `label`.
+ * matching the window (every stored one without both epochs) and filters,
+ * or the one row_id, acknowledged with `label`.
  */
 export async function acknowledgeFamilyAlerts(ctx: ApiCtx, f: AlertFamily, p: AckParams, filters: Record<string, string | undefined>) {
   if (ctx.user.role !== 'administrator') throw new ApiError(RC.NOT_GRANTED, 'only administrators acknowledge alerts');
   const a = alertsOf(ctx);
-  const whole = p.row_id !== undefined && p.epoch_begin === undefined && p.epoch_end === undefined;
-  const w = whole ? { begin: 0, end: 0xffffffff, ifid: ctx.iface.ifid, networks: ctx.allowed } : alertWindow(ctx, p);
+  const w = storedWindow(ctx, p);
   const label = p.label ?? '';
   if (/[\u0000-\u0008\u000b-\u001f\u007f]/.test(label)) throw new ApiError(RC.INVALID_ARGUMENTS, 'label holds control characters');
   const fs = p.row_id !== undefined ? { ...filters, row_id: p.row_id.includes(";") ? p.row_id : `${p.row_id};eq` } : filters;
