@@ -126,9 +126,10 @@ describe('endpoints and recipients API', () => {
     expect(b.body).toEqual({ result: { status: 'OK', recipient_id: 2 } });
     const list = (await s.call(page('get_recipients_endpoint'))).body as Record<string, any>[];
     expect(list.map((r) => [r.recipient_id, r.recipient_name, r.check_categories, r.minimum_severity, r.recipient_params, r.recipient_params_fmt, r.bind_to_pools])).toEqual([
-      [0, 'builtin_recipient_alert_store_db', [0, 1, 2, 3, 4, 5], 3, {}, '', 10],
-      [1, 'ops', [3, 1], 5, { email_recipient: 'o@example.org' }, 'o@example.org (Email)', 0],
-      [2, 'sec', [0, 1, 2, 3, 4, 5], 3, { email_recipient: 's@example.org' }, 's@example.org (Email)', 0],
+      // an empty Lua table is [] in ntopng's JSON; bind_to_pools only when some pool is bound
+      [0, 'builtin_recipient_alert_store_db', [0, 1, 2, 3, 4, 5], 3, [], '', 10],
+      [1, 'ops', [3, 1], 5, { email_recipient: 'o@example.org' }, 'o@example.org (Email)', undefined],
+      [2, 'sec', [0, 1, 2, 3, 4, 5], 3, { email_recipient: 's@example.org' }, 's@example.org (Email)', undefined],
     ]);
     expect((await rc({ action: 'edit', recipient_id: '9', recipient_name: 'x' })).body).toEqual({ result: { status: 'failed', error: { type: 'endpoint_recipient_not_existing', endpoint_recipient_name: 'x' } } });
     expect((await rc({ action: 'edit', recipient_id: '1', recipient_name: 'sec', email_recipient: 'o@example.org' })).body.result.error.type).toBe('endpoint_recipient_already_existing');

@@ -87,7 +87,7 @@ describe.skipIf(!RUN)('active scans with nmap against a network namespace', () =
   /** waits until nothing is scheduled or scanning (as the status endpoint tells) */
   const settle = async () => {
     for (let i = 0; i < 600; i++) {
-      const st = (await s.call(v2('get/host/vulnerability_scan_status'))).body.rsp;
+      const st = (await s.call(v2('get/host/vulnerability_scan_status'))).body.rsp.rsp; // ntopng's inner rsp
       if (st.total_in_progress === 0) return st;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -131,7 +131,7 @@ describe.skipIf(!RUN)('active scans with nmap against a network namespace', () =
 
   it('lists the scan types nmap can run here', async () => {
     const r = await s.call(v2('get/host/vulnerability_scan_type_list'));
-    expect(r.body.rsp).toEqual([
+    expect(r.body.rsp.rsp).toEqual([
       { id: 'tcp_portscan', label: 'TCP Portscan' },
       { id: 'udp_portscan', label: 'UDP Portscan' },
       { id: 'ipv4_netscan', label: 'IPv4 Netscan' },
@@ -160,7 +160,7 @@ describe.skipIf(!RUN)('active scans with nmap against a network namespace', () =
     expect(ssListening(A)).toEqual([22, 8080]);
     const r = await add({ host: A, scan_type: 'tcp_portscan', scan_ports: '22,80,3306,8080,9090' });
     expect(r.body.rc, r.text).toBe(0);
-    expect(r.body.rsp).toBe(1);
+    expect(r.body.rsp).toEqual({ rsp: 1 }); // ntopng answers {rsp = 1} inside the envelope
     await settle();
     const e = await entry(A, 'tcp_portscan');
     expect(e).toMatchObject({ host: A, scan_type: 'tcp_portscan', ports: '22,80,3306,8080,9090', is_ok_last_scan: 1, is_down: false, num_open_ports: 2, tcp_ports: 2, udp_ports: 0, is_single_scan: true });
@@ -171,18 +171,18 @@ describe.skipIf(!RUN)('active scans with nmap against a network namespace', () =
     // the capture showed A serving 8080 and 3306: the scan found 22 the engine never saw, and 3306 is no longer open
     expect(e).toMatchObject({ host_in_mem: true, tcp_ports_unused: ['22'], tcp_ports_filtered: ['3306'], tcp_ports_case: 3 });
     const rep = await s.call(v2('get/host/vulnerability_scan_result'), { query: { host: A, scan_type: 'tcp_portscan', scan_return_result: 'true' } });
-    expect(rep.body.rsp).toMatch(/^22\/tcp\s+open/m);
-    expect(rep.body.rsp).toMatch(/^8080\/tcp\s+open/m);
-    expect(rep.body.rsp).toMatch(/^80\/tcp\s+closed/m);
-    expect(rep.body.rsp).not.toMatch(/Starting Nmap|Nmap done/);
+    expect(rep.body.rsp.rsp).toMatch(/^22\/tcp\s+open/m);
+    expect(rep.body.rsp.rsp).toMatch(/^8080\/tcp\s+open/m);
+    expect(rep.body.rsp.rsp).toMatch(/^80\/tcp\s+closed/m);
+    expect(rep.body.rsp.rsp).not.toMatch(/Starting Nmap|Nmap done/);
     const file = await s.call(v2('get/host/vulnerability_scan_result'), { query: { host: A, scan_type: 'tcp_portscan' } });
     expect(file.headers.get('content-type')).toBe('application/octet-stream');
     expect(file.headers.get('content-disposition')).toMatch(new RegExp(`^attachment;filename="scan_result_export_\\d+_${A.replace(/\./g, '\\.')}_tcp_portscan\\.txt"$`));
-    expect(file.text).toBe(rep.body.rsp);
+    expect(file.text).toBe(rep.body.rsp.rsp);
     expect((await s.call(v2('get/host/vulnerability_scan_result'), { query: { host: A } })).body.rc).toBe(-5);
     expect((await s.call(v2('get/host/vulnerability_scan_result'), { query: { host: B, scan_type: 'tcp_portscan' } })).body.rc).toBe(-5);
     // a second add of the same entry: rsp 2, scanned again, nothing changed, no alert
-    expect((await add({ host: A, scan_type: 'tcp_portscan', scan_ports: '22,80,3306,8080,9090' })).body.rsp).toBe(2);
+    expect((await add({ host: A, scan_type: 'tcp_portscan', scan_ports: '22,80,3306,8080,9090' })).body.rsp.rsp).toBe(2);
     await settle();
     expect(scanAlerts()).toEqual([]);
   }, 60_000);
@@ -214,7 +214,7 @@ describe.skipIf(!RUN)('active scans with nmap against a network namespace', () =
   }, 60_000);
 
   it('a UDP port scan counts the ports that answer, not the silent ones', async () => {
-    expect((await add({ host: A, scan_type: 'udp_portscan', scan_ports: '53,161,5353' })).body.rsp).toBe(1);
+    expect((await add({ host: A, scan_type: 'udp_portscan', scan_ports: '53,161,5353' })).body.rsp.rsp).toBe(1);
     await settle();
     const e = await entry(A, 'udp_portscan');
     expect(e).toMatchObject({ is_ok_last_scan: 1, udp_ports: 1, num_open_ports: 1 });
@@ -224,19 +224,19 @@ describe.skipIf(!RUN)('active scans with nmap against a network namespace', () =
   }, 60_000);
 
   it('a host that does not answer is reported down, with an alert', async () => {
-    expect((await add({ host: NOBODY, scan_type: 'tcp_portscan', scan_ports: '22' })).body.rsp).toBe(1);
+    expect((await add({ host: NOBODY, scan_type: 'tcp_portscan', scan_ports: '22' })).body.rsp.rsp).toBe(1);
     await settle();
     expect(await entry(NOBODY, 'tcp_portscan')).toMatchObject({ is_ok_last_scan: 5, is_down: true, num_open_ports: 0, host_in_mem: false });
     const down = scanAlerts().filter((a) => a.entityVal === NOBODY);
     expect(down.map((a) => a.json)).toEqual([expect.objectContaining({ host: NOBODY, is_up_check_case: true })]);
     const rep = await s.call(v2('get/host/vulnerability_scan_result'), { query: { host: NOBODY, scan_type: 'tcp_portscan', scan_return_result: 'true' } });
-    expect(rep.body.rsp).toBe('Host down or unreachable.');
+    expect(rep.body.rsp.rsp).toBe('Host down or unreachable.');
   }, 60_000);
 
   it('a network scan finds the hosts up and adds those no scan knew with its sub-scan type', async () => {
     const before = scanAlerts().length;
     const r = await add({ host: NET, scan_type: 'ipv4_netscan', vs_cidr: '29', discovered_host_scan_type: 'tcp_portscan', scan_ports: '22,8080' });
-    expect(r.body.rsp).toBe(1);
+    expect(r.body.rsp.rsp).toBe(1);
     await settle();
     const net = await entry(NET, 'ipv4_netscan');
     // A already had a tcp_portscan entry; this side of the veth and B are new
@@ -250,12 +250,12 @@ describe.skipIf(!RUN)('active scans with nmap against a network namespace', () =
   }, 60_000);
 
   it('adds every host of a network found up when a port scan is given a cidr; none up is rsp 3', async () => {
-    expect((await add({ host: `10.98.${X}.0`, scan_type: 'udp_portscan', scan_ports: '5353', vs_cidr: '30' })).body.rsp).toBe(2);
+    expect((await add({ host: `10.98.${X}.0`, scan_type: 'udp_portscan', scan_ports: '5353', vs_cidr: '30' })).body.rsp.rsp).toBe(2);
     await settle();
     const udp = (await list()).filter((e) => e.scan_type === 'udp_portscan').map((e) => e.host).sort();
     // nmap's 10.98.X.0/30 is .0 to .3: .1, .2 and .3 are up; A's entry was there already
     expect(udp).toEqual([ME, A, B].sort());
-    expect((await add({ host: `10.98.${X}.64`, scan_type: 'tcp_portscan', vs_cidr: '29' })).body.rsp).toBe(3);
+    expect((await add({ host: `10.98.${X}.64`, scan_type: 'tcp_portscan', vs_cidr: '29' })).body.rsp.rsp).toBe(3);
   }, 60_000);
 
   it('filters the list (search, port, sort) and reports the status', async () => {
@@ -264,7 +264,7 @@ describe.skipIf(!RUN)('active scans with nmap against a network namespace', () =
     const sorted = (await list({ sort: 'ip' })).map((e) => e.host);
     expect(sorted.indexOf(NET)).toBeLessThan(sorted.indexOf(ME));
     expect(sorted.indexOf(B)).toBeLessThan(sorted.indexOf(NOBODY));
-    const st = (await s.call(v2('get/host/vulnerability_scan_status'))).body.rsp;
+    const st = (await s.call(v2('get/host/vulnerability_scan_status'))).body.rsp.rsp; // ntopng's inner rsp
     expect(st).toEqual({ total: (await list()).length, total_in_progress: 0, total_in_success: (await list()).length });
   });
 
@@ -275,7 +275,7 @@ describe.skipIf(!RUN)('active scans with nmap against a network namespace', () =
     expect(e.scan_frequency).toBe('1week');
     // a day later nothing is due; a week later every entry is
     await s.api.scans.checkDue(e.last_scan.epoch + 86400);
-    expect((await s.call(v2('get/host/vulnerability_scan_status'))).body.rsp.total_in_progress).toBe(0);
+    expect((await s.call(v2('get/host/vulnerability_scan_status'))).body.rsp.rsp.total_in_progress).toBe(0);
     await s.api.scans.checkDue(e.last_scan.epoch + 7 * 86400 + 1);
     await settle();
     const after = (await entry(B, 'tcp_portscan'))!;

@@ -23,8 +23,8 @@ const WHAT: Record<ConfigModuleName, string> = {
   pool: 'the pools with what they refer to (modules snmp, active_monitoring, notifications, scripts, pool)',
   all: 'every module at once (module all)',
 };
-/** ntopng has reset paths for these */
-const RESETS: readonly ConfigModuleName[] = ['checks', 'active_monitoring', 'pool', 'infrastructure'];
+/** ntopng's reset paths (rest/v1|v2/reset/<module>/config.lua; pool only in v2, served in both here) */
+const RESETS: readonly ConfigModuleName[] = ['checks', 'active_monitoring', 'notifications', 'snmp', 'pool', 'infrastructure', 'all'];
 
 export const configIoRoutes: RouteDef[] = CONFIG_MODULES.flatMap((m) => [
   ...(['v2', 'v1'] as const).map((v) =>

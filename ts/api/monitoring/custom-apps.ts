@@ -32,13 +32,13 @@ export async function editApplication(ctx: ApiCtx, p: EditApplicationParams) {
     .editApplication({ alias: p.protocol_alias, rules: p.custom_rules, category: p.category, protoId: p.l7_proto_id })
     .catch(refuse);
   track(ctx, 'edit_application', { protocol: p.protocol_alias ?? p.l7_proto_id, category: p.category, rules: p.custom_rules });
-  return {};
+  return []; // rest_utils.answer(ok): an empty Lua table
 }
 
 export async function deleteApplication(ctx: ApiCtx, alias: string | undefined) {
   await customApps(ctx).deleteApplication(alias).catch(refuse);
   track(ctx, 'delete_application', { protocol: alias });
-  return {};
+  return []; // rest_utils.answer(ok): an empty Lua table
 }
 
 /** `cat_<id>` as ntopng's editor sends it, or the bare id */
@@ -55,7 +55,7 @@ export async function editCategory(ctx: ApiCtx, p: { category?: string; custom_h
     .editCategory(cat, p.custom_hosts, p.alias ?? p.category_alias)
     .catch(refuse);
   track(ctx, 'edit_category', { category: cat, hosts: r.hosts.join(','), alias: p.alias ?? p.category_alias });
-  return {};
+  return []; // rest_utils.answer(ok): an empty Lua table
 }
 
 /**

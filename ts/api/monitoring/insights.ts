@@ -10,6 +10,7 @@ import type { ApiCtx } from '../route.js';
 import { l4Name } from './constants.js';
 import { aliasOf, hostKey, inNetworks, parseHost } from './hosts.js';
 import { pieData } from './stats.js';
+import { luaTable } from '../../services/lua-table.js';
 
 /** the dashboard's "Top 10" */
 const TOP = 10;
@@ -174,8 +175,6 @@ export function noTxPeers(ctx: ApiCtx) {
   return { rx_only: { local_hosts: side(r.local), remote_hosts: side(r.remote) } };
 }
 
-/** ntopng's JSON encoder writes an empty Lua table as [] */
-const luaTable = <T>(o: Record<string, T>): Record<string, T> | [] => (Object.keys(o).length ? o : []);
 
 /** rows of ntopng's top sites table: site, contacts and the share of all contacts listed (%) */
 function sitesRows(list: { site: string; contacts: number }[]) {

@@ -48,7 +48,8 @@ export async function addPool(ctx: ApiCtx, kind: PoolKind, p: AddPoolParams) {
 }
 
 export async function editPool(ctx: ApiCtx, kind: PoolKind, p: AddPoolParams & { pool: number }) {
-  await poolsOf(ctx).edit(kind, p.pool, p.pool_name, membersParam(ctx, p), recipients(p.recipients)).catch(refuse(RC.EDIT_POOL_FAILED));
+  // ntopng's edit_pool stores the recipients given: none (missing or empty) unbinds every one
+  await poolsOf(ctx).edit(kind, p.pool, p.pool_name, membersParam(ctx, p), recipients(p.recipients) ?? []).catch(refuse(RC.EDIT_POOL_FAILED));
   track(ctx, 'edit_pool', { pool_id: p.pool, pool_name: p.pool_name, members: p.pool_members, pool_key: POOL_INSTANCE_KEY[kind] });
   return [];
 }

@@ -43,7 +43,7 @@ const schedule = (path: string, summary: string) =>
         if (p.scan_single_host) await scans(ctx).scheduleOne(p.host, p.scan_type, p.scan_ports);
         else await scans(ctx).scheduleAll();
         track(ctx, 'schedule_active_scan', { host: p.host, scan_type: p.scan_type, scan_single_host: !!p.scan_single_host });
-        return {};
+        return []; // rest_utils.answer(ok): an empty Lua table
       }),
   });
 
@@ -51,7 +51,7 @@ export const scanRoutes: RouteDef[] = [
   route({
     path: 'add/host/to_scan', versions: ['v2'], method: 'POST', perm: 'admin',
     summary:
-      'Adds a host to scan and schedules its first scan: host (address, name, or with ipv4_netscan a network), scan_type (get/host/vulnerability_scan_type_list), scan_ports (ports and ranges, comma-separated; empty: nmap\'s default set), scan_frequency (disabled, 1day, 1week), cidr / vs_cidr (with a port scan: every host of the network found up is added; with ipv4_netscan: the network, default 24), discovered_host_scan_type (ipv4_netscan: the scan types each host found gets), is_edit. rsp 1 added, 2 already there (updated, scheduled again), 3 no host found up. -8 a missing or bad value',
+      'Adds a host to scan and schedules its first scan: host (address, name, or with ipv4_netscan a network), scan_type (get/host/vulnerability_scan_type_list), scan_ports (ports and ranges, comma-separated; empty: nmap\'s default set), scan_frequency (disabled, 1day, 1week), cidr / vs_cidr (with a port scan: every host of the network found up is added; with ipv4_netscan: the network, default 24), discovered_host_scan_type (ipv4_netscan: the scan types each host found gets), is_edit. rsp {rsp: 1} added, 2 already there (updated, scheduled again), 3 no host found up (ntopng\'s inner rsp). -8 a missing or bad value',
     params: {
       host: str(256).optional(), scan_type: str(32).optional(), scan_ports: str(4096).optional(), scan_frequency: str(16).optional(),
       scan_id: str(32).optional(), cidr: str(8).optional(), vs_cidr: str(8).optional(), discovered_host_scan_type: str(64).optional(), is_edit: toBool().optional(),
@@ -61,7 +61,7 @@ export const scanRoutes: RouteDef[] = [
       guarded(async () => {
         const rsp = await scans(ctx).add({ ...p, cidr: p.vs_cidr ?? p.cidr }, !!p.is_edit);
         track(ctx, p.is_edit ? 'edit_host_to_scan' : 'add_host_to_scan', { host: p.host, scan_type: p.scan_type, scan_ports: p.scan_ports, scan_frequency: p.scan_frequency });
-        return rsp;
+        return { rsp }; // ntopng answers {rsp = n} inside the envelope's rsp (its page reads result.rsp)
       }),
   }),
   schedule('exec/host/schedule_active_scan', 'Scans now: with scan_single_host the entry of host and scan_type (scan_ports, when given, become its ports; -8 no such entry), else every entry'),
@@ -76,7 +76,7 @@ export const scanRoutes: RouteDef[] = [
   }),
   route({
     path: 'get/host/vulnerability_scan_result', versions: ['v2'], method: 'GET', perm: 'user',
-    summary: "nmap's report of the last scan of host with scan_type (or of the scan at epoch; the newest 8 are kept): with scan_return_result as rsp, else as a text attachment. -5 missing or unknown entry",
+    summary: "nmap's report of the last scan of host with scan_type (or of the scan at epoch; the newest 8 are kept): with scan_return_result as {rsp: text}, else as a text attachment. -5 missing or unknown entry",
     params: { host: str(256).optional(), scan_type: str(32).optional(), scan_return_result: toBool().optional(), epoch: int(0, 2 ** 40).optional() },
     errors: [RC.NOT_GRANTED, RC.INVALID_ARGUMENTS],
     handler: (ctx, p) => {
@@ -84,24 +84,24 @@ export const scanRoutes: RouteDef[] = [
       if (!host || !type) throw new ApiError(RC.INVALID_ARGUMENTS, 'host and scan_type are required');
       const text = scans(ctx).report(host, type, p.epoch);
       if (text === null) throw new ApiError(RC.INVALID_ARGUMENTS, `no scan of ${host.slice(0, 64)} with type ${type.slice(0, 32)}`);
-      if (p.scan_return_result) return text;
+      if (p.scan_return_result) return { rsp: text };
       const name = `scan_result_export_${Math.floor(Date.now() / 1000)}_${host}_${type}.txt`.replace(/[^\w.:-]/g, '_');
       return new Response(text, { headers: { 'content-type': 'application/octet-stream', 'content-disposition': `attachment;filename="${name}"` } });
     },
   }),
   route({
     path: 'get/host/vulnerability_scan_status', versions: ['v2'], method: 'GET', perm: 'user',
-    summary: 'How many entries there are, how many are scheduled or scanning (total_in_progress) and how many are not (total_in_success)',
+    summary: 'rsp {rsp: {total, total_in_progress, total_in_success}}: how many entries there are, how many are scheduled or scanning and how many are not',
     params: {},
     errors: [RC.NOT_GRANTED],
-    handler: (ctx) => scans(ctx).status(),
+    handler: (ctx) => ({ rsp: scans(ctx).status() }),
   }),
   route({
     path: 'get/host/vulnerability_scan_type_list', versions: ['v2'], method: 'GET', perm: 'user',
-    summary: 'The scan types nmap can run here: [{id, label}] (none without nmap; udp_portscan needs root)',
+    summary: 'The scan types nmap can run here: rsp {rsp: [{id, label}]} (none without nmap; udp_portscan needs root)',
     params: {},
     errors: [RC.NOT_GRANTED],
-    handler: (ctx) => scans(ctx).typeList(),
+    handler: (ctx) => ({ rsp: scans(ctx).typeList() }),
   }),
   route({
     path: 'delete/host/delete_host_to_scan', versions: ['v2'], method: 'POST', perm: 'admin',
@@ -112,7 +112,7 @@ export const scanRoutes: RouteDef[] = [
       guarded(async () => {
         await scans(ctx).delete(p.host, p.scan_type, !!p.delete_all_scan_hosts);
         track(ctx, 'delete_host_to_scan', p);
-        return {};
+        return [];
       }),
   }),
   route({

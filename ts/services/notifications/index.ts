@@ -28,6 +28,7 @@ import {
 import { alertMail, EMAIL_BATCH, sendMail } from './senders/email.js';
 import { sendSyslog } from './senders/syslog.js';
 import { postWebhook, WEBHOOK_BATCH } from './senders/webhook.js';
+import { luaTable } from '../lua-table.js';
 
 export { Endpoints, ENDPOINT_TYPES } from './endpoints.js';
 export { Recipients, MAX_RECIPIENTS } from './recipients.js';
@@ -599,7 +600,7 @@ export class Notifications implements AlertSink {
       recipient_name: r.recipient_name,
       check_categories: [...r.check_categories],
       minimum_severity: r.minimum_severity,
-      recipient_params: { ...r.recipient_params },
+      recipient_params: luaTable({ ...r.recipient_params }),
       endpoint_conf_name: ep?.endpoint_conf_name ?? String(r.endpoint_id),
       endpoint_conf: ep ? this.endpointConf(ep) : {},
       endpoint_key: ep?.endpoint_key ?? '',
@@ -664,6 +665,10 @@ export class Notifications implements AlertSink {
 
   /** get_recipients_endpoint.lua: every recipient with its stats and the number of pools bound to it. */
   recipientList(): Record<string, unknown>[] {
-    return this.recipients.list().map((r) => ({ ...this.recipientView(r, true), bind_to_pools: this.poolsBound(r.recipient_id) }));
+    // ntopng sets bind_to_pools only when it finds a pool bound to the recipient
+    return this.recipients.list().map((r) => {
+      const n = this.poolsBound(r.recipient_id);
+      return { ...this.recipientView(r, true), ...(n ? { bind_to_pools: n } : {}) };
+    });
   }
 }

@@ -16,6 +16,7 @@ import type { AlertFamily } from '../alerts/types.js';
 import type { ConfigStore } from '../config-store.js';
 import { NetPoolMatcher, engineMember, memberDetails, parseMember, type ParsedMember } from './members.js';
 import { DEFAULT_POOL_ID, DEFAULT_POOL_NAME, FAMILY_POOL_KIND, POOL_KINDS, type PoolDirectory, type PoolKind, type RecipientDirectory } from './types.js';
+import { luaTable } from '../lua-table.js';
 
 /** host_pools.lua DROP_HOST_POOL_ID / DROP_HOST_POOL_NAME */
 export const JAILED_POOL_ID = 1;
@@ -130,7 +131,7 @@ export class Pools implements PoolDirectory {
     const member_details: Record<string, unknown> = Object.create(null);
     for (const m of r.members) member_details[m] = this.memberDetails(kind, m);
     const recipients = r.recipients.map((rid) => ({ recipient_id: rid, ...this.recipients?.describe(rid) }));
-    const v: Record<string, unknown> = { pool_id: id, name: r.name, members: [...r.members], member_details, recipients };
+    const v: Record<string, unknown> = { pool_id: id, name: r.name, members: [...r.members], member_details: luaTable(member_details), recipients };
     if (kind === 'host') v.policy = '';
     return v;
   }
