@@ -18,7 +18,7 @@ import { BY_RISK } from '../ts/services/alerts/catalogue.js';
 import type { ChecksConfig } from '../ts/services/checks/config.js';
 import { schemaByName, tagsText } from '../ts/services/timeseries/index.js';
 import { startApi, v1, v2, type ApiService } from './fixtures/api.js';
-import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, eth, ipv4, tcp, udp } from './fixtures/frames.js';
+import { ETH, IPPROTO, MAC_A, MAC_B, TCPF, eth, icmp, icmpv6, ipv4, ipv6, tcp, udp } from './fixtures/frames.js';
 import { pcap, tempDir, type Packet } from './fixtures/pcap.js';
 import { T0 } from './fixtures/ts-capture.js';
 
@@ -137,6 +137,26 @@ describe('score timeseries (ntopng ts_minute iface:score, iface:alerted_flows; t
     expect(exported).toBeLessThanOrEqual(d.db.flow_export_count);
     const engaged = await series(s, 'iface:engaged_alerts', {}, 4);
     expect(engaged.engaged_alerts.every((x: number | null) => Number.isInteger(x) && x! >= 0)).toBe(true);
+  });
+
+  it("iface:l4protos as ntopng's L4Stats keeps it (tcp, udp, icmp, other_ip: ICMPv6 and an unlisted protocol are other_ip); flows name L4 as l4proto2name", async () => {
+    const v6 = (t: number, proto: number, body: Buffer): Packet => ({ tsNs: at(t), data: eth(MAC_B, MAC_A, ETH.IPV6, ipv6({ src: 'fd00::1', dst: 'fd00::2', next: proto }, body)) });
+    const v4 = (t: number, proto: number, body: Buffer): Packet => ({ tsNs: at(t), data: eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: C, dst: S, proto }, body)) });
+    const pkts = [
+      v4(1, IPPROTO.TCP, tcp({ sport: 1000, dport: 2000, flags: SYN, seq: 1 })),
+      v4(2, IPPROTO.ICMP, icmp(8, 0)),
+      v6(3, IPPROTO.ICMPV6, icmpv6(128, 0)),
+      v4(4, 132, Buffer.alloc(12)), // SCTP: not in l4proto2name's list
+    ];
+    const file = tmp.file('l4.pcap', pcap(pkts));
+    const s = await startApi({ files: [file], history: true, timeseries: true });
+    services.push(s);
+    const st = schemaByName('iface:l4protos')!;
+    const totals = await s.timeseries!.seriesTotals(st, 0, '', T0, T0 + 60);
+    const wire = (i: number) => pkts[i].data.length;
+    expect(Object.fromEntries(totals.map((t) => [t.tags.l4proto, t.total]))).toEqual({ tcp: wire(0), icmp: wire(1), other_ip: wire(2) + wire(3) });
+    const flows = (await s.call(v2('get/flow/active'), { query: { ifid: 0, perPage: 10 } })).body.rsp.data as { protocol: { l4: string } }[];
+    expect(flows.map((f) => f.protocol.l4).sort()).toEqual(['132', 'ICMP', 'IPv6-ICMP', 'TCP']);
   });
 
   it('host:score every 5 minutes: each local host’s shares as client and as server', async () => {

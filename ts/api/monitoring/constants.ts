@@ -18,13 +18,13 @@ export const L4_PROTOCOLS: [string, string, number][] = [
   ['IGMP', 'igmp', 2], ['Other IP', 'other_ip', -1],
 ];
 
-// Names for flows: ntopng's Utils::l4proto2name spellings.
+// Names for flows: ntopng's Utils::l4proto2name, exactly (any other protocol: its number).
 const L4_FLOW_NAMES: Record<number, string> = {
   0: 'IP', 1: 'ICMP', 2: 'IGMP', 6: 'TCP', 17: 'UDP', 41: 'IPv6', 46: 'RSVP', 47: 'GRE', 50: 'ESP', 51: 'AH',
-  58: 'ICMPv6', 88: 'EIGRP', 89: 'OSPF', 103: 'PIM', 112: 'VRRP', 115: 'L2TP', 132: 'SCTP', 139: 'HIP',
+  58: 'IPv6-ICMP', 88: 'EIGRP', 89: 'OSPF', 103: 'PIM', 112: 'VRRP', 139: 'HIP',
 };
 
-export const l4Name = (proto: number) => L4_FLOW_NAMES[proto] ?? 'Other IP';
+export const l4Name = (proto: number) => L4_FLOW_NAMES[proto] ?? String(proto);
 
 /** An L4 protocol given by name (any spelling above) or number. */
 export function l4Id(v: string): number | undefined {

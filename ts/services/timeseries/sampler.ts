@@ -15,7 +15,7 @@
 import type { Geo } from '../geo/index.js';
 import { categoryName, protocolInfo, type Engine, type HostDetail } from '../../bindings/engine.js';
 import type { Point, TsStore } from './store.js';
-import { dscpClass, l4Name, schemaByName } from './schemas.js';
+import { dscpClass, l4Key, schemaByName } from './schemas.js';
 
 export interface SampledInterface {
   ifid: number;
@@ -161,7 +161,7 @@ export class Sampler {
     counter('iface:tcp_keep_alive', '', 'packets', s.tcpPacketStats.keep_alive);
     for (const [name, v] of sumBy(l7.apps, (a) => protocolInfo(a.id)?.name ?? 'Unknown', (a) => a.bytes)) counter('iface:ndpi', `protocol=${name}`, 'bytes', v);
     for (const [name, v] of sumBy(l7.categories, (c) => categoryName(c.id), (c) => c.bytes)) counter('iface:ndpi_categories', `category=${name}`, 'bytes', v);
-    for (const [name, v] of sumBy(s.l4, (x) => l4Name(x.proto), (x) => x.bytes)) counter('iface:l4protos', `l4proto=${name}`, 'bytes', v);
+    for (const [name, v] of sumBy(s.l4.filter((x) => l4Key(x.proto) !== null), (x) => l4Key(x.proto)!, (x) => x.bytes)) counter('iface:l4protos', `l4proto=${name}`, 'bytes', v);
     for (const [name, v] of sumBy(s.dscp, (x) => dscpClass(x.dscp), (x) => x.bytes)) counter('iface:dscp', `dscp_class=${name}`, 'bytes', v);
     const nets = e.localNetworks;
     for (const n of by.networks) {

@@ -121,9 +121,12 @@ export function dscpClass(dscp: number): string {
   return 'unknown';
 }
 
-/** ntopng's l4_keys names (l4_protocol_list.lua); other protocols are 'other_ip'. */
-export const L4_NAMES: Record<number, string> = {
-  0: 'ip', 1: 'icmp', 2: 'igmp', 6: 'tcp', 17: 'udp', 41: 'ipv6', 46: 'rsvp', 47: 'gre', 50: 'esp', 58: 'icmpv6',
-  88: 'eigrp', 89: 'ospf', 103: 'pim', 112: 'vrrp', 115: 'l2tp', 132: 'sctp', 139: 'hip',
-};
-export const l4Name = (proto: number): string => L4_NAMES[proto] ?? 'other_ip';
+/**
+ * iface:l4protos' tag as ntopng's series have it: L4Stats keeps tcp, udp,
+ * icmp and other_ip (every other protocol; IP protocol 0 is not counted), the
+ * only l4_keys whose counters exist when ts_min_dump_utils writes them.
+ */
+export function l4Key(proto: number): string | null {
+  if (proto === 0) return null;
+  return proto === 6 ? 'tcp' : proto === 17 ? 'udp' : proto === 1 ? 'icmp' : 'other_ip';
+}
