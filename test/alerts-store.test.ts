@@ -88,7 +88,9 @@ describe.each([
     const scan = r.body.rsp.records.find((x: any) => x.alert_id.value === '5');
     expect(scan.family).toBe('host');
     expect(scan.alert_name).toBe('host_alert_syn_scan');
-    expect(scan.severity).toMatchObject({ value: 4, label: 'warning' });
+    // format_record's labels: the severity's and the category's English titles (syn scan: a security alert), the category's icon
+    expect(scan.severity).toMatchObject({ value: 4, label: 'Warning' });
+    expect(scan.alert_category).toEqual({ value: '1', label: 'Cybersecurity', icon: 'fas fa-shield-alt' });
     expect(scan.is_attacker).toBe('true');
     expect(scan.vlan_id).toBe(H.vlan ? String(H.vlan) : '');
   });

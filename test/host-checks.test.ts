@@ -265,7 +265,7 @@ describe('user alerts from the REST API', () => {
       json: { scope: 'function', name, params, remote_addr: '127.0.0.1' },
     });
     expect(got).toEqual([
-      fn('addUser', ['bob', 'Bob', '', 'unprivileged', '10.0.0.0/8', '', null, 'en', 'false', 'false', 'true']),
+      fn('addUser', ['bob', 'Bob', '', 'unprivileged', '10.0.0.0/8', '', null, 'en', 'false', 'false', 'false']), // allow_alerts off unless given, as ntopng
       fn('resetUserPassword', ['admin', 'bob', '', '']),
       fn('edit_ntopng_user', { username: 'bob', full_name: 'Bob B' }),
       fn('deleteUser', ['bob']),

@@ -2,14 +2,13 @@
 // alert_store.lua format_json_record_common plus each family's
 // format_record (no_html), the v0/v1 get/alert/data records, and the
 // per-entity records of get/all/alert/list.lua.
-import { CATEGORY, scoreToSeverity, SEVERITIES } from './catalogue.js';
+import { CATEGORY, CATEGORY_INFO, categoryField, scoreToSeverity, SEVERITIES } from './catalogue.js';
 import { ENTITY_ID, familyAlertLabel, familyAlertName } from './families.js';
 import { hostEntity } from './alert-row.js';
 import { ifidOfStored } from './alert-tables.js';
 import type { AlertRow } from './alert-store.js';
 import type { AlertFamily } from './types.js';
 
-const CATEGORY_NAME = Object.fromEntries(Object.entries(CATEGORY).map(([k, v]) => [v, k])) as Record<number, string>;
 /** ntopng's family name of a record (alert_store_name: am_host is 'am') */
 const STORE_NAME: Record<AlertFamily, string> = { host: 'host', interface: 'interface', network: 'network', mac: 'mac', system: 'system', user: 'user', am_host: 'am', snmp_device: 'snmp_device' };
 
@@ -64,9 +63,10 @@ export function formatFamilyRecord(f: AlertFamily, r: AlertRow): Record<string, 
     row_id: String(r.rowid),
     tstamp: { value: tstamp, label: label(tstamp), highlight: sev.color },
     alert_id: { value: String(id), label: typeLabel },
-    alert_category: { value: String(cat), label: CATEGORY_NAME[cat] ?? '' },
+    alert_category: categoryField(cat),
     score: { value: score, label: String(score), color: sev.color },
-    severity: { value: sevId, label: sev.name, color: sev.color },
+    // format=json's label (no_html): the severity's English title
+    severity: { value: sevId, label: sev.title, color: sev.color },
     user_label: String(r.user_label ?? ''),
     duration: Number(r.tstamp_end) - tstamp,
     count: Number(r.counter) || 1,
@@ -229,8 +229,9 @@ export function filterConsts(tags: string[], alertTypes: { id: number; label: st
       const up = (t: { label: string }) => t.label.toUpperCase();
       f.options = [...alertTypes].sort((x, y) => (up(x) < up(y) ? -1 : up(x) > up(y) ? 1 : 0)).map((t) => ({ value: t.id, label: t.label }));
     }
-    if (id === 'severity') f.options = Object.entries(SEVERITIES).filter(([k]) => Number(k) >= 2).map(([k, v]) => ({ value: Number(k), label: v.name }));
-    if (id === 'alert_category') f.options = Object.entries(CATEGORY).map(([k, v]) => ({ value: v, label: k }));
+    // the English titles, as tag_utils labels its options
+    if (id === 'severity') f.options = Object.entries(SEVERITIES).filter(([k]) => Number(k) >= 2).map(([k, v]) => ({ value: Number(k), label: v.title }));
+    if (id === 'alert_category') f.options = Object.values(CATEGORY).map((v) => ({ value: v, label: CATEGORY_INFO[v]!.label }));
     out.push(f);
   }
   return out;

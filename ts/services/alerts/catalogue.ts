@@ -13,6 +13,20 @@
 const LOW = 10, MEDIUM = 50, HIGH = 100, SEVERE = 150;
 /** ntopng AlertCategory */
 export const CATEGORY = { other: 0, security: 1, internals: 2, network: 3, system: 4, ids_ips: 5 } as const;
+
+/** alert_categories.lua: each category's English title (checks.category_*) and icon, by id, as alert records label them */
+export const CATEGORY_INFO: Readonly<Record<number, { label: string; icon: string }>> = {
+  0: { label: 'Other', icon: 'fas fa-scroll' },
+  1: { label: 'Cybersecurity', icon: 'fas fa-shield-alt' },
+  2: { label: 'Internals', icon: 'fas fa-wrench' },
+  3: { label: 'Network', icon: 'fas fa-network-wired' },
+  4: { label: 'System', icon: 'fas fa-server' },
+  5: { label: 'Intrusion Detection and Prevention', icon: 'fas fa-user-lock' },
+  6: { label: 'Active Monitoring', icon: 'fas fa-tachometer-alt' },
+  7: { label: 'SNMP', icon: 'fas fa-heartbeat' },
+};
+/** an alert record's alert_category: {value, label, icon} (ntopng's format_record; an unknown id: its number, no label) */
+export const categoryField = (cat: number) => ({ value: String(cat), label: CATEGORY_INFO[cat]?.label ?? '', icon: CATEGORY_INFO[cat]?.icon ?? '' });
 const { security: SEC, network: NET, other: OTH } = CATEGORY;
 
 export interface FlowRiskAlert {

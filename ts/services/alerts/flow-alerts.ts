@@ -11,7 +11,7 @@ import { compiler } from '../store/query/compile.js';
 import { formatRowsYielding } from '../store/query/format.js';
 import { QueryError } from '../store/query/parse.js';
 import { Engine } from '../../bindings/engine.js';
-import { BY_ALERT_ID, FLOW_RISK_ALERTS, scoreToSeverity, SEVERITIES } from './catalogue.js';
+import { BY_ALERT_ID, categoryField, FLOW_RISK_ALERTS, scoreToSeverity, SEVERITIES } from './catalogue.js';
 import { alertTitle } from './titles.js';
 
 export { QueryError };
@@ -228,9 +228,9 @@ export function formatAlertRecord(r: AlertRow): Record<string, unknown> {
     row_id: r.rowid,
     tstamp: { value: tstamp, label: new Date(tstamp * 1000).toISOString().replace('T', ' ').slice(0, 19), highlight: sev.color },
     alert_id: { value: String(id), label: typeLabel },
-    alert_category: { value: String(cat), label: ['other', 'security', 'internals', 'network', 'system', 'ids_ips'][cat] ?? '' },
+    alert_category: categoryField(cat),
     score: { value: score, label: String(score), color: sev.color },
-    severity: { value: sevId, label: sev.name, color: sev.color },
+    severity: { value: sevId, label: sev.title, color: sev.color },
     // no alert labels/acknowledgement yet: ntopng's empty value
     user_label: '',
     duration: Number(r.tstamp_end) - tstamp,
