@@ -555,5 +555,12 @@ describe('custom data, host interfaces, aliases', () => {
     // missing custom_name / host: -5
     expect((await s.call(v1('set/host/alias'), { form: { host } })).body.rc).toBe(-5);
     expect((await s.call(v1('set/host/alias'), { form: { custom_name: 'x' } })).body.rc).toBe(-5);
+    // an empty custom_name removes the alias (ntopng's setHostAltName)
+    expect((await s.call(v2('set/host/alias'), { form: { host, custom_name: '' } })).body.rc).toBe(0);
+    expect((await s.call(v2('get/host/data'), { query: { ifid: 0, host } })).body.rsp.name).not.toBe('Printers');
+    // custom_data: no field matched is ntopng's empty table ([]); an inherited name is no field
+    for (const field_alias of ['nonexistent', 'constructor,toString']) {
+      expect((await s.call(v2('get/host/custom_data'), { query: { ifid: 0, host, field_alias } })).body.rsp, field_alias).toEqual([]);
+    }
   });
 });

@@ -200,11 +200,13 @@ export const routes: RouteDef[] = [
   }),
   route({
     path: 'set/host/alias', versions: ['v1', 'v2'], method: 'POST', perm: 'admin',
-    summary: 'Set the custom name of a host', params: { host: str(64), custom_name: str(256) }, errors: [INVALID_ARGUMENTS],
+    summary: 'Set the custom name of a host (custom_name empty: removed; missing: -5)', params: { host: str(64), custom_name: str(256).optional() }, errors: [INVALID_ARGUMENTS],
     handler: async (ctx, p) => {
       const h = hosts.parseHost(p.host);
+      // ntopng's setHostAltName: an empty name deletes the alias; only a missing one is invalid
+      if (p.custom_name === undefined && !(ctx.raw && Object.hasOwn(ctx.raw, 'custom_name'))) throw new ApiError(INVALID_ARGUMENTS, 'custom_name is required (empty: remove the alias)');
       const db = ctx.deps.store.db<string>('host_aliases');
-      if (p.custom_name.trim()) await db.put(hosts.hostKey(h.ip, h.vlan), p.custom_name.trim());
+      if (p.custom_name?.trim()) await db.put(hosts.hostKey(h.ip, h.vlan), p.custom_name.trim());
       else await db.remove(hosts.hostKey(h.ip, h.vlan));
       track(ctx, 'set_host_alias', { host: hosts.hostKey(h.ip, h.vlan), custom_name: p.custom_name });
       return [];

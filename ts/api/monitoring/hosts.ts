@@ -15,6 +15,7 @@ import type { ApiCtx } from '../route.js';
 import { RowStream, STREAM_ROWS } from '../stream.js';
 import { dscpName } from './interfaces.js';
 import { collapseStats, groupL7 } from './stats.js';
+import { luaTable } from '../../services/lua-table.js';
 
 /** `host` as ntopng takes it: an address, optionally `@vlan`. */
 export function parseHost(s: string, vlan?: number): { ip: string; vlan: number } {
@@ -583,15 +584,16 @@ function ndpiStatsV0(h: HostRecord) {
  * field_alias = "f1,f2=alias2,…": the listed fields of the flat host data,
  * keyed by their alias when one is given; all fields when absent or `all`.
  */
-export function selectFields(data: Record<string, unknown>, fieldAlias: string | undefined): Record<string, unknown> {
+export function selectFields(data: Record<string, unknown>, fieldAlias: string | undefined): Record<string, unknown> | [] {
   if (!fieldAlias || !fieldAlias.trim() || fieldAlias.trim() === 'all') return data;
   const out: Record<string, unknown> = {};
   for (const part of fieldAlias.split(',')) {
     const [field, alias] = part.split('=').map((s) => s.trim());
     if (!field) continue;
-    if (field in data) out[alias || field] = data[field];
+    if (Object.hasOwn(data, field)) out[alias || field] = data[field];
   }
-  return out;
+  // no field matched: ntopng's empty Lua table
+  return luaTable(out);
 }
 
 /** The interfaces on which a host is active (that the user may see). */
