@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startApi, v2, type ApiService } from './fixtures/api.js';
 import { NDPI_PCAPS, NDPI_TRUTH } from './fixtures/util.js';
+import { ETH, IPPROTO, MAC_A, MAC_B, eth, ipv4, udp } from './fixtures/frames.js';
+import { pcap, tempDir, type Packet } from './fixtures/pcap.js';
 
 const NETFLIX = join(NDPI_PCAPS, 'netflix.pcap');
 let s: ApiService;
@@ -183,6 +185,32 @@ describe('host l7 and dscp stats', () => {
     const all = await rsp('get/host/active', { ifid: 0, perPage: 1, all: 'false' });
     expect(all.data.length).toBe(all.totalRows);
     expect(all.totalRows).toBeGreaterThan(1);
+  });
+
+  it("dscp: code points summed into ntopng's precedence classes (DSCPStats), labelled as ds_class_descr, classes in key order", async () => {
+    // C sends UDP datagrams to D with these code points (how many of each)
+    const C = '10.77.0.1', D = '10.77.0.2';
+    const sent: [number, number][] = [[0, 1], [1, 2], [4, 3], [8, 1], [10, 2], [40, 1], [46, 4], [48, 2], [56, 1], [57, 5]];
+    let t = 0;
+    const pkts = sent.flatMap(([dscp, n]) =>
+      Array.from({ length: n }, (): Packet => ({ tsNs: BigInt(1_700_000_000 + ++t) * 1_000_000_000n, data: eth(MAC_B, MAC_A, ETH.IPV4, ipv4({ src: C, dst: D, proto: IPPROTO.UDP, tos: dscp << 2 }, udp({ sport: 40000 + dscp, dport: 9 }, Buffer.from('x')))) })),
+    );
+    const tmp = tempDir();
+    const one = await startApi({ files: [tmp.file('dscp.pcap', pcap(pkts))] });
+    try {
+      const got = (await one.call(v2('get/host/dscp/stats'), { query: { ifid: 0, host: C, direction: 'sent' } })).body.rsp;
+      // by hand: cs0 {0}, cs1 {8, 10}, cs5 {40, 46}, cs6 {48}, cs7 {57 in ntopng's table}, le {1}, unknown {4, 56}
+      // then collapse_stats: largest first (ties in either order), nothing under 1 % here, Other last
+      const want = { 'Best Effort (CS0)': 1, 'Priority (CS1)': 3, 'Critical (CS5)': 5, 'Internetwork Control (CS6)': 2, 'Network Control (CS7)': 5, LE: 2, Unknown: 4 };
+      expect(got.at(-1)).toEqual({ label: 'Other', value: 0 });
+      expect(Object.fromEntries(got.slice(0, -1).map((x: { label: string; value: number }) => [x.label, x.value]))).toEqual(want);
+      for (let i = 1; i < got.length - 1; i++) expect(got[i - 1].value).toBeGreaterThanOrEqual(got[i].value);
+      const ifd = (await one.call(v2('get/interface/dscp/stats'), { query: { ifid: 0 } })).body.rsp;
+      expect(Object.fromEntries(ifd.map((x: { label: string; value: number }) => [x.label, x.value]))).toEqual({ ...want, Other: 0 });
+    } finally {
+      await one.close();
+      tmp.cleanup();
+    }
   });
 
   it('unknown host: -1', async () => {

@@ -13,7 +13,7 @@ import { ApiError, RC } from '../rc.js';
 import { lookup } from '../params.js';
 import type { ApiCtx } from '../route.js';
 import { RowStream, STREAM_ROWS } from '../stream.js';
-import { dscpName } from './interfaces.js';
+import { dscpSlices } from './interfaces.js';
 import { collapseStats, groupL7 } from './stats.js';
 import { luaTable } from '../../services/lua-table.js';
 
@@ -466,15 +466,14 @@ export function hostL7(ctx: ApiCtx, p: HostL7Params) {
   return p.collapse_stats === false ? list : collapseStats(list, 1, 3);
 }
 
-/** get/host/dscp/stats: packets per DSCP class the host sent or received (default received). */
+/** get/host/dscp/stats: packets per DSCP precedence class the host sent or received (default received). */
 export function hostDscp(ctx: ApiCtx, p: { host?: string; vlan?: number; direction?: string }) {
   const dir = p.direction ?? 'recvd';
   if (!['sent', 'recvd', 'recv', 'rcvd'].includes(dir)) throw new ApiError(RC.INVALID_ARGUMENTS, "direction must be 'sent' or 'recvd'");
   const h = findHost(ctx, p.host, p.vlan);
-  const list = (h.dscp ?? [])
-    .map((d) => ({ label: dscpName(d.dscp), value: dir === 'sent' ? d.packets_sent : d.packets_rcvd }))
-    .filter((x) => x.value > 0);
-  return collapseStats(list, 1);
+  // per precedence class that carried bytes either way (a class may show 0 in the asked direction, as ntopng's)
+  const rows = (h.dscp ?? []).map((d) => ({ ...d, bytes: d.bytes_sent + d.bytes_rcvd }));
+  return collapseStats(dscpSlices(rows, (d) => (dir === 'sent' ? d.packets_sent : d.packets_rcvd)), 1);
 }
 
 /** v0 host data: the older nested object. */

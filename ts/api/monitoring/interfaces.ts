@@ -11,6 +11,7 @@ import { periodicActivities } from '../../services/periodic.js';
 import { CHART_STEP_SECS } from '../../services/rates.js';
 import { recordingStatus } from '../../services/recording/index.js';
 import { secondsToTime } from '../../services/time-format.js';
+import { dscpClass } from '../../services/timeseries/schemas.js';
 import type { ApiCtx } from '../route.js';
 import { collapseStats, groupL7, pieData, type Slice } from './stats.js';
 import { ApiError, RC } from '../rc.js';
@@ -308,23 +309,32 @@ export const interfaceDataShape = {
 /** The interface's own addresses (live interfaces). */
 export const interfaceAddresses = (ctx: ApiCtx) => ({ addresses: ctx.iface.addresses });
 
-/** DSCP code point names as ntopng shows them (RFC 2474, 2597, 3246, 8622). */
-const DSCP_NAMES: Record<number, string> = {
-  0: 'Best Effort (CS0)', 1: 'LE', 8: 'Priority (CS1)', 10: 'Priority (AF11)', 12: 'Priority (AF12)', 14: 'Priority (AF13)',
-  16: 'Immediate (CS2)', 18: 'Immediate (AF21)', 20: 'Immediate (AF22)', 22: 'Immediate (AF23)', 24: 'Flash/Voice (CS3)',
-  26: 'Flash/Voice (AF31)', 28: 'Flash/Voice (AF32)', 30: 'Flash/Voice (AF33)', 32: 'Flash Override (CS4)',
-  34: 'Flash Override (AF41)', 36: 'Flash Override (AF42)', 38: 'Flash Override (AF43)', 40: 'Critical (CS5)',
-  46: 'Critical (EF)', 48: 'Internetwork Control (CS6)', 56: 'Network Control (CS7)',
+/** dscp_consts.ds_class_descr: a precedence class's English name, with `(CSn)` for the cs classes */
+const DS_CLASS: Record<string, string> = {
+  cs0: 'Best Effort', cs1: 'Priority', cs2: 'Immediate', cs3: 'Flash', cs4: 'Flash Override', cs5: 'Critical',
+  cs6: 'Internetwork Control', cs7: 'Network Control', le: 'LE', unknown: 'Unknown',
 };
-export const dscpName = (d: number) => DSCP_NAMES[d] ?? `Unknown (${d})`;
+const classLabel = (c: string) => (c.startsWith('cs') ? `${DS_CLASS[c]} (${c.toUpperCase()})` : DS_CLASS[c]!);
 
-/** Interface DSCP statistics: packets per code point, small slices as Other. */
+/**
+ * ntopng's DSCP statistics (DSCPStats): code points summed into their
+ * precedence class (DSCPStats::ds2Precedence, the timeseries' dscp_class), the
+ * classes that carried bytes in key order (cs0 … cs7, le, unknown), labelled
+ * with ds_class_descr; `value` picks the figure shown.
+ */
+export function dscpSlices<T extends { dscp: number; bytes: number }>(rows: readonly T[], value: (r: T) => number): { label: string; value: number }[] {
+  const by = new Map<string, number>();
+  for (const r of rows) {
+    if (!(r.bytes > 0)) continue;
+    const c = dscpClass(r.dscp);
+    by.set(c, (by.get(c) ?? 0) + value(r));
+  }
+  return [...by].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([c, v]) => ({ label: classLabel(c), value: v }));
+}
+
+/** Interface DSCP statistics: packets (both ways) per precedence class, small slices as Other. */
 export function interfaceDscp(ctx: ApiCtx) {
-  const list = ctx.iface.engine
-    .stats()
-    .dscp.filter((x) => x.packets > 0)
-    .map((x) => ({ label: dscpName(x.dscp), value: x.packets }));
-  return collapseStats(list, 1);
+  return collapseStats(dscpSlices(ctx.iface.engine.stats().dscp, (x) => x.packets), 1);
 }
 
 /** The interfaces this user may see. */
