@@ -14,7 +14,7 @@ import { lookup } from '../params.js';
 import type { ApiCtx } from '../route.js';
 import { RowStream, STREAM_ROWS } from '../stream.js';
 import { dscpSlices } from './interfaces.js';
-import { collapseStats, groupL7 } from './stats.js';
+import { collapseStats, groupCategories, groupL7 } from './stats.js';
 import { luaTable } from '../../services/lua-table.js';
 
 /** `host` as ntopng takes it: an address, optionally `@vlan`. */
@@ -462,7 +462,8 @@ export function hostL7(ctx: ApiCtx, p: HostL7Params) {
     const { ndpi } = hostNdpi(h);
     for (const [k, v] of Object.entries(ndpi)) dur.set(k, v.duration as number);
   }
-  const list = groupL7(apps, by).map((x) => ({ ...x, duration: dur.get(x.label) ?? 0 }));
+  const groups = by === 'category' ? groupCategories((h.ndpi_categories ?? []).map((c) => ({ id: c.id, bytes: c.bytes_sent + c.bytes_rcvd }))) : groupL7(apps, by);
+  const list = groups.map((x) => ({ ...x, duration: dur.get(x.label) ?? 0 }));
   return p.collapse_stats === false ? list : collapseStats(list, 1, 3);
 }
 

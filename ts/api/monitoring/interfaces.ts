@@ -13,7 +13,7 @@ import { recordingStatus } from '../../services/recording/index.js';
 import { secondsToTime } from '../../services/time-format.js';
 import { dscpClass } from '../../services/timeseries/schemas.js';
 import type { ApiCtx } from '../route.js';
-import { collapseStats, groupL7, pieData, type Slice } from './stats.js';
+import { collapseStats, groupCategories, groupL7, pieData, type Slice } from './stats.js';
 import { ApiError, RC } from '../rc.js';
 
 
@@ -396,9 +396,9 @@ export function interfaceL7(ctx: ApiCtx, p: L7StatsParams) {
     else if (!out.length) out.push({ label: 'No flows', value: 0 });
     return pieData(withUrl(out), p.new_charts, 'formatValue');
   }
-  const apps = ctx.iface.engine.l7Stats().apps;
+  const l7 = ctx.iface.engine.l7Stats();
   const by = p.breed ? 'breed' : p.ndpi_category ? 'category' : 'app';
-  const list = groupL7(apps, by);
+  const list = by === 'category' ? groupCategories(l7.categories) : groupL7(l7.apps, by);
   const shown = p.collapse_stats === false ? list : collapseStats(list, 1, 3);
   return pieData(by === 'app' ? withUrl(shown) : shown, p.new_charts, 'bytesToSize');
 }

@@ -35,6 +35,17 @@ export function groupL7(apps: { id: number; bytes: number }[], by: 'app' | 'bree
   return [...sums].map(([label, value]) => ({ label, value })).sort((a, b) => b.value - a.value);
 }
 
+/**
+ * computeL7Stats with ndpi_category: the category counters (each flow's own
+ * category, which the operator's rules may set, not its application's
+ * default), summed by category name, largest first.
+ */
+export function groupCategories(cats: { id: number; bytes: number }[]): Slice[] {
+  const sums = new Map<string, number>();
+  for (const c of cats) sums.set(categoryName(c.id), (sums.get(categoryName(c.id)) ?? 0) + c.bytes);
+  return [...sums].map(([label, value]) => ({ label, value })).sort((a, b) => b.value - a.value);
+}
+
 /** graph_utils.graph_colors: d3's category10, then category20 */
 const GRAPH_COLORS = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf',
   '#ffbb78', '#1f77b4', '#aec7e8', '#2ca02c', '#98df8a', '#d62728', '#ff9896', '#9467bd', '#c5b0d5', '#8c564b',
