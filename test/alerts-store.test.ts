@@ -167,7 +167,13 @@ describe.each([
       const day = t - (t % 86400);
       (days[String(day)] ??= new Array(24).fill(0))[Math.floor((t - day) / 3600)]++;
     }
+    // every UTC day of the window, zeros where nothing was (ntopng pre-fills them)
+    for (let d = ALL.epoch_begin - (ALL.epoch_begin % 86400); d < ALL.epoch_end - (ALL.epoch_end % 86400) + 86400; d += 86400) days[String(d)] ??= new Array(24).fill(0);
     expect(ts.body.rsp).toEqual(days);
+    // status and both epochs required, the end after the begin (ntopng's -5)
+    for (const q of [{ ifid: 0, epoch_begin: T0, epoch_end: T0 + 60 }, { ifid: 0, status: 'historical', epoch_end: T0 }, { ifid: 0, status: 'historical', epoch_begin: T0, epoch_end: T0 }]) {
+      expect((await s.call(v2('get/alert/ts'), { query: q })).body.rc, JSON.stringify(q)).toBe(-5);
+    }
     // 31 slots per severity over the window
     const w = { ifid: 0, epoch_begin: T0, epoch_end: T0 + 31 * 600 };
     const slots = await s.call(v2('get/host/alert/ts'), { query: w });

@@ -267,7 +267,23 @@ export async function alertSeverityCountersAll(ctx: ApiCtx, p: CounterParams, fi
 
 /** get/alert/ts.lua: status=historical-flows (flows), historical or engaged (every other family): {day start: [24 hourly counts]} */
 export async function alertTsAll(ctx: ApiCtx, p: CounterParams, filters: Record<string, string | undefined>) {
-  if (p.status === undefined || p.status === 'historical-flows') return alertTs(ctx, { ...p, status: 'historical-flows' }, filters);
+  // ntopng's alert/ts.lua: status and both epochs are required, the end after the begin
+  if (!p.status) throw new ApiError(RC.INVALID_ARGUMENTS, 'status is required (historical-flows, historical, engaged)');
+  if (p.epoch_begin === undefined || p.epoch_end === undefined) throw new ApiError(RC.INVALID_ARGUMENTS, 'epoch_begin and epoch_end are required');
+  if (p.epoch_end <= p.epoch_begin) throw new ApiError(RC.INVALID_ARGUMENTS, 'epoch_end must be after epoch_begin');
+  const counts = p.status === 'historical-flows' ? ((await alertTs(ctx, p, filters)) as Record<string, number[]>) : await familyTs(ctx, p, filters);
+  // every UTC day of the range with its 24 hours, zeros where nothing was (ntopng pre-fills them);
+  // past a year, only the days that have alerts (a whole-time window would be tens of thousands of days)
+  const DAY = 86400;
+  const first = p.epoch_begin - (p.epoch_begin % DAY), last = p.epoch_end - (p.epoch_end % DAY) + DAY;
+  if ((last - first) / DAY > 366) return counts;
+  const out: Record<string, number[]> = {};
+  for (let d = first; d < last; d += DAY) out[String(d)] = counts[String(d)] ?? new Array(24).fill(0);
+  return out;
+}
+
+/** every family but flow: per UTC day, the 24 hourly counts */
+async function familyTs(ctx: ApiCtx, p: CounterParams, filters: Record<string, string | undefined>): Promise<Record<string, number[]>> {
   const a = alertsOf(ctx);
   const status = statusOf(p.status);
   const w = alertWindow(ctx, p);
