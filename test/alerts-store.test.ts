@@ -177,7 +177,7 @@ describe.each([
     // 31 slots per severity over the window
     const w = { ifid: 0, epoch_begin: T0, epoch_end: T0 + 31 * 600 };
     const slots = await s.call(v2('get/host/alert/ts'), { query: w });
-    expect(slots.body.rsp.series.map((x: any) => x.name)).toEqual(['warning']);
+    expect(slots.body.rsp.series.map((x: any) => x.name)).toEqual(['Warning']);
     const pts: [number, number][] = slots.body.rsp.series[0].data;
     expect(pts.reduce((n, p) => n + p[1], 0)).toBe(stored.length);
     for (const x of stored) expect(pts.find((p) => p[0] === (x[3] - (x[3] % 600)) * 1000)![1]).toBeGreaterThan(0);

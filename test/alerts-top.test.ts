@@ -118,6 +118,19 @@ describe.each([
     expect(card(top, 'srv_ip').map((e: any) => [e.value, e.count])).toEqual([[DNS, 100]]);
     expect(card(top, 'cli_ip').map((e: any) => [e.value, e.count])).toEqual(CLIENTS.map((c) => [c, 33]));
     expect(card(top, 'ip').map((e: any) => [e.value, e.count])).toEqual([[DNS, 100], ...CLIENTS.map((c) => [c, 33])]);
+    // get/alert/list/alerts on flows takes flow_alerts_view's names too (ntopng's client: where "alert_id != 15")
+    const view = await s.call(v2('get/alert/list/alerts'), {
+      query: { ifid: 0, alert_family: 'flow', epoch_begin: 0, epoch_end: 0xffffffff, select_clause: 'alert_id,srv_port', where_clause: 'alert_id != 15 AND srv_port = 53', order_by: 'tstamp' },
+    });
+    expect(view.body.rc, view.text).toBe(0);
+    expect((view.body.rsp as Record<string, string>[]).map((r) => [Number(r.ALERT_ID), Number(r.SRV_PORT)]).sort()).toEqual(alerted.map((r) => [Number(r.STATUS), 53]).sort());
+    expect((await s.call(v2('get/alert/list/alerts'), { query: { ifid: 0, alert_family: 'flow', where_clause: 'alert_id != 15' } })).body.rc).toBe(-5); // epochs required
+    // v2 get/flow/alert/ts.lua (the flow alert page's chart): the stored flow alerts per severity in 31 slots
+    const fts = await s.call(v2('get/flow/alert/ts'), { query: { ifid: 0, epoch_begin: T0 - 60, epoch_end: T0 + 3600 } });
+    expect(fts.body.rc, fts.text).toBe(0);
+    const series = fts.body.rsp.series as { name: string; data: [number, number][] }[];
+    expect(series.reduce((n, x) => n + x.data.reduce((m, [, c]) => m + c, 0), 0)).toBe(alerted.length);
+    expect(series.every((x) => /^[A-Z]/.test(x.name) && x.data.length >= 31)).toBe(true);
     // v2 get/alert/top.lua (the Python client's get_alerts_stats, its report reads it): every stored
     // alert of the interface, whatever window or ip it is sent, by (entity, alert id): the ten most
     // seen (% of all) and the ten of highest severity, counted here from the lists of each family
@@ -190,5 +203,10 @@ describe.each([
     expect((await s.call(pro2('delete/snmp/device/alerts'), { query: { ifid: 0, row_id: `${victim};eq` } })).body.rc).toBe(0);
     expect((await list('any')).map((r) => r.row_id)).not.toContain(victim);
     expect(await list('any')).toHaveLength(3);
+    // delete/all/alerts: every family's stored alerts matching the filters (here one alert id: the SNMP ones only)
+    expect((await s.call(v2('delete/all/alerts'), { query: { ifid: 0, status: 'any', alert_id: `${PORT_ERRORS};eq` } })).body.rc).toBe(0);
+    expect(await list('any')).toHaveLength(0);
+    const hosts = await s.call(v2('get/host/alert/list'), { query: { ...WIN, status: 'any', length: 100 } });
+    expect(hosts.body.rsp.records).toHaveLength(4);
   });
 });

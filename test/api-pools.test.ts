@@ -82,8 +82,11 @@ describe('host pools', () => {
   });
 
   it('adds a pool by network and MAC: the hosts carry it in the next answer', async () => {
-    const r = ok(await s.call(v2('add/host/pool'), { form: { pool_name: 'Office', pool_members: '192.168.10.0/24@0,02:00:00:00:01:03' } }));
+    const added = await s.call(v2('add/host/pool'), { form: { pool_name: 'Office', pool_members: '192.168.10.0/24@0,02:00:00:00:01:03' } });
+    const r = ok(added);
     expect(r).toEqual({ pool_id: 2 });
+    // ntopng's own success code for it (rest_utils.consts.success.pool_added)
+    expect([added.body.rc_str, added.body.rc_str_hr]).toEqual(['POOL_ADDED_SUCCESSFULLY', 'Pool added successfully']);
     expect(await poolOf(s, H1)).toBe(2);
     expect(await poolOf(s, H2)).toBe(2);
     // outside the /24, but its MAC is a member

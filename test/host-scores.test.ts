@@ -171,6 +171,16 @@ describe('score timeseries (ntopng ts_minute iface:score, iface:alerted_flows; t
 });
 
 describe('flow scores credited to hosts', () => {
+  it("get/flow/active sortColumn=score orders by each flow's score (Flow::getScore), as its records show it", async () => {
+    const s = await start(fileActive);
+    const page = async (sortOrder: string) =>
+      ((await s.call(v2('get/flow/active'), { query: { ifid: 0, sortColumn: 'score', sortOrder, perPage: 10 } })).body.rsp.data as { score: string }[]).map((f) => Number(f.score));
+    // A: numeric IP host + clear-text credentials, B: unsafe protocol
+    const a = NUMERIC_IP.score + CLEAR_TEXT.score, b = UNSAFE.score;
+    expect(await page('desc')).toEqual([a, b]);
+    expect(await page('asc')).toEqual([b, a]);
+  });
+
   it('each host carries the shares of its active flows’ alerts, as client and as server', async () => {
     const s = await start(fileActive);
     const c = await host(s, C), c2 = await host(s, C2), srv = await host(s, S);

@@ -86,7 +86,7 @@ describe('the internals checks through the service', () => {
     expect(r.body.rc, r.text).toBe(0);
     const recs = r.body.rsp.records as { severity: { label: string }; alert_id: { value: string } }[];
     expect(recs).toHaveLength(2);
-    for (const x of recs) expect([x.alert_id.value, x.severity.label]).toEqual([String(SYSTEM_ERROR), 'emergency']);
+    for (const x of recs) expect([x.alert_id.value, x.severity.label]).toEqual([String(SYSTEM_ERROR), 'Emergency']);
     const json = await s.call(v2('get/alert/list/alerts'), { query: { ifid: 0, alert_family: 'system', epoch_begin: T - 60, epoch_end: T + 60, select_clause: 'json', where_clause: `alert_id=${SYSTEM_ERROR}`, maxhits_clause: 10 } });
     expect((json.body.rsp as { json: string }[]).map((x) => JSON.parse(x.json).system_error_msg).sort()).toEqual(['alerts: 3 host alert(s) not stored: disk full', 'api: GET /lua/rest/v2/get/x.lua: the store went away']);
     // disabled: the errors are taken and not stored

@@ -118,7 +118,7 @@ describe('top/realtime_traffic', () => {
     expect(pts.length).toBe(RECENT_POINTS);
     expect(pts[0]).toEqual({ t: 1_700_000_000 + 11, sent: 11_000, rcvd: 10 });
     expect(pts[59]).toEqual({ t: 1_700_000_000 + 70, sent: 70_000, rcvd: 10 });
-    expect(rates.get(3).upload.bps).toBe(70_000 * 8);
+    expect(rates.get(3).upload.bps).toBe(70_000); // bytes per second, as ntopng's EthStats throughput
   });
 
   it("interface data's download_upload_chart: a point per 5 s of engine time each way, KB/s truncated, 30 kept; zeros once the interface stops", () => {

@@ -87,7 +87,19 @@ const HR: Readonly<Record<string, string>> = {
   INFRASTRUCTURE_INSTANCE_SAME_ALIAS: 'An instance with this alias already exists.',
   INFRASTRUCTURE_INSTANCE_SAME_TOKEN: 'An instance is already bound with this token.',
   INFRASTRUCTURE_INSTANCE_SAME_URL: 'An instance with this URL is already defined',
+  POOL_ADDED_SUCCESSFULLY: 'Pool added successfully',
+  POOL_DELETED_SUCCESSFULLY: 'Pool deleted successfully',
+  POOL_EDITED_SUCCESSFULLY: 'Pool edited successfully',
+  POOL_MEMBER_BOUND_SUCCESSFULLY: 'Pool member bound successfully',
 };
+
+/** A successful answer with one of ntopng's own success rc_str (rc 0), e.g. POOL_ADDED_SUCCESSFULLY. */
+export class SuccessAnswer {
+  constructor(
+    readonly rcStr: string,
+    readonly rsp: unknown,
+  ) {}
+}
 
 /** rc_str_hr of an rc_str, as rest_utils.rc writes it */
 export const rcStrHr = (rcStr: string): string => (Object.hasOwn(HR, rcStr) ? HR[rcStr]! : 'Unknown');

@@ -62,7 +62,8 @@ export const routes: RouteDef[] = [
     path: 'get/interface/data', versions: [...V012], method: 'GET', perm: 'user',
     summary:
       'Interface statistics; v1/v2 iffilter (an ifid, or all: {"<ifid>": data} of every interface the user may see) in place of ifid, v2 type=summary: the brief record ntopng\'s page footer polls',
-    params: { iffilter: str(16).optional(), type: str(16).optional() },
+    // ifid is checked by the handler (selectInterface: -2 / -3), declared here for the OpenAPI document
+    params: { ifid: str(16).optional(), iffilter: str(16).optional(), type: str(16).optional() },
     errors: [INVALID_INTERFACE, INTERNAL_ERROR],
     handler: (ctx, p) => {
       const summary = ctx.version === 'v2' && p.type === 'summary';

@@ -10,7 +10,7 @@ import { mountDashboard } from './dashboard.js';
 import { metricsText } from './metrics.js';
 import { openapi } from './openapi.js';
 import { parseParams, readParams } from './params.js';
-import { ApiError, envelope, RC, rcInfo } from './rc.js';
+import { ApiError, envelope, RC, rcInfo, SuccessAnswer } from './rc.js';
 import { routeUrls, selectInterface, type ApiCtx, type ApiDeps, type RouteDef, type Version } from './route.js';
 import { routes } from './routes.js';
 import { okSerializer } from './serialize.js';
@@ -159,6 +159,7 @@ async function serve(c: Context, r: RouteDef, schema: z.ZodObject, version: Vers
     const p = parseParams(schema, raw);
     const data = await r.handler(ctx, p);
     if (data instanceof Response) return data;
+    if (data instanceof SuccessAnswer) return answer(c, version, RC.OK, data.rsp, undefined, data.rcStr);
     if (data instanceof RowStream) return streamAnswer(c, version, data);
     const shape = r.shape?.[version];
     return answer(c, version, RC.OK, shape ? shape(data, ctx) : data, undefined, undefined, write);

@@ -220,7 +220,7 @@ export type EngineOptionsInput = z.input<typeof EngineOptions>;
 
 export const HostSort = ['ip', 'name', 'since', 'last', 'alerts', 'country', 'vlan', 'num_flows', 'traffic', 'thpt', 'sent', 'rcvd', 'score'] as const;
 export const HostMode = ['all', 'local', 'remote', 'broadcast_domain', 'filtered', 'blacklisted', 'dhcp', 'broadcast', 'multicast'] as const;
-export const FlowSort = ['bytes', 'thpt', 'duration', 'first_seen', 'last_seen', 'client', 'server', 'vlan', 'proto', 'l7', 'serial', 'packets'] as const;
+export const FlowSort = ['bytes', 'thpt', 'duration', 'first_seen', 'last_seen', 'client', 'server', 'vlan', 'proto', 'l7', 'serial', 'packets', 'score'] as const;
 
 export interface HostQuery {
   sort?: (typeof HostSort)[number];

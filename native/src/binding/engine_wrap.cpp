@@ -657,7 +657,7 @@ Napi::Value EngineWrap::Flows(const Napi::CallbackInfo& info) {
   Napi::Object o = info[0].As<Napi::Object>();
   FlowQuery q;
   q.sort = FlowSort(opt_u32(o, "sort", 0));
-  require(uint32_t(q.sort) <= uint32_t(FlowSort::Packets), env, "invalid flow sort");
+  require(uint32_t(q.sort) <= uint32_t(FlowSort::Score), env, "invalid flow sort");
   q.desc = opt_bool(o, "desc", true);
   q.offset = opt_u32(o, "offset", 0);
   q.limit = opt_u32(o, "limit", 10);

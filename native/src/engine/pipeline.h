@@ -163,6 +163,14 @@ class Pipeline {
   // Flows whose score could not be kept: the side pool was full.
   uint64_t score_full() const { return score_full_; }
   size_t flow_scores_memory_bytes(Mem m = Mem::Resident) const { return score_pool_.memory_bytes(m); }
+  // what the flow's alerts are worth now (0: never alerted), client and server shares summed
+  uint32_t flow_score(const Flow& f) const noexcept {
+    if (!f.score) return 0;
+    const FlowScore& e = score_pool_[f.score - 1];
+    uint32_t t = 0;
+    for (int c = 0; c < kScoreCategories; c++) t += uint32_t(e.cli[c]) + e.srv[c];
+    return t;
+  }
   // the arrays beside the flow table, by slot: goodput counters, TCP latencies
   size_t flow_side_memory_bytes() const { return size_t(flows_.max()) * (sizeof(uint32_t) + sizeof(TcpTiming)); }
   const TcpTiming& flow_tcp(uint32_t slot) const { return flow_tcp_[slot]; }

@@ -652,6 +652,8 @@ PageOrder order_flows(const Views& v, const FlowQuery& q) {
         case FlowSort::Proto: a = f.key.proto; break;
         case FlowSort::L7: a = uint64_t(f.l7_master) << 16 | f.l7_app; break;
         case FlowSort::Serial: a = f.serial; break;
+        // ntopng's Flow::getScore: its alerts' scores (client and server shares)
+        case FlowSort::Score: a = v[s]->flow_score(f); break;
       }
       keys.push_back({{a, b, 0}, uint64_t(f.serial) << 8 | s, i});
     }

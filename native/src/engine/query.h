@@ -135,7 +135,7 @@ struct HostScoreRow {
 };
 std::vector<HostScoreRow> query_host_scores(const Views& v, uint64_t threshold);
 
-enum class FlowSort : uint8_t { Bytes, Thpt, Duration, FirstSeen, LastSeen, Client, Server, Vlan, Proto, L7, Serial, Packets };
+enum class FlowSort : uint8_t { Bytes, Thpt, Duration, FirstSeen, LastSeen, Client, Server, Vlan, Proto, L7, Serial, Packets, Score };
 
 struct FlowQuery {
   FlowSort sort = FlowSort::Bytes;

@@ -58,7 +58,7 @@ const LISTED: [AlertFamily, string, boolean][] = [
   ['host', 'host', false], ['interface', 'interface', false], ['network', 'network', false], ['mac', 'mac', false],
   ['system', 'system', false], ['user', 'user', false], ['am_host', 'am_host', false], ['snmp_device', 'snmp/device', true],
 ];
-const DELETABLE: AlertFamily[] = ['host', 'interface', 'mac', 'system', 'user', 'network', 'snmp_device'];
+const DELETABLE: AlertFamily[] = ['host', 'interface', 'mac', 'system', 'user', 'network', 'am_host', 'snmp_device'];
 
 function familyRoutes(): RouteDef[] {
   const out: RouteDef[] = [];
@@ -116,6 +116,16 @@ function familyRoutes(): RouteDef[] {
   }
   out.push(
     route({
+      path: 'delete/all/alerts', versions: ['v2'], method: 'GET', perm: 'user', ifid: true,
+      summary: "Deletes the stored alerts of every family matching the window and filters (alert_id, severity, score …); the flows' alerts stay with their flows; administrators only",
+      params: { ...common, status: familyStatus, ...tagParams },
+      errors: [INVALID_INTERFACE, NOT_GRANTED, INVALID_ARGUMENTS, INTERNAL_ERROR],
+      handler: async (ctx, p) => {
+        for (const f of DELETABLE) await deleteFamilyAlerts(ctx, f, p, familyFilters('all', p));
+        return [];
+      },
+    }),
+    route({
       path: 'get/all/alert/list', versions: ['v2'], method: 'GET', perm: 'user', ifid: true,
       summary: 'Alerts per entity (flow included), most first: records {entity, entity_id, count, score, count_group_<severity group>}; status; start, length; format json|txt; alert_id, severity, score filters',
       params: { ...common, start: int(0).optional(), length: int(1).optional(), format: str(8).optional(), status: familyStatus, ...tagParams },
@@ -169,6 +179,13 @@ export const alertRoutes: RouteDef[] = [
     params: {},
     errors: ERRORS,
     handler: (ctx) => alertTopSummary(ctx),
+  }),
+  route({
+    path: 'get/flow/alert/ts', versions: ['v2'], method: 'GET', perm: 'user', ifid: true,
+    summary: `Stored flow alerts per severity over 31 time slots of the window: rsp {series: [{name, data: [[epoch ms, count]…]}], colors}; ${FILTERS}`,
+    params: { epoch_begin: epoch(), epoch_end: epoch(), status: str(32).optional(), ...filterParams },
+    errors: ERRORS,
+    handler: (ctx, p) => alertSeverityTs(ctx, 'flow', p, pick(p)),
   }),
   route({
     path: 'get/all/alert/top', versions: ['v2'], pro: true, method: 'GET', perm: 'user', ifid: true,

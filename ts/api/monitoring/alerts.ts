@@ -14,7 +14,7 @@ import { addTotals, entityValue, filterConsts, formatEntityRecord, formatFamilyR
 import { QUERY_FAMILY } from '../../services/alerts/alert-tables.js';
 import { ENTITY_ID, familyAlertKeys, familyAlertLabel, familyAlertName } from '../../services/alerts/families.js';
 import { FAMILY_TAGS } from '../../services/alerts/alert-store.js';
-import { ALERT_FILTERS } from '../../services/alerts/flow-alerts.js';
+import { ALERT_FILTERS, FLOW_ALERTS_VIEW } from '../../services/alerts/flow-alerts.js';
 import { BY_ALERT_ID } from '../../services/alerts/catalogue.js';
 import { ALERT_FAMILIES, type AlertFamily } from '../../services/alerts/types.js';
 import { FLOWS_TABLE } from '../../services/store/flow-columns.js';
@@ -202,7 +202,7 @@ function slotBounds(w: AlertWindow) {
 }
 
 /** v2 get/all/alert/ts.lua, get/<family>/alert/ts.lua: {series: [{name, data: [[ms, count]…]}], colors} per severity, highest first */
-export async function alertSeverityTs(ctx: ApiCtx, f: AlertFamily | 'all', p: CounterParams, filters: Record<string, string | undefined>) {
+export async function alertSeverityTs(ctx: ApiCtx, f: AlertFamily | 'all' | 'flow', p: CounterParams, filters: Record<string, string | undefined>) {
   const a = alertsOf(ctx);
   const status = statusOf(p.status);
   const w = alertWindow(ctx, p);
@@ -210,7 +210,9 @@ export async function alertSeverityTs(ctx: ApiCtx, f: AlertFamily | 'all', p: Co
   const groups = await answer(async () =>
     f === 'all'
       ? allGroups(ctx, a, w, status, filters)
-      : (await a.store.groups(f, w, status, filters, ['SEVERITY', 'TSTAMP'])).map((g) => ({ severity: g.keys[0], tstamp: g.keys[1], count: g.count })),
+      : f === 'flow'
+        ? flowGroups(ctx, w, status, filters)
+        : (await a.store.groups(f, w, status, filters, ['SEVERITY', 'TSTAMP'])).map((g) => ({ severity: g.keys[0], tstamp: g.keys[1], count: g.count })),
   );
   const bySev = new Map<number, Map<number, number>>();
   for (const g of groups) {
@@ -226,10 +228,12 @@ export async function alertSeverityTs(ctx: ApiCtx, f: AlertFamily | 'all', p: Co
     for (let s = min; s <= max + 1; s += width) out.push([s * 1000, m?.get(s) ?? 0]);
     return out;
   };
+  // count_by_severity_and_time_request: per severity its English title, highest first; none at all
+  // is the zero series of severity 0 ('None')
   const sevs = [...bySev.keys()].sort((x, y) => y - x);
-  if (!sevs.length) return { series: [{ name: 'no_alerts', data: points(undefined) }], colors: ['#ccc'] };
+  if (!sevs.length) return { series: [{ name: SEVERITIES[0]!.title, data: points(undefined) }], colors: [SEVERITIES[0]!.color] };
   return {
-    series: sevs.map((s) => ({ name: SEVERITIES[s]?.name ?? String(s), data: points(bySev.get(s)) })),
+    series: sevs.map((s) => ({ name: SEVERITIES[s]?.title ?? String(s), data: points(bySev.get(s)) })),
     colors: sevs.map((s) => SEVERITIES[s]?.color ?? '#ccc'),
   };
 }
@@ -354,11 +358,13 @@ export interface QueryParams extends AlertWindowParams {
 export async function alertQuery(ctx: ApiCtx, p: QueryParams) {
   const f = lookup(QUERY_FAMILY, p.alert_family);
   if (!f) throw new ApiError(RC.INVALID_ARGUMENTS, `alert_family '${p.alert_family}' is not one of ${Object.keys(QUERY_FAMILY).join(', ')}`);
+  // ntopng's list/alerts.lua: both epochs are required
+  if (p.epoch_begin === undefined || p.epoch_end === undefined) throw new ApiError(RC.INVALID_ARGUMENTS, 'epoch_begin and epoch_end are required');
   const clauses = { select: p.select_clause, where: p.where_clause, groupBy: p.group_by, orderBy: p.order_by, maxhits: p.maxhits_clause };
   if (f === 'flow') {
     const be = service(ctx) && ctx.deps.history!;
     const w = window(ctx, p);
-    return answer(() => new FlowsQuery(be, FLOWS_TABLE).flows({ ...clauses, where: p.where_clause?.trim() ? `STATUS != 0 AND (${p.where_clause})` : 'STATUS != 0' }, w));
+    return answer(() => new FlowsQuery(be, FLOWS_TABLE, FLOW_ALERTS_VIEW).flows({ ...clauses, where: p.where_clause?.trim() ? `STATUS != 0 AND (${p.where_clause})` : 'STATUS != 0' }, w));
   }
   const a = alertsOf(ctx);
   return answer(() => a.store.query(f, alertWindow(ctx, p), clauses));

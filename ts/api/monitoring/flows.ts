@@ -1,7 +1,7 @@
 // Flow endpoints: the active flow list and per-L4 / per-L7 flow counters.
 import { isIP } from 'node:net';
 
-import { l7Id, l7Name, protocolInfo, type FlowRecord } from '../../bindings/engine.js';
+import { FlowSort, l7Id, l7Name, protocolInfo, type FlowRecord } from '../../bindings/engine.js';
 import { flowScore } from '../../services/alerts/catalogue.js';
 import { ApiError, RC } from '../rc.js';
 import { lookup } from '../params.js';
@@ -10,16 +10,14 @@ import { RowStream, STREAM_ROWS } from '../stream.js';
 import { l4Id, l4Name } from './constants.js';
 import { inNetworks, parseHost } from './hosts.js';
 
-type FlowSortKey = 'bytes' | 'thpt' | 'duration' | 'first_seen' | 'last_seen' | 'client' | 'server' | 'vlan' | 'proto' | 'l7' | 'serial' | 'packets';
+type FlowSortKey = (typeof FlowSort)[number];
 
-// ntopng's sortColumn values (with or without its `column_` prefix). The
-// engine pages flows without knowing their score (computed here from the
-// risks and the checks configuration), so a score order is the natural
-// (creation) order.
+// ntopng's sortColumn values (with or without its `column_` prefix); score:
+// what the flow's enabled alerts are worth, as the engine credits its hosts
 const FLOW_SORT: Record<string, FlowSortKey> = {
   bytes: 'bytes', thpt: 'thpt', duration: 'duration', first_seen: 'first_seen', last_seen: 'last_seen',
   client: 'client', server: 'server', vlan: 'vlan', proto_l4: 'proto', l4: 'proto', ndpi: 'l7', application: 'l7',
-  score: 'serial', packets: 'packets',
+  score: 'score', packets: 'packets',
 };
 
 export interface ActiveFlowParams {

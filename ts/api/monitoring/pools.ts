@@ -2,7 +2,7 @@
 // and get pools of each kind, every pool at once, the pools of a recipient,
 // and host pool members.
 import { track } from '../activity.js';
-import { ApiError, RC } from '../rc.js';
+import { ApiError, RC, SuccessAnswer } from '../rc.js';
 import type { ApiCtx } from '../route.js';
 import { PoolError, POOL_INSTANCE_KEY, type Pools } from '../../services/pools/pools.js';
 import { POOL_KINDS, type PoolKind } from '../../services/pools/types.js';
@@ -44,14 +44,14 @@ export async function addPool(ctx: ApiCtx, kind: PoolKind, p: AddPoolParams) {
   if (p.confset_id !== undefined && p.confset_id !== 0) throw new ApiError(RC.ADD_POOL_FAILED, `configuration set ${p.confset_id} does not exist (only 0)`);
   const id = await poolsOf(ctx).add(kind, p.pool_name, membersParam(ctx, p), recipients(p.recipients) ?? []).catch(refuse(RC.ADD_POOL_FAILED));
   track(ctx, 'add_pool', { pool_name: p.pool_name, members: p.pool_members, pool_key: POOL_INSTANCE_KEY[kind] });
-  return { pool_id: id };
+  return new SuccessAnswer('POOL_ADDED_SUCCESSFULLY', { pool_id: id });
 }
 
 export async function editPool(ctx: ApiCtx, kind: PoolKind, p: AddPoolParams & { pool: number }) {
   // ntopng's edit_pool stores the recipients given: none (missing or empty) unbinds every one
   await poolsOf(ctx).edit(kind, p.pool, p.pool_name, membersParam(ctx, p), recipients(p.recipients) ?? []).catch(refuse(RC.EDIT_POOL_FAILED));
   track(ctx, 'edit_pool', { pool_id: p.pool, pool_name: p.pool_name, members: p.pool_members, pool_key: POOL_INSTANCE_KEY[kind] });
-  return [];
+  return new SuccessAnswer('POOL_EDITED_SUCCESSFULLY', []);
 }
 
 export async function deletePool(ctx: ApiCtx, kind: PoolKind, id: number) {
@@ -59,7 +59,7 @@ export async function deletePool(ctx: ApiCtx, kind: PoolKind, id: number) {
   const cur = pools.get(kind, id);
   if (!cur || !(await pools.delete(kind, id))) throw new ApiError(RC.POOL_NOT_FOUND, `pool ${id} does not exist`);
   track(ctx, 'delete_pool', { pool_id: id, pool_name: cur.name, pool_key: POOL_INSTANCE_KEY[kind] });
-  return [];
+  return new SuccessAnswer('POOL_DELETED_SUCCESSFULLY', []);
 }
 
 /** get/<kind>/pools.lua: every pool of the kind, or `{[pool]: pool}` */
@@ -112,7 +112,7 @@ export async function bindHostMember(ctx: ApiCtx, p: { pool: number; member: str
   const pools = poolsOf(ctx);
   await pools.bindMember('host', p.member, p.pool, p.action === 'edit' ? p.old_member : undefined).catch(refuse(RC.BIND_POOL_MEMBER_FAILED));
   track(ctx, 'bind_pool_member', { pool_id: p.pool, pool_name: pools.get('host', p.pool)?.name ?? '', member: p.member, pool_key: 'host' });
-  return [];
+  return new SuccessAnswer('POOL_MEMBER_BOUND_SUCCESSFULLY', []);
 }
 
 /** get/host/pool_by_member.lua: the member's pool ([] when in none); pool_name_only: just its id and name */

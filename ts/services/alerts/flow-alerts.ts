@@ -41,6 +41,21 @@ export interface AlertPage {
 
 export const MAX_LENGTH = 10_000;
 
+/**
+ * ntopng's flow_alerts_view names for the flows table's columns (its
+ * get/alert/list/alerts.lua queries the view): a clause may name either.
+ * cli_ip / srv_ip, which the view builds from both address columns, and
+ * the MITRE columns have no single column here.
+ */
+export const FLOW_ALERTS_VIEW: Readonly<Record<string, string>> = {
+  ROWID: 'FLOW_ID', IP_VERSION: 'IP_PROTOCOL_VERSION', TSTAMP: 'FIRST_SEEN', TSTAMP_END: 'LAST_SEEN', CLI2SRV_PKTS: 'SRC2DST_PACKETS',
+  SRV2CLI_PKTS: 'DST2SRC_PACKETS', CLI2SRV_BYTES: 'SRC2DST_BYTES', SRV2CLI_BYTES: 'DST2SRC_BYTES', PROTO: 'PROTOCOL', CLI_PORT: 'IP_SRC_PORT',
+  SRV_PORT: 'IP_DST_PORT', L7_MASTER_PROTO: 'L7_PROTO_MASTER', L7_CAT: 'L7_CATEGORY', FLOW_RISK_BITMAP: 'FLOW_RISK', ALERT_ID: 'STATUS',
+  CLI_NAME: 'SRC_LABEL', SRV_NAME: 'DST_LABEL', CLI_HOST_POOL_ID: 'SRC_HOST_POOL_ID', SRV_HOST_POOL_ID: 'DST_HOST_POOL_ID',
+  CLI_NETWORK: 'SRC_NETWORK_ID', SRV_NETWORK: 'DST_NETWORK_ID', CLI_BLACKLISTED: 'IS_CLI_BLACKLISTED', SRV_BLACKLISTED: 'IS_SRV_BLACKLISTED',
+  CLI_LOCATION: 'CLIENT_LOCATION', SRV_LOCATION: 'SERVER_LOCATION',
+};
+
 /** One row of flow_alerts_view, values as strings. */
 export type AlertRow = Record<string, string>;
 

@@ -42,11 +42,19 @@ export interface SearchResult {
 export class FlowsQuery {
   readonly catalog: ColumnCatalog;
 
+  /** `aliases`: other names a clause may give columns (upper case → the table's column name) */
   constructor(
     private readonly backend: Backend,
     private readonly table: FlowsTable,
+    aliases: Readonly<Record<string, string>> = {},
   ) {
-    this.catalog = catalogOf(table.name, table.columns);
+    const c = catalogOf(table.name, table.columns);
+    const byName = new Map(c.byName);
+    for (const [alias, col] of Object.entries(aliases)) {
+      const target = c.byName.get(col);
+      if (target && !byName.has(alias)) byName.set(alias, target);
+    }
+    this.catalog = { ...c, byName };
   }
 
   private compiler() {
