@@ -126,6 +126,10 @@ describe('own flow checks from packets', () => {
   it('lists the alerts the flows raise, with ntopng ids and scores, and nothing for the UDP broadcast', async () => {
     const r = await s.call(v2('get/flow/alert/list'), { query: { ifid: 0, epoch_begin: 0, epoch_end: 0xffffffff, length: 100 } });
     expect(r.body.rc, r.text).toBe(0);
+    // format=txt: the same records as CSV, a header line first
+    const csv = await s.call(v2('get/flow/alert/list'), { query: { ifid: 0, epoch_begin: 0, epoch_end: 0xffffffff, length: 100, format: 'txt' } });
+    expect(csv.headers.get('content-type')).toMatch(/text\/csv/);
+    expect(csv.text.trim().split('\n')).toHaveLength(r.body.rsp.records.length + 1);
     const got = (r.body.rsp.records as any[])
       .map((x) => ({ srv: x.srv_ip.value, alert: Number(x.alert_id.value), label: x.alert_id.label, score: Number(x.score.value), risks: BigInt(x.flow_risk_bitmap || '0') }))
       .sort((a, b) => a.srv.localeCompare(b.srv) || a.alert - b.alert);

@@ -181,6 +181,12 @@ describe.each([
     const pts: [number, number][] = slots.body.rsp.series[0].data;
     expect(pts.reduce((n, p) => n + p[1], 0)).toBe(stored.length);
     for (const x of stored) expect(pts.find((p) => p[0] === (x[3] - (x[3] % 600)) * 1000)![1]).toBeGreaterThan(0);
+    // the engaged alert (one) counts in its slot and in every later one up to the window's end, as ntopng's
+    const eng = (await s.call(v2('get/host/alert/ts'), { query: { ...w, status: 'engaged' } })).body.rsp.series[0].data as [number, number][];
+    const from = eng.findIndex((p) => p[1] > 0);
+    expect(from).toBeGreaterThanOrEqual(0);
+    expect(eng.slice(from).every((p) => p[1] === 1)).toBe(true);
+    expect(eng.slice(0, from).every((p) => p[1] === 0)).toBe(true);
     // the all list: one record per entity
     const ent = await s.call(v2('get/all/alert/list'), { query: { ...ALL, status: 'historical' } });
     const hostEnt = ent.body.rsp.records.find((x: any) => x.entity === 'host');

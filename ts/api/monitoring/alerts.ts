@@ -62,11 +62,14 @@ export interface ListParams extends AlertWindowParams {
 }
 
 /** v2 get/flow/alert/list.lua: {records}, recordsTotal and recordsFiltered beside rsp */
-export async function flowAlertList(ctx: ApiCtx, p: ListParams, filters: Record<string, string | undefined>) {
+export async function flowAlertList(ctx: ApiCtx, p: ListParams & { format?: string }, filters: Record<string, string | undefined>) {
   const s = service(ctx);
   const w = storedWindow(ctx, p);
   const r = await answer(() => s.list(w, filters, { start: p.start, length: listLength(p.length) }));
-  return ctx.c.json({ ...envelope(RC.OK, { records: r.rows.map(formatAlertRecord) }), recordsTotal: r.total, recordsFiltered: r.total });
+  const records = r.rows.map(formatAlertRecord);
+  // format=txt: CSV, as the family lists (ntopng's to_csv)
+  if (p.format === 'txt') return ctx.c.body(toCsv(records as unknown as Record<string, unknown>[]), 200, { 'content-type': 'text/csv' });
+  return ctx.c.json({ ...envelope(RC.OK, { records }), recordsTotal: r.total, recordsFiltered: r.total });
 }
 
 export interface CounterParams extends AlertWindowParams {
@@ -222,6 +225,8 @@ export async function alertSeverityTs(ctx: ApiCtx, f: AlertFamily | 'all' | 'flo
     let m = bySev.get(g.severity);
     if (!m) bySev.set(g.severity, (m = new Map()));
     m.set(slot, (m.get(slot) ?? 0) + g.count);
+    // an engaged alert lasts: it counts in every slot up to the window's end (count_by_severity_and_time)
+    if (status === 'engaged') for (let t = slot; t < w.end; ) (t += width), m.set(t, (m.get(t) ?? 0) + g.count);
   }
   const points = (m: Map<number, number> | undefined) => {
     const out: [number, number][] = [];
