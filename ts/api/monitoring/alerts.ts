@@ -132,9 +132,11 @@ function alertWindow(ctx: ApiCtx, p: AlertWindowParams): AlertWindow {
  * alert by row_id alone).
  */
 function storedWindow(ctx: ApiCtx, p: AlertWindowParams): AlertWindow {
-  if (p.epoch_begin === undefined || p.epoch_end === undefined) return { begin: 0, end: 0xffffffff, ifid: ctx.iface.ifid, networks: ctx.allowed };
-  return alertWindow(ctx, p);
+  return p.epoch_begin === undefined || p.epoch_end === undefined ? wholeWindow(ctx) : alertWindow(ctx, p);
 }
+
+/** every stored alert of the interface, whatever its time */
+const wholeWindow = (ctx: ApiCtx): AlertWindow => ({ begin: 0, end: 0xffffffff, ifid: ctx.iface.ifid, networks: ctx.allowed });
 
 /** ntopng's lists have no limit unless `length` is given: here MAX_LENGTH at most */
 const listLength = (length: number | undefined) => Math.min(length ?? MAX_LENGTH, MAX_LENGTH);
@@ -516,7 +518,7 @@ export async function flowAlertTop(ctx: ApiCtx, p: AlertWindowParams & { action?
  */
 export async function alertTopSummary(ctx: ApiCtx) {
   const a = alertsOf(ctx);
-  const w = { begin: 0, end: 2 ** 32 - 1, ifid: ctx.iface.ifid, networks: ctx.allowed };
+  const w = wholeWindow(ctx);
   return answer(async () => {
     // per (entity, alert id): count and highest severity, from (id, severity) groups
     const pairs = new Map<string, { entity: number; id: number; label: string; severity: number; count: number }>();
